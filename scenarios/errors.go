@@ -1,0 +1,129 @@
+package scenarios
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Pos is a 1-based line and column in a scenario file.
+type Pos struct{ Line, Col int }
+
+// Error is one problem of a scenario file, at a position and a key.
+type Error struct {
+	File string
+	Pos  Pos
+	Key  string // dotted path of the key, e.g. "arms[1].name"; may be empty
+	Msg  string
+	// Warning marks a problem that does not stop the scenario from running.
+	Warning bool
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Pos.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", e.Pos.Line, e.Pos.Col)
+	}
+	b.WriteString(": ")
+	if e.Warning {
+		b.WriteString("warning: ")
+	}
+	if e.Key != "" {
+		b.WriteString(e.Key)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Errors is every problem found in one scenario file, in file order.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Fatal returns the errors that are not warnings.
+func (es Errors) Fatal() Errors {
+	var out Errors
+	for _, e := range es {
+		if !e.Warning {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Warnings returns the warnings.
+func (es Errors) Warnings() Errors {
+	var out Errors
+	for _, e := range es {
+		if e.Warning {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (es Errors) sort() {
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].Pos.Line != es[j].Pos.Line {
+			return es[i].Pos.Line < es[j].Pos.Line
+		}
+		return es[i].Pos.Col < es[j].Pos.Col
+	})
+}
+
+// problems collects errors while a file is checked.
+type problems struct {
+	file string
+	pos  positions
+	errs Errors
+}
+
+// at records an error at the position of key (or of its closest known parent).
+func (p *problems) at(key, format string, args ...any) {
+	p.errs = append(p.errs, &Error{File: p.file, Pos: p.pos.of(key), Key: key, Msg: fmt.Sprintf(format, args...)})
+}
+
+// warn records a warning at the position of key.
+func (p *problems) warn(key, format string, args ...any) {
+	p.errs = append(p.errs, &Error{File: p.file, Pos: p.pos.of(key), Key: key, Msg: fmt.Sprintf(format, args...), Warning: true})
+}
+
+// has reports whether an error was recorded at key or below it.
+func (p *problems) has(key string) bool {
+	for _, e := range p.errs {
+		if e.Key == key || strings.HasPrefix(e.Key, key+".") || strings.HasPrefix(e.Key, key+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// positions maps dotted key paths to where their values stand in the file.
+type positions map[string]Pos
+
+// of returns the position of key, falling back to its parents, then to the
+// start of the file.
+func (ps positions) of(key string) Pos {
+	for k := key; k != ""; k = parentKey(k) {
+		if p, ok := ps[k]; ok {
+			return p
+		}
+	}
+	return Pos{Line: 1, Col: 1}
+}
+
+func parentKey(k string) string {
+	i := strings.LastIndexAny(k, ".[")
+	if i < 0 {
+		return ""
+	}
+	return k[:i]
+}

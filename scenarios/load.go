@@ -1,0 +1,133 @@
+package scenarios
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Options adjusts loading.
+type Options struct {
+	// LookupEnv resolves ${NAME} from the environment before the scenario's
+	// vars; nil means os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+}
+
+// Load reads a scenario by file path or, when no such file exists, by the
+// name of a scenario shipped in this package ("llamacpp-speculative" or
+// "llamacpp-speculative.yaml"). It returns Errors holding every problem of
+// the file; warnings alone do not fail the load and are returned with the
+// scenario.
+func Load(nameOrPath string, opt Options) (*Scenario, Errors, error) {
+	src, path, dir, err := read(nameOrPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	return Parse(path, dir, src, opt)
+}
+
+// Parse decodes, validates and resolves scenario source. path names the
+// source in messages; dir resolves relative prompt files.
+func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error) {
+	if opt.LookupEnv == nil {
+		opt.LookupEnv = os.LookupEnv
+	}
+	s := &Scenario{}
+	pos, errs := decode(path, src, s)
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	s.Path, s.Dir, s.Source, s.pos = path, dir, src, pos
+	s.applyDefaults()
+	p := &problems{file: path, pos: pos}
+	s.validate(p)
+	s.resolve(p, NewVars(s.Vars, opt.LookupEnv))
+	p.errs.sort()
+	if fatal := p.errs.Fatal(); len(fatal) > 0 {
+		return nil, p.errs, p.errs
+	}
+	return s, p.errs.Warnings(), nil
+}
+
+// resolve expands ${VAR} references and reads the prompt file.
+func (s *Scenario) resolve(p *problems, v *Vars) {
+	expand := func(key string, val *string) {
+		out, missing := v.Expand(*val)
+		for _, m := range missing {
+			p.at(key, "${%s} is not defined: add it under vars or set it in the environment", m)
+		}
+		*val = out
+	}
+	for i := range s.Engine.Command {
+		expand(fmt.Sprintf("engine.command[%d]", i), &s.Engine.Command[i])
+	}
+	expandMap(s.Engine.Env, "engine.env", expand)
+	expand("engine.source", &s.Engine.Source)
+	expand("engine.request.prompt_file", &s.Engine.Request.PromptFile)
+	expand("engine.request.model", &s.Engine.Request.Model)
+	for i := range s.Arms {
+		for j := range s.Arms[i].Args {
+			expand(fmt.Sprintf("arms[%d].args[%d]", i, j), &s.Arms[i].Args[j])
+		}
+		expandMap(s.Arms[i].Env, fmt.Sprintf("arms[%d].env", i), expand)
+	}
+	s.used = v.Used()
+	if f := s.Engine.Request.PromptFile; f != "" && s.Engine.Request.Prompt == "" {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(s.Dir, f)
+		}
+		b, err := os.ReadFile(f)
+		switch {
+		case err != nil:
+			p.at("engine.request.prompt_file", "cannot read prompt file: %v", err)
+		case len(b) == 0:
+			p.at("engine.request.prompt_file", "prompt file %s is empty", f)
+		default:
+			s.Engine.Request.Prompt = string(b)
+		}
+	}
+}
+
+func expandMap(m map[string]string, key string, expand func(string, *string)) {
+	for k, val := range m {
+		expand(key+"."+k, &val)
+		m[k] = val
+	}
+}
+
+// VarsUsed returns the variables substituted while loading, with their
+// values.
+func (s *Scenario) VarsUsed() []KV { return s.used }
+
+// Hash is the sha256 of the scenario's semantic content: the resolved
+// scenario as JSON, so that reformatting or comments do not change it but
+// any value that changes what runs does.
+func (s *Scenario) Hash() string {
+	b, _ := json.Marshal(s)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// read finds the scenario: a file first, then a shipped scenario by name.
+func read(nameOrPath string) (src []byte, path, dir string, err error) {
+	b, err := os.ReadFile(nameOrPath)
+	if err == nil {
+		return b, nameOrPath, filepath.Dir(nameOrPath), nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, "", "", fmt.Errorf("read scenario: %w", err)
+	}
+	name := strings.TrimSuffix(filepath.Base(nameOrPath), ".yaml") + ".yaml"
+	if !strings.ContainsRune(nameOrPath, os.PathSeparator) {
+		if b, err := shipped.ReadFile(name); err == nil {
+			return b, "embedded:" + name, ".", nil
+		}
+	}
+	return nil, "", "", fmt.Errorf("scenario %s: no such file, and no shipped scenario of that name (shipped: %s)", nameOrPath, strings.Join(Shipped(), ", "))
+}

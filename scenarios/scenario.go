@@ -1,0 +1,187 @@
+// Package scenarios defines the YAML scenario contract that drives a
+// decodebench campaign, and loads, validates and resolves scenario files.
+//
+// A scenario names an engine command, the arms that change it, the schedule
+// that interleaves them, and the counters that must prove each arm ran what
+// it claims. Loading is strict: an unknown key, a wrong type or an
+// inconsistent reference is an error that names file:line:column and the
+// key, and every problem of a file is reported at once.
+package scenarios
+
+import (
+	"time"
+)
+
+// Scenario is one decoded scenario file. Field names follow the YAML keys of
+// the contract in the product brief; extend it, never rename.
+type Scenario struct {
+	Feature         string            `yaml:"feature" json:"feature"`
+	Title           string            `yaml:"title" json:"title"`
+	Issue           string            `yaml:"issue" json:"issue,omitempty"`
+	Hardware        string            `yaml:"hardware" json:"hardware,omitempty"`
+	Vars            map[string]string `yaml:"vars" json:"vars,omitempty"`
+	Engine          Engine            `yaml:"engine" json:"engine"`
+	Arms            []Arm             `yaml:"arms" json:"arms"`
+	Baseline        string            `yaml:"baseline" json:"baseline"`
+	Schedule        Schedule          `yaml:"schedule" json:"schedule"`
+	Counters        []Counter         `yaml:"counters" json:"counters"`
+	Metrics         Metrics           `yaml:"metrics" json:"metrics"`
+	Unmeasured      []string          `yaml:"unmeasured" json:"unmeasured"`
+	AllowUnverified string            `yaml:"allow_unverified" json:"allow_unverified,omitempty"`
+
+	// Path is where the scenario came from: a file path, or
+	// "embedded:NAME.yaml" for a scenario shipped inside the binary.
+	Path string `yaml:"-" json:"path"`
+	// Dir is the folder that relative paths in the scenario (prompt_file)
+	// are resolved against.
+	Dir string `yaml:"-" json:"-"`
+	// Source is the file's bytes as read.
+	Source []byte `yaml:"-" json:"-"`
+	pos  positions
+	used []KV
+}
+
+// Engine describes how to start the engine and talk to it.
+type Engine struct {
+	Preset  string            `yaml:"preset" json:"preset,omitempty"`
+	Command []string          `yaml:"command" json:"command"`
+	Env     map[string]string `yaml:"env" json:"env,omitempty"`
+	// Source is an optional path to the engine's source checkout; its git
+	// commit and dirty flag go into the record's engine identity.
+	Source string `yaml:"source" json:"source,omitempty"`
+	Ready  Ready  `yaml:"ready" json:"ready"`
+	// Metrics is the path of the Prometheus endpoint (preset default).
+	MetricsPath string   `yaml:"metrics_path" json:"metrics_path,omitempty"`
+	StopGrace   Duration `yaml:"stop_grace" json:"stop_grace,omitempty"`
+	Request     Request  `yaml:"request" json:"request"`
+}
+
+// Ready says how to tell that a started engine can take requests.
+type Ready struct {
+	Path    string   `yaml:"path" json:"path"`
+	Timeout Duration `yaml:"timeout" json:"timeout"`
+}
+
+// Request is the one request measured in every run.
+type Request struct {
+	Endpoint    string   `yaml:"endpoint" json:"endpoint"`
+	Prompt      string   `yaml:"prompt" json:"prompt,omitempty"`
+	PromptFile  string   `yaml:"prompt_file" json:"prompt_file,omitempty"`
+	MaxTokens   int      `yaml:"max_tokens" json:"max_tokens"`
+	Temperature float64  `yaml:"temperature" json:"temperature"`
+	Seed        int      `yaml:"seed" json:"seed"`
+	IgnoreEOS   bool     `yaml:"ignore_eos" json:"ignore_eos"`
+	Model       string   `yaml:"model" json:"model,omitempty"`
+	Timeout     Duration `yaml:"timeout" json:"timeout,omitempty"`
+}
+
+// Arm is one variant of the engine command: extra args and env.
+type Arm struct {
+	Name string            `yaml:"name" json:"name"`
+	Args []string          `yaml:"args" json:"args,omitempty"`
+	Env  map[string]string `yaml:"env" json:"env,omitempty"`
+}
+
+// Schedule says how many measured runs each arm gets and in which order.
+type Schedule struct {
+	Rounds   int      `yaml:"rounds" json:"rounds"`
+	Warmup   int      `yaml:"warmup" json:"warmup"`
+	Order    string   `yaml:"order" json:"order"`
+	Seed     int64    `yaml:"seed" json:"seed"`
+	Cooldown Duration `yaml:"cooldown" json:"cooldown"`
+}
+
+// Counter is an arm-distinguishing counter: exactly one of Metric, JSON and
+// Log names its source, and Expect maps arm names to expectations such as
+// "== 0" or "> 0".
+type Counter struct {
+	Name   string            `yaml:"name" json:"name"`
+	Metric string            `yaml:"metric" json:"metric,omitempty"`
+	JSON   string            `yaml:"json" json:"json,omitempty"`
+	Log    string            `yaml:"log" json:"log,omitempty"`
+	Expect map[string]string `yaml:"expect" json:"expect"`
+}
+
+// Source returns the counter's source kind ("metric", "json" or "log") and
+// its expression.
+func (c Counter) Source() (kind, expr string) {
+	switch {
+	case c.Metric != "":
+		return "metric", c.Metric
+	case c.JSON != "":
+		return "json", c.JSON
+	case c.Log != "":
+		return "log", c.Log
+	}
+	return "", ""
+}
+
+// Metrics chooses the primary metric; the others are reported as secondary.
+type Metrics struct {
+	Primary string `yaml:"primary" json:"primary"`
+}
+
+// Metric names, with the direction in which they improve.
+const (
+	DecodeTokS = "decode_tok_s"
+	E2ETokS    = "e2e_tok_s"
+	TTFTms     = "ttft_ms"
+	WallS      = "wall_s"
+)
+
+// MetricNames lists every metric a run measures, in report order.
+var MetricNames = []string{DecodeTokS, E2ETokS, TTFTms, WallS}
+
+// HigherIsBetter reports whether a larger value of metric is an improvement.
+func HigherIsBetter(metric string) bool {
+	return metric == DecodeTokS || metric == E2ETokS
+}
+
+// Unit returns the display unit of a metric.
+func Unit(metric string) string {
+	switch metric {
+	case DecodeTokS, E2ETokS:
+		return "tok/s"
+	case TTFTms:
+		return "ms"
+	case WallS:
+		return "s"
+	}
+	return ""
+}
+
+// Arm returns the arm with the given name.
+func (s *Scenario) Arm(name string) (Arm, bool) {
+	for _, a := range s.Arms {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Arm{}, false
+}
+
+// ArmNames returns the arm names in scenario order.
+func (s *Scenario) ArmNames() []string {
+	names := make([]string, len(s.Arms))
+	for i, a := range s.Arms {
+		names[i] = a.Name
+	}
+	return names
+}
+
+// Duration is a time.Duration written in YAML as a Go duration string
+// ("2s", "500ms").
+type Duration struct{ time.Duration }
+
+// MarshalText writes the duration as a Go duration string.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// UnmarshalText parses a Go duration string.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return err
+	}
+	d.Duration = v
+	return nil
+}

@@ -1,0 +1,268 @@
+package scenarios
+
+import (
+	"fmt"
+	"net"
+	"regexp"
+	"strings"
+)
+
+var (
+	featureRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	slugRE    = regexp.MustCompile(`^[a-z0-9]+$`)
+	armRE     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+)
+
+// validate checks everything the YAML types cannot: names, references
+// between sections, value ranges, expressions, and that the counters can
+// tell the arms apart.
+func (s *Scenario) validate(p *problems) {
+	if s.Feature == "" {
+		p.at("feature", "required: a name of lowercase letters, digits and dashes; it becomes part of the record's file name")
+	} else if !featureRE.MatchString(s.Feature) {
+		p.at("feature", "%q must match [a-z0-9-]+ (it becomes part of the record's file name; no path separators)", s.Feature)
+	}
+	if s.Hardware != "" && s.Hardware != "auto" && !slugRE.MatchString(s.Hardware) {
+		p.at("hardware", "%q must be auto or a slug of lowercase letters and digits (e.g. m3ultra, gb10)", s.Hardware)
+	}
+
+	e := s.Engine
+	_, known := presets[e.Preset]
+	if e.Preset != "" && !known {
+		p.at("engine.preset", "unknown preset %q (known: llama.cpp, openai)", e.Preset)
+	}
+	// With an unknown preset, the fields it would have filled are reported
+	// once, as the preset's error.
+	presetOK := e.Preset == "" || known
+	if len(e.Command) == 0 || e.Command[0] == "" {
+		p.at("engine.command", "required: the engine's command line as a list, e.g. [llama-server, -m, model.gguf, --port, ${PORT}]")
+	} else if !s.mentionsPort() {
+		p.warn("engine.command", "no ${PORT} in the command or any arm's args: the engine will not listen on the port decodebench polls")
+	}
+	if presetOK && !strings.HasPrefix(e.Ready.Path, "/") {
+		p.at("engine.ready.path", "required: an HTTP path such as /health (or set engine.preset)")
+	}
+	if e.Ready.Timeout.Duration < 0 {
+		p.at("engine.ready.timeout", "must not be negative")
+	}
+	if !strings.HasPrefix(e.MetricsPath, "/") {
+		p.at("engine.metrics_path", "%q must be an HTTP path starting with /", e.MetricsPath)
+	}
+	r := e.Request
+	if presetOK && !endpoints[r.Endpoint] {
+		p.at("engine.request.endpoint", "%q is not one of /completion, /v1/completions, /v1/chat/completions", r.Endpoint)
+	}
+	switch {
+	case r.Prompt == "" && r.PromptFile == "":
+		p.at("engine.request", "one of prompt or prompt_file is required")
+	case r.Prompt != "" && r.PromptFile != "":
+		p.at("engine.request.prompt_file", "give prompt or prompt_file, not both")
+	}
+	if r.MaxTokens <= 0 {
+		p.at("engine.request.max_tokens", "must be at least 1 (got %d)", r.MaxTokens)
+	}
+	if r.Temperature < 0 {
+		p.at("engine.request.temperature", "must not be negative")
+	}
+	if r.Timeout.Duration < 0 {
+		p.at("engine.request.timeout", "must not be negative")
+	}
+
+	arms := map[string]bool{}
+	if len(s.Arms) < 2 {
+		p.at("arms", "at least two arms are required (a baseline and what it is compared with)")
+	}
+	for i, a := range s.Arms {
+		key := fmt.Sprintf("arms[%d].name", i)
+		switch {
+		case a.Name == "":
+			p.at(key, "required")
+		case !armRE.MatchString(a.Name):
+			p.at(key, "%q: arm names are letters, digits, '.', '_' and '-'", a.Name)
+		case arms[a.Name]:
+			p.at(key, "duplicate arm name %q", a.Name)
+		}
+		arms[a.Name] = true
+	}
+	if s.Baseline == "" {
+		p.at("baseline", "required: the arm every other arm is compared with")
+	} else if !arms[s.Baseline] {
+		p.at("baseline", "%q is not an arm (arms: %s)", s.Baseline, strings.Join(s.ArmNames(), ", "))
+	}
+
+	sc := s.Schedule
+	if sc.Rounds < 1 {
+		p.at("schedule.rounds", "must be at least 1 (got %d)", sc.Rounds)
+	}
+	if sc.Warmup < 0 {
+		p.at("schedule.warmup", "must not be negative (got %d)", sc.Warmup)
+	}
+	if !orders[sc.Order] {
+		p.at("schedule.order", "%q is not one of rotate, abba, random", sc.Order)
+	}
+	if sc.Cooldown.Duration < 0 {
+		p.at("schedule.cooldown", "must not be negative")
+	}
+
+	s.validateCounters(p, arms)
+
+	if !contains(MetricNames, s.Metrics.Primary) {
+		p.at("metrics.primary", "%q is not one of %s", s.Metrics.Primary, strings.Join(MetricNames, ", "))
+	}
+	if len(s.Unmeasured) == 0 {
+		p.at("unmeasured", "required: name what this campaign does not measure (a list of sentences), so readers do not assume it")
+	}
+	for i, u := range s.Unmeasured {
+		if strings.TrimSpace(u) == "" {
+			p.at(fmt.Sprintf("unmeasured[%d]", i), "empty entry")
+		}
+	}
+	s.warnNonLoopback(p)
+}
+
+func (s *Scenario) validateCounters(p *problems, arms map[string]bool) {
+	names := map[string]bool{}
+	for i, c := range s.Counters {
+		key := fmt.Sprintf("counters[%d]", i)
+		switch {
+		case c.Name == "":
+			p.at(key+".name", "required")
+		case names[c.Name]:
+			p.at(key+".name", "duplicate counter name %q", c.Name)
+		}
+		names[c.Name] = true
+		n := 0
+		for _, src := range []string{c.Metric, c.JSON, c.Log} {
+			if src != "" {
+				n++
+			}
+		}
+		if n != 1 {
+			p.at(key, "give exactly one source: metric, json or log")
+		}
+		switch {
+		case c.Metric != "":
+			if _, err := ParseMetricSelector(c.Metric); err != nil {
+				p.at(key+".metric", "%v", err)
+			}
+		case c.JSON != "":
+			for _, part := range strings.Split(c.JSON, ".") {
+				if part == "" {
+					p.at(key+".json", "%q: a dotted path such as timings.draft_n, without empty parts", c.JSON)
+					break
+				}
+			}
+		case c.Log != "":
+			re, err := regexp.Compile(c.Log)
+			if err != nil {
+				p.at(key+".log", "invalid regular expression: %v", trimErr(err))
+			} else if re.NumSubexp() != 1 {
+				p.at(key+".log", "the regular expression needs exactly one capture group for the number (has %d)", re.NumSubexp())
+			}
+		}
+		if len(c.Expect) == 0 {
+			p.at(key+".expect", "required: an expectation per arm, e.g. {classic: \"== 0\", draft: \"> 0\"}")
+		}
+		for arm, ex := range c.Expect {
+			k := key + ".expect." + arm
+			if !arms[arm] {
+				p.at(k, "%q is not an arm (arms: %s)", arm, strings.Join(s.ArmNames(), ", "))
+			}
+			if _, err := ParseExpectation(ex); err != nil {
+				p.at(k, "%v", err)
+			}
+		}
+	}
+	if s.AllowUnverified != "" || !arms[s.Baseline] || p.has("counters") {
+		return // a broken counter is reported once, not also as "no proof"
+	}
+	for _, a := range s.Arms {
+		if a.Name == s.Baseline {
+			continue
+		}
+		if len(s.Distinguishing(a.Name)) == 0 {
+			p.at("counters", "no counter tells arm %q apart from the baseline %q: give one counter expectations for both arms that no value meets together (e.g. \"== 0\" and \"> 0\"), or set allow_unverified: \"<reason>\" to run without proof", a.Name, s.Baseline)
+		}
+	}
+}
+
+// Distinguishing returns the names of the counters whose expectations for
+// arm and for the baseline cannot both hold: a run that meets both proves
+// the arms really differed.
+func (s *Scenario) Distinguishing(arm string) []string {
+	var out []string
+	for _, c := range s.Counters {
+		ea, okA := c.Expect[arm]
+		eb, okB := c.Expect[s.Baseline]
+		if !okA || !okB {
+			continue
+		}
+		xa, errA := ParseExpectation(ea)
+		xb, errB := ParseExpectation(eb)
+		if errA == nil && errB == nil && Disjoint(xa, xb) {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+func (s *Scenario) mentionsPort() bool {
+	ref := "${" + PortVar + "}"
+	for _, a := range s.Engine.Command {
+		if strings.Contains(a, ref) {
+			return true
+		}
+	}
+	for _, arm := range s.Arms {
+		for _, a := range arm.Args {
+			if strings.Contains(a, ref) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// warnNonLoopback warns when a --host (or --bind) flag binds the engine to an
+// address other than loopback: a benchmark server reachable from the network
+// is a risk, and scenarios come from pull requests.
+func (s *Scenario) warnNonLoopback(p *problems) {
+	check := func(key string, args []string) {
+		for i, a := range args {
+			flag, val, inline := strings.Cut(a, "=")
+			if flag != "--host" && flag != "--bind" && flag != "--listen" {
+				continue
+			}
+			if !inline {
+				if i+1 >= len(args) {
+					continue
+				}
+				val = args[i+1]
+			}
+			if !isLoopback(val) {
+				p.warn(fmt.Sprintf("%s[%d]", key, i), "binds the engine to %q, which is not a loopback address: anyone on the network can reach it during the campaign", val)
+			}
+		}
+	}
+	check("engine.command", s.Engine.Command)
+	for i, arm := range s.Arms {
+		check(fmt.Sprintf("arms[%d].args", i), arm.Args)
+	}
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" || strings.HasPrefix(host, "${") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
