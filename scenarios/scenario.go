@@ -37,8 +37,8 @@ type Scenario struct {
 	Dir string `yaml:"-" json:"-"`
 	// Source is the file's bytes as read.
 	Source []byte `yaml:"-" json:"-"`
-	pos  positions
-	used []KV
+	pos    positions
+	used   []KV
 }
 
 // Engine describes how to start the engine and talk to it.

@@ -1,0 +1,46 @@
+# decodebench — build, demo, test.
+#
+#   make demo   build, provide llama-server and the synthetic models, run the
+#               shipped llama.cpp scenario to a record in docs/benchmark_results
+#   make test   every test, end-to-end ones against the real llama-server included
+
+GO      ?= go
+BIN     := bin/decodebench
+MODELS  := .cache/models
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+COMMIT  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+# Resolved when a recipe needs it: llama-server on PATH, else the private
+# install under .cache/llama.cpp (scripts/install-llama-server.sh).
+LLAMA_SERVER = $(shell scripts/install-llama-server.sh)
+
+.PHONY: build demo test lint bench fuzz models llama-server clean
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/decodebench
+
+models: $(MODELS)/target.gguf
+
+$(MODELS)/target.gguf: cmd/synthgguf/*.go synthmodel/*.go gguf/*.go
+	$(GO) run ./cmd/synthgguf -out $(MODELS)
+
+llama-server:
+	@scripts/install-llama-server.sh >/dev/null
+
+demo: build models llama-server
+	LLAMA_SERVER="$(LLAMA_SERVER)" MODEL_DIR=$(MODELS) ./$(BIN) run llamacpp-speculative
+
+test: models llama-server
+	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
+		$(GO) test -count=1 -timeout 30m ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+bench: models llama-server
+	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
+		$(GO) test -run '^$$' -bench . -benchtime 20x ./...
+
+clean:
+	rm -rf bin

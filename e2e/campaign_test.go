@@ -1,0 +1,140 @@
+package e2e
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/decodebench/decodebench/recorder"
+)
+
+// A two-arm campaign whose speculative arm really drafts comes out VALID,
+// with every section, a results table, and the raw data beside it.
+func TestValidCampaign(t *testing.T) {
+	needEngine(t)
+	tg := tag(t)
+	res := run(t, scenario{
+		Feature:     "e2e-valid",
+		Tag:         tg,
+		ClassicArgs: `"--spec-type", "none"`,
+		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
+		Rounds:      2,
+		Warmup:      1,
+	})
+	if res.code != 0 {
+		t.Fatalf("exit %d, want 0 (VALID)", res.code)
+	}
+	rec := res.record
+	if rec == nil || rec.Verdict != recorder.Valid {
+		t.Fatalf("record verdict: %+v", rec)
+	}
+	if filepath.Base(res.path) != "e2e-valid-"+rec.Hardware+"-2026-01-02.md" {
+		t.Errorf("record name %s", res.path)
+	}
+	for _, h := range []string{"— VALID", "## Summary", "## Engine", "## Machine", "## Method", "## Counter evidence", "## Results", "## Raw runs", "## Not measured", "## Data"} {
+		if !strings.Contains(res.md, h) {
+			t.Errorf("record lacks %q", h)
+		}
+	}
+	if len(rec.Runs) != 4 {
+		t.Fatalf("%d runs, want 4", len(rec.Runs))
+	}
+	if got := strings.Join(armsOf(rec.Runs), " "); got != "classic draft draft classic" {
+		t.Errorf("order run %q, want rotated classic draft draft classic", got)
+	}
+	var ratios []float64
+	for _, r := range rec.Runs {
+		if !r.OK() {
+			t.Errorf("run %d failed: %s", r.Seq, r.Error)
+		}
+		d := r.Counters["drafts"].Value
+		if (r.Arm == "draft") != (d > 0) {
+			t.Errorf("run %d (%s): drafts = %v", r.Seq, r.Arm, d)
+		}
+		if r.Tokens != 64 {
+			t.Errorf("run %d: %d tokens, want 64", r.Seq, r.Tokens)
+		}
+		if r.LoadBefore == nil || r.LoadAfter == nil {
+			t.Errorf("run %d: load not sampled", r.Seq)
+		}
+		eng := r.EngineTimings["predicted_per_second"]
+		if eng > 0 {
+			ratios = append(ratios, r.Metrics["decode_tok_s"]/eng)
+		}
+	}
+	if rec.Engine.SHA256 == "" || !strings.Contains(rec.Engine.Version, "version") {
+		t.Errorf("engine identity incomplete: %+v", rec.Engine)
+	}
+	if res, ok := rec.Result("decode_tok_s"); !ok || len(res.Arms) != 2 || res.Arms[1].Ratio <= 0 {
+		t.Errorf("results: %+v", rec.Results)
+	}
+	// The client-side decode rate agrees with llama-server's own
+	// predicted_per_second (median over runs; tolerance wider than the
+	// 2% target because this machine is shared and the runs are short).
+	sort.Float64s(ratios)
+	if len(ratios) == 0 {
+		t.Fatal("no engine timings to compare with")
+	}
+	med := ratios[len(ratios)/2]
+	t.Logf("client/engine decode rate ratios: %v (median %.4f)", ratios, med)
+	if math.Abs(med-1) > 0.05 {
+		t.Errorf("client-side decode rate differs from the engine's by %.1f%%", (med-1)*100)
+	}
+	data := filepath.Join(filepath.Dir(res.path), rec.DataDir)
+	for _, f := range []string{"runs.jsonl", "scenario.yaml", "logs/run-001-classic.log", "logs/run-004-classic.log"} {
+		if _, err := os.Stat(filepath.Join(data, f)); err != nil {
+			t.Errorf("data folder lacks %s: %v", f, err)
+		}
+	}
+	log, _ := os.ReadFile(filepath.Join(data, "logs/run-002-draft.log"))
+	if !strings.Contains(string(log), "measured window start") || !strings.Contains(string(log), "measured window end") {
+		t.Error("engine log does not mark the measured window")
+	}
+}
+
+// A speculative arm that is silently not engaged (a draft length but no
+// draft model: llama-server runs classic decode) must be REJECTED with exit
+// 3 and no results table.
+func TestSilentArmRejected(t *testing.T) {
+	needEngine(t)
+	tg := tag(t)
+	res := run(t, scenario{
+		Feature:     "e2e-silent",
+		Tag:         tg,
+		ClassicArgs: `"--spec-type", "none"`,
+		DraftArgs:   `"--spec-draft-n-max", "4"`,
+		Rounds:      2,
+		Warmup:      0,
+	})
+	if res.code != 3 {
+		t.Fatalf("exit %d, want 3 (REJECTED)", res.code)
+	}
+	if res.record == nil || res.record.Verdict != recorder.Rejected {
+		t.Fatalf("verdict: %+v", res.record)
+	}
+	if strings.Contains(res.md, "## Results") {
+		t.Error("a rejected record shows a results table")
+	}
+	if !strings.Contains(res.md, "counter `drafts` = 0, expected > 0") {
+		t.Error("the record does not say which expectation failed")
+	}
+	if len(res.record.Results) != 0 {
+		t.Error("rejected record carries results in its data block")
+	}
+	// Raw samples stay for diagnosis.
+	runs, err := os.ReadFile(filepath.Join(filepath.Dir(res.path), res.record.DataDir, "runs.jsonl"))
+	if err != nil || strings.Count(string(runs), "\n") != 4 {
+		t.Errorf("runs.jsonl: %d lines, err %v", strings.Count(string(runs), "\n"), err)
+	}
+}
+
+func armsOf(runs []recorder.Run) []string {
+	out := make([]string, len(runs))
+	for i, r := range runs {
+		out[i] = r.Arm
+	}
+	return out
+}

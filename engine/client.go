@@ -1,0 +1,282 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Request is the measured request, in engine-neutral terms.
+type Request struct {
+	Endpoint    string // /completion, /v1/completions or /v1/chat/completions
+	Prompt      string
+	Model       string
+	MaxTokens   int
+	Temperature float64
+	Seed        int
+	IgnoreEOS   bool
+	Timeout     time.Duration
+}
+
+// Response is what one streamed request measured and returned.
+type Response struct {
+	Start time.Time
+	// TTFT is the time from sending the request to the first event that
+	// carries generated tokens.
+	TTFT time.Duration
+	// Wall is the time from sending the request to the end of the stream.
+	Wall time.Duration
+	// FirstTokenAt and LastTokenAt are the arrival times, since Start, of
+	// the first and last events that carried tokens.
+	FirstTokenAt, LastTokenAt time.Duration
+	// FirstEventTokens is how many tokens the first token event carried;
+	// llama-server merges tokens that end inside a multi-byte character.
+	FirstEventTokens int
+	// Tokens is the number of generated tokens, from the engine's own totals
+	// where it gives them (TokenSource says which).
+	Tokens      int
+	TokenSource string
+	// StreamedTokens counts token ids as streamed, when the engine returns
+	// them (llama-server's return_tokens).
+	StreamedTokens int
+	TokenIDs       []int
+	Events         int
+	Text           string
+	// Reasoning is text an engine put in a separate reasoning channel.
+	Reasoning string
+	// Timings is the engine's own timing block (llama-server's `timings`).
+	Timings map[string]float64
+	// Final is the last JSON event of the stream merged over the earlier
+	// ones' top-level fields: the engine's reply, for json counters.
+	Final map[string]any
+	// Done reports whether the stream ended properly (a stop event or
+	// [DONE]) rather than being cut off.
+	Done bool
+}
+
+// DecodeTokPerSec is the client-side decode rate: tokens after the first
+// event divided by the time after it. It is 0 when undefined.
+func (r *Response) DecodeTokPerSec() float64 {
+	n := r.Tokens - r.FirstEventTokens
+	d := (r.LastTokenAt - r.FirstTokenAt).Seconds()
+	if n <= 0 || d <= 0 {
+		return 0
+	}
+	return float64(n) / d
+}
+
+// E2ETokPerSec is tokens over the whole request's wall time.
+func (r *Response) E2ETokPerSec() float64 {
+	if r.Wall <= 0 {
+		return 0
+	}
+	return float64(r.Tokens) / r.Wall.Seconds()
+}
+
+// HTTPError is a non-200 reply.
+type HTTPError struct {
+	Status int
+	Body   string
+}
+
+func (e *HTTPError) Error() string {
+	return fmt.Sprintf("engine answered HTTP %d: %s", e.Status, e.Body)
+}
+
+// Complete sends req to the server at baseURL with streaming on and
+// measures the reply as it arrives.
+func Complete(ctx context.Context, baseURL string, req Request) (*Response, error) {
+	body, err := requestBody(req)
+	if err != nil {
+		return nil, err
+	}
+	if req.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+		defer cancel()
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, baseURL+req.Endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "text/event-stream")
+	r := &Response{Start: time.Now(), Final: map[string]any{}}
+	resp, err := http.DefaultClient.Do(hreq)
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("request timed out after %s", req.Timeout)
+		}
+		return nil, fmt.Errorf("request: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
+		return nil, &HTTPError{Status: resp.StatusCode, Body: strings.TrimSpace(string(b))}
+	}
+	var text, reasoning strings.Builder
+	done, err := ReadEvents(resp.Body, time.Now, func(ev Event) error {
+		r.Events++
+		if ev.Field == "error" {
+			return fmt.Errorf("engine sent an error event: %s", ev.Data)
+		}
+		var obj map[string]any
+		if err := json.Unmarshal(ev.Data, &obj); err != nil {
+			return fmt.Errorf("malformed stream event %d: %v: %.200s", r.Events, err, ev.Data)
+		}
+		if e, ok := obj["error"]; ok {
+			b, _ := json.Marshal(e)
+			return fmt.Errorf("engine reported an error: %s", b)
+		}
+		piece, think, ids, stop := eventContent(req.Endpoint, obj)
+		text.WriteString(piece)
+		reasoning.WriteString(think)
+		r.TokenIDs = append(r.TokenIDs, ids...)
+		n := len(ids)
+		if n == 0 && (piece != "" || think != "") {
+			n = 1 // an engine that does not return ids: one token per event
+		}
+		if n > 0 {
+			at := ev.At.Sub(r.Start)
+			if r.FirstTokenAt == 0 {
+				r.FirstTokenAt, r.TTFT, r.FirstEventTokens = at, at, n
+			}
+			r.LastTokenAt = at
+			r.StreamedTokens += n
+		}
+		for k, v := range obj {
+			r.Final[k] = v
+		}
+		if stop {
+			r.Done = true
+		}
+		return nil
+	})
+	r.Wall = time.Since(r.Start)
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return r, fmt.Errorf("request timed out after %s (stream cut after %d events)", req.Timeout, r.Events)
+		}
+		return r, err
+	}
+	r.Done = r.Done || done
+	r.Text, r.Reasoning = text.String(), reasoning.String()
+	if !r.Done {
+		return r, fmt.Errorf("stream ended without a final event after %d events (truncated reply)", r.Events)
+	}
+	r.Timings = numbers(r.Final["timings"])
+	r.Tokens, r.TokenSource = tokenCount(r)
+	if r.Tokens == 0 && r.Text == "" && r.Reasoning == "" {
+		return r, errors.New("engine returned no tokens")
+	}
+	return r, nil
+}
+
+func requestBody(req Request) ([]byte, error) {
+	m := map[string]any{"stream": true, "temperature": req.Temperature, "seed": req.Seed}
+	if req.Model != "" {
+		m["model"] = req.Model
+	}
+	switch req.Endpoint {
+	case "/completion":
+		m["prompt"] = req.Prompt
+		m["n_predict"] = req.MaxTokens
+		m["ignore_eos"] = req.IgnoreEOS
+		m["return_tokens"] = true
+		// Every run processes its prompt afresh, so TTFT means the same
+		// thing after warmups as on a cold server.
+		m["cache_prompt"] = false
+	case "/v1/completions", "/v1/chat/completions":
+		if req.Endpoint == "/v1/completions" {
+			m["prompt"] = req.Prompt
+		} else {
+			m["messages"] = []map[string]string{{"role": "user", "content": req.Prompt}}
+		}
+		m["max_tokens"] = req.MaxTokens
+		m["stream_options"] = map[string]any{"include_usage": true}
+		if req.IgnoreEOS {
+			m["ignore_eos"] = true // llama-server and vLLM extension
+		}
+	default:
+		return nil, fmt.Errorf("unsupported endpoint %q", req.Endpoint)
+	}
+	return json.Marshal(m)
+}
+
+// eventContent extracts generated text, reasoning text, token ids and the
+// stop flag from one streamed JSON event.
+func eventContent(endpoint string, obj map[string]any) (text, reasoning string, ids []int, stop bool) {
+	if endpoint == "/completion" {
+		text, _ = obj["content"].(string)
+		if arr, ok := obj["tokens"].([]any); ok {
+			for _, v := range arr {
+				if f, ok := v.(float64); ok {
+					ids = append(ids, int(f))
+				}
+			}
+		}
+		stop, _ = obj["stop"].(bool)
+		return text, "", ids, stop
+	}
+	choices, _ := obj["choices"].([]any)
+	for _, c := range choices {
+		cm, _ := c.(map[string]any)
+		if s, ok := cm["text"].(string); ok {
+			text += s
+		}
+		if d, ok := cm["delta"].(map[string]any); ok {
+			if s, ok := d["content"].(string); ok {
+				text += s
+			}
+			if s, ok := d["reasoning_content"].(string); ok {
+				reasoning += s
+			}
+		}
+		if fr, ok := cm["finish_reason"].(string); ok && fr != "" {
+			stop = true
+		}
+	}
+	return text, reasoning, nil, stop
+}
+
+// tokenCount takes the number of generated tokens from the engine's own
+// totals first: counting stream events undercounts when the engine merges
+// tokens (llama-server does, at multi-byte characters).
+func tokenCount(r *Response) (int, string) {
+	if v, ok := r.Timings["predicted_n"]; ok && v > 0 {
+		return int(v), "timings.predicted_n"
+	}
+	if v, ok := r.Final["tokens_predicted"].(float64); ok && v > 0 {
+		return int(v), "tokens_predicted"
+	}
+	if u, ok := r.Final["usage"].(map[string]any); ok {
+		if v, ok := u["completion_tokens"].(float64); ok && v > 0 {
+			return int(v), "usage.completion_tokens"
+		}
+	}
+	if len(r.TokenIDs) > 0 {
+		return len(r.TokenIDs), "streamed token ids"
+	}
+	return r.StreamedTokens, "stream events"
+}
+
+// numbers keeps the numeric fields of a JSON object.
+func numbers(v any) map[string]float64 {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	out := map[string]float64{}
+	for k, x := range m {
+		if f, ok := x.(float64); ok {
+			out[k] = f
+		}
+	}
+	return out
+}

@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// Counter reads one arm-distinguishing counter from a run.
+type Counter struct {
+	Name string
+	Kind string // metric, json or log
+	Expr string
+	sel  scenarios.MetricSelector
+	re   *regexp.Regexp
+}
+
+// Reading is one counter's value in one run.
+type Reading struct {
+	Value float64 `json:"value"`
+	// Note says how the value was found when that matters to a reader
+	// (a metric that was absent, how many log lines matched).
+	Note string `json:"note,omitempty"`
+}
+
+// Observation is everything a counter can be read from in one run.
+type Observation struct {
+	Before, After Metrics        // scrapes around the measured request
+	Reply         map[string]any // the engine's final reply
+	Window        []string       // engine log lines of the measured window
+}
+
+// NewCounter compiles a scenario counter.
+func NewCounter(c scenarios.Counter) (*Counter, error) {
+	kind, expr := c.Source()
+	k := &Counter{Name: c.Name, Kind: kind, Expr: expr}
+	switch kind {
+	case "metric":
+		sel, err := scenarios.ParseMetricSelector(expr)
+		if err != nil {
+			return nil, err
+		}
+		k.sel = sel
+	case "log":
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			return nil, fmt.Errorf("counter %s: %w", c.Name, err)
+		}
+		k.re = re
+	case "json":
+	default:
+		return nil, fmt.Errorf("counter %s: no source", c.Name)
+	}
+	return k, nil
+}
+
+// NeedsMetrics reports whether the counter reads the metrics endpoint.
+func (c *Counter) NeedsMetrics() bool { return c.Kind == "metric" }
+
+// Read returns the counter's value in one run.
+func (c *Counter) Read(o Observation) (Reading, error) {
+	switch c.Kind {
+	case "metric":
+		after, okA := o.After.Value(c.sel)
+		before, okB := o.Before.Value(c.sel)
+		if !okA && !okB {
+			return Reading{Value: 0, Note: "metric absent from the endpoint; read as 0"}, nil
+		}
+		return Reading{Value: after - before}, nil
+	case "json":
+		v, found, err := JSONPath(o.Reply, c.Expr)
+		if err != nil {
+			return Reading{}, fmt.Errorf("counter %s: %w", c.Name, err)
+		}
+		if !found {
+			return Reading{Value: 0, Note: "field absent from the reply; read as 0"}, nil
+		}
+		return Reading{Value: v}, nil
+	case "log":
+		sum, n, err := SumLogMatches(c.re, o.Window)
+		if err != nil {
+			return Reading{}, fmt.Errorf("counter %s: %w", c.Name, err)
+		}
+		return Reading{Value: sum, Note: fmt.Sprintf("%d matching log lines in the measured window", n)}, nil
+	}
+	return Reading{}, fmt.Errorf("counter %s: unknown kind %q", c.Name, c.Kind)
+}
+
+// JSONPath follows a dotted path into a decoded JSON object. Numbers are
+// returned as is, booleans as 0 or 1, numeric strings parsed; a missing
+// field is reported as not found.
+func JSONPath(obj map[string]any, path string) (float64, bool, error) {
+	var cur any = obj
+	for _, part := range strings.Split(path, ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return 0, false, nil
+		}
+		cur, ok = m[part]
+		if !ok {
+			return 0, false, nil
+		}
+	}
+	switch v := cur.(type) {
+	case nil:
+		return 0, false, nil
+	case float64:
+		return v, true, nil
+	case bool:
+		if v {
+			return 1, true, nil
+		}
+		return 0, true, nil
+	case string:
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return 0, true, fmt.Errorf("%s is the string %q, not a number", path, v)
+		}
+		return f, true, nil
+	default:
+		return 0, true, fmt.Errorf("%s is a %T, not a number", path, v)
+	}
+}
+
+// SumLogMatches applies re (one capture group) to every line and sums the
+// captured numbers; it returns the sum and how many matches there were.
+func SumLogMatches(re *regexp.Regexp, lines []string) (float64, int, error) {
+	sum, n := 0.0, 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, MarkerPrefix) {
+			continue
+		}
+		for _, m := range re.FindAllStringSubmatch(l, -1) {
+			if len(m) < 2 {
+				continue
+			}
+			f, err := strconv.ParseFloat(m[1], 64)
+			if err != nil {
+				return 0, n, fmt.Errorf("log line %q: captured %q is not a number", l, m[1])
+			}
+			sum += f
+			n++
+		}
+	}
+	return sum, n, nil
+}

@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+)
+
+// Log captures an engine's stdout and stderr into a file, line by line, and
+// keeps in memory the lines written inside the measured window, which is
+// what log counters read. Marker lines written by decodebench itself show in
+// the file where the window starts and ends.
+type Log struct {
+	mu       sync.Mutex
+	f        *os.File
+	partial  []byte
+	inWindow bool
+	window   []string
+	tail     []string // last tailSize lines, for error messages
+	last     time.Time
+}
+
+const tailSize = 30
+
+// MarkerPrefix starts every line decodebench writes into an engine log.
+const MarkerPrefix = "#### decodebench: "
+
+// NewLog creates the log file at path.
+func NewLog(path string) (*Log, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("engine log: %w", err)
+	}
+	return &Log{f: f, last: time.Now()}, nil
+}
+
+// Write takes engine output; it is safe for concurrent use.
+func (l *Log) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.last = time.Now()
+	if l.f != nil {
+		l.f.Write(p)
+	}
+	data := append(l.partial, p...)
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break
+		}
+		l.addLine(string(bytes.TrimRight(data[:i], "\r")))
+		data = data[i+1:]
+	}
+	l.partial = append(l.partial[:0], data...)
+	return len(p), nil
+}
+
+func (l *Log) addLine(s string) {
+	if l.inWindow {
+		l.window = append(l.window, s)
+	}
+	l.tail = append(l.tail, s)
+	if len(l.tail) > tailSize {
+		l.tail = l.tail[len(l.tail)-tailSize:]
+	}
+}
+
+// Mark writes a decodebench marker line into the log file.
+func (l *Log) Mark(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.markLocked(format, args...)
+}
+
+func (l *Log) markLocked(format string, args ...any) {
+	if l.f == nil {
+		return
+	}
+	// A partial engine line is finished first so the marker stands alone.
+	if len(l.partial) > 0 {
+		l.f.WriteString("\n")
+		l.addLine(string(l.partial))
+		l.partial = l.partial[:0]
+	}
+	fmt.Fprintf(l.f, "%s%s %s\n", MarkerPrefix, time.Now().UTC().Format(time.RFC3339Nano), fmt.Sprintf(format, args...))
+}
+
+// BeginWindow marks the start of the measured window.
+func (l *Log) BeginWindow() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.markLocked("measured window start")
+	l.inWindow = true
+	l.window = nil
+}
+
+// EndWindow waits until the engine has been quiet for quiet (or max has
+// passed), so that lines the engine writes about the measured request are
+// not lost in the pipe, then marks the end of the window and returns its
+// lines.
+func (l *Log) EndWindow(quiet, max time.Duration) []string {
+	deadline := time.Now().Add(max)
+	for time.Now().Before(deadline) {
+		l.mu.Lock()
+		idle := time.Since(l.last)
+		l.mu.Unlock()
+		if idle >= quiet {
+			break
+		}
+		time.Sleep(quiet / 4)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.markLocked("measured window end")
+	l.inWindow = false
+	w := l.window
+	l.window = nil
+	return w
+}
+
+// Tail returns the last lines the engine wrote.
+func (l *Log) Tail() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := append([]string(nil), l.tail...)
+	if len(l.partial) > 0 {
+		out = append(out, string(l.partial))
+	}
+	return out
+}
+
+// Close flushes and closes the file.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	if len(l.partial) > 0 {
+		l.f.Write(l.partial)
+		l.f.WriteString("\n")
+	}
+	err := l.f.Close()
+	l.f = nil
+	return err
+}

@@ -1,0 +1,294 @@
+// Package engine drives real inference engines: it starts an engine server
+// in its own process group, waits until it is ready, sends it the measured
+// request, reads its counters (Prometheus metrics, reply fields, log lines),
+// and stops it without leaving a process behind.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// Config says how to start one engine server.
+type Config struct {
+	// Command is the engine command line; ${PORT} is replaced by the port
+	// chosen for this start.
+	Command []string
+	// Env is added to decodebench's own environment.
+	Env          map[string]string
+	Dir          string
+	ReadyPath    string
+	ReadyTimeout time.Duration
+	StopGrace    time.Duration
+	// LogPath is where the engine's stdout and stderr go.
+	LogPath string
+}
+
+// Server is a started engine.
+type Server struct {
+	Port    int
+	BaseURL string
+	Argv    []string
+	Log     *Log
+
+	cmd      *exec.Cmd
+	grace    time.Duration
+	done     chan struct{}
+	waitErr  error
+	stopOnce sync.Once
+	stopErr  error
+}
+
+// StartError is an engine that could not be started or never became
+// ready. It carries the last lines of the engine's log.
+type StartError struct {
+	Reason  string
+	LogTail []string
+}
+
+func (e *StartError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Reason)
+	if len(e.LogTail) > 0 {
+		b.WriteString("; last engine log lines:\n")
+		for _, l := range e.LogTail {
+			b.WriteString("    ")
+			b.WriteString(l)
+			b.WriteString("\n")
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// portAttempts bounds how often Start picks a new port when the engine
+// reports that its port was taken between the choice and its bind.
+const portAttempts = 3
+
+// Start launches the engine and waits until its ready path answers 200.
+// On any error the engine has been stopped.
+func Start(ctx context.Context, cfg Config) (*Server, error) {
+	var lastErr error
+	for attempt := 0; attempt < portAttempts; attempt++ {
+		s, err := start(ctx, cfg, attempt)
+		if err == nil {
+			return s, nil
+		}
+		lastErr = err
+		var se *StartError
+		if !errors.As(err, &se) || !portConflict(se.LogTail) {
+			return nil, err
+		}
+	}
+	return nil, lastErr
+}
+
+func portConflict(lines []string) bool {
+	for _, l := range lines {
+		l = strings.ToLower(l)
+		if strings.Contains(l, "address already in use") || strings.Contains(l, "couldn't bind") || strings.Contains(l, "failed to bind") {
+			return true
+		}
+	}
+	return false
+}
+
+func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
+	if len(cfg.Command) == 0 {
+		return nil, errors.New("engine: empty command")
+	}
+	port, err := FreePort()
+	if err != nil {
+		return nil, err
+	}
+	ps := strconv.Itoa(port)
+	argv := make([]string, len(cfg.Command))
+	for i, a := range cfg.Command {
+		argv[i] = scenarios.ExpandPort(a, ps)
+	}
+	log, err := NewLog(cfg.LogPath)
+	if err != nil {
+		return nil, err
+	}
+	if attempt > 0 {
+		log.Mark("port conflict on the previous start; retrying on port %d", port)
+	}
+	log.Mark("start: %s", strings.Join(argv, " "))
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = cfg.Dir
+	cmd.Env = os.Environ()
+	for k, v := range cfg.Env {
+		cmd.Env = append(cmd.Env, k+"="+scenarios.ExpandPort(v, ps))
+	}
+	cmd.Stdout = log
+	cmd.Stderr = log
+	cmd.SysProcAttr = procAttr()
+	// A grandchild that keeps the output pipe open must not block Wait.
+	cmd.WaitDelay = 2 * time.Second
+	if err := cmd.Start(); err != nil {
+		log.Close()
+		return nil, &StartError{Reason: fmt.Sprintf("cannot start engine %q: %v", argv[0], err)}
+	}
+	s := &Server{
+		Port:    port,
+		BaseURL: "http://127.0.0.1:" + ps,
+		Argv:    argv,
+		Log:     log,
+		cmd:     cmd,
+		grace:   cfg.StopGrace,
+		done:    make(chan struct{}),
+	}
+	if s.grace <= 0 {
+		s.grace = 5 * time.Second
+	}
+	track(s)
+	go func() {
+		s.waitErr = cmd.Wait()
+		close(s.done)
+	}()
+	if err := s.waitReady(ctx, cfg.ReadyPath, cfg.ReadyTimeout); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	log.Mark("ready on port %d", port)
+	return s, nil
+}
+
+func (s *Server) waitReady(ctx context.Context, path string, timeout time.Duration) error {
+	if timeout <= 0 {
+		timeout = 2 * time.Minute
+	}
+	deadline := time.Now().Add(timeout)
+	client := &http.Client{Timeout: 2 * time.Second}
+	url := s.BaseURL + path
+	for {
+		select {
+		case <-s.done:
+			return &StartError{Reason: fmt.Sprintf("engine exited while starting (%s)", exitText(s.waitErr)), LogTail: s.Log.Tail()}
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+		}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if resp, err := client.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return &StartError{Reason: fmt.Sprintf("engine not ready: GET %s did not answer 200 within %s", path, timeout), LogTail: s.Log.Tail()}
+		}
+		select {
+		case <-s.done:
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// Exited reports whether the engine process has exited, and how.
+func (s *Server) Exited() (bool, string) {
+	select {
+	case <-s.done:
+		return true, exitText(s.waitErr)
+	default:
+		return false, ""
+	}
+}
+
+// Stop sends SIGTERM to the engine's process group, SIGKILL after the grace
+// period, and waits for the engine to exit. It is safe to call more than
+// once and from several goroutines.
+func (s *Server) Stop() error {
+	s.stopOnce.Do(func() {
+		defer untrack(s)
+		pgid := s.cmd.Process.Pid
+		signalGroup(pgid, syscall.SIGTERM)
+		select {
+		case <-s.done:
+		case <-time.After(s.grace):
+			s.Log.Mark("engine did not exit within %s of SIGTERM; sending SIGKILL", s.grace)
+			signalGroup(pgid, syscall.SIGKILL)
+			<-s.done
+		}
+		// Children that outlived the leader are still in the group.
+		signalGroup(pgid, syscall.SIGKILL)
+		s.Log.Mark("stopped (%s)", exitText(s.waitErr))
+		s.stopErr = s.Log.Close()
+	})
+	return s.stopErr
+}
+
+func signalGroup(pgid int, sig syscall.Signal) {
+	if err := syscall.Kill(-pgid, sig); err != nil {
+		// Not a group leader (should not happen): signal the process alone.
+		syscall.Kill(pgid, sig)
+	}
+}
+
+func exitText(err error) string {
+	if err == nil {
+		return "exit status 0"
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return "killed by " + ws.Signal().String()
+		}
+		return ee.Error()
+	}
+	return err.Error()
+}
+
+// live holds every started and not yet stopped server, so that StopAll can
+// clean up from a signal handler or a deferred path after a panic.
+var live = struct {
+	sync.Mutex
+	m map[*Server]bool
+}{m: map[*Server]bool{}}
+
+func track(s *Server) {
+	live.Lock()
+	live.m[s] = true
+	live.Unlock()
+}
+
+func untrack(s *Server) {
+	live.Lock()
+	delete(live.m, s)
+	live.Unlock()
+}
+
+// StopAll stops every engine this process started and has not stopped yet.
+func StopAll() {
+	live.Lock()
+	servers := make([]*Server, 0, len(live.m))
+	for s := range live.m {
+		servers = append(servers, s)
+	}
+	live.Unlock()
+	for _, s := range servers {
+		s.Stop()
+	}
+}
+
+// KillAll sends SIGKILL to every live engine group at once, without
+// waiting: for a second Ctrl-C.
+func KillAll() {
+	live.Lock()
+	defer live.Unlock()
+	for s := range live.m {
+		signalGroup(s.cmd.Process.Pid, syscall.SIGKILL)
+	}
+}

@@ -1,0 +1,75 @@
+package harness
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/decodebench/decodebench/recorder"
+)
+
+// Journal appends finished runs to runs.jsonl, one JSON object a line, and
+// syncs the file before the next run starts, so that a crash or a killed
+// runner loses at most the run in progress.
+type Journal struct {
+	f *os.File
+}
+
+// OpenJournal opens (or creates) the journal for appending.
+func OpenJournal(path string) (*Journal, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	return &Journal{f: f}, nil
+}
+
+// Append writes one run and syncs it to disk.
+func (j *Journal) Append(r recorder.Run) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	if _, err := j.f.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	return nil
+}
+
+// Close closes the journal.
+func (j *Journal) Close() error { return j.f.Close() }
+
+// ReadJournal reads every complete run from a journal. A last line cut off
+// by a crash is ignored, not an error.
+func ReadJournal(path string) ([]recorder.Run, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	defer f.Close()
+	var runs []recorder.Run
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	line := 0
+	var pending error
+	for sc.Scan() {
+		line++
+		if pending != nil {
+			return nil, pending // a bad line that is not the last one
+		}
+		var r recorder.Run
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			pending = fmt.Errorf("journal %s:%d: %v", path, line, err)
+			continue
+		}
+		runs = append(runs, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	return runs, nil
+}

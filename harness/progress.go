@@ -1,0 +1,131 @@
+package harness
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Progress reports a campaign's progress: on a terminal, one line redrawn in
+// place (run k of n, arm, phase, ETA); elsewhere (CI logs), one timestamped
+// line per event.
+type Progress struct {
+	mu       sync.Mutex
+	w        io.Writer
+	live     bool
+	total    int
+	cooldown time.Duration
+	started  time.Time
+	done     int
+	spent    time.Duration // time in finished runs, cooldowns excluded
+	seq      int
+	arm      string
+	phase    string
+	stop     chan struct{}
+	wg       sync.WaitGroup
+	now      func() time.Time
+}
+
+// NewProgress writes to w; live selects the in-place terminal line.
+func NewProgress(w io.Writer, live bool, total int, cooldown time.Duration) *Progress {
+	p := &Progress{w: w, live: live, total: total, cooldown: cooldown, now: time.Now, stop: make(chan struct{})}
+	p.started = p.now()
+	if live {
+		p.wg.Add(1)
+		go p.tick()
+	}
+	return p
+}
+
+func (p *Progress) tick() {
+	defer p.wg.Done()
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+			p.mu.Lock()
+			p.draw()
+			p.mu.Unlock()
+		}
+	}
+}
+
+// Phase says what run seq (1-based) of arm is doing now.
+func (p *Progress) Phase(seq int, arm, phase string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.seq, p.arm, p.phase = seq, arm, phase
+	if p.live {
+		p.draw()
+		return
+	}
+	fmt.Fprintf(p.w, "%s run %d/%d %s: %s (ETA %s)\n", p.now().UTC().Format(time.RFC3339), seq, p.total, arm, phase, p.eta())
+}
+
+// RunDone records that a run finished after d, and prints its result line.
+func (p *Progress) RunDone(seq int, arm string, d time.Duration, result string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done++
+	p.spent += d
+	line := fmt.Sprintf("run %d/%d %s: %s", seq, p.total, arm, result)
+	if p.live {
+		fmt.Fprintf(p.w, "\r\033[K%s\n", line)
+		p.draw()
+		return
+	}
+	fmt.Fprintf(p.w, "%s %s (ETA %s)\n", p.now().UTC().Format(time.RFC3339), line, p.eta())
+}
+
+// Printf writes a message on its own line.
+func (p *Progress) Printf(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	msg := strings.TrimRight(fmt.Sprintf(format, args...), "\n")
+	if p.live {
+		fmt.Fprintf(p.w, "\r\033[K%s\n", msg)
+		p.draw()
+		return
+	}
+	fmt.Fprintf(p.w, "%s %s\n", p.now().UTC().Format(time.RFC3339), msg)
+}
+
+// Close stops the live line.
+func (p *Progress) Close() {
+	p.mu.Lock()
+	if p.live {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+	p.mu.Unlock()
+	select {
+	case <-p.stop:
+	default:
+		close(p.stop)
+	}
+	p.wg.Wait()
+}
+
+func (p *Progress) draw() {
+	if p.seq == 0 {
+		return
+	}
+	elapsed := p.now().Sub(p.started).Round(time.Second)
+	fmt.Fprintf(p.w, "\r\033[Krun %d/%d  %s  %s  elapsed %s  ETA %s", p.seq, p.total, p.arm, p.phase, elapsed, p.eta())
+}
+
+// eta estimates the time left: the mean duration of finished runs times the
+// runs left, plus the cooldowns left. Before the first run finishes it is
+// unknown.
+func (p *Progress) eta() string {
+	if p.done == 0 {
+		return "unknown"
+	}
+	left := p.total - p.done
+	per := p.spent / time.Duration(p.done)
+	return (time.Duration(left)*per + time.Duration(left)*p.cooldown).Round(time.Second).String()
+}

@@ -1,0 +1,140 @@
+package harness
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// runOne performs one measured run: start the engine with the arm's args and
+// env, wait until ready, send the warmups, scrape metrics, send the measured
+// request inside the log window, scrape again, stop the engine, and read
+// the counters. The engine is stopped on every path out of this function.
+func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (err error) {
+	s := c.scenario
+	arm, _ := s.Arm(slot.Arm)
+	logName := fmt.Sprintf("run-%03d-%s.log", slot.Seq, slot.Arm)
+	run.Log = filepath.Join("logs", logName)
+	cfg := engine.Config{
+		Command:      append(append([]string{}, s.Engine.Command...), arm.Args...),
+		Env:          mergeEnv(s.Engine.Env, arm.Env),
+		ReadyPath:    s.Engine.Ready.Path,
+		ReadyTimeout: s.Engine.Ready.Timeout.Duration,
+		StopGrace:    s.Engine.StopGrace.Duration,
+		LogPath:      filepath.Join(c.dataDir, "logs", logName),
+	}
+	c.progress.Phase(slot.Seq, slot.Arm, "starting engine")
+	srv, err := engine.Start(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	run.Port = srv.Port
+	defer func() {
+		if stopErr := srv.Stop(); stopErr != nil && err == nil {
+			err = fmt.Errorf("stop engine: %w", stopErr)
+		}
+	}()
+	req := c.request()
+	for i := 0; i < s.Schedule.Warmup; i++ {
+		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("warmup %d/%d", i+1, s.Schedule.Warmup))
+		srv.Log.Mark("warmup request %d", i+1)
+		if _, err := engine.Complete(ctx, srv.BaseURL, req); err != nil {
+			return c.engineErr(srv, fmt.Errorf("warmup request %d: %w", i+1, err))
+		}
+	}
+	var obs engine.Observation
+	if c.needMetrics {
+		if obs.Before, err = engine.Scrape(ctx, srv.BaseURL, s.Engine.MetricsPath); err != nil {
+			return c.engineErr(srv, err)
+		}
+	}
+	c.progress.Phase(slot.Seq, slot.Arm, "measuring")
+	srv.Log.BeginWindow()
+	resp, err := engine.Complete(ctx, srv.BaseURL, req)
+	obs.Window = srv.Log.EndWindow(150*time.Millisecond, 2*time.Second)
+	if err != nil {
+		return c.engineErr(srv, fmt.Errorf("measured request: %w", err))
+	}
+	if c.needMetrics {
+		if obs.After, err = engine.Scrape(ctx, srv.BaseURL, s.Engine.MetricsPath); err != nil {
+			return c.engineErr(srv, err)
+		}
+	}
+	obs.Reply = resp.Final
+
+	run.Tokens, run.TokenSource = resp.Tokens, resp.TokenSource
+	run.EngineTimings = resp.Timings
+	run.Output = resp.Text
+	sum := sha256.Sum256([]byte(resp.Text))
+	run.OutputSHA256 = hex.EncodeToString(sum[:])
+	run.Metrics = map[string]float64{
+		scenarios.TTFTms: float64(resp.TTFT.Microseconds()) / 1000,
+		scenarios.WallS:  resp.Wall.Seconds(),
+	}
+	if v := resp.DecodeTokPerSec(); v > 0 {
+		run.Metrics[scenarios.DecodeTokS] = v
+	}
+	if v := resp.E2ETokPerSec(); v > 0 {
+		run.Metrics[scenarios.E2ETokS] = v
+	}
+	run.Counters = map[string]recorder.CounterResult{}
+	for _, k := range c.counters {
+		rd, err := k.Read(obs)
+		if err != nil {
+			return err
+		}
+		cr := recorder.CounterResult{Value: rd.Value, Note: rd.Note}
+		if ex, ok := c.expect[k.Name][slot.Arm]; ok {
+			cr.Expect = ex.String()
+			cr.OK = ex.Holds(rd.Value)
+		} else {
+			cr.OK = true
+		}
+		run.Counters[k.Name] = cr
+	}
+	return nil
+}
+
+// engineErr adds the engine's recent log lines when it has died.
+func (c *campaign) engineErr(srv *engine.Server, err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	if exited, how := srv.Exited(); exited {
+		return &engine.StartError{Reason: fmt.Sprintf("%v; the engine exited (%s)", err, how), LogTail: srv.Log.Tail()}
+	}
+	return err
+}
+
+func (c *campaign) request() engine.Request {
+	r := c.scenario.Engine.Request
+	return engine.Request{
+		Endpoint:    r.Endpoint,
+		Prompt:      r.Prompt,
+		Model:       r.Model,
+		MaxTokens:   r.MaxTokens,
+		Temperature: r.Temperature,
+		Seed:        r.Seed,
+		IgnoreEOS:   r.IgnoreEOS,
+		Timeout:     r.Timeout.Duration,
+	}
+}
+
+func mergeEnv(a, b map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}

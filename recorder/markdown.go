@@ -1,0 +1,547 @@
+package recorder
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/stats"
+)
+
+// DataFence is the info string of the fenced block that carries the record's
+// machine-readable data, so tools can read a record without its data folder.
+const DataFence = "json decodebench-record"
+
+// Markdown renders the record. Sections come in a fixed order: title with
+// the verdict, summary, engine, machine, method, counter evidence, results
+// (only for verdicts that show them), raw runs, not measured, data.
+func Markdown(w io.Writer, r *Record) error {
+	var b strings.Builder
+	md := &mdWriter{b: &b}
+	md.title(r)
+	md.summary(r)
+	md.engine(r)
+	md.machine(r)
+	md.method(r)
+	md.counters(r)
+	if r.Verdict.ShowsResults() && len(r.Results) > 0 {
+		md.results(r)
+	}
+	md.raw(r)
+	md.notMeasured(r)
+	if err := md.data(r); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+type mdWriter struct{ b *strings.Builder }
+
+func (m *mdWriter) p(format string, args ...any) { fmt.Fprintf(m.b, format, args...) }
+func (m *mdWriter) ln(s string)                  { m.b.WriteString(s); m.b.WriteString("\n") }
+
+func (m *mdWriter) title(r *Record) {
+	m.p("# %s — %s\n\n", r.Title, r.Verdict)
+	m.p("**Verdict: %s** (exit %d). %s\n\n", r.Verdict, r.Verdict.ExitCode(), verdictSentence(r))
+	for _, reason := range r.Reasons {
+		m.p("- %s\n", reason)
+	}
+	if len(r.Reasons) > 0 {
+		m.ln("")
+	}
+	for _, w := range r.Warnings {
+		m.p("> **Warning:** %s\n", w)
+	}
+	if len(r.Warnings) > 0 {
+		m.ln("")
+	}
+}
+
+func verdictSentence(r *Record) string {
+	switch r.Verdict {
+	case Valid:
+		return "Every measured run showed the counter evidence its arm expects; the results below are publishable."
+	case Rejected:
+		return "The counter gate failed: at least one run did not show the evidence its arm expects, so the arms are not proven to differ. No results are shown; raw samples are kept in the data folder for diagnosis."
+	case Unverified:
+		return fmt.Sprintf("No counter tells the arms apart; the scenario allowed running without proof, for this reason: %q. Treat the results as unverified.", r.Scenario.AllowUnverified)
+	case Inconclusive:
+		return "The campaign ran, but the results do not support a conclusion (reasons below). Do not publish."
+	case Failed:
+		return "The campaign did not finish: a run failed. Finished runs are kept below and in the data folder."
+	case Incomplete:
+		return "The campaign was interrupted; the record holds the runs that finished."
+	}
+	return ""
+}
+
+func (m *mdWriter) summary(r *Record) {
+	m.ln("## Summary")
+	m.ln("")
+	m.p("| | |\n|---|---|\n")
+	m.p("| Feature | `%s` |\n", r.Feature)
+	if r.Issue != "" {
+		m.p("| Issue | %s |\n", cell(r.Issue))
+	}
+	m.p("| Scenario | `%s` (sha256 of content `%s`) |\n", r.Scenario.Path, short(r.Scenario.Hash))
+	m.p("| Arms | %s |\n", armList(r))
+	m.p("| Baseline | `%s` |\n", r.Scenario.Baseline)
+	m.p("| Primary metric | `%s` (%s) |\n", r.Scenario.Primary, direction(r.Scenario.Primary))
+	m.p("| Hardware | `%s` |\n", r.Hardware)
+	m.p("| Date | %s |\n", r.Date)
+	ok, failed := 0, 0
+	for _, run := range r.Runs {
+		if run.OK() {
+			ok++
+		} else {
+			failed++
+		}
+	}
+	m.p("| Runs | %d measured, %d failed, of %d planned |\n", ok, failed, len(r.Method.Planned))
+	if r.Verdict.ShowsResults() {
+		if res, found := r.Result(r.Scenario.Primary); found {
+			for _, a := range res.Arms {
+				if a.Arm == r.Scenario.Baseline {
+					continue
+				}
+				m.p("| **%s vs %s** | **%s× %s** (median %s vs %s %s) |\n", a.Arm, r.Scenario.Baseline, num(a.Ratio, 3), r.Scenario.Primary,
+					num(a.Median, 4), num(baselineMedian(res, r.Scenario.Baseline), 4), res.Unit)
+			}
+		}
+	}
+	m.ln("")
+}
+
+func armList(r *Record) string {
+	names := make([]string, len(r.Scenario.Arms))
+	for i, a := range r.Scenario.Arms {
+		names[i] = "`" + a.Name + "`"
+	}
+	return strings.Join(names, ", ")
+}
+
+func baselineMedian(res MetricResult, baseline string) float64 {
+	for _, a := range res.Arms {
+		if a.Arm == baseline {
+			return a.Median
+		}
+	}
+	return math.NaN()
+}
+
+func direction(metric string) string {
+	if scenarios.HigherIsBetter(metric) {
+		return "higher is better"
+	}
+	return "lower is better"
+}
+
+func (m *mdWriter) engine(r *Record) {
+	m.ln("## Engine")
+	m.ln("")
+	e := r.Engine
+	m.p("| | |\n|---|---|\n")
+	m.p("| Command | `%s` |\n", e.Command)
+	m.p("| Resolved path | `%s` |\n", e.Path)
+	m.p("| sha256 | `%s` |\n", e.SHA256)
+	if e.RealBinary != "" {
+		m.p("| Wrapped binary | `%s` |\n", e.RealBinary)
+		m.p("| Wrapped sha256 | `%s` |\n", e.RealSHA256)
+	}
+	m.p("| Version | %s |\n", cell(strings.ReplaceAll(e.Version, "\n", "; ")))
+	if e.SourceDir != "" {
+		dirty := "unknown"
+		if e.SourceDirty != nil {
+			dirty = fmt.Sprint(*e.SourceDirty)
+		}
+		m.p("| Source | `%s` at `%s` (dirty: %s) |\n", e.SourceDir, e.SourceCommit, dirty)
+	}
+	for _, p := range e.Problems {
+		m.p("| Problem | %s |\n", cell(p))
+	}
+	m.ln("")
+	m.ln("Command line per arm (`${PORT}` is a free loopback port chosen per engine start):")
+	m.ln("")
+	for _, a := range r.Scenario.Arms {
+		m.p("- `%s`: `%s`", a.Name, strings.Join(a.Command, " "))
+		if len(a.Env) > 0 {
+			m.p(" with env %s", envString(a.Env))
+		}
+		m.ln("")
+	}
+	m.ln("")
+	q := r.Scenario.Request
+	m.p("Request: `POST %s`, prompt %q, max_tokens %d, temperature %s, seed %d, ignore_eos %v, streamed.\n\n",
+		q.Endpoint, excerpt(q.Prompt, 80), q.MaxTokens, num(q.Temperature, 3), q.Seed, q.IgnoreEOS)
+	if len(r.Scenario.Vars) > 0 {
+		var vs []string
+		for _, kv := range r.Scenario.Vars {
+			vs = append(vs, fmt.Sprintf("`%s=%s`", kv.Key, kv.Value))
+		}
+		m.p("Variables: %s.\n\n", strings.Join(vs, ", "))
+	}
+}
+
+func envString(env map[string]string) string {
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("`%s=%s`", k, env[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+func (m *mdWriter) machine(r *Record) {
+	m.ln("## Machine")
+	m.ln("")
+	id := r.Machine
+	m.p("| | |\n|---|---|\n")
+	m.p("| Hardware slug | `%s` |\n", r.Hardware)
+	m.p("| CPU | %s (%d cores, %d threads) |\n", cell(id.CPUModel), id.Cores, id.Threads)
+	for _, g := range id.GPUs {
+		m.p("| GPU | %s (driver %s, %d MiB) |\n", cell(g.Name), g.Driver, g.MemoryMiB)
+	}
+	m.p("| Memory | %s |\n", bytesString(id.MemoryBytes))
+	m.p("| OS | %s %s %s, kernel %s, %s |\n", id.OS, id.Platform, id.PlatformVersion, id.Kernel, id.Arch)
+	m.p("| Host | `%s` |\n", id.Hostname)
+	m.ln("")
+	loads := collectLoads(r.Runs)
+	if len(loads) == 0 {
+		m.ln("No load samples were taken.")
+		m.ln("")
+		return
+	}
+	m.ln("Load, sampled before and after every run (per-run values in the raw table):")
+	m.ln("")
+	m.ln("| Measure | min | median | max |")
+	m.ln("|---|---:|---:|---:|")
+	row := func(name string, f func(machine.Load) float64, digits int, unit string) {
+		xs := make([]float64, len(loads))
+		for i, l := range loads {
+			xs[i] = f(l)
+		}
+		s := stats.Summarize(xs)
+		m.p("| %s | %s%s | %s%s | %s%s |\n", name, num(s.Min, digits), unit, num(s.Median, digits), unit, num(s.Max, digits), unit)
+	}
+	row("Load average (1 min)", func(l machine.Load) float64 { return l.Load1 }, 3, "")
+	row("CPU busy since previous sample", func(l machine.Load) float64 { return l.CPUBusyPct }, 3, "%")
+	row("Available memory", func(l machine.Load) float64 { return float64(l.MemAvailableBytes) / (1 << 30) }, 3, " GiB")
+	row("Swap used", func(l machine.Load) float64 { return float64(l.SwapUsedBytes) / (1 << 20) }, 3, " MiB")
+	m.ln("")
+}
+
+func collectLoads(runs []Run) []machine.Load {
+	var out []machine.Load
+	for _, r := range runs {
+		if r.LoadBefore != nil {
+			out = append(out, *r.LoadBefore)
+		}
+		if r.LoadAfter != nil {
+			out = append(out, *r.LoadAfter)
+		}
+	}
+	return out
+}
+
+func (m *mdWriter) method(r *Record) {
+	me := r.Method
+	m.ln("## Method")
+	m.ln("")
+	m.p("- %d rounds × %d arms, order `%s` (seed %d); %d discarded warmup request(s) after each engine start; cooldown %s between runs.\n",
+		me.Rounds, len(r.Scenario.Arms), me.Order, me.Seed, me.Warmup, me.Cooldown)
+	m.p("- Every run starts the engine afresh, waits for its ready path, sends the warmups and then the one measured request (streamed), then stops the engine's process group.\n")
+	m.p("- Order planned: %s.\n", orderString(me.Planned, r.Scenario.Arms))
+	var ran []string
+	var cool []float64
+	for _, run := range r.Runs {
+		ran = append(ran, run.Arm)
+		if run.Seq > 1 {
+			cool = append(cool, run.CooldownS)
+		}
+	}
+	m.p("- Order run: %s.\n", orderString(ran, r.Scenario.Arms))
+	if len(cool) > 0 {
+		s := stats.Summarize(cool)
+		m.p("- Cooldowns slept: %d, from %ss to %ss (median %ss).\n", len(cool), num(s.Min, 3), num(s.Max, 3), num(s.Median, 3))
+	}
+	m.p("- Started %s, finished %s (%s).\n", me.Started.UTC().Format(time.RFC3339), me.Finished.UTC().Format(time.RFC3339), me.Finished.Sub(me.Started).Round(time.Second))
+	for _, t := range me.Resumed {
+		m.p("- Resumed at %s.\n", t.UTC().Format(time.RFC3339))
+	}
+	m.p("- Decode rate (`decode_tok_s`) is measured by the client: tokens after the first streamed token event divided by the time from that event to the last one; the token count is the engine's own (`%s`).\n", tokenSources(r.Runs))
+	dirty := ""
+	if me.Dirty {
+		dirty = " (dirty tree)"
+	}
+	m.p("- decodebench %s, commit `%s`%s.\n\n", me.Version, me.Commit, dirty)
+}
+
+func tokenSources(runs []Run) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range runs {
+		if r.TokenSource != "" && !seen[r.TokenSource] {
+			seen[r.TokenSource] = true
+			out = append(out, r.TokenSource)
+		}
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, "`, `")
+}
+
+// orderString abbreviates arms to letters when they are few: "A B B A …".
+func orderString(order []string, arms []ArmInfo) string {
+	if len(order) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(order))
+	for i, a := range order {
+		parts[i] = "`" + a + "`"
+	}
+	return strings.Join(parts, " ")
+}
+
+func (m *mdWriter) counters(r *Record) {
+	m.ln("## Counter evidence")
+	m.ln("")
+	if len(r.Counters) == 0 {
+		m.ln("The scenario declares no counters.")
+		m.ln("")
+		return
+	}
+	for _, c := range r.Counters {
+		m.p("- `%s`: %s `%s`; expects %s.\n", c.Name, c.Kind, c.Expr, expectString(c.Expect, r.Scenario.Arms))
+	}
+	m.ln("")
+	header := "| Run | Round | Arm |"
+	sep := "|---:|---:|---|"
+	for _, c := range r.Counters {
+		header += " " + c.Name + " (expected) | seen |"
+		sep += "---|---:|"
+	}
+	m.ln(header)
+	m.ln(sep)
+	for _, run := range r.Runs {
+		m.p("| %d | %d | `%s` |", run.Seq, run.Round, run.Arm)
+		for _, c := range r.Counters {
+			cr, ok := run.Counters[c.Name]
+			switch {
+			case !ok:
+				m.p(" %s | — |", dash(c.Expect[run.Arm]))
+			default:
+				mark := "✅"
+				if !cr.OK {
+					mark = "❌"
+				}
+				if cr.Expect == "" {
+					mark = ""
+				}
+				m.p(" %s | %s %s |", dash(cr.Expect), count(cr.Value), mark)
+			}
+		}
+		m.ln("")
+	}
+	m.ln("")
+}
+
+func expectString(ex map[string]string, arms []ArmInfo) string {
+	var parts []string
+	for _, a := range arms {
+		if e, ok := ex[a.Name]; ok {
+			parts = append(parts, fmt.Sprintf("`%s` %s", a.Name, e))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func (m *mdWriter) results(r *Record) {
+	m.ln("## Results")
+	m.ln("")
+	if r.Verdict != Valid {
+		m.p("> **Do not publish:** verdict %s.\n\n", r.Verdict)
+	}
+	m.ln("Medians over measured runs; MAD is the median absolute deviation; spread is (Q3−Q1)/median; ratio is the arm's median over the baseline's.")
+	m.ln("")
+	for _, res := range r.Results {
+		role := "secondary"
+		if res.Primary {
+			role = "primary"
+		}
+		m.p("### `%s` (%s, %s, %s)\n\n", res.Metric, res.Unit, role, direction(res.Metric))
+		m.ln("| Arm | n | median | MAD | Q1 | Q3 | min | max | CV | spread | ratio vs baseline |")
+		m.ln("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+		for _, a := range res.Arms {
+			ratio := num(a.Ratio, 4) + "×"
+			if a.Arm == r.Scenario.Baseline {
+				ratio = "1 (baseline)"
+			}
+			m.p("| `%s` | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", a.Arm, a.N, num(a.Median, 4), num(a.MAD, 3),
+				num(a.Q1, 4), num(a.Q3, 4), num(a.Min, 4), num(a.Max, 4), pct(a.CV), pct(a.Spread()), ratio)
+		}
+		m.ln("")
+	}
+}
+
+func (m *mdWriter) raw(r *Record) {
+	m.ln("## Raw runs")
+	m.ln("")
+	m.ln("| Run | Round | Arm | Start (UTC) | Cooldown before | decode tok/s | e2e tok/s | TTFT ms | wall s | tokens | engine tok/s | counters | load1 before→after | CPU busy % before→after | output sha256 | status |")
+	m.ln("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---|")
+	for _, run := range r.Runs {
+		var cs []string
+		for _, c := range r.Counters {
+			if cr, ok := run.Counters[c.Name]; ok {
+				cs = append(cs, fmt.Sprintf("%s=%s", c.Name, count(cr.Value)))
+			}
+		}
+		status := "ok"
+		if !run.OK() {
+			status = "❌ " + cell(excerpt(run.Error, 160))
+		}
+		m.p("| %d | %d | `%s` | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | `%s` | %s |\n",
+			run.Seq, run.Round, run.Arm, run.Start.UTC().Format("15:04:05.000"), cooldown(run),
+			metric(run, scenarios.DecodeTokS, 4), metric(run, scenarios.E2ETokS, 4), metric(run, scenarios.TTFTms, 4), metric(run, scenarios.WallS, 4),
+			run.Tokens, engineRate(run), strings.Join(cs, " "), loadPair(run, func(l machine.Load) float64 { return l.Load1 }),
+			loadPair(run, func(l machine.Load) float64 { return l.CPUBusyPct }), short(run.OutputSHA256), status)
+	}
+	m.ln("")
+	m.p("Raw data: [`%s/runs.jsonl`](%s/runs.jsonl) (one JSON object per run, with generated text), the scenario as run, and one engine log per run under `%s/logs/`.\n\n", r.DataDir, r.DataDir, r.DataDir)
+}
+
+func cooldown(run Run) string {
+	if run.Seq == 1 {
+		return "—"
+	}
+	return num(run.CooldownS, 3) + "s"
+}
+
+func metric(run Run, name string, digits int) string {
+	v, ok := run.Metrics[name]
+	if !ok {
+		return "—"
+	}
+	return num(v, digits)
+}
+
+func engineRate(run Run) string {
+	v, ok := run.EngineTimings["predicted_per_second"]
+	if !ok {
+		return "—"
+	}
+	return num(v, 4)
+}
+
+func loadPair(run Run, f func(machine.Load) float64) string {
+	if run.LoadBefore == nil || run.LoadAfter == nil {
+		return "—"
+	}
+	return num(f(*run.LoadBefore), 3) + "→" + num(f(*run.LoadAfter), 3)
+}
+
+func (m *mdWriter) notMeasured(r *Record) {
+	m.ln("## Not measured")
+	m.ln("")
+	for _, s := range r.NotMeasured {
+		m.p("- %s\n", s)
+	}
+	m.ln("")
+}
+
+func (m *mdWriter) data(r *Record) error {
+	// The Markdown data block leaves out generated text (it is in
+	// runs.jsonl) to keep records reviewable.
+	cp := *r
+	cp.Runs = make([]Run, len(r.Runs))
+	for i, run := range r.Runs {
+		run.Output = ""
+		cp.Runs[i] = run
+	}
+	b, err := json.MarshalIndent(&cp, "", "  ")
+	if err != nil {
+		return fmt.Errorf("record data: %w", err)
+	}
+	m.ln("## Data")
+	m.ln("")
+	m.ln("<details><summary>Machine-readable record (parsed by <code>decodebench</code> tools)</summary>")
+	m.ln("")
+	m.ln("```" + DataFence)
+	m.ln(string(b))
+	m.ln("```")
+	m.ln("")
+	m.ln("</details>")
+	return nil
+}
+
+// num formats v with up to digits significant digits; non-finite values
+// show as an em dash.
+func num(v float64, digits int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	if v == 0 {
+		return "0"
+	}
+	mag := int(math.Floor(math.Log10(math.Abs(v))))
+	dec := digits - 1 - mag
+	if dec < 0 {
+		dec = 0
+	}
+	return fmt.Sprintf("%.*f", dec, v)
+}
+
+// count formats a counter value exactly, without padding zeros.
+func count(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func pct(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f%%", v*100)
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func excerpt(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// cell makes text safe inside a Markdown table cell.
+func cell(s string) string {
+	s = strings.ReplaceAll(s, "|", "\\|")
+	s = strings.ReplaceAll(s, "\n", " ")
+	return s
+}
+
+func bytesString(n uint64) string {
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+}

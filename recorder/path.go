@@ -1,0 +1,81 @@
+package recorder
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+)
+
+var (
+	featureRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	slugRE    = regexp.MustCompile(`^[a-z0-9]+$`)
+	dateRE    = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+)
+
+// Reserve picks the record's file stem `<feature>-<hw>-<date>` in outDir,
+// adding -2, -3, … so that no earlier record is overwritten, and creates
+// its data folder outDir/data/<stem> to claim the name (creating a folder
+// is atomic, so two campaigns started together cannot pick the same one).
+// It returns the record path and the data folder.
+func Reserve(outDir, feature, hw, date string) (recordPath, dataDir string, err error) {
+	if !featureRE.MatchString(feature) {
+		return "", "", fmt.Errorf("feature %q: must match [a-z0-9-]+", feature)
+	}
+	if !slugRE.MatchString(hw) {
+		return "", "", fmt.Errorf("hardware slug %q: must match [a-z0-9]+", hw)
+	}
+	if !dateRE.MatchString(date) {
+		return "", "", fmt.Errorf("date %q: want YYYY-MM-DD", date)
+	}
+	if err := os.MkdirAll(filepath.Join(outDir, "data"), 0o755); err != nil {
+		return "", "", fmt.Errorf("output folder: %w", err)
+	}
+	base := fmt.Sprintf("%s-%s-%s", feature, hw, date)
+	for i := 1; i < 1000; i++ {
+		stem := base
+		if i > 1 {
+			stem = fmt.Sprintf("%s-%d", base, i)
+		}
+		rec := filepath.Join(outDir, stem+".md")
+		if _, err := os.Stat(rec); err == nil {
+			continue
+		}
+		dir := filepath.Join(outDir, "data", stem)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				continue
+			}
+			return "", "", fmt.Errorf("data folder: %w", err)
+		}
+		return rec, dir, nil
+	}
+	return "", "", fmt.Errorf("more than 999 records named %s in %s", base, outDir)
+}
+
+// WriteFile renders the record to path atomically: a crash while writing
+// leaves the previous file (or none), never half a record.
+func WriteFile(path string, r *Record) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".record-*.md")
+	if err != nil {
+		return fmt.Errorf("write record: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := Markdown(tmp, r); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write record: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write record: %w", err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

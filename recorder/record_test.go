@@ -1,0 +1,199 @@
+package recorder
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/stats"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func fixedRecord(verdict Verdict) *Record {
+	t0 := time.Date(2026, 11, 29, 14, 0, 0, 0, time.UTC)
+	load := func(s float64) *machine.Load {
+		return &machine.Load{Time: t0.Add(time.Duration(s * float64(time.Second))), Load1: 0.5 + s/100, CPUBusyPct: 3, MemAvailableBytes: 20 << 30}
+	}
+	dirty := false
+	rec := &Record{
+		Schema: Schema, Verdict: verdict, Feature: "spec-draft", Title: "Draft vs classic", Hardware: "xeon", Date: "2026-11-29",
+		Scenario: ScenarioInfo{
+			Path: "embedded:llamacpp-speculative.yaml", Hash: "0123456789abcdef0123", Baseline: "classic", Primary: "decode_tok_s",
+			Arms: []ArmInfo{
+				{Name: "classic", Command: []string{"llama-server", "-m", "t.gguf", "--port", "${PORT}", "--spec-type", "none"}},
+				{Name: "draft", Command: []string{"llama-server", "-m", "t.gguf", "--port", "${PORT}", "--spec-type", "draft-simple"}, Env: map[string]string{"A": "1"}},
+			},
+			Request: RequestInfo{Endpoint: "/completion", Prompt: "Once upon a time", MaxTokens: 128, IgnoreEOS: true},
+		},
+		Engine: engine.Identity{Command: "llama-server", Path: "/usr/bin/llama-server", SHA256: "ab12", Version: "version: 0.7.0 (build 11669)", SourceDir: "/src/llama.cpp", SourceCommit: "deadbeef", SourceDirty: &dirty},
+		Machine: machine.Identity{Hostname: "vm", OS: "linux", Platform: "debian", PlatformVersion: "12", Kernel: "6.1", Arch: "x86_64",
+			CPUModel: "Intel(R) Xeon(R) Processor", Cores: 2, Threads: 2, MemoryBytes: 24 << 30, Slug: "xeon"},
+		Method: Method{Rounds: 2, Warmup: 1, Order: "rotate", Seed: 1, Cooldown: "2s", Planned: []string{"classic", "draft", "draft", "classic"},
+			Started: t0, Finished: t0.Add(40 * time.Second), Version: "v0.1.0", Commit: "abc123"},
+		Counters:    []CounterSpec{{Name: "drafts", Kind: "metric", Expr: "llamacpp:spec_decode_num_drafts_total", Expect: map[string]string{"classic": "== 0", "draft": "> 0"}}},
+		NotMeasured: []string{"Prefill throughput."},
+		DataDir:     "data/spec-draft-xeon-2026-11-29",
+	}
+	vals := map[string][]float64{"classic": {150, 152}, "draft": {180, 186}}
+	idx := map[string]int{}
+	for i, arm := range rec.Method.Planned {
+		v := vals[arm][idx[arm]]
+		idx[arm]++
+		drafts := 0.0
+		ok := true
+		if arm == "draft" {
+			drafts = 40
+			if verdict == Rejected && i == 2 {
+				drafts, ok = 0, false
+			}
+		}
+		expect := map[string]string{"classic": "== 0", "draft": "> 0"}[arm]
+		rec.Runs = append(rec.Runs, Run{
+			Seq: i + 1, Round: i/2 + 1, Arm: arm, Start: t0.Add(time.Duration(i*10) * time.Second), Seconds: 8, CooldownS: 2, Port: 40000 + i,
+			Metrics: map[string]float64{"decode_tok_s": v, "e2e_tok_s": v * 0.9, "ttft_ms": 30, "wall_s": 0.8},
+			Tokens:  128, TokenSource: "timings.predicted_n",
+			EngineTimings: map[string]float64{"predicted_per_second": v * 1.001},
+			Counters:      map[string]CounterResult{"drafts": {Value: drafts, Expect: expect, OK: ok}},
+			LoadBefore:    load(float64(i * 10)), LoadAfter: load(float64(i*10 + 8)),
+			OutputSHA256: "feedface00112233", Output: "text", Log: "logs/run.log",
+		})
+	}
+	if verdict == Rejected {
+		rec.Reasons = []string{"Run 3 (`draft`, round 2): counter `drafts` = 0, expected > 0."}
+		return rec
+	}
+	c, d := stats.Summarize(vals["classic"]), stats.Summarize(vals["draft"])
+	rec.Results = []MetricResult{{Metric: "decode_tok_s", Unit: "tok/s", Primary: true, HigherIsBetter: true,
+		Arms: []ArmResult{{Arm: "classic", Summary: c, Ratio: 1}, {Arm: "draft", Summary: d, Ratio: d.Median / c.Median}}}}
+	return rec
+}
+
+func TestMarkdownGolden(t *testing.T) {
+	for _, v := range []Verdict{Valid, Rejected} {
+		t.Run(string(v), func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := Markdown(&buf, fixedRecord(v)); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", strings.ToLower(string(v))+".golden.md")
+			if *update {
+				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./recorder -update)", err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("Markdown differs from %s; run go test ./recorder -update and review the diff", golden)
+			}
+		})
+	}
+}
+
+func TestSectionsInOrder(t *testing.T) {
+	var buf bytes.Buffer
+	Markdown(&buf, fixedRecord(Valid))
+	md := buf.String()
+	last := -1
+	for _, h := range []string{"# Draft vs classic — VALID", "## Summary", "## Engine", "## Machine", "## Method", "## Counter evidence", "## Results", "## Raw runs", "## Not measured", "## Data"} {
+		i := strings.Index(md, h)
+		if i < 0 || i < last {
+			t.Fatalf("section %q missing or out of order", h)
+		}
+		last = i
+	}
+}
+
+func TestRejectedShowsNoResults(t *testing.T) {
+	var buf bytes.Buffer
+	Markdown(&buf, fixedRecord(Rejected))
+	md := buf.String()
+	if strings.Contains(md, "## Results") {
+		t.Error("a REJECTED record shows a results table")
+	}
+	if !strings.Contains(md, "counter `drafts` = 0, expected > 0") || !strings.Contains(md, "❌") {
+		t.Error("a REJECTED record does not say which expectation failed")
+	}
+}
+
+func TestParseRoundTrip(t *testing.T) {
+	rec := fixedRecord(Valid)
+	var buf bytes.Buffer
+	if err := Markdown(&buf, rec); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Parse(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The data block leaves generated text out.
+	for i := range rec.Runs {
+		rec.Runs[i].Output = ""
+	}
+	if !reflect.DeepEqual(normalize(t, got), normalize(t, rec)) {
+		t.Errorf("parsed record differs from the rendered one")
+	}
+}
+
+// normalize strips monotonic clock readings so DeepEqual compares values.
+func normalize(t *testing.T, r *Record) *Record {
+	t.Helper()
+	var buf bytes.Buffer
+	Markdown(&buf, r)
+	out, err := Parse(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := map[string]string{
+		"no block":   "# hello\n",
+		"unclosed":   "```" + DataFence + "\n{}\n",
+		"bad json":   "```" + DataFence + "\n{\n```\n",
+		"bad schema": "```" + DataFence + "\n{\"schema\": \"other\"}\n```\n",
+	}
+	for name, in := range tests {
+		if _, err := Parse(strings.NewReader(in)); err == nil {
+			t.Errorf("%s: parsed without error", name)
+		}
+	}
+}
+
+func TestReserveNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i := 0; i < 3; i++ {
+		rec, data, err := Reserve(dir, "spec-draft", "xeon", "2026-11-29")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(rec, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(data); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, filepath.Base(rec))
+	}
+	want := []string{"spec-draft-xeon-2026-11-29.md", "spec-draft-xeon-2026-11-29-2.md", "spec-draft-xeon-2026-11-29-3.md"}
+	if !reflect.DeepEqual(paths, want) {
+		t.Errorf("got %v, want %v", paths, want)
+	}
+	for _, bad := range [][3]string{{"../x", "xeon", "2026-11-29"}, {"x", "../h", "2026-11-29"}, {"x", "xeon", "29/11/2026"}, {"x/y", "xeon", "2026-11-29"}} {
+		if _, _, err := Reserve(dir, bad[0], bad[1], bad[2]); err == nil {
+			t.Errorf("Reserve(%q) accepted", bad)
+		}
+	}
+}
