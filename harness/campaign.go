@@ -297,7 +297,11 @@ func (c *campaign) conclude(rec *recorder.Record, interrupted bool) {
 	if len(gateFailures) == 0 {
 		rec.Results = results(rec, s)
 	}
-	rec.NotMeasured = append(append([]string{}, s.Unmeasured...), c.unmeasuredByRun(rec)...)
+	rec.NotMeasured = nil
+	for _, n := range s.Unmeasured {
+		rec.NotMeasured = append(rec.NotMeasured, string(n))
+	}
+	rec.NotMeasured = append(rec.NotMeasured, c.unmeasuredByRun(rec)...)
 	if rec.Verdict == recorder.Valid {
 		for _, res := range rec.Results {
 			for _, a := range res.Arms {

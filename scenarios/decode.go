@@ -67,6 +67,12 @@ func check(p *problems, key string, n *yaml.Node, t reflect.Type) {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return // an empty value leaves the zero value
 	}
+	if t == reflect.TypeOf(Note("")) {
+		if _, ok := noteText(n); !ok {
+			p.at(key, "expected a sentence, got %s", kindName(n))
+		}
+		return
+	}
 	if reflect.PointerTo(t).Implements(textUnmarshaler) {
 		if n.Kind != yaml.ScalarNode {
 			p.at(key, "expected a %s, got %s", typeName(t), kindName(n))

@@ -226,3 +226,21 @@ func mustShipped(t *testing.T) []byte {
 	}
 	return b
 }
+
+// The brief's own example writes `- Prefill throughput: prompts are short.`
+// unquoted, which YAML reads as a one-entry mapping; it is kept as the
+// sentence it reads as.
+func TestUnmeasuredAcceptsColonSentences(t *testing.T) {
+	src := strings.Replace(string(mustShipped(t)), "unmeasured:\n", "unmeasured:\n  - Prefill throughput: prompts are a few tokens long.\n", 1)
+	s, _, err := Parse("t.yaml", ".", []byte(src), Options{LookupEnv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Unmeasured[0] != "Prefill throughput: prompts are a few tokens long." {
+		t.Errorf("got %q", s.Unmeasured[0])
+	}
+	bad := strings.Replace(string(mustShipped(t)), "unmeasured:\n", "unmeasured:\n  - {a: 1, b: 2}\n", 1)
+	if _, _, err := Parse("t.yaml", ".", []byte(bad), Options{LookupEnv: noEnv}); err == nil || !strings.Contains(err.Error(), "expected a sentence") {
+		t.Errorf("two-entry mapping: %v", err)
+	}
+}

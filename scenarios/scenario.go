@@ -9,7 +9,10 @@
 package scenarios
 
 import (
+	"fmt"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 // Scenario is one decoded scenario file. Field names follow the YAML keys of
@@ -26,7 +29,7 @@ type Scenario struct {
 	Schedule        Schedule          `yaml:"schedule" json:"schedule"`
 	Counters        []Counter         `yaml:"counters" json:"counters"`
 	Metrics         Metrics           `yaml:"metrics" json:"metrics"`
-	Unmeasured      []string          `yaml:"unmeasured" json:"unmeasured"`
+	Unmeasured      []Note            `yaml:"unmeasured" json:"unmeasured"`
 	AllowUnverified string            `yaml:"allow_unverified" json:"allow_unverified,omitempty"`
 
 	// Path is where the scenario came from: a file path, or
@@ -184,4 +187,30 @@ func (d *Duration) UnmarshalText(b []byte) error {
 	}
 	d.Duration = v
 	return nil
+}
+
+// Note is a sentence in a list such as unmeasured. Written plainly in YAML,
+// "Prefill throughput: prompts are short." is a one-entry mapping, not a
+// string; Note accepts that form too and keeps it as the sentence it reads as.
+type Note string
+
+// UnmarshalYAML accepts a scalar, or a mapping of one scalar key to one
+// scalar value, read back as "key: value".
+func (n *Note) UnmarshalYAML(node *yaml.Node) error {
+	if text, ok := noteText(node); ok {
+		*n = Note(text)
+		return nil
+	}
+	return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: expected a sentence", node.Line)}}
+}
+
+func noteText(node *yaml.Node) (string, bool) {
+	switch {
+	case node.Kind == yaml.ScalarNode:
+		return node.Value, true
+	case node.Kind == yaml.MappingNode && len(node.Content) == 2 &&
+		node.Content[0].Kind == yaml.ScalarNode && node.Content[1].Kind == yaml.ScalarNode:
+		return node.Content[0].Value + ": " + node.Content[1].Value, true
+	}
+	return "", false
 }

@@ -113,7 +113,7 @@ func (s *Scenario) validate(p *problems) {
 		p.at("unmeasured", "required: name what this campaign does not measure (a list of sentences), so readers do not assume it")
 	}
 	for i, u := range s.Unmeasured {
-		if strings.TrimSpace(u) == "" {
+		if strings.TrimSpace(string(u)) == "" {
 			p.at(fmt.Sprintf("unmeasured[%d]", i), "empty entry")
 		}
 	}
