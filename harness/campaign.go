@@ -170,7 +170,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 		rec.Runs = append(rec.Runs, run)
 		c.progress.RunDone(slot.Seq, slot.Arm, time.Duration(run.Seconds*float64(time.Second)), runSummary(run, s.Metrics.Primary))
 		if err != nil {
-			c.progress.Printf("run %d failed; stopping the campaign (finished runs are kept)", slot.Seq)
+			c.progress.Printf("run %d failed: %s\nstopping the campaign (finished runs are kept)", slot.Seq, run.Error)
 			break
 		}
 	}

@@ -21,6 +21,7 @@ type Progress struct {
 	done     int
 	spent    time.Duration // time in finished runs, cooldowns excluded
 	seq      int
+	seqStart time.Time // when the current run (or its cooldown) began
 	arm      string
 	phase    string
 	stop     chan struct{}
@@ -59,6 +60,9 @@ func (p *Progress) tick() {
 func (p *Progress) Phase(seq int, arm, phase string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if seq != p.seq {
+		p.seqStart = p.now()
+	}
 	p.seq, p.arm, p.phase = seq, arm, phase
 	if p.live {
 		p.draw()
@@ -119,13 +123,17 @@ func (p *Progress) draw() {
 }
 
 // eta estimates the time left: the mean duration of finished runs times the
-// runs left, plus the cooldowns left. Before the first run finishes it is
-// unknown.
+// runs left, plus their cooldowns, less the time already spent on the
+// current run. Before the first run finishes it is unknown.
 func (p *Progress) eta() string {
 	if p.done == 0 {
 		return "unknown"
 	}
-	left := p.total - p.done
+	left := time.Duration(p.total - p.done)
 	per := p.spent / time.Duration(p.done)
-	return (time.Duration(left)*per + time.Duration(left)*p.cooldown).Round(time.Second).String()
+	d := left*per + left*p.cooldown
+	if p.seq > p.done {
+		d -= p.now().Sub(p.seqStart)
+	}
+	return max(d, 0).Round(time.Second).String()
 }

@@ -426,6 +426,12 @@ func (m *mdWriter) raw(r *Record) {
 			loadPair(run, func(l machine.Load) float64 { return l.CPUBusyPct }), short(run.OutputSHA256), status)
 	}
 	m.ln("")
+	for _, run := range r.Runs {
+		if run.OK() {
+			continue
+		}
+		m.p("Run %d (`%s`) failed; engine log `%s/%s`:\n\n~~~text\n%s\n~~~\n\n", run.Seq, run.Arm, r.DataDir, run.Log, strings.ReplaceAll(run.Error, "~~~", "~ ~ ~"))
+	}
 	m.p("Raw data: [`%s/runs.jsonl`](%s/runs.jsonl) (one JSON object per run, with generated text), the scenario as run, and one engine log per run under `%s/logs/`.\n\n", r.DataDir, r.DataDir, r.DataDir)
 }
 

@@ -1,0 +1,34 @@
+package harness
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The ETA counts the runs left at the mean run time so far, plus their
+// cooldowns, less the time the current run has already taken.
+func TestProgressETA(t *testing.T) {
+	var buf bytes.Buffer
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := NewProgress(&buf, false, 4, 2*time.Second)
+	p.now = func() time.Time { return now }
+	p.Phase(1, "a", "starting engine")
+	if !strings.Contains(buf.String(), "ETA unknown") {
+		t.Errorf("before any run finished: %q", buf.String())
+	}
+	now = now.Add(10 * time.Second)
+	p.RunDone(1, "a", 10*time.Second, "ok")
+	// 3 runs left × (10s + 2s cooldown) = 36s.
+	if !strings.Contains(buf.String(), "run 1/4 a: ok (ETA 36s)") {
+		t.Errorf("after run 1: %q", buf.String())
+	}
+	p.Phase(2, "b", "measuring")
+	now = now.Add(4 * time.Second)
+	p.Phase(2, "b", "measuring")
+	if !strings.Contains(buf.String(), "run 2/4 b: measuring (ETA 32s)") {
+		t.Errorf("4s into run 2: %q", buf.String())
+	}
+	p.Close()
+}
