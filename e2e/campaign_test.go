@@ -21,7 +21,7 @@ func TestValidCampaign(t *testing.T) {
 		Tag:         tg,
 		ClassicArgs: `"--spec-type", "none"`,
 		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
-		Rounds:      2,
+		Rounds:      3,
 		Warmup:      1,
 	})
 	if res.code != 0 {
@@ -39,11 +39,11 @@ func TestValidCampaign(t *testing.T) {
 			t.Errorf("record lacks %q", h)
 		}
 	}
-	if len(rec.Runs) != 4 {
-		t.Fatalf("%d runs, want 4", len(rec.Runs))
+	if len(rec.Runs) != 6 {
+		t.Fatalf("%d runs, want 6", len(rec.Runs))
 	}
-	if got := strings.Join(armsOf(rec.Runs), " "); got != "classic draft draft classic" {
-		t.Errorf("order run %q, want rotated classic draft draft classic", got)
+	if got := strings.Join(armsOf(rec.Runs), " "); got != "classic draft draft classic classic draft" {
+		t.Errorf("order run %q, want rotated classic draft draft classic classic draft", got)
 	}
 	var ratios []float64
 	for _, r := range rec.Runs {
@@ -84,7 +84,7 @@ func TestValidCampaign(t *testing.T) {
 		t.Errorf("client-side decode rate differs from the engine's by %.1f%%", (med-1)*100)
 	}
 	data := filepath.Join(filepath.Dir(res.path), rec.DataDir)
-	for _, f := range []string{"runs.jsonl", "scenario.yaml", "logs/run-001-classic.log", "logs/run-004-classic.log"} {
+	for _, f := range []string{"runs.jsonl", "scenario.yaml", "logs/run-001-classic.log", "logs/run-006-draft.log"} {
 		if _, err := os.Stat(filepath.Join(data, f)); err != nil {
 			t.Errorf("data folder lacks %s: %v", f, err)
 		}
@@ -106,7 +106,7 @@ func TestSilentArmRejected(t *testing.T) {
 		Tag:         tg,
 		ClassicArgs: `"--spec-type", "none"`,
 		DraftArgs:   `"--spec-draft-n-max", "4"`,
-		Rounds:      2,
+		Rounds:      3,
 		Warmup:      0,
 	})
 	if res.code != 3 {
@@ -126,7 +126,7 @@ func TestSilentArmRejected(t *testing.T) {
 	}
 	// Raw samples stay for diagnosis.
 	runs, err := os.ReadFile(filepath.Join(filepath.Dir(res.path), res.record.DataDir, "runs.jsonl"))
-	if err != nil || strings.Count(string(runs), "\n") != 4 {
+	if err != nil || strings.Count(string(runs), "\n") != 6 {
 		t.Errorf("runs.jsonl: %d lines, err %v", strings.Count(string(runs), "\n"), err)
 	}
 }

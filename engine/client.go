@@ -21,6 +21,7 @@ type Request struct {
 	Temperature float64
 	Seed        int
 	IgnoreEOS   bool
+	Stop        []string
 	Timeout     time.Duration
 }
 
@@ -69,6 +70,14 @@ func (r *Response) DecodeTokPerSec() float64 {
 		return 0
 	}
 	return float64(n) / d
+}
+
+// CompleteTokenIDs reports whether the streamed token ids cover every
+// generated token. llama-server sends one id for an event that merges
+// several tokens (a multi-byte character split across tokens), so its ids
+// are complete only when their count matches the engine's token total.
+func (r *Response) CompleteTokenIDs() bool {
+	return len(r.TokenIDs) > 0 && len(r.TokenIDs) == r.Tokens
 }
 
 // E2ETokPerSec is tokens over the whole request's wall time.
@@ -183,6 +192,9 @@ func requestBody(req Request) ([]byte, error) {
 	if req.Model != "" {
 		m["model"] = req.Model
 	}
+	if len(req.Stop) > 0 {
+		m["stop"] = req.Stop
+	}
 	switch req.Endpoint {
 	case "/completion":
 		m["prompt"] = req.Prompt
@@ -279,4 +291,53 @@ func numbers(v any) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// Replay sends req once more without streaming and returns the generated
+// text and every token id. llama-server's stream leaves out the ids of
+// tokens that end inside a multi-byte character (16 tokens arrive with 12
+// ids), so a token-level identity check needs this second, unmeasured
+// request; only the non-streamed /completion reply carries all ids.
+func Replay(ctx context.Context, baseURL string, req Request) (string, []int, error) {
+	if req.Endpoint != "/completion" {
+		return "", nil, fmt.Errorf("token replay: %s does not return token ids", req.Endpoint)
+	}
+	body, err := requestBody(req)
+	if err != nil {
+		return "", nil, err
+	}
+	var m map[string]any
+	json.Unmarshal(body, &m)
+	m["stream"] = false
+	body, _ = json.Marshal(m)
+	if req.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+		defer cancel()
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, baseURL+req.Endpoint, bytes.NewReader(body))
+	if err != nil {
+		return "", nil, err
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(hreq)
+	if err != nil {
+		return "", nil, fmt.Errorf("token replay: %w", err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return "", nil, fmt.Errorf("token replay: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", nil, &HTTPError{Status: resp.StatusCode, Body: strings.TrimSpace(string(b))}
+	}
+	var reply struct {
+		Content string `json:"content"`
+		Tokens  []int  `json:"tokens"`
+	}
+	if err := json.Unmarshal(b, &reply); err != nil {
+		return "", nil, fmt.Errorf("token replay: %w", err)
+	}
+	return reply.Content, reply.Tokens, nil
 }

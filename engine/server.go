@@ -197,6 +197,9 @@ func (s *Server) waitReady(ctx context.Context, path string, timeout time.Durati
 	}
 }
 
+// Pid is the engine's process id (also its process group id).
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
 // Exited reports whether the engine process has exited, and how.
 func (s *Server) Exited() (bool, string) {
 	select {

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,7 +16,6 @@ import (
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
-	"github.com/decodebench/decodebench/stats"
 )
 
 // Options configures a campaign.
@@ -47,10 +46,15 @@ type campaign struct {
 	scenario    *scenarios.Scenario
 	opt         Options
 	dataDir     string
+	recPath     string
+	rec         *recorder.Record
 	progress    *Progress
+	journal     *Journal
 	counters    []*engine.Counter
 	expect      map[string]map[string]scenarios.Expectation
 	needMetrics bool
+	sampler     *machine.Sampler
+	lastEnd     time.Time
 }
 
 // Run runs the campaign the scenario describes and writes its record. The
@@ -58,13 +62,90 @@ type campaign struct {
 // valid, rejected, failed or interrupted. The returned error is non-nil
 // only when no record could be written.
 func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, error) {
+	c, err := newCampaign(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	id, err := machine.Identify(ctx)
+	if err != nil {
+		// A partial identity is still worth recording; say what failed.
+		c.progress.Printf("machine identity incomplete: %v", err)
+	}
+	hw := opt.Hardware
+	if hw == "" && s.Hardware != "" && s.Hardware != "auto" {
+		hw = s.Hardware
+	}
+	if hw == "" {
+		hw = id.Slug
+	}
+	date := opt.Date
+	if date == "" {
+		date = time.Now().Format("2006-01-02")
+	}
+	c.recPath, c.dataDir, err = recorder.Reserve(c.opt.OutDir, s.Feature, hw, date)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.prepareDataDir(); err != nil {
+		return nil, err
+	}
+	c.rec = c.newRecord(hw, date, id, time.Now())
+	c.rec.Engine = engine.Identify(ctx, s.Engine.Command[0], os.Environ(), s.Engine.Source)
+	st := state{ScenarioPath: s.Path, ScenarioHash: s.Hash(), RecordPath: c.recPath, Hardware: hw, Date: date, Started: c.rec.Method.Started, EngineSHA256: c.rec.Engine.SHA256}
+	if err := writeState(c.dataDir, st); err != nil {
+		return nil, err
+	}
+	return c.execute(ctx)
+}
+
+// Resume continues an interrupted campaign from its data folder: the same
+// scenario (by semantic hash) and the same engine binary (by hash), from the
+// run after the last finished one, into the same record.
+func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Options) (*Outcome, error) {
+	st, err := readState(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	if h := s.Hash(); h != st.ScenarioHash {
+		return nil, fmt.Errorf("resume %s: the scenario changed since the campaign started (semantic hash %.12s, was %.12s): a resumed record would mix two campaigns", dataDir, h, st.ScenarioHash)
+	}
+	c, err := newCampaign(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	c.dataDir, c.recPath = dataDir, st.RecordPath
+	runs, err := ReadJournal(filepath.Join(dataDir, "runs.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	id, err := machine.Identify(ctx)
+	if err != nil {
+		c.progress.Printf("machine identity incomplete: %v", err)
+	}
+	c.rec = c.newRecord(st.Hardware, st.Date, id, st.Started)
+	c.rec.Engine = engine.Identify(ctx, s.Engine.Command[0], os.Environ(), s.Engine.Source)
+	if c.rec.Engine.SHA256 != st.EngineSHA256 {
+		return nil, fmt.Errorf("resume %s: the engine binary changed since the campaign started (sha256 %.12s, was %.12s)", dataDir, c.rec.Engine.SHA256, st.EngineSHA256)
+	}
+	now := time.Now()
+	st.Resumed = append(st.Resumed, now)
+	c.rec.Method.Resumed = st.Resumed
+	if err := writeState(dataDir, st); err != nil {
+		return nil, err
+	}
+	c.rec.Runs = runs
+	c.progress.Printf("resuming %s: %d run(s) already finished", dataDir, len(runs))
+	return c.execute(ctx)
+}
+
+func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 	if opt.OutDir == "" {
 		opt.OutDir = filepath.Join("docs", "benchmark_results")
 	}
 	if opt.Progress == nil {
 		opt.Progress = io.Discard
 	}
-	c := &campaign{scenario: s, opt: opt, expect: map[string]map[string]scenarios.Expectation{}}
+	c := &campaign{scenario: s, opt: opt, expect: map[string]map[string]scenarios.Expectation{}, sampler: machine.NewSampler()}
 	for _, sc := range s.Counters {
 		k, err := engine.NewCounter(sc)
 		if err != nil {
@@ -80,107 +161,210 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 			}
 			c.expect[sc.Name][arm] = e
 		}
+		// The gate treats a control arm like the baseline: without an
+		// expectation of its own it must show the baseline's.
+		for _, a := range s.Arms {
+			if _, own := c.expect[sc.Name][a.Name]; a.Control && !own {
+				if e, ok := c.expect[sc.Name][s.Baseline]; ok {
+					c.expect[sc.Name][a.Name] = e
+				}
+			}
+		}
 	}
-	plan, err := Plan(s.ArmNames(), s.Schedule.Rounds, s.Schedule.Order, s.Schedule.Seed)
-	if err != nil {
-		return nil, err
-	}
+	c.progress = NewProgress(opt.Progress, opt.Live, 0, s.Schedule.Cooldown.Duration)
+	return c, nil
+}
 
-	id, err := machine.Identify(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("machine identity: %w", err)
+func (c *campaign) prepareDataDir() error {
+	if err := os.MkdirAll(filepath.Join(c.dataDir, "logs"), 0o755); err != nil {
+		return err
 	}
-	hw := opt.Hardware
-	if hw == "" && s.Hardware != "" && s.Hardware != "auto" {
-		hw = s.Hardware
-	}
-	if hw == "" {
-		hw = id.Slug
-	}
-	date := opt.Date
-	if date == "" {
-		date = time.Now().Format("2006-01-02")
-	}
-	recPath, dataDir, err := recorder.Reserve(opt.OutDir, s.Feature, hw, date)
-	if err != nil {
-		return nil, err
-	}
-	c.dataDir = dataDir
-	if err := os.MkdirAll(filepath.Join(dataDir, "logs"), 0o755); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(dataDir, "scenario.yaml"), s.Source, 0o644); err != nil {
-		return nil, err
-	}
+	return os.WriteFile(filepath.Join(c.dataDir, "scenario.yaml"), c.scenario.Source, 0o644)
+}
 
-	rec := c.newRecord(hw, date, id, plan, recPath)
-	rec.Engine = engine.Identify(ctx, s.Engine.Command[0], os.Environ(), s.Engine.Source)
-
-	journal, err := OpenJournal(filepath.Join(dataDir, "runs.jsonl"))
+// execute runs the schedule from where the record's runs leave off, then
+// concludes and writes the record.
+func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
+	s := c.scenario
+	if err := os.MkdirAll(filepath.Join(c.dataDir, "logs"), 0o755); err != nil {
+		return nil, err
+	}
+	journal, err := OpenJournal(filepath.Join(c.dataDir, "runs.jsonl"))
 	if err != nil {
 		return nil, err
 	}
 	defer journal.Close()
+	c.journal = journal
 
-	c.progress = NewProgress(opt.Progress, opt.Live, len(plan), s.Schedule.Cooldown.Duration)
-	c.progress.Printf("campaign %s: %d runs (%d arms × %d rounds, order %s), record %s", s.Feature, len(plan), len(s.Arms), s.Schedule.Rounds, s.Schedule.Order, recPath)
-	sampler := machine.NewSampler()
-	interrupted := false
-	var lastEnd time.Time
-	for i, slot := range plan {
-		if ctx.Err() != nil {
-			interrupted = true
-			break
-		}
-		run := recorder.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm}
-		if i > 0 && s.Schedule.Cooldown.Duration > 0 {
-			c.progress.Phase(slot.Seq, slot.Arm, "cooldown "+s.Schedule.Cooldown.String())
-			select {
-			case <-time.After(s.Schedule.Cooldown.Duration):
-			case <-ctx.Done():
-			}
-		}
-		if ctx.Err() != nil {
-			interrupted = true
-			break
-		}
-		if !lastEnd.IsZero() {
-			run.CooldownS = time.Since(lastEnd).Seconds()
-		}
-		if l, err := sampler.Sample(ctx); err == nil {
-			run.LoadBefore = &l
-		}
-		run.Start = time.Now()
-		err := c.runOne(ctx, slot, &run)
-		run.Seconds = time.Since(run.Start).Seconds()
-		if l, err := sampler.Sample(context.WithoutCancel(ctx)); err == nil {
-			run.LoadAfter = &l
-		}
-		lastEnd = time.Now()
-		if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
-			interrupted = true
-			break // an interrupted run is not a finished run: it is not kept
-		}
-		if err != nil {
-			run.Error = err.Error()
-		}
-		if jerr := journal.Append(run); jerr != nil {
-			return nil, jerr
-		}
-		rec.Runs = append(rec.Runs, run)
-		c.progress.RunDone(slot.Seq, slot.Arm, time.Duration(run.Seconds*float64(time.Second)), runSummary(run, s.Metrics.Primary))
-		if err != nil {
-			c.progress.Printf("run %d failed: %s\nstopping the campaign (finished runs are kept)", slot.Seq, run.Error)
-			break
-		}
+	rounds := s.Schedule.Rounds.Min
+	for len(c.rec.Runs) > 0 && rounds*len(s.Arms) < c.rec.Runs[len(c.rec.Runs)-1].Seq {
+		rounds++ // an adaptive campaign had grown before it was interrupted
 	}
-	c.progress.Close()
-	rec.Method.Finished = time.Now()
-	c.conclude(rec, interrupted)
-	if err := recorder.WriteFile(recPath, rec); err != nil {
+	plan, err := Plan(s.ArmNames(), rounds, s.Schedule.Order, s.Schedule.Seed)
+	if err != nil {
 		return nil, err
 	}
-	return &Outcome{Record: rec, RecordPath: recPath, DataDir: dataDir}, nil
+	next, attempt := c.resumePoint()
+	c.progress.SetTotal(len(plan), next)
+	c.progress.Printf("campaign %s: %d runs (%d arms × %d rounds, order %s), record %s", s.Feature, len(plan), len(s.Arms), rounds, s.Schedule.Order, c.recPath)
+
+	interrupted, aborted := false, false
+	for !interrupted && !aborted {
+		for next < len(plan) {
+			slot := plan[next]
+			run, err := c.measure(ctx, slot, attempt)
+			if err != nil {
+				if errors.Is(err, errInterrupted) {
+					interrupted = true
+					break
+				}
+				return nil, err
+			}
+			if run.OK() {
+				next, attempt = next+1, 1
+				continue
+			}
+			switch policy, retries := c.failurePolicy(); {
+			case policy == "retry" && attempt <= retries:
+				attempt++
+				c.progress.Printf("run %d failed; retrying (attempt %d of %d)", slot.Seq, attempt, retries+1)
+			case policy == "continue":
+				next, attempt = next+1, 1
+				c.progress.Printf("run %d failed; continuing (on_failure: continue)", slot.Seq)
+			default:
+				aborted = true
+				c.progress.Printf("run %d failed; stopping the campaign (finished runs are kept; on_failure: %s)", slot.Seq, s.OnFailure)
+			}
+			if aborted {
+				break
+			}
+		}
+		if interrupted || aborted {
+			break
+		}
+		stop, why := c.scheduleDone(rounds)
+		if stop {
+			c.rec.Method.StoppedBy = why
+			break
+		}
+		rounds++
+		if plan, err = Plan(s.ArmNames(), rounds, s.Schedule.Order, s.Schedule.Seed); err != nil {
+			return nil, err
+		}
+		c.progress.SetTotal(len(plan), next)
+		c.progress.Printf("adaptive rounds: %s; adding round %d", why, rounds)
+	}
+	c.progress.Close()
+	c.rec.Method.Planned = Arms(plan)
+	c.rec.Method.RoundsRun = rounds
+	c.rec.Method.Finished = time.Now()
+	c.conclude(interrupted)
+	if err := c.writeOutputs(); err != nil {
+		return nil, err
+	}
+	if interrupted {
+		fmt.Fprintf(c.opt.Progress, "interrupted: resume with  decodebench run --resume %s\n", c.dataDir)
+	}
+	return &Outcome{Record: c.rec, RecordPath: c.recPath, DataDir: c.dataDir}, nil
+}
+
+var errInterrupted = errors.New("interrupted")
+
+// measure cools down, runs one slot, samples load around it, and journals
+// the run. It returns errInterrupted, without journaling, when ctx is done
+// before the run finished: an interrupted run is not a finished run.
+func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (recorder.Run, error) {
+	s := c.scenario
+	run := recorder.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm}
+	if attempt > 1 {
+		run.Attempt = attempt
+	}
+	if !c.lastEnd.IsZero() && s.Schedule.Cooldown.Duration > 0 {
+		c.progress.Phase(slot.Seq, slot.Arm, "cooldown "+s.Schedule.Cooldown.String())
+		select {
+		case <-time.After(s.Schedule.Cooldown.Duration):
+		case <-ctx.Done():
+		}
+	}
+	if ctx.Err() != nil {
+		return run, errInterrupted
+	}
+	if !c.lastEnd.IsZero() {
+		run.CooldownS = time.Since(c.lastEnd).Seconds()
+	}
+	if l, err := c.sampler.Sample(ctx); err == nil {
+		run.LoadBefore = &l
+	}
+	run.Start = time.Now()
+	err := c.runOne(ctx, slot, &run)
+	run.Seconds = time.Since(run.Start).Seconds()
+	if l, err := c.sampler.Sample(context.WithoutCancel(ctx)); err == nil {
+		run.LoadAfter = &l
+	}
+	c.lastEnd = time.Now()
+	if err != nil && ctx.Err() != nil {
+		return run, errInterrupted
+	}
+	if err != nil {
+		run.Error = err.Error()
+	}
+	if run.Contention != nil && s.Gates.ContendedCPU > 0 {
+		run.Contended = run.Contention.Others > float64(s.Gates.ContendedCPU)
+	}
+	if err := c.journal.Append(run); err != nil {
+		return run, err
+	}
+	c.rec.Runs = append(c.rec.Runs, run)
+	c.progress.RunDone(slot.Seq, slot.Arm, time.Duration(run.Seconds*float64(time.Second)), runSummary(run, s.Metrics.Primary))
+	if !run.OK() {
+		c.progress.Printf("run %d failed: %s", slot.Seq, run.Error)
+	}
+	return run, nil
+}
+
+// resumePoint returns the index of the next slot to run and its attempt
+// number, given the runs already in the record.
+func (c *campaign) resumePoint() (next, attempt int) {
+	if len(c.rec.Runs) == 0 {
+		return 0, 1
+	}
+	last := c.rec.Runs[len(c.rec.Runs)-1]
+	if last.OK() {
+		return last.Seq, 1
+	}
+	if policy, _ := c.failurePolicy(); policy == "continue" {
+		return last.Seq, 1
+	}
+	// The last slot failed and the campaign stopped there: try it again.
+	return last.Seq - 1, max(last.Attempt, 1) + 1
+}
+
+// failurePolicy splits on_failure into its kind and retry count.
+func (c *campaign) failurePolicy() (string, int) {
+	p := c.scenario.OnFailure
+	if n, ok := strings.CutPrefix(p, "retry:"); ok {
+		v, _ := strconv.Atoi(n)
+		return "retry", v
+	}
+	return p, 0
+}
+
+// scheduleDone decides, after the planned rounds, whether to stop: a fixed
+// schedule always does; an adaptive one when every arm's ratio interval is
+// narrower than the target or the maximum is reached.
+func (c *campaign) scheduleDone(rounds int) (bool, string) {
+	r := c.scenario.Schedule.Rounds
+	if !r.Adaptive() {
+		return true, fmt.Sprintf("fixed schedule of %d rounds", rounds)
+	}
+	width, arm := c.widestInterval()
+	switch {
+	case width < float64(r.UntilCIWidth):
+		return true, fmt.Sprintf("every ratio interval narrower than %s after %d rounds (widest: `%s`, %.2f%%)", r.UntilCIWidth, rounds, arm, width*100)
+	case rounds >= r.Max:
+		return true, fmt.Sprintf("maximum of %d rounds reached; widest ratio interval `%s` %.2f%%, target %s", r.Max, arm, width*100, r.UntilCIWidth)
+	}
+	return false, fmt.Sprintf("widest ratio interval `%s` %.2f%% ≥ target %s", arm, width*100, r.UntilCIWidth)
 }
 
 func runSummary(r recorder.Run, primary string) string {
@@ -204,6 +388,9 @@ func runSummary(r recorder.Run, primary string) string {
 		}
 		parts = append(parts, fmt.Sprintf("%s=%g (%s)", n, cr.Value, mark))
 	}
+	if r.Contended {
+		parts = append(parts, fmt.Sprintf("CONTENDED: other processes used %.0f%% of the CPU", r.Contention.Others*100))
+	}
 	return strings.Join(parts, ", ")
 }
 
@@ -212,7 +399,7 @@ func firstLine(s string) string {
 	return l
 }
 
-func (c *campaign) newRecord(hw, date string, id machine.Identity, plan []Slot, recPath string) *recorder.Record {
+func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.Time) *recorder.Record {
 	s := c.scenario
 	rec := &recorder.Record{
 		Schema:   recorder.Schema,
@@ -227,7 +414,7 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, plan []Slot, 
 			Hash:            s.Hash(),
 			Baseline:        s.Baseline,
 			Primary:         s.Metrics.Primary,
-			Vars:            s.VarsUsed(),
+			Vars:            redactVars(s.VarsUsed()),
 			AllowUnverified: s.AllowUnverified,
 			Request: recorder.RequestInfo{
 				Endpoint: s.Engine.Request.Endpoint, Prompt: s.Engine.Request.Prompt, MaxTokens: s.Engine.Request.MaxTokens,
@@ -235,21 +422,28 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, plan []Slot, 
 			},
 		},
 		Method: recorder.Method{
-			Rounds: s.Schedule.Rounds, Warmup: s.Schedule.Warmup, Order: s.Schedule.Order, Seed: s.Schedule.Seed,
-			Cooldown: s.Schedule.Cooldown.String(), Planned: Arms(plan), Started: time.Now(),
+			Rounds: s.Schedule.Rounds.Min, Warmup: s.Schedule.Warmup, Order: s.Schedule.Order, Seed: s.Schedule.Seed,
+			Cooldown: s.Schedule.Cooldown.String(), Started: started,
 			Version: c.opt.Version, Commit: c.opt.Commit, Dirty: c.opt.Dirty,
+			OnFailure: s.OnFailure, Outliers: s.Outliers,
+			Confidence: float64(s.Stats.Confidence), Alpha: float64(s.Stats.Alpha), MinEffect: float64(s.Stats.MinEffect),
+			MaxSpread: float64(s.Gates.MaxSpread), MaxContended: float64(s.Gates.MaxContended),
+			ContendedCPU: float64(s.Gates.ContendedCPU), MaxDrift: float64(s.Gates.MaxDrift),
 		},
 	}
-	rel, err := filepath.Rel(filepath.Dir(recPath), c.dataDir)
+	rel, err := filepath.Rel(filepath.Dir(c.recPath), c.dataDir)
 	if err != nil {
 		rel = c.dataDir
 	}
 	rec.DataDir = filepath.ToSlash(rel)
+	secrets := secretValues(s)
 	for _, a := range s.Arms {
+		cmd := append(append([]string{}, s.Engine.Command...), a.Args...)
 		rec.Scenario.Arms = append(rec.Scenario.Arms, recorder.ArmInfo{
 			Name:    a.Name,
-			Command: append(append([]string{}, s.Engine.Command...), a.Args...),
-			Env:     mergeEnv(s.Engine.Env, a.Env),
+			Command: redactValues(redactArgs(cmd), secrets),
+			Env:     redactEnv(mergeEnv(s.Engine.Env, a.Env)),
+			Control: a.Control,
 		})
 	}
 	for _, sc := range s.Counters {
@@ -259,119 +453,8 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, plan []Slot, 
 	return rec
 }
 
-// conclude applies the counter gate, computes statistics and sets the
-// verdict.
-func (c *campaign) conclude(rec *recorder.Record, interrupted bool) {
-	s := c.scenario
-	var gateFailures, runFailures []string
-	for _, run := range rec.Runs {
-		if !run.OK() {
-			runFailures = append(runFailures, fmt.Sprintf("Run %d (`%s`, round %d) failed: %s", run.Seq, run.Arm, run.Round, firstLine(run.Error)))
-			continue
-		}
-		for _, k := range s.Counters {
-			cr, ok := run.Counters[k.Name]
-			if ok && !cr.OK {
-				gateFailures = append(gateFailures, fmt.Sprintf("Run %d (`%s`, round %d): counter `%s` = %g, expected %s.", run.Seq, run.Arm, run.Round, k.Name, cr.Value, cr.Expect))
-			}
-		}
-	}
-	switch {
-	case len(gateFailures) > 0:
-		rec.Verdict = recorder.Rejected
-		rec.Reasons = append(gateFailures, runFailures...)
-	case interrupted:
-		rec.Verdict = recorder.Incomplete
-		rec.Reasons = append([]string{fmt.Sprintf("Interrupted after %d of %d planned runs.", len(rec.Runs), len(rec.Method.Planned))}, runFailures...)
-	case len(runFailures) > 0:
-		rec.Verdict = recorder.Failed
-		rec.Reasons = runFailures
-	case s.AllowUnverified != "":
-		rec.Verdict = recorder.Unverified
-	default:
-		rec.Verdict = recorder.Valid
-	}
-	if s.AllowUnverified != "" {
-		rec.Warnings = append(rec.Warnings, fmt.Sprintf("Unverified: no counter tells the arms apart. The scenario's reason: %q.", s.AllowUnverified))
-	}
-	if len(gateFailures) == 0 {
-		rec.Results = results(rec, s)
-	}
-	rec.NotMeasured = nil
-	for _, n := range s.Unmeasured {
-		rec.NotMeasured = append(rec.NotMeasured, string(n))
-	}
-	rec.NotMeasured = append(rec.NotMeasured, c.unmeasuredByRun(rec)...)
-	if rec.Verdict == recorder.Valid {
-		for _, res := range rec.Results {
-			for _, a := range res.Arms {
-				if a.N < len(rec.Method.Planned)/len(s.Arms) {
-					rec.Verdict = recorder.Failed
-					rec.Reasons = append(rec.Reasons, fmt.Sprintf("Arm `%s` has %d samples of `%s`, fewer than planned.", a.Arm, a.N, res.Metric))
-				}
-			}
-		}
-	}
-}
-
-// results computes per-arm statistics for every metric, primary first.
-func results(rec *recorder.Record, s *scenarios.Scenario) []recorder.MetricResult {
-	metrics := []string{s.Metrics.Primary}
-	for _, m := range scenarios.MetricNames {
-		if m != s.Metrics.Primary {
-			metrics = append(metrics, m)
-		}
-	}
-	var out []recorder.MetricResult
-	for _, m := range metrics {
-		res := recorder.MetricResult{Metric: m, Unit: scenarios.Unit(m), Primary: m == s.Metrics.Primary, HigherIsBetter: scenarios.HigherIsBetter(m)}
-		sums := map[string]stats.Summary{}
-		for _, arm := range s.ArmNames() {
-			var xs []float64
-			for _, run := range rec.Runs {
-				if v, ok := run.Metrics[m]; ok && run.OK() && run.Arm == arm {
-					xs = append(xs, v)
-				}
-			}
-			sums[arm] = stats.Summarize(xs)
-		}
-		base := sums[s.Baseline].Median
-		for _, arm := range s.ArmNames() {
-			r := stats.Ratio(sums[arm].Median, base)
-			if math.IsNaN(r) {
-				r = 0
-			}
-			res.Arms = append(res.Arms, recorder.ArmResult{Arm: arm, Summary: sums[arm], Ratio: r})
-		}
-		out = append(out, res)
-	}
-	return out
-}
-
-// unmeasuredByRun lists what the campaign itself could not measure.
-func (c *campaign) unmeasuredByRun(rec *recorder.Record) []string {
-	var out []string
-	missingTimings, eventCounted := 0, 0
-	for _, run := range rec.Runs {
-		if !run.OK() {
-			continue
-		}
-		if _, ok := run.EngineTimings["predicted_per_second"]; !ok {
-			missingTimings++
-		}
-		if run.TokenSource == "stream events" {
-			eventCounted++
-		}
-	}
-	if missingTimings > 0 {
-		out = append(out, fmt.Sprintf("Engine-side timings: the engine reported no `timings.predicted_per_second` in %d run(s), so the client-side decode rate could not be cross-checked there.", missingTimings))
-	}
-	if eventCounted > 0 {
-		out = append(out, fmt.Sprintf("Exact token counts in %d run(s): the engine returned no totals, so tokens were counted as stream events, which undercounts when the engine merges tokens.", eventCounted))
-	}
-	out = append(out, "Statistical significance and confidence intervals: this record reports medians, dispersion and ratios of medians, without a significance test.")
-	if len(rec.Runs) < len(rec.Method.Planned) {
-		out = append(out, fmt.Sprintf("%d planned run(s) did not run.", len(rec.Method.Planned)-len(rec.Runs)))
-	}
-	return out
+// writeOutputs writes the plots and the record.
+func (c *campaign) writeOutputs() error {
+	c.rec.Plots = c.writePlots()
+	return recorder.WriteFile(c.recPath, c.rec)
 }

@@ -19,6 +19,7 @@ type Progress struct {
 	cooldown time.Duration
 	started  time.Time
 	done     int
+	skipped  int           // runs finished before a resume: not timed here
 	spent    time.Duration // time in finished runs, cooldowns excluded
 	seq      int
 	seqStart time.Time // when the current run (or its cooldown) began
@@ -54,6 +55,16 @@ func (p *Progress) tick() {
 			p.mu.Unlock()
 		}
 	}
+}
+
+// SetTotal sets the number of planned runs and how many of them were
+// already done before this process started (a resumed campaign); adaptive
+// schedules grow the total as they add rounds.
+func (p *Progress) SetTotal(total, alreadyDone int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total = total
+	p.skipped = alreadyDone
 }
 
 // Phase says what run seq (1-based) of arm is doing now.
@@ -129,10 +140,10 @@ func (p *Progress) eta() string {
 	if p.done == 0 {
 		return "unknown"
 	}
-	left := time.Duration(p.total - p.done)
+	left := time.Duration(p.total - p.done - p.skipped)
 	per := p.spent / time.Duration(p.done)
 	d := left*per + left*p.cooldown
-	if p.seq > p.done {
+	if p.seq > p.done+p.skipped {
 		d -= p.now().Sub(p.seqStart)
 	}
 	return max(d, 0).Round(time.Second).String()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 )
@@ -57,8 +58,14 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 		}
 	}
 	c.progress.Phase(slot.Seq, slot.Arm, "measuring")
+	meter, meterErr := machine.StartContention(ctx, srv.Pid())
 	srv.Log.BeginWindow()
 	resp, err := engine.Complete(ctx, srv.BaseURL, req)
+	if meterErr == nil {
+		if ct, err := meter.Stop(context.WithoutCancel(ctx)); err == nil {
+			run.Contention = &ct
+		}
+	}
 	obs.Window = srv.Log.EndWindow(150*time.Millisecond, 2*time.Second)
 	if err != nil {
 		return c.engineErr(srv, fmt.Errorf("measured request: %w", err))
@@ -72,7 +79,26 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 
 	run.Tokens, run.TokenSource = resp.Tokens, resp.TokenSource
 	run.EngineTimings = resp.Timings
-	run.Output = resp.Text
+	run.Output, run.Reasoning = resp.Text, resp.Reasoning
+	if resp.CompleteTokenIDs() {
+		run.TokenIDs = resp.TokenIDs
+	} else if c.scenario.Exactness != nil && req.Endpoint == "/completion" {
+		// Outside the measured window: the stream's ids are incomplete, so
+		// ask again without streaming. The ids are used only if the replay
+		// generated exactly the measured text.
+		c.progress.Phase(slot.Seq, slot.Arm, "token replay")
+		srv.Log.Mark("token replay request (identity check; not measured)")
+		text, ids, err := engine.Replay(ctx, srv.BaseURL, req)
+		switch {
+		case err != nil:
+			run.TokenNote = "token replay failed: " + err.Error()
+		case text != resp.Text:
+			run.TokenNote = "token replay generated different text than the measured request; its ids are not used"
+		default:
+			run.TokenIDs = ids
+			run.TokenNote = "token ids from a non-streamed replay of the request (the stream omits some)"
+		}
+	}
 	sum := sha256.Sum256([]byte(resp.Text))
 	run.OutputSHA256 = hex.EncodeToString(sum[:])
 	run.Metrics = map[string]float64{
@@ -103,15 +129,21 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 	return nil
 }
 
-// engineErr adds the engine's recent log lines when it has died.
+// engineErr adds what the engine last logged, and whether it died, to a
+// failure while it was serving.
 func (c *campaign) engineErr(srv *engine.Server, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
+	reason := err.Error()
 	if exited, how := srv.Exited(); exited {
-		return &engine.StartError{Reason: fmt.Sprintf("%v; the engine exited (%s)", err, how), LogTail: srv.Log.Tail()}
+		reason = fmt.Sprintf("%v; the engine exited (%s)", err, how)
 	}
-	return err
+	tail := srv.Log.Tail()
+	if len(tail) > 12 {
+		tail = tail[len(tail)-12:]
+	}
+	return &engine.StartError{Reason: reason, LogTail: tail}
 }
 
 func (c *campaign) request() engine.Request {
@@ -124,6 +156,7 @@ func (c *campaign) request() engine.Request {
 		Temperature: r.Temperature,
 		Seed:        r.Seed,
 		IgnoreEOS:   r.IgnoreEOS,
+		Stop:        r.Stop,
 		Timeout:     r.Timeout.Duration,
 	}
 }
@@ -138,3 +171,7 @@ func mergeEnv(a, b map[string]string) map[string]string {
 	}
 	return out
 }
+
+func secondsDuration(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+func unitOf(metric string) string { return scenarios.Unit(metric) }

@@ -31,6 +31,9 @@ func Markdown(w io.Writer, r *Record) error {
 	md.machine(r)
 	md.method(r)
 	md.counters(r)
+	if r.Identity != nil {
+		md.identity(r)
+	}
 	if r.Verdict.ShowsResults() && len(r.Results) > 0 {
 		md.results(r)
 	}
@@ -61,6 +64,13 @@ func (m *mdWriter) title(r *Record) {
 		m.p("> **Warning:** %s\n", w)
 	}
 	if len(r.Warnings) > 0 {
+		m.ln("")
+	}
+	if r.Verdict.ShowsResults() && len(r.ArmVerdicts) > 0 {
+		m.p("On `%s`, at %s confidence:\n\n", r.Scenario.Primary, pctShort(r.Method.Confidence))
+		for _, v := range r.ArmVerdicts {
+			m.p("- %s\n", v.Sentence)
+		}
 		m.ln("")
 	}
 }
@@ -112,8 +122,8 @@ func (m *mdWriter) summary(r *Record) {
 				if a.Arm == r.Scenario.Baseline {
 					continue
 				}
-				m.p("| **%s vs %s** | **%s× %s** (median %s vs %s %s) |\n", a.Arm, r.Scenario.Baseline, num(a.Ratio, 3), r.Scenario.Primary,
-					num(a.Median, 4), num(baselineMedian(res, r.Scenario.Baseline), 4), res.Unit)
+				m.p("| **%s vs %s** | **%s× %s** %s (median %s vs %s %s) |\n", a.Arm, r.Scenario.Baseline, num(a.Ratio, 3), r.Scenario.Primary,
+					ratioCI(a), num(a.Median, 4), num(baselineMedian(res, r.Scenario.Baseline), 4), res.Unit)
 			}
 		}
 	}
@@ -280,6 +290,19 @@ func (m *mdWriter) method(r *Record) {
 	for _, t := range me.Resumed {
 		m.p("- Resumed at %s.\n", t.UTC().Format(time.RFC3339))
 	}
+	if me.StoppedBy != "" {
+		m.p("- Rounds run: %d; the schedule stopped on: %s.\n", me.RoundsRun, me.StoppedBy)
+	}
+	m.p("- Statistics: medians with distribution-free confidence intervals (benchmath; the level actually achievable with n samples is shown); ratio of medians with a percentile-bootstrap interval (10000 resamples, seeded); two-sided Mann–Whitney U test. A change counts only when p < %s, the interval excludes 1, and it is at least %s.\n",
+		count(me.Alpha), pctShort(me.MinEffect))
+	m.p("- Gates: spread (interquartile range over median) at most %s per arm; at most %s of runs contended (other processes above %s of the CPU during the measured request); drift flagged above %s. Outliers (modified z-score > 3.5) are %s.\n",
+		pctShort(me.MaxSpread), pctShort(me.MaxContended), pctShort(me.ContendedCPU), pctShort(me.MaxDrift), outlierPolicy(me.Outliers))
+	if me.OnFailure != "" {
+		m.p("- On a failed run: `%s`.\n", me.OnFailure)
+	}
+	if me.ClientEngineRatio > 0 {
+		m.p("- Check: the client-side decode rate is %s× the engine's own `predicted_per_second` (median over runs).\n", num(me.ClientEngineRatio, 4))
+	}
 	m.p("- Decode rate (`decode_tok_s`) is measured by the client: tokens after the first streamed token event divided by the time from that event to the last one; the token count is the engine's own (`%s`).\n", tokenSources(r.Runs))
 	dirty := ""
 	if me.Dirty {
@@ -381,7 +404,7 @@ func (m *mdWriter) results(r *Record) {
 	if r.Verdict != Valid {
 		m.p("> **Do not publish:** verdict %s.\n\n", r.Verdict)
 	}
-	m.ln("Medians over measured runs; MAD is the median absolute deviation; spread is (Q3−Q1)/median; ratio is the arm's median over the baseline's.")
+	m.ln("Median with its confidence interval; MAD is the median absolute deviation; spread is (Q3−Q1)/median; ratio is the arm's median over the baseline's, with its bootstrap interval; p is the Mann–Whitney U test against the baseline.")
 	m.ln("")
 	for _, res := range r.Results {
 		role := "secondary"
@@ -389,25 +412,117 @@ func (m *mdWriter) results(r *Record) {
 			role = "primary"
 		}
 		m.p("### `%s` (%s, %s, %s)\n\n", res.Metric, res.Unit, role, direction(res.Metric))
-		m.ln("| Arm | n | median | MAD | Q1 | Q3 | min | max | CV | spread | ratio vs baseline |")
-		m.ln("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+		m.ln("| Arm | n | median [interval] | MAD | Q1 | Q3 | min | max | CV | spread | outliers | drift | ratio [interval] | p | verdict |")
+		m.ln("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
 		for _, a := range res.Arms {
-			ratio := num(a.Ratio, 4) + "×"
+			ratio, p, verdict := num(a.Ratio, 4)+"× "+ratioCI(a), num(a.P, 2), a.Sentence
 			if a.Arm == r.Scenario.Baseline {
-				ratio = "1 (baseline)"
+				ratio, p, verdict = "1 (baseline)", "—", "—"
 			}
-			m.p("| `%s` | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", a.Arm, a.N, num(a.Median, 4), num(a.MAD, 3),
-				num(a.Q1, 4), num(a.Q3, 4), num(a.Min, 4), num(a.Max, 4), pct(a.CV), pct(a.Spread()), ratio)
+			outliers := fmt.Sprint(a.Outliers)
+			if a.Dropped > 0 {
+				outliers += fmt.Sprintf(" (%d dropped)", a.Dropped)
+			}
+			m.p("| `%s` | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %+.1f%% | %s | %s | %s |\n", a.Arm, a.N,
+				medianCI(a), num(a.MAD, 3),
+				num(a.Q1, 4), num(a.Q3, 4), num(a.Min, 4), num(a.Max, 4), pct(a.CV), pct(a.Spread()), outliers, a.Drift*100, ratio, p, verdict)
 		}
 		m.ln("")
+		if res.Primary {
+			for _, plot := range r.Plots {
+				if strings.HasSuffix(plot, ".png") {
+					m.p("![%s](%s/%s)\n\n", strings.TrimSuffix(plot, ".png"), r.DataDir, plot)
+				}
+			}
+		}
 	}
+}
+
+// medianCI formats a median with its interval and the interval's level.
+func medianCI(a ArmResult) string {
+	if a.MedianConfidence == 0 {
+		return num(a.Median, 4)
+	}
+	return fmt.Sprintf("%s [%s, %s] (%s)", num(a.Median, 4), num(a.MedianLo, 4), num(a.MedianHi, 4), pct(a.MedianConfidence))
+}
+
+// ratioCI formats a ratio's interval, or nothing when it has none.
+func ratioCI(a ArmResult) string {
+	if a.RatioLo == 0 && a.RatioHi == 0 {
+		return ""
+	}
+	return "[" + num(a.RatioLo, 4) + ", " + num(a.RatioHi, 4) + "]"
+}
+
+func outlierPolicy(p string) string {
+	if p == "drop" {
+		return "dropped from the statistics (outliers: drop)"
+	}
+	return "flagged, never dropped"
+}
+
+func (m *mdWriter) identity(r *Record) {
+	id := r.Identity
+	m.ln("## Output identity")
+	m.ln("")
+	m.p("**%s.** Each compared arm's generated output, per measured run, against the `%s` arm's output for the same request (on mismatch: `%s`). Tokens are compared where the engine returned every token id; bytes of text always.\n\n", id.Verdict, id.Against, id.OnMismatch)
+	for _, n := range id.Notes {
+		m.p("- %s\n", n)
+	}
+	if len(id.Notes) > 0 {
+		m.ln("")
+	}
+	m.ln("| Arm | verdict | runs compared | tokens compared | first divergence | differing | excerpt (`" + id.Against + "`) | excerpt (arm) |")
+	m.ln("|---|---|---:|---|---|---:|---|---|")
+	for _, a := range append([]IdentityArm{id.Baseline}, id.Arms...) {
+		first, differing := "—", "—"
+		if !a.Identical && a.Error == "" {
+			first = fmt.Sprintf("run %d vs run %d: byte %d", a.RunA, a.RunB, a.ByteOffset)
+			if a.TokensCompared && a.TokenIndex >= 0 {
+				first += fmt.Sprintf(", token %d (ids %d vs %d)", a.TokenIndex, a.TokenA, a.TokenB)
+			}
+			differing = fmt.Sprintf("%d bytes", a.DifferingBytes)
+			if a.TokensCompared {
+				differing += fmt.Sprintf(", %d tokens", a.DifferingTokens)
+			}
+		}
+		verdict := a.Verdict
+		if a.Error != "" {
+			verdict += ": " + cell(a.Error)
+		}
+		m.p("| `%s` | %s | %d | %v | %s | %s | %s | %s |\n", a.Arm, verdict, a.Runs, a.TokensCompared, first, differing, codeCell(a.ExcerptA), codeCell(a.ExcerptB))
+	}
+	m.ln("")
+	if len(id.Strip) > 0 {
+		m.p("Stripped before comparing (patterns %s): %d match(es)", backquoted(id.Strip), len(id.Stripped))
+		if len(id.Stripped) > 0 {
+			m.p(", e.g. %s", codeCell(strconv.Quote(id.Stripped[0])))
+		}
+		m.ln(".")
+		m.ln("")
+	}
+}
+
+func codeCell(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return "`" + strings.ReplaceAll(cell(s), "`", "'") + "`"
+}
+
+func backquoted(xs []string) string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = "`" + x + "`"
+	}
+	return strings.Join(out, ", ")
 }
 
 func (m *mdWriter) raw(r *Record) {
 	m.ln("## Raw runs")
 	m.ln("")
-	m.ln("| Run | Round | Arm | Start (UTC) | Cooldown before | decode tok/s | e2e tok/s | TTFT ms | wall s | tokens | engine tok/s | counters | load1 before→after | CPU busy % before→after | output sha256 | status |")
-	m.ln("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---|")
+	m.ln("| Run | Round | Arm | Start (UTC) | Cooldown before | decode tok/s | e2e tok/s | TTFT ms | wall s | tokens | engine tok/s | counters | load1 before→after | CPU busy % before→after | others' CPU in window | output sha256 | status |")
+	m.ln("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|---:|---|---|")
 	for _, run := range r.Runs {
 		var cs []string
 		for _, c := range r.Counters {
@@ -419,11 +534,27 @@ func (m *mdWriter) raw(r *Record) {
 		if !run.OK() {
 			status = "❌ " + cell(excerpt(run.Error, 160))
 		}
-		m.p("| %d | %d | `%s` | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | `%s` | %s |\n",
+		if run.Outlier {
+			status += " · outlier"
+			if run.Dropped {
+				status += " (dropped)"
+			}
+		}
+		if run.Attempt > 1 {
+			status += fmt.Sprintf(" · attempt %d", run.Attempt)
+		}
+		others := "—"
+		if run.Contention != nil {
+			others = pct(run.Contention.Others)
+			if run.Contended {
+				others += " ⚠"
+			}
+		}
+		m.p("| %d | %d | `%s` | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | `%s` | %s |\n",
 			run.Seq, run.Round, run.Arm, run.Start.UTC().Format("15:04:05.000"), cooldown(run),
 			metric(run, scenarios.DecodeTokS, 4), metric(run, scenarios.E2ETokS, 4), metric(run, scenarios.TTFTms, 4), metric(run, scenarios.WallS, 4),
 			run.Tokens, engineRate(run), strings.Join(cs, " "), loadPair(run, func(l machine.Load) float64 { return l.Load1 }),
-			loadPair(run, func(l machine.Load) float64 { return l.CPUBusyPct }), short(run.OutputSHA256), status)
+			loadPair(run, func(l machine.Load) float64 { return l.CPUBusyPct }), others, short(run.OutputSHA256), status)
 	}
 	m.ln("")
 	for _, run := range r.Runs {
@@ -475,12 +606,12 @@ func (m *mdWriter) notMeasured(r *Record) {
 }
 
 func (m *mdWriter) data(r *Record) error {
-	// The Markdown data block leaves out generated text (it is in
-	// runs.jsonl) to keep records reviewable.
+	// The Markdown data block leaves out generated text and token ids
+	// (they are in runs.jsonl) to keep records reviewable.
 	cp := *r
 	cp.Runs = make([]Run, len(r.Runs))
 	for i, run := range r.Runs {
-		run.Output = ""
+		run.Output, run.Reasoning, run.TokenIDs = "", "", nil
 		cp.Runs[i] = run
 	}
 	b, err := json.MarshalIndent(&cp, "", "  ")
@@ -524,6 +655,11 @@ func pct(v float64) string {
 		return "—"
 	}
 	return fmt.Sprintf("%.2f%%", v*100)
+}
+
+// pctShort formats a threshold or level without padding: 95%, 4%, 0.5%.
+func pctShort(v float64) string {
+	return strconv.FormatFloat(v*100, 'f', -1, 64) + "%"
 }
 
 func short(h string) string {

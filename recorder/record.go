@@ -69,7 +69,14 @@ type Record struct {
 	Method   Method           `json:"method"`
 	Counters []CounterSpec    `json:"counters"`
 	Results  []MetricResult   `json:"results,omitempty"`
-	Runs     []Run            `json:"runs"`
+	// ArmVerdicts says, per arm other than the baseline, in plain words
+	// whether it differs from the baseline on the primary metric.
+	ArmVerdicts []ArmVerdict `json:"arm_verdicts,omitempty"`
+	// Identity is the output identity check, when the scenario asks for it.
+	Identity *IdentityResult `json:"identity,omitempty"`
+	// Plots are image files in the data folder, relative to it.
+	Plots []string `json:"plots,omitempty"`
+	Runs  []Run    `json:"runs"`
 	// NotMeasured is the scenario's list plus what the campaign itself
 	// could not measure.
 	NotMeasured []string `json:"not_measured"`
@@ -97,6 +104,7 @@ type ArmInfo struct {
 	Name    string            `json:"name"`
 	Command []string          `json:"command"`
 	Env     map[string]string `json:"env,omitempty"`
+	Control bool              `json:"control,omitempty"`
 }
 
 // RequestInfo describes the measured request.
@@ -126,6 +134,25 @@ type Method struct {
 	Dirty   bool   `json:"dirty,omitempty"`
 	// Resumed lists when an interrupted campaign was continued.
 	Resumed []time.Time `json:"resumed,omitempty"`
+	// StoppedBy says what ended the schedule: the fixed number of rounds,
+	// an adaptive target reached, or the adaptive maximum.
+	StoppedBy string `json:"stopped_by,omitempty"`
+	// RoundsRun is the number of rounds actually run.
+	RoundsRun int `json:"rounds_run"`
+	// OnFailure and Outliers are the scenario's policies.
+	OnFailure string `json:"on_failure,omitempty"`
+	Outliers  string `json:"outliers,omitempty"`
+	// Stats and Gates are the thresholds applied.
+	Confidence   float64 `json:"confidence"`
+	Alpha        float64 `json:"alpha"`
+	MinEffect    float64 `json:"min_effect"`
+	MaxSpread    float64 `json:"max_spread"`
+	MaxContended float64 `json:"max_contended"`
+	ContendedCPU float64 `json:"contended_cpu"`
+	MaxDrift     float64 `json:"max_drift"`
+	// ClientEngineRatio is the median over runs of the client-side decode
+	// rate divided by the engine's own, a check on the measurement.
+	ClientEngineRatio float64 `json:"client_engine_ratio,omitempty"`
 }
 
 // CounterSpec is a counter as the scenario declared it.
@@ -138,10 +165,12 @@ type CounterSpec struct {
 
 // Run is one measured run.
 type Run struct {
-	Seq   int       `json:"seq"` // 1-based position in the plan
-	Round int       `json:"round"`
-	Arm   string    `json:"arm"`
-	Start time.Time `json:"start"`
+	Seq   int    `json:"seq"` // 1-based position in the plan
+	Round int    `json:"round"`
+	Arm   string `json:"arm"`
+	// Attempt counts tries of this slot under on_failure: retry:N (1 first).
+	Attempt int       `json:"attempt,omitempty"`
+	Start   time.Time `json:"start"`
 	// Seconds is the whole run: engine start, warmups, measured request,
 	// stop.
 	Seconds float64 `json:"seconds"`
@@ -155,12 +184,27 @@ type Run struct {
 	EngineTimings map[string]float64       `json:"engine_timings,omitempty"`
 	Counters      map[string]CounterResult `json:"counters,omitempty"`
 	LoadBefore    *machine.Load            `json:"load_before,omitempty"`
-	LoadAfter     *machine.Load            `json:"load_after,omitempty"`
-	OutputSHA256  string                   `json:"output_sha256,omitempty"`
+	// Contention is the CPU used by other processes during the measured
+	// window; Contended is whether it exceeded the gate's threshold.
+	Contention *machine.Contention `json:"contention,omitempty"`
+	Contended  bool                `json:"contended,omitempty"`
+	// Outlier marks a primary-metric value flagged by modified z-score;
+	// Dropped marks one removed from the statistics (outliers: drop).
+	Outlier      bool          `json:"outlier,omitempty"`
+	Dropped      bool          `json:"dropped,omitempty"`
+	LoadAfter    *machine.Load `json:"load_after,omitempty"`
+	OutputSHA256 string        `json:"output_sha256,omitempty"`
 	// Output is the generated text; kept in runs.jsonl, left out of the
 	// Markdown's data block to keep it small.
 	Output string `json:"output,omitempty"`
-	Error  string `json:"error,omitempty"`
+	// Reasoning is text the engine put in a separate reasoning channel.
+	Reasoning string `json:"reasoning,omitempty"`
+	// TokenIDs are the generated token ids when the engine returned all of
+	// them (runs.jsonl only).
+	TokenIDs []int `json:"token_ids,omitempty"`
+	// TokenNote says where TokenIDs came from, or why there are none.
+	TokenNote string `json:"token_note,omitempty"`
+	Error     string `json:"error,omitempty"`
 	// Log is the engine log of this run, relative to the data folder.
 	Log string `json:"log,omitempty"`
 }
@@ -185,12 +229,73 @@ type MetricResult struct {
 	Arms           []ArmResult `json:"arms"`
 }
 
-// ArmResult is one arm's summary of one metric and its ratio to the
-// baseline's median.
+// ArmResult is one arm's summary of one metric and its comparison with the
+// baseline.
 type ArmResult struct {
 	Arm string `json:"arm"`
 	stats.Summary
-	Ratio float64 `json:"ratio"`
+	// MedianLo and MedianHi bound the median at MedianConfidence, the level
+	// actually achievable with N samples.
+	MedianLo         float64 `json:"median_lo"`
+	MedianHi         float64 `json:"median_hi"`
+	MedianConfidence float64 `json:"median_confidence"`
+	Ratio            float64 `json:"ratio"`
+	// Comparison with the baseline (absent for the baseline itself).
+	RatioLo     float64 `json:"ratio_lo,omitempty"`
+	RatioHi     float64 `json:"ratio_hi,omitempty"`
+	P           float64 `json:"p,omitempty"`
+	Significant bool    `json:"significant,omitempty"`
+	Sentence    string  `json:"sentence,omitempty"`
+	Outliers    int     `json:"outliers,omitempty"`
+	Dropped     int     `json:"dropped,omitempty"`
+	// Drift is the relative change from the first to the last third of the
+	// campaign, and DriftRho its rank correlation with time.
+	Drift    float64 `json:"drift"`
+	DriftRho float64 `json:"drift_rho"`
+}
+
+// ArmVerdict is the plain-words verdict of one arm against the baseline.
+type ArmVerdict struct {
+	Arm      string `json:"arm"`
+	Control  bool   `json:"control,omitempty"`
+	Sentence string `json:"sentence"`
+	// SeparatesFromNoise is set when the campaign has a control arm.
+	SeparatesFromNoise *bool `json:"separates_from_noise,omitempty"`
+}
+
+// IdentityResult is the output identity check.
+type IdentityResult struct {
+	Verdict    string             `json:"verdict"` // IDENTICAL, DIVERGENT, INCONCLUSIVE, ERROR
+	Against    string             `json:"against"`
+	OnMismatch string             `json:"on_mismatch"`
+	Baseline   IdentityArm        `json:"baseline"`
+	Arms       []IdentityArm      `json:"arms"`
+	Stripped   []string           `json:"stripped,omitempty"`
+	Strip      []string           `json:"strip,omitempty"`
+	Notes      []string           `json:"notes,omitempty"`
+	Extra      map[string]float64 `json:"extra,omitempty"`
+}
+
+// IdentityArm is one arm's identity verdict against the baseline (or, for
+// the baseline, against itself).
+type IdentityArm struct {
+	Arm       string `json:"arm"`
+	Identical bool   `json:"identical"`
+	Verdict   string `json:"verdict"`
+	Runs      int    `json:"runs"`
+	// First divergence, when not identical.
+	RunA            int    `json:"run_a,omitempty"`
+	RunB            int    `json:"run_b,omitempty"`
+	TokenIndex      int    `json:"token_index"`
+	ByteOffset      int    `json:"byte_offset"`
+	TokenA          int    `json:"token_a"`
+	TokenB          int    `json:"token_b"`
+	DifferingTokens int    `json:"differing_tokens,omitempty"`
+	DifferingBytes  int    `json:"differing_bytes,omitempty"`
+	ExcerptA        string `json:"excerpt_a,omitempty"`
+	ExcerptB        string `json:"excerpt_b,omitempty"`
+	TokensCompared  bool   `json:"tokens_compared"`
+	Error           string `json:"error,omitempty"`
 }
 
 // Result returns the result for metric, if any.

@@ -37,7 +37,10 @@ func fixedRecord(verdict Verdict) *Record {
 		Machine: machine.Identity{Hostname: "vm", OS: "linux", Platform: "debian", PlatformVersion: "12", Kernel: "6.1", Arch: "x86_64",
 			CPUModel: "Intel(R) Xeon(R) Processor", Cores: 2, Threads: 2, MemoryBytes: 24 << 30, Slug: "xeon"},
 		Method: Method{Rounds: 2, Warmup: 1, Order: "rotate", Seed: 1, Cooldown: "2s", Planned: []string{"classic", "draft", "draft", "classic"},
-			Started: t0, Finished: t0.Add(40 * time.Second), Version: "v0.1.0", Commit: "abc123"},
+			Started: t0, Finished: t0.Add(40 * time.Second), Version: "v0.1.0", Commit: "abc123",
+			StoppedBy: "fixed schedule of 2 rounds", RoundsRun: 2, OnFailure: "abort", Outliers: "flag",
+			Confidence: 0.95, Alpha: 0.05, MinEffect: 0.01, MaxSpread: 0.04, MaxContended: 0.2, ContendedCPU: 0.1, MaxDrift: 0.03,
+			ClientEngineRatio: 0.9991},
 		Counters:    []CounterSpec{{Name: "drafts", Kind: "metric", Expr: "llamacpp:spec_decode_num_drafts_total", Expect: map[string]string{"classic": "== 0", "draft": "> 0"}}},
 		NotMeasured: []string{"Prefill throughput."},
 		DataDir:     "data/spec-draft-xeon-2026-11-29",
@@ -63,6 +66,7 @@ func fixedRecord(verdict Verdict) *Record {
 			EngineTimings: map[string]float64{"predicted_per_second": v * 1.001},
 			Counters:      map[string]CounterResult{"drafts": {Value: drafts, Expect: expect, OK: ok}},
 			LoadBefore:    load(float64(i * 10)), LoadAfter: load(float64(i*10 + 8)),
+			Contention:   &machine.Contention{Busy: 0.9, Measured: 0.88, Others: 0.02},
 			OutputSHA256: "feedface00112233", Output: "text", Log: "logs/run.log",
 		})
 	}
@@ -72,7 +76,18 @@ func fixedRecord(verdict Verdict) *Record {
 	}
 	c, d := stats.Summarize(vals["classic"]), stats.Summarize(vals["draft"])
 	rec.Results = []MetricResult{{Metric: "decode_tok_s", Unit: "tok/s", Primary: true, HigherIsBetter: true,
-		Arms: []ArmResult{{Arm: "classic", Summary: c, Ratio: 1}, {Arm: "draft", Summary: d, Ratio: d.Median / c.Median}}}}
+		Arms: []ArmResult{
+			{Arm: "classic", Summary: c, Ratio: 1, MedianLo: 150, MedianHi: 152, MedianConfidence: 0.5},
+			{Arm: "draft", Summary: d, Ratio: d.Median / c.Median, MedianLo: 180, MedianHi: 186, MedianConfidence: 0.5,
+				RatioLo: 1.184, RatioHi: 1.24, P: 0.33, Sentence: "no significant difference (~): +21.2% [+18.4%, +24.0%], p=0.33"},
+		}}}
+	rec.ArmVerdicts = []ArmVerdict{{Arm: "draft", Sentence: "`draft` vs `classic`: no significant difference (~): +21.2% [+18.4%, +24.0%], p=0.33"}}
+	rec.Plots = []string{"timeline.png", "timeline.svg", "distributions.png", "distributions.svg"}
+	rec.Identity = &IdentityResult{Verdict: "DIVERGENT", Against: "classic", OnMismatch: "report",
+		Baseline: IdentityArm{Arm: "classic", Identical: true, Verdict: "SELF-CONSISTENT", Runs: 2, TokenIndex: -1, ByteOffset: -1, TokenA: -1, TokenB: -1, TokensCompared: true},
+		Arms: []IdentityArm{{Arm: "draft", Verdict: "DIVERGENT in 2 of 2 runs", Runs: 2, RunA: 1, RunB: 2, TokenIndex: 365, ByteOffset: 747, TokenA: 101, TokenB: 202,
+			TokensCompared: true, DifferingTokens: 35, DifferingBytes: 80, ExcerptA: "…abc⟦def", ExcerptB: "…abc⟦xyz"}},
+		Strip: []string{`^draft model loaded.*\n`}, Stripped: []string{"draft model loaded: d.gguf\n"}}
 	return rec
 }
 

@@ -58,6 +58,15 @@ func decode(file string, src []byte, dst any) (positions, Errors) {
 
 var textUnmarshaler = reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem()
 
+// nodeChecker is implemented by types that accept more than one YAML shape
+// (a number or a mapping, a sentence or a one-entry mapping); checkNode
+// returns what is wrong with n, or "".
+type nodeChecker interface {
+	checkNode(n *yaml.Node) string
+}
+
+var nodeCheckerType = reflect.TypeOf((*nodeChecker)(nil)).Elem()
+
 // check validates node against type t and records positions under key.
 func check(p *problems, key string, n *yaml.Node, t reflect.Type) {
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
@@ -67,9 +76,9 @@ func check(p *problems, key string, n *yaml.Node, t reflect.Type) {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return // an empty value leaves the zero value
 	}
-	if t == reflect.TypeOf(Note("")) {
-		if _, ok := noteText(n); !ok {
-			p.at(key, "expected a sentence, got %s", kindName(n))
+	if reflect.PointerTo(t).Implements(nodeCheckerType) {
+		if msg := reflect.New(t).Interface().(nodeChecker).checkNode(n); msg != "" {
+			p.at(key, "%s", msg)
 		}
 		return
 	}
@@ -85,6 +94,8 @@ func check(p *problems, key string, n *yaml.Node, t reflect.Type) {
 		return
 	}
 	switch t.Kind() {
+	case reflect.Pointer:
+		check(p, key, n, t.Elem())
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
 			p.at(key, "expected a mapping, got %s", kindName(n))

@@ -64,7 +64,36 @@ func (s *Scenario) applyDefaults() {
 		e.Request.Timeout.Duration = defaultRequestTimeout
 	}
 	if _, set := s.pos["schedule.rounds"]; !set {
-		s.Schedule.Rounds = defaultRounds
+		s.Schedule.Rounds = Rounds{Min: defaultRounds, Max: defaultRounds}
+	}
+	if s.Schedule.Rounds.Max == 0 {
+		s.Schedule.Rounds.Max = s.Schedule.Rounds.Min
+	}
+	fraction := func(key string, f *Fraction, def float64) {
+		if _, set := s.pos[key]; !set {
+			*f = Fraction(def)
+		}
+	}
+	fraction("stats.confidence", &s.Stats.Confidence, DefaultConfidence)
+	fraction("stats.alpha", &s.Stats.Alpha, DefaultAlpha)
+	fraction("stats.min_effect", &s.Stats.MinEffect, DefaultMinEffect)
+	fraction("gates.max_spread", &s.Gates.MaxSpread, DefaultMaxSpread)
+	fraction("gates.max_contended", &s.Gates.MaxContended, DefaultMaxContended)
+	fraction("gates.contended_cpu", &s.Gates.ContendedCPU, DefaultContendedCPU)
+	fraction("gates.max_drift", &s.Gates.MaxDrift, DefaultMaxDrift)
+	if s.Outliers == "" {
+		s.Outliers = "flag"
+	}
+	if s.OnFailure == "" {
+		s.OnFailure = "abort"
+	}
+	if x := s.Exactness; x != nil {
+		if x.Against == "" {
+			x.Against = s.Baseline
+		}
+		if x.OnMismatch == "" {
+			x.OnMismatch = "fail"
+		}
 	}
 	if _, set := s.pos["schedule.warmup"]; !set {
 		s.Schedule.Warmup = defaultWarmup

@@ -18,19 +18,27 @@ import (
 // Scenario is one decoded scenario file. Field names follow the YAML keys of
 // the contract in the product brief; extend it, never rename.
 type Scenario struct {
-	Feature         string            `yaml:"feature" json:"feature"`
-	Title           string            `yaml:"title" json:"title"`
-	Issue           string            `yaml:"issue" json:"issue,omitempty"`
-	Hardware        string            `yaml:"hardware" json:"hardware,omitempty"`
-	Vars            map[string]string `yaml:"vars" json:"vars,omitempty"`
-	Engine          Engine            `yaml:"engine" json:"engine"`
-	Arms            []Arm             `yaml:"arms" json:"arms"`
-	Baseline        string            `yaml:"baseline" json:"baseline"`
-	Schedule        Schedule          `yaml:"schedule" json:"schedule"`
-	Counters        []Counter         `yaml:"counters" json:"counters"`
-	Metrics         Metrics           `yaml:"metrics" json:"metrics"`
-	Unmeasured      []Note            `yaml:"unmeasured" json:"unmeasured"`
-	AllowUnverified string            `yaml:"allow_unverified" json:"allow_unverified,omitempty"`
+	Feature  string            `yaml:"feature" json:"feature"`
+	Title    string            `yaml:"title" json:"title"`
+	Issue    string            `yaml:"issue" json:"issue,omitempty"`
+	Hardware string            `yaml:"hardware" json:"hardware,omitempty"`
+	Vars     map[string]string `yaml:"vars" json:"vars,omitempty"`
+	Engine   Engine            `yaml:"engine" json:"engine"`
+	Arms     []Arm             `yaml:"arms" json:"arms"`
+	Baseline string            `yaml:"baseline" json:"baseline"`
+	Schedule Schedule          `yaml:"schedule" json:"schedule"`
+	Counters []Counter         `yaml:"counters" json:"counters"`
+	Metrics  Metrics           `yaml:"metrics" json:"metrics"`
+	Stats    Stats             `yaml:"stats" json:"stats"`
+	Gates    Gates             `yaml:"gates" json:"gates"`
+	// Outliers is "flag" (default: mark them, keep them) or "drop".
+	Outliers  string     `yaml:"outliers" json:"outliers"`
+	Exactness *Exactness `yaml:"exactness" json:"exactness,omitempty"`
+	// OnFailure is what follows a failed run: "abort" (default),
+	// "continue", or "retry:N" (run the same slot again up to N times).
+	OnFailure       string `yaml:"on_failure" json:"on_failure"`
+	Unmeasured      []Note `yaml:"unmeasured" json:"unmeasured"`
+	AllowUnverified string `yaml:"allow_unverified" json:"allow_unverified,omitempty"`
 
 	// Path is where the scenario came from: a file path, or
 	// "embedded:NAME.yaml" for a scenario shipped inside the binary.
@@ -67,15 +75,17 @@ type Ready struct {
 
 // Request is the one request measured in every run.
 type Request struct {
-	Endpoint    string   `yaml:"endpoint" json:"endpoint"`
-	Prompt      string   `yaml:"prompt" json:"prompt,omitempty"`
-	PromptFile  string   `yaml:"prompt_file" json:"prompt_file,omitempty"`
-	MaxTokens   int      `yaml:"max_tokens" json:"max_tokens"`
-	Temperature float64  `yaml:"temperature" json:"temperature"`
-	Seed        int      `yaml:"seed" json:"seed"`
-	IgnoreEOS   bool     `yaml:"ignore_eos" json:"ignore_eos"`
-	Model       string   `yaml:"model" json:"model,omitempty"`
-	Timeout     Duration `yaml:"timeout" json:"timeout,omitempty"`
+	Endpoint    string  `yaml:"endpoint" json:"endpoint"`
+	Prompt      string  `yaml:"prompt" json:"prompt,omitempty"`
+	PromptFile  string  `yaml:"prompt_file" json:"prompt_file,omitempty"`
+	MaxTokens   int     `yaml:"max_tokens" json:"max_tokens"`
+	Temperature float64 `yaml:"temperature" json:"temperature"`
+	Seed        int     `yaml:"seed" json:"seed"`
+	IgnoreEOS   bool    `yaml:"ignore_eos" json:"ignore_eos"`
+	// Stop lists stop sequences passed to the engine.
+	Stop    []string `yaml:"stop" json:"stop,omitempty"`
+	Model   string   `yaml:"model" json:"model,omitempty"`
+	Timeout Duration `yaml:"timeout" json:"timeout,omitempty"`
 }
 
 // Arm is one variant of the engine command: extra args and env.
@@ -83,11 +93,15 @@ type Arm struct {
 	Name string            `yaml:"name" json:"name"`
 	Args []string          `yaml:"args" json:"args,omitempty"`
 	Env  map[string]string `yaml:"env" json:"env,omitempty"`
+	// Control marks a negative-control arm: the baseline's settings,
+	// measured as if it were a change. Its ratio is the method's noise
+	// floor, and the counter gate treats it like the baseline.
+	Control bool `yaml:"control" json:"control,omitempty"`
 }
 
 // Schedule says how many measured runs each arm gets and in which order.
 type Schedule struct {
-	Rounds   int      `yaml:"rounds" json:"rounds"`
+	Rounds   Rounds   `yaml:"rounds" json:"rounds"`
 	Warmup   int      `yaml:"warmup" json:"warmup"`
 	Order    string   `yaml:"order" json:"order"`
 	Seed     int64    `yaml:"seed" json:"seed"`
@@ -202,6 +216,13 @@ func (n *Note) UnmarshalYAML(node *yaml.Node) error {
 		return nil
 	}
 	return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: expected a sentence", node.Line)}}
+}
+
+func (n *Note) checkNode(node *yaml.Node) string {
+	if _, ok := noteText(node); !ok {
+		return "expected a sentence, got " + kindName(node)
+	}
+	return ""
 }
 
 func noteText(node *yaml.Node) (string, bool) {

@@ -91,8 +91,15 @@ func (s *Scenario) validate(p *problems) {
 	}
 
 	sc := s.Schedule
-	if sc.Rounds < 1 {
-		p.at("schedule.rounds", "must be at least 1 (got %d)", sc.Rounds)
+	switch r := sc.Rounds; {
+	case r.Min < 1:
+		p.at("schedule.rounds", "must be at least 1 (got %d)", r.Min)
+	case r.Max < r.Min:
+		p.at("schedule.rounds.max", "max (%d) is below min (%d)", r.Max, r.Min)
+	case r.Adaptive() && r.UntilCIWidth <= 0:
+		p.at("schedule.rounds", "adaptive rounds need until_ci_width, the ratio-interval width at which to stop (e.g. 2%%)")
+	case !r.Adaptive() && r.UntilCIWidth > 0:
+		p.at("schedule.rounds.until_ci_width", "has no effect unless max is above min")
 	}
 	if sc.Warmup < 0 {
 		p.at("schedule.warmup", "must not be negative (got %d)", sc.Warmup)
@@ -105,6 +112,7 @@ func (s *Scenario) validate(p *problems) {
 	}
 
 	s.validateCounters(p, arms)
+	s.validatePolicy(p, arms)
 
 	if !contains(MetricNames, s.Metrics.Primary) {
 		p.at("metrics.primary", "%q is not one of %s", s.Metrics.Primary, strings.Join(MetricNames, ", "))
@@ -177,7 +185,7 @@ func (s *Scenario) validateCounters(p *problems, arms map[string]bool) {
 		return // a broken counter is reported once, not also as "no proof"
 	}
 	for _, a := range s.Arms {
-		if a.Name == s.Baseline {
+		if a.Name == s.Baseline || a.Control {
 			continue
 		}
 		if len(s.Distinguishing(a.Name)) == 0 {
@@ -265,4 +273,75 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+var onFailureRE = regexp.MustCompile(`^(abort|continue|retry:[1-9][0-9]*)$`)
+
+// validatePolicy checks the statistics, gates, outlier, failure and
+// exactness settings.
+func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
+	unit := func(key string, f Fraction, lo, hi float64, what string) {
+		if float64(f) <= lo || float64(f) >= hi {
+			p.at(key, "%s must be between %s and %s (got %s)", what, Fraction(lo), Fraction(hi), f)
+		}
+	}
+	unit("stats.confidence", s.Stats.Confidence, 0.5, 1, "confidence")
+	unit("stats.alpha", s.Stats.Alpha, 0, 0.5, "alpha")
+	for key, f := range map[string]Fraction{"stats.min_effect": s.Stats.MinEffect, "gates.max_spread": s.Gates.MaxSpread,
+		"gates.max_contended": s.Gates.MaxContended, "gates.contended_cpu": s.Gates.ContendedCPU, "gates.max_drift": s.Gates.MaxDrift} {
+		if f < 0 {
+			p.at(key, "must not be negative (0 disables it)")
+		}
+	}
+	if s.Outliers != "flag" && s.Outliers != "drop" {
+		p.at("outliers", "%q is not one of flag, drop", s.Outliers)
+	}
+	if !onFailureRE.MatchString(s.OnFailure) {
+		p.at("on_failure", "%q is not one of abort, continue, retry:N", s.OnFailure)
+	}
+	controls := 0
+	for i, a := range s.Arms {
+		if !a.Control {
+			continue
+		}
+		if a.Name != s.Baseline {
+			controls++
+		}
+		if a.Name == s.Baseline {
+			p.at(fmt.Sprintf("arms[%d].control", i), "the baseline cannot be its own negative control: add a separate arm with the baseline's settings")
+		}
+	}
+	if controls > 0 && controls == len(s.Arms)-1 {
+		p.at("arms", "every arm besides the baseline is a control: nothing is measured as a change")
+	}
+	x := s.Exactness
+	if x == nil {
+		return
+	}
+	if !arms[x.Against] {
+		p.at("exactness.against", "%q is not an arm", x.Against)
+	}
+	if len(x.Compare) == 0 {
+		p.at("exactness.compare", "name the arms whose output must equal the %q arm's", x.Against)
+	}
+	for i, a := range x.Compare {
+		key := fmt.Sprintf("exactness.compare[%d]", i)
+		switch {
+		case !arms[a]:
+			p.at(key, "%q is not an arm", a)
+		case a == x.Against:
+			p.at(key, "%q is compared against itself; the baseline's self-agreement is always checked", a)
+		}
+	}
+	if x.OnMismatch != "fail" && x.OnMismatch != "report" {
+		p.at("exactness.on_mismatch", "%q is not one of fail, report", x.OnMismatch)
+	}
+	for i, re := range x.Strip {
+		if _, err := regexp.Compile(re); err != nil {
+			p.at(fmt.Sprintf("exactness.strip[%d]", i), "invalid regular expression: %v", trimErr(err))
+		}
+	}
+	if s.Engine.Request.Temperature > 0 {
+		p.warn("exactness", "temperature is %g: sampled output is not expected to be identical, so the identity check will likely be inconclusive", s.Engine.Request.Temperature)
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -20,8 +22,12 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run a campaign and write its record",
-		ArgsUsage: "SCENARIO",
+		ArgsUsage: "SCENARIO | --resume DIR [SCENARIO]",
 		Description: `SCENARIO is a file path or the name of a shipped scenario (` + fmt.Sprint(scenarios.Shipped()) + `).
+
+--resume DIR continues an interrupted campaign from its data folder
+(docs/benchmark_results/data/<name>): the scenario (by default the one the campaign
+started from) must have the same semantic content, and the engine binary the same hash.
 
 Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED,
 130 (SIGINT) or 143 (SIGTERM) when interrupted; the record is then marked INCOMPLETE.`,
@@ -29,12 +35,25 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			&cli.StringFlag{Name: "out", Value: "docs/benchmark_results", Usage: "folder for the record and its data folder"},
 			&cli.StringFlag{Name: "hw", Usage: "hardware slug for the record name (default: the scenario's, else detected)"},
 			&cli.StringFlag{Name: "date", Usage: "record date, YYYY-MM-DD (default: today)"},
+			&cli.StringFlag{Name: "resume", Usage: "continue the interrupted campaign whose data folder is `DIR`"},
+			&cli.BoolFlag{Name: "json", Usage: "print a machine-readable summary on stdout instead of the verdict line"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
+			resume := c.String("resume")
+			arg := c.Args().First()
+			switch {
+			case resume == "" && c.NArg() != 1:
 				return &exitError{code: 1, msg: "run: name exactly one scenario"}
+			case resume != "" && c.NArg() > 1:
+				return &exitError{code: 1, msg: "run --resume DIR: at most one scenario"}
+			case resume != "" && arg == "":
+				p, err := harness.ReadState(resume)
+				if err != nil {
+					return &exitError{code: 1, msg: err.Error()}
+				}
+				arg = p
 			}
-			s, warns, err := scenarios.Load(c.Args().First(), scenarios.Options{})
+			s, warns, err := scenarios.Load(arg, scenarios.Options{})
 			for _, w := range warns {
 				fmt.Fprintln(os.Stderr, w)
 			}
@@ -44,7 +63,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			ctx, sig, stop := interruptible(context.Background())
 			defer stop()
 			ver, rev, dirty := buildInfo()
-			out, err := harness.Run(ctx, s, harness.Options{
+			opt := harness.Options{
 				OutDir:   c.String("out"),
 				Hardware: c.String("hw"),
 				Date:     c.String("date"),
@@ -53,18 +72,33 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				Version:  ver,
 				Commit:   rev,
 				Dirty:    dirty,
-			})
+			}
+			var out *harness.Outcome
+			if resume != "" {
+				out, err = harness.Resume(ctx, resume, s, opt)
+			} else {
+				out, err = harness.Run(ctx, s, opt)
+			}
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
 			v := out.Record.Verdict
-			fmt.Printf("%s: %s\n", v, out.RecordPath)
-			for _, r := range out.Record.Reasons {
-				fmt.Println("  " + r)
-			}
 			code := v.ExitCode()
-			if v == recorder.Incomplete && *sig == syscall.SIGTERM {
+			if v == recorder.Incomplete && sig.get() == syscall.SIGTERM {
 				code = 143
+			}
+			if c.Bool("json") {
+				if err := printSummary(os.Stdout, out, code); err != nil {
+					return err
+				}
+			} else {
+				fmt.Printf("%s: %s\n", v, out.RecordPath)
+				for _, r := range out.Record.Reasons {
+					fmt.Println("  " + firstLine(r))
+				}
+				for _, a := range out.Record.ArmVerdicts {
+					fmt.Println("  " + a.Sentence)
+				}
 			}
 			if code != 0 {
 				return &exitError{code: code}
@@ -74,32 +108,48 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 	}
 }
 
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+// signalBox holds the first signal received, read after the campaign ends.
+type signalBox struct {
+	mu sync.Mutex
+	s  os.Signal
+}
+
+func (b *signalBox) set(s os.Signal) { b.mu.Lock(); b.s = s; b.mu.Unlock() }
+func (b *signalBox) get() os.Signal  { b.mu.Lock(); defer b.mu.Unlock(); return b.s }
+
 // interruptible returns a context cancelled by the first SIGINT or SIGTERM,
 // which lets the campaign stop its engine and write an INCOMPLETE record.
 // A second signal kills every engine at once and exits.
-func interruptible(parent context.Context) (context.Context, *os.Signal, func()) {
+func interruptible(parent context.Context) (context.Context, *signalBox, func()) {
 	ctx, cancel := context.WithCancel(parent)
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
-	var got os.Signal
+	box := &signalBox{}
+	done := make(chan struct{})
 	go func() {
-		s, ok := <-ch
-		if !ok {
+		select {
+		case s := <-ch:
+			box.set(s)
+			fmt.Fprintf(os.Stderr, "\ndecodebench: %s: stopping the engine and writing the record (again to stop at once)\n", s)
+			cancel()
+		case <-done:
 			return
 		}
-		got = s
-		fmt.Fprintf(os.Stderr, "\ndecodebench: %s: stopping the engine and writing the record (again to stop at once)\n", s)
-		cancel()
-		s, ok = <-ch
-		if !ok {
-			return
+		select {
+		case s := <-ch:
+			engine.KillAll()
+			fmt.Fprintf(os.Stderr, "decodebench: %s again: engines killed; exiting without a record\n", s)
+			if s == syscall.SIGTERM {
+				os.Exit(143)
+			}
+			os.Exit(130)
+		case <-done:
 		}
-		engine.KillAll()
-		fmt.Fprintf(os.Stderr, "decodebench: %s again: engines killed; exiting\n", s)
-		if s == syscall.SIGTERM {
-			os.Exit(143)
-		}
-		os.Exit(130)
 	}()
-	return ctx, &got, func() { signal.Stop(ch); cancel() }
+	return ctx, box, func() { signal.Stop(ch); close(done); cancel() }
 }

@@ -31,7 +31,7 @@ All problems of a file are reported at once. Exit 1 when any file has an error; 
 					bad++
 					continue
 				}
-				fmt.Printf("%s: ok (%s: %d arms, %d counters, %d runs)\n", s.Path, s.Feature, len(s.Arms), len(s.Counters), len(s.Arms)*s.Schedule.Rounds)
+				fmt.Printf("%s: ok (%s: %d arms, %d counters, %d runs)\n", s.Path, s.Feature, len(s.Arms), len(s.Counters), len(s.Arms)*s.Schedule.Rounds.Min)
 			}
 			if bad > 0 {
 				return &exitError{code: 1, msg: fmt.Sprintf("validate: %d of %d scenario(s) have errors", bad, c.NArg())}

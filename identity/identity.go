@@ -1,0 +1,454 @@
+package identity
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Output is one run's generated output.
+type Output struct {
+	Text      string
+	Reasoning string // text the engine put in a separate reasoning channel, if any
+	// Tokens are the generated token ids when the engine returned them
+	// completely, nil otherwise. A non-nil empty slice means the engine
+	// reported zero tokens, and is compared.
+	Tokens []int
+}
+
+// Divergence describes how two outputs, A and B, differ.
+type Divergence struct {
+	// Identical is true when Text, Reasoning and, where compared, Tokens are
+	// all equal.
+	Identical bool `json:"identical"`
+
+	// ByteOffset is the first differing byte of Text, or the length of the
+	// shorter text when one is a prefix of the other; -1 when the texts are
+	// equal (also when Identical is false because Tokens or Reasoning
+	// differ).
+	ByteOffset int `json:"byte_offset"`
+	// TokenIndex is the first differing token index, or the length of the
+	// shorter sequence when one is a prefix of the other; -1 when the tokens
+	// are equal or were not compared.
+	TokenIndex int `json:"token_index"`
+	// TokenA and TokenB are the token ids at TokenIndex; -1 past the end of a
+	// sequence, and both -1 when TokenIndex is -1.
+	TokenA int `json:"token_a"`
+	TokenB int `json:"token_b"`
+	// TokensCompared is true when both outputs carried Tokens.
+	TokensCompared bool `json:"tokens_compared"`
+
+	// DifferingBytes is the number of byte positions of Text that differ
+	// over the common length, plus the difference in length.
+	DifferingBytes int `json:"differing_bytes"`
+	// DifferingTokens is the same for Tokens; 0 when not compared.
+	DifferingTokens int `json:"differing_tokens"`
+
+	LenA int `json:"len_a"` // bytes of Text
+	LenB int `json:"len_b"`
+	// TokenCountA and TokenCountB are len(Tokens); 0 for nil.
+	TokenCountA int `json:"token_count_a"`
+	TokenCountB int `json:"token_count_b"`
+
+	// ExcerptA and ExcerptB show Text around ByteOffset, escaped and with the
+	// marker "⟦" where the outputs start to differ (see the package
+	// documentation); "" when the texts are equal.
+	ExcerptA string `json:"excerpt_a,omitempty"`
+	ExcerptB string `json:"excerpt_b,omitempty"`
+
+	// ReasoningByteOffset is ByteOffset for the Reasoning channel; -1 when
+	// the reasoning texts are equal (including both empty).
+	ReasoningByteOffset int `json:"reasoning_byte_offset"`
+	ReasoningLenA       int `json:"reasoning_len_a"`
+	ReasoningLenB       int `json:"reasoning_len_b"`
+	// ReasoningExcerptA and ReasoningExcerptB are ExcerptA and ExcerptB for
+	// the Reasoning channel; "" when the reasoning texts are equal.
+	ReasoningExcerptA string `json:"reasoning_excerpt_a,omitempty"`
+	ReasoningExcerptB string `json:"reasoning_excerpt_b,omitempty"`
+}
+
+// excerptContext is about how many bytes of context an excerpt shows on each
+// side of the divergence.
+const excerptContext = 40
+
+const (
+	marker   = "⟦"
+	ellipsis = "…"
+)
+
+// Compare compares two outputs mechanically. Text and Reasoning are always
+// compared, byte by byte; Tokens are compared when both are non-nil.
+//
+// Compare does not judge whether the outputs are worth comparing: two empty
+// outputs are identical. Ask Empty of each output first.
+func Compare(a, b Output) Divergence {
+	d := Divergence{
+		ByteOffset:          -1,
+		TokenIndex:          -1,
+		TokenA:              -1,
+		TokenB:              -1,
+		ReasoningByteOffset: -1,
+		LenA:                len(a.Text),
+		LenB:                len(b.Text),
+		TokenCountA:         len(a.Tokens),
+		TokenCountB:         len(b.Tokens),
+		ReasoningLenA:       len(a.Reasoning),
+		ReasoningLenB:       len(b.Reasoning),
+	}
+
+	d.ByteOffset, d.DifferingBytes = diffBytes(a.Text, b.Text)
+	if d.ByteOffset >= 0 {
+		d.ExcerptA, d.ExcerptB = excerpts(a.Text, b.Text, d.ByteOffset)
+	}
+
+	d.ReasoningByteOffset, _ = diffBytes(a.Reasoning, b.Reasoning)
+	if d.ReasoningByteOffset >= 0 {
+		d.ReasoningExcerptA, d.ReasoningExcerptB = excerpts(a.Reasoning, b.Reasoning, d.ReasoningByteOffset)
+	}
+
+	if a.Tokens != nil && b.Tokens != nil {
+		d.TokensCompared = true
+		d.TokenIndex, d.DifferingTokens = diffTokens(a.Tokens, b.Tokens)
+		if d.TokenIndex >= 0 {
+			d.TokenA, d.TokenB = tokenAt(a.Tokens, d.TokenIndex), tokenAt(b.Tokens, d.TokenIndex)
+		}
+	}
+
+	d.Identical = d.ByteOffset < 0 && d.ReasoningByteOffset < 0 && d.TokenIndex < 0
+	return d
+}
+
+// diffBytes returns the first differing byte (the shorter length when one is
+// a prefix of the other; -1 when equal) and the number of differing bytes.
+func diffBytes(a, b string) (first, differing int) {
+	first = -1
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			if first < 0 {
+				first = i
+			}
+			differing++
+		}
+	}
+	if len(a) != len(b) {
+		if first < 0 {
+			first = n
+		}
+		differing += max(len(a), len(b)) - n
+	}
+	return first, differing
+}
+
+// diffTokens is diffBytes for token sequences.
+func diffTokens(a, b []int) (first, differing int) {
+	first = -1
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			if first < 0 {
+				first = i
+			}
+			differing++
+		}
+	}
+	if len(a) != len(b) {
+		if first < 0 {
+			first = n
+		}
+		differing += max(len(a), len(b)) - n
+	}
+	return first, differing
+}
+
+func tokenAt(t []int, i int) int {
+	if i < len(t) {
+		return t[i]
+	}
+	return -1
+}
+
+// excerpts renders the context of a divergence at byte off of a and b, where
+// a[:off] == b[:off].
+//
+// Character boundaries are those of decoding from the start of the text, one
+// rune at a time, with every byte that is not part of valid UTF-8 a unit of
+// its own. Below the divergence they are the same in both texts: a rune that
+// ends at or before off decodes the same from the common bytes. The marker
+// goes at off, or at the start of the character that straddles off in either
+// text.
+func excerpts(a, b string, off int) (string, string) {
+	mark := off
+	for i := 0; i < off; {
+		_, na := utf8.DecodeRuneInString(a[i:])
+		_, nb := utf8.DecodeRuneInString(b[i:])
+		if i+na > off || i+nb > off {
+			mark = i
+			break
+		}
+		i += na // == nb: the whole rune lies in the common prefix
+	}
+	start := 0
+	for start < mark-excerptContext {
+		_, n := utf8.DecodeRuneInString(a[start:])
+		start += n
+	}
+	return excerpt(a, start, mark), excerpt(b, start, mark)
+}
+
+// excerpt renders t[start:mark] ⟦ t[mark:end], with end the last character
+// boundary at most excerptContext bytes past mark.
+func excerpt(t string, start, mark int) string {
+	end := mark
+	for end < len(t) {
+		_, n := utf8.DecodeRuneInString(t[end:])
+		if end+n-mark > excerptContext {
+			break
+		}
+		end += n
+	}
+	var sb strings.Builder
+	if start > 0 {
+		sb.WriteString(ellipsis)
+	}
+	escapeTo(&sb, t[start:mark])
+	sb.WriteString(marker)
+	escapeTo(&sb, t[mark:end])
+	if end < len(t) {
+		sb.WriteString(ellipsis)
+	}
+	return sb.String()
+}
+
+// Escape renders s as an excerpt shows it: valid UTF-8 on one line, with
+// invalid bytes as \xNN, non-printing characters as strconv.Quote escapes
+// them, a backslash as \\, and "⟦", "…" and U+FFFD as \u27e6, \u2026 and
+// \ufffd. '"' is not escaped. strconv.Unquote of the result, with each '"'
+// preceded by a backslash and the whole in double quotes, gives s back.
+func Escape(s string) string {
+	var sb strings.Builder
+	escapeTo(&sb, s)
+	return sb.String()
+}
+
+func escapeTo(sb *strings.Builder, s string) {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(sb, `\x%02x`, s[i])
+		case r == '\\':
+			sb.WriteString(`\\`)
+		case r == utf8.RuneError, r == '⟦', r == '…':
+			fmt.Fprintf(sb, `\u%04x`, r)
+		case strconv.IsPrint(r):
+			sb.WriteString(s[i : i+n])
+		default:
+			q := strconv.QuoteRune(r) // '\n', '\x00', '\u200b'
+			sb.WriteString(q[1 : len(q)-1])
+		}
+		i += n
+	}
+}
+
+// String is a one-line human summary, e.g. "identical (812 bytes, 200
+// tokens)" or "diverges at token 37 / byte 159: …the cat⟦ sat… vs …the
+// cat⟦s sat…".
+func (d Divergence) String() string {
+	if d.Identical {
+		return "identical (" + d.sizes() + ")"
+	}
+	var s string
+	switch {
+	case d.ByteOffset >= 0 && d.TokenIndex >= 0:
+		s = fmt.Sprintf("diverges at token %d / byte %d: %s vs %s", d.TokenIndex, d.ByteOffset, d.ExcerptA, d.ExcerptB)
+	case d.ByteOffset >= 0 && d.TokensCompared:
+		s = fmt.Sprintf("diverges at byte %d with identical tokens (%d tokens; detokenization or stripping differs): %s vs %s",
+			d.ByteOffset, d.TokenCountA, d.ExcerptA, d.ExcerptB)
+	case d.ByteOffset >= 0:
+		s = fmt.Sprintf("diverges at byte %d (tokens not compared): %s vs %s", d.ByteOffset, d.ExcerptA, d.ExcerptB)
+	case d.TokenIndex >= 0:
+		s = fmt.Sprintf("diverges at token %d (id %s vs %s) with identical text (%d bytes)",
+			d.TokenIndex, tokenString(d.TokenA), tokenString(d.TokenB), d.LenA)
+	}
+	if d.ReasoningByteOffset >= 0 {
+		r := fmt.Sprintf("diverges in the reasoning channel at byte %d: %s vs %s", d.ReasoningByteOffset, d.ReasoningExcerptA, d.ReasoningExcerptB)
+		if s == "" {
+			return r + "; text identical (" + d.sizes() + ")"
+		}
+		s += "; also " + r
+	}
+	return s
+}
+
+func (d Divergence) sizes() string {
+	s := fmt.Sprintf("%d bytes", d.LenA)
+	if d.ReasoningLenA > 0 {
+		s += fmt.Sprintf(" + %d bytes reasoning", d.ReasoningLenA)
+	}
+	if d.TokensCompared {
+		return s + fmt.Sprintf(", %d tokens", d.TokenCountA)
+	}
+	return s + ", tokens not compared"
+}
+
+func tokenString(t int) string {
+	if t < 0 {
+		return "end"
+	}
+	return strconv.Itoa(t)
+}
+
+// Strip removes every match of the patterns from text and reports what it
+// removed, in order of position in text, so that the record can list it.
+//
+// Each pattern is applied in multi-line mode, as if wrapped in (?m:…), so
+// that ^ and $ match at line boundaries; a pattern can opt out with (?-m).
+// A pattern removes only what it matches: to remove a whole line, match its
+// newline too ("^draft model loaded: .*\n"). All patterns are matched against
+// the original text; overlapping matches are removed once, as one span, and
+// reported once. Empty matches and nil patterns are ignored. Patterns compiled
+// with CompilePOSIX lose leftmost-longest matching.
+func Strip(text string, patterns []*regexp.Regexp) (string, []string) {
+	type span struct{ lo, hi int }
+	var spans []span
+	for _, re := range patterns {
+		if re == nil {
+			continue
+		}
+		if ml, err := regexp.Compile("(?m:" + re.String() + ")"); err == nil {
+			re = ml
+		}
+		for _, m := range re.FindAllStringIndex(text, -1) {
+			if m[1] > m[0] {
+				spans = append(spans, span{m[0], m[1]})
+			}
+		}
+	}
+	if len(spans) == 0 {
+		return text, nil
+	}
+	sort.Slice(spans, func(i, j int) bool {
+		if spans[i].lo != spans[j].lo {
+			return spans[i].lo < spans[j].lo
+		}
+		return spans[i].hi > spans[j].hi
+	})
+	merged := spans[:1]
+	for _, s := range spans[1:] {
+		last := &merged[len(merged)-1]
+		if s.lo < last.hi {
+			last.hi = max(last.hi, s.hi)
+			continue
+		}
+		merged = append(merged, s)
+	}
+	var out strings.Builder
+	removed := make([]string, 0, len(merged))
+	at := 0
+	for _, s := range merged {
+		out.WriteString(text[at:s.lo])
+		removed = append(removed, text[s.lo:s.hi])
+		at = s.hi
+	}
+	out.WriteString(text[at:])
+	return out.String(), removed
+}
+
+// Empty reports why an output cannot be compared: "" when it can.
+//
+// An output is not comparable when its Text is empty or only whitespace:
+// "empty output", "whitespace-only output (N bytes)", or, when the
+// reasoning channel holds the real text, "all text went to the reasoning
+// channel (N bytes)".
+func Empty(o Output) string {
+	if strings.TrimSpace(o.Text) != "" {
+		return ""
+	}
+	if strings.TrimSpace(o.Reasoning) != "" {
+		if o.Text == "" {
+			return fmt.Sprintf("all text went to the reasoning channel (%d bytes)", len(o.Reasoning))
+		}
+		return fmt.Sprintf("all text went to the reasoning channel (%d bytes; only %d bytes of whitespace outside it)",
+			len(o.Reasoning), len(o.Text))
+	}
+	if o.Text == "" {
+		if len(o.Tokens) > 0 {
+			return fmt.Sprintf("empty output (%d tokens produced no text)", len(o.Tokens))
+		}
+		return "empty output"
+	}
+	return fmt.Sprintf("whitespace-only output (%d bytes)", len(o.Text))
+}
+
+// Agreement is the self-agreement of a baseline's runs.
+type Agreement struct {
+	// Agree is true only when there are at least two runs, none of them is
+	// Empty, and every run is identical to the first.
+	Agree bool `json:"agree"`
+	Runs  int  `json:"runs"`
+	// First is the first disagreement (run RunB against run RunA); when no
+	// run disagrees it is the comparison of the first run with the last.
+	First Divergence `json:"first"`
+	// RunA and RunB index the first disagreeing pair; -1 when none.
+	RunA int `json:"run_a"`
+	RunB int `json:"run_b"`
+	// Disagreeing counts the runs that differ from the first.
+	Disagreeing int `json:"disagreeing"`
+	// Uncomparable says why the runs cannot establish agreement even where
+	// they are identical: too few runs, or the first run that is Empty.
+	Uncomparable string `json:"uncomparable,omitempty"`
+}
+
+// SelfAgreement compares every run with the first and reports the first
+// disagreement.
+func SelfAgreement(outs []Output) Agreement {
+	ag := Agreement{Runs: len(outs), RunA: -1, RunB: -1}
+	switch len(outs) {
+	case 0:
+		ag.Uncomparable = "no runs"
+		ag.First = Divergence{ByteOffset: -1, TokenIndex: -1, TokenA: -1, TokenB: -1, ReasoningByteOffset: -1}
+		return ag
+	case 1:
+		ag.Uncomparable = "only one run; self-agreement needs two or more"
+	}
+	for i, o := range outs {
+		if why := Empty(o); why != "" {
+			ag.Uncomparable = fmt.Sprintf("run %d: %s", i, why)
+			break
+		}
+	}
+	ag.First = Compare(outs[0], outs[len(outs)-1])
+	for i := 1; i < len(outs); i++ {
+		d := Compare(outs[0], outs[i])
+		if d.Identical {
+			continue
+		}
+		if ag.Disagreeing == 0 {
+			ag.First, ag.RunA, ag.RunB = d, 0, i
+		}
+		ag.Disagreeing++
+	}
+	ag.Agree = ag.Disagreeing == 0 && ag.Uncomparable == ""
+	return ag
+}
+
+// String is a one-line human summary.
+func (ag Agreement) String() string {
+	switch {
+	case ag.Agree:
+		return fmt.Sprintf("%d runs agree: %s", ag.Runs, ag.First)
+	case ag.Disagreeing > 0:
+		s := fmt.Sprintf("run %d disagrees with run %d (%d of %d runs differ from run 0): %s",
+			ag.RunB, ag.RunA, ag.Disagreeing, ag.Runs-1, ag.First)
+		if ag.Uncomparable != "" {
+			s += "; also " + ag.Uncomparable
+		}
+		return s
+	default:
+		return fmt.Sprintf("agreement not established over %d runs: %s", ag.Runs, ag.Uncomparable)
+	}
+}

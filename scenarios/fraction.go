@@ -1,0 +1,51 @@
+package scenarios
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Fraction is a proportion written either as a number (0.04) or a
+// percentage ("4%"): thresholds read naturally either way.
+type Fraction float64
+
+func parseFraction(s string) (Fraction, error) {
+	t := strings.TrimSpace(s)
+	scale := 1.0
+	if v, ok := strings.CutSuffix(t, "%"); ok {
+		t, scale = strings.TrimSpace(v), 0.01
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number or a percentage such as 4%%", s)
+	}
+	return Fraction(f * scale), nil
+}
+
+func (f *Fraction) checkNode(n *yaml.Node) string {
+	if n.Kind != yaml.ScalarNode {
+		return "expected a number or a percentage such as 4%, got " + kindName(n)
+	}
+	if _, err := parseFraction(n.Value); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// UnmarshalYAML reads 0.04 or "4%".
+func (f *Fraction) UnmarshalYAML(n *yaml.Node) error {
+	v, err := parseFraction(n.Value)
+	if err != nil {
+		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: %v", n.Line, err)}}
+	}
+	*f = v
+	return nil
+}
+
+// String writes the fraction as a percentage.
+func (f Fraction) String() string {
+	return strconv.FormatFloat(float64(f)*100, 'g', -1, 64) + "%"
+}

@@ -1,0 +1,69 @@
+package scenarios
+
+import (
+	"fmt"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Rounds is schedule.rounds: a fixed number of measured runs per arm
+// (`rounds: 5`), or an adaptive range (`rounds: {min: 5, max: 30,
+// until_ci_width: 2%}`) in which whole rounds are added until every arm's
+// ratio interval is narrower than UntilCIWidth or Max is reached.
+type Rounds struct {
+	Min          int      `yaml:"min" json:"min"`
+	Max          int      `yaml:"max" json:"max,omitempty"`
+	UntilCIWidth Fraction `yaml:"until_ci_width" json:"until_ci_width,omitempty"`
+}
+
+// Adaptive reports whether more rounds than Min may be run.
+func (r Rounds) Adaptive() bool { return r.Max > r.Min }
+
+func (r *Rounds) checkNode(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag != "!!int" {
+			return "expected an integer or {min, max, until_ci_width}, got " + kindName(n)
+		}
+		return ""
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			switch k.Value {
+			case "min", "max":
+				if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
+					return fmt.Sprintf("%s: expected an integer, got %s", k.Value, kindName(v))
+				}
+			case "until_ci_width":
+				var f Fraction
+				if msg := f.checkNode(v); msg != "" {
+					return "until_ci_width: " + msg
+				}
+			default:
+				return fmt.Sprintf("unknown key %q (known: min, max, until_ci_width)", k.Value)
+			}
+		}
+		return ""
+	}
+	return "expected an integer or {min, max, until_ci_width}, got " + kindName(n)
+}
+
+// UnmarshalYAML reads either form.
+func (r *Rounds) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		v, err := strconv.Atoi(n.Value)
+		if err != nil {
+			return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: rounds: %v", n.Line, err)}}
+		}
+		*r = Rounds{Min: v, Max: v}
+		return nil
+	}
+	type plain Rounds
+	var p plain
+	if err := n.Decode(&p); err != nil {
+		return err
+	}
+	*r = Rounds(p)
+	return nil
+}
