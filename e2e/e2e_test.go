@@ -8,6 +8,7 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
@@ -16,7 +17,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -91,45 +95,65 @@ func tag(t *testing.T) string {
 }
 
 type scenario struct {
-	Feature, Tag      string
-	ClassicArgs       string
-	DraftArgs         string
-	Rounds, MaxTokens int
-	Counters          string
-	Extra             string
-	Order, Cooldown   string
-	Warmup            int
+	Feature, Tag string
+	// Arms replaces the arms section (YAML list items); by default a
+	// classic and a draft arm with ClassicArgs and DraftArgs.
+	Arms                   string
+	ClassicArgs, DraftArgs string
+	Baseline               string
+	Rounds, MaxTokens      int
+	Warmup                 int
+	Counters               string
 	// Gates replaces the default publishability gates. The pipeline tests
 	// loosen them: on a shared 2-core machine a handful of 64-token runs
 	// is too noisy for the 4% default, and that is not what they test.
 	Gates string
+	// Extra is appended at the top level (exactness, on_failure, …).
+	Extra string
+	// Request lines added under engine.request (4 spaces of indent).
+	Request     string
+	Prompt      string
+	Temperature string
+	Seed        string
+	Ctx         int
+	Ready       string
+	Order       string
+	Cooldown    string
+	// Models is the model folder; the default synthetic pair when empty.
+	Models string
 }
 
 func (s scenario) yaml() string {
+	def := func(v *string, d string) {
+		if *v == "" {
+			*v = d
+		}
+	}
 	if s.Rounds == 0 {
-		s.Rounds = 3
+		s.Rounds = 4
 	}
 	if s.MaxTokens == 0 {
 		s.MaxTokens = 64
 	}
-	if s.Order == "" {
-		s.Order = "rotate"
+	if s.Ctx == 0 {
+		s.Ctx = 512
 	}
-	if s.Cooldown == "" {
-		s.Cooldown = "200ms"
-	}
-	if s.Counters == "" {
-		s.Counters = `  - name: drafts
+	def(&s.Order, "rotate")
+	def(&s.Cooldown, "200ms")
+	def(&s.Prompt, "Once upon a time")
+	def(&s.Temperature, "0")
+	def(&s.Seed, "0")
+	def(&s.Baseline, "classic")
+	def(&s.Ready, "{timeout: 60s}")
+	def(&s.Counters, `  - name: drafts
     metric: "llamacpp:spec_decode_num_drafts_total"
     expect: {classic: "== 0", draft: "> 0"}
   - name: draft_tokens
     json: timings.draft_n
     expect: {classic: "== 0", draft: "> 0"}
-`
-	}
-	if s.Gates == "" {
-		s.Gates = "gates: {max_spread: 50%, max_contended: 100%}\n"
-	}
+`)
+	def(&s.Gates, "gates: {max_spread: 50%, max_contended: 100%}\n")
+	def(&s.Arms, fmt.Sprintf("  - name: classic\n    args: [%s]\n  - name: draft\n    args: [%s]\n", s.ClassicArgs, s.DraftArgs))
 	return fmt.Sprintf(`feature: %s
 title: e2e %s
 vars:
@@ -138,19 +162,16 @@ vars:
 engine:
   preset: llama.cpp
   command: ["${LLAMA_SERVER}", "-m", "${MODEL_DIR}/target.gguf", "--host", "127.0.0.1", "--port", "${PORT}",
-            "--metrics", "-t", "2", "-np", "1", "-c", "512", "--alias", "%s"]
-  ready: {timeout: 60s}
+            "--metrics", "-t", "2", "-np", "1", "-c", "%d", "--alias", "%s"]
+  ready: %s
   request:
-    prompt: "Once upon a time"
+    prompt: %q
     max_tokens: %d
-    temperature: 0
+    temperature: %s
+    seed: %s
     ignore_eos: true
-arms:
-  - name: classic
-    args: [%s]
-  - name: draft
-    args: [%s]
-baseline: classic
+%sarms:
+%sbaseline: %s
 schedule:
   rounds: %d
   warmup: %d
@@ -160,7 +181,8 @@ counters:
 %s%s%s
 unmeasured:
   - Everything but the end-to-end path: this is a test.
-`, s.Feature, s.Feature, s.Tag, s.MaxTokens, s.ClassicArgs, s.DraftArgs, s.Rounds, s.Warmup, s.Order, s.Cooldown, s.Counters, s.Gates, s.Extra)
+`, s.Feature, s.Feature, s.Ctx, s.Tag, s.Ready, s.Prompt, s.MaxTokens, s.Temperature, s.Seed, s.Request, s.Arms, s.Baseline,
+		s.Rounds, s.Warmup, s.Order, s.Cooldown, s.Counters, s.Gates, s.Extra)
 }
 
 type result struct {
@@ -173,21 +195,100 @@ type result struct {
 }
 
 // run writes the scenario into a temporary folder and runs decodebench on
-// it, with the real engine and models.
+// it to the end, with the real engine and models.
 func run(t *testing.T, s scenario, args ...string) result {
+	t.Helper()
+	p := start(t, s, args...)
+	return p.wait(t)
+}
+
+// proc is a decodebench run in progress.
+type proc struct {
+	cmd    *exec.Cmd
+	dir    string
+	out    string
+	tag    string
+	stdout bytes.Buffer
+	lines  chan string // stderr lines as they arrive
+	stderr strings.Builder
+	mu     sync.Mutex
+	done   chan struct{}
+}
+
+// start writes the scenario and starts decodebench in the background.
+func start(t *testing.T, s scenario, args ...string) *proc {
 	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "scenario.yaml")
 	if err := os.WriteFile(path, []byte(s.yaml()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "records")
-	cmd := exec.Command(binary, append([]string{"run", "--out", out, "--date", "2026-01-02", path}, args...)...)
-	cmd.Env = append(os.Environ(), "LLAMA_SERVER="+llamaServer, "MODEL_DIR="+modelDir)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	res := result{stdout: stdout.String(), stderr: stderr.String()}
+	p := &proc{dir: dir, out: filepath.Join(dir, "records"), tag: s.Tag, lines: make(chan string, 1000), done: make(chan struct{})}
+	full := append([]string{"run", "--out", p.out, "--date", "2026-01-02"}, args...)
+	if !slices.Contains(args, "--resume") {
+		full = append(full, path)
+	}
+	return p.launch(t, s.Models, full...)
+}
+
+func (p *proc) launch(t *testing.T, models string, args ...string) *proc {
+	t.Helper()
+	if models == "" {
+		models = modelDir
+	}
+	p.cmd = exec.Command(binary, args...)
+	p.cmd.Dir = p.dir
+	p.cmd.Env = append(os.Environ(), "LLAMA_SERVER="+llamaServer, "MODEL_DIR="+models)
+	p.cmd.Stdout = &p.stdout
+	pipe, err := p.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(p.done)
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.stderr.WriteString(sc.Text() + "\n")
+			p.mu.Unlock()
+			select {
+			case p.lines <- sc.Text():
+			default:
+			}
+		}
+	}()
+	return p
+}
+
+// waitFor blocks until a stderr line contains substr, or fails the test.
+func (p *proc) waitFor(t *testing.T, substr string, timeout time.Duration) {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case l := <-p.lines:
+			if strings.Contains(l, substr) {
+				return
+			}
+		case <-p.done:
+			t.Fatalf("decodebench ended before printing %q", substr)
+		case <-deadline:
+			t.Fatalf("no %q within %s", substr, timeout)
+		}
+	}
+}
+
+// wait waits for decodebench to exit and reads its record.
+func (p *proc) wait(t *testing.T) result {
+	t.Helper()
+	<-p.done
+	err := p.cmd.Wait()
+	p.mu.Lock()
+	res := result{stdout: p.stdout.String(), stderr: p.stderr.String()}
+	p.mu.Unlock()
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):
@@ -196,7 +297,7 @@ func run(t *testing.T, s scenario, args ...string) result {
 		t.Fatalf("run decodebench: %v", err)
 	}
 	t.Logf("decodebench exit %d\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
-	matches, _ := filepath.Glob(filepath.Join(out, "*.md"))
+	matches, _ := filepath.Glob(filepath.Join(p.out, "*.md"))
 	if len(matches) == 1 {
 		res.path = matches[0]
 		b, _ := os.ReadFile(res.path)
@@ -207,8 +308,19 @@ func run(t *testing.T, s scenario, args ...string) result {
 		}
 		res.record = rec
 	}
-	assertNoEngineLeft(t, s.Tag)
+	assertNoEngineLeft(t, p.tag)
 	return res
+}
+
+// enginePID returns the pid of the running engine carrying the tag.
+func enginePID(t *testing.T, tag string) int {
+	t.Helper()
+	pids := processesWith(tag)
+	if len(pids) != 1 {
+		t.Fatalf("want one engine process tagged %s, found %v", tag, pids)
+	}
+	n, _ := strconv.Atoi(pids[0])
+	return n
 }
 
 // assertNoEngineLeft fails if any process whose command line carries the

@@ -98,6 +98,13 @@ func (e *HTTPError) Error() string {
 	return fmt.Sprintf("engine answered HTTP %d: %s", e.Status, e.Body)
 }
 
+// client opens a fresh connection for every request. Reusing a kept-alive
+// connection saves nothing worth measuring on loopback, and an engine that
+// closes idle connections (llama-server does, between a warmup and the
+// measured request) would otherwise turn a POST into a spurious EOF that
+// Go's client may not retry.
+var client = &http.Client{Transport: &http.Transport{DisableKeepAlives: true, Proxy: nil}}
+
 // Complete sends req to the server at baseURL with streaming on and
 // measures the reply as it arrives.
 func Complete(ctx context.Context, baseURL string, req Request) (*Response, error) {
@@ -117,7 +124,7 @@ func Complete(ctx context.Context, baseURL string, req Request) (*Response, erro
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "text/event-stream")
 	r := &Response{Start: time.Now(), Final: map[string]any{}}
-	resp, err := http.DefaultClient.Do(hreq)
+	resp, err := client.Do(hreq)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, fmt.Errorf("request timed out after %s", req.Timeout)
@@ -320,7 +327,7 @@ func Replay(ctx context.Context, baseURL string, req Request) (string, []int, er
 		return "", nil, err
 	}
 	hreq.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(hreq)
+	resp, err := client.Do(hreq)
 	if err != nil {
 		return "", nil, fmt.Errorf("token replay: %w", err)
 	}

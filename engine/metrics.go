@@ -37,7 +37,7 @@ func Scrape(ctx context.Context, baseURL, path string) (Metrics, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("scrape %s: %w", path, err)
 	}
