@@ -19,10 +19,17 @@ LLAMA_SERVER = $(shell scripts/install-llama-server.sh)
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/decodebench
 
-models: $(MODELS)/target.gguf
+models: $(MODELS)/target.gguf $(MODELS)-chaotic/target.gguf
 
+# The default pair: small layer weights, greedy output loops, drafts are
+# accepted about half the time and outputs stay byte-identical.
 $(MODELS)/target.gguf: cmd/synthgguf/*.go synthmodel/*.go gguf/*.go
 	$(GO) run ./cmd/synthgguf -out $(MODELS)
+
+# Larger layer weights: chaotic greedy output, on which draft-model
+# speculation diverges from classic decode (used by the identity tests).
+$(MODELS)-chaotic/target.gguf: cmd/synthgguf/*.go synthmodel/*.go gguf/*.go
+	$(GO) run ./cmd/synthgguf -out $(MODELS)-chaotic -layer-std 0.08
 
 llama-server:
 	@scripts/install-llama-server.sh >/dev/null
@@ -32,6 +39,7 @@ demo: build models llama-server
 
 test: models llama-server
 	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
+		DECODEBENCH_CHAOTIC_MODELS="$(CURDIR)/$(MODELS)-chaotic" \
 		$(GO) test -count=1 -timeout 30m ./...
 
 lint:

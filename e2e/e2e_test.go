@@ -31,6 +31,7 @@ var (
 	binary      string // the decodebench binary built for these tests
 	llamaServer string
 	modelDir    string
+	chaoticDir  string // models whose greedy output diverges under speculation
 	setupErr    error
 )
 
@@ -65,9 +66,15 @@ func findEngine() error {
 	if modelDir == "" {
 		modelDir, _ = filepath.Abs("../.cache/models")
 	}
-	for _, f := range []string{"target.gguf", "draft.gguf"} {
-		if _, err := os.Stat(filepath.Join(modelDir, f)); err != nil {
-			return fmt.Errorf("no synthetic model %s: run `make models` (or `make test`)", filepath.Join(modelDir, f))
+	chaoticDir = os.Getenv("DECODEBENCH_CHAOTIC_MODELS")
+	if chaoticDir == "" {
+		chaoticDir, _ = filepath.Abs("../.cache/models-chaotic")
+	}
+	for _, d := range []string{modelDir, chaoticDir} {
+		for _, f := range []string{"target.gguf", "draft.gguf"} {
+			if _, err := os.Stat(filepath.Join(d, f)); err != nil {
+				return fmt.Errorf("no synthetic model %s: run `make models` (or `make test`)", filepath.Join(d, f))
+			}
 		}
 	}
 	return nil

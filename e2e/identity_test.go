@@ -1,0 +1,172 @@
+package e2e
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/decodebench/decodebench/recorder"
+)
+
+// On the chaotic model, draft-model speculation changes greedy output (the
+// verify batch takes another kernel path than one-token decode). The record
+// must say DIVERGENT at the first differing token and byte, which the test
+// recomputes on its own from the raw outputs in runs.jsonl.
+func TestIdentityDivergent(t *testing.T) {
+	needEngine(t)
+	res := run(t, scenario{
+		Feature:     "e2e-divergent",
+		Tag:         tag(t),
+		Models:      chaoticDir,
+		ClassicArgs: `"--spec-type", "none"`,
+		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
+		Rounds:      2,
+		MaxTokens:   400,
+		Ctx:         1024,
+		// Two rounds cannot reach significance: this test is about identity.
+		Gates: "gates: {max_spread: 0, max_contended: 0}\n",
+		Extra: "exactness: {compare: [draft], against: classic, on_mismatch: report}\n",
+	})
+	if res.record == nil {
+		t.Fatalf("no record (exit %d)", res.code)
+	}
+	id := res.record.Identity
+	if id == nil || id.Verdict != "DIVERGENT" || len(id.Arms) != 1 {
+		t.Fatalf("identity %+v", id)
+	}
+	a := id.Arms[0]
+	runs := readRuns(t, res)
+	var classic, draft recorder.Run
+	for _, r := range runs {
+		if r.Arm == "classic" && classic.Seq == 0 {
+			classic = r
+		}
+		if r.Arm == "draft" && draft.Seq == 0 {
+			draft = r
+		}
+	}
+	wantByte := firstDiff([]byte(classic.Output), []byte(draft.Output))
+	wantTok := firstDiffInts(classic.TokenIDs, draft.TokenIDs)
+	t.Logf("first divergence: token %d, byte %d (record: token %d, byte %d); excerpts %q vs %q", wantTok, wantByte, a.TokenIndex, a.ByteOffset, a.ExcerptA, a.ExcerptB)
+	if wantByte < 0 || a.ByteOffset != wantByte || !a.TokensCompared || a.TokenIndex != wantTok || len(classic.TokenIDs) != 400 {
+		t.Errorf("record says token %d / byte %d (tokens compared %v), raw outputs say token %d / byte %d", a.TokenIndex, a.ByteOffset, a.TokensCompared, wantTok, wantByte)
+	}
+	if a.TokenA != classic.TokenIDs[wantTok] || a.TokenB != draft.TokenIDs[wantTok] {
+		t.Errorf("token ids at the divergence: %d vs %d, want %d vs %d", a.TokenA, a.TokenB, classic.TokenIDs[wantTok], draft.TokenIDs[wantTok])
+	}
+	if !strings.Contains(a.ExcerptA, "⟦") || a.ExcerptA == a.ExcerptB {
+		t.Errorf("excerpts do not show the divergence: %q vs %q", a.ExcerptA, a.ExcerptB)
+	}
+	// on_mismatch: report keeps the timing results and says the contract
+	// is broken in the verdict lines.
+	if res.record.Verdict == recorder.Rejected || !strings.Contains(res.md, "Output identity contract broken") || !strings.Contains(res.md, "## Output identity") {
+		t.Errorf("verdict %s; record does not state the broken contract", res.record.Verdict)
+	}
+}
+
+// A baseline that is not deterministic (sampling at temperature 1 with a
+// random seed) makes identity undecidable: INCONCLUSIVE, exit 2, with the
+// baseline's own first divergence.
+func TestIdentityNondeterministicBaseline(t *testing.T) {
+	needEngine(t)
+	res := run(t, scenario{
+		Feature:     "e2e-nondeterministic",
+		Tag:         tag(t),
+		ClassicArgs: `"--spec-type", "none"`,
+		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
+		Rounds:      4,
+		MaxTokens:   32,
+		Temperature: "1.0",
+		Seed:        "-1",
+		Extra:       "exactness: {compare: [draft], against: classic}\n",
+	})
+	if res.code != 2 || res.record == nil || res.record.Verdict != recorder.Inconclusive {
+		t.Fatalf("exit %d, record %+v; want INCONCLUSIVE (2)", res.code, res.record)
+	}
+	id := res.record.Identity
+	if id.Verdict != "INCONCLUSIVE" || id.Baseline.Verdict != "NOT DETERMINISTIC" || id.Baseline.ByteOffset < 0 {
+		t.Errorf("identity %+v", id)
+	}
+	if !strings.Contains(res.md, "is not deterministic") {
+		t.Error("record does not say the baseline is not deterministic")
+	}
+}
+
+// An empty output (a stop sequence that fires on the first token) is an
+// error in the record, never an identity pass.
+func TestIdentityRefusesEmpty(t *testing.T) {
+	needEngine(t)
+	res := run(t, scenario{
+		Feature:     "e2e-empty",
+		Tag:         tag(t),
+		ClassicArgs: `"--spec-type", "none"`,
+		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
+		Rounds:      4,
+		MaxTokens:   8,
+		// The synthetic model answers "Hello" with "^" first.
+		Prompt:  "Hello",
+		Request: "    stop: [\"^\"]\n",
+		Counters: `  - name: drafts
+    metric: "llamacpp:spec_decode_num_drafts_total"
+    expect: {classic: "== 0", draft: ">= 0"}
+`,
+		Extra: "allow_unverified: a one-token reply leaves nothing to draft\nexactness: {compare: [draft], against: classic}\n",
+	})
+	if res.record == nil || res.code != 2 {
+		t.Fatalf("exit %d; want 2", res.code)
+	}
+	id := res.record.Identity
+	if id == nil || id.Verdict != "ERROR" || !strings.Contains(id.Baseline.Error, "empty output") {
+		t.Fatalf("identity %+v", id)
+	}
+	if !strings.Contains(res.md, "an empty comparison proves nothing") {
+		t.Error("record does not refuse the empty comparison")
+	}
+}
+
+func readRuns(t *testing.T, res result) []recorder.Run {
+	t.Helper()
+	f, err := os.Open(filepath.Join(filepath.Dir(res.path), res.record.DataDir, "runs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []recorder.Run
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var r recorder.Run
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func firstDiff(a, b []byte) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
+
+func firstDiffInts(a, b []int) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
