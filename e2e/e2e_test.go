@@ -171,6 +171,7 @@ engine:
   command: ["${LLAMA_SERVER}", "-m", "${MODEL_DIR}/target.gguf", "--host", "127.0.0.1", "--port", "${PORT}",
             "--metrics", "-t", "2", "-np", "1", "-c", "%d", "--alias", "%s"]
   ready: %s
+  stop_grace: 2s
   request:
     prompt: %q
     max_tokens: %d

@@ -71,6 +71,10 @@ func (e *StartError) Error() string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// pickPort chooses the port of each start; tests replace it to hand the
+// engine a port that is already taken.
+var pickPort = FreePort
+
 // portAttempts bounds how often Start picks a new port when the engine
 // reports that its port was taken between the choice and its bind.
 const portAttempts = 3
@@ -107,7 +111,7 @@ func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
 	if len(cfg.Command) == 0 {
 		return nil, errors.New("engine: empty command")
 	}
-	port, err := FreePort()
+	port, err := pickPort()
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +251,7 @@ func exitText(err error) string {
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return "killed by " + ws.Signal().String()
+			return fmt.Sprintf("killed by signal %d (%s)", int(ws.Signal()), ws.Signal())
 		}
 		return ee.Error()
 	}
