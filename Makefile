@@ -50,5 +50,18 @@ bench: models llama-server
 	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
 		$(GO) test -run '^$$' -bench . -benchtime 20x ./...
 
+# Each fuzz target for FUZZTIME; `make test` runs their seed corpora as
+# ordinary tests.
+FUZZTIME ?= 20s
+FUZZ_TARGETS := FuzzParse:./scenarios FuzzParse:./recorder FuzzReadEvents:./engine \
+	FuzzMetrics:./engine FuzzLogCounter:./engine FuzzCompare:./identity
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		name=$${t%%:*}; pkg=$${t#*:}; \
+		echo "fuzz $$name $$pkg ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s $$pkg; \
+	done
+
 clean:
 	rm -rf bin
