@@ -21,7 +21,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("feature: [\n"))
 	f.Add([]byte("arms: &a [*a]\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		s, _, err := Parse("fuzz.yaml", t.TempDir(), src, Options{LookupEnv: noEnv})
+		s, _, err := Parse("fuzz.yaml", "testdata", src, Options{LookupEnv: noEnv})
 		if err != nil {
 			if es, ok := err.(Errors); ok {
 				for _, e := range es {

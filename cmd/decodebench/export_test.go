@@ -1,0 +1,53 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/decodebench/decodebench/recorder"
+)
+
+// The export is valid Go benchmark format: benchfmt (what benchstat reads)
+// parses one result per finished run, with the arm as a sub-benchmark and
+// every metric as a unit.
+func TestExportBenchstat(t *testing.T) {
+	rec := &recorder.Record{Feature: "spec-draft", Hardware: "xeon", Date: "2026-11-29", Verdict: recorder.Valid}
+	rec.Scenario.Primary = "decode_tok_s"
+	for i, arm := range []string{"classic", "draft", "draft", "classic"} {
+		rec.Runs = append(rec.Runs, recorder.Run{Seq: i + 1, Arm: arm, Start: time.Unix(0, 0),
+			Metrics: map[string]float64{"decode_tok_s": 100 + float64(i), "ttft_ms": 12.5, "e2e_tok_s": 90, "wall_s": 1.2}})
+	}
+	rec.Runs = append(rec.Runs, recorder.Run{Seq: 5, Arm: "draft", Error: "failed"})
+	var buf bytes.Buffer
+	if err := writeBenchstat(&buf, rec); err != nil {
+		t.Fatal(err)
+	}
+	r := benchfmt.NewReader(&buf, "export")
+	n := 0
+	for r.Scan() {
+		res, ok := r.Result().(*benchfmt.Result)
+		if !ok {
+			continue
+		}
+		n++
+		name := string(res.Name)
+		if name != "SpecDraft/arm=classic" && name != "SpecDraft/arm=draft" {
+			t.Errorf("name %q", name)
+		}
+		if v, ok := res.Value("decode-tok/s"); !ok || v < 100 {
+			t.Errorf("%s: decode-tok/s %v %v", name, v, ok)
+		}
+		if len(res.Values) != 4 {
+			t.Errorf("%s: %d values", name, len(res.Values))
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n != 4 {
+		t.Errorf("%d results, want 4 (the failed run is left out)", n)
+	}
+}
