@@ -37,10 +37,13 @@ llama-server:
 demo: build models llama-server
 	LLAMA_SERVER="$(LLAMA_SERVER)" MODEL_DIR=$(MODELS) ./$(BIN) run llamacpp-speculative
 
+# -p 1: packages one at a time. The end-to-end tests time a real engine and
+# check that the host was quiet while they did; other test binaries
+# running beside them on a 2-core machine would (rightly) fail that check.
 test: models llama-server
 	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
 		DECODEBENCH_CHAOTIC_MODELS="$(CURDIR)/$(MODELS)-chaotic" \
-		$(GO) test -count=1 -timeout 30m ./...
+		$(GO) test -count=1 -p 1 -timeout 30m ./...
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -1,0 +1,52 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+)
+
+// BenchmarkReadEvents measures the SSE parser's cost per streamed event on
+// llama-server's real stream: the client's share of a measured request.
+func BenchmarkReadEvents(b *testing.B) {
+	data, err := os.ReadFile("testdata/completion-stream.sse")
+	if err != nil {
+		b.Fatal(err)
+	}
+	events := bytes.Count(data, []byte("\n\n"))
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ReadEvents(bytes.NewReader(data), time.Now, func(Event) error { return nil })
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*events), "ns/event")
+}
+
+// BenchmarkCompleteOverhead measures the whole client path (HTTP, SSE,
+// JSON, timing) per token against a local server that streams 1000 token
+// events as fast as it can: the most the client can add to a decode step.
+func BenchmarkCompleteOverhead(b *testing.B) {
+	var body bytes.Buffer
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&body, "data: {\"content\":\"ab\",\"tokens\":[%d],\"stop\":false}\n\n", i%700)
+	}
+	body.WriteString(`data: {"content":"","tokens":[],"stop":true,"tokens_predicted":1000,"timings":{"predicted_n":1000,"predicted_per_second":100}}` + "\n\n")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Write(body.Bytes())
+	}))
+	defer srv.Close()
+	req := Request{Endpoint: "/completion", Prompt: "x", MaxTokens: 1000}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Complete(context.Background(), srv.URL, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*1000), "ns/token")
+}
