@@ -112,8 +112,9 @@ type scenario struct {
 	Warmup                 int
 	Counters               string
 	// Gates replaces the default publishability gates. The pipeline tests
-	// loosen them: on a shared 2-core machine a handful of 64-token runs
-	// is too noisy for the 4% default, and that is not what they test.
+	// turn the spread and contention gates off (0): the host they run on
+	// is a shared, sometimes throttled 2-core VM, and those gates are
+	// unit-tested in harness/ on synthetic runs.
 	Gates string
 	// Extra is appended at the top level (exactness, on_failure, …).
 	Extra string
@@ -159,7 +160,7 @@ func (s scenario) yaml() string {
     json: timings.draft_n
     expect: {classic: "== 0", draft: "> 0"}
 `)
-	def(&s.Gates, "gates: {max_spread: 50%, max_contended: 100%}\n")
+	def(&s.Gates, "gates: {max_spread: 0, max_contended: 0}\n")
 	def(&s.Arms, fmt.Sprintf("  - name: classic\n    args: [%s]\n  - name: draft\n    args: [%s]\n", s.ClassicArgs, s.DraftArgs))
 	return fmt.Sprintf(`feature: %s
 title: e2e %s

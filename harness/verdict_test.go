@@ -1,0 +1,155 @@
+package harness
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+const testScenario = `feature: t
+engine:
+  preset: llama.cpp
+  command: [llama-server, --port, "${PORT}"]
+  request: {prompt: p, max_tokens: 8}
+arms:
+  - name: a
+  - name: b
+baseline: a
+schedule: {rounds: 6}
+counters:
+  - name: c
+    json: x
+    expect: {a: "== 0", b: "> 0"}
+unmeasured: [nothing]
+`
+
+// concluded builds a campaign over synthetic runs (values per arm, in
+// rotated order) and concludes it.
+func concluded(t *testing.T, extra string, values map[string][]float64, mutate func(*recorder.Run)) *recorder.Record {
+	t.Helper()
+	s, _, err := scenarios.Parse("t.yaml", ".", []byte(testScenario+extra), scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := newCampaign(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, _ := Plan(s.ArmNames(), s.Schedule.Rounds.Min, s.Schedule.Order, s.Schedule.Seed)
+	c.rec = c.newRecord("x", "2026-01-01", machine.Identity{}, time.Unix(0, 0))
+	c.rec.Method.Planned = Arms(plan)
+	idx := map[string]int{}
+	for _, slot := range plan {
+		v := values[slot.Arm][idx[slot.Arm]]
+		idx[slot.Arm]++
+		cv := 0.0
+		if slot.Arm == "b" {
+			cv = 5
+		}
+		r := recorder.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm, Start: time.Unix(int64(slot.Seq*10), 0),
+			Metrics:    map[string]float64{"decode_tok_s": v},
+			Counters:   map[string]recorder.CounterResult{"c": {Value: cv, OK: true}},
+			Contention: &machine.Contention{Others: 0.01}, Output: "same text"}
+		if mutate != nil {
+			mutate(&r)
+		}
+		c.rec.Runs = append(c.rec.Runs, r)
+	}
+	c.conclude(false)
+	return c.rec
+}
+
+var (
+	steadyA = []float64{100, 101, 99, 100, 100.5, 99.5}
+	steadyB = []float64{110, 111, 109, 110, 110.5, 109.5}
+)
+
+func TestVerdicts(t *testing.T) {
+	tests := []struct {
+		name    string
+		extra   string
+		values  map[string][]float64
+		mutate  func(*recorder.Run)
+		verdict recorder.Verdict
+		reason  string
+	}{
+		{"valid and faster", "", map[string][]float64{"a": steadyA, "b": steadyB}, nil, recorder.Valid, ""},
+		{"counter gate", "", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
+			if r.Seq == 2 {
+				r.Counters["c"] = recorder.CounterResult{Value: 0, Expect: "> 0", OK: false}
+			}
+		}, recorder.Rejected, "counter `c` = 0, expected > 0"},
+		{"spread", "", map[string][]float64{"a": {100, 130, 80, 120, 90, 100}, "b": steadyB}, nil, recorder.Inconclusive, "Too noisy: arm `a` has a spread of"},
+		{"spread gate off", "gates: {max_spread: 0}\n", map[string][]float64{"a": {100, 130, 80, 120, 90, 100}, "b": steadyB}, nil, recorder.Valid, ""},
+		{"contended", "", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
+			if r.Seq%3 == 0 {
+				r.Contention.Others, r.Contended = 0.5, true
+			}
+		}, recorder.Inconclusive, "Contended host: in 4 of 12 runs"},
+		{"run failure aborts", "", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
+			if r.Seq == 12 {
+				r.Error = "engine exited"
+			}
+		}, recorder.Failed, "failed: engine exited"},
+		{"unverified", "allow_unverified: no counter\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, recorder.Unverified, ""},
+		{"identity fail", "exactness: {compare: [b]}\n", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
+			if r.Arm == "b" {
+				r.Output = "same texT"
+			}
+		}, recorder.Rejected, "arm `b` diverges from `a`"},
+		{"identity report", "exactness: {compare: [b], on_mismatch: report}\n", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
+			if r.Arm == "b" {
+				r.Output = "same texT"
+			}
+		}, recorder.Valid, "Output identity contract broken"},
+		{"identity empty", "exactness: {compare: [b]}\n", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
+			r.Output = ""
+		}, recorder.Inconclusive, "empty output"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := concluded(t, tt.extra, tt.values, tt.mutate)
+			if rec.Verdict != tt.verdict {
+				t.Fatalf("verdict %s, want %s; reasons %q", rec.Verdict, tt.verdict, rec.Reasons)
+			}
+			if tt.reason != "" && !strings.Contains(strings.Join(rec.Reasons, "\n"), tt.reason) {
+				t.Errorf("reasons %q lack %q", rec.Reasons, tt.reason)
+			}
+		})
+	}
+}
+
+func TestVerdictSentencesAndOutliers(t *testing.T) {
+	steady := concluded(t, "", map[string][]float64{"a": steadyA, "b": steadyB}, nil)
+	if len(steady.ArmVerdicts) != 1 || !strings.Contains(steady.ArmVerdicts[0].Sentence, "`b` vs `a`: faster by 10.0% [") {
+		t.Errorf("arm verdicts %+v", steady.ArmVerdicts)
+	}
+	rec := concluded(t, "", map[string][]float64{"a": {100, 101, 99, 100, 100.5, 160}, "b": steadyB}, nil)
+	res, _ := rec.Result("decode_tok_s")
+	if res.Arms[0].Outliers != 1 || res.Arms[0].Dropped != 0 {
+		t.Errorf("outliers flagged %d dropped %d, want 1 and 0", res.Arms[0].Outliers, res.Arms[0].Dropped)
+	}
+	dropped := concluded(t, "outliers: drop\n", map[string][]float64{"a": {100, 101, 99, 100, 100.5, 160}, "b": steadyB}, nil)
+	res, _ = dropped.Result("decode_tok_s")
+	if res.Arms[0].N != 5 || res.Arms[0].Dropped != 1 {
+		t.Errorf("drop: n %d dropped %d, want 5 and 1", res.Arms[0].N, res.Arms[0].Dropped)
+	}
+}
+
+func TestRedaction(t *testing.T) {
+	args := redactArgs([]string{"srv", "--api-key", "s3cret", "--hf-token=abc", "--port", "1"})
+	if strings.Join(args, " ") != "srv --api-key [redacted] --hf-token=[redacted] --port 1" {
+		t.Errorf("args %q", args)
+	}
+	env := redactEnv(map[string]string{"HF_TOKEN": "x", "OMP_NUM_THREADS": "2", "AWS_SECRET_ACCESS_KEY": "y"})
+	if env["HF_TOKEN"] != Redacted || env["AWS_SECRET_ACCESS_KEY"] != Redacted || env["OMP_NUM_THREADS"] != "2" {
+		t.Errorf("env %v", env)
+	}
+	if got := redactValues([]string{"--header=Bearer abcd1234"}, []string{"abcd1234"}); got[0] != "--header=Bearer [redacted]" {
+		t.Errorf("values %q", got)
+	}
+}
