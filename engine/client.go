@@ -108,7 +108,7 @@ var client = &http.Client{Transport: &http.Transport{DisableKeepAlives: true, Pr
 // Complete sends req to the server at baseURL with streaming on and
 // measures the reply as it arrives.
 func Complete(ctx context.Context, baseURL string, req Request) (*Response, error) {
-	body, err := requestBody(req)
+	body, err := requestBody(req, true)
 	if err != nil {
 		return nil, err
 	}
@@ -117,14 +117,8 @@ func Complete(ctx context.Context, baseURL string, req Request) (*Response, erro
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
 		defer cancel()
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, baseURL+req.Endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "text/event-stream")
 	r := &Response{Start: time.Now(), Final: map[string]any{}}
-	resp, err := client.Do(hreq)
+	resp, err := post(ctx, baseURL+req.Endpoint, body, true)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, fmt.Errorf("request timed out after %s", req.Timeout)
@@ -194,8 +188,21 @@ func Complete(ctx context.Context, baseURL string, req Request) (*Response, erro
 	return r, nil
 }
 
-func requestBody(req Request) ([]byte, error) {
-	m := map[string]any{"stream": true, "temperature": req.Temperature, "seed": req.Seed}
+// post sends a JSON body.
+func post(ctx context.Context, url string, body []byte, stream bool) (*http.Response, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	if stream {
+		hreq.Header.Set("Accept", "text/event-stream")
+	}
+	return client.Do(hreq)
+}
+
+func requestBody(req Request, stream bool) ([]byte, error) {
+	m := map[string]any{"stream": stream, "temperature": req.Temperature, "seed": req.Seed}
 	if req.Model != "" {
 		m["model"] = req.Model
 	}
@@ -218,7 +225,9 @@ func requestBody(req Request) ([]byte, error) {
 			m["messages"] = []map[string]string{{"role": "user", "content": req.Prompt}}
 		}
 		m["max_tokens"] = req.MaxTokens
-		m["stream_options"] = map[string]any{"include_usage": true}
+		if stream {
+			m["stream_options"] = map[string]any{"include_usage": true}
+		}
 		if req.IgnoreEOS {
 			m["ignore_eos"] = true // llama-server and vLLM extension
 		}
@@ -309,25 +318,16 @@ func Replay(ctx context.Context, baseURL string, req Request) (string, []int, er
 	if req.Endpoint != "/completion" {
 		return "", nil, fmt.Errorf("token replay: %s does not return token ids", req.Endpoint)
 	}
-	body, err := requestBody(req)
+	body, err := requestBody(req, false)
 	if err != nil {
 		return "", nil, err
 	}
-	var m map[string]any
-	json.Unmarshal(body, &m)
-	m["stream"] = false
-	body, _ = json.Marshal(m)
 	if req.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
 		defer cancel()
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, baseURL+req.Endpoint, bytes.NewReader(body))
-	if err != nil {
-		return "", nil, err
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	resp, err := client.Do(hreq)
+	resp, err := post(ctx, baseURL+req.Endpoint, body, false)
 	if err != nil {
 		return "", nil, fmt.Errorf("token replay: %w", err)
 	}

@@ -123,28 +123,15 @@ func Compare(a, b Output) Divergence {
 
 // diffBytes returns the first differing byte (the shorter length when one is
 // a prefix of the other; -1 when equal) and the number of differing bytes.
-func diffBytes(a, b string) (first, differing int) {
-	first = -1
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			if first < 0 {
-				first = i
-			}
-			differing++
-		}
-	}
-	if len(a) != len(b) {
-		if first < 0 {
-			first = n
-		}
-		differing += max(len(a), len(b)) - n
-	}
-	return first, differing
-}
+func diffBytes(a, b string) (first, differing int) { return diff([]byte(a), []byte(b)) }
 
 // diffTokens is diffBytes for token sequences.
-func diffTokens(a, b []int) (first, differing int) {
+func diffTokens(a, b []int) (first, differing int) { return diff(a, b) }
+
+// diff returns the first index at which a and b differ (the shorter length
+// when one is a prefix of the other; -1 when equal) and how many positions
+// differ, counting the length difference.
+func diff[T comparable](a, b []T) (first, differing int) {
 	first = -1
 	n := min(len(a), len(b))
 	for i := 0; i < n; i++ {
