@@ -162,6 +162,10 @@ func (s scenario) yaml() string {
 `)
 	def(&s.Gates, "gates: {max_spread: 0, max_contended: 0}\n")
 	def(&s.Arms, fmt.Sprintf("  - name: classic\n    args: [%s]\n  - name: draft\n    args: [%s]\n", s.ClassicArgs, s.DraftArgs))
+	rounds := fmt.Sprint(s.Rounds)
+	if strings.Contains(s.Extra, "#adaptive") {
+		rounds = "{min: 4, max: 5, until_ci_width: 0.01%}"
+	}
 	return fmt.Sprintf(`feature: %s
 title: e2e %s
 vars:
@@ -182,7 +186,7 @@ engine:
 %sarms:
 %sbaseline: %s
 schedule:
-  rounds: %d
+  rounds: %s
   warmup: %d
   order: %s
   cooldown: %s
@@ -191,7 +195,7 @@ counters:
 unmeasured:
   - Everything but the end-to-end path: this is a test.
 `, s.Feature, s.Feature, s.Ctx, s.Tag, s.Ready, s.Prompt, s.MaxTokens, s.Temperature, s.Seed, s.Request, s.Arms, s.Baseline,
-		s.Rounds, s.Warmup, s.Order, s.Cooldown, s.Counters, s.Gates, s.Extra)
+		rounds, s.Warmup, s.Order, s.Cooldown, s.Counters, s.Gates, s.Extra)
 }
 
 type result struct {

@@ -89,3 +89,34 @@ func TestControlArmCampaign(t *testing.T) {
 		t.Errorf("plots %v", res.record.Plots)
 	}
 }
+
+// Adaptive rounds keep adding whole rounds, in the same rotation, until the
+// ratio interval is narrow enough or the maximum is reached; the record
+// says which stopped it.
+func TestAdaptiveRounds(t *testing.T) {
+	needEngine(t)
+	res := run(t, scenario{
+		Feature:     "e2e-adaptive",
+		Tag:         tag(t),
+		ClassicArgs: `"--spec-type", "none"`,
+		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
+		Warmup:      0,
+		MaxTokens:   32,
+		// An interval narrower than 0.01% is out of reach: the maximum
+		// must stop the schedule.
+		Extra: "#adaptive\n",
+	})
+	if res.record == nil {
+		t.Fatalf("no record (exit %d)", res.code)
+	}
+	m := res.record.Method
+	if m.RoundsRun != 5 || len(res.record.Runs) != 10 || !strings.Contains(m.StoppedBy, "maximum of 5 rounds reached") {
+		t.Fatalf("rounds run %d, runs %d, stopped by %q", m.RoundsRun, len(res.record.Runs), m.StoppedBy)
+	}
+	if got := strings.Join(armsOf(res.record.Runs), " "); got != "classic draft draft classic classic draft draft classic classic draft" {
+		t.Errorf("order %q: the added round must continue the rotation", got)
+	}
+	if !strings.Contains(res.stderr, "adaptive rounds: widest ratio interval") {
+		t.Error("progress does not say why a round was added")
+	}
+}

@@ -31,7 +31,11 @@ unmeasured: [nothing]
 // rotated order) and concludes it.
 func concluded(t *testing.T, extra string, values map[string][]float64, mutate func(*recorder.Run)) *recorder.Record {
 	t.Helper()
-	s, _, err := scenarios.Parse("t.yaml", ".", []byte(testScenario+extra), scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	src := testScenario + extra
+	if strings.Contains(extra, "#rounds3") {
+		src = strings.Replace(src, "rounds: 6", "rounds: 3", 1)
+	}
+	s, _, err := scenarios.Parse("t.yaml", ".", []byte(src), scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +99,8 @@ func TestVerdicts(t *testing.T) {
 				r.Error = "engine exited"
 			}
 		}, recorder.Failed, "failed: engine exited"},
+		{"drift flagged", "gates: {max_spread: 0}\n", map[string][]float64{"a": {100, 98, 96, 94, 92, 90}, "b": steadyB}, nil, recorder.Valid, "Drift: arm `a` drifted -8.1% over the campaign"},
+		{"too few samples", "#rounds3\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, recorder.Inconclusive, "Too few samples: with 3 and 3 runs the U test cannot reach p < 0.05"},
 		{"unverified", "allow_unverified: no counter\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, recorder.Unverified, ""},
 		{"identity fail", "exactness: {compare: [b]}\n", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
 			if r.Arm == "b" {
