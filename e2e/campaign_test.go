@@ -150,3 +150,26 @@ func armsOf(runs []recorder.Run) []string {
 	}
 	return out
 }
+
+// The OpenAI-compatible chat endpoint is driven too: token counts come from
+// the engine's totals and the counters still prove the arms.
+func TestOpenAIChatEndpoint(t *testing.T) {
+	needEngine(t)
+	res := run(t, scenario{
+		Feature:     "e2e-chat",
+		Tag:         tag(t),
+		ClassicArgs: `"--spec-type", "none"`,
+		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
+		Request:     "    endpoint: /v1/chat/completions\n",
+		Warmup:      0,
+		Counters:    "  - name: drafts\n    metric: \"llamacpp:spec_decode_num_drafts_total\"\n    expect: {classic: \"== 0\", draft: \"> 0\"}\n",
+	})
+	if res.code != 0 || res.record == nil {
+		t.Fatalf("exit %d", res.code)
+	}
+	for _, r := range readRuns(t, res) {
+		if r.Tokens != 64 || r.Output == "" || r.TokenSource == "stream events" || r.Metrics["decode_tok_s"] <= 0 {
+			t.Errorf("run %d: %d tokens from %s, output %q", r.Seq, r.Tokens, r.TokenSource, r.Output)
+		}
+	}
+}
