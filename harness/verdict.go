@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
 )
 
 // conclude applies the counter gate, the identity check and the
@@ -90,6 +92,9 @@ func (c *campaign) conclude(interrupted bool) {
 	rec.Reasons = append(rec.Reasons, flags...)
 	if failed > 0 && !stopped {
 		rec.Warnings = append(rec.Warnings, fmt.Sprintf("%d run(s) failed and are excluded from the statistics (on_failure: %s).", failed, s.OnFailure))
+	}
+	if relaxed := relaxedGates(s.Gates); relaxed != "" {
+		rec.Warnings = append(rec.Warnings, "This scenario relaxes the publishability gates ("+relaxed+"); a VALID verdict here holds under those gates only.")
 	}
 	if s.AllowUnverified != "" {
 		rec.Warnings = append(rec.Warnings, fmt.Sprintf("Unverified: no counter tells the arms apart. The scenario's reason: %q.", s.AllowUnverified))
@@ -279,3 +284,21 @@ func minP(n1, n2 int) float64 {
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// relaxedGates lists the gates the scenario set looser than the defaults
+// (or turned off), for the record's warnings.
+func relaxedGates(g scenarios.Gates) string {
+	var out []string
+	check := func(name string, v scenarios.Fraction, def float64) {
+		switch {
+		case v == 0:
+			out = append(out, name+" off")
+		case float64(v) > def:
+			out = append(out, fmt.Sprintf("%s %s instead of %s", name, v, scenarios.Fraction(def)))
+		}
+	}
+	check("max_spread", g.MaxSpread, scenarios.DefaultMaxSpread)
+	check("max_contended", g.MaxContended, scenarios.DefaultMaxContended)
+	check("contended_cpu", g.ContendedCPU, scenarios.DefaultContendedCPU)
+	return strings.Join(out, ", ")
+}

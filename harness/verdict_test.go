@@ -129,6 +129,17 @@ func TestVerdicts(t *testing.T) {
 	}
 }
 
+func TestRelaxedGatesAreSaid(t *testing.T) {
+	rec := concluded(t, "gates: {max_spread: 50%, max_contended: 0}\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil)
+	want := "This scenario relaxes the publishability gates (max_spread 50% instead of 4%, max_contended off)"
+	if !strings.Contains(strings.Join(rec.Warnings, "\n"), want) {
+		t.Errorf("warnings %q lack %q", rec.Warnings, want)
+	}
+	if rec := concluded(t, "", map[string][]float64{"a": steadyA, "b": steadyB}, nil); strings.Contains(strings.Join(rec.Warnings, "\n"), "relaxes") {
+		t.Errorf("default gates reported as relaxed: %q", rec.Warnings)
+	}
+}
+
 func TestVerdictSentencesAndOutliers(t *testing.T) {
 	steady := concluded(t, "", map[string][]float64{"a": steadyA, "b": steadyB}, nil)
 	if len(steady.ArmVerdicts) != 1 || !strings.Contains(steady.ArmVerdicts[0].Sentence, "`b` vs `a`: faster by 10.0% [") {
