@@ -270,6 +270,10 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 
 var errInterrupted = errors.New("interrupted")
 
+// minContentionWindow is the shortest measured request whose contention
+// share is judged against the gate.
+const minContentionWindow = 250 * time.Millisecond
+
 // measure cools down, runs one slot, samples load around it, and journals
 // the run. It returns errInterrupted, without journaling, when ctx is done
 // before the run finished: an interrupted run is not a finished run.
@@ -308,7 +312,9 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (recorde
 	if err != nil {
 		run.Error = err.Error()
 	}
-	if run.Contention != nil && s.Gates.ContendedCPU > 0 {
+	// A window shorter than minContentionWindow holds a few scheduler ticks
+	// at most: one background tick would read as heavy contention.
+	if run.Contention != nil && s.Gates.ContendedCPU > 0 && run.Metrics[scenarios.WallS] >= minContentionWindow.Seconds() {
 		run.Contended = run.Contention.Others > float64(s.Gates.ContendedCPU)
 	}
 	if err := c.journal.Append(run); err != nil {

@@ -131,7 +131,7 @@ func (c *campaign) gates() (inconclusive, flags []string) {
 	}
 	contended, measured := 0, 0
 	for _, r := range rec.Runs {
-		if !r.OK() || r.Contention == nil {
+		if !r.OK() || r.Contention == nil || r.Metrics[scenarios.WallS] < minContentionWindow.Seconds() {
 			continue
 		}
 		measured++

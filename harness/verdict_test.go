@@ -55,7 +55,7 @@ func concluded(t *testing.T, extra string, values map[string][]float64, mutate f
 			cv = 5
 		}
 		r := recorder.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm, Start: time.Unix(int64(slot.Seq*10), 0),
-			Metrics:    map[string]float64{"decode_tok_s": v},
+			Metrics:    map[string]float64{"decode_tok_s": v, "wall_s": 1},
 			Counters:   map[string]recorder.CounterResult{"c": {Value: cv, OK: true}},
 			Contention: &machine.Contention{Others: 0.01}, Output: "same text"}
 		if mutate != nil {
