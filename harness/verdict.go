@@ -230,7 +230,7 @@ func (c *campaign) unmeasuredByRun() []string {
 		if run.TokenSource == "stream events" {
 			eventCounted++
 		}
-		if run.Contention == nil {
+		if run.Contention == nil || run.Metrics[scenarios.WallS] < minContentionWindow.Seconds() {
 			noContention++
 		}
 	}
@@ -241,7 +241,7 @@ func (c *campaign) unmeasuredByRun() []string {
 		out = append(out, fmt.Sprintf("Exact token counts in %d run(s): the engine returned no totals, so tokens were counted as stream events, which undercounts when the engine merges tokens.", eventCounted))
 	}
 	if noContention > 0 {
-		out = append(out, fmt.Sprintf("Contention during the measured request in %d run(s): the engine's CPU time could not be read.", noContention))
+		out = append(out, fmt.Sprintf("Contention during the measured request in %d run(s): the engine's CPU time could not be read, or the request took less than %s, too short to judge.", noContention, minContentionWindow))
 	}
 	if n := len(rec.Method.Planned) - len(rec.Runs); n > 0 {
 		out = append(out, fmt.Sprintf("%d planned run(s) did not run.", n))
