@@ -86,12 +86,24 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 	if err != nil {
 		return nil, err
 	}
+	recAbs, err := filepath.Abs(c.recPath)
+	if err != nil {
+		return nil, err
+	}
 	if err := c.prepareDataDir(); err != nil {
 		return nil, err
 	}
 	c.rec = c.newRecord(hw, date, id, time.Now())
 	c.rec.Engine = engine.Identify(ctx, s.Engine.Command[0], os.Environ(), s.Engine.Source)
-	st := state{ScenarioPath: s.Path, ScenarioHash: s.Hash(), RecordPath: c.recPath, Hardware: hw, Date: date, Started: c.rec.Method.Started, EngineSHA256: c.rec.Engine.SHA256}
+	// The state names the record by absolute path, so that a resume from
+	// another folder writes the same record.
+	scenarioPath := s.Path
+	if !strings.HasPrefix(scenarioPath, "embedded:") {
+		if abs, err := filepath.Abs(scenarioPath); err == nil {
+			scenarioPath = abs
+		}
+	}
+	st := state{ScenarioPath: scenarioPath, ScenarioHash: s.Hash(), RecordPath: recAbs, Hardware: hw, Date: date, Started: c.rec.Method.Started, EngineSHA256: c.rec.Engine.SHA256}
 	if err := writeState(c.dataDir, st); err != nil {
 		return nil, err
 	}
@@ -102,6 +114,10 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 // scenario (by semantic hash) and the same engine binary (by hash), from the
 // run after the last finished one, into the same record.
 func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Options) (*Outcome, error) {
+	dataDir, err := filepath.Abs(dataDir)
+	if err != nil {
+		return nil, err
+	}
 	st, err := readState(dataDir)
 	if err != nil {
 		return nil, err

@@ -116,6 +116,12 @@ func (s *Scenario) Hash() string {
 
 // read finds the scenario: a file first, then a shipped scenario by name.
 func read(nameOrPath string) (src []byte, path, dir string, err error) {
+	// A record or a campaign state names a shipped scenario this way.
+	if name, ok := strings.CutPrefix(nameOrPath, "embedded:"); ok {
+		if b, err := shipped.ReadFile(name); err == nil {
+			return b, nameOrPath, ".", nil
+		}
+	}
 	b, err := os.ReadFile(nameOrPath)
 	if err == nil {
 		return b, nameOrPath, filepath.Dir(nameOrPath), nil

@@ -27,6 +27,13 @@ func TestShippedScenariosLoad(t *testing.T) {
 	}
 }
 
+func TestLoadByRecordedName(t *testing.T) {
+	s, _, err := Load("embedded:llamacpp-speculative.yaml", Options{LookupEnv: noEnv})
+	if err != nil || s.Path != "embedded:llamacpp-speculative.yaml" {
+		t.Fatalf("load by the name a record gives: %v", err)
+	}
+}
+
 func TestLoadSpeculative(t *testing.T) {
 	env := map[string]string{"MODEL_DIR": "/models"}
 	s, _, err := Load("llamacpp-speculative", Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
@@ -242,5 +249,14 @@ func TestUnmeasuredAcceptsColonSentences(t *testing.T) {
 	bad := strings.Replace(string(mustShipped(t)), "unmeasured:\n", "unmeasured:\n  - {a: 1, b: 2}\n", 1)
 	if _, _, err := Parse("t.yaml", ".", []byte(bad), Options{LookupEnv: noEnv}); err == nil || !strings.Contains(err.Error(), "expected a sentence") {
 		t.Errorf("two-entry mapping: %v", err)
+	}
+}
+
+func TestHashIgnoresWhereTheFileIs(t *testing.T) {
+	src := mustShipped(t)
+	a, _, _ := Parse("a.yaml", ".", src, Options{LookupEnv: noEnv})
+	b, _, _ := Parse("/abs/elsewhere/a.yaml", ".", src, Options{LookupEnv: noEnv})
+	if a.Hash() != b.Hash() {
+		t.Error("the same scenario read from another path hashes differently: resume would refuse it")
 	}
 }

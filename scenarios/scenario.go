@@ -42,7 +42,7 @@ type Scenario struct {
 
 	// Path is where the scenario came from: a file path, or
 	// "embedded:NAME.yaml" for a scenario shipped inside the binary.
-	Path string `yaml:"-" json:"path"`
+	Path string `yaml:"-" json:"-"`
 	// Dir is the folder that relative paths in the scenario (prompt_file)
 	// are resolved against.
 	Dir string `yaml:"-" json:"-"`
