@@ -313,14 +313,24 @@ func numbers(v any) map[string]float64 {
 // text and every token id. llama-server's stream leaves out the ids of
 // tokens that end inside a multi-byte character (16 tokens arrive with 12
 // ids), so a token-level identity check needs this second, unmeasured
-// request; only the non-streamed /completion reply carries all ids.
+// request. /completion answers with all ids in `tokens`; the OpenAI
+// endpoints are asked for logprobs, whose entries carry ids on engines that
+// give them (llama-server does, but drops the same held-back tokens, so
+// there the ids come back incomplete and are refused).
 func Replay(ctx context.Context, baseURL string, req Request) (string, []int, error) {
-	if req.Endpoint != "/completion" {
-		return "", nil, fmt.Errorf("token replay: %s does not return token ids", req.Endpoint)
-	}
 	body, err := requestBody(req, false)
 	if err != nil {
 		return "", nil, err
+	}
+	if req.Endpoint != "/completion" {
+		var m map[string]any
+		json.Unmarshal(body, &m)
+		if req.Endpoint == "/v1/chat/completions" {
+			m["logprobs"] = true
+		} else {
+			m["logprobs"] = 1
+		}
+		body, _ = json.Marshal(m)
 	}
 	if req.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -339,12 +349,53 @@ func Replay(ctx context.Context, baseURL string, req Request) (string, []int, er
 	if resp.StatusCode != http.StatusOK {
 		return "", nil, &HTTPError{Status: resp.StatusCode, Body: strings.TrimSpace(string(b))}
 	}
+	return replayIDs(req.Endpoint, b)
+}
+
+// replayIDs reads the text and token ids of a non-streamed reply, and
+// refuses ids that do not cover every generated token.
+func replayIDs(endpoint string, body []byte) (string, []int, error) {
 	var reply struct {
 		Content string `json:"content"`
 		Tokens  []int  `json:"tokens"`
+		Choices []struct {
+			Text    string `json:"text"`
+			Message struct {
+				Content string `json:"content"`
+			} `json:"message"`
+			Logprobs *struct {
+				Content []struct {
+					ID *int `json:"id"`
+				} `json:"content"`
+			} `json:"logprobs"`
+		} `json:"choices"`
+		Usage struct {
+			CompletionTokens int `json:"completion_tokens"`
+		} `json:"usage"`
 	}
-	if err := json.Unmarshal(b, &reply); err != nil {
+	if err := json.Unmarshal(body, &reply); err != nil {
 		return "", nil, fmt.Errorf("token replay: %w", err)
 	}
-	return reply.Content, reply.Tokens, nil
+	if endpoint == "/completion" {
+		return reply.Content, reply.Tokens, nil
+	}
+	if len(reply.Choices) == 0 {
+		return "", nil, errors.New("token replay: no choices in the reply")
+	}
+	ch := reply.Choices[0]
+	text := ch.Text + ch.Message.Content
+	if ch.Logprobs == nil {
+		return text, nil, errors.New("token replay: the engine returned no logprobs")
+	}
+	var ids []int
+	for _, e := range ch.Logprobs.Content {
+		if e.ID == nil {
+			return text, nil, errors.New("token replay: the engine's logprobs carry no token ids")
+		}
+		ids = append(ids, *e.ID)
+	}
+	if n := reply.Usage.CompletionTokens; n > 0 && len(ids) != n {
+		return text, nil, fmt.Errorf("token replay: logprobs name %d of %d generated tokens", len(ids), n)
+	}
+	return text, ids, nil
 }

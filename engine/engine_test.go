@@ -284,3 +284,30 @@ func TestCompleteOnRealStream(t *testing.T) {
 		t.Errorf("truncated stream: err = %v", err)
 	}
 }
+
+// Non-streamed OpenAI replies from the real llama-server carry token ids in
+// their logprobs, but leave out the tokens held back inside a multi-byte
+// character (14 of 16 here): such ids are refused, never used as complete.
+func TestReplayIDsOnRealReplies(t *testing.T) {
+	for _, tt := range []struct{ file, endpoint string }{
+		{"testdata/chat-logprobs.json", "/v1/chat/completions"},
+		{"testdata/completions-logprobs.json", "/v1/completions"},
+	} {
+		b, err := os.ReadFile(tt.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, ids, err := replayIDs(tt.endpoint, b)
+		if err == nil || !strings.Contains(err.Error(), "of 16 generated tokens") || text == "" || ids != nil {
+			t.Errorf("%s: text %q ids %v err %v", tt.file, text, ids, err)
+		}
+	}
+	full := []byte(`{"choices":[{"text":"ab","logprobs":{"content":[{"id":7},{"id":9}]}}],"usage":{"completion_tokens":2}}`)
+	if text, ids, err := replayIDs("/v1/completions", full); err != nil || text != "ab" || len(ids) != 2 || ids[1] != 9 {
+		t.Errorf("complete logprobs: %q %v %v", text, ids, err)
+	}
+	noIDs := []byte(`{"choices":[{"text":"ab","logprobs":{"content":[{"token":"a"},{"token":"b"}]}}]}`)
+	if _, _, err := replayIDs("/v1/completions", noIDs); err == nil {
+		t.Error("logprobs without ids accepted")
+	}
+}

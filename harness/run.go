@@ -82,7 +82,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 	run.Output, run.Reasoning = resp.Text, resp.Reasoning
 	if resp.CompleteTokenIDs() {
 		run.TokenIDs = resp.TokenIDs
-	} else if c.scenario.Exactness != nil && req.Endpoint == "/completion" {
+	} else if c.scenario.Exactness != nil {
 		// Outside the measured window: the stream's ids are incomplete, so
 		// ask again without streaming. The ids are used only if the replay
 		// generated exactly the measured text.
