@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -309,5 +310,19 @@ func TestReplayIDsOnRealReplies(t *testing.T) {
 	noIDs := []byte(`{"choices":[{"text":"ab","logprobs":{"content":[{"token":"a"},{"token":"b"}]}}]}`)
 	if _, _, err := replayIDs("/v1/completions", noIDs); err == nil {
 		t.Error("logprobs without ids accepted")
+	}
+}
+
+// An HTTP error from the engine is a failed request that quotes the
+// engine's answer.
+func TestCompleteHTTPError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":{"code":400,"message":"the request exceeds the available context size"}}`, http.StatusBadRequest)
+	}))
+	defer srv.Close()
+	_, err := Complete(context.Background(), srv.URL, Request{Endpoint: "/completion", MaxTokens: 8})
+	var he *HTTPError
+	if !errors.As(err, &he) || he.Status != 400 || !strings.Contains(err.Error(), "exceeds the available context size") {
+		t.Errorf("err = %v", err)
 	}
 }

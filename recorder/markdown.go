@@ -116,6 +116,20 @@ func (m *mdWriter) summary(r *Record) {
 		}
 	}
 	m.p("| Runs | %d measured, %d failed, of %d planned |\n", ok, failed, len(r.Method.Planned))
+	outliers, dropped := 0, 0
+	for _, run := range r.Runs {
+		if run.Outlier {
+			outliers++
+		}
+		if run.Dropped {
+			dropped++
+		}
+	}
+	if outliers > 0 {
+		m.p("| Outliers | %d run(s) flagged on `%s` (modified z-score > 3.5), %d dropped |\n", outliers, r.Scenario.Primary, dropped)
+	} else {
+		m.p("| Outliers | none flagged on `%s` |\n", r.Scenario.Primary)
+	}
 	if r.Verdict.ShowsResults() {
 		if res, found := r.Result(r.Scenario.Primary); found {
 			for _, a := range res.Arms {
