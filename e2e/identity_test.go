@@ -49,7 +49,7 @@ func TestIdentityDivergent(t *testing.T) {
 		}
 	}
 	wantByte := firstDiff([]byte(classic.Output), []byte(draft.Output))
-	wantTok := firstDiffInts(classic.TokenIDs, draft.TokenIDs)
+	wantTok := firstDiff(classic.TokenIDs, draft.TokenIDs)
 	t.Logf("first divergence: token %d, byte %d (record: token %d, byte %d); excerpts %q vs %q", wantTok, wantByte, a.TokenIndex, a.ByteOffset, a.ExcerptA, a.ExcerptB)
 	if wantByte < 0 || a.ByteOffset != wantByte || !a.TokensCompared || a.TokenIndex != wantTok || len(classic.TokenIDs) != 400 {
 		t.Errorf("record says token %d / byte %d (tokens compared %v), raw outputs say token %d / byte %d", a.TokenIndex, a.ByteOffset, a.TokensCompared, wantTok, wantByte)
@@ -147,19 +147,9 @@ func readRuns(t *testing.T, res result) []recorder.Run {
 	return out
 }
 
-func firstDiff(a, b []byte) int {
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	if len(a) != len(b) {
-		return min(len(a), len(b))
-	}
-	return -1
-}
-
-func firstDiffInts(a, b []int) int {
+// firstDiff is the first index at which a and b differ (the shorter length
+// when one is a prefix of the other), or -1 when they are equal.
+func firstDiff[T comparable](a, b []T) int {
 	for i := 0; i < len(a) && i < len(b); i++ {
 		if a[i] != b[i] {
 			return i

@@ -147,9 +147,9 @@ func (m *mdWriter) summary(r *Record) {
 func armList(r *Record) string {
 	names := make([]string, len(r.Scenario.Arms))
 	for i, a := range r.Scenario.Arms {
-		names[i] = "`" + a.Name + "`"
+		names[i] = a.Name
 	}
-	return strings.Join(names, ", ")
+	return backquoted(names, ", ")
 }
 
 func baselineMedian(res MetricResult, baseline string) float64 {
@@ -286,7 +286,7 @@ func (m *mdWriter) method(r *Record) {
 	m.p("- %d rounds × %d arms, order `%s` (seed %d); %d discarded warmup request(s) after each engine start; cooldown %s between runs.\n",
 		me.Rounds, len(r.Scenario.Arms), me.Order, me.Seed, me.Warmup, me.Cooldown)
 	m.p("- Every run starts the engine afresh, waits for its ready path, sends the warmups and then the one measured request (streamed), then stops the engine's process group.\n")
-	m.p("- Order planned: %s.\n", orderString(me.Planned, r.Scenario.Arms))
+	m.p("- Order planned: %s.\n", orderString(me.Planned))
 	var ran []string
 	var cool []float64
 	for _, run := range r.Runs {
@@ -295,7 +295,7 @@ func (m *mdWriter) method(r *Record) {
 			cool = append(cool, run.CooldownS)
 		}
 	}
-	m.p("- Order run: %s.\n", orderString(ran, r.Scenario.Arms))
+	m.p("- Order run: %s.\n", orderString(ran))
 	if len(cool) > 0 {
 		s := stats.Summarize(cool)
 		m.p("- Cooldowns slept: %d, from %ss to %ss (median %ss).\n", len(cool), num(s.Min, 3), num(s.Max, 3), num(s.Median, 3))
@@ -340,16 +340,12 @@ func tokenSources(runs []Run) string {
 	return strings.Join(out, "`, `")
 }
 
-// orderString abbreviates arms to letters when they are few: "A B B A …".
-func orderString(order []string, arms []ArmInfo) string {
+// orderString lists arms in the order they ran.
+func orderString(order []string) string {
 	if len(order) == 0 {
 		return "none"
 	}
-	parts := make([]string, len(order))
-	for i, a := range order {
-		parts[i] = "`" + a + "`"
-	}
-	return strings.Join(parts, " ")
+	return backquoted(order, " ")
 }
 
 func (m *mdWriter) counters(r *Record) {
@@ -508,7 +504,7 @@ func (m *mdWriter) identity(r *Record) {
 	}
 	m.ln("")
 	if len(id.Strip) > 0 {
-		m.p("Stripped before comparing (patterns %s): %d match(es)", backquoted(id.Strip), len(id.Stripped))
+		m.p("Stripped before comparing (patterns %s): %d match(es)", backquoted(id.Strip, ", "), len(id.Stripped))
 		if len(id.Stripped) > 0 {
 			m.p(", e.g. %s", codeCell(strconv.Quote(id.Stripped[0])))
 		}
@@ -524,12 +520,13 @@ func codeCell(s string) string {
 	return "`" + strings.ReplaceAll(cell(s), "`", "'") + "`"
 }
 
-func backquoted(xs []string) string {
+// backquoted writes each item as inline code, joined by sep.
+func backquoted(xs []string, sep string) string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
 		out[i] = "`" + x + "`"
 	}
-	return strings.Join(out, ", ")
+	return strings.Join(out, sep)
 }
 
 func (m *mdWriter) raw(r *Record) {
