@@ -291,7 +291,7 @@ func tokenCount(r *Response) (int, string) {
 	if len(r.TokenIDs) > 0 {
 		return len(r.TokenIDs), "streamed token ids"
 	}
-	return r.StreamedTokens, "stream events"
+	return r.StreamedTokens, TokensFromEvents
 }
 
 // numbers keeps the numeric fields of a JSON object.
@@ -399,3 +399,8 @@ func replayIDs(endpoint string, body []byte) (string, []int, error) {
 	}
 	return text, ids, nil
 }
+
+// TokensFromEvents is the TokenSource of a count of stream events, used
+// when the engine returned no totals: it undercounts when the engine merges
+// tokens into one event.
+const TokensFromEvents = "stream events"

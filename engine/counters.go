@@ -12,7 +12,7 @@ import (
 // Counter reads one arm-distinguishing counter from a run.
 type Counter struct {
 	Name string
-	Kind string // metric, json or log
+	Kind scenarios.SourceKind
 	Expr string
 	sel  scenarios.MetricSelector
 	re   *regexp.Regexp
@@ -24,6 +24,9 @@ type Reading struct {
 	// Note says how the value was found when that matters to a reader
 	// (a metric that was absent, how many log lines matched).
 	Note string `json:"note,omitempty"`
+	// Absent is set when the source did not appear at all (no such
+	// metric, no such reply field, no matching log line) and was read as 0.
+	Absent bool `json:"absent,omitempty"`
 }
 
 // Observation is everything a counter can be read from in one run.
@@ -34,23 +37,23 @@ type Observation struct {
 }
 
 // NewCounter compiles a scenario counter.
-func NewCounter(c scenarios.Counter) (*Counter, error) {
-	kind, expr := c.Source()
-	k := &Counter{Name: c.Name, Kind: kind, Expr: expr}
-	switch kind {
-	case "metric":
+func NewCounter(c scenarios.CounterPolicy) (*Counter, error) {
+	expr := c.Expr
+	k := &Counter{Name: c.Name, Kind: c.Kind, Expr: expr}
+	switch c.Kind {
+	case scenarios.SourceMetric:
 		sel, err := scenarios.ParseMetricSelector(expr)
 		if err != nil {
 			return nil, err
 		}
 		k.sel = sel
-	case "log":
+	case scenarios.SourceLog:
 		re, err := regexp.Compile(expr)
 		if err != nil {
 			return nil, fmt.Errorf("counter %s: %w", c.Name, err)
 		}
 		k.re = re
-	case "json":
+	case scenarios.SourceJSON:
 	default:
 		return nil, fmt.Errorf("counter %s: no source", c.Name)
 	}
@@ -58,35 +61,35 @@ func NewCounter(c scenarios.Counter) (*Counter, error) {
 }
 
 // NeedsMetrics reports whether the counter reads the metrics endpoint.
-func (c *Counter) NeedsMetrics() bool { return c.Kind == "metric" }
+func (c *Counter) NeedsMetrics() bool { return c.Kind == scenarios.SourceMetric }
 
 // Read returns the counter's value in one run.
 func (c *Counter) Read(o Observation) (Reading, error) {
 	switch c.Kind {
-	case "metric":
+	case scenarios.SourceMetric:
 		after, okA := o.After.Value(c.sel)
 		before, okB := o.Before.Value(c.sel)
 		if !okA && !okB {
-			return Reading{Value: 0, Note: "metric absent from the endpoint; read as 0"}, nil
+			return Reading{Value: 0, Note: "metric absent from the endpoint; read as 0", Absent: true}, nil
 		}
 		return Reading{Value: after - before}, nil
-	case "json":
+	case scenarios.SourceJSON:
 		v, found, err := JSONPath(o.Reply, c.Expr)
 		if err != nil {
 			return Reading{}, fmt.Errorf("counter %s: %w", c.Name, err)
 		}
 		if !found {
-			return Reading{Value: 0, Note: "field absent from the reply; read as 0"}, nil
+			return Reading{Value: 0, Note: "field absent from the reply; read as 0", Absent: true}, nil
 		}
 		return Reading{Value: v}, nil
-	case "log":
+	case scenarios.SourceLog:
 		sum, n, err := SumLogMatches(c.re, o.Window)
 		if err != nil {
 			return Reading{}, fmt.Errorf("counter %s: %w", c.Name, err)
 		}
-		return Reading{Value: sum, Note: fmt.Sprintf("%d matching log lines in the measured window", n)}, nil
+		return Reading{Value: sum, Note: fmt.Sprintf("%d matching log lines in the measured window", n), Absent: n == 0}, nil
 	}
-	return Reading{}, fmt.Errorf("counter %s: unknown kind %q", c.Name, c.Kind)
+	return Reading{}, fmt.Errorf("counter %s: unknown kind %v", c.Name, c.Kind)
 }
 
 // JSONPath follows a dotted path into a decoded JSON object. Numbers are

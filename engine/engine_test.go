@@ -68,7 +68,7 @@ func TestParseRealMetrics(t *testing.T) {
 }
 
 func TestMetricCounterDelta(t *testing.T) {
-	c, err := NewCounter(scenarios.Counter{Name: "drafts", Metric: "llamacpp:spec_decode_num_drafts_total"})
+	c, err := NewCounter(scenarios.CounterPolicy{Name: "drafts", Kind: scenarios.SourceMetric, Expr: "llamacpp:spec_decode_num_drafts_total"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,9 +78,9 @@ func TestMetricCounterDelta(t *testing.T) {
 	if err != nil || r.Value != 165 {
 		t.Errorf("delta = %v, %v; want 165", r.Value, err)
 	}
-	missing, _ := NewCounter(scenarios.Counter{Name: "x", Metric: "not_there"})
+	missing, _ := NewCounter(scenarios.CounterPolicy{Name: "x", Kind: scenarios.SourceMetric, Expr: "not_there"})
 	r, err = missing.Read(Observation{Before: before, After: after})
-	if err != nil || r.Value != 0 || !strings.Contains(r.Note, "absent") {
+	if err != nil || r.Value != 0 || !r.Absent || !strings.Contains(r.Note, "absent") {
 		t.Errorf("absent metric: %+v, %v", r, err)
 	}
 }

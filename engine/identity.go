@@ -29,6 +29,8 @@ type Identity struct {
 	SourceDir    string `json:"source_dir,omitempty"`
 	SourceCommit string `json:"source_commit,omitempty"`
 	SourceDirty  *bool  `json:"source_dirty,omitempty"`
+	// Models are the files the command lines name (see ModelFiles).
+	Models []ModelFile `json:"models,omitempty"`
 	// Problems lists what could not be determined.
 	Problems []string `json:"problems,omitempty"`
 }

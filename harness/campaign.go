@@ -7,11 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
@@ -33,6 +32,9 @@ type Options struct {
 	// Version, Commit and Dirty identify decodebench in the record.
 	Version, Commit string
 	Dirty           bool
+	// ScenarioWarnings are what validation reported without refusing the
+	// scenario (a non-loopback bind, say); the record repeats them.
+	ScenarioWarnings []string
 }
 
 // Outcome is what a campaign left behind.
@@ -44,6 +46,7 @@ type Outcome struct {
 
 type campaign struct {
 	scenario    *scenarios.Scenario
+	policy      scenarios.Policy
 	opt         Options
 	dataDir     string
 	recPath     string
@@ -51,10 +54,19 @@ type campaign struct {
 	progress    *Progress
 	journal     *Journal
 	counters    []*engine.Counter
-	expect      map[string]map[string]scenarios.Expectation
 	needMetrics bool
 	sampler     *machine.Sampler
 	lastEnd     time.Time
+	// exec performs each measured run: the real engine, or a fake in the
+	// run loop's unit tests.
+	exec Executor
+}
+
+// Executor performs one measured run of a slot, filling in run. An error
+// is the run's failure (recorded, then on_failure decides), unless the
+// context is done, which interrupts the campaign.
+type Executor interface {
+	Execute(ctx context.Context, slot Slot, run *recorder.Run) error
 }
 
 // Run runs the campaign the scenario describes and writes its record. The
@@ -93,8 +105,8 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 	if err := c.prepareDataDir(); err != nil {
 		return nil, err
 	}
-	c.rec = c.newRecord(hw, date, id, time.Now())
-	c.rec.Engine = engine.Identify(ctx, s.Engine.Command[0], os.Environ(), s.Engine.Source)
+	c.rec = c.newRecord(hw, date, id, time.Now().Round(0))
+	c.rec.Engine = c.identifyEngine(ctx)
 	// The state names the record by absolute path, so that a resume from
 	// another folder writes the same record.
 	scenarioPath := s.Path
@@ -130,7 +142,7 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 		return nil, err
 	}
 	c.dataDir, c.recPath = dataDir, st.RecordPath
-	runs, err := ReadJournal(filepath.Join(dataDir, "runs.jsonl"))
+	runs, err := recorder.ReadRuns(filepath.Join(dataDir, recorder.RunsFile))
 	if err != nil {
 		return nil, err
 	}
@@ -139,11 +151,11 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 		c.progress.Printf("machine identity incomplete: %v", err)
 	}
 	c.rec = c.newRecord(st.Hardware, st.Date, id, st.Started)
-	c.rec.Engine = engine.Identify(ctx, s.Engine.Command[0], os.Environ(), s.Engine.Source)
+	c.rec.Engine = c.identifyEngine(ctx)
 	if c.rec.Engine.SHA256 != st.EngineSHA256 {
 		return nil, fmt.Errorf("resume %s: the engine binary changed since the campaign started (sha256 %.12s, was %.12s)", dataDir, c.rec.Engine.SHA256, st.EngineSHA256)
 	}
-	now := time.Now()
+	now := time.Now().Round(0)
 	st.Resumed = append(st.Resumed, now)
 	c.rec.Method.Resumed = st.Resumed
 	if err := writeState(dataDir, st); err != nil {
@@ -161,31 +173,15 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 	if opt.Progress == nil {
 		opt.Progress = io.Discard
 	}
-	c := &campaign{scenario: s, opt: opt, expect: map[string]map[string]scenarios.Expectation{}, sampler: machine.NewSampler()}
-	for _, sc := range s.Counters {
-		k, err := engine.NewCounter(sc)
+	c := &campaign{scenario: s, policy: s.Policy, opt: opt, sampler: machine.NewSampler()}
+	c.exec = serverExecutor{c}
+	for _, cp := range s.Policy.Counters {
+		k, err := engine.NewCounter(cp)
 		if err != nil {
 			return nil, err
 		}
 		c.counters = append(c.counters, k)
 		c.needMetrics = c.needMetrics || k.NeedsMetrics()
-		c.expect[sc.Name] = map[string]scenarios.Expectation{}
-		for arm, ex := range sc.Expect {
-			e, err := scenarios.ParseExpectation(ex)
-			if err != nil {
-				return nil, fmt.Errorf("counter %s: %w", sc.Name, err)
-			}
-			c.expect[sc.Name][arm] = e
-		}
-		// The gate treats a control arm like the baseline: without an
-		// expectation of its own it must show the baseline's.
-		for _, a := range s.Arms {
-			if _, own := c.expect[sc.Name][a.Name]; a.Control && !own {
-				if e, ok := c.expect[sc.Name][s.Baseline]; ok {
-					c.expect[sc.Name][a.Name] = e
-				}
-			}
-		}
 	}
 	c.progress = NewProgress(opt.Progress, opt.Live, 0, s.Schedule.Cooldown.Duration)
 	return c, nil
@@ -195,7 +191,7 @@ func (c *campaign) prepareDataDir() error {
 	if err := os.MkdirAll(filepath.Join(c.dataDir, "logs"), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(c.dataDir, "scenario.yaml"), c.scenario.Source, 0o644)
+	return os.WriteFile(filepath.Join(c.dataDir, recorder.ScenarioFile), c.scenario.Source, 0o644)
 }
 
 // execute runs the schedule from where the record's runs leave off, then
@@ -205,7 +201,7 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 	if err := os.MkdirAll(filepath.Join(c.dataDir, "logs"), 0o755); err != nil {
 		return nil, err
 	}
-	journal, err := OpenJournal(filepath.Join(c.dataDir, "runs.jsonl"))
+	journal, err := OpenJournal(filepath.Join(c.dataDir, recorder.RunsFile))
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +212,7 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 	for len(c.rec.Runs) > 0 && rounds*len(s.Arms) < c.rec.Runs[len(c.rec.Runs)-1].Seq {
 		rounds++ // an adaptive campaign had grown before it was interrupted
 	}
-	plan, err := Plan(s.ArmNames(), rounds, s.Schedule.Order, s.Schedule.Seed)
+	plan, err := Plan(s.ArmNames(), rounds, c.policy.Schedule.Order, s.Schedule.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -240,11 +236,11 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 				next, attempt = next+1, 1
 				continue
 			}
-			switch policy, retries := c.failurePolicy(); {
-			case policy == "retry" && attempt <= retries:
+			switch f := c.policy.Failure; {
+			case f.Kind == scenarios.FailRetry && attempt <= f.Retries:
 				attempt++
-				c.progress.Printf("run %d failed; retrying (attempt %d of %d)", slot.Seq, attempt, retries+1)
-			case policy == "continue":
+				c.progress.Printf("run %d failed; retrying (attempt %d of %d)", slot.Seq, attempt, f.Retries+1)
+			case f.Kind == scenarios.FailContinue:
 				next, attempt = next+1, 1
 				c.progress.Printf("run %d failed; continuing (on_failure: continue)", slot.Seq)
 			default:
@@ -264,7 +260,7 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 			break
 		}
 		rounds++
-		if plan, err = Plan(s.ArmNames(), rounds, s.Schedule.Order, s.Schedule.Seed); err != nil {
+		if plan, err = Plan(s.ArmNames(), rounds, c.policy.Schedule.Order, s.Schedule.Seed); err != nil {
 			return nil, err
 		}
 		c.progress.SetTotal(len(plan), next)
@@ -273,8 +269,9 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 	c.progress.Close()
 	c.rec.Method.Planned = Arms(plan)
 	c.rec.Method.RoundsRun = rounds
-	c.rec.Method.Finished = time.Now()
-	c.conclude(interrupted)
+	c.rec.Method.Finished = time.Now().Round(0)
+	c.rec.Method.Interrupted = interrupted
+	c.conclude()
 	if err := c.writeOutputs(); err != nil {
 		return nil, err
 	}
@@ -285,10 +282,6 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 }
 
 var errInterrupted = errors.New("interrupted")
-
-// minContentionWindow is the shortest measured request whose contention
-// share is judged against the gate.
-const minContentionWindow = 250 * time.Millisecond
 
 // measure cools down, runs one slot, samples load around it, and journals
 // the run. It returns errInterrupted, without journaling, when ctx is done
@@ -313,13 +306,13 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (recorde
 		run.CooldownS = time.Since(c.lastEnd).Seconds()
 	}
 	if l, err := c.sampler.Sample(ctx); err == nil {
-		run.LoadBefore = &l
+		run.LoadBefore = recorder.LoadFrom(l)
 	}
-	run.Start = time.Now()
-	err := c.runOne(ctx, slot, &run)
+	run.Start = time.Now().Round(0)
+	err := c.exec.Execute(ctx, slot, &run)
 	run.Seconds = time.Since(run.Start).Seconds()
 	if l, err := c.sampler.Sample(context.WithoutCancel(ctx)); err == nil {
-		run.LoadAfter = &l
+		run.LoadAfter = recorder.LoadFrom(l)
 	}
 	c.lastEnd = time.Now()
 	if err != nil && ctx.Err() != nil {
@@ -328,16 +321,11 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (recorde
 	if err != nil {
 		run.Error = err.Error()
 	}
-	// A window shorter than minContentionWindow holds a few scheduler ticks
-	// at most: one background tick would read as heavy contention.
-	if run.Contention != nil && s.Gates.ContendedCPU > 0 && run.Metrics[scenarios.WallS] >= minContentionWindow.Seconds() {
-		run.Contended = run.Contention.Others > float64(s.Gates.ContendedCPU)
-	}
 	if err := c.journal.Append(run); err != nil {
 		return run, err
 	}
 	c.rec.Runs = append(c.rec.Runs, run)
-	c.progress.RunDone(slot.Seq, slot.Arm, time.Duration(run.Seconds*float64(time.Second)), runSummary(run, s.Metrics.Primary))
+	c.progress.RunDone(slot.Seq, slot.Arm, time.Duration(run.Seconds*float64(time.Second)), c.runSummary(run))
 	if !run.OK() {
 		c.progress.Printf("run %d failed: %s", slot.Seq, run.Error)
 	}
@@ -354,22 +342,13 @@ func (c *campaign) resumePoint() (next, attempt int) {
 	if last.OK() {
 		return last.Seq, 1
 	}
-	if policy, _ := c.failurePolicy(); policy == "continue" {
+	if c.policy.Failure.Kind == scenarios.FailContinue {
 		return last.Seq, 1
 	}
 	// The last slot failed and the campaign stopped there: try it again.
 	return last.Seq - 1, max(last.Attempt, 1) + 1
 }
 
-// failurePolicy splits on_failure into its kind and retry count.
-func (c *campaign) failurePolicy() (string, int) {
-	p := c.scenario.OnFailure
-	if n, ok := strings.CutPrefix(p, "retry:"); ok {
-		v, _ := strconv.Atoi(n)
-		return "retry", v
-	}
-	return p, 0
-}
 
 // scheduleDone decides, after the planned rounds, whether to stop: a fixed
 // schedule always does; an adaptive one when every arm's ratio interval is
@@ -379,7 +358,7 @@ func (c *campaign) scheduleDone(rounds int) (bool, string) {
 	if !r.Adaptive() {
 		return true, fmt.Sprintf("fixed schedule of %d rounds", rounds)
 	}
-	width, arm := c.widestInterval()
+	width, arm := analysis.WidestInterval(recorder.AnalysisInput(c.policy, c.rec.Runs, c.rec.Method))
 	switch {
 	case width < float64(r.UntilCIWidth):
 		return true, fmt.Sprintf("every ratio interval narrower than %s after %d rounds (widest: `%s`, %.2f%%)", r.UntilCIWidth, rounds, arm, width*100)
@@ -389,28 +368,31 @@ func (c *campaign) scheduleDone(rounds int) (bool, string) {
 	return false, fmt.Sprintf("widest ratio interval `%s` %.2f%% ≥ target %s", arm, width*100, r.UntilCIWidth)
 }
 
-func runSummary(r recorder.Run, primary string) string {
+// runSummary is the progress line's account of a finished run.
+func (c *campaign) runSummary(r recorder.Run) string {
 	if !r.OK() {
 		return "FAILED: " + firstLine(r.Error)
 	}
+	p := c.policy
 	var parts []string
-	if v, ok := r.Metrics[primary]; ok {
-		parts = append(parts, fmt.Sprintf("%s %.4g", primary, v))
+	if v, ok := r.Metrics[p.Primary]; ok {
+		parts = append(parts, fmt.Sprintf("%s %.4g", p.Primary, v))
 	}
-	names := make([]string, 0, len(r.Counters))
-	for n := range r.Counters {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		cr := r.Counters[n]
-		mark := "ok"
-		if !cr.OK {
-			mark = "FAILS " + cr.Expect
+	for _, k := range p.Counters {
+		cr, ok := r.Counters[k.Name]
+		if !ok {
+			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s=%g (%s)", n, cr.Value, mark))
+		mark := "ok"
+		if ex, has := k.Expect[r.Arm]; has && !ex.Holds(cr.Value) {
+			mark = "FAILS " + ex.String()
+		}
+		if cr.Absent {
+			mark += ", source absent"
+		}
+		parts = append(parts, fmt.Sprintf("%s=%g (%s)", k.Name, cr.Value, mark))
 	}
-	if r.Contended {
+	if g := p.Gates.ContendedCPU; r.Contention != nil && g > 0 && r.Contention.Others > g {
 		parts = append(parts, fmt.Sprintf("CONTENDED: other processes used %.0f%% of the CPU", r.Contention.Others*100))
 	}
 	return strings.Join(parts, ", ")
@@ -423,6 +405,7 @@ func firstLine(s string) string {
 
 func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.Time) *recorder.Record {
 	s := c.scenario
+	p := c.policy
 	rec := &recorder.Record{
 		Schema:   recorder.Schema,
 		Feature:  s.Feature,
@@ -430,28 +413,32 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.
 		Issue:    s.Issue,
 		Hardware: hw,
 		Date:     date,
-		Machine:  id,
+		Machine:  recorder.MachineFrom(id),
 		Scenario: recorder.ScenarioInfo{
 			Path:            s.Path,
 			Hash:            s.Hash(),
 			Baseline:        s.Baseline,
 			Primary:         s.Metrics.Primary,
-			Vars:            redactVars(s.VarsUsed()),
+			Vars:            recordVars(s.VarsUsed()),
 			AllowUnverified: s.AllowUnverified,
 			Request: recorder.RequestInfo{
 				Endpoint: s.Engine.Request.Endpoint, Prompt: s.Engine.Request.Prompt, MaxTokens: s.Engine.Request.MaxTokens,
 				Temperature: s.Engine.Request.Temperature, Seed: s.Engine.Request.Seed, IgnoreEOS: s.Engine.Request.IgnoreEOS,
 			},
+			Warnings: c.opt.ScenarioWarnings,
 		},
 		Method: recorder.Method{
-			Rounds: s.Schedule.Rounds.Min, Warmup: s.Schedule.Warmup, Order: s.Schedule.Order, Seed: s.Schedule.Seed,
+			Rounds: s.Schedule.Rounds.Min, Warmup: s.Schedule.Warmup, Order: p.Schedule.Order.String(), Seed: s.Schedule.Seed,
 			Cooldown: s.Schedule.Cooldown.String(), Started: started,
 			Version: c.opt.Version, Commit: c.opt.Commit, Dirty: c.opt.Dirty,
-			OnFailure: s.OnFailure, Outliers: s.Outliers,
-			Confidence: float64(s.Stats.Confidence), Alpha: float64(s.Stats.Alpha), MinEffect: float64(s.Stats.MinEffect),
-			MaxSpread: float64(s.Gates.MaxSpread), MaxContended: float64(s.Gates.MaxContended),
-			ContendedCPU: float64(s.Gates.ContendedCPU), MaxDrift: float64(s.Gates.MaxDrift),
+			OnFailure: p.Failure.String(), Outliers: p.Outliers.String(),
+			Confidence: p.Stats.Confidence, Alpha: p.Stats.Alpha, MinEffect: p.Stats.MinEffect,
+			MaxSpread: p.Gates.MaxSpread, MaxContended: p.Gates.MaxContended,
+			ContendedCPU: p.Gates.ContendedCPU, MaxDrift: p.Gates.MaxDrift, Resamples: p.Stats.Resamples,
 		},
+	}
+	for _, n := range s.Unmeasured {
+		rec.Scenario.Unmeasured = append(rec.Scenario.Unmeasured, string(n))
 	}
 	rel, err := filepath.Rel(filepath.Dir(c.recPath), c.dataDir)
 	if err != nil {
@@ -468,15 +455,53 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.
 			Control: a.Control,
 		})
 	}
-	for _, sc := range s.Counters {
-		kind, expr := sc.Source()
+	for i, sc := range s.Counters {
+		kind, expr := p.Counters[i].Kind.String(), p.Counters[i].Expr
 		rec.Counters = append(rec.Counters, recorder.CounterSpec{Name: sc.Name, Kind: kind, Expr: expr, Expect: sc.Expect})
 	}
 	return rec
 }
 
-// writeOutputs writes the plots and the record.
+// recordVars lists the substituted variables for the record: the
+// scenario's own with their values (secret-looking ones redacted), those
+// that came from the environment by name only.
+func recordVars(used []scenarios.KV) []recorder.VarInfo {
+	var out []recorder.VarInfo
+	for _, kv := range redactVars(used) {
+		v := recorder.VarInfo{Name: kv.Key, Value: kv.Value, FromEnv: kv.FromEnv}
+		out = append(out, v)
+	}
+	return out
+}
+
+// identifyEngine identifies the engine binary and hashes the files its
+// command lines name.
+func (c *campaign) identifyEngine(ctx context.Context) recorder.EngineInfo {
+	s := c.scenario
+	id := engine.Identify(ctx, s.Engine.Command[0], os.Environ(), s.Engine.Source)
+	args := append([]string{}, s.Engine.Command...)
+	for _, a := range s.Arms {
+		args = append(args, a.Args...)
+	}
+	models, problems := engine.ModelFiles(args)
+	id.Models = models
+	id.Problems = append(id.Problems, problems...)
+	return recorder.EngineFrom(id)
+}
+
+// conclude analyses the runs and puts the analysis into the record.
+func (c *campaign) conclude() {
+	c.rec.Analysis, c.rec.Verdict = recorder.Analyze(c.policy, c.rec.Runs, c.rec.Method)
+}
+
+// writeOutputs writes the plots, hashes the data folder's files into the
+// record, and writes the record.
 func (c *campaign) writeOutputs() error {
 	c.rec.Plots = c.writePlots()
+	files, err := recorder.HashDataDir(c.dataDir)
+	if err != nil {
+		return err
+	}
+	c.rec.Files = files
 	return recorder.WriteFile(c.recPath, c.rec)
 }

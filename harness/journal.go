@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -42,34 +41,3 @@ func (j *Journal) Append(r recorder.Run) error {
 
 // Close closes the journal.
 func (j *Journal) Close() error { return j.f.Close() }
-
-// ReadJournal reads every complete run from a journal. A last line cut off
-// by a crash is ignored, not an error.
-func ReadJournal(path string) ([]recorder.Run, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
-	}
-	defer f.Close()
-	var runs []recorder.Run
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	line := 0
-	var pending error
-	for sc.Scan() {
-		line++
-		if pending != nil {
-			return nil, pending // a bad line that is not the last one
-		}
-		var r recorder.Run
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			pending = fmt.Errorf("journal %s:%d: %v", path, line, err)
-			continue
-		}
-		runs = append(runs, r)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
-	}
-	return runs, nil
-}

@@ -7,6 +7,8 @@ package harness
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/decodebench/decodebench/scenarios"
 )
 
 // Slot is one planned measured run.
@@ -25,7 +27,7 @@ type Slot struct {
 //     cancels a linear drift between two arms over each pair of rounds.
 //   - random: a shuffle per round from a PCG generator seeded with (seed,
 //     round), reproducible from the record.
-func Plan(arms []string, rounds int, order string, seed int64) ([]Slot, error) {
+func Plan(arms []string, rounds int, order scenarios.Order, seed int64) ([]Slot, error) {
 	k := len(arms)
 	if k == 0 || rounds < 1 {
 		return nil, fmt.Errorf("plan: %d arms × %d rounds", k, rounds)
@@ -34,11 +36,11 @@ func Plan(arms []string, rounds int, order string, seed int64) ([]Slot, error) {
 	for r := 0; r < rounds; r++ {
 		round := make([]string, k)
 		switch order {
-		case "rotate":
+		case scenarios.OrderRotate:
 			for i := range round {
 				round[i] = arms[(i+r)%k]
 			}
-		case "abba":
+		case scenarios.OrderABBA:
 			for i := range round {
 				if r%2 == 0 {
 					round[i] = arms[i]
@@ -46,12 +48,12 @@ func Plan(arms []string, rounds int, order string, seed int64) ([]Slot, error) {
 					round[i] = arms[k-1-i]
 				}
 			}
-		case "random":
+		case scenarios.OrderRandom:
 			copy(round, arms)
 			rng := rand.New(rand.NewPCG(uint64(seed), uint64(r)))
 			rng.Shuffle(k, func(i, j int) { round[i], round[j] = round[j], round[i] })
 		default:
-			return nil, fmt.Errorf("plan: unknown order %q", order)
+			return nil, fmt.Errorf("plan: unknown order %v", order)
 		}
 		for _, a := range round {
 			out = append(out, Slot{Seq: len(out) + 1, Round: r + 1, Arm: a})

@@ -12,16 +12,17 @@ import (
 // rejection) gets no plots; that is said in the record, not an error.
 func (c *campaign) writePlots() []string {
 	s := c.scenario
-	if len(c.rec.Results) == 0 {
+	if len(c.rec.Analysis.Results) == 0 {
 		return nil
 	}
 	var runs []plots.Run
-	for _, r := range c.rec.Runs {
+	for i, r := range c.rec.Runs {
+		mk := c.rec.Analysis.Marks[i]
 		v, ok := r.Metrics[s.Metrics.Primary]
-		if !ok || !r.OK() || r.Dropped {
+		if !ok || !r.OK() || mk.Dropped {
 			v = math.NaN()
 		}
-		runs = append(runs, plots.Run{Seq: r.Seq, Arm: r.Arm, Start: r.Start, End: r.Start.Add(secondsDuration(r.Seconds)), Value: v, Outlier: r.Outlier})
+		runs = append(runs, plots.Run{Seq: r.Seq, Arm: r.Arm, Start: r.Start, End: r.Start.Add(secondsDuration(r.Seconds)), Value: v, Outlier: mk.Outlier})
 	}
 	spec := plots.Spec{Metric: s.Metrics.Primary, Unit: unitOf(s.Metrics.Primary), Arms: s.ArmNames(), Baseline: s.Baseline, BaselineMedian: math.NaN()}
 	if res, ok := c.rec.Result(s.Metrics.Primary); ok {
@@ -33,7 +34,7 @@ func (c *campaign) writePlots() []string {
 	}
 	names, err := plots.WriteAll(c.dataDir, runs, spec)
 	if err != nil {
-		c.rec.Warnings = append(c.rec.Warnings, "No plots: "+err.Error())
+		c.progress.Printf("no plots: %v", err)
 		return nil
 	}
 	return names

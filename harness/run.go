@@ -15,6 +15,14 @@ import (
 	"github.com/decodebench/decodebench/scenarios"
 )
 
+// serverExecutor runs each slot against the real engine server.
+type serverExecutor struct{ c *campaign }
+
+// Execute implements Executor.
+func (e serverExecutor) Execute(ctx context.Context, slot Slot, run *recorder.Run) error {
+	return e.c.runOne(ctx, slot, run)
+}
+
 // runOne performs one measured run: start the engine with the arm's args and
 // env, wait until ready, send the warmups, scrape metrics, send the measured
 // request inside the log window, scrape again, stop the engine, and read
@@ -63,7 +71,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 	resp, err := engine.Complete(ctx, srv.BaseURL, req)
 	if meterErr == nil {
 		if ct, err := meter.Stop(context.WithoutCancel(ctx)); err == nil {
-			run.Contention = &ct
+			run.Contention = recorder.ContentionFrom(ct)
 		}
 	}
 	obs.Window = srv.Log.EndWindow(150*time.Millisecond, 2*time.Second)
@@ -111,20 +119,13 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 	if v := resp.E2ETokPerSec(); v > 0 {
 		run.Metrics[scenarios.E2ETokS] = v
 	}
-	run.Counters = map[string]recorder.CounterResult{}
+	run.Counters = map[string]recorder.CounterReading{}
 	for _, k := range c.counters {
 		rd, err := k.Read(obs)
 		if err != nil {
 			return err
 		}
-		cr := recorder.CounterResult{Value: rd.Value, Note: rd.Note}
-		if ex, ok := c.expect[k.Name][slot.Arm]; ok {
-			cr.Expect = ex.String()
-			cr.OK = ex.Holds(rd.Value)
-		} else {
-			cr.OK = true
-		}
-		run.Counters[k.Name] = cr
+		run.Counters[k.Name] = recorder.CounterReading{Value: rd.Value, Note: rd.Note, Absent: rd.Absent}
 	}
 	return nil
 }

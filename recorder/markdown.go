@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/stats"
 )
@@ -18,6 +18,14 @@ import (
 // DataFence is the info string of the fenced block that carries the record's
 // machine-readable data, so tools can read a record without its data folder.
 const DataFence = "json decodebench-record"
+
+// The data block's fence lines and what follows it: nothing else may come
+// after the block.
+const (
+	dataFenceStart = "```" + DataFence
+	dataFenceEnd   = "```"
+	dataTrailer    = "</details>"
+)
 
 // Markdown renders the record. Sections come in a fixed order: title with
 // the verdict, summary, engine, machine, method, counter evidence, results
@@ -31,10 +39,10 @@ func Markdown(w io.Writer, r *Record) error {
 	md.machine(r)
 	md.method(r)
 	md.counters(r)
-	if r.Identity != nil {
+	if r.Analysis.Identity != nil {
 		md.identity(r)
 	}
-	if r.Verdict.ShowsResults() && len(r.Results) > 0 {
+	if r.Verdict.ShowsResults() && len(r.Analysis.Results) > 0 {
 		md.results(r)
 	}
 	md.raw(r)
@@ -52,24 +60,28 @@ func (m *mdWriter) p(format string, args ...any) { fmt.Fprintf(m.b, format, args
 func (m *mdWriter) ln(s string)                  { m.b.WriteString(s); m.b.WriteString("\n") }
 
 func (m *mdWriter) title(r *Record) {
-	m.p("# %s — %s\n\n", r.Title, r.Verdict)
+	a := r.Analysis
+	m.p("# %s — %s\n\n", text(r.Title), r.Verdict)
 	m.p("**Verdict: %s** (exit %d). %s\n\n", r.Verdict, r.Verdict.ExitCode(), verdictSentence(r))
-	for _, reason := range r.Reasons {
-		m.p("- %s\n", reason)
+	for _, reason := range append(append([]Reason{}, a.Reasons...), a.Flags...) {
+		m.p("- %s\n", reasonText(reason))
 	}
-	if len(r.Reasons) > 0 {
+	if len(a.Reasons)+len(a.Flags) > 0 {
 		m.ln("")
 	}
-	for _, w := range r.Warnings {
-		m.p("> **Warning:** %s\n", w)
+	for _, w := range r.Scenario.Warnings {
+		m.p("> **Warning:** scenario: %s\n", text(w))
 	}
-	if len(r.Warnings) > 0 {
+	for _, w := range a.Warnings {
+		m.p("> **Warning:** %s\n", reasonText(w))
+	}
+	if len(a.Warnings)+len(r.Scenario.Warnings) > 0 {
 		m.ln("")
 	}
-	if r.Verdict.ShowsResults() && len(r.ArmVerdicts) > 0 {
-		m.p("On `%s`, at %s confidence:\n\n", r.Scenario.Primary, pctShort(r.Method.Confidence))
-		for _, v := range r.ArmVerdicts {
-			m.p("- %s\n", v.Sentence)
+	if r.Verdict.ShowsResults() && len(a.ArmVerdicts) > 0 {
+		m.p("On %s, at %s confidence:\n\n", code(r.Scenario.Primary), pctShort(r.Method.Confidence))
+		for _, v := range a.ArmVerdicts {
+			m.p("- %s\n", armVerdictSentence(v, r.Scenario.Baseline, higherIsBetter(r, r.Scenario.Primary)))
 		}
 		m.ln("")
 	}
@@ -82,7 +94,7 @@ func verdictSentence(r *Record) string {
 	case Rejected:
 		return "The counter gate failed: at least one run did not show the evidence its arm expects, so the arms are not proven to differ. No results are shown; raw samples are kept in the data folder for diagnosis."
 	case Unverified:
-		return fmt.Sprintf("No counter tells the arms apart; the scenario allowed running without proof, for this reason: %q. Treat the results as unverified.", r.Scenario.AllowUnverified)
+		return fmt.Sprintf("No counter tells the arms apart; the scenario allowed running without proof, for this reason: %s. Treat the results as unverified.", text(strconv.Quote(r.Scenario.AllowUnverified)))
 	case Inconclusive:
 		return "The campaign ran, but the results do not support a conclusion (reasons below). Do not publish."
 	case Failed:
@@ -97,16 +109,16 @@ func (m *mdWriter) summary(r *Record) {
 	m.ln("## Summary")
 	m.ln("")
 	m.p("| | |\n|---|---|\n")
-	m.p("| Feature | `%s` |\n", r.Feature)
+	m.p("| Feature | %s |\n", cellCode(r.Feature))
 	if r.Issue != "" {
-		m.p("| Issue | %s |\n", cell(r.Issue))
+		m.p("| Issue | %s |\n", cell(text(r.Issue)))
 	}
-	m.p("| Scenario | `%s` (sha256 of content `%s`) |\n", r.Scenario.Path, short(r.Scenario.Hash))
+	m.p("| Scenario | %s (sha256 of its meaning `%s`) |\n", cellCode(r.Scenario.Path), short(r.Scenario.Hash))
 	m.p("| Arms | %s |\n", armList(r))
-	m.p("| Baseline | `%s` |\n", r.Scenario.Baseline)
-	m.p("| Primary metric | `%s` (%s) |\n", r.Scenario.Primary, direction(r.Scenario.Primary))
-	m.p("| Hardware | `%s` |\n", r.Hardware)
-	m.p("| Date | %s |\n", r.Date)
+	m.p("| Baseline | %s |\n", cellCode(r.Scenario.Baseline))
+	m.p("| Primary metric | %s (%s) |\n", cellCode(r.Scenario.Primary), direction(higherIsBetter(r, r.Scenario.Primary)))
+	m.p("| Hardware | %s |\n", cellCode(r.Hardware))
+	m.p("| Date | %s |\n", cell(text(r.Date)))
 	ok, failed := 0, 0
 	for _, run := range r.Runs {
 		if run.OK() {
@@ -117,18 +129,18 @@ func (m *mdWriter) summary(r *Record) {
 	}
 	m.p("| Runs | %d measured, %d failed, of %d planned |\n", ok, failed, len(r.Method.Planned))
 	outliers, dropped := 0, 0
-	for _, run := range r.Runs {
-		if run.Outlier {
+	for _, mk := range r.Analysis.Marks {
+		if mk.Outlier {
 			outliers++
 		}
-		if run.Dropped {
+		if mk.Dropped {
 			dropped++
 		}
 	}
 	if outliers > 0 {
-		m.p("| Outliers | %d run(s) flagged on `%s` (modified z-score > 3.5), %d dropped |\n", outliers, r.Scenario.Primary, dropped)
+		m.p("| Outliers | %d run(s) flagged on %s (%s), %d dropped |\n", outliers, cellCode(r.Scenario.Primary), outlierRule(), dropped)
 	} else {
-		m.p("| Outliers | none flagged on `%s` |\n", r.Scenario.Primary)
+		m.p("| Outliers | none flagged on %s |\n", cellCode(r.Scenario.Primary))
 	}
 	if r.Verdict.ShowsResults() {
 		if res, found := r.Result(r.Scenario.Primary); found {
@@ -136,7 +148,11 @@ func (m *mdWriter) summary(r *Record) {
 				if a.Arm == r.Scenario.Baseline {
 					continue
 				}
-				m.p("| **%s vs %s** | **%s× %s** %s (median %s vs %s %s) |\n", a.Arm, r.Scenario.Baseline, num(a.Ratio, 3), r.Scenario.Primary,
+				if a.Comparison == nil || a.Comparison.Ratio == 0 {
+					m.p("| **%s vs %s** | no comparison could be made |\n", cell(text(a.Arm)), cell(text(r.Scenario.Baseline)))
+					continue
+				}
+				m.p("| **%s vs %s** | **%s× %s** %s (median %s vs %s %s) |\n", cell(text(a.Arm)), cell(text(r.Scenario.Baseline)), num(a.Comparison.Ratio, 3), cell(text(r.Scenario.Primary)),
 					ratioCI(a), num(a.Median, 4), num(baselineMedian(res, r.Scenario.Baseline), 4), res.Unit)
 			}
 		}
@@ -149,7 +165,7 @@ func armList(r *Record) string {
 	for i, a := range r.Scenario.Arms {
 		names[i] = a.Name
 	}
-	return backquoted(names, ", ")
+	return cell(backquoted(names, ", "))
 }
 
 func baselineMedian(res MetricResult, baseline string) float64 {
@@ -161,11 +177,19 @@ func baselineMedian(res MetricResult, baseline string) float64 {
 	return math.NaN()
 }
 
-func direction(metric string) string {
-	if scenarios.HigherIsBetter(metric) {
+func direction(higher bool) string {
+	if higher {
 		return "higher is better"
 	}
 	return "lower is better"
+}
+
+// higherIsBetter is the metric's direction as the analysis recorded it.
+func higherIsBetter(r *Record, metric string) bool {
+	if res, ok := r.Result(metric); ok {
+		return res.HigherIsBetter
+	}
+	return scenarios.HigherIsBetter(metric)
 }
 
 func (m *mdWriter) engine(r *Record) {
@@ -173,29 +197,32 @@ func (m *mdWriter) engine(r *Record) {
 	m.ln("")
 	e := r.Engine
 	m.p("| | |\n|---|---|\n")
-	m.p("| Command | `%s` |\n", e.Command)
-	m.p("| Resolved path | `%s` |\n", e.Path)
-	m.p("| sha256 | `%s` |\n", e.SHA256)
+	m.p("| Command | %s |\n", cellCode(e.Command))
+	m.p("| Resolved path | %s |\n", cellCode(e.Path))
+	m.p("| sha256 | %s |\n", cellCode(e.SHA256))
 	if e.RealBinary != "" {
-		m.p("| Wrapped binary | `%s` |\n", e.RealBinary)
-		m.p("| Wrapped sha256 | `%s` |\n", e.RealSHA256)
+		m.p("| Wrapped binary | %s |\n", cellCode(e.RealBinary))
+		m.p("| Wrapped sha256 | %s |\n", cellCode(e.RealSHA256))
 	}
-	m.p("| Version | %s |\n", cell(strings.ReplaceAll(e.Version, "\n", "; ")))
+	m.p("| Version | %s |\n", cell(text(strings.ReplaceAll(e.Version, "\n", "; "))))
 	if e.SourceDir != "" {
 		dirty := "unknown"
 		if e.SourceDirty != nil {
 			dirty = fmt.Sprint(*e.SourceDirty)
 		}
-		m.p("| Source | `%s` at `%s` (dirty: %s) |\n", e.SourceDir, e.SourceCommit, dirty)
+		m.p("| Source | %s at %s (dirty: %s) |\n", cellCode(e.SourceDir), cellCode(e.SourceCommit), dirty)
+	}
+	for _, f := range e.Models {
+		m.p("| Model file | %s → %s, %s bytes, sha256 %s |\n", cellCode(f.Arg), cellCode(f.Path), count(float64(f.Bytes)), cellCode(f.SHA256))
 	}
 	for _, p := range e.Problems {
-		m.p("| Problem | %s |\n", cell(p))
+		m.p("| Problem | %s |\n", cell(text(p)))
 	}
 	m.ln("")
 	m.ln("Command line per arm (`${PORT}` is a free loopback port chosen per engine start):")
 	m.ln("")
 	for _, a := range r.Scenario.Arms {
-		m.p("- `%s`: `%s`", a.Name, strings.Join(a.Command, " "))
+		m.p("- %s: %s", code(a.Name), code(strings.Join(a.Command, " ")))
 		if len(a.Env) > 0 {
 			m.p(" with env %s", envString(a.Env))
 		}
@@ -203,12 +230,16 @@ func (m *mdWriter) engine(r *Record) {
 	}
 	m.ln("")
 	q := r.Scenario.Request
-	m.p("Request: `POST %s`, prompt %q, max_tokens %d, temperature %s, seed %d, ignore_eos %v, streamed.\n\n",
-		q.Endpoint, excerpt(q.Prompt, 80), q.MaxTokens, num(q.Temperature, 3), q.Seed, q.IgnoreEOS)
+	m.p("Request: %s, prompt %s, max_tokens %d, temperature %s, seed %d, ignore_eos %v, streamed.\n\n",
+		code("POST "+q.Endpoint), code(strconv.Quote(excerpt(q.Prompt, 80))), q.MaxTokens, num(q.Temperature, 3), q.Seed, q.IgnoreEOS)
 	if len(r.Scenario.Vars) > 0 {
 		var vs []string
 		for _, kv := range r.Scenario.Vars {
-			vs = append(vs, fmt.Sprintf("`%s=%s`", kv.Key, kv.Value))
+			v := code(kv.Name + "=" + kv.Value)
+			if kv.FromEnv {
+				v += " (from the environment)"
+			}
+			vs = append(vs, v)
 		}
 		m.p("Variables: %s.\n\n", strings.Join(vs, ", "))
 	}
@@ -222,7 +253,7 @@ func envString(env map[string]string) string {
 	sort.Strings(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("`%s=%s`", k, env[k])
+		parts[i] = code(k + "=" + env[k])
 	}
 	return strings.Join(parts, " ")
 }
@@ -232,14 +263,14 @@ func (m *mdWriter) machine(r *Record) {
 	m.ln("")
 	id := r.Machine
 	m.p("| | |\n|---|---|\n")
-	m.p("| Hardware slug | `%s` |\n", r.Hardware)
-	m.p("| CPU | %s (%d cores, %d threads) |\n", cell(id.CPUModel), id.Cores, id.Threads)
+	m.p("| Hardware slug | %s |\n", cellCode(r.Hardware))
+	m.p("| CPU | %s (%d cores, %d threads) |\n", cell(text(id.CPUModel)), id.Cores, id.Threads)
 	for _, g := range id.GPUs {
-		m.p("| GPU | %s (driver %s, %d MiB) |\n", cell(g.Name), g.Driver, g.MemoryMiB)
+		m.p("| GPU | %s (driver %s, %d MiB) |\n", cell(text(g.Name)), cell(text(g.Driver)), g.MemoryMiB)
 	}
 	m.p("| Memory | %s |\n", bytesString(id.MemoryBytes))
-	m.p("| OS | %s %s %s, kernel %s, %s |\n", id.OS, id.Platform, id.PlatformVersion, id.Kernel, id.Arch)
-	m.p("| Host | `%s` |\n", id.Hostname)
+	m.p("| OS | %s |\n", cell(text(fmt.Sprintf("%s %s %s, kernel %s, %s", id.OS, id.Platform, id.PlatformVersion, id.Kernel, id.Arch))))
+	m.p("| Host | %s |\n", cellCode(id.Hostname))
 	m.ln("")
 	loads := collectLoads(r.Runs)
 	if len(loads) == 0 {
@@ -251,7 +282,7 @@ func (m *mdWriter) machine(r *Record) {
 	m.ln("")
 	m.ln("| Measure | min | median | max |")
 	m.ln("|---|---:|---:|---:|")
-	row := func(name string, f func(machine.Load) float64, digits int, unit string) {
+	row := func(name string, f func(LoadSample) float64, digits int, unit string) {
 		xs := make([]float64, len(loads))
 		for i, l := range loads {
 			xs[i] = f(l)
@@ -259,15 +290,15 @@ func (m *mdWriter) machine(r *Record) {
 		s := stats.Summarize(xs)
 		m.p("| %s | %s%s | %s%s | %s%s |\n", name, num(s.Min, digits), unit, num(s.Median, digits), unit, num(s.Max, digits), unit)
 	}
-	row("Load average (1 min)", func(l machine.Load) float64 { return l.Load1 }, 3, "")
-	row("CPU busy since previous sample", func(l machine.Load) float64 { return l.CPUBusyPct }, 3, "%")
-	row("Available memory", func(l machine.Load) float64 { return float64(l.MemAvailableBytes) / (1 << 30) }, 3, " GiB")
-	row("Swap used", func(l machine.Load) float64 { return float64(l.SwapUsedBytes) / (1 << 20) }, 3, " MiB")
+	row("Load average (1 min)", func(l LoadSample) float64 { return l.Load1 }, 3, "")
+	row("CPU busy since previous sample", func(l LoadSample) float64 { return l.CPUBusyPct }, 3, "%")
+	row("Available memory", func(l LoadSample) float64 { return float64(l.MemAvailableBytes) / (1 << 30) }, 3, " GiB")
+	row("Swap used", func(l LoadSample) float64 { return float64(l.SwapUsedBytes) / (1 << 20) }, 3, " MiB")
 	m.ln("")
 }
 
-func collectLoads(runs []Run) []machine.Load {
-	var out []machine.Load
+func collectLoads(runs []Run) []LoadSample {
+	var out []LoadSample
 	for _, r := range runs {
 		if r.LoadBefore != nil {
 			out = append(out, *r.LoadBefore)
@@ -283,8 +314,8 @@ func (m *mdWriter) method(r *Record) {
 	me := r.Method
 	m.ln("## Method")
 	m.ln("")
-	m.p("- %d rounds × %d arms, order `%s` (seed %d); %d discarded warmup request(s) after each engine start; cooldown %s between runs.\n",
-		me.Rounds, len(r.Scenario.Arms), me.Order, me.Seed, me.Warmup, me.Cooldown)
+	m.p("- %d rounds × %d arms, order %s (seed %d); %d discarded warmup request(s) after each engine start; cooldown %s between runs.\n",
+		me.Rounds, len(r.Scenario.Arms), code(me.Order), me.Seed, me.Warmup, text(me.Cooldown))
 	m.p("- Every run starts the engine afresh, waits for its ready path, sends the warmups and then the one measured request (streamed), then stops the engine's process group.\n")
 	m.p("- Order planned: %s.\n", orderString(me.Planned))
 	var ran []string
@@ -305,19 +336,18 @@ func (m *mdWriter) method(r *Record) {
 		m.p("- Resumed at %s.\n", t.UTC().Format(time.RFC3339))
 	}
 	if me.StoppedBy != "" {
-		m.p("- Rounds run: %d; the schedule stopped on: %s.\n", me.RoundsRun, me.StoppedBy)
+		m.p("- Rounds run: %d; the schedule stopped on: %s.\n", me.RoundsRun, text(me.StoppedBy))
 	}
-	m.p("- Statistics: medians with distribution-free confidence intervals (benchmath; the level actually achievable with n samples is shown); ratio of medians with a percentile-bootstrap interval (10000 resamples, seeded); two-sided Mann–Whitney U test. A change counts only when p < %s, the interval excludes 1, and it is at least %s.\n",
-		count(me.Alpha), pctShort(me.MinEffect))
-	m.p("- Gates: spread (interquartile range over median) at most %s per arm; at most %s of runs contended (other processes above %s of the CPU during the measured request); drift flagged above %s. Outliers (modified z-score > 3.5) are %s.\n",
-		pctShort(me.MaxSpread), pctShort(me.MaxContended), pctShort(me.ContendedCPU), pctShort(me.MaxDrift), outlierPolicy(me.Outliers))
+	m.p("- %s\n", methodStatistics(me))
+	m.p("- Gates: spread (interquartile range over median) at most %s per arm; at most %s of runs contended (other processes above %s of the CPU during the measured request); drift flagged above %s. Outliers (%s) are %s.\n",
+		pctShort(me.MaxSpread), pctShort(me.MaxContended), pctShort(me.ContendedCPU), pctShort(me.MaxDrift), outlierRule(), outlierPolicy(me.Outliers))
 	if me.OnFailure != "" {
-		m.p("- On a failed run: `%s`.\n", me.OnFailure)
+		m.p("- On a failed run: %s.\n", code(me.OnFailure))
 	}
-	if me.ClientEngineRatio > 0 {
-		m.p("- Check: the client-side decode rate is %s× the engine's own `predicted_per_second` (median over runs).\n", num(me.ClientEngineRatio, 4))
+	if x := r.Analysis.ClientEngineRatio; x > 0 {
+		m.p("- Check: the client-side decode rate is %s× the engine's own `predicted_per_second` (median over runs).\n", num(x, 4))
 	}
-	m.p("- Decode rate (`decode_tok_s`) is measured by the client: tokens after the first streamed token event divided by the time from that event to the last one; the token count is the engine's own (`%s`).\n", tokenSources(r.Runs))
+	m.p("- Decode rate (`decode_tok_s`) is measured by the client: tokens after the first streamed token event divided by the time from that event to the last one; the token count is the engine's own (%s).\n", tokenSources(r.Runs))
 	dirty := ""
 	if me.Dirty {
 		dirty = " (dirty tree)"
@@ -337,7 +367,7 @@ func tokenSources(runs []Run) string {
 	if len(out) == 0 {
 		return "none"
 	}
-	return strings.Join(out, "`, `")
+	return backquoted(out, ", ")
 }
 
 // orderString lists arms in the order they ran.
@@ -357,33 +387,38 @@ func (m *mdWriter) counters(r *Record) {
 		return
 	}
 	for _, c := range r.Counters {
-		m.p("- `%s`: %s `%s`; expects %s.\n", c.Name, c.Kind, c.Expr, expectString(c.Expect, r.Scenario.Arms))
+		m.p("- %s: %s %s; expects %s.\n", code(c.Name), c.Kind, code(c.Expr), expectString(c.Expect, r.Scenario.Arms))
 	}
 	m.ln("")
 	header := "| Run | Round | Arm |"
 	sep := "|---:|---:|---|"
 	for _, c := range r.Counters {
-		header += " " + c.Name + " (expected) | seen |"
+		header += " " + cell(text(c.Name)) + " (expected) | seen |"
 		sep += "---|---:|"
 	}
 	m.ln(header)
 	m.ln(sep)
-	for _, run := range r.Runs {
-		m.p("| %d | %d | `%s` |", run.Seq, run.Round, run.Arm)
+	for i, run := range r.Runs {
+		m.p("| %d | %d | %s |", run.Seq, run.Round, cellCode(run.Arm))
+		mk := markOf(r, i)
 		for _, c := range r.Counters {
 			cr, ok := run.Counters[c.Name]
+			expect := cell(text(dash(c.Expect[run.Arm])))
 			switch {
 			case !ok:
-				m.p(" %s | — |", dash(c.Expect[run.Arm]))
+				m.p(" %s | — |", expect)
 			default:
-				mark := "✅"
-				if !cr.OK {
-					mark = "❌"
+				mark := ""
+				if okv, judged := mk.CounterOK[c.Name]; judged && okv {
+					mark = " ✅"
+				} else if judged {
+					mark = " ❌"
 				}
-				if cr.Expect == "" {
-					mark = ""
+				absent := ""
+				if cr.Absent {
+					absent = " (absent)"
 				}
-				m.p(" %s | %s %s |", dash(cr.Expect), count(cr.Value), mark)
+				m.p(" %s | %s%s%s |", expect, count(cr.Value), absent, mark)
 			}
 		}
 		m.ln("")
@@ -395,7 +430,7 @@ func expectString(ex map[string]string, arms []ArmInfo) string {
 	var parts []string
 	for _, a := range arms {
 		if e, ok := ex[a.Name]; ok {
-			parts = append(parts, fmt.Sprintf("`%s` %s", a.Name, e))
+			parts = append(parts, code(a.Name)+" "+text(e))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -416,24 +451,24 @@ func (m *mdWriter) results(r *Record) {
 	}
 	m.ln("Median with its confidence interval; MAD is the median absolute deviation; spread is (Q3−Q1)/median; ratio is the arm's median over the baseline's, with its bootstrap interval; p is the Mann–Whitney U test against the baseline.")
 	m.ln("")
-	for _, res := range r.Results {
+	for _, res := range r.Analysis.Results {
 		role := "secondary"
 		if res.Primary {
 			role = "primary"
 		}
-		m.p("### `%s` (%s, %s, %s)\n\n", res.Metric, res.Unit, role, direction(res.Metric))
+		m.p("### %s (%s, %s, %s)\n\n", code(res.Metric), text(res.Unit), role, direction(res.HigherIsBetter))
 		m.ln("| Arm | n | median [interval] | MAD | Q1 | Q3 | min | max | CV | spread | outliers | drift | ratio [interval] | p | verdict |")
 		m.ln("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
 		for _, a := range res.Arms {
-			ratio, p, verdict := num(a.Ratio, 4)+"× "+ratioCI(a), num(a.P, 2), a.Sentence
-			if a.Arm == r.Scenario.Baseline {
-				ratio, p, verdict = "1 (baseline)", "—", "—"
+			ratio, p, verdict := "1 (baseline)", "—", "—"
+			if c := a.Comparison; c != nil {
+				ratio, p, verdict = num(c.Ratio, 4)+"× "+ratioCI(a), num(c.P, 2), comparisonSentence(*c, res.HigherIsBetter)
 			}
 			outliers := fmt.Sprint(a.Outliers)
 			if a.Dropped > 0 {
 				outliers += fmt.Sprintf(" (%d dropped)", a.Dropped)
 			}
-			m.p("| `%s` | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %+.1f%% | %s | %s | %s |\n", a.Arm, a.N,
+			m.p("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %+.1f%% | %s | %s | %s |\n", cellCode(a.Arm), a.N,
 				medianCI(a), num(a.MAD, 3),
 				num(a.Q1, 4), num(a.Q3, 4), num(a.Min, 4), num(a.Max, 4), pct(a.CV), pct(a.Spread()), outliers, a.Drift*100, ratio, p, verdict)
 		}
@@ -441,7 +476,7 @@ func (m *mdWriter) results(r *Record) {
 		if res.Primary {
 			for _, plot := range r.Plots {
 				if strings.HasSuffix(plot, ".png") {
-					m.p("![%s](%s/%s)\n\n", strings.TrimSuffix(plot, ".png"), r.DataDir, plot)
+					m.p("![%s](%s/%s)\n\n", text(strings.TrimSuffix(plot, ".png")), r.DataDir, plot)
 				}
 			}
 		}
@@ -458,10 +493,11 @@ func medianCI(a ArmResult) string {
 
 // ratioCI formats a ratio's interval, or nothing when it has none.
 func ratioCI(a ArmResult) string {
-	if a.RatioLo == 0 && a.RatioHi == 0 {
+	c := a.Comparison
+	if c == nil || (c.Lo == 0 && c.Hi == 0) {
 		return ""
 	}
-	return "[" + num(a.RatioLo, 4) + ", " + num(a.RatioHi, 4) + "]"
+	return "[" + num(c.Lo, 4) + ", " + num(c.Hi, 4) + "]"
 }
 
 func outlierPolicy(p string) string {
@@ -472,21 +508,21 @@ func outlierPolicy(p string) string {
 }
 
 func (m *mdWriter) identity(r *Record) {
-	id := r.Identity
+	id := r.Analysis.Identity
 	m.ln("## Output identity")
 	m.ln("")
-	m.p("**%s.** Each compared arm's generated output, per measured run, against the `%s` arm's output for the same request (on mismatch: `%s`). Tokens are compared where the engine returned every token id; bytes of text always.\n\n", id.Verdict, id.Against, id.OnMismatch)
+	m.p("**%s.** Each compared arm's generated output, per measured run, against the %s arm's output for the same request (on mismatch: %s). Tokens are compared where the engine returned every token id; bytes of text always.\n\n", id.Verdict, code(id.Against), code(id.OnMismatch))
 	for _, n := range id.Notes {
-		m.p("- %s\n", n)
+		m.p("- %s\n", reasonText(n))
 	}
 	if len(id.Notes) > 0 {
 		m.ln("")
 	}
-	m.ln("| Arm | verdict | runs compared | tokens compared | first divergence | differing | excerpt (`" + id.Against + "`) | excerpt (arm) |")
+	m.ln("| Arm | verdict | runs compared | tokens compared | first divergence | differing | excerpt (" + cellCode(id.Against) + ") | excerpt (arm) |")
 	m.ln("|---|---|---:|---|---|---:|---|---|")
 	for _, a := range append([]IdentityArm{id.Baseline}, id.Arms...) {
 		first, differing := "—", "—"
-		if !a.Identical && a.Error == "" {
+		if !a.Identical() && a.Error == "" && a.RunA > 0 {
 			first = fmt.Sprintf("run %d vs run %d: byte %d", a.RunA, a.RunB, a.ByteOffset)
 			if a.TokensCompared && a.TokenIndex >= 0 {
 				first += fmt.Sprintf(", token %d (ids %d vs %d)", a.TokenIndex, a.TokenA, a.TokenB)
@@ -497,10 +533,13 @@ func (m *mdWriter) identity(r *Record) {
 			}
 		}
 		verdict := a.Verdict
-		if a.Error != "" {
-			verdict += ": " + cell(a.Error)
+		if a.Diverging > 0 && a.Verdict != string(analysis.NotDeterministic) {
+			verdict += fmt.Sprintf(" in %d of %d runs", a.Diverging, a.Runs)
 		}
-		m.p("| `%s` | %s | %d | %v | %s | %s | %s | %s |\n", a.Arm, verdict, a.Runs, a.TokensCompared, first, differing, codeCell(a.ExcerptA), codeCell(a.ExcerptB))
+		if a.Error != "" {
+			verdict += ": " + cell(text(a.Error))
+		}
+		m.p("| %s | %s | %d | %v | %s | %s | %s | %s |\n", cellCode(a.Arm), verdict, a.Runs, a.TokensCompared, first, differing, codeCell(a.ExcerptA), codeCell(a.ExcerptB))
 	}
 	m.ln("")
 	if len(id.Strip) > 0 {
@@ -513,18 +552,13 @@ func (m *mdWriter) identity(r *Record) {
 	}
 }
 
-func codeCell(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return "`" + strings.ReplaceAll(cell(s), "`", "'") + "`"
-}
+func codeCell(s string) string { return cellCode(s) }
 
 // backquoted writes each item as inline code, joined by sep.
 func backquoted(xs []string, sep string) string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
-		out[i] = "`" + x + "`"
+		out[i] = code(x)
 	}
 	return strings.Join(out, sep)
 }
@@ -534,20 +568,21 @@ func (m *mdWriter) raw(r *Record) {
 	m.ln("")
 	m.ln("| Run | Round | Arm | Start (UTC) | Cooldown before | decode tok/s | e2e tok/s | TTFT ms | wall s | tokens | engine tok/s | counters | load1 before→after | CPU busy % before→after | others' CPU in window | output sha256 | status |")
 	m.ln("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|---:|---|---|")
-	for _, run := range r.Runs {
+	for i, run := range r.Runs {
+		mk := markOf(r, i)
 		var cs []string
 		for _, c := range r.Counters {
 			if cr, ok := run.Counters[c.Name]; ok {
-				cs = append(cs, fmt.Sprintf("%s=%s", c.Name, count(cr.Value)))
+				cs = append(cs, cell(text(c.Name))+"="+count(cr.Value))
 			}
 		}
 		status := "ok"
 		if !run.OK() {
-			status = "❌ " + cell(excerpt(run.Error, 160))
+			status = "❌ " + cell(text(excerpt(run.Error, 160)))
 		}
-		if run.Outlier {
+		if mk.Outlier {
 			status += " · outlier"
-			if run.Dropped {
+			if mk.Dropped {
 				status += " (dropped)"
 			}
 		}
@@ -557,22 +592,22 @@ func (m *mdWriter) raw(r *Record) {
 		others := "—"
 		if run.Contention != nil {
 			others = pct(run.Contention.Others)
-			if run.Contended {
+			if mk.Contended {
 				others += " ⚠"
 			}
 		}
-		m.p("| %d | %d | `%s` | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | `%s` | %s |\n",
-			run.Seq, run.Round, run.Arm, run.Start.UTC().Format("15:04:05.000"), cooldown(run),
+		m.p("| %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | `%s` | %s |\n",
+			run.Seq, run.Round, cellCode(run.Arm), run.Start.UTC().Format("15:04:05.000"), cooldown(run),
 			metric(run, scenarios.DecodeTokS, 4), metric(run, scenarios.E2ETokS, 4), metric(run, scenarios.TTFTms, 4), metric(run, scenarios.WallS, 4),
-			run.Tokens, engineRate(run), strings.Join(cs, " "), loadPair(run, func(l machine.Load) float64 { return l.Load1 }),
-			loadPair(run, func(l machine.Load) float64 { return l.CPUBusyPct }), others, short(run.OutputSHA256), status)
+			run.Tokens, engineRate(run), strings.Join(cs, " "), loadPair(run, func(l LoadSample) float64 { return l.Load1 }),
+			loadPair(run, func(l LoadSample) float64 { return l.CPUBusyPct }), others, cellCode(short(run.OutputSHA256)), status)
 	}
 	m.ln("")
 	for _, run := range r.Runs {
 		if run.OK() {
 			continue
 		}
-		m.p("Run %d (`%s`) failed; engine log `%s/%s`:\n\n~~~text\n%s\n~~~\n\n", run.Seq, run.Arm, r.DataDir, run.Log, strings.ReplaceAll(run.Error, "~~~", "~ ~ ~"))
+		m.p("Run %d (%s) failed; engine log %s:\n\n%s\n", run.Seq, code(run.Arm), code(r.DataDir+"/"+run.Log), block(run.Error))
 	}
 	m.p("Raw data: [`%s/runs.jsonl`](%s/runs.jsonl) (one JSON object per run, with generated text), the scenario as run, and one engine log per run under `%s/logs/`.\n\n", r.DataDir, r.DataDir, r.DataDir)
 }
@@ -600,32 +635,36 @@ func engineRate(run Run) string {
 	return num(v, 4)
 }
 
-func loadPair(run Run, f func(machine.Load) float64) string {
+func loadPair(run Run, f func(LoadSample) float64) string {
 	if run.LoadBefore == nil || run.LoadAfter == nil {
 		return "—"
 	}
 	return num(f(*run.LoadBefore), 3) + "→" + num(f(*run.LoadAfter), 3)
 }
 
+// markOf returns the analysis' mark of the i-th run.
+func markOf(r *Record, i int) Mark {
+	if i < len(r.Analysis.Marks) {
+		return r.Analysis.Marks[i]
+	}
+	return Mark{}
+}
+
 func (m *mdWriter) notMeasured(r *Record) {
 	m.ln("## Not measured")
 	m.ln("")
-	for _, s := range r.NotMeasured {
-		m.p("- %s\n", s)
+	for _, s := range r.Scenario.Unmeasured {
+		m.p("- %s\n", text(s))
+	}
+	for _, u := range r.Analysis.Unmeasured {
+		m.p("- %s\n", reasonText(u))
 	}
 	m.ln("")
 }
 
 func (m *mdWriter) data(r *Record) error {
-	// The Markdown data block leaves out generated text and token ids
-	// (they are in runs.jsonl) to keep records reviewable.
-	cp := *r
-	cp.Runs = make([]Run, len(r.Runs))
-	for i, run := range r.Runs {
-		run.Output, run.Reasoning, run.TokenIDs = "", "", nil
-		cp.Runs[i] = run
-	}
-	b, err := json.MarshalIndent(&cp, "", "  ")
+	// The runs are in runs.jsonl, whose hash is in Files.
+	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return fmt.Errorf("record data: %w", err)
 	}
@@ -633,11 +672,11 @@ func (m *mdWriter) data(r *Record) error {
 	m.ln("")
 	m.ln("<details><summary>Machine-readable record (parsed by <code>decodebench</code> tools)</summary>")
 	m.ln("")
-	m.ln("```" + DataFence)
+	m.ln(dataFenceStart)
 	m.ln(string(b))
-	m.ln("```")
+	m.ln(dataFenceEnd)
 	m.ln("")
-	m.ln("</details>")
+	m.ln(dataTrailer)
 	return nil
 }
 
@@ -686,13 +725,6 @@ func excerpt(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
-}
-
-// cell makes text safe inside a Markdown table cell.
-func cell(s string) string {
-	s = strings.ReplaceAll(s, "|", "\\|")
-	s = strings.ReplaceAll(s, "\n", " ")
-	return s
 }
 
 func bytesString(n uint64) string {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strings"
 )
 
 var (
@@ -78,4 +80,42 @@ func WriteFile(path string, r *Record) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// stateFile is the campaign's resume state: it changes on every resume and
+// is not part of the record's evidence.
+const stateFile = "campaign.json"
+
+// HashDataDir lists the data folder's regular files (the campaign state
+// excepted) with their sha256, sorted by path. Links are refused, never
+// followed.
+func HashDataDir(dir string) ([]FileSum, error) {
+	var out []FileSum
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("data folder: %s is not a regular file", rel)
+		}
+		if rel == stateFile || strings.HasSuffix(rel, ".tmp") {
+			return nil
+		}
+		sum, err := HashFile(path)
+		if err != nil {
+			return err
+		}
+		out = append(out, FileSum{Path: rel, SHA256: sum})
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, err
 }

@@ -47,11 +47,14 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 	s.applyDefaults()
 	p := &problems{file: path, pos: pos}
 	s.validate(p)
+	raw := s.unresolvedJSON()
 	s.resolve(p, NewVars(s.Vars, opt.LookupEnv))
+	s.meaning = semanticHash(raw, s)
 	p.errs.sort()
 	if fatal := p.errs.Fatal(); len(fatal) > 0 {
 		return nil, p.errs, p.errs
 	}
+	s.Policy = s.compilePolicy()
 	return s, p.errs.Warnings(), nil
 }
 
@@ -105,13 +108,35 @@ func expandMap(m map[string]string, key string, expand func(string, *string)) {
 // values.
 func (s *Scenario) VarsUsed() []KV { return s.used }
 
-// Hash is the sha256 of the scenario's semantic content: the resolved
-// scenario as JSON, so that reformatting or comments do not change it but
-// any value that changes what runs does.
-func (s *Scenario) Hash() string {
-	b, _ := json.Marshal(s)
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+// Hash is the sha256 of the scenario's meaning: the scenario as decoded,
+// with its defaults applied but before ${VAR} references are resolved, as
+// JSON. Reformatting or comments do not change it, nor does anything that
+// comes from the machine it runs on (environment overrides of variables,
+// the file's location, the prompt file's path): the same shipped scenario
+// hashes the same on every machine. Any value written in the scenario,
+// the defaults of its vars included, does change it. The values the
+// variables resolved to are recorded beside it (VarsUsed).
+func (s *Scenario) Hash() string { return s.meaning }
+
+// unresolvedJSON is the scenario as decoded, before ${VAR} expansion, less
+// the prompt file's path (its content counts instead, see semanticHash).
+func (s *Scenario) unresolvedJSON() []byte {
+	cp := *s
+	cp.Engine.Request.PromptFile = ""
+	b, _ := json.Marshal(&cp)
+	return b
+}
+
+// semanticHash hashes the unresolved scenario and, when the prompt came
+// from a file, the prompt's text.
+func semanticHash(unresolved []byte, s *Scenario) string {
+	h := sha256.New()
+	h.Write(unresolved)
+	if s.Engine.Request.PromptFile != "" {
+		h.Write([]byte("\x00prompt_file content\x00"))
+		h.Write([]byte(s.Engine.Request.Prompt))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // read finds the scenario: a file first, then a shipped scenario by name.

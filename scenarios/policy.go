@@ -1,5 +1,12 @@
 package scenarios
 
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
 // Stats sets the confidence level and significance threshold of the
 // comparisons in the record.
 type Stats struct {
@@ -51,3 +58,268 @@ const (
 	DefaultContendedCPU = 0.10
 	DefaultMaxDrift     = 0.03
 )
+
+// Policy is every choice of a scenario that decides what a campaign's runs
+// mean: typed once, at load, so that the analysis, the run loop and the
+// recorder never compare the scenario's strings again. It is a pure value:
+// a record's stored scenario yields the same Policy on any machine.
+type Policy struct {
+	Baseline string
+	Arms     []ArmPolicy
+	Primary  string
+	Counters []CounterPolicy
+	Stats    StatsPolicy
+	Gates    GatesPolicy
+	Outliers OutlierMode
+	Failure  FailurePolicy
+	Schedule SchedulePolicy
+	// Exactness is nil when the scenario asks for no identity check.
+	Exactness *ExactnessPolicy
+	// AllowUnverified is the scenario's reason for running without a
+	// distinguishing counter; empty when it gave none.
+	AllowUnverified string
+}
+
+// ArmPolicy is one arm as the analysis sees it.
+type ArmPolicy struct {
+	Name    string
+	Control bool
+}
+
+// CounterPolicy is a counter with its expectations parsed. Expect holds an
+// entry for every arm that has one, control arms included: a control arm
+// without its own expectation takes the baseline's.
+type CounterPolicy struct {
+	Name   string
+	Kind   SourceKind
+	Expr   string
+	Expect map[string]Expectation
+}
+
+// SourceKind is where a counter is read from.
+type SourceKind int
+
+// Counter sources.
+const (
+	SourceMetric SourceKind = iota + 1 // a Prometheus metric's delta over the measured window
+	SourceJSON                         // a dotted path into the engine's reply
+	SourceLog                          // a regular expression over the window's log lines
+)
+
+func (k SourceKind) String() string {
+	switch k {
+	case SourceMetric:
+		return "metric"
+	case SourceJSON:
+		return "json"
+	case SourceLog:
+		return "log"
+	}
+	return "unknown"
+}
+
+// StatsPolicy is the comparison configuration.
+type StatsPolicy struct {
+	Confidence float64
+	Alpha      float64
+	MinEffect  float64
+	// Resamples and Seed drive the bootstrap; the seed comes from the
+	// schedule's, so that a record can be recomputed exactly.
+	Resamples int
+	Seed      uint64
+}
+
+// Resamples is the number of bootstrap resamples of every ratio interval.
+const Resamples = 10000
+
+// GatesPolicy holds the publishability thresholds; 0 disables one.
+type GatesPolicy struct {
+	MaxSpread, MaxContended, ContendedCPU, MaxDrift float64
+	// MinContentionWindow is the shortest measured request whose
+	// contention share is judged.
+	MinContentionWindow time.Duration
+}
+
+// MinContentionWindow: a window shorter than this holds a few scheduler
+// ticks at most, and one background tick would read as heavy contention.
+const MinContentionWindow = 250 * time.Millisecond
+
+// OutlierMode says what happens to flagged outliers.
+type OutlierMode int
+
+// Outlier modes.
+const (
+	OutliersFlag OutlierMode = iota // mark them, keep them
+	OutliersDrop                    // remove them from the statistics
+)
+
+func (m OutlierMode) String() string {
+	if m == OutliersDrop {
+		return "drop"
+	}
+	return "flag"
+}
+
+// FailureKind is what follows a failed run.
+type FailureKind int
+
+// Failure policies.
+const (
+	FailAbort FailureKind = iota
+	FailContinue
+	FailRetry
+)
+
+// FailurePolicy is on_failure: abort, continue, or retry:N.
+type FailurePolicy struct {
+	Kind    FailureKind
+	Retries int
+}
+
+func (f FailurePolicy) String() string {
+	switch f.Kind {
+	case FailContinue:
+		return "continue"
+	case FailRetry:
+		return "retry:" + strconv.Itoa(f.Retries)
+	}
+	return "abort"
+}
+
+// Order is how arms are interleaved within each round.
+type Order int
+
+// Orders.
+const (
+	OrderRotate Order = iota
+	OrderABBA
+	OrderRandom
+)
+
+func (o Order) String() string {
+	switch o {
+	case OrderABBA:
+		return "abba"
+	case OrderRandom:
+		return "random"
+	}
+	return "rotate"
+}
+
+// SchedulePolicy is the schedule, typed.
+type SchedulePolicy struct {
+	Rounds Rounds
+	Warmup int
+	Order  Order
+	Seed   int64
+	// Cooldown is the fixed sleep between runs.
+	Cooldown time.Duration
+}
+
+// MismatchMode is what an identity mismatch does.
+type MismatchMode int
+
+// Mismatch modes.
+const (
+	MismatchFail   MismatchMode = iota // REJECTED
+	MismatchReport                     // timing results stay valid; the verdict says the contract broke
+)
+
+func (m MismatchMode) String() string {
+	if m == MismatchReport {
+		return "report"
+	}
+	return "fail"
+}
+
+// ExactnessPolicy is the exactness block with its patterns compiled.
+type ExactnessPolicy struct {
+	Compare    []string
+	Against    string
+	OnMismatch MismatchMode
+	Strip      []*regexp.Regexp
+}
+
+// compilePolicy builds the Policy of a validated scenario.
+func (s *Scenario) compilePolicy() Policy {
+	p := Policy{
+		Baseline:        s.Baseline,
+		Primary:         s.Metrics.Primary,
+		AllowUnverified: s.AllowUnverified,
+		Stats: StatsPolicy{
+			Confidence: float64(s.Stats.Confidence), Alpha: float64(s.Stats.Alpha), MinEffect: float64(s.Stats.MinEffect),
+			Resamples: Resamples, Seed: uint64(s.Schedule.Seed) + 1,
+		},
+		Gates: GatesPolicy{
+			MaxSpread: float64(s.Gates.MaxSpread), MaxContended: float64(s.Gates.MaxContended),
+			ContendedCPU: float64(s.Gates.ContendedCPU), MaxDrift: float64(s.Gates.MaxDrift),
+			MinContentionWindow: MinContentionWindow,
+		},
+		Schedule: SchedulePolicy{Rounds: s.Schedule.Rounds, Warmup: s.Schedule.Warmup, Seed: s.Schedule.Seed, Cooldown: s.Schedule.Cooldown.Duration},
+	}
+	for _, a := range s.Arms {
+		p.Arms = append(p.Arms, ArmPolicy{Name: a.Name, Control: a.Control})
+	}
+	switch s.Schedule.Order {
+	case "abba":
+		p.Schedule.Order = OrderABBA
+	case "random":
+		p.Schedule.Order = OrderRandom
+	}
+	if s.Outliers == "drop" {
+		p.Outliers = OutliersDrop
+	}
+	switch {
+	case s.OnFailure == "continue":
+		p.Failure.Kind = FailContinue
+	case strings.HasPrefix(s.OnFailure, "retry:"):
+		p.Failure.Kind = FailRetry
+		p.Failure.Retries, _ = strconv.Atoi(strings.TrimPrefix(s.OnFailure, "retry:"))
+	}
+	for _, c := range s.Counters {
+		cp := CounterPolicy{Name: c.Name, Expect: map[string]Expectation{}}
+		switch {
+		case c.Metric != "":
+			cp.Kind, cp.Expr = SourceMetric, c.Metric
+		case c.JSON != "":
+			cp.Kind, cp.Expr = SourceJSON, c.JSON
+		case c.Log != "":
+			cp.Kind, cp.Expr = SourceLog, c.Log
+		}
+		for arm, ex := range c.Expect {
+			if e, err := ParseExpectation(ex); err == nil { // validated
+				cp.Expect[arm] = e
+			}
+		}
+		for _, a := range s.Arms {
+			if _, own := cp.Expect[a.Name]; a.Control && !own {
+				if e, ok := cp.Expect[s.Baseline]; ok {
+					cp.Expect[a.Name] = e
+				}
+			}
+		}
+		p.Counters = append(p.Counters, cp)
+	}
+	if x := s.Exactness; x != nil {
+		xp := &ExactnessPolicy{Compare: x.Compare, Against: x.Against}
+		if x.OnMismatch == "report" {
+			xp.OnMismatch = MismatchReport
+		}
+		for _, re := range x.Strip {
+			if r, err := regexp.Compile(re); err == nil { // validated
+				xp.Strip = append(xp.Strip, r)
+			}
+		}
+		p.Exactness = xp
+	}
+	return p
+}
+
+// ArmNames returns the policy's arm names in scenario order.
+func (p Policy) ArmNames() []string {
+	out := make([]string, len(p.Arms))
+	for i, a := range p.Arms {
+		out[i] = a.Name
+	}
+	return out
+}

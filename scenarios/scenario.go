@@ -48,8 +48,12 @@ type Scenario struct {
 	Dir string `yaml:"-" json:"-"`
 	// Source is the file's bytes as read.
 	Source []byte `yaml:"-" json:"-"`
-	pos    positions
-	used   []KV
+	// Policy is every choice that decides what the runs mean, typed at
+	// load.
+	Policy  Policy `yaml:"-" json:"-"`
+	pos     positions
+	used    []KV
+	meaning string
 }
 
 // Engine describes how to start the engine and talk to it.

@@ -17,13 +17,13 @@ var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 type Vars struct {
 	file   map[string]string
 	lookup func(string) (string, bool)
-	used   map[string]string
+	used   map[string]KV
 }
 
 // NewVars returns a resolver over the scenario's vars and an environment
 // lookup (os.LookupEnv in production).
 func NewVars(file map[string]string, lookup func(string) (string, bool)) *Vars {
-	return &Vars{file: file, lookup: lookup, used: map[string]string{}}
+	return &Vars{file: file, lookup: lookup, used: map[string]KV{}}
 }
 
 // Expand replaces every ${NAME} in s except ${PORT}; it returns the names it
@@ -37,12 +37,12 @@ func (v *Vars) Expand(s string) (string, []string) {
 		}
 		if v.lookup != nil {
 			if val, ok := v.lookup(name); ok {
-				v.used[name] = val
+				v.used[name] = KV{Key: name, Value: val, FromEnv: true}
 				return val
 			}
 		}
 		if val, ok := v.file[name]; ok {
-			v.used[name] = val
+			v.used[name] = KV{Key: name, Value: val}
 			return val
 		}
 		missing = append(missing, name)
@@ -55,8 +55,8 @@ func (v *Vars) Expand(s string) (string, []string) {
 // sorted by name.
 func (v *Vars) Used() []KV {
 	out := make([]KV, 0, len(v.used))
-	for k, val := range v.used {
-		out = append(out, KV{Key: k, Value: val})
+	for _, kv := range v.used {
+		out = append(out, kv)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
@@ -66,6 +66,8 @@ func (v *Vars) Used() []KV {
 type KV struct {
 	Key   string `json:"key"`
 	Value string `json:"value"`
+	// FromEnv is set when the environment, not the scenario, gave it.
+	FromEnv bool `json:"from_env,omitempty"`
 }
 
 // ExpandPort fills in ${PORT}.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -36,11 +37,11 @@ Only the record's data block is read; nothing in it is executed.`,
 			if f := c.String("format"); f != "benchstat" {
 				return &exitError{code: 1, msg: fmt.Sprintf("export: unknown format %q (known: benchstat)", f)}
 			}
-			rec, err := recorder.ParseFile(c.Args().First())
+			rec, err := recorder.Load(c.Args().First())
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
-			return writeBenchstat(os.Stdout, rec)
+			return writeBenchstat(os.Stdout, rec, strings.TrimSuffix(filepath.Base(c.Args().First()), ".md"))
 		},
 	}
 }
@@ -48,23 +49,40 @@ Only the record's data block is read; nothing in it is executed.`,
 var benchName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 
 // writeBenchstat writes the Go benchmark format: configuration lines
-// (key: value) first, then "BenchmarkName/arm=X 1 v1 unit1 v2 unit2 …" per
-// finished run. Units use benchstat's conventions: higher-is-better rates
-// as tok/s, latencies as sec/op-like ms and s units.
-func writeBenchstat(w io.Writer, rec *recorder.Record) error {
+// (key: value) first, the record's file stem among them, then
+// "BenchmarkName/arm=X 1 v1 unit1 v2 unit2 …" per finished run, the
+// baseline's runs first: benchstat takes the first value of a column as
+// its base. Times are written in seconds with -sec units, which benchstat
+// scales.
+func writeBenchstat(w io.Writer, rec *recorder.Record, stem string) error {
 	name := "Benchmark" + camel(rec.Feature)
-	fmt.Fprintf(w, "goos: %s\ngoarch: %s\ncpu: %s\n", rec.Machine.OS, rec.Machine.Arch, rec.Machine.CPUModel)
-	fmt.Fprintf(w, "decodebench-record: %s-%s-%s\nverdict: %s\nengine-sha256: %s\n", rec.Feature, rec.Hardware, rec.Date, rec.Verdict, rec.Engine.SHA256)
+	fmt.Fprintf(w, "goos: %s\ngoarch: %s\ncpu: %s\n", oneLine(rec.Machine.OS), oneLine(rec.Machine.Arch), oneLine(rec.Machine.CPUModel))
+	fmt.Fprintf(w, "decodebench-record: %s\nverdict: %s\nengine-sha256: %s\n", oneLine(stem), rec.Verdict, oneLine(rec.Engine.SHA256))
 	metrics := append([]string{}, scenarios.MetricNames...)
 	sort.SliceStable(metrics, func(i, j int) bool { return metrics[i] == rec.Scenario.Primary })
-	for _, r := range rec.Runs {
-		if !r.OK() || r.Dropped {
-			continue
+	order := []string{rec.Scenario.Baseline}
+	for _, a := range rec.Scenario.Arms {
+		if a.Name != rec.Scenario.Baseline {
+			order = append(order, a.Name)
 		}
+	}
+	var runs []recorder.Run
+	for _, arm := range order {
+		for i, r := range rec.Runs {
+			if r.Arm != arm || !r.OK() || (i < len(rec.Analysis.Marks) && rec.Analysis.Marks[i].Dropped) {
+				continue
+			}
+			runs = append(runs, r)
+		}
+	}
+	for _, r := range runs {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s/arm=%s 1", name, benchName.ReplaceAllString(r.Arm, "_"))
 		for _, m := range metrics {
 			if v, ok := r.Metrics[m]; ok {
+				if m == scenarios.TTFTms {
+					v /= 1000
+				}
 				fmt.Fprintf(&b, " %g %s", v, benchUnit(m))
 			}
 		}
@@ -80,12 +98,15 @@ func benchUnit(metric string) string {
 	case scenarios.E2ETokS:
 		return "e2e-tok/s"
 	case scenarios.TTFTms:
-		return "ttft-ms"
+		return "ttft-sec"
 	case scenarios.WallS:
 		return "wall-sec"
 	}
 	return metric
 }
+
+// oneLine keeps a configuration value on its line.
+func oneLine(s string) string { return strings.NewReplacer("\n", " ", "\r", " ").Replace(s) }
 
 // camel turns a feature slug (spec-draft) into a benchmark name (SpecDraft).
 func camel(slug string) string {

@@ -2,15 +2,13 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"regexp"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/decodebench/decodebench/harness"
-	"github.com/decodebench/decodebench/identity"
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
 )
 
 func identityCommand() *cli.Command {
@@ -18,14 +16,16 @@ func identityCommand() *cli.Command {
 		Name:      "identity",
 		Usage:     "compare stored outputs offline, without rerunning anything",
 		ArgsUsage: "A [B]",
-		Description: `A and B are campaigns' runs.jsonl files, or records (their data folder's runs.jsonl is read).
+		Description: `A and B are records (their data folder's runs.jsonl is read and checked against the
+record's hash) or campaigns' runs.jsonl files.
 
 With one campaign: every arm's outputs are compared with the --against arm's (default: the
-baseline, or the first arm). With two: each arm present in both (or --arm) is compared
-across the two campaigns, A's first output against each of B's.
+baseline, or the first arm), exactly as a campaign's exactness check does. With two: each arm
+present in both (or --arm) is compared across the two campaigns, A's outputs as the
+reference (which must agree with themselves).
 Tokens are compared where the runs stored every token id; bytes of text always.
 Exit 0 when identical, 3 when any output diverges, 2 when undecidable (empty outputs, no
-runs, a baseline that disagrees with itself).`,
+runs, a reference that disagrees with itself).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "against", Usage: "the reference arm (one campaign)"},
 			&cli.StringSliceFlag{Name: "arm", Usage: "compare only these arms"},
@@ -33,7 +33,7 @@ runs, a baseline that disagrees with itself).`,
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() < 1 || c.NArg() > 2 {
-				return &exitError{code: 1, msg: "identity: name one or two campaigns"}
+				return usageError("identity: name one or two campaigns")
 			}
 			var patterns []*regexp.Regexp
 			for _, s := range c.StringSlice("strip") {
@@ -43,70 +43,55 @@ runs, a baseline that disagrees with itself).`,
 				}
 				patterns = append(patterns, re)
 			}
-			a, err := loadOutputs(c.Args().Get(0), patterns)
+			a, err := loadCampaign(c.Args().Get(0))
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
 			only := c.StringSlice("arm")
-			code := 0
-			report := func(label string, ref, outs []identity.Output) {
-				switch {
-				case len(ref) == 0 || len(outs) == 0:
-					fmt.Printf("%s: undecidable: no finished runs\n", label)
-					code = max(code, 2)
-					return
-				}
-				for i, o := range append(append([]identity.Output{}, ref[:1]...), outs...) {
-					if why := identity.Empty(o); why != "" {
-						fmt.Printf("%s: undecidable: output %d: %s\n", label, i, why)
-						code = max(code, 2)
-						return
-					}
-				}
-				diverging := 0
-				var first identity.Divergence
-				for _, o := range outs {
-					d := identity.Compare(ref[0], o)
-					if !d.Identical {
-						if diverging == 0 {
-							first = d
-						}
-						diverging++
-					}
-				}
-				if diverging == 0 {
-					fmt.Printf("%s: identical in %d of %d outputs\n", label, len(outs), len(outs))
-					return
-				}
-				fmt.Printf("%s: DIVERGES in %d of %d outputs; first: %s\n", label, diverging, len(outs), first)
-				code = 3
-			}
+			var checks []*analysis.Identity
 			if c.NArg() == 1 {
 				against := c.String("against")
 				if against == "" {
 					against = a.baseline
 				}
-				if ag := identity.SelfAgreement(a.outputs[against]); !ag.Agree {
-					fmt.Printf("%s (reference) does not agree with itself: %s\n", against, ag)
-					code = 2
-				}
+				var compare []string
 				for _, arm := range a.arms {
-					if arm == against || (len(only) > 0 && !contains(only, arm)) {
-						continue
+					if arm != against && (len(only) == 0 || contains(only, arm)) {
+						compare = append(compare, arm)
 					}
-					report(fmt.Sprintf("%s vs %s", arm, against), a.outputs[against], a.outputs[arm])
 				}
+				checks = append(checks, identityOf(a.runs, against, compare, patterns))
 			} else {
-				b, err := loadOutputs(c.Args().Get(1), patterns)
+				b, err := loadCampaign(c.Args().Get(1))
 				if err != nil {
 					return &exitError{code: 1, msg: err.Error()}
 				}
 				for _, arm := range a.arms {
-					if _, ok := b.outputs[arm]; !ok || (len(only) > 0 && !contains(only, arm)) {
+					if !contains(b.arms, arm) || (len(only) > 0 && !contains(only, arm)) {
 						continue
 					}
-					report(fmt.Sprintf("%s: B vs A", arm), a.outputs[arm], b.outputs[arm])
+					runs := append(relabel(a.runs, arm, "A:"+arm), relabel(b.runs, arm, "B:"+arm)...)
+					checks = append(checks, identityOf(runs, "A:"+arm, []string{"B:" + arm}, patterns))
 				}
+			}
+			code := 0
+			for _, id := range checks {
+				p := scenarios.Policy{Exactness: &scenarios.ExactnessPolicy{Strip: patterns}}
+				rec := recorder.FromAnalysis(analysis.Analysis{Identity: id}, nil, p)
+				for _, l := range recorder.IdentityLines(rec.Identity) {
+					fmt.Println(l)
+				}
+				switch id.Verdict {
+				case analysis.Divergent:
+					code = max(code, 3)
+				case analysis.Identical:
+				default:
+					code = max(code, 2)
+				}
+			}
+			if len(checks) == 0 {
+				fmt.Println("no arm to compare")
+				code = 2
 			}
 			if code != 0 {
 				return &exitError{code: code}
@@ -116,48 +101,53 @@ runs, a baseline that disagrees with itself).`,
 	}
 }
 
-type campaignOutputs struct {
-	arms     []string
-	baseline string
-	outputs  map[string][]identity.Output
+// identityOf runs the analysis' identity check over stored runs.
+func identityOf(runs []recorder.Run, against string, compare []string, strip []*regexp.Regexp) *analysis.Identity {
+	p := scenarios.Policy{Baseline: against, Exactness: &scenarios.ExactnessPolicy{Against: against, Compare: compare, Strip: strip}}
+	return analysis.Analyze(recorder.AnalysisInput(p, runs, recorder.Method{})).Identity
 }
 
-// loadOutputs reads the runs of a runs.jsonl file, or of the data folder of
-// a record, without executing anything from either.
-func loadOutputs(path string, patterns []*regexp.Regexp) (*campaignOutputs, error) {
-	jsonl, baseline := path, ""
-	if strings.HasSuffix(path, ".md") {
-		rec, err := recorder.ParseFile(path)
+func relabel(runs []recorder.Run, arm, as string) []recorder.Run {
+	var out []recorder.Run
+	for _, r := range runs {
+		if r.Arm == arm {
+			r.Arm = as
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+type storedCampaign struct {
+	arms     []string
+	baseline string
+	runs     []recorder.Run
+}
+
+// loadCampaign reads the runs of a record (checked against its hash) or of
+// a runs.jsonl file, without executing anything from either.
+func loadCampaign(path string) (*storedCampaign, error) {
+	out := &storedCampaign{}
+	if isRecordPath(path) {
+		rec, err := recorder.Load(path)
 		if err != nil {
 			return nil, err
 		}
-		if strings.Contains(rec.DataDir, "..") || filepath.IsAbs(rec.DataDir) {
-			return nil, fmt.Errorf("%s: data folder %q leaves the record's folder", path, rec.DataDir)
+		out.runs, out.baseline = rec.Runs, rec.Scenario.Baseline
+	} else {
+		runs, err := recorder.ReadRuns(path)
+		if err != nil {
+			return nil, err
 		}
-		jsonl = filepath.Join(filepath.Dir(path), rec.DataDir, "runs.jsonl")
-		baseline = rec.Scenario.Baseline
+		out.runs = runs
 	}
-	runs, err := harness.ReadJournal(jsonl)
-	if err != nil {
-		return nil, err
-	}
-	out := &campaignOutputs{baseline: baseline, outputs: map[string][]identity.Output{}}
-	for _, r := range runs {
-		if !r.OK() {
-			continue
-		}
-		if _, seen := out.outputs[r.Arm]; !seen {
+	for _, r := range out.runs {
+		if r.OK() && !contains(out.arms, r.Arm) {
 			out.arms = append(out.arms, r.Arm)
 		}
-		text, stripped := identity.Strip(r.Output, patterns)
-		o := identity.Output{Text: text, Reasoning: r.Reasoning, Tokens: r.TokenIDs}
-		if len(stripped) > 0 {
-			o.Tokens = nil
-		}
-		out.outputs[r.Arm] = append(out.outputs[r.Arm], o)
 	}
 	if len(out.arms) == 0 {
-		return nil, fmt.Errorf("%s: no finished runs", jsonl)
+		return nil, fmt.Errorf("%s: no finished runs", path)
 	}
 	if out.baseline == "" {
 		out.baseline = out.arms[0]

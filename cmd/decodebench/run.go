@@ -54,8 +54,10 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				arg = p
 			}
 			s, warns, err := scenarios.Load(arg, scenarios.Options{})
+			var warnings []string
 			for _, w := range warns {
 				fmt.Fprintln(os.Stderr, w)
+				warnings = append(warnings, w.Error())
 			}
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
@@ -72,6 +74,8 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				Version:  ver,
 				Commit:   rev,
 				Dirty:    dirty,
+
+				ScenarioWarnings: warnings,
 			}
 			var out *harness.Outcome
 			if resume != "" {
@@ -92,13 +96,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 					return err
 				}
 			} else {
-				fmt.Printf("%s: %s\n", v, out.RecordPath)
-				for _, r := range out.Record.Reasons {
-					fmt.Println("  " + firstLine(r))
-				}
-				for _, a := range out.Record.ArmVerdicts {
-					fmt.Println("  " + a.Sentence)
-				}
+				printVerdict(out.Record, out.RecordPath)
 			}
 			if code != 0 {
 				return &exitError{code: code}
@@ -152,4 +150,18 @@ func interruptible(parent context.Context) (context.Context, *signalBox, func())
 		}
 	}()
 	return ctx, box, func() { signal.Stop(ch); close(done); cancel() }
+}
+
+// printVerdict prints the verdict, its reasons and each arm's verdict.
+func printVerdict(rec *recorder.Record, path string) {
+	fmt.Printf("%s: %s\n", rec.Verdict, path)
+	a := rec.Analysis
+	for _, r := range append(append([]recorder.Reason{}, a.Reasons...), a.Flags...) {
+		fmt.Println("  " + recorder.ReasonText(r))
+	}
+	if rec.Verdict.ShowsResults() {
+		for _, v := range a.ArmVerdicts {
+			fmt.Println("  " + rec.ArmVerdictText(v))
+		}
+	}
 }

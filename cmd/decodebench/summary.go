@@ -28,9 +28,19 @@ func printSummary(w io.Writer, out *harness.Outcome, code int) error {
 	r := out.Record
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	a := r.Analysis
 	return enc.Encode(summary{
 		Verdict: r.Verdict, ExitCode: code, Record: out.RecordPath, DataDir: out.DataDir,
-		Reasons: r.Reasons, Warnings: r.Warnings, Primary: r.Scenario.Primary, Baseline: r.Scenario.Baseline,
-		ArmVerdicts: r.ArmVerdicts, Results: r.Results, Identity: r.Identity,
+		Reasons: texts(append(append([]recorder.Reason{}, a.Reasons...), a.Flags...)), Warnings: texts(a.Warnings),
+		Primary: r.Scenario.Primary, Baseline: r.Scenario.Baseline,
+		ArmVerdicts: a.ArmVerdicts, Results: a.Results, Identity: a.Identity,
 	})
+}
+
+func texts(rs []recorder.Reason) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, recorder.ReasonText(r))
+	}
+	return out
 }

@@ -1,0 +1,297 @@
+package analysis
+
+import (
+	"math"
+	"sort"
+
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/stats"
+)
+
+// Verdict is the campaign's one-word outcome.
+type Verdict string
+
+// Verdicts, with their exit codes.
+const (
+	Valid        Verdict = "VALID"        // 0: arms proven distinct, numbers publishable
+	Failed       Verdict = "FAILED"       // 1: an engine or harness failure stopped the campaign
+	Inconclusive Verdict = "INCONCLUSIVE" // 2: too noisy, contended, or identity undecidable
+	Unverified   Verdict = "UNVERIFIED"   // 2: the scenario allowed running without a distinguishing counter
+	Rejected     Verdict = "REJECTED"     // 3: the counter gate failed
+	Incomplete   Verdict = "INCOMPLETE"   // 130/143: interrupted
+)
+
+// ExitCode is the exit status of `decodebench run` for the verdict.
+func (v Verdict) ExitCode() int {
+	switch v {
+	case Valid:
+		return 0
+	case Inconclusive, Unverified:
+		return 2
+	case Rejected:
+		return 3
+	case Incomplete:
+		return 130
+	}
+	return 1
+}
+
+// ShowsResults reports whether a record with this verdict shows results. A
+// rejected campaign does not: its arms were not proven to be what they
+// claim, so its numbers must not be quoted.
+func (v Verdict) ShowsResults() bool {
+	return v == Valid || v == Inconclusive || v == Unverified || v == Incomplete
+}
+
+// Analysis is the outcome of Analyze.
+type Analysis struct {
+	Verdict Verdict
+	// Reasons decide the verdict; Flags are reported beside it without
+	// changing it; Warnings qualify the results.
+	Reasons  []Reason
+	Flags    []Reason
+	Warnings []Reason
+	// Results holds, per metric (primary first), every arm's summary and
+	// comparison with the baseline; empty when the counter gate failed.
+	Results     []MetricResult
+	ArmVerdicts []ArmVerdict
+	Identity    *Identity
+	// Unmeasured is what the campaign itself could not measure.
+	Unmeasured []Reason
+	// ClientEngineRatio is the median over runs of the client-side decode
+	// rate over the engine's own; 0 when the engine reported none.
+	ClientEngineRatio float64
+	// Marks says, per input run (same index), what the analysis found.
+	Marks []Mark
+}
+
+// Mark is what the analysis found about one run.
+type Mark struct {
+	// Outlier flags the primary metric's value (modified z-score);
+	// Dropped removes the run from the statistics (outliers: drop).
+	Outlier, Dropped bool
+	// Contended is set when other processes used more of the CPU during
+	// the measured window than the gate allows.
+	Contended bool
+	// CounterOK says, per counter with an expectation for the run's arm,
+	// whether the reading met it.
+	CounterOK map[string]bool
+}
+
+// Analyze derives the verdict and every statistic from the runs.
+//
+// Precedence: a failed counter gate REJECTS (the arms are not proven to
+// differ, so no number may be quoted), as does an identity mismatch under
+// on_mismatch: fail; an interrupted campaign is INCOMPLETE; a run failure
+// that stopped the campaign FAILS it, as does an arm left with fewer than
+// two runs; then UNVERIFIED for scenarios that allowed running without
+// proof; then INCONCLUSIVE when a gate says the numbers must not be
+// published; else VALID.
+func Analyze(in Input) Analysis {
+	p := in.Policy
+	a := Analysis{Marks: make([]Mark, len(in.Runs))}
+	var gateFailures, runFailures []Reason
+	failed := 0
+	for i, run := range in.Runs {
+		if !run.OK() {
+			failed++
+			runFailures = append(runFailures, Reason{Code: RunFailed, Run: run.Seq, Round: run.Round, Arm: run.Arm, Attempt: run.Attempt, Text: firstLine(run.Error)})
+			continue
+		}
+		a.Marks[i].CounterOK = map[string]bool{}
+		for _, c := range p.Counters {
+			ex, has := c.Expect[run.Arm]
+			rd, read := run.Counters[c.Name]
+			if !has || !read {
+				continue
+			}
+			ok := ex.Holds(rd.Value)
+			a.Marks[i].CounterOK[c.Name] = ok
+			if !ok {
+				gateFailures = append(gateFailures, Reason{Code: CounterFailed, Run: run.Seq, Round: run.Round, Arm: run.Arm, Counter: c.Name, Value: rd.Value, Text: ex.String()})
+			}
+		}
+		if run.HasContention && p.Gates.ContendedCPU > 0 && judged(run, p.Gates) {
+			a.Marks[i].Contended = run.Contention > p.Gates.ContendedCPU
+		}
+	}
+	stopped := failed > 0 && !finishedPlan(in)
+
+	flagOutliers(in, a.Marks)
+	a.Identity = checkIdentity(in)
+	var inconclusive, flags []Reason
+	if len(gateFailures) == 0 {
+		s := newSamples(in, a.Marks)
+		a.Results = results(in, s, a.Marks)
+		a.ArmVerdicts, a.Warnings = armVerdicts(in, s)
+		inconclusive, flags = gates(in, a.Results, a.Marks)
+	}
+	identityReject := false
+	if id := a.Identity; id != nil {
+		switch {
+		case id.Verdict == Divergent && p.Exactness.OnMismatch == scenarios.MismatchFail:
+			identityReject = true
+		case id.Verdict == Divergent:
+			flags = append(flags, identityReason(IdentityBrokenNote, id))
+		case id.Verdict == Undecidable || id.Verdict == IdentityError:
+			inconclusive = append(inconclusive, Reason{Code: IdentityUndecided})
+		}
+	}
+	thin := thinArms(in)
+	switch {
+	case len(gateFailures) > 0:
+		a.Verdict = Rejected
+		a.Reasons = append(gateFailures, runFailures...)
+	case identityReject:
+		a.Verdict = Rejected
+		a.Reasons = append([]Reason{identityReason(IdentityMismatch, a.Identity)}, runFailures...)
+	case in.Campaign.Interrupted:
+		a.Verdict = Incomplete
+		a.Reasons = append([]Reason{{Code: Interrupted, N: countOK(in.Runs), M: in.Campaign.Planned}}, runFailures...)
+	case stopped:
+		a.Verdict = Failed
+		a.Reasons = runFailures
+	case len(thin) > 0:
+		a.Verdict = Failed
+		a.Reasons = append(thin, runFailures...)
+	case p.AllowUnverified != "":
+		a.Verdict = Unverified
+		a.Reasons = append(inconclusive, runFailures...)
+	case len(inconclusive) > 0:
+		a.Verdict = Inconclusive
+		a.Reasons = append(inconclusive, runFailures...)
+	default:
+		a.Verdict = Valid
+		a.Reasons = runFailures
+	}
+	a.Flags = flags
+	if failed > 0 && !stopped {
+		a.Warnings = append(a.Warnings, Reason{Code: RunsExcluded, N: failed, Text: p.Failure.String()})
+	}
+	if relaxed := relaxedGates(p.Gates); relaxed != "" {
+		a.Warnings = append(a.Warnings, Reason{Code: GatesRelaxed, Text: relaxed})
+	}
+	if p.AllowUnverified != "" {
+		a.Warnings = append(a.Warnings, Reason{Code: AllowUnverified, Text: p.AllowUnverified})
+	}
+	a.ClientEngineRatio = clientEngineRatio(in.Runs)
+	a.Unmeasured = unmeasured(in)
+	return a
+}
+
+// judged reports whether a run's measured window was long enough for its
+// contention share to be judged.
+func judged(r Run, g scenarios.GatesPolicy) bool {
+	return r.Metrics[scenarios.WallS] >= g.MinContentionWindow.Seconds()
+}
+
+// finishedPlan reports whether the last planned slot has a run that
+// counts: the schedule ran to its end.
+func finishedPlan(in Input) bool {
+	if len(in.Runs) == 0 {
+		return false
+	}
+	last := in.Runs[len(in.Runs)-1]
+	if last.Seq < in.Campaign.Planned {
+		return false
+	}
+	return last.OK() || in.Policy.Failure.Kind == scenarios.FailContinue
+}
+
+func thinArms(in Input) []Reason {
+	if len(in.Runs) == 0 {
+		return nil
+	}
+	n := map[string]int{}
+	for _, r := range in.Runs {
+		if r.OK() {
+			n[r.Arm]++
+		}
+	}
+	var out []Reason
+	for _, a := range in.Policy.Arms {
+		if n[a.Name] < 2 {
+			out = append(out, Reason{Code: ThinArm, Arm: a.Name, N: n[a.Name]})
+		}
+	}
+	return out
+}
+
+func countOK(runs []Run) int {
+	n := 0
+	for _, r := range runs {
+		if r.OK() {
+			n++
+		}
+	}
+	return n
+}
+
+// clientEngineRatio is the median of the client-side decode rate over the
+// engine's own: 1 means the two clocks agree.
+func clientEngineRatio(runs []Run) float64 {
+	var xs []float64
+	for _, r := range runs {
+		if cl, ok := r.Metrics[scenarios.DecodeTokS]; ok && r.OK() && r.EngineRate > 0 {
+			xs = append(xs, cl/r.EngineRate)
+		}
+	}
+	if len(xs) == 0 {
+		return 0
+	}
+	sort.Float64s(xs)
+	return stats.Quantile(xs, 0.5)
+}
+
+// unmeasured lists what the campaign itself could not measure.
+func unmeasured(in Input) []Reason {
+	var out []Reason
+	missingTimings, eventCounted, noContention := 0, 0, 0
+	for _, run := range in.Runs {
+		if !run.OK() {
+			continue
+		}
+		if run.EngineRate == 0 {
+			missingTimings++
+		}
+		if run.EventCountedTokens {
+			eventCounted++
+		}
+		if !run.HasContention || !judged(run, in.Policy.Gates) {
+			noContention++
+		}
+	}
+	if missingTimings > 0 {
+		out = append(out, Reason{Code: NoEngineTimings, N: missingTimings})
+	}
+	if eventCounted > 0 {
+		out = append(out, Reason{Code: EventCounted, N: eventCounted})
+	}
+	if noContention > 0 {
+		out = append(out, Reason{Code: NoContention, N: noContention, Value: in.Policy.Gates.MinContentionWindow.Seconds()})
+	}
+	if n := in.Campaign.Planned - len(in.Runs); n > 0 {
+		out = append(out, Reason{Code: NotRun, N: n})
+	}
+	if in.Policy.Exactness == nil {
+		out = append(out, Reason{Code: NoExactness})
+	}
+	return append(out, Reason{Code: KernelTiming})
+}
+
+// finite keeps NaN and ±Inf out of results: JSON cannot carry them.
+func finite(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}
+
+func firstLine(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}

@@ -1,0 +1,94 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// gates applies the publishability rules to the primary metric. It returns
+// the reasons that make the campaign INCONCLUSIVE and the flags reported
+// without changing the verdict.
+func gates(in Input, res []MetricResult, marks []Mark) (inconclusive, flags []Reason) {
+	p := in.Policy
+	var primary *MetricResult
+	for i := range res {
+		if res[i].Primary {
+			primary = &res[i]
+		}
+	}
+	if primary == nil {
+		return nil, nil
+	}
+	baseN := 0
+	for _, a := range primary.Arms {
+		if a.Arm == p.Baseline {
+			baseN = a.Summary.N
+		}
+	}
+	for _, a := range primary.Arms {
+		if g := p.Gates.MaxSpread; g > 0 && a.Summary.Spread() > g {
+			inconclusive = append(inconclusive, Reason{Code: TooNoisy, Arm: a.Arm, Metric: p.Primary, Value: a.Summary.Spread(), Limit: g})
+		}
+		if g := p.Gates.MaxDrift; g > 0 && a.Summary.N >= 6 && math.Abs(a.Drift) >= g && math.Abs(a.DriftRho) >= 0.5 {
+			flags = append(flags, Reason{Code: Drift, Arm: a.Arm, Value: a.Drift, Limit: a.DriftRho})
+		}
+		if a.Arm != p.Baseline {
+			if mp := MinP(baseN, a.Summary.N); mp >= p.Stats.Alpha {
+				inconclusive = append(inconclusive, Reason{Code: TooFewSamples, Arm: a.Arm, N: baseN, M: a.Summary.N, Value: mp, Limit: p.Stats.Alpha})
+			}
+		}
+	}
+	contended, measured := 0, 0
+	for i, r := range in.Runs {
+		if !r.OK() || !r.HasContention || !judged(r, p.Gates) {
+			continue
+		}
+		measured++
+		if marks[i].Contended {
+			contended++
+		}
+	}
+	g := p.Gates
+	switch {
+	case measured > 0 && g.MaxContended > 0 && float64(contended)/float64(measured) > g.MaxContended:
+		inconclusive = append(inconclusive, Reason{Code: ContendedHost, N: contended, M: measured, Value: g.ContendedCPU, Limit: g.MaxContended})
+	case contended > 0:
+		flags = append(flags, Reason{Code: Contention, N: contended, M: measured, Value: g.ContendedCPU, Limit: g.MaxContended})
+	}
+	return inconclusive, flags
+}
+
+// MinP is the smallest two-sided p-value the Mann–Whitney U test can give
+// for samples of n1 and n2: complete separation, 2 / C(n1+n2, n1). With 3
+// runs per arm it is 0.1, so nothing could ever be significant at 0.05.
+func MinP(n1, n2 int) float64 {
+	if n1 == 0 || n2 == 0 {
+		return 1
+	}
+	c := 1.0
+	for i := 1; i <= n2; i++ {
+		c = c * float64(n1+i) / float64(i)
+	}
+	return min(1, 2/c)
+}
+
+// relaxedGates lists the gates the scenario set looser than the defaults
+// (or turned off).
+func relaxedGates(g scenarios.GatesPolicy) string {
+	var out []string
+	check := func(name string, v, def float64) {
+		switch {
+		case v == 0:
+			out = append(out, name+" off")
+		case v > def:
+			out = append(out, fmt.Sprintf("%s %s instead of %s", name, scenarios.Fraction(v), scenarios.Fraction(def)))
+		}
+	}
+	check("max_spread", g.MaxSpread, scenarios.DefaultMaxSpread)
+	check("max_contended", g.MaxContended, scenarios.DefaultMaxContended)
+	check("contended_cpu", g.ContendedCPU, scenarios.DefaultContendedCPU)
+	return strings.Join(out, ", ")
+}

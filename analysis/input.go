@@ -1,0 +1,72 @@
+// Package analysis turns a campaign's raw runs into its verdict: the
+// counter gate, outliers, per-arm summaries and comparisons, the
+// publishability gates and the output identity check. It is a pure
+// function of its input (Analyze): the campaign calls it while it runs and
+// when it ends, and check, diff, export, identity and index call it on the
+// runs stored beside a record, so a record's verdict can be re-derived by
+// anyone who has its raw data.
+//
+// It returns typed values and reasons as codes with their parameters;
+// only the recorder turns them into sentences.
+package analysis
+
+import (
+	"time"
+
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// Input is everything the analysis depends on.
+type Input struct {
+	Policy   scenarios.Policy
+	Runs     []Run
+	Campaign Campaign
+}
+
+// Campaign holds the facts about the campaign as a whole that its runs do
+// not carry.
+type Campaign struct {
+	// Planned is the number of planned runs (slots).
+	Planned int
+	// Started is when the campaign started; drift is measured against it.
+	Started time.Time
+	// Interrupted is set when a signal stopped the campaign.
+	Interrupted bool
+}
+
+// Run is one measured run (or failed attempt), as the analysis reads it.
+type Run struct {
+	Seq, Round, Attempt int
+	Arm                 string
+	Start               time.Time
+	// Error is why the run failed; empty for a finished run.
+	Error   string
+	Metrics map[string]float64
+	// Counters holds the counter values read in the run.
+	Counters map[string]Reading
+	// Contention is the share of the machine's CPU used by other processes
+	// during the measured window; HasContention is false when it could not
+	// be measured.
+	Contention    float64
+	HasContention bool
+	// EventCountedTokens is set when the engine returned no token totals
+	// and tokens were counted as stream events.
+	EventCountedTokens bool
+	// EngineRate is the engine's own decode rate (tok/s); 0 when it
+	// reported none.
+	EngineRate float64
+	Output     string
+	Reasoning  string
+	TokenIDs   []int
+}
+
+// Reading is one counter's value in one run.
+type Reading struct {
+	Value float64
+	// Absent is set when the source did not appear at all (a metric not
+	// exposed, a reply field missing) and the value was read as 0.
+	Absent bool
+}
+
+// OK reports whether the run finished.
+func (r Run) OK() bool { return r.Error == "" }

@@ -1,0 +1,246 @@
+package analysis
+
+import (
+	"math"
+
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/stats"
+)
+
+// MetricResult is one metric's per-arm statistics.
+type MetricResult struct {
+	Metric         string
+	Unit           string
+	Primary        bool
+	HigherIsBetter bool
+	Arms           []ArmResult
+}
+
+// ArmResult is one arm's summary of one metric and, for arms other than
+// the baseline, its comparison with the baseline.
+type ArmResult struct {
+	Arm     string
+	Summary stats.Summary
+	// MedianLo and MedianHi bound the median at MedianConfidence, the level
+	// actually achievable with the samples.
+	MedianLo, MedianHi, MedianConfidence float64
+	// Comparison is nil for the baseline.
+	Comparison *Comparison
+	// Outliers counts this metric's values flagged by modified z-score;
+	// Dropped counts runs dropped from the statistics (outliers: drop).
+	Outliers, Dropped int
+	// Drift is the relative change from the first to the last third of
+	// the campaign, DriftRho its rank correlation with time.
+	Drift, DriftRho float64
+}
+
+// Comparison is an arm's samples judged against the baseline's.
+type Comparison struct {
+	// Ratio is median(arm)/median(baseline), Lo and Hi its interval at
+	// Confidence; all 0 when undefined.
+	Ratio, Lo, Hi, Confidence float64
+	// P is the two-sided Mann–Whitney U p-value.
+	P float64
+	// Significant: P < alpha, the interval excludes 1, and the change is
+	// at least min_effect.
+	Significant bool
+	// N1 and N2 are the baseline's and the arm's sample counts.
+	N1, N2 int
+}
+
+// Defined reports whether a ratio could be computed at all.
+func (c Comparison) Defined() bool { return c.Ratio != 0 }
+
+// HasInterval reports whether the ratio has an interval.
+func (c Comparison) HasInterval() bool { return c.Lo != 0 || c.Hi != 0 }
+
+// ArmVerdict is one arm's primary-metric verdict against the baseline.
+type ArmVerdict struct {
+	Arm        string
+	Control    bool
+	Comparison Comparison
+	// ControlArm names the campaign's negative control when it has one
+	// (and this arm is not it); SeparatesFromNoise then says whether the
+	// arm's interval stays clear of the control's.
+	ControlArm         string
+	SeparatesFromNoise bool
+}
+
+// samples holds, per arm, the indexes of the runs that count for
+// statistics: finished, and not dropped as outliers. Adaptive stopping and
+// the final statistics use the same samples.
+type samples map[string][]int
+
+func newSamples(in Input, marks []Mark) samples {
+	s := samples{}
+	for i, r := range in.Runs {
+		if r.OK() && !marks[i].Dropped {
+			s[r.Arm] = append(s[r.Arm], i)
+		}
+	}
+	return s
+}
+
+func (s samples) values(in Input, arm, metric string) []float64 {
+	var out []float64
+	for _, i := range s[arm] {
+		if v, ok := in.Runs[i].Metrics[metric]; ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// metricOrder lists every metric, primary first.
+func metricOrder(primary string) []string {
+	out := []string{primary}
+	for _, m := range scenarios.MetricNames {
+		if m != primary {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// outliersOf flags, per arm, the finished runs' values of one metric by
+// modified z-score. It returns the run indexes flagged.
+func outliersOf(in Input, metric string) map[int]bool {
+	byArm := map[string][]int{}
+	for i, r := range in.Runs {
+		if _, ok := r.Metrics[metric]; ok && r.OK() {
+			byArm[r.Arm] = append(byArm[r.Arm], i)
+		}
+	}
+	out := map[int]bool{}
+	for _, idx := range byArm {
+		xs := make([]float64, len(idx))
+		for j, i := range idx {
+			xs[j] = in.Runs[i].Metrics[metric]
+		}
+		for j, f := range stats.Outliers(xs, stats.OutlierThreshold) {
+			if f {
+				out[idx[j]] = true
+			}
+		}
+	}
+	return out
+}
+
+// flagOutliers marks the primary metric's outliers, and drops them when the
+// policy says outliers: drop.
+func flagOutliers(in Input, marks []Mark) {
+	for i := range outliersOf(in, in.Policy.Primary) {
+		marks[i].Outlier = true
+		marks[i].Dropped = in.Policy.Outliers == scenarios.OutliersDrop
+	}
+}
+
+func statsConfig(p scenarios.Policy) stats.Config {
+	return stats.Config{Confidence: p.Stats.Confidence, Alpha: p.Stats.Alpha, MinEffect: p.Stats.MinEffect, Resamples: p.Stats.Resamples, Seed: p.Stats.Seed}
+}
+
+func comparison(c stats.Comparison) Comparison {
+	return Comparison{Ratio: finite(c.Ratio), Lo: finite(c.Lo), Hi: finite(c.Hi), Confidence: finite(c.Confidence), P: finite(c.P), Significant: c.Significant, N1: c.N1, N2: c.N2}
+}
+
+// results computes per-arm statistics and comparisons for every metric.
+func results(in Input, s samples, marks []Mark) []MetricResult {
+	p := in.Policy
+	cfg := statsConfig(p)
+	var out []MetricResult
+	for _, m := range metricOrder(p.Primary) {
+		res := MetricResult{Metric: m, Unit: scenarios.Unit(m), Primary: m == p.Primary, HigherIsBetter: scenarios.HigherIsBetter(m)}
+		flagged := outliersOf(in, m)
+		base := s.values(in, p.Baseline, m)
+		for _, arm := range p.ArmNames() {
+			xs := s.values(in, arm, m)
+			ci := stats.MedianInterval(xs, cfg.Confidence)
+			ar := ArmResult{Arm: arm, Summary: stats.Summarize(xs), MedianLo: finite(ci.Lo), MedianHi: finite(ci.Hi), MedianConfidence: finite(ci.Confidence)}
+			if arm != p.Baseline {
+				c := comparison(stats.Compare(base, xs, cfg))
+				ar.Comparison = &c
+			}
+			for i, r := range in.Runs {
+				if r.Arm == arm && flagged[i] {
+					ar.Outliers++
+				}
+				if r.Arm == arm && marks[i].Dropped {
+					ar.Dropped++
+				}
+			}
+			var ts, vs []float64
+			for _, i := range s[arm] {
+				if v, ok := in.Runs[i].Metrics[m]; ok {
+					ts = append(ts, in.Runs[i].Start.Sub(in.Campaign.Started).Seconds())
+					vs = append(vs, v)
+				}
+			}
+			d := stats.DriftOf(ts, vs)
+			ar.Drift, ar.DriftRho = finite(d.Change), finite(d.Rho)
+			res.Arms = append(res.Arms, ar)
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// armVerdicts judges every arm but the baseline on the primary metric and,
+// when the campaign has a negative control, whether the arm separates from
+// the control's noise floor.
+func armVerdicts(in Input, s samples) ([]ArmVerdict, []Reason) {
+	p := in.Policy
+	cfg := statsConfig(p)
+	base := s.values(in, p.Baseline, p.Primary)
+	var control *stats.Comparison
+	controlName := ""
+	for _, a := range p.Arms {
+		if a.Control {
+			c := stats.Compare(base, s.values(in, a.Name, p.Primary), cfg)
+			control, controlName = &c, a.Name
+			break
+		}
+	}
+	var out []ArmVerdict
+	var warnings []Reason
+	for _, a := range p.Arms {
+		if a.Name == p.Baseline {
+			continue
+		}
+		c := stats.Compare(base, s.values(in, a.Name, p.Primary), cfg)
+		for _, w := range c.Warnings {
+			warnings = append(warnings, Reason{Code: ComparisonNote, Arm: a.Name, Other: p.Baseline, Text: w})
+		}
+		v := ArmVerdict{Arm: a.Name, Control: a.Control, Comparison: comparison(c)}
+		if !a.Control && control != nil {
+			v.ControlArm = controlName
+			v.SeparatesFromNoise = stats.SeparatesFromNoise(c, *control)
+		}
+		out = append(out, v)
+	}
+	return out, warnings
+}
+
+// WidestInterval returns the widest primary-metric ratio interval over the
+// arms other than the baseline (relative width; +Inf when one has none),
+// for adaptive rounds. It uses the same samples as Analyze.
+func WidestInterval(in Input) (float64, string) {
+	p := in.Policy
+	marks := make([]Mark, len(in.Runs))
+	flagOutliers(in, marks)
+	s := newSamples(in, marks)
+	base := s.values(in, p.Baseline, p.Primary)
+	widest, arm := 0.0, ""
+	for _, a := range p.Arms {
+		if a.Name == p.Baseline {
+			continue
+		}
+		w := stats.CIWidth(stats.Compare(base, s.values(in, a.Name, p.Primary), statsConfig(p)))
+		if math.IsNaN(w) {
+			w = math.Inf(1)
+		}
+		if arm == "" || w > widest {
+			widest, arm = w, a.Name
+		}
+	}
+	return widest, arm
+}

@@ -1,0 +1,143 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ModelFile is a file the engine's command line names (a model, a draft
+// model, a prompt), with its size and sha256.
+type ModelFile struct {
+	// Arg is the argument as written on the command line.
+	Arg    string `json:"arg"`
+	Path   string `json:"path"`
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// ModelFiles hashes every regular file that an argument of the command
+// (a bare path or the value of --flag=path) names, the binary itself
+// excepted, in command-line order without repeats. Hashes are cached by
+// absolute path, size and modification time, so a 100 GB model is read
+// once, not every run; the cache lives in the user's cache folder and a
+// missing or unwritable cache only costs a re-read.
+func ModelFiles(args []string) ([]ModelFile, []string) {
+	var out []ModelFile
+	var problems []string
+	seen := map[string]bool{}
+	cache := loadHashCache()
+	for i, a := range args {
+		if i == 0 {
+			continue
+		}
+		cand := a
+		if strings.HasPrefix(a, "-") {
+			_, v, ok := strings.Cut(a, "=")
+			if !ok {
+				continue
+			}
+			cand = v
+		}
+		if cand == "" || strings.Contains(cand, "${") {
+			continue
+		}
+		fi, err := os.Stat(cand)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		abs, err := filepath.Abs(cand)
+		if err != nil {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		if seen[abs] {
+			continue
+		}
+		seen[abs] = true
+		sum, err := cache.sum(abs, fi)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("hash %s: %v", cand, err))
+			continue
+		}
+		out = append(out, ModelFile{Arg: a, Path: abs, Bytes: fi.Size(), SHA256: sum})
+	}
+	cache.save()
+	return out, problems
+}
+
+type hashEntry struct {
+	Size    int64     `json:"size"`
+	ModTime time.Time `json:"mtime"`
+	SHA256  string    `json:"sha256"`
+}
+
+type hashCache struct {
+	path    string
+	entries map[string]hashEntry
+	dirty   bool
+}
+
+var cacheMu sync.Mutex
+
+func loadHashCache() *hashCache {
+	c := &hashCache{entries: map[string]hashEntry{}}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return c
+	}
+	c.path = filepath.Join(dir, "decodebench", "file-hashes.json")
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	if b, err := os.ReadFile(c.path); err == nil {
+		_ = json.Unmarshal(b, &c.entries)
+	}
+	return c
+}
+
+func (c *hashCache) sum(path string, fi os.FileInfo) (string, error) {
+	if e, ok := c.entries[path]; ok && e.Size == fi.Size() && e.ModTime.Equal(fi.ModTime()) {
+		return e.SHA256, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	s := hex.EncodeToString(h.Sum(nil))
+	c.entries[path] = hashEntry{Size: fi.Size(), ModTime: fi.ModTime(), SHA256: s}
+	c.dirty = true
+	return s, nil
+}
+
+func (c *hashCache) save() {
+	if !c.dirty || c.path == "" {
+		return
+	}
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	b, err := json.Marshal(c.entries)
+	if err != nil {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
+		return
+	}
+	tmp := c.path + ".tmp"
+	if os.WriteFile(tmp, b, 0o644) == nil {
+		_ = os.Rename(tmp, c.path)
+	}
+}

@@ -1,0 +1,105 @@
+package recorder
+
+import (
+	"strings"
+)
+
+// Everything a user, a scenario or an engine controls (titles, names,
+// command lines, engine output, prompts) reaches the Markdown through one
+// of these functions, which keep it on one line and inert: it can never
+// open a fence, a heading, an HTML block or a comment, nor end a table
+// cell, so nothing in it can be taken for the record's data block.
+
+// oneLine replaces line breaks (and other control characters) with a
+// visible mark.
+func oneLine(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteString("⏎")
+		case r == '\r' || r == '\t' || r == '\v' || r == '\f' || r == 0x85 || r == 0x2028 || r == 0x2029:
+			b.WriteByte(' ')
+		case r < 0x20 || r == 0x7f:
+			b.WriteRune('�')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// text escapes s as inline Markdown text: every ASCII punctuation mark that
+// Markdown gives a meaning is backslash-escaped, and < and > become
+// entities so that no HTML is interpreted.
+func text(s string) string {
+	s = oneLine(s)
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '\\', '`', '*', '_', '[', ']', '#', '|', '~', '!':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// code writes s as an inline code span that s cannot close: its fence is
+// longer than any run of backticks in s.
+func code(s string) string {
+	s = oneLine(s)
+	if s == "" {
+		return "—"
+	}
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || longest > 0 {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// cell makes an inline fragment safe inside a table cell: GitHub splits
+// rows on every unescaped |, code spans included.
+func cell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
+// cellCode is code(s) inside a table cell.
+func cellCode(s string) string { return cell(code(s)) }
+
+// block writes multi-line text (an engine's error and log tail) as a code
+// block whose every line is indented by four spaces inside a ~~~ fence:
+// no line can close the fence (a closing fence is indented at most three),
+// nor equal the data block's fence line.
+func block(s string) string {
+	var b strings.Builder
+	b.WriteString("~~~text\n")
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		b.WriteString("    ")
+		b.WriteString(strings.Map(func(r rune) rune {
+			if r == '\r' || (r < 0x20 && r != '\t') || r == 0x7f {
+				return '�'
+			}
+			return r
+		}, l))
+		b.WriteByte('\n')
+	}
+	b.WriteString("~~~\n")
+	return b.String()
+}

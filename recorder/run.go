@@ -1,0 +1,74 @@
+package recorder
+
+import "time"
+
+// Run is one measured run as runs.jsonl stores it: what was observed, and
+// nothing the analysis derives (outlier and contention marks, whether a
+// counter met its expectation are in the record's analysis).
+type Run struct {
+	Seq   int    `json:"seq"` // 1-based position in the plan
+	Round int    `json:"round"`
+	Arm   string `json:"arm"`
+	// Attempt counts tries of this slot under on_failure: retry:N (1 first).
+	Attempt int       `json:"attempt,omitempty"`
+	Start   time.Time `json:"start"`
+	// Seconds is the whole run: engine start, warmups, measured request,
+	// stop.
+	Seconds float64 `json:"seconds"`
+	// CooldownS is the time since the previous run ended.
+	CooldownS float64 `json:"cooldown_s"`
+	Port      int     `json:"port,omitempty"`
+
+	Metrics map[string]float64 `json:"metrics,omitempty"`
+	Tokens  int                `json:"tokens,omitempty"`
+	// TokenSource says where the token count came from.
+	TokenSource   string                    `json:"token_source,omitempty"`
+	EngineTimings map[string]float64        `json:"engine_timings,omitempty"`
+	Counters      map[string]CounterReading `json:"counters,omitempty"`
+	LoadBefore    *LoadSample               `json:"load_before,omitempty"`
+	LoadAfter     *LoadSample               `json:"load_after,omitempty"`
+	// Contention is the CPU used during the measured window.
+	Contention   *ContentionSample `json:"contention,omitempty"`
+	OutputSHA256 string            `json:"output_sha256,omitempty"`
+	// Output is the generated text.
+	Output string `json:"output,omitempty"`
+	// Reasoning is text the engine put in a separate reasoning channel.
+	Reasoning string `json:"reasoning,omitempty"`
+	// TokenIDs are the generated token ids when all of them are known.
+	TokenIDs []int `json:"token_ids,omitempty"`
+	// TokenNote says where TokenIDs came from, or why there are none.
+	TokenNote string `json:"token_note,omitempty"`
+	Error     string `json:"error,omitempty"`
+	// Log is the engine log of this run, relative to the data folder.
+	Log string `json:"log,omitempty"`
+}
+
+// OK reports whether the run finished without error.
+func (r Run) OK() bool { return r.Error == "" }
+
+// CounterReading is a counter's value in one run.
+type CounterReading struct {
+	Value float64 `json:"value"`
+	// Absent is set when the source did not appear and was read as 0.
+	Absent bool   `json:"absent,omitempty"`
+	Note   string `json:"note,omitempty"`
+}
+
+// LoadSample is the machine's load at one moment.
+type LoadSample struct {
+	Time              time.Time `json:"time"`
+	Load1             float64   `json:"load1"`
+	Load5             float64   `json:"load5"`
+	Load15            float64   `json:"load15"`
+	CPUBusyPct        float64   `json:"cpu_busy_pct"`
+	MemAvailableBytes uint64    `json:"mem_available_bytes"`
+	SwapUsedBytes     uint64    `json:"swap_used_bytes"`
+}
+
+// ContentionSample is the CPU used during a measured window: by all, by the
+// engine and decodebench, and by the others.
+type ContentionSample struct {
+	Busy     float64 `json:"busy"`
+	Measured float64 `json:"measured"`
+	Others   float64 `json:"others"`
+}
