@@ -39,20 +39,27 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 		opt.LookupEnv = os.LookupEnv
 	}
 	s := &Scenario{}
-	pos, errs := decode(path, src, s)
-	if len(errs) > 0 {
-		return nil, nil, errs
+	pos, p := decode(path, src, s)
+	if pos == nil {
+		return nil, nil, p.errs // not YAML, or not a mapping
 	}
 	s.Path, s.Dir, s.Source, s.pos = path, dir, src, pos
 	s.applyDefaults()
-	p := &problems{file: path, pos: pos}
+	// The checks below run even when decoding found problems (unknown
+	// keys, wrong types), so that every problem is reported in one pass.
+	decoded := len(p.errs)
 	s.validate(p)
 	s.resolve(p, NewVars(s.Vars, opt.LookupEnv))
+	// A value of the wrong type was left out of the decoding; what the
+	// checks then say about that key is noise beside the real problem.
+	p.errs = append(p.errs[:decoded:decoded], p.errs[decoded:].notUnder(p.dropped)...)
 	p.errs.sort()
-	if fatal := p.errs.Fatal(); len(fatal) > 0 {
-		return nil, p.errs, p.errs
+	if len(p.errs.Fatal()) > 0 {
+		// Every problem once: the error holds the warnings too, and no
+		// warnings are returned beside it.
+		return nil, nil, p.errs
 	}
-	return s, p.errs.Warnings(), nil
+	return s, p.errs, nil
 }
 
 // resolve expands ${VAR} references and reads the prompt file.

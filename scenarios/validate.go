@@ -163,7 +163,7 @@ func (s *Scenario) validateCounters(p *problems, arms map[string]bool) {
 		case c.Log != "":
 			re, err := regexp.Compile(c.Log)
 			if err != nil {
-				p.at(key+".log", "invalid regular expression: %v", trimErr(err))
+				p.at(key+".log", "invalid regular expression: %v", err)
 			} else if re.NumSubexp() != 1 {
 				p.at(key+".log", "the regular expression needs exactly one capture group for the number (has %d)", re.NumSubexp())
 			}
@@ -338,7 +338,7 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 	}
 	for i, re := range x.Strip {
 		if _, err := regexp.Compile(re); err != nil {
-			p.at(fmt.Sprintf("exactness.strip[%d]", i), "invalid regular expression: %v", trimErr(err))
+			p.at(fmt.Sprintf("exactness.strip[%d]", i), "invalid regular expression: %v", err)
 		}
 	}
 	if s.Engine.Request.Temperature > 0 {
