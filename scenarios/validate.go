@@ -113,6 +113,7 @@ func (s *Scenario) validate(p *problems) {
 
 	s.validateCounters(p, arms)
 	s.validatePolicy(p, arms)
+	s.validateBounds(p)
 
 	if !contains(MetricNames, s.Metrics.Primary) {
 		p.at("metrics.primary", "%q is not one of %s", s.Metrics.Primary, strings.Join(MetricNames, ", "))
