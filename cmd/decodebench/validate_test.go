@@ -17,7 +17,7 @@ func TestValidatePrintsEachProblemOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := strings.Replace(string(src), `"--port", "${PORT}", `, "", 1) // a warning
-	bad = strings.Replace(bad, "order: rotate", "order: shuffle", 1)     // an error
+	bad = strings.Replace(bad, "order: rotate", "order: shuffle", 1)    // an error
 	path := filepath.Join(t.TempDir(), "bad.yaml")
 	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
