@@ -50,6 +50,7 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 	decoded := len(p.errs)
 	s.validate(p)
 	s.resolve(p, NewVars(s.Vars, opt.LookupEnv))
+	s.warnNonLoopback(p) // on the expanded values
 	// A value of the wrong type was left out of the decoding; what the
 	// checks then say about that key is noise beside the real problem.
 	p.errs = append(p.errs[:decoded:decoded], p.errs[decoded:].notUnder(p.dropped)...)

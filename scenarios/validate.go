@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"fmt"
-	"net"
 	"regexp"
 	"strings"
 )
@@ -126,7 +125,6 @@ func (s *Scenario) validate(p *problems) {
 			p.at(fmt.Sprintf("unmeasured[%d]", i), "empty entry")
 		}
 	}
-	s.warnNonLoopback(p)
 }
 
 func (s *Scenario) validateCounters(p *problems, arms map[string]bool) {
@@ -230,41 +228,6 @@ func (s *Scenario) mentionsPort() bool {
 		}
 	}
 	return false
-}
-
-// warnNonLoopback warns when a --host (or --bind) flag binds the engine to an
-// address other than loopback: a benchmark server reachable from the network
-// is a risk, and scenarios come from pull requests.
-func (s *Scenario) warnNonLoopback(p *problems) {
-	check := func(key string, args []string) {
-		for i, a := range args {
-			flag, val, inline := strings.Cut(a, "=")
-			if flag != "--host" && flag != "--bind" && flag != "--listen" {
-				continue
-			}
-			if !inline {
-				if i+1 >= len(args) {
-					continue
-				}
-				val = args[i+1]
-			}
-			if !isLoopback(val) {
-				p.warn(fmt.Sprintf("%s[%d]", key, i), "binds the engine to %q, which is not a loopback address: anyone on the network can reach it during the campaign", val)
-			}
-		}
-	}
-	check("engine.command", s.Engine.Command)
-	for i, arm := range s.Arms {
-		check(fmt.Sprintf("arms[%d].args", i), arm.Args)
-	}
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" || strings.HasPrefix(host, "${") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
 }
 
 func contains(list []string, s string) bool {
