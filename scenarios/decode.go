@@ -16,44 +16,59 @@ import (
 // stops at lines without columns and cannot name the key path), then decodes
 // the values. It also records where each key path stands, so later semantic
 // checks can point at the right line.
-func decode(file string, src []byte, dst any) (positions, Errors) {
+func decode(file string, src []byte, dst any) (positions, *problems) {
 	p := &problems{file: file, pos: positions{}}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
-		line := 0
-		msg := err.Error()
-		// yaml.v3 syntax errors read "yaml: line N: message".
-		if rest, ok := strings.CutPrefix(msg, "yaml: line "); ok {
-			if i := strings.Index(rest, ":"); i > 0 {
-				if n, err := strconv.Atoi(rest[:i]); err == nil {
-					line = n
-					msg = strings.TrimSpace(rest[i+1:])
-				}
-			}
-		} else {
-			msg = strings.TrimPrefix(msg, "yaml: ")
-		}
-		pos := Pos{}
-		if line > 0 {
-			pos = Pos{Line: line, Col: 1}
-		}
-		return nil, Errors{{File: file, Pos: pos, Msg: "invalid YAML: " + msg}}
+	doc, perr := parseYAML(file, src)
+	if perr != nil {
+		p.errs = Errors{perr}
+		return nil, p
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
-		return nil, Errors{{File: file, Pos: Pos{1, 1}, Msg: "empty scenario file"}}
+		p.errs = Errors{{File: file, Pos: Pos{1, 1}, Msg: "empty scenario file"}}
+		return nil, p
 	}
 	root := doc.Content[0]
+	if err := checkAliases(file, root); err != nil {
+		p.errs = Errors{err}
+		return nil, p
+	}
+	// check reports every unknown key and wrong type and takes the bad
+	// nodes out of the tree, so that what remains decodes and the semantic
+	// checks still run: every problem of a file is reported in one pass.
 	check(p, "", root, reflect.TypeOf(dst).Elem())
-	if len(p.errs) > 0 {
-		p.errs.sort()
-		return p.pos, p.errs
+	if root.Kind != yaml.MappingNode {
+		return nil, p
 	}
 	if err := root.Decode(dst); err != nil {
-		// The walk above should have caught every type problem; this is a
-		// safety net that still names the file.
-		return p.pos, Errors{{File: file, Pos: Pos{root.Line, root.Column}, Msg: err.Error()}}
+		// The walk above should have caught every problem; this is a
+		// safety net that still names the file and, where yaml.v3 says
+		// it, the line.
+		p.errs = append(p.errs, decodeErrors(file, root, err)...)
 	}
-	return p.pos, nil
+	return p.pos, p
+}
+
+// decodeErrors turns a yaml.v3 decoding error into positioned errors.
+func decodeErrors(file string, root *yaml.Node, err error) Errors {
+	var msgs []string
+	if te, ok := err.(*yaml.TypeError); ok {
+		msgs = te.Errors
+	} else {
+		msgs = []string{strings.TrimPrefix(err.Error(), "yaml: ")}
+	}
+	var out Errors
+	for _, m := range msgs {
+		pos := Pos{root.Line, root.Column}
+		if rest, ok := strings.CutPrefix(m, "line "); ok {
+			if i := strings.Index(rest, ": "); i > 0 {
+				if n, err := strconv.Atoi(rest[:i]); err == nil {
+					pos, m = Pos{n, 1}, rest[i+2:]
+				}
+			}
+		}
+		out = append(out, &Error{File: file, Pos: pos, Msg: m})
+	}
+	return out
 }
 
 var textUnmarshaler = reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem()
@@ -67,39 +82,47 @@ type nodeChecker interface {
 
 var nodeCheckerType = reflect.TypeOf((*nodeChecker)(nil)).Elem()
 
-// check validates node against type t and records positions under key.
-func check(p *problems, key string, n *yaml.Node, t reflect.Type) {
+// check validates node against type t and records positions under key. It
+// reports false when n cannot be decoded into t; the caller then takes n
+// out of the tree, so that the rest of the file still decodes.
+func check(p *problems, key string, n *yaml.Node, t reflect.Type) bool {
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
 	}
 	p.pos[key] = Pos{n.Line, n.Column}
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-		return // an empty value leaves the zero value
+		return true // an empty value leaves the zero value
+	}
+	if n.Kind == yaml.MappingNode {
+		uniqueKeys(p, key, n)
+	}
+	fail := func(format string, args ...any) bool {
+		p.at(key, format, args...)
+		p.dropped = append(p.dropped, key)
+		return false
 	}
 	if reflect.PointerTo(t).Implements(nodeCheckerType) {
 		if msg := reflect.New(t).Interface().(nodeChecker).checkNode(n); msg != "" {
-			p.at(key, "%s", msg)
+			return fail("%s", msg)
 		}
-		return
+		return true
 	}
 	if reflect.PointerTo(t).Implements(textUnmarshaler) {
 		if n.Kind != yaml.ScalarNode {
-			p.at(key, "expected a %s, got %s", typeName(t), kindName(n))
-			return
+			return fail("expected a %s, got %s", typeName(t), kindName(n))
 		}
 		v := reflect.New(t).Interface().(encoding.TextUnmarshaler)
 		if err := v.UnmarshalText([]byte(n.Value)); err != nil {
-			p.at(key, "invalid %s %q: %v", typeName(t), n.Value, trimErr(err))
+			return fail("invalid %s %q: %v", typeName(t), n.Value, trimErr(err))
 		}
-		return
+		return true
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		check(p, key, n, t.Elem())
+		return check(p, key, n, t.Elem())
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
-			p.at(key, "expected a mapping, got %s", kindName(n))
-			return
+			return fail("expected a mapping, got %s", kindName(n))
 		}
 		fields := map[string]reflect.StructField{}
 		for i := 0; i < t.NumField(); i++ {
@@ -110,68 +133,89 @@ func check(p *problems, key string, n *yaml.Node, t reflect.Type) {
 			}
 			fields[tag] = f
 		}
-		seen := map[string]bool{}
+		keep := n.Content[:0:0]
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			sub := join(key, k.Value)
-			if seen[k.Value] {
-				p.pos[sub] = Pos{k.Line, k.Column}
-				p.at(sub, "duplicate key")
-				continue
-			}
-			seen[k.Value] = true
 			f, ok := fields[k.Value]
 			if !ok {
 				p.pos[sub] = Pos{k.Line, k.Column}
 				p.at(sub, "unknown key %q%s", k.Value, suggest(k.Value, fields))
 				continue
 			}
-			check(p, sub, v, f.Type)
+			if check(p, sub, v, f.Type) {
+				keep = append(keep, k, v)
+			}
 		}
+		n.Content = keep
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
-			p.at(key, "expected a list, got %s", kindName(n))
-			return
+			return fail("expected a list, got %s", kindName(n))
 		}
 		for i, c := range n.Content {
-			check(p, fmt.Sprintf("%s[%d]", key, i), c, t.Elem())
+			if !check(p, fmt.Sprintf("%s[%d]", key, i), c, t.Elem()) {
+				n.Content[i] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: c.Line, Column: c.Column}
+			}
 		}
 	case reflect.Map:
 		if n.Kind != yaml.MappingNode {
-			p.at(key, "expected a mapping, got %s", kindName(n))
-			return
+			return fail("expected a mapping, got %s", kindName(n))
 		}
-		seen := map[string]bool{}
+		keep := n.Content[:0:0]
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			sub := join(key, k.Value)
-			if seen[k.Value] {
-				p.pos[sub] = Pos{k.Line, k.Column}
-				p.at(sub, "duplicate key")
-				continue
+			if check(p, join(key, k.Value), v, t.Elem()) {
+				keep = append(keep, k, v)
 			}
-			seen[k.Value] = true
-			check(p, sub, v, t.Elem())
 		}
+		n.Content = keep
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode {
-			p.at(key, "expected a string, got %s", kindName(n))
+			return fail("expected a string, got %s", kindName(n))
 		}
 	case reflect.Int, reflect.Int64:
 		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
-			p.at(key, "expected an integer, got %s", kindName(n))
+			return fail("expected an integer, got %s", kindName(n))
+		}
+		if n.Decode(reflect.New(t).Interface()) != nil {
+			return fail("integer %s is out of range (at most %d)", n.Value, int64(1)<<(t.Bits()-1)-1)
 		}
 	case reflect.Float64:
 		if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") {
-			p.at(key, "expected a number, got %s", kindName(n))
+			return fail("expected a number, got %s", kindName(n))
+		}
+		if n.Decode(reflect.New(t).Interface()) != nil {
+			return fail("number %s is out of range", n.Value)
 		}
 	case reflect.Bool:
 		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
-			p.at(key, "expected true or false, got %s", kindName(n))
+			return fail("expected true or false, got %s", kindName(n))
 		}
 	default:
-		p.at(key, "internal: unsupported field type %s", t)
+		return fail("internal: unsupported field type %s", t)
 	}
+	return true
+}
+
+// uniqueKeys reports each repeated key of mapping n at the repeat's own
+// line and column, and takes the repeats out (yaml.v3 would refuse the
+// whole mapping at decode time, with only a line).
+func uniqueKeys(p *problems, key string, n *yaml.Node) {
+	seen := map[string]bool{}
+	keep := n.Content[:0:0]
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if seen[k.Value] {
+			sub := join(key, k.Value)
+			p.at(sub, "duplicate key (first given at line %d)", p.pos.of(sub).Line)
+			p.errs[len(p.errs)-1].Pos = Pos{k.Line, k.Column}
+			continue
+		}
+		seen[k.Value] = true
+		p.pos[join(key, k.Value)] = Pos{k.Line, k.Column}
+		keep = append(keep, k, n.Content[i+1])
+	}
+	n.Content = keep
 }
 
 func join(key, k string) string {

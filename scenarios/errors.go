@@ -70,6 +70,21 @@ func (es Errors) Warnings() Errors {
 	return out
 }
 
+// notUnder returns the errors whose key is none of keys nor below one.
+func (es Errors) notUnder(keys []string) Errors {
+	var out Errors
+next:
+	for _, e := range es {
+		for _, k := range keys {
+			if e.Key == k || strings.HasPrefix(e.Key, k+".") || strings.HasPrefix(e.Key, k+"[") {
+				continue next
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
 func (es Errors) sort() {
 	sort.SliceStable(es, func(i, j int) bool {
 		if es[i].Pos.Line != es[j].Pos.Line {
@@ -84,6 +99,9 @@ type problems struct {
 	file string
 	pos  positions
 	errs Errors
+	// dropped lists the keys whose values were of the wrong type and were
+	// left out of the decoding.
+	dropped []string
 }
 
 // at records an error at the position of key (or of its closest known parent).

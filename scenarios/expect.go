@@ -1,7 +1,9 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -21,9 +23,15 @@ func ParseExpectation(s string) (Expectation, error) {
 	t := strings.TrimSpace(s)
 	for _, op := range ops {
 		if rest, ok := strings.CutPrefix(t, op); ok {
-			v, err := strconv.ParseFloat(strings.TrimSpace(rest), 64)
-			if err != nil {
-				return Expectation{}, fmt.Errorf("expectation %q: %q is not a number", s, strings.TrimSpace(rest))
+			num := strings.TrimSpace(rest)
+			v, err := strconv.ParseFloat(num, 64)
+			switch {
+			case err != nil && !errors.Is(err, strconv.ErrRange):
+				return Expectation{}, fmt.Errorf("expectation %q: %q is not a number", s, num)
+			case math.IsNaN(v) || math.IsInf(v, 0):
+				// A counter reading is always finite when it holds (see
+				// Holds), so an infinite or NaN bound means nothing.
+				return Expectation{}, fmt.Errorf("expectation %q: %q is not a finite number", s, num)
 			}
 			return Expectation{Op: op, Value: v}, nil
 		}
@@ -31,8 +39,13 @@ func ParseExpectation(s string) (Expectation, error) {
 	return Expectation{}, fmt.Errorf("expectation %q: want OP N with OP one of == != > >= < <=", s)
 }
 
-// Holds reports whether v satisfies the expectation.
+// Holds reports whether v satisfies the expectation. A NaN or infinite
+// reading never does, whatever the operator: it is a broken counter, not a
+// value ("!= 0" must not hold for NaN).
 func (e Expectation) Holds(v float64) bool {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return false
+	}
 	switch e.Op {
 	case "==":
 		return v == e.Value
@@ -52,22 +65,4 @@ func (e Expectation) Holds(v float64) bool {
 
 func (e Expectation) String() string {
 	return e.Op + " " + strconv.FormatFloat(e.Value, 'g', -1, 64)
-}
-
-// Disjoint reports whether no value satisfies both expectations, that is,
-// whether a counter with these two expectations can tell the two arms apart.
-//
-// Each expectation's set of values is a union of intervals whose endpoints
-// are the expectations' constants, so the two sets overlap exactly when they
-// share one of a few probe points: each constant, a point between them, and
-// a point beyond each end.
-func Disjoint(a, b Expectation) bool {
-	lo, hi := min(a.Value, b.Value), max(a.Value, b.Value)
-	probes := []float64{lo - 1, lo, (lo + hi) / 2, hi, hi + 1}
-	for _, v := range probes {
-		if a.Holds(v) && b.Holds(v) {
-			return false
-		}
-	}
-	return true
 }

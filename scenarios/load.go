@@ -17,6 +17,12 @@ type Options struct {
 	// LookupEnv resolves ${NAME} from the environment before the scenario's
 	// vars; nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// Offline parses without this machine: the environment is not
+	// consulted (LookupEnv is ignored, and a ${NAME} not in the scenario's
+	// vars stays "${NAME}" without error), prompt_file is not read (Prompt
+	// stays empty), and the checks of PATH and of files are skipped. It is
+	// for re-reading a scenario stored beside a record made elsewhere.
+	Offline bool
 }
 
 // Load reads a scenario by file path or, when no such file exists, by the
@@ -35,33 +41,51 @@ func Load(nameOrPath string, opt Options) (*Scenario, Errors, error) {
 // Parse decodes, validates and resolves scenario source. path names the
 // source in messages; dir resolves relative prompt files.
 func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error) {
-	if opt.LookupEnv == nil {
+	switch {
+	case opt.Offline:
+		opt.LookupEnv = nil
+	case opt.LookupEnv == nil:
 		opt.LookupEnv = os.LookupEnv
 	}
 	s := &Scenario{}
-	pos, errs := decode(path, src, s)
-	if len(errs) > 0 {
-		return nil, nil, errs
+	pos, p := decode(path, src, s)
+	if pos == nil {
+		return nil, nil, p.errs // not YAML, or not a mapping
 	}
 	s.Path, s.Dir, s.Source, s.pos = path, dir, src, pos
 	s.applyDefaults()
-	p := &problems{file: path, pos: pos}
+	// The checks below run even when decoding found problems (unknown
+	// keys, wrong types), so that every problem is reported in one pass.
+	decoded := len(p.errs)
 	s.validate(p)
 	raw := s.unresolvedJSON()
-	s.resolve(p, NewVars(s.Vars, opt.LookupEnv))
+	s.resolve(p, NewVars(s.Vars, opt.LookupEnv), opt.Offline)
 	s.meaning = semanticHash(raw, s)
+	s.warnNonLoopback(p) // on the expanded values
+	s.warnRounds(p)
+	if !opt.Offline && !p.has("engine") && !p.has("arms") {
+		s.warnLocal(p)
+	}
+	// A value of the wrong type was left out of the decoding; what the
+	// checks then say about that key is noise beside the real problem.
+	p.errs = append(p.errs[:decoded:decoded], p.errs[decoded:].notUnder(p.dropped)...)
 	p.errs.sort()
-	if fatal := p.errs.Fatal(); len(fatal) > 0 {
-		return nil, p.errs, p.errs
+	if len(p.errs.Fatal()) > 0 {
+		// Every problem once: the error holds the warnings too, and no
+		// warnings are returned beside it.
+		return nil, nil, p.errs
 	}
 	s.Policy = s.compilePolicy()
-	return s, p.errs.Warnings(), nil
+	return s, p.errs, nil
 }
 
 // resolve expands ${VAR} references and reads the prompt file.
-func (s *Scenario) resolve(p *problems, v *Vars) {
+func (s *Scenario) resolve(p *problems, v *Vars, offline bool) {
 	expand := func(key string, val *string) {
 		out, missing := v.Expand(*val)
+		if offline {
+			missing = nil // left as written
+		}
 		for _, m := range missing {
 			p.at(key, "${%s} is not defined: add it under vars or set it in the environment", m)
 		}
@@ -81,11 +105,11 @@ func (s *Scenario) resolve(p *problems, v *Vars) {
 		expandMap(s.Arms[i].Env, fmt.Sprintf("arms[%d].env", i), expand)
 	}
 	s.used = v.Used()
-	if f := s.Engine.Request.PromptFile; f != "" && s.Engine.Request.Prompt == "" {
+	if f := s.Engine.Request.PromptFile; f != "" && s.Engine.Request.Prompt == "" && !offline {
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(s.Dir, f)
 		}
-		b, err := os.ReadFile(f)
+		b, err := readPromptFile(f)
 		switch {
 		case err != nil:
 			p.at("engine.request.prompt_file", "cannot read prompt file: %v", err)

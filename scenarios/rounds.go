@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"fmt"
-	"strconv"
 
 	"gopkg.in/yaml.v3"
 )
@@ -26,6 +25,9 @@ func (r *Rounds) checkNode(n *yaml.Node) string {
 		if n.Tag != "!!int" {
 			return "expected an integer or {min, max, until_ci_width}, got " + kindName(n)
 		}
+		if !fitsInt(n) {
+			return "integer " + n.Value + " is out of range"
+		}
 		return ""
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -34,6 +36,9 @@ func (r *Rounds) checkNode(n *yaml.Node) string {
 			case "min", "max":
 				if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
 					return fmt.Sprintf("%s: expected an integer, got %s", k.Value, kindName(v))
+				}
+				if !fitsInt(v) {
+					return fmt.Sprintf("%s: integer %s is out of range", k.Value, v.Value)
 				}
 			case "until_ci_width":
 				var f Fraction
@@ -52,9 +57,9 @@ func (r *Rounds) checkNode(n *yaml.Node) string {
 // UnmarshalYAML reads either form.
 func (r *Rounds) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
-		v, err := strconv.Atoi(n.Value)
-		if err != nil {
-			return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: rounds: %v", n.Line, err)}}
+		var v int
+		if err := n.Decode(&v); err != nil {
+			return err
 		}
 		*r = Rounds{Min: v, Max: v}
 		return nil
@@ -66,4 +71,10 @@ func (r *Rounds) UnmarshalYAML(n *yaml.Node) error {
 	}
 	*r = Rounds(p)
 	return nil
+}
+
+// fitsInt reports whether an !!int scalar decodes into an int.
+func fitsInt(n *yaml.Node) bool {
+	var v int
+	return n.Decode(&v) == nil
 }

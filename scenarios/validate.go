@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"fmt"
-	"net"
 	"regexp"
 	"strings"
 )
@@ -113,6 +112,7 @@ func (s *Scenario) validate(p *problems) {
 
 	s.validateCounters(p, arms)
 	s.validatePolicy(p, arms)
+	s.validateBounds(p)
 
 	if !contains(MetricNames, s.Metrics.Primary) {
 		p.at("metrics.primary", "%q is not one of %s", s.Metrics.Primary, strings.Join(MetricNames, ", "))
@@ -125,7 +125,6 @@ func (s *Scenario) validate(p *problems) {
 			p.at(fmt.Sprintf("unmeasured[%d]", i), "empty entry")
 		}
 	}
-	s.warnNonLoopback(p)
 }
 
 func (s *Scenario) validateCounters(p *problems, arms map[string]bool) {
@@ -163,7 +162,7 @@ func (s *Scenario) validateCounters(p *problems, arms map[string]bool) {
 		case c.Log != "":
 			re, err := regexp.Compile(c.Log)
 			if err != nil {
-				p.at(key+".log", "invalid regular expression: %v", trimErr(err))
+				p.at(key+".log", "invalid regular expression: %v", err)
 			} else if re.NumSubexp() != 1 {
 				p.at(key+".log", "the regular expression needs exactly one capture group for the number (has %d)", re.NumSubexp())
 			}
@@ -229,41 +228,6 @@ func (s *Scenario) mentionsPort() bool {
 		}
 	}
 	return false
-}
-
-// warnNonLoopback warns when a --host (or --bind) flag binds the engine to an
-// address other than loopback: a benchmark server reachable from the network
-// is a risk, and scenarios come from pull requests.
-func (s *Scenario) warnNonLoopback(p *problems) {
-	check := func(key string, args []string) {
-		for i, a := range args {
-			flag, val, inline := strings.Cut(a, "=")
-			if flag != "--host" && flag != "--bind" && flag != "--listen" {
-				continue
-			}
-			if !inline {
-				if i+1 >= len(args) {
-					continue
-				}
-				val = args[i+1]
-			}
-			if !isLoopback(val) {
-				p.warn(fmt.Sprintf("%s[%d]", key, i), "binds the engine to %q, which is not a loopback address: anyone on the network can reach it during the campaign", val)
-			}
-		}
-	}
-	check("engine.command", s.Engine.Command)
-	for i, arm := range s.Arms {
-		check(fmt.Sprintf("arms[%d].args", i), arm.Args)
-	}
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" || strings.HasPrefix(host, "${") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
 }
 
 func contains(list []string, s string) bool {
@@ -338,7 +302,7 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 	}
 	for i, re := range x.Strip {
 		if _, err := regexp.Compile(re); err != nil {
-			p.at(fmt.Sprintf("exactness.strip[%d]", i), "invalid regular expression: %v", trimErr(err))
+			p.at(fmt.Sprintf("exactness.strip[%d]", i), "invalid regular expression: %v", err)
 		}
 	}
 	if s.Engine.Request.Temperature > 0 {

@@ -1,0 +1,130 @@
+package scenarios
+
+import (
+	"fmt"
+	"time"
+)
+
+// Upper bounds on what a scenario may ask for. They are far above any
+// sensible campaign and exist so that a typo or a hostile file (rounds:
+// 2000000000) is refused by validate, not found out a year into a run or
+// by an allocation that fails.
+const (
+	MaxRounds      = 1000
+	MaxWarmup      = 100
+	MaxCooldown    = time.Hour
+	MaxTimeout     = 24 * time.Hour
+	MaxMaxTokens   = 1_000_000
+	MaxArms        = 64
+	MaxCampaign    = 7 * 24 * time.Hour // of Estimate
+	MaxRecordStem  = 200                // bytes of <feature>-<hw>-<date>[-N]
+	autoHardwareSz = 32                 // room kept for hardware: auto's slug
+)
+
+// Assumptions of Estimate, per measured run.
+const (
+	// EstimateEngineStart is the time an engine takes to start and load
+	// its model: a small model on a CPU. A large model takes longer.
+	EstimateEngineStart = 10 * time.Second
+	// EstimateTokensPerSecond is the decode speed assumed for a request.
+	EstimateTokensPerSecond = 20
+	// EstimateRequestOverhead is added to each request (prefill, HTTP).
+	EstimateRequestOverhead = time.Second
+)
+
+// Estimate is a rough duration of the whole campaign at its most rounds:
+// rounds × arms × (cooldown + one run), where one run is an engine start
+// (EstimateEngineStart, or ready.timeout when that is shorter) and warmup+1
+// requests of max_tokens at EstimateTokensPerSecond plus
+// EstimateRequestOverhead (or request.timeout when that is shorter). It is
+// meant for telling minutes from days, not for scheduling.
+func (s *Scenario) Estimate() time.Duration {
+	start := min(EstimateEngineStart, s.Engine.Ready.Timeout.Duration)
+	req := EstimateRequestOverhead + time.Duration(float64(s.Engine.Request.MaxTokens)/EstimateTokensPerSecond*float64(time.Second))
+	if t := s.Engine.Request.Timeout.Duration; t > 0 {
+		req = min(req, t)
+	}
+	run := start + time.Duration(s.Schedule.Warmup+1)*req
+	runs := int64(max(s.Schedule.Rounds.Max, s.Schedule.Rounds.Min)) * int64(len(s.Arms))
+	per := float64(s.Schedule.Cooldown.Duration + run)
+	if est := float64(runs) * per; est < float64(1<<62) {
+		return time.Duration(est)
+	}
+	return 1 << 62
+}
+
+// validateBounds refuses values beyond the upper bounds above, record names
+// too long for a file system, and campaigns estimated to take more than
+// MaxCampaign. It runs after the range checks of validate, so it only
+// looks at values that are not negative.
+func (s *Scenario) validateBounds(p *problems) {
+	before := len(p.errs)
+	r := s.Schedule.Rounds
+	if r.Min > MaxRounds {
+		p.at("schedule.rounds", "%d rounds is more than the limit of %d", r.Min, MaxRounds)
+	} else if r.Max > MaxRounds {
+		p.at("schedule.rounds.max", "%d rounds is more than the limit of %d", r.Max, MaxRounds)
+	}
+	if s.Schedule.Warmup > MaxWarmup {
+		p.at("schedule.warmup", "%d warmup requests is more than the limit of %d", s.Schedule.Warmup, MaxWarmup)
+	}
+	if d := s.Schedule.Cooldown.Duration; d > MaxCooldown {
+		p.at("schedule.cooldown", "%v is longer than the limit of %v", d, MaxCooldown)
+	}
+	for key, d := range map[string]time.Duration{
+		"engine.ready.timeout":   s.Engine.Ready.Timeout.Duration,
+		"engine.request.timeout": s.Engine.Request.Timeout.Duration,
+		"engine.stop_grace":      s.Engine.StopGrace.Duration,
+	} {
+		if d > MaxTimeout {
+			p.at(key, "%v is longer than the limit of %v", d, MaxTimeout)
+		}
+	}
+	if n := s.Engine.Request.MaxTokens; n > MaxMaxTokens {
+		p.at("engine.request.max_tokens", "%d is more than the limit of %d", n, MaxMaxTokens)
+	}
+	if n := len(s.Arms); n > MaxArms {
+		p.at("arms", "%d arms is more than the limit of %d", n, MaxArms)
+	}
+	s.validateStem(p)
+	if len(p.errs) > before {
+		return // the estimate would only repeat what is already said
+	}
+	if est := s.Estimate(); est > MaxCampaign {
+		p.at("schedule.rounds", "the campaign is estimated to take %s (%d rounds × %d arms × (cooldown + a run)), more than the limit of %s: use fewer rounds, arms or a shorter cooldown",
+			Round(est), max(r.Max, r.Min), len(s.Arms), Round(MaxCampaign))
+	}
+}
+
+// validateStem refuses a feature or hardware slug that would make the
+// record's file name, <feature>-<hw>-<YYYY-MM-DD>[-N].md, or its data
+// folder of the same stem, longer than MaxRecordStem bytes (most file
+// systems allow 255).
+func (s *Scenario) validateStem(p *problems) {
+	hw, hwKey := len(s.Hardware), "hardware"
+	if s.Hardware == "" || s.Hardware == "auto" {
+		hw, hwKey = autoHardwareSz, "feature"
+	}
+	const rest = len("--2006-01-02-999")
+	if len(s.Feature)+hw+rest <= MaxRecordStem {
+		return
+	}
+	key := "feature"
+	if hwKey == "hardware" && hw > len(s.Feature) {
+		key = "hardware"
+	}
+	p.at(key, "too long: the record's file name <feature>-<hardware>-<date>[-N] would be %d bytes, more than the limit of %d; shorten the %s slug",
+		len(s.Feature)+hw+rest, MaxRecordStem, key)
+}
+
+// Round rounds a duration for display: seconds below an hour, minutes
+// above.
+func Round(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%.1f days", d.Hours()/24)
+	case d >= time.Hour:
+		return d.Round(time.Minute).String()
+	}
+	return d.Round(time.Second).String()
+}

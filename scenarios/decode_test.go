@@ -1,0 +1,45 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+)
+
+// Binary garbage is refused as invalid YAML at the first byte a text file
+// cannot hold, not at no position.
+func TestBinaryGarbageHasPosition(t *testing.T) {
+	tests := []struct {
+		src  string
+		want string
+	}{
+		{"\x00\x01\xff\xfe garbage", "g.yaml:1:1: invalid YAML: control character U+0000"},
+		{"feature: x\ntitle: a\xffb\n", "g.yaml:2:9: invalid YAML: byte 0xff is not UTF-8"},
+		{"feature: x\n\ttitle: \x1b[0m\n", "g.yaml:2:9: invalid YAML: control character U+001B"},
+	}
+	for _, tt := range tests {
+		_, _, err := Parse("g.yaml", ".", []byte(tt.src), Options{LookupEnv: noEnv})
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%q: got %v, want %s…", tt.src, err, tt.want)
+		}
+	}
+}
+
+// Every problem is reported once: the warnings of a refused scenario are in
+// its error, not also returned beside it.
+func TestProblemsReportedOnce(t *testing.T) {
+	src := strings.Replace(string(mustShipped(t)), `"--port", "${PORT}", `, "", 1)
+	src = strings.Replace(src, "order: rotate", "order: shuffle", 1)
+	s, warns, err := Parse("t.yaml", ".", []byte(src), Options{LookupEnv: noEnv})
+	if s != nil || err == nil {
+		t.Fatalf("loaded: %v", err)
+	}
+	if len(warns) != 0 {
+		t.Errorf("warnings returned beside the error, so callers print them twice: %v", warns)
+	}
+	if n := strings.Count(err.Error(), "no ${PORT}"); n != 1 {
+		t.Errorf("the warning appears %d times in the error:\n%v", n, err)
+	}
+	if !strings.Contains(err.Error(), "shuffle") {
+		t.Errorf("error lost: %v", err)
+	}
+}

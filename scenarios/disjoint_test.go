@@ -1,0 +1,139 @@
+package scenarios
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// adversarial constants: float neighbours, signed zeros, subnormals and the
+// ends of the float range, where sampled decisions go wrong.
+func adversarialConstants() []float64 {
+	base := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, 2, 1e300, -1e300,
+		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64,
+		1 << 53, -(1 << 53), 0.1, 1e-300}
+	var out []float64
+	for _, c := range base {
+		out = append(out, c, math.Nextafter(c, math.Inf(1)), math.Nextafter(c, math.Inf(-1)))
+	}
+	var finite []float64
+	for _, c := range out {
+		if !math.IsInf(c, 0) {
+			finite = append(finite, c)
+		}
+	}
+	return finite
+}
+
+func probes(a, b float64) []float64 {
+	out := []float64{math.Inf(1), math.Inf(-1), math.NaN(), 0, math.Copysign(0, -1),
+		math.MaxFloat64, -math.MaxFloat64, a/2 + b/2, (a + b) / 2}
+	for _, c := range []float64{a, b} {
+		out = append(out, c, math.Nextafter(c, math.Inf(1)), math.Nextafter(c, math.Inf(-1)))
+	}
+	return out
+}
+
+func TestDisjointProperty(t *testing.T) {
+	consts := adversarialConstants()
+	rng := rand.New(rand.NewSource(1))
+	pick := func() float64 {
+		switch rng.Intn(3) {
+		case 0:
+			return consts[rng.Intn(len(consts))]
+		case 1:
+			return float64(rng.Intn(7) - 3)
+		}
+		return math.Float64frombits(rng.Uint64()) // any bit pattern, filtered below
+	}
+	check := func(a, b Expectation) {
+		w, ok := witness(a, b)
+		if ok != !Disjoint(a, b) {
+			t.Fatalf("witness and Disjoint disagree on %v, %v", a, b)
+		}
+		if ok {
+			if !a.Holds(w) || !b.Holds(w) {
+				t.Fatalf("%v and %v: witness %v does not satisfy both", a, b, w)
+			}
+			return
+		}
+		for _, v := range probes(a.Value, b.Value) {
+			if a.Holds(v) && b.Holds(v) {
+				t.Fatalf("Disjoint(%v, %v) but %v satisfies both", a, b, v)
+			}
+		}
+	}
+	// Every operator pair over every pair of adversarial constants.
+	for _, x := range consts {
+		for _, y := range consts {
+			for _, o1 := range ops {
+				for _, o2 := range ops {
+					check(Expectation{o1, x}, Expectation{o2, y})
+				}
+			}
+		}
+	}
+	for i := 0; i < 200000; i++ {
+		x, y := pick(), pick()
+		if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
+			continue
+		}
+		check(Expectation{ops[rng.Intn(len(ops))], x}, Expectation{ops[rng.Intn(len(ops))], y})
+	}
+}
+
+// Pairs that the old sampled Disjoint (lo-1, lo, mid, hi, hi+1) got wrong.
+func TestDisjointEdges(t *testing.T) {
+	next := func(c float64) float64 { return math.Nextafter(c, math.Inf(1)) }
+	tests := []struct {
+		a, b Expectation
+		want bool
+	}{
+		// One value between them: next(0) meets both.
+		{Expectation{">", 0}, Expectation{"<", next(next(0))}, false},
+		{Expectation{">", 1e300}, Expectation{"<", 1e300 + 1e285}, false},
+		{Expectation{"!=", 1e17}, Expectation{"==", 1e17 + 16}, false},
+		{Expectation{"!=", 0}, Expectation{"!=", 1}, false},
+		{Expectation{">", 0}, Expectation{"<", next(0)}, true},
+		{Expectation{">", math.MaxFloat64}, Expectation{">=", 0}, true},
+		{Expectation{"<", -math.MaxFloat64}, Expectation{"<=", 0}, true},
+		{Expectation{"==", 0}, Expectation{"==", math.Copysign(0, -1)}, false},
+		{Expectation{">", math.Copysign(0, -1)}, Expectation{"<=", 0}, true},
+		// Beyond 2^53, c+1 == c: the old lo-1/hi+1 probes found nothing.
+		{Expectation{">", 1e17}, Expectation{">=", 1e17}, false},
+		{Expectation{"<", -1e300}, Expectation{"<", -1e300}, false},
+		{Expectation{">=", math.MaxFloat64}, Expectation{"<=", -math.MaxFloat64}, true},
+	}
+	for _, tt := range tests {
+		if got := Disjoint(tt.a, tt.b); got != tt.want {
+			t.Errorf("Disjoint(%v, %v) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+		if got := Disjoint(tt.b, tt.a); got != tt.want {
+			t.Errorf("Disjoint(%v, %v) = %v, want %v", tt.b, tt.a, got, tt.want)
+		}
+	}
+}
+
+func TestHoldsRefusesNonFinite(t *testing.T) {
+	for _, op := range ops {
+		for _, c := range []float64{0, 1, -1, math.MaxFloat64} {
+			e := Expectation{op, c}
+			for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+				if e.Holds(v) {
+					t.Errorf("%v holds for %v", e, v)
+				}
+			}
+		}
+	}
+}
+
+func TestParseExpectationRefusesNonFinite(t *testing.T) {
+	for _, s := range []string{"== NaN", "!= nan", "> inf", "< -Inf", ">= +Infinity", "== 1e999", "<= -1e400"} {
+		if e, err := ParseExpectation(s); err == nil {
+			t.Errorf("ParseExpectation(%q) = %v, want an error", s, e)
+		}
+	}
+	if _, err := ParseExpectation("== 1e308"); err != nil {
+		t.Errorf("a large finite constant refused: %v", err)
+	}
+}

@@ -1,0 +1,173 @@
+package scenarios
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// MaxPromptBytes bounds a prompt file.
+const MaxPromptBytes = 1 << 20
+
+// readPromptFile reads a prompt file that must be a regular file of at most
+// MaxPromptBytes. Special files are refused before they are opened: a FIFO
+// would block the loader, a device never ends, and /proc/self/environ
+// would put the environment (and its secrets) into the record. Files under
+// /proc and /sys claim to be regular but report a size of 0 and then yield
+// bytes; reading more than the file's size refuses them too.
+func readPromptFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s): prompt files are plain text files", path, fi.Mode().Type())
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		for _, dir := range []string{"/proc/", "/sys/", "/dev/"} {
+			if strings.HasPrefix(real, dir) {
+				return nil, fmt.Errorf("%s is a special file under %s: prompt files are plain text files", path, dir)
+			}
+		}
+	}
+	if fi.Size() > MaxPromptBytes {
+		return nil, fmt.Errorf("%s is %d bytes; the limit for a prompt file is %d (1 MiB)", path, fi.Size(), MaxPromptBytes)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// The file may have been swapped since the Stat: check what was opened.
+	if fi2, err := f.Stat(); err != nil || !fi2.Mode().IsRegular() || !os.SameFile(fi, fi2) {
+		return nil, fmt.Errorf("%s changed while it was opened", path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxPromptBytes+1))
+	switch {
+	case err != nil:
+		return nil, err
+	case len(b) > MaxPromptBytes:
+		return nil, fmt.Errorf("%s is more than %d bytes, the limit for a prompt file (1 MiB)", path, MaxPromptBytes)
+	case int64(len(b)) > fi.Size():
+		return nil, fmt.Errorf("%s yields more bytes than its size says: a special file, not a plain text file", path)
+	}
+	return b, nil
+}
+
+// warnLocal warns about what will make run fail on this machine: an engine
+// binary that does not resolve, and a model or other file named in the
+// engine command that does not exist from the current folder (run starts
+// the engine there). Offline parsing skips it.
+func (s *Scenario) warnLocal(p *problems) {
+	if len(s.Engine.Command) == 0 {
+		return
+	}
+	bin := s.Engine.Command[0]
+	if bin != "" && !varRef.MatchString(bin) {
+		if _, err := exec.LookPath(bin); err != nil {
+			where := "on PATH"
+			if strings.ContainsRune(bin, os.PathSeparator) {
+				where = "from the current folder"
+			}
+			p.warn("engine.command[0]", "engine binary %q does not resolve %s: `make demo` installs llama-server into .cache/llama.cpp/bin; set LLAMA_SERVER to its path (e.g. LLAMA_SERVER=$PWD/.cache/llama.cpp/bin/llama-server) or put it on PATH", bin, where)
+		}
+	}
+	paths := func(key string, args []string) {
+		for i, a := range args {
+			val := a
+			if f, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(f, "-") {
+				val = v
+			} else if i == 0 || !fileFlag(args[i-1]) {
+				if !modelFile(a) {
+					continue
+				}
+			}
+			if val == "" || varRef.MatchString(val) || strings.HasPrefix(val, "-") || (!modelFile(val) && !strings.ContainsRune(val, '/')) {
+				continue
+			}
+			if _, err := os.Stat(val); err != nil {
+				cwd, _ := os.Getwd()
+				fix := "give an absolute path, or set the variable it is built from"
+				if filepath.IsAbs(val) {
+					fix = "check the path, or set the variable it is built from"
+				}
+				if strings.Contains(val, ".cache/models") {
+					fix += "; `make demo` puts the demo models in .cache/models of the clone: run from there or set MODEL_DIR"
+				}
+				p.warn(fmt.Sprintf("%s[%d]", key, i), "%q does not exist from the current folder (%s), where run starts the engine: %s", val, cwd, fix)
+			}
+		}
+	}
+	paths("engine.command", s.Engine.Command)
+	for i, arm := range s.Arms {
+		paths(fmt.Sprintf("arms[%d].args", i), arm.Args)
+	}
+}
+
+// fileFlag reports whether an engine flag takes a file path: -m, --model,
+// --spec-draft-model, --lora, --mmproj, --grammar-file, -f…
+func fileFlag(flag string) bool {
+	if !strings.HasPrefix(flag, "-") {
+		return false
+	}
+	name := strings.ToLower(strings.TrimLeft(flag, "-"))
+	switch name {
+	case "m", "md", "f", "mm":
+		return true
+	}
+	for _, w := range []string{"model", "file", "lora", "mmproj", "path", "dir", "vocab"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// modelFile reports whether an argument looks like a model file by its
+// extension.
+func modelFile(a string) bool {
+	switch strings.ToLower(filepath.Ext(a)) {
+	case ".gguf", ".ggml", ".safetensors", ".bin", ".onnx", ".pt", ".pth":
+		return true
+	}
+	return false
+}
+
+// minRoundsFor returns the smallest number of rounds n for which the
+// two-sided Mann-Whitney U test of two samples of n can reach p < alpha:
+// its smallest p-value, when the samples do not overlap at all, is
+// 2/C(2n, n).
+func minRoundsFor(alpha float64) int {
+	for n := 1; n <= MaxRounds; n++ {
+		if minP(n) < alpha {
+			return n
+		}
+	}
+	return MaxRounds + 1
+}
+
+// minP is 2/C(2n, n), the smallest two-sided exact U-test p-value with
+// n runs per arm.
+func minP(n int) float64 {
+	c := 1.0
+	for i := 1; i <= n; i++ {
+		c = c * float64(n+i) / float64(i)
+	}
+	return math.Min(1, 2/c)
+}
+
+// warnRounds warns when no outcome of the campaign could be significant.
+func (s *Scenario) warnRounds(p *problems) {
+	n, alpha := max(s.Schedule.Rounds.Min, s.Schedule.Rounds.Max), float64(s.Stats.Alpha)
+	if n < 1 || n > MaxRounds || alpha <= 0 || alpha >= 0.5 {
+		return // refused elsewhere
+	}
+	if minP(n) >= alpha {
+		p.warn("schedule.rounds", "with %d rounds the U test's smallest possible p-value is %.3g (2/C(%d,%d)), never below alpha %g: no difference can be found significant; use at least %d rounds",
+			n, minP(n), 2*n, n, alpha, minRoundsFor(alpha))
+	}
+}

@@ -1,0 +1,147 @@
+package scenarios
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func withPromptFile(t *testing.T, path string) string {
+	t.Helper()
+	return strings.Replace(string(mustShipped(t)), `prompt: "Once upon a time"`, "prompt_file: "+path, 1)
+}
+
+// A prompt file must be a regular file under the size limit; special files
+// are refused without blocking.
+func TestPromptFileMustBeRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.txt")
+	os.WriteFile(big, make([]byte, MaxPromptBytes+1), 0o644)
+	link := filepath.Join(dir, "env.txt")
+	os.Symlink("/proc/self/environ", link)
+	ok := filepath.Join(dir, "ok.txt")
+	os.WriteFile(ok, []byte("Once upon a time"), 0o644)
+	tests := []struct{ path, want string }{
+		{fifo, "not a regular file"},
+		{"/dev/zero", "not a regular file"},
+		{"/proc/self/environ", "special file"},
+		{link, "special file"},
+		{big, "the limit for a prompt file"},
+		{dir, "not a regular file"},
+	}
+	for _, tt := range tests {
+		done := make(chan error, 1)
+		go func() {
+			_, _, err := Parse("t.yaml", ".", []byte(withPromptFile(t, tt.path)), Options{LookupEnv: noEnv})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%s: got %v, want %q", tt.path, err, tt.want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: the loader blocked", tt.path)
+		}
+	}
+	s, _, err := Parse("t.yaml", ".", []byte(withPromptFile(t, ok)), Options{LookupEnv: noEnv})
+	if err != nil || s.Engine.Request.Prompt != "Once upon a time" {
+		t.Errorf("a regular prompt file: %v", err)
+	}
+}
+
+func TestLocalWarnings(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "llama-server")
+	os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755)
+	for _, f := range []string{"target.gguf", "draft.gguf"} {
+		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
+	}
+	env := func(m map[string]string) func(string) (string, bool) {
+		return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+	}
+	local := func(ws Errors) []string {
+		var out []string
+		for _, w := range ws {
+			if strings.Contains(w.Msg, "does not resolve") || strings.Contains(w.Msg, "does not exist") {
+				out = append(out, w.Key)
+			}
+		}
+		return out
+	}
+	_, warns, err := Parse("t.yaml", ".", mustShipped(t), Options{LookupEnv: env(map[string]string{"LLAMA_SERVER": bin, "MODEL_DIR": dir})})
+	if err != nil || len(local(warns)) != 0 {
+		t.Fatalf("everything resolves, yet: %v %v", err, warns)
+	}
+	_, warns, err = Parse("t.yaml", ".", mustShipped(t), Options{LookupEnv: env(map[string]string{
+		"LLAMA_SERVER": "no-such-llama-server-here", "MODEL_DIR": "no/such/dir"})})
+	got := local(warns)
+	if err != nil || strings.Join(got, " ") != "engine.command[0] engine.command[2] arms[2].args[3]" {
+		t.Fatalf("got %v (%v)", got, err)
+	}
+	for _, w := range warns {
+		if w.Key == "engine.command[0]" && (!strings.Contains(w.Msg, "make demo") || !strings.Contains(w.Msg, "LLAMA_SERVER")) {
+			t.Errorf("no fix given: %v", w)
+		}
+	}
+}
+
+func TestTooFewRoundsWarns(t *testing.T) {
+	tests := []struct {
+		rounds, alpha string
+		warn          bool
+	}{
+		{"3", "0.05", true}, {"4", "0.05", false}, {"4", "0.01", true}, {"5", "0.01", false},
+		{"{min: 2, max: 6, until_ci_width: 2%}", "0.05", false}, {"{min: 2, max: 3, until_ci_width: 2%}", "0.05", true},
+	}
+	for _, tt := range tests {
+		src := strings.Replace(string(mustShipped(t)), "rounds: 6", "rounds: "+tt.rounds, 1)
+		src = strings.Replace(src, "metrics:\n", "stats: {alpha: "+tt.alpha+"}\nmetrics:\n", 1)
+		_, warns, err := Parse("t.yaml", ".", []byte(src), Options{LookupEnv: noEnv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Contains(warns.Error(), "smallest possible p-value")
+		if got != tt.warn {
+			t.Errorf("rounds %s alpha %s: warned %v, want %v: %v", tt.rounds, tt.alpha, got, tt.warn, warns)
+		}
+	}
+	if minRoundsFor(0.05) != 4 || minRoundsFor(0.01) != 5 {
+		t.Errorf("minRoundsFor: %d %d", minRoundsFor(0.05), minRoundsFor(0.01))
+	}
+}
+
+// Offline parsing does not consult the environment or this machine.
+func TestOffline(t *testing.T) {
+	src := strings.Replace(string(withPromptFile(t, "/no/such/prompt.txt")), `"-t", "${THREADS}"`, `"-t", "${THREADS}", "--alias", "${FROM_ENV}"`, 1)
+	called := false
+	s, warns, err := Parse("t.yaml", ".", []byte(src), Options{Offline: true, LookupEnv: func(string) (string, bool) { called = true; return "x", true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if called {
+		t.Error("the environment was consulted")
+	}
+	cmd := strings.Join(s.Engine.Command, " ")
+	if !strings.Contains(cmd, "--alias ${FROM_ENV}") || !strings.Contains(cmd, "-t 2") || !strings.HasPrefix(cmd, "llama-server ") {
+		t.Errorf("command: %s", cmd)
+	}
+	if s.Engine.Request.Prompt != "" || s.Engine.Request.PromptFile != "/no/such/prompt.txt" {
+		t.Errorf("prompt: %+v", s.Engine.Request)
+	}
+	if strings.Contains(warns.Error(), "does not") {
+		t.Errorf("machine checks ran: %v", warns)
+	}
+	// Online, the same source fails on the variable and the prompt file.
+	if _, _, err := Parse("t.yaml", ".", []byte(src), Options{LookupEnv: noEnv}); err == nil ||
+		!strings.Contains(err.Error(), "${FROM_ENV} is not defined") || !strings.Contains(err.Error(), "cannot read prompt file") {
+		t.Errorf("online: %v", err)
+	}
+}

@@ -1,0 +1,138 @@
+package scenarios
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Limits on what a scenario file may cost to read. Scenarios arrive in pull
+// requests from strangers; a few KB of YAML that reuses anchors can expand
+// to gigabytes when decoded, so the node tree is measured before anything
+// is decoded from it (yaml.v3 expands aliases inside Node.Decode).
+const (
+	// MaxScenarioBytes bounds a scenario file.
+	MaxScenarioBytes = 1 << 20
+	// maxAliases bounds the alias references (*name) in one file.
+	maxAliases = 100
+	// maxExpandedNodes bounds the node count once every alias is expanded.
+	maxExpandedNodes = 100_000
+)
+
+// parseYAML parses src into a node tree, with syntax errors placed at a
+// line and column.
+func parseYAML(file string, src []byte) (*yaml.Node, *Error) {
+	if len(src) > MaxScenarioBytes {
+		return nil, &Error{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("scenario file is %d bytes; the limit is %d (1 MiB)", len(src), MaxScenarioBytes)}
+	}
+	if pos, what, ok := badByte(src); ok {
+		// yaml.v3 reports these without a position.
+		return nil, &Error{File: file, Pos: pos, Msg: "invalid YAML: " + what + " (is this a text file?)"}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		msg := err.Error()
+		pos := Pos{}
+		// yaml.v3 syntax errors read "yaml: line N: message".
+		if rest, ok := strings.CutPrefix(msg, "yaml: line "); ok {
+			if i := strings.Index(rest, ":"); i > 0 {
+				if n, err := strconv.Atoi(rest[:i]); err == nil {
+					pos = Pos{Line: n, Col: 1}
+					msg = strings.TrimSpace(rest[i+1:])
+				}
+			}
+		}
+		msg = strings.TrimPrefix(msg, "yaml: ")
+		if pos.Line == 0 {
+			pos = Pos{1, 1}
+		}
+		return nil, &Error{File: file, Pos: pos, Msg: "invalid YAML: " + msg}
+	}
+	return &doc, nil
+}
+
+// badByte finds the first byte a YAML text cannot hold: invalid UTF-8 or a
+// control character other than tab, newline and carriage return.
+func badByte(src []byte) (Pos, string, bool) {
+	line, col := 1, 1
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return Pos{line, col}, fmt.Sprintf("byte 0x%02x is not UTF-8", src[i]), true
+		case r == '\n':
+			line, col = line+1, 0
+		case r == '\t' || r == '\r' || r == '\uFEFF' && i == 0:
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			return Pos{line, col}, fmt.Sprintf("control character %U", r), true
+		}
+		i += size
+		col++
+	}
+	return Pos{}, "", false
+}
+
+// checkAliases refuses a node tree whose aliases are too many, cyclic, or
+// would expand past maxExpandedNodes. It visits each node once (sizes of
+// anchored nodes are memoised), so it is linear in the file.
+func checkAliases(file string, root *yaml.Node) *Error {
+	var (
+		aliases int
+		size    = map[*yaml.Node]int{}
+		onPath  = map[*yaml.Node]bool{}
+		fail    *Error
+	)
+	at := func(n *yaml.Node, format string, args ...any) {
+		if fail == nil {
+			fail = &Error{File: file, Pos: Pos{n.Line, n.Column}, Msg: fmt.Sprintf(format, args...)}
+		}
+	}
+	var walk func(n *yaml.Node) int
+	walk = func(n *yaml.Node) int {
+		if fail != nil || n == nil {
+			return 0
+		}
+		if s, ok := size[n]; ok {
+			return s
+		}
+		if onPath[n] {
+			at(n, "YAML alias refers to a node that contains it (a cycle)")
+			return 0
+		}
+		onPath[n] = true
+		defer delete(onPath, n)
+		total := 1
+		if n.Kind == yaml.AliasNode {
+			aliases++
+			if aliases > maxAliases {
+				at(n, "more than %d YAML alias references (*name): scenarios need few; write the values out", maxAliases)
+				return 0
+			}
+			if n.Alias == nil {
+				return 1
+			}
+			if onPath[n.Alias] {
+				at(n, "YAML alias *%s refers to a node that contains it (a cycle)", n.Value)
+				return 0
+			}
+			total += walk(n.Alias)
+		} else {
+			for _, c := range n.Content {
+				if total += walk(c); total > maxExpandedNodes {
+					break
+				}
+			}
+		}
+		if total > maxExpandedNodes {
+			at(n, "YAML aliases expand this file to more than %d nodes: write the values out", maxExpandedNodes)
+			return total
+		}
+		size[n] = total
+		return total
+	}
+	walk(root)
+	return fail
+}
