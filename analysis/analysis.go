@@ -134,7 +134,11 @@ func Analyze(in Input) Analysis {
 		case id.Verdict == Divergent:
 			flags = append(flags, identityReason(IdentityBrokenNote, id))
 		case id.Verdict == Undecidable || id.Verdict == IdentityError:
-			inconclusive = append(inconclusive, Reason{Code: IdentityUndecided})
+			if len(id.Notes) > 0 {
+				inconclusive = append(inconclusive, id.Notes...)
+			} else {
+				inconclusive = append(inconclusive, Reason{Code: IdentityUndecided})
+			}
 		}
 	}
 	thin := thinArms(in)

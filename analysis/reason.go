@@ -38,11 +38,11 @@ const (
 	KernelTiming    Code = "kernel-timing"
 
 	// Identity notes.
-	IdentityEmptyBaseline  Code = "identity-empty-baseline"  // Arm, Text (why)
-	IdentityUncomparable   Code = "identity-uncomparable"    // Arm, Text (why)
+	IdentityEmptyBaseline  Code = "identity-empty-baseline"   // Arm, Text (why)
+	IdentityUncomparable   Code = "identity-uncomparable"     // Arm, Text (why)
 	IdentityNotDeterminist Code = "identity-nondeterministic" // Arm, N (disagreeing), M (runs), Run, Round (run numbers), Value (byte offset), Limit (token index)
-	IdentityEmptyArm       Code = "identity-empty-arm"       // Arm, Text (why)
-	IdentityNoRuns         Code = "identity-no-runs"         // Arm
+	IdentityEmptyArm       Code = "identity-empty-arm"        // Arm, Text (why)
+	IdentityNoRuns         Code = "identity-no-runs"          // Arm
 )
 
 // Reason is a code with its parameters; which parameters a code uses is

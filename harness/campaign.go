@@ -349,7 +349,6 @@ func (c *campaign) resumePoint() (next, attempt int) {
 	return last.Seq - 1, max(last.Attempt, 1) + 1
 }
 
-
 // scheduleDone decides, after the planned rounds, whether to stop: a fixed
 // schedule always does; an adaptive one when every arm's ratio interval is
 // narrower than the target or the maximum is reached.

@@ -1,14 +1,16 @@
 package harness
 
 import (
-	"math"
 	"strings"
 	"testing"
+
+	"github.com/decodebench/decodebench/scenarios"
 )
 
 func order(t *testing.T, arms []string, rounds int, kind string, seed int64) string {
 	t.Helper()
-	p, err := Plan(arms, rounds, kind, seed)
+	o := map[string]scenarios.Order{"rotate": scenarios.OrderRotate, "abba": scenarios.OrderABBA, "random": scenarios.OrderRandom}[kind]
+	p, err := Plan(arms, rounds, o, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,28 +75,10 @@ func TestPlanRandom(t *testing.T) {
 }
 
 func TestPlanErrors(t *testing.T) {
-	if _, err := Plan([]string{"A"}, 0, "rotate", 0); err == nil {
+	if _, err := Plan([]string{"A"}, 0, scenarios.OrderRotate, 0); err == nil {
 		t.Error("zero rounds accepted")
 	}
-	if _, err := Plan([]string{"A"}, 1, "sideways", 0); err == nil {
+	if _, err := Plan([]string{"A"}, 1, scenarios.Order(99), 0); err == nil {
 		t.Error("unknown order accepted")
-	}
-}
-
-func TestMinP(t *testing.T) {
-	tests := []struct {
-		n1, n2 int
-		want   float64
-	}{
-		{3, 3, 0.1},       // 2/20
-		{4, 4, 2.0 / 70},  // 0.0286
-		{5, 5, 2.0 / 252}, // 0.0079
-		{2, 3, 0.2},       // 2/10
-		{0, 5, 1},
-	}
-	for _, tt := range tests {
-		if got := minP(tt.n1, tt.n2); math.Abs(got-tt.want) > 1e-12 {
-			t.Errorf("minP(%d, %d) = %v, want %v", tt.n1, tt.n2, got, tt.want)
-		}
 	}
 }

@@ -43,7 +43,7 @@ func concluded(t *testing.T, extra string, values map[string][]float64, mutate f
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, _ := Plan(s.ArmNames(), s.Schedule.Rounds.Min, s.Schedule.Order, s.Schedule.Seed)
+	plan, _ := Plan(s.ArmNames(), s.Schedule.Rounds.Min, s.Policy.Schedule.Order, s.Schedule.Seed)
 	c.rec = c.newRecord("x", "2026-01-01", machine.Identity{}, time.Unix(0, 0))
 	c.rec.Method.Planned = Arms(plan)
 	idx := map[string]int{}
@@ -56,15 +56,32 @@ func concluded(t *testing.T, extra string, values map[string][]float64, mutate f
 		}
 		r := recorder.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm, Start: time.Unix(int64(slot.Seq*10), 0),
 			Metrics:    map[string]float64{"decode_tok_s": v, "wall_s": 1},
-			Counters:   map[string]recorder.CounterResult{"c": {Value: cv, OK: true}},
-			Contention: &machine.Contention{Others: 0.01}, Output: "same text"}
+			Counters:   map[string]recorder.CounterReading{"c": {Value: cv}},
+			Contention: &recorder.ContentionSample{Others: 0.01}, Output: "same text"}
 		if mutate != nil {
 			mutate(&r)
 		}
 		c.rec.Runs = append(c.rec.Runs, r)
 	}
-	c.conclude(false)
+	c.conclude()
 	return c.rec
+}
+
+// reasons are the record's verdict reasons and flags as sentences.
+func reasons(rec *recorder.Record) string {
+	var out []string
+	for _, r := range append(append([]recorder.Reason{}, rec.Analysis.Reasons...), rec.Analysis.Flags...) {
+		out = append(out, recorder.ReasonText(r))
+	}
+	return strings.Join(out, "\n")
+}
+
+func warnings(rec *recorder.Record) string {
+	var out []string
+	for _, r := range rec.Analysis.Warnings {
+		out = append(out, recorder.ReasonText(r))
+	}
+	return strings.Join(out, "\n")
 }
 
 var (
@@ -84,14 +101,14 @@ func TestVerdicts(t *testing.T) {
 		{"valid and faster", "", map[string][]float64{"a": steadyA, "b": steadyB}, nil, recorder.Valid, ""},
 		{"counter gate", "", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
 			if r.Seq == 2 {
-				r.Counters["c"] = recorder.CounterResult{Value: 0, Expect: "> 0", OK: false}
+				r.Counters["c"] = recorder.CounterReading{Value: 0}
 			}
 		}, recorder.Rejected, "counter `c` = 0, expected > 0"},
 		{"spread", "", map[string][]float64{"a": {100, 130, 80, 120, 90, 100}, "b": steadyB}, nil, recorder.Inconclusive, "Too noisy: arm `a` has a spread of"},
 		{"spread gate off", "gates: {max_spread: 0}\n", map[string][]float64{"a": {100, 130, 80, 120, 90, 100}, "b": steadyB}, nil, recorder.Valid, ""},
 		{"contended", "", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
 			if r.Seq%3 == 0 {
-				r.Contention.Others, r.Contended = 0.5, true
+				r.Contention.Others = 0.5
 			}
 		}, recorder.Inconclusive, "Contended host: in 4 of 12 runs"},
 		{"run failure aborts", "", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
@@ -120,10 +137,10 @@ func TestVerdicts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := concluded(t, tt.extra, tt.values, tt.mutate)
 			if rec.Verdict != tt.verdict {
-				t.Fatalf("verdict %s, want %s; reasons %q", rec.Verdict, tt.verdict, rec.Reasons)
+				t.Fatalf("verdict %s, want %s; reasons %q", rec.Verdict, tt.verdict, reasons(rec))
 			}
-			if tt.reason != "" && !strings.Contains(strings.Join(rec.Reasons, "\n"), tt.reason) {
-				t.Errorf("reasons %q lack %q", rec.Reasons, tt.reason)
+			if tt.reason != "" && !strings.Contains(reasons(rec), tt.reason) {
+				t.Errorf("reasons %q lack %q", reasons(rec), tt.reason)
 			}
 		})
 	}
@@ -132,18 +149,18 @@ func TestVerdicts(t *testing.T) {
 func TestRelaxedGatesAreSaid(t *testing.T) {
 	rec := concluded(t, "gates: {max_spread: 50%, max_contended: 0}\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil)
 	want := "This scenario relaxes the publishability gates (max_spread 50% instead of 4%, max_contended off)"
-	if !strings.Contains(strings.Join(rec.Warnings, "\n"), want) {
-		t.Errorf("warnings %q lack %q", rec.Warnings, want)
+	if !strings.Contains(warnings(rec), want) {
+		t.Errorf("warnings %q lack %q", warnings(rec), want)
 	}
-	if rec := concluded(t, "", map[string][]float64{"a": steadyA, "b": steadyB}, nil); strings.Contains(strings.Join(rec.Warnings, "\n"), "relaxes") {
-		t.Errorf("default gates reported as relaxed: %q", rec.Warnings)
+	if rec := concluded(t, "", map[string][]float64{"a": steadyA, "b": steadyB}, nil); strings.Contains(warnings(rec), "relaxes") {
+		t.Errorf("default gates reported as relaxed: %q", warnings(rec))
 	}
 }
 
 func TestVerdictSentencesAndOutliers(t *testing.T) {
 	steady := concluded(t, "", map[string][]float64{"a": steadyA, "b": steadyB}, nil)
-	if len(steady.ArmVerdicts) != 1 || !strings.Contains(steady.ArmVerdicts[0].Sentence, "`b` vs `a`: faster by 10.0% [") {
-		t.Errorf("arm verdicts %+v", steady.ArmVerdicts)
+	if v := steady.Analysis.ArmVerdicts; len(v) != 1 || !strings.Contains(steady.ArmVerdictText(v[0]), "`b` vs `a`: faster by 10.0% [") {
+		t.Errorf("arm verdicts %+v", v)
 	}
 	rec := concluded(t, "", map[string][]float64{"a": {100, 101, 99, 100, 100.5, 160}, "b": steadyB}, nil)
 	res, _ := rec.Result("decode_tok_s")

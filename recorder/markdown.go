@@ -213,7 +213,7 @@ func (m *mdWriter) engine(r *Record) {
 		m.p("| Source | %s at %s (dirty: %s) |\n", cellCode(e.SourceDir), cellCode(e.SourceCommit), dirty)
 	}
 	for _, f := range e.Models {
-		m.p("| Model file | %s → %s, %s bytes, sha256 %s |\n", cellCode(f.Arg), cellCode(f.Path), count(float64(f.Bytes)), cellCode(f.SHA256))
+		m.p("| Model file | %s → %s, %s bytes, sha256 %s |\n", cellCode(f.Arg), cellCode(f.Path), strconv.FormatInt(f.Bytes, 10), cellCode(f.SHA256))
 	}
 	for _, p := range e.Problems {
 		m.p("| Problem | %s |\n", cell(text(p)))

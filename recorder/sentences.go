@@ -11,45 +11,70 @@ import (
 
 // This file is the one place where the analysis' codes become sentences.
 
+// style says how user-controlled text is written: escaped for Markdown,
+// or as is for the console.
+type style struct{ md bool }
+
+var (
+	markdown = style{md: true}
+	plain    = style{}
+)
+
+func (f style) text(s string) string {
+	if f.md {
+		return text(s)
+	}
+	return oneLine(s)
+}
+
+func (f style) code(s string) string {
+	if f.md {
+		return code(s)
+	}
+	return "`" + oneLine(s) + "`"
+}
+
+func reasonText(r Reason) string { return markdown.reason(r) }
+
 // reasonText states one reason.
-func reasonText(r Reason) string {
+func (f style) reason(r Reason) string {
 	switch analysis.Code(r.Code) {
 	case analysis.CounterFailed:
-		return fmt.Sprintf("Run %d (%s, round %d): counter %s = %s, expected %s.", r.Run, code(r.Arm), r.Round, code(r.Counter), count(r.Value), text(r.Text))
+		return fmt.Sprintf("Run %d (%s, round %d): counter %s = %s, expected %s.", r.Run, f.code(r.Arm), r.Round, f.code(r.Counter), count(r.Value), r.Text)
 	case analysis.RunFailed:
 		attempt := ""
 		if r.Attempt > 1 {
 			attempt = fmt.Sprintf(", attempt %d", r.Attempt)
 		}
-		return fmt.Sprintf("Run %d (%s, round %d%s) failed: %s", r.Run, code(r.Arm), r.Round, attempt, text(r.Text))
+		return fmt.Sprintf("Run %d (%s, round %d%s) failed: %s", r.Run, f.code(r.Arm), r.Round, attempt, f.text(r.Text))
 	case analysis.IdentityMismatch:
-		return "Output identity: " + divergenceText(r) + " (on_mismatch: fail)."
+		return "Output identity: " + f.divergence(r) + " (on_mismatch: fail)."
 	case analysis.IdentityBrokenNote:
-		return "Output identity contract broken: " + divergenceText(r) + " (on_mismatch: report keeps the timing results valid)."
+		return "Output identity contract broken: " + f.divergence(r) + " (on_mismatch: report keeps the timing results valid)."
 	case analysis.IdentityUndecided:
 		return "Output identity undecidable: see the Output identity section."
 	case analysis.Interrupted:
 		return fmt.Sprintf("Interrupted after %d of %d planned runs.", r.N, r.M)
 	case analysis.ThinArm:
-		return fmt.Sprintf("Arm %s has %d successful run(s); at least 2 are needed to say anything.", code(r.Arm), r.N)
+		return fmt.Sprintf("Arm %s has %d successful run(s); at least 2 are needed to say anything.", f.code(r.Arm), r.N)
 	case analysis.TooNoisy:
-		return fmt.Sprintf("Too noisy: arm %s has a spread of %.1f%% (interquartile range over median of %s), above the %s limit.", code(r.Arm), r.Value*100, code(r.Metric), pctShort(r.Limit))
+		return fmt.Sprintf("Too noisy: arm %s has a spread of %.1f%% (interquartile range over median of %s), above the %s limit.", f.code(r.Arm), r.Value*100, f.code(r.Metric), pctShort(r.Limit))
 	case analysis.TooFewSamples:
 		return fmt.Sprintf("Too few samples: with %d and %d runs the U test cannot reach p < %s whatever the data (smallest possible p is %.3f); add rounds.", r.N, r.M, count(r.Limit), r.Value)
 	case analysis.ContendedHost:
 		return fmt.Sprintf("Contended host: in %d of %d runs other processes used more than %s of the CPU during the measured request, above the %s limit.", r.N, r.M, pctShort(r.Value), pctShort(r.Limit))
 	case analysis.Drift:
-		return fmt.Sprintf("Drift: arm %s drifted %+.1f%% over the campaign (first to last third; rank correlation with time %.2f). Interleaving spreads drift over the arms, but check the machine.", code(r.Arm), r.Value*100, r.Limit)
+		return fmt.Sprintf("Drift: arm %s drifted %+.1f%% over the campaign (first to last third; rank correlation with time %.2f). Interleaving spreads drift over the arms, but check the machine.", f.code(r.Arm), r.Value*100, r.Limit)
 	case analysis.Contention:
 		return fmt.Sprintf("Contention: %d of %d runs had other processes using more than %s of the CPU during the measured request (limit %s of runs).", r.N, r.M, pctShort(r.Value), pctShort(r.Limit))
 	case analysis.ComparisonNote:
-		return fmt.Sprintf("%s vs %s: %s.", code(r.Arm), code(r.Other), text(r.Text))
+		return fmt.Sprintf("%s vs %s: %s.", f.code(r.Arm), f.code(r.Other), f.text(r.Text))
 	case analysis.RunsExcluded:
-		return fmt.Sprintf("%d run(s) failed and are excluded from the statistics (on_failure: %s).", r.N, text(r.Text))
+		return fmt.Sprintf("%d run(s) failed and are excluded from the statistics (on_failure: %s).", r.N, f.text(r.Text))
 	case analysis.GatesRelaxed:
-		return "This scenario relaxes the publishability gates (" + text(r.Text) + "); a VALID verdict here holds under those gates only."
+		return "This scenario relaxes the publishability gates (" + f.text(r.Text) + "); a VALID verdict here holds under those gates only."
 	case analysis.AllowUnverified:
-		return fmt.Sprintf("Unverified: no counter tells the arms apart. The scenario's reason: %s.", text(strconv.Quote(r.Text)))
+		return fmt.Sprintf("Unverified: no counter tells the arms apart. The scenario's reason: %s.", f.text(strconv.Quote(r.Text)))
 	case analysis.NoEngineTimings:
 		return fmt.Sprintf("Engine-side timings: the engine reported no `timings.predicted_per_second` in %d run(s), so the client-side decode rate could not be cross-checked there.", r.N)
 	case analysis.EventCounted:
@@ -63,28 +88,28 @@ func reasonText(r Reason) string {
 	case analysis.KernelTiming:
 		return "Engine-internal timing of individual kernels or layers: decodebench measures the production request path only."
 	case analysis.IdentityEmptyBaseline:
-		return fmt.Sprintf("Refused: the baseline %s %s; an empty comparison proves nothing.", code(r.Arm), text(r.Text))
+		return fmt.Sprintf("Refused: the baseline %s %s; an empty comparison proves nothing.", f.code(r.Arm), f.text(r.Text))
 	case analysis.IdentityUncomparable:
-		return fmt.Sprintf("The baseline %s cannot show that it agrees with itself: %s (it needs at least 2 finished runs).", code(r.Arm), text(r.Text))
+		return fmt.Sprintf("The baseline %s cannot show that it agrees with itself: %s (it needs at least 2 finished runs).", f.code(r.Arm), f.text(r.Text))
 	case analysis.IdentityNotDeterminist:
-		return fmt.Sprintf("The baseline %s is not deterministic: %d of its %d runs differ from its first (first difference between runs %d and %d), so identity between arms is undecidable.", code(r.Arm), r.N, r.M, r.Run, r.Round)
+		return fmt.Sprintf("The baseline %s is not deterministic: %d of its %d runs differ from its first (first difference between runs %d and %d), so identity between arms is undecidable.", f.code(r.Arm), r.N, r.M, r.Run, r.Round)
 	case analysis.IdentityEmptyArm:
-		return fmt.Sprintf("Refused: arm %s %s.", code(r.Arm), text(r.Text))
+		return fmt.Sprintf("Refused: arm %s %s.", f.code(r.Arm), f.text(r.Text))
 	case analysis.IdentityNoRuns:
-		return fmt.Sprintf("Arm %s has no finished runs to compare.", code(r.Arm))
+		return fmt.Sprintf("Arm %s has no finished runs to compare.", f.code(r.Arm))
 	}
-	return fmt.Sprintf("Unknown reason code %s.", code(r.Code))
+	return fmt.Sprintf("Unknown reason code %s.", f.code(r.Code))
 }
 
 // divergenceText states where an arm first diverged (IdentityMismatch and
 // IdentityBrokenNote: Run is the token index, N the byte offset, M the
 // diverging runs, Round the runs compared).
-func divergenceText(r Reason) string {
+func (f style) divergence(r Reason) string {
 	where := fmt.Sprintf("byte %d", r.N)
 	if r.Run >= 0 {
 		where = fmt.Sprintf("token %d / byte %d", r.Run, r.N)
 	}
-	return fmt.Sprintf("arm %s diverges from %s (%d of %d runs) at %s", code(r.Arm), code(r.Other), r.M, r.Round, where)
+	return fmt.Sprintf("arm %s diverges from %s (%d of %d runs) at %s", f.code(r.Arm), f.code(r.Other), r.M, r.Round, where)
 }
 
 // comparisonSentence states a comparison in plain words, e.g.
@@ -140,6 +165,11 @@ func formatP(p float64) string {
 
 // armVerdictSentence is an arm's verdict line.
 func armVerdictSentence(v ArmVerdict, baseline string, higherIsBetter bool) string {
+	return markdown.armVerdict(v, baseline, higherIsBetter)
+}
+
+func (f style) armVerdict(v ArmVerdict, baseline string, higherIsBetter bool) string {
+	code := f.code
 	s := fmt.Sprintf("%s vs %s: %s", code(v.Arm), code(baseline), comparisonSentence(v.Comparison, higherIsBetter))
 	c := v.Comparison
 	switch {
@@ -168,18 +198,18 @@ func outlierRule() string {
 }
 
 // ReasonText states a reason as a sentence, for the console.
-func ReasonText(r Reason) string { return reasonText(r) }
+func ReasonText(r Reason) string { return plain.reason(r) }
 
 // ArmVerdictText is an arm's verdict line, for the console.
 func (r *Record) ArmVerdictText(v ArmVerdict) string {
-	return armVerdictSentence(v, r.Scenario.Baseline, higherIsBetter(r, r.Scenario.Primary))
+	return plain.armVerdict(v, r.Scenario.Baseline, higherIsBetter(r, r.Scenario.Primary))
 }
 
 // IdentityLines states an identity check per arm, for the console.
 func IdentityLines(id *IdentityResult) []string {
 	var out []string
 	for _, n := range id.Notes {
-		out = append(out, reasonText(n))
+		out = append(out, plain.reason(n))
 	}
 	for _, a := range append([]IdentityArm{id.Baseline}, id.Arms...) {
 		line := fmt.Sprintf("%s vs %s: %s", a.Arm, id.Against, a.Verdict)
