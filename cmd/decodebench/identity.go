@@ -33,7 +33,7 @@ runs, a baseline that disagrees with itself).`,
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() < 1 || c.NArg() > 2 {
-				return &exitError{code: 1, msg: "identity: name one or two campaigns"}
+				return usageError("identity: name one or two campaigns")
 			}
 			var patterns []*regexp.Regexp
 			for _, s := range c.StringSlice("strip") {
