@@ -15,6 +15,7 @@ import (
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/scenarios"
 )
 
@@ -55,6 +56,7 @@ type campaign struct {
 	needMetrics bool
 	sampler     *machine.Sampler
 	lastEnd     time.Time
+	redact      *redact.Redactor // masks secrets in every file the campaign writes
 }
 
 // Run runs the campaign the scenario describes and writes its record. The
@@ -104,6 +106,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 		}
 	}
 	st := state{ScenarioPath: scenarioPath, ScenarioHash: s.Hash(), RecordPath: recAbs, Hardware: hw, Date: date, Started: c.rec.Method.Started, EngineSHA256: c.rec.Engine.SHA256}
+	c.redact.Walk(&st)
 	if err := writeState(c.dataDir, st); err != nil {
 		return nil, err
 	}
@@ -146,6 +149,7 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	now := time.Now()
 	st.Resumed = append(st.Resumed, now)
 	c.rec.Method.Resumed = st.Resumed
+	c.redact.Walk(&st)
 	if err := writeState(dataDir, st); err != nil {
 		return nil, err
 	}
@@ -161,7 +165,7 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 	if opt.Progress == nil {
 		opt.Progress = io.Discard
 	}
-	c := &campaign{scenario: s, opt: opt, expect: map[string]map[string]scenarios.Expectation{}, sampler: machine.NewSampler()}
+	c := &campaign{scenario: s, opt: opt, expect: map[string]map[string]scenarios.Expectation{}, sampler: machine.NewSampler(), redact: NewRedactor(s)}
 	for _, sc := range s.Counters {
 		k, err := engine.NewCounter(sc)
 		if err != nil {
@@ -195,7 +199,7 @@ func (c *campaign) prepareDataDir() error {
 	if err := os.MkdirAll(filepath.Join(c.dataDir, "logs"), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(c.dataDir, "scenario.yaml"), c.scenario.Source, 0o644)
+	return os.WriteFile(filepath.Join(c.dataDir, "scenario.yaml"), c.redact.YAML(c.scenario.Source), 0o644)
 }
 
 // execute runs the schedule from where the record's runs leave off, then
@@ -210,6 +214,7 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 		return nil, err
 	}
 	defer journal.Close()
+	journal.Redactor = c.redact
 	c.journal = journal
 
 	rounds := s.Schedule.Rounds.Min
@@ -436,7 +441,7 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.
 			Hash:            s.Hash(),
 			Baseline:        s.Baseline,
 			Primary:         s.Metrics.Primary,
-			Vars:            redactVars(s.VarsUsed()),
+			Vars:            listedVars(s, c.redact),
 			AllowUnverified: s.AllowUnverified,
 			Request: recorder.RequestInfo{
 				Endpoint: s.Engine.Request.Endpoint, Prompt: s.Engine.Request.Prompt, MaxTokens: s.Engine.Request.MaxTokens,
@@ -458,13 +463,12 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.
 		rel = c.dataDir
 	}
 	rec.DataDir = filepath.ToSlash(rel)
-	secrets := secretValues(s)
 	for _, a := range s.Arms {
 		cmd := append(append([]string{}, s.Engine.Command...), a.Args...)
 		rec.Scenario.Arms = append(rec.Scenario.Arms, recorder.ArmInfo{
 			Name:    a.Name,
-			Command: redactValues(redactArgs(cmd), secrets),
-			Env:     redactEnv(mergeEnv(s.Engine.Env, a.Env)),
+			Command: c.redact.Args(cmd),
+			Env:     c.redact.Env(mergeEnv(s.Engine.Env, a.Env)),
 			Control: a.Control,
 		})
 	}
@@ -478,5 +482,7 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.
 // writeOutputs writes the plots and the record.
 func (c *campaign) writeOutputs() error {
 	c.rec.Plots = c.writePlots()
+	// Every string of the record (data block and Markdown alike) is masked.
+	c.redact.Walk(c.rec)
 	return recorder.WriteFile(c.recPath, c.rec)
 }
