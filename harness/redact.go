@@ -20,8 +20,9 @@ const FromEnvironment = "(from the environment)"
 func IsSecretName(name string) bool { return redact.IsSecretName(name) }
 
 // NewRedactor returns the redactor of a scenario's campaign: it knows the
-// secrets of every arm's resolved command line and environment and of the
-// variables substituted into them.
+// secrets of every arm's resolved command line and environment, of the
+// variables substituted into them, and the scenario's own secret-named
+// variables.
 func NewRedactor(s *scenarios.Scenario) *redact.Redactor {
 	src := redact.Source{Vars: map[string]string{}}
 	envs := []map[string]string{s.Engine.Env}
@@ -33,6 +34,13 @@ func NewRedactor(s *scenarios.Scenario) *redact.Redactor {
 	src.Envs = envs
 	for _, kv := range s.VarsUsed() {
 		src.Vars[kv.Key] = kv.Value
+	}
+	// The scenario's own secret-named variables, used or not: their values
+	// may appear anywhere in the file (a title, a comment).
+	for k, v := range s.Vars {
+		if redact.IsSecretName(k) {
+			src.Secrets = append(src.Secrets, v)
+		}
 	}
 	return redact.New(src)
 }
