@@ -49,8 +49,8 @@ func TestValidCampaign(t *testing.T) {
 		t.Errorf("order run %q, want rotated", got)
 	}
 	// The identical pair is reported identical, token by token.
-	id := rec.Identity
-	if id == nil || id.Verdict != "IDENTICAL" || len(id.Arms) != 1 || !id.Arms[0].Identical || id.Arms[0].Runs != 4 || !id.Arms[0].TokensCompared {
+	id := rec.Analysis.Identity
+	if id == nil || id.Verdict != "IDENTICAL" || len(id.Arms) != 1 || !id.Arms[0].Identical() || id.Arms[0].Runs != 4 || !id.Arms[0].TokensCompared {
 		t.Errorf("identity: %+v", id)
 	}
 	if !strings.Contains(res.md, "## Output identity") {
@@ -79,8 +79,8 @@ func TestValidCampaign(t *testing.T) {
 	if rec.Engine.SHA256 == "" || !strings.Contains(rec.Engine.Version, "version") {
 		t.Errorf("engine identity incomplete: %+v", rec.Engine)
 	}
-	if res, ok := rec.Result("decode_tok_s"); !ok || len(res.Arms) != 2 || res.Arms[1].Ratio <= 0 {
-		t.Errorf("results: %+v", rec.Results)
+	if res, ok := rec.Result("decode_tok_s"); !ok || len(res.Arms) != 2 || res.Arms[1].Comparison == nil || res.Arms[1].Comparison.Ratio <= 0 {
+		t.Errorf("results: %+v", rec.Analysis.Results)
 	}
 	// The client-side decode rate agrees with llama-server's own
 	// predicted_per_second (median over runs; tolerance wider than the
@@ -133,7 +133,7 @@ func TestSilentArmRejected(t *testing.T) {
 	if !strings.Contains(res.md, "counter `drafts` = 0, expected > 0") {
 		t.Error("the record does not say which expectation failed")
 	}
-	if len(res.record.Results) != 0 {
+	if len(res.record.Analysis.Results) != 0 {
 		t.Error("rejected record carries results in its data block")
 	}
 	// Raw samples stay for diagnosis.

@@ -315,7 +315,7 @@ func (p *proc) wait(t *testing.T) result {
 		res.path = matches[0]
 		b, _ := os.ReadFile(res.path)
 		res.md = string(b)
-		rec, err := recorder.ParseFile(res.path)
+		rec, err := recorder.Load(res.path)
 		if err != nil {
 			t.Fatalf("parse record: %v", err)
 		}

@@ -33,7 +33,7 @@ func TestIdentityDivergent(t *testing.T) {
 	if res.record == nil {
 		t.Fatalf("no record (exit %d)", res.code)
 	}
-	id := res.record.Identity
+	id := res.record.Analysis.Identity
 	if id == nil || id.Verdict != "DIVERGENT" || len(id.Arms) != 1 {
 		t.Fatalf("identity %+v", id)
 	}
@@ -86,7 +86,7 @@ func TestIdentityNondeterministicBaseline(t *testing.T) {
 	if res.code != 2 || res.record == nil || res.record.Verdict != recorder.Inconclusive {
 		t.Fatalf("exit %d, record %+v; want INCONCLUSIVE (2)", res.code, res.record)
 	}
-	id := res.record.Identity
+	id := res.record.Analysis.Identity
 	if id.Verdict != "INCONCLUSIVE" || id.Baseline.Verdict != "NOT DETERMINISTIC" || id.Baseline.ByteOffset < 0 {
 		t.Errorf("identity %+v", id)
 	}
@@ -118,7 +118,7 @@ func TestIdentityRefusesEmpty(t *testing.T) {
 	if res.record == nil || res.code != 2 {
 		t.Fatalf("exit %d; want 2", res.code)
 	}
-	id := res.record.Identity
+	id := res.record.Analysis.Identity
 	if id == nil || id.Verdict != "ERROR" || !strings.Contains(id.Baseline.Error, "empty output") {
 		t.Fatalf("identity %+v", id)
 	}

@@ -93,13 +93,75 @@ func Identify(ctx context.Context, command string, env []string, sourceDir strin
 	return id
 }
 
+// gitTimeout bounds each git command run on an engine source folder.
+const gitTimeout = 20 * time.Second
+
+// git runs git in a folder the scenario names, which may be a stranger's
+// clone whose configuration names commands to run. Hooks and fsmonitor are
+// disabled, every content filter the configuration defines is emptied (status
+// would run clean filters), the system configuration and any pager are
+// ignored, git never prompts or writes the index, and the command has a
+// deadline.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	defer cancel()
+	safe := []string{
+		"--no-pager",
+		"-c", "core.fsmonitor=false",
+		"-c", "core.hooksPath=/dev/null",
+		"-c", "core.pager=cat",
+		"-c", "core.untrackedCache=false",
+		"-c", "protocol.allow=never",
+	}
+	if len(args) == 0 || args[0] != "config" {
+		drivers, err := git(ctx, dir, "config", "--null", "--name-only", "--get-regexp", `^filter\.`)
+		if err != nil && !strings.Contains(err.Error(), "exit status 1") { // 1: no match
+			return "", err
+		}
+		for _, d := range filterNames(drivers) {
+			for _, k := range []string{"clean", "smudge", "process"} {
+				safe = append(safe, "-c", "filter."+d+"."+k+"=")
+			}
+			safe = append(safe, "-c", "filter."+d+".required=false")
+		}
+	}
+	cmd := exec.CommandContext(ctx, "git", append(append(safe, "-C", dir), args...)...)
+	cmd.Env = append(os.Environ(),
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_PAGER=cat",
+		"PAGER=cat",
+		"GIT_TERMINAL_PROMPT=0",
+		"GIT_OPTIONAL_LOCKS=0",
+		"GIT_EXTERNAL_DIFF=",
+	)
+	cmd.SysProcAttr = procAttr()
+	cmd.WaitDelay = time.Second
 	out, err := cmd.Output()
 	if err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			return "", fmt.Errorf("git %s: no answer within %s", strings.Join(args, " "), gitTimeout)
+		}
 		return "", fmt.Errorf("git %s: %v", strings.Join(args, " "), err)
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// filterNames returns the driver names of NUL-separated filter.<name>.<key>
+// configuration names.
+func filterNames(names string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range strings.Split(names, "\x00") {
+		n = strings.TrimSpace(n)
+		rest, ok := strings.CutPrefix(n, "filter.")
+		i := strings.LastIndexByte(rest, '.')
+		if !ok || i <= 0 || seen[rest[:i]] {
+			continue
+		}
+		seen[rest[:i]] = true
+		out = append(out, rest[:i])
+	}
+	return out
 }
 
 func fileSHA256(path string) (string, error) {

@@ -15,6 +15,7 @@ import (
 type Log struct {
 	mu       sync.Mutex
 	f        *os.File
+	redact   func(string) string // masks secrets in what reaches the file and the tail
 	partial  []byte
 	inWindow bool
 	window   []string
@@ -36,14 +37,19 @@ func NewLog(path string) (*Log, error) {
 	return &Log{f: f, last: time.Now()}, nil
 }
 
+// red masks secrets in a line bound for the file or an error message.
+func (l *Log) red(s string) string {
+	if l.redact == nil {
+		return s
+	}
+	return l.redact(s)
+}
+
 // Write takes engine output; it is safe for concurrent use.
 func (l *Log) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.last = time.Now()
-	if l.f != nil {
-		l.f.Write(p)
-	}
 	data := append(l.partial, p...)
 	for {
 		i := bytes.IndexByte(data, '\n')
@@ -57,9 +63,15 @@ func (l *Log) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// addLine takes one complete engine line: the window keeps it as written,
+// for the counters; the file and the tail get it redacted.
 func (l *Log) addLine(s string) {
 	if l.inWindow {
 		l.window = append(l.window, s)
+	}
+	s = l.red(s)
+	if l.f != nil {
+		l.f.WriteString(s + "\n")
 	}
 	l.tail = append(l.tail, s)
 	if len(l.tail) > tailSize {
@@ -80,11 +92,10 @@ func (l *Log) markLocked(format string, args ...any) {
 	}
 	// A partial engine line is finished first so the marker stands alone.
 	if len(l.partial) > 0 {
-		l.f.WriteString("\n")
 		l.addLine(string(l.partial))
 		l.partial = l.partial[:0]
 	}
-	fmt.Fprintf(l.f, "%s%s %s\n", MarkerPrefix, time.Now().UTC().Format(time.RFC3339Nano), fmt.Sprintf(format, args...))
+	fmt.Fprintf(l.f, "%s%s %s\n", MarkerPrefix, time.Now().UTC().Format(time.RFC3339Nano), l.red(fmt.Sprintf(format, args...)))
 }
 
 // BeginWindow marks the start of the measured window.
@@ -126,7 +137,7 @@ func (l *Log) Tail() []string {
 	defer l.mu.Unlock()
 	out := append([]string(nil), l.tail...)
 	if len(l.partial) > 0 {
-		out = append(out, string(l.partial))
+		out = append(out, l.red(string(l.partial)))
 	}
 	return out
 }
@@ -139,8 +150,8 @@ func (l *Log) Close() error {
 		return nil
 	}
 	if len(l.partial) > 0 {
-		l.f.Write(l.partial)
-		l.f.WriteString("\n")
+		l.f.WriteString(l.red(string(l.partial)) + "\n")
+		l.partial = l.partial[:0]
 	}
 	err := l.f.Close()
 	l.f = nil

@@ -33,6 +33,11 @@ type Config struct {
 	StopGrace    time.Duration
 	// LogPath is where the engine's stdout and stderr go.
 	LogPath string
+	// Redact, when set, masks secrets in every line written to the log
+	// file (decodebench's marker lines, the command line among them, and
+	// the engine's output) and in the log lines errors carry. Counters
+	// read the engine's lines unredacted.
+	Redact func(string) string
 }
 
 // Server is a started engine.
@@ -124,6 +129,7 @@ func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	log.redact = cfg.Redact
 	if attempt > 0 {
 		log.Mark("port conflict on the previous start; retrying on port %d", port)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/scenarios"
 )
 
@@ -60,6 +61,8 @@ type campaign struct {
 	// exec performs each measured run: the real engine, or a fake in the
 	// run loop's unit tests.
 	exec Executor
+	// redact masks secrets in every file the campaign writes.
+	redact *redact.Redactor
 }
 
 // Executor performs one measured run of a slot, filling in run. An error
@@ -116,6 +119,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 		}
 	}
 	st := state{ScenarioPath: scenarioPath, ScenarioHash: s.Hash(), RecordPath: recAbs, Hardware: hw, Date: date, Started: c.rec.Method.Started, EngineSHA256: c.rec.Engine.SHA256}
+	c.redact.Walk(&st)
 	if err := writeState(c.dataDir, st); err != nil {
 		return nil, err
 	}
@@ -158,6 +162,7 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	now := time.Now().Round(0)
 	st.Resumed = append(st.Resumed, now)
 	c.rec.Method.Resumed = st.Resumed
+	c.redact.Walk(&st)
 	if err := writeState(dataDir, st); err != nil {
 		return nil, err
 	}
@@ -173,7 +178,7 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 	if opt.Progress == nil {
 		opt.Progress = io.Discard
 	}
-	c := &campaign{scenario: s, policy: s.Policy, opt: opt, sampler: machine.NewSampler()}
+	c := &campaign{scenario: s, policy: s.Policy, opt: opt, sampler: machine.NewSampler(), redact: NewRedactor(s)}
 	c.exec = serverExecutor{c}
 	for _, cp := range s.Policy.Counters {
 		k, err := engine.NewCounter(cp)
@@ -191,7 +196,7 @@ func (c *campaign) prepareDataDir() error {
 	if err := os.MkdirAll(filepath.Join(c.dataDir, "logs"), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(c.dataDir, recorder.ScenarioFile), c.scenario.Source, 0o644)
+	return os.WriteFile(filepath.Join(c.dataDir, recorder.ScenarioFile), c.redact.YAML(c.scenario.Source), 0o644)
 }
 
 // execute runs the schedule from where the record's runs leave off, then
@@ -206,6 +211,7 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 		return nil, err
 	}
 	defer journal.Close()
+	journal.Redactor = c.redact
 	c.journal = journal
 
 	rounds := s.Schedule.Rounds.Min
@@ -321,6 +327,8 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (recorde
 	if err != nil {
 		run.Error = err.Error()
 	}
+	// The analysis sees exactly what is stored: the redacted run.
+	c.redact.Walk(&run)
 	if err := c.journal.Append(run); err != nil {
 		return run, err
 	}
@@ -418,7 +426,7 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.
 			Hash:            s.Hash(),
 			Baseline:        s.Baseline,
 			Primary:         s.Metrics.Primary,
-			Vars:            recordVars(s.VarsUsed()),
+			Vars:            listedVars(s, c.redact),
 			AllowUnverified: s.AllowUnverified,
 			Request: recorder.RequestInfo{
 				Endpoint: s.Engine.Request.Endpoint, Prompt: s.Engine.Request.Prompt, MaxTokens: s.Engine.Request.MaxTokens,
@@ -444,13 +452,12 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.
 		rel = c.dataDir
 	}
 	rec.DataDir = filepath.ToSlash(rel)
-	secrets := secretValues(s)
 	for _, a := range s.Arms {
 		cmd := append(append([]string{}, s.Engine.Command...), a.Args...)
 		rec.Scenario.Arms = append(rec.Scenario.Arms, recorder.ArmInfo{
 			Name:    a.Name,
-			Command: redactValues(redactArgs(cmd), secrets),
-			Env:     redactEnv(mergeEnv(s.Engine.Env, a.Env)),
+			Command: c.redact.Args(cmd),
+			Env:     c.redact.Env(mergeEnv(s.Engine.Env, a.Env)),
 			Control: a.Control,
 		})
 	}
@@ -459,18 +466,6 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.
 		rec.Counters = append(rec.Counters, recorder.CounterSpec{Name: sc.Name, Kind: kind, Expr: expr, Expect: sc.Expect})
 	}
 	return rec
-}
-
-// recordVars lists the substituted variables for the record: the
-// scenario's own with their values (secret-looking ones redacted), those
-// that came from the environment by name only.
-func recordVars(used []scenarios.KV) []recorder.VarInfo {
-	var out []recorder.VarInfo
-	for _, kv := range redactVars(used) {
-		v := recorder.VarInfo{Name: kv.Key, Value: kv.Value, FromEnv: kv.FromEnv}
-		out = append(out, v)
-	}
-	return out
 }
 
 // identifyEngine identifies the engine binary and hashes the files its
@@ -497,6 +492,8 @@ func (c *campaign) conclude() {
 // record, and writes the record.
 func (c *campaign) writeOutputs() error {
 	c.rec.Plots = c.writePlots()
+	// Every string of the record (data block and Markdown alike) is masked.
+	c.redact.Walk(c.rec)
 	files, err := recorder.HashDataDir(c.dataDir)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/redact"
 )
 
 // Journal appends finished runs to runs.jsonl, one JSON object a line, and
@@ -13,6 +14,8 @@ import (
 // runner loses at most the run in progress.
 type Journal struct {
 	f *os.File
+	// Redactor, when set, masks secrets in every run written.
+	Redactor *redact.Redactor
 }
 
 // OpenJournal opens (or creates) the journal for appending.
@@ -26,6 +29,10 @@ func OpenJournal(path string) (*Journal, error) {
 
 // Append writes one run and syncs it to disk.
 func (j *Journal) Append(r recorder.Run) error {
+	r, err := redactedRun(j.Redactor, r)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
 	b, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)

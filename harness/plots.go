@@ -32,6 +32,9 @@ func (c *campaign) writePlots() []string {
 			}
 		}
 	}
+	// Titles and legends are drawn from these strings.
+	c.redact.Walk(&spec)
+	c.redact.Walk(&runs)
 	names, err := plots.WriteAll(c.dataDir, runs, spec)
 	if err != nil {
 		c.progress.Printf("no plots: %v", err)

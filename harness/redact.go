@@ -1,105 +1,86 @@
 package harness
 
 import (
-	"regexp"
-	"strings"
+	"encoding/json"
 
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/scenarios"
 )
 
 // Redacted replaces values that must not reach a record.
-const Redacted = "[redacted]"
+const Redacted = redact.Mask
 
-// secretName matches names that look like they hold credentials.
-var secretName = regexp.MustCompile(`(?i)(token|key|secret|password|passwd|credential)`)
+// FromEnvironment stands for the value of a variable that came from the
+// environment: only the scenario's own variables are listed with values.
+const FromEnvironment = "(from the environment)"
 
 // IsSecretName reports whether a variable or flag name looks like it holds a
 // credential.
-func IsSecretName(name string) bool { return secretName.MatchString(name) }
+func IsSecretName(name string) bool { return redact.IsSecretName(name) }
 
-// redactEnv returns env with the values of secret-looking names replaced.
-func redactEnv(env map[string]string) map[string]string {
-	if len(env) == 0 {
-		return nil
-	}
-	out := make(map[string]string, len(env))
-	for k, v := range env {
-		if IsSecretName(k) {
-			v = Redacted
-		}
-		out[k] = v
-	}
-	return out
-}
-
-// redactArgs replaces the value of a secret-looking flag (`--api-key X` or
-// `--api-key=X`) in a command line.
-func redactArgs(args []string) []string {
-	out := make([]string, len(args))
-	copy(out, args)
-	for i, a := range out {
-		if !strings.HasPrefix(a, "-") {
-			continue
-		}
-		name, _, inline := strings.Cut(a, "=")
-		if !IsSecretName(strings.TrimLeft(name, "-")) {
-			continue
-		}
-		if inline {
-			out[i] = name + "=" + Redacted
-		} else if i+1 < len(out) {
-			out[i+1] = Redacted
-		}
-	}
-	return out
-}
-
-// secretValues returns the values of the scenario's variables whose names
-// look secret, so that they can be masked wherever they were substituted.
-func secretValues(s *scenarios.Scenario) []string {
-	var out []string
-	for _, kv := range s.VarsUsed() {
-		if IsSecretName(kv.Key) && len(kv.Value) >= 4 {
-			out = append(out, kv.Value)
-		}
-	}
-	for _, env := range append([]map[string]string{s.Engine.Env}, armEnvs(s)...) {
-		for k, v := range env {
-			if IsSecretName(k) && len(v) >= 4 {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
-}
-
-func armEnvs(s *scenarios.Scenario) []map[string]string {
-	var out []map[string]string
+// NewRedactor returns the redactor of a scenario's campaign: it knows the
+// secrets of every arm's resolved command line and environment, of the
+// variables substituted into them, and the scenario's own secret-named
+// variables.
+func NewRedactor(s *scenarios.Scenario) *redact.Redactor {
+	src := redact.Source{Vars: map[string]string{}}
+	envs := []map[string]string{s.Engine.Env}
+	src.Commands = append(src.Commands, s.Engine.Command)
 	for _, a := range s.Arms {
-		out = append(out, a.Env)
+		src.Commands = append(src.Commands, append(append([]string{}, s.Engine.Command...), a.Args...))
+		envs = append(envs, mergeEnv(s.Engine.Env, a.Env))
+	}
+	src.Envs = envs
+	for _, kv := range s.VarsUsed() {
+		src.Vars[kv.Key] = kv.Value
+	}
+	// The scenario's own secret-named variables, used or not: their values
+	// may appear anywhere in the file (a title, a comment).
+	for k, v := range s.Vars {
+		if redact.IsSecretName(k) {
+			src.Secrets = append(src.Secrets, v)
+		}
+	}
+	return redact.New(src)
+}
+
+// listedVars is the record's list of substituted variables: the scenario's
+// own, secret-named ones redacted; those that came from the environment by
+// name only.
+func listedVars(s *scenarios.Scenario, r *redact.Redactor) []recorder.VarInfo {
+	used := s.VarsUsed()
+	out := make([]recorder.VarInfo, len(used))
+	for i, kv := range used {
+		v := recorder.VarInfo{Name: kv.Key, Value: kv.Value, FromEnv: kv.FromEnv}
+		own, ok := s.Vars[kv.Key]
+		switch {
+		case kv.FromEnv || !ok || own != kv.Value:
+			v.Value, v.FromEnv = FromEnvironment, true
+		case IsSecretName(kv.Key):
+			v.Value = Redacted
+		default:
+			v.Value = r.Text(kv.Value)
+		}
+		out[i] = v
 	}
 	return out
 }
 
-// redactValues masks every occurrence of a secret value in args.
-func redactValues(args []string, secrets []string) []string {
-	for i, a := range args {
-		for _, sv := range secrets {
-			a = strings.ReplaceAll(a, sv, Redacted)
-		}
-		args[i] = a
+// redactedRun returns a redacted deep copy of a run, for the journal: the
+// run the campaign keeps in memory is not changed.
+func redactedRun(r *redact.Redactor, run recorder.Run) (recorder.Run, error) {
+	if r == nil {
+		return run, nil
 	}
-	return args
-}
-
-// redactVars masks the values of secret-looking variables.
-func redactVars(vars []scenarios.KV) []scenarios.KV {
-	out := make([]scenarios.KV, len(vars))
-	for i, kv := range vars {
-		if IsSecretName(kv.Key) {
-			kv.Value = Redacted
-		}
-		out[i] = kv
+	b, err := json.Marshal(run)
+	if err != nil {
+		return run, err
 	}
-	return out
+	var cp recorder.Run
+	if err := json.Unmarshal(b, &cp); err != nil {
+		return run, err
+	}
+	r.Walk(&cp)
+	return cp, nil
 }

@@ -39,6 +39,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 		ReadyTimeout: s.Engine.Ready.Timeout.Duration,
 		StopGrace:    s.Engine.StopGrace.Duration,
 		LogPath:      filepath.Join(c.dataDir, "logs", logName),
+		Redact:       c.redact.Text,
 	}
 	c.progress.Phase(slot.Seq, slot.Arm, "starting engine")
 	srv, err := engine.Start(ctx, cfg)

@@ -237,7 +237,7 @@ func (m *mdWriter) engine(r *Record) {
 		for _, kv := range r.Scenario.Vars {
 			v := code(kv.Name + "=" + kv.Value)
 			if kv.FromEnv {
-				v += " (from the environment)"
+				v = code(kv.Name) + " (from the environment, value not recorded)"
 			}
 			vs = append(vs, v)
 		}

@@ -32,10 +32,10 @@ Only the record's data block is read; nothing in it is executed.`,
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
-				return &exitError{code: 1, msg: "export: name one record"}
+				return usageError("export: name one record")
 			}
 			if f := c.String("format"); f != "benchstat" {
-				return &exitError{code: 1, msg: fmt.Sprintf("export: unknown format %q (known: benchstat)", f)}
+				return usageError("export: unknown format %q (known: benchstat)", f)
 			}
 			rec, err := recorder.Load(c.Args().First())
 			if err != nil {

@@ -15,14 +15,15 @@ import (
 // every metric as a unit.
 func TestExportBenchstat(t *testing.T) {
 	rec := &recorder.Record{Feature: "spec-draft", Hardware: "xeon", Date: "2026-11-29", Verdict: recorder.Valid}
-	rec.Scenario.Primary = "decode_tok_s"
-	for i, arm := range []string{"classic", "draft", "draft", "classic"} {
+	rec.Scenario.Primary, rec.Scenario.Baseline = "decode_tok_s", "classic"
+	rec.Scenario.Arms = []recorder.ArmInfo{{Name: "draft"}, {Name: "classic"}}
+	for i, arm := range []string{"draft", "classic", "classic", "draft"} {
 		rec.Runs = append(rec.Runs, recorder.Run{Seq: i + 1, Arm: arm, Start: time.Unix(0, 0),
 			Metrics: map[string]float64{"decode_tok_s": 100 + float64(i), "ttft_ms": 12.5, "e2e_tok_s": 90, "wall_s": 1.2}})
 	}
 	rec.Runs = append(rec.Runs, recorder.Run{Seq: 5, Arm: "draft", Error: "failed"})
 	var buf bytes.Buffer
-	if err := writeBenchstat(&buf, rec); err != nil {
+	if err := writeBenchstat(&buf, rec, "spec-draft-xeon-2026-11-29-3"); err != nil {
 		t.Fatal(err)
 	}
 	r := benchfmt.NewReader(&buf, "export")
@@ -34,6 +35,12 @@ func TestExportBenchstat(t *testing.T) {
 		}
 		n++
 		name := string(res.Name)
+		if n == 1 && name != "SpecDraft/arm=classic" {
+			t.Errorf("first result %q: the baseline must come first, benchstat compares against the first", name)
+		}
+		if got := res.GetConfig("decodebench-record"); got != "spec-draft-xeon-2026-11-29-3" {
+			t.Errorf("label %q, want the record's file stem", got)
+		}
 		if name != "SpecDraft/arm=classic" && name != "SpecDraft/arm=draft" {
 			t.Errorf("name %q", name)
 		}

@@ -29,10 +29,27 @@ func main() {
 			panic(r)
 		}
 	}()
+	os.Exit(runMain(os.Args))
+}
+
+// runMain runs decodebench on a command line and returns its exit code.
+func runMain(args []string) int {
 	app := newApp()
-	err := app.Run(os.Args)
+	args, notes, err := reorderArgs(app, args)
+	for _, n := range notes {
+		fmt.Fprintln(os.Stderr, "decodebench: note:", n)
+	}
+	if err == nil {
+		err = app.Run(args)
+	}
 	engine.StopAll()
-	os.Exit(exitCode(err))
+	return exitCode(err)
+}
+
+// onUsageError makes every command line urfave/cli cannot parse exit
+// exitUsage.
+func onUsageError(_ *cli.Context, err error, _ bool) error {
+	return usageError("%v", err)
 }
 
 func exitCode(err error) int {
@@ -66,9 +83,13 @@ arm's arguments, in interleaved order with cooldowns, checks an arm-distinguishi
 in every run, and writes a Markdown record to docs/benchmark_results/<feature>-<hw>-<date>.md.
 
 Exit codes of run: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED,
-130/143 interrupted (INCOMPLETE).`,
+130/143 interrupted (INCOMPLETE). Every command exits 64 on a command line it does not
+understand (an unknown command or flag, a flag without its value, a wrong number of
+arguments). Flags may come before or after the arguments; after "--" everything is an
+argument.`,
 		HideHelpCommand: true,
 		Commands:        []*cli.Command{runCommand(), validateCommand(), exportCommand(), identityCommand()},
 		ExitErrHandler:  func(*cli.Context, error) {}, // main prints and exits
+		OnUsageError:    onUsageError,
 	}
 }

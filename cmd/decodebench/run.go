@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -43,9 +44,9 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			arg := c.Args().First()
 			switch {
 			case resume == "" && c.NArg() != 1:
-				return &exitError{code: 1, msg: "run: name exactly one scenario"}
+				return usageError("run: name exactly one scenario (flags may come before or after it)")
 			case resume != "" && c.NArg() > 1:
-				return &exitError{code: 1, msg: "run --resume DIR: at most one scenario"}
+				return usageError("run --resume DIR: at most one scenario")
 			case resume != "" && arg == "":
 				p, err := harness.ReadState(resume)
 				if err != nil {
@@ -96,13 +97,61 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 					return err
 				}
 			} else {
-				printVerdict(out.Record, out.RecordPath)
+				fmt.Printf("%s: %s\n", v, out.RecordPath)
+				printSummaryText(os.Stdout, out.Record)
 			}
 			if code != 0 {
 				return &exitError{code: code}
 			}
 			return nil
 		},
+	}
+}
+
+// logLinesIntro ends a run error that is followed by the engine's last log
+// lines (engine.StartError).
+const logLinesIntro = "last engine log lines:"
+
+// maxLogLines bounds the engine log lines the summary repeats.
+const maxLogLines = 8
+
+// printSummaryText prints the verdict's reasons, one line each, the arms'
+// sentences, and the last engine log lines of the last failed run, indented,
+// so that a reason never ends on a dangling "last engine log lines:".
+func printSummaryText(w io.Writer, rec *recorder.Record) {
+	a := rec.Analysis
+	for _, r := range append(append([]recorder.Reason{}, a.Reasons...), a.Flags...) {
+		line := strings.TrimSuffix(strings.TrimSpace(recorder.ReasonText(r)), logLinesIntro)
+		fmt.Fprintln(w, "  "+strings.TrimRight(line, "; "))
+	}
+	if rec.Verdict.ShowsResults() {
+		for _, v := range a.ArmVerdicts {
+			fmt.Fprintln(w, "  "+rec.ArmVerdictText(v))
+		}
+	}
+	for i := len(rec.Runs) - 1; i >= 0; i-- {
+		r := rec.Runs[i]
+		if r.Error == "" {
+			continue
+		}
+		_, rest, ok := strings.Cut(r.Error, logLinesIntro)
+		var lines []string
+		for _, l := range strings.Split(rest, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				lines = append(lines, l)
+			}
+		}
+		if !ok || len(lines) == 0 {
+			break
+		}
+		if len(lines) > maxLogLines {
+			lines = lines[len(lines)-maxLogLines:]
+		}
+		fmt.Fprintf(w, "  last engine log lines of run %d (%s, %s):\n", r.Seq, r.Arm, r.Log)
+		for _, l := range lines {
+			fmt.Fprintln(w, "      "+l)
+		}
+		break
 	}
 }
 
@@ -150,18 +199,4 @@ func interruptible(parent context.Context) (context.Context, *signalBox, func())
 		}
 	}()
 	return ctx, box, func() { signal.Stop(ch); close(done); cancel() }
-}
-
-// printVerdict prints the verdict, its reasons and each arm's verdict.
-func printVerdict(rec *recorder.Record, path string) {
-	fmt.Printf("%s: %s\n", rec.Verdict, path)
-	a := rec.Analysis
-	for _, r := range append(append([]recorder.Reason{}, a.Reasons...), a.Flags...) {
-		fmt.Println("  " + recorder.ReasonText(r))
-	}
-	if rec.Verdict.ShowsResults() {
-		for _, v := range a.ArmVerdicts {
-			fmt.Println("  " + rec.ArmVerdictText(v))
-		}
-	}
 }

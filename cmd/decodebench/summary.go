@@ -19,7 +19,7 @@ type summary struct {
 	Warnings    []string                 `json:"warnings,omitempty"`
 	Primary     string                   `json:"primary"`
 	Baseline    string                   `json:"baseline"`
-	ArmVerdicts []recorder.ArmVerdict    `json:"arm_verdicts,omitempty"`
+	ArmVerdicts []armVerdict             `json:"arm_verdicts,omitempty"`
 	Results     []recorder.MetricResult  `json:"results,omitempty"`
 	Identity    *recorder.IdentityResult `json:"identity,omitempty"`
 }
@@ -33,8 +33,29 @@ func printSummary(w io.Writer, out *harness.Outcome, code int) error {
 		Verdict: r.Verdict, ExitCode: code, Record: out.RecordPath, DataDir: out.DataDir,
 		Reasons: texts(append(append([]recorder.Reason{}, a.Reasons...), a.Flags...)), Warnings: texts(a.Warnings),
 		Primary: r.Scenario.Primary, Baseline: r.Scenario.Baseline,
-		ArmVerdicts: a.ArmVerdicts, Results: a.Results, Identity: a.Identity,
+		ArmVerdicts: armVerdicts(r), Results: a.Results, Identity: a.Identity,
 	})
+}
+
+// armVerdict is an arm's verdict with its sentence.
+type armVerdict struct {
+	recorder.ArmVerdict
+	Sentence string `json:"sentence"`
+	// SeparatesFromNoise is null when the campaign has no control arm.
+	SeparatesFromNoise *bool `json:"separates_from_noise"`
+}
+
+func armVerdicts(r *recorder.Record) []armVerdict {
+	var out []armVerdict
+	for _, v := range r.Analysis.ArmVerdicts {
+		av := armVerdict{ArmVerdict: v, Sentence: r.ArmVerdictText(v)}
+		if v.ControlArm != "" {
+			sep := v.SeparatesFromNoise
+			av.SeparatesFromNoise = &sep
+		}
+		out = append(out, av)
+	}
+	return out
 }
 
 func texts(rs []recorder.Reason) []string {

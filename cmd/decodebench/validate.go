@@ -20,7 +20,7 @@ prints the number of runs and a rough estimate of the campaign's duration
 scenarios.Scenario.Estimate for the assumptions). Exit 1 when any file has an error; warnings alone exit 0.`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
-				return &exitError{code: 1, msg: "validate: name at least one scenario file"}
+				return usageError("validate: name at least one scenario file")
 			}
 			bad := 0
 			for _, arg := range c.Args().Slice() {

@@ -1,0 +1,120 @@
+package e2e
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A real campaign with secrets passed in every form: flag values with a
+// space and with `=`, a URL with credentials, header-style values, secret
+// environment names, a secret scenario variable and a variable taken from
+// the environment. No file decodebench writes (record, data block, stored
+// scenario, runs.jsonl, campaign.json, engine logs, plots) holds any of them.
+// llama-server's --hf-token takes a secret harmlessly (nothing is
+// downloaded; it refuses the `--flag=value` form, which goes into an
+// environment value), and the engine ignores environment variables it does
+// not know.
+func TestNoSecretInAnyWrittenFile(t *testing.T) {
+	needEngine(t)
+	tg := tag(t)
+	secrets := map[string]string{
+		"flag value after a space":      "zq1-space-secret",
+		"flag value after =":            "zq2-equals-secret",
+		"URL password":                  "zq3-urlpass-secret",
+		"Authorization header":          "zq4-bearer-secret",
+		"X-Api-Key header":              "zq5-apikey-secret",
+		"*_AUTH":                        "zq6-auth-secret",
+		"*_PASS":                        "zq7-pass-secret",
+		"*_PASSWD":                      "zq8-passwd-secret",
+		"DATABASE_URL":                  "zq9-database-secret",
+		"*_DSN":                         "zqa-dsn-secret",
+		"cookie":                        "zqb-cookie-secret",
+		"*_TOKEN":                       "zqc-token-secret",
+		"AUTHORIZATION":                 "zqd-authz-secret",
+		"secret scenario variable":      "zqe-var-secret",
+		"variable from the environment": "zqf-fromenv-secret",
+	}
+	t.Setenv("E2E_FROM_ENV", secrets["variable from the environment"])
+	s := scenario{
+		Feature:   "e2e-redact",
+		Tag:       "https://u:" + secrets["URL password"] + "@h/" + tg,
+		Rounds:    2,
+		MaxTokens: 8,
+		Arms: `  - name: classic
+    args: ["--spec-type", "none", "--hf-token", "${HF_SECRET}"]
+    env:
+      CURL_AUTH_HEADER: "Authorization: Bearer ` + secrets["Authorization header"] + `"
+      EXTRA_HEADER: "X-Api-Key: ` + secrets["X-Api-Key header"] + `"
+      PROXY_AUTH: "` + secrets["*_AUTH"] + `"
+      SMTP_PASS: "` + secrets["*_PASS"] + `"
+      MYSQL_PASSWD: "` + secrets["*_PASSWD"] + `"
+      DATABASE_URL: "postgres://` + secrets["DATABASE_URL"] + `@db/x"
+  - name: draft
+    args: ["--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf", "--hf-token", "${E2E_FROM_ENV}"]
+    env:
+      SERVER_FLAGS: "--threads-http 2 --api-key=` + secrets["flag value after ="] + `"
+      SENTRY_DSN: "` + secrets["*_DSN"] + `"
+      SESSION_COOKIE: "` + secrets["cookie"] + `"
+      HF_TOKEN: "` + secrets["*_TOKEN"] + `"
+      AUTHORIZATION: "` + secrets["AUTHORIZATION"] + `"
+`,
+	}
+	src := strings.Replace(s.yaml(), "vars:\n", "vars:\n  HF_SECRET: "+secrets["flag value after a space"]+"\n", 1)
+	src = strings.Replace(src, "title: e2e e2e-redact", "title: e2e redact "+secrets["secret scenario variable"], 1)
+	src = strings.Replace(src, "vars:\n", "vars:\n  API_SECRET: "+secrets["secret scenario variable"]+"\n", 1)
+	p := &proc{dir: t.TempDir(), tag: s.Tag, lines: make(chan string, 1000), done: make(chan struct{})}
+	p.out = filepath.Join(p.dir, "records")
+	path := filepath.Join(p.dir, "scenario.yaml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Flags after the scenario, as users type them.
+	res := p.launch(t, "", "run", path, "--out", p.out, "--date", "2026-01-02").wait(t)
+	if res.record == nil {
+		t.Fatalf("no record (exit %d)", res.code)
+	}
+	// The engine took every run: the secrets went where they were meant to.
+	for _, r := range res.record.Runs {
+		if !r.OK() {
+			t.Fatalf("run %d failed: %s", r.Seq, r.Error)
+		}
+	}
+	if len(res.record.Runs) != 4 {
+		t.Fatalf("%d runs, want 4", len(res.record.Runs))
+	}
+	files := 0
+	err := filepath.WalkDir(p.out, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files++
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for form, secret := range secrets {
+			if bytes.Contains(b, []byte(secret)) {
+				rel, _ := filepath.Rel(p.out, path)
+				t.Errorf("%s holds the secret passed as %s", rel, form)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// record, scenario.yaml, runs.jsonl, campaign.json, 4 logs, plots
+	if files < 8 {
+		t.Errorf("only %d files written under %s", files, p.out)
+	}
+	// The variable from the environment is listed by name only.
+	for _, kv := range res.record.Scenario.Vars {
+		if kv.Name == "E2E_FROM_ENV" && (kv.Value != "(from the environment)" || !kv.FromEnv) {
+			t.Errorf("E2E_FROM_ENV listed as %q", kv.Value)
+		}
+	}
+}

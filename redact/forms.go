@@ -1,0 +1,82 @@
+package redact
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A form is a pattern of free text whose group "v" is a secret when the
+// group "n" (if any) names one.
+type form struct {
+	re *regexp.Regexp
+	// ok decides from the match's name group (empty when none) and value
+	// whether the value is a secret.
+	ok func(name, value string) bool
+}
+
+// Stop characters end a value in free text: quotes and backticks (Markdown,
+// JSON, shell), brackets and separators, so that masking never eats the
+// syntax around a value.
+var forms = []form{
+	// scheme://user:password@host and scheme://token@host
+	{re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://(?:(?P<n>[^/\s:@"'` + "`" + `<>\\]*):)?(?P<v>[^/\s@"'` + "`" + `<>\\]+)@`),
+		ok: func(_, v string) bool { return v != Mask }},
+	// Authorization: Bearer X, Cookie: a=b, X-Api-Key: X
+	{re: regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_-])(?P<n>(?:proxy-)?authorization|(?:set-)?cookie|x-[a-z0-9-]+|[a-z0-9-]*api-?key)[ \t]*:[ \t]*(?P<v>[^"'` + "`" + `\\\r\n]+)`),
+		ok: func(n, _ string) bool { return isSecretHeader(n) }},
+	// Bearer X anywhere
+	{re: regexp.MustCompile(`(?i)\bbearer[ \t]+(?P<v>[A-Za-z0-9._~+/=-]+)`),
+		ok: func(_, v string) bool { return true }},
+	// --api-key X, --api-key=X, -api-key X
+	{re: regexp.MustCompile(`(?:^|[\s"'` + "`" + `(\[{,;])(?P<n>--?[A-Za-z][A-Za-z0-9_.-]*)(?:=|[ \t]+)(?P<v>[^\s"'` + "`" + `,;)\]}]+)`),
+		ok: func(n, v string) bool { return IsSecretName(strings.TrimLeft(n, "-")) && !strings.HasPrefix(v, "-") }},
+	// NAME=value, ?api_key=value&
+	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_.-])(?P<n>[A-Za-z_][A-Za-z0-9_]*)=(?P<v>[^\s"'` + "`" + `,;&#)\]}]+)`),
+		ok: func(n, _ string) bool { return IsSecretName(n) }},
+}
+
+// maskForms masks the value of every secret form in s.
+func maskForms(s string) string {
+	for _, f := range forms {
+		s = replaceGroup(f, s, func(string) string { return Mask })
+	}
+	return s
+}
+
+// formSecrets returns the values the forms find in s.
+func formSecrets(s string) []string {
+	var out []string
+	for _, f := range forms {
+		replaceGroup(f, s, func(v string) string { out = append(out, v); return v })
+	}
+	return out
+}
+
+// replaceGroup replaces the "v" group of every match of f that f.ok accepts.
+func replaceGroup(f form, s string, repl func(string) string) string {
+	vi, ni := f.re.SubexpIndex("v"), f.re.SubexpIndex("n")
+	var b strings.Builder
+	last := 0
+	for _, m := range f.re.FindAllStringSubmatchIndex(s, -1) {
+		vs, ve := m[2*vi], m[2*vi+1]
+		if vs < 0 {
+			continue
+		}
+		name := ""
+		if ni >= 0 && m[2*ni] >= 0 {
+			name = s[m[2*ni]:m[2*ni+1]]
+		}
+		v := s[vs:ve]
+		if strings.HasPrefix(s[vs:], Mask) || isReference(v) || !f.ok(name, v) {
+			continue
+		}
+		b.WriteString(s[last:vs])
+		b.WriteString(repl(v))
+		last = ve
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}

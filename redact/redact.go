@@ -1,0 +1,324 @@
+// Package redact keeps credentials out of every file decodebench writes.
+//
+// A Redactor learns the secrets of a campaign from its resolved engine
+// command lines, environments and variables: the values of flags and
+// variables whose names say they hold a credential, header arguments, and
+// the credentials in URLs. It then masks those forms wherever they appear
+// and every secret value it learned wherever it appears again, as a
+// substring of any text (a log line, an error, the stored scenario).
+//
+// The package imports nothing of decodebench's.
+package redact
+
+import (
+	"encoding/json"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// Mask replaces a secret.
+const Mask = "[redacted]"
+
+// MinSecretLen is the shortest secret value masked as a substring of other
+// text: shorter ones (say "1") would mask every digit. Shorter values are
+// still masked where their form shows them (a flag's value, a variable's).
+const MinSecretLen = 4
+
+// Source is what a Redactor learns secrets from.
+type Source struct {
+	// Commands are the resolved engine command lines (command and arm
+	// arguments), one per arm.
+	Commands [][]string
+	// Envs are the environments given to the engine, one per arm.
+	Envs []map[string]string
+	// Vars are the variables substituted into the scenario, by name, with
+	// the values used (from the scenario's vars or the environment).
+	Vars map[string]string
+	// Secrets are further values known to be secret.
+	Secrets []string
+}
+
+// Redactor masks secrets. The zero value and nil mask the forms only.
+type Redactor struct {
+	secrets  []string // longest first
+	replacer *strings.Replacer
+}
+
+// New returns a Redactor that knows every secret found in src.
+func New(src Source) *Redactor {
+	r := &Redactor{}
+	var found []string
+	for _, cmd := range src.Commands {
+		_, f := maskArgs(cmd)
+		found = append(found, f...)
+	}
+	for _, env := range src.Envs {
+		_, f := maskEnv(env)
+		found = append(found, f...)
+	}
+	for k, v := range src.Vars {
+		if IsSecretName(k) {
+			found = append(found, v)
+		}
+		found = append(found, formSecrets(v)...)
+	}
+	r.Add(append(found, src.Secrets...)...)
+	return r
+}
+
+// Add makes values known secrets.
+func (r *Redactor) Add(values ...string) {
+	seen := map[string]bool{}
+	for _, s := range r.secrets {
+		seen[s] = true
+	}
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		if len(v) < MinSecretLen || v == Mask || isReference(v) || seen[v] {
+			continue
+		}
+		seen[v] = true
+		r.secrets = append(r.secrets, v)
+		// The same value as it appears inside JSON text.
+		if b, err := json.Marshal(v); err == nil {
+			if q := string(b[1 : len(b)-1]); q != v && !seen[q] {
+				seen[q] = true
+				r.secrets = append(r.secrets, q)
+			}
+		}
+	}
+	sort.SliceStable(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
+	pairs := make([]string, 0, 2*len(r.secrets))
+	for _, s := range r.secrets {
+		pairs = append(pairs, s, Mask)
+	}
+	r.replacer = strings.NewReplacer(pairs...)
+}
+
+// Text masks every known secret value in s, and the secret forms: flag
+// values, NAME=value pairs, authorization headers, bearer tokens, URL
+// credentials and query parameters.
+func (r *Redactor) Text(s string) string {
+	if s == "" {
+		return s
+	}
+	if r != nil && r.replacer != nil {
+		s = r.replacer.Replace(s)
+	}
+	return maskForms(s)
+}
+
+// Args returns a copy of a command line with secrets masked: the value of
+// a flag whose name says it holds a credential (`--api-key X`,
+// `--api-key=X`), secret header arguments (`-H "Authorization: Bearer X"`),
+// URL credentials, and every known secret value.
+func (r *Redactor) Args(args []string) []string {
+	out, _ := maskArgs(args)
+	for i, a := range out {
+		out[i] = r.Text(a)
+	}
+	return out
+}
+
+// Env returns a copy of an environment with the values of secret-looking
+// names masked, and known secrets masked in the others.
+func (r *Redactor) Env(env map[string]string) map[string]string {
+	if env == nil {
+		return nil
+	}
+	out, _ := maskEnv(env)
+	for k, v := range out {
+		out[k] = r.Text(v)
+	}
+	return out
+}
+
+// secretWords are the words of a name that say it holds a credential.
+var secretWords = map[string]bool{
+	"auth": true, "authorization": true, "authn": true, "bearer": true,
+	"token": true, "key": true, "apikey": true, "secret": true,
+	"password": true, "passwd": true, "pass": true, "pwd": true, "passphrase": true,
+	"credential": true, "credentials": true, "creds": true,
+	"cookie": true, "cookies": true, "dsn": true, "privatekey": true,
+}
+
+// secretSuffixes catch run-together words ("authtoken", "accesskey").
+var secretSuffixes = []string{"token", "key", "secret", "password", "passwd", "auth", "credential", "credentials", "cookie"}
+
+// IsSecretName reports whether a flag, variable, header or parameter name
+// says it holds a credential: one of its words (split at non-letters and
+// camel case) is auth, key, token, secret, password, passwd, pass, bearer,
+// credential, cookie or dsn, or ends in one; DATABASE_URL too. Plurals that
+// count things ("tokens", "keys") do not.
+func IsSecretName(name string) bool {
+	words := splitWords(name)
+	for i, w := range words {
+		if secretWords[w] {
+			return true
+		}
+		if w == "url" && i > 0 && words[i-1] == "database" {
+			return true
+		}
+		if strings.HasPrefix(w, "auth") && !strings.HasPrefix(w, "author") {
+			return true
+		}
+		for _, suf := range secretSuffixes {
+			if len(w) > len(suf) && strings.HasSuffix(w, suf) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func splitWords(name string) []string {
+	var words []string
+	var cur []rune
+	prevLower := false
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for _, c := range name {
+		switch {
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			flush()
+			prevLower = false
+			continue
+		case unicode.IsUpper(c) && prevLower:
+			flush()
+		}
+		cur = append(cur, c)
+		prevLower = unicode.IsLower(c) || unicode.IsDigit(c)
+	}
+	flush()
+	return words
+}
+
+var reference = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*\}$`)
+
+// isReference reports a ${NAME} reference, which names a secret but is none.
+func isReference(v string) bool { return reference.MatchString(v) }
+
+// isFlag reports whether an argument is a flag (not "-" and not a negative
+// number).
+func isFlag(a string) bool {
+	if len(a) < 2 || a[0] != '-' {
+		return false
+	}
+	c := a[1]
+	return c == '-' || unicode.IsLetter(rune(c))
+}
+
+var headerFlags = map[string]bool{"H": true, "header": true, "headers": true, "http-header": true}
+
+// maskArgs masks the secret forms of a command line and returns the
+// secrets it found.
+func maskArgs(args []string) (out, found []string) {
+	out = append([]string(nil), args...)
+	mask := func(i int) {
+		if !isReference(out[i]) {
+			found = append(found, out[i])
+			out[i] = Mask
+		}
+	}
+	for i := 0; i < len(out); i++ {
+		a := out[i]
+		if !isFlag(a) {
+			// `Name:` alone, its value in the next argument.
+			if n, ok := strings.CutSuffix(a, ":"); ok && headerName.MatchString(n) && isSecretHeader(n) && i+1 < len(out) {
+				mask(i + 1)
+				i++
+				continue
+			}
+			v, f := maskValue(a)
+			out[i], found = v, append(found, f...)
+			continue
+		}
+		flag, val, inline := strings.Cut(a, "=")
+		name := strings.TrimLeft(flag, "-")
+		switch {
+		case IsSecretName(name):
+			if inline {
+				if !isReference(val) {
+					found = append(found, val)
+					out[i] = flag + "=" + Mask
+				}
+			} else if i+1 < len(out) && !strings.HasPrefix(out[i+1], "--") {
+				mask(i + 1)
+				i++
+			}
+		case headerFlags[name]:
+			if inline {
+				v, f := maskHeader(val)
+				out[i], found = flag+"="+v, append(found, f...)
+			} else if i+1 < len(out) && !strings.HasSuffix(strings.TrimSpace(out[i+1]), ":") {
+				v, f := maskHeader(out[i+1])
+				out[i+1], found = v, append(found, f...)
+				i++
+			}
+		case inline:
+			v, f := maskValue(val)
+			out[i], found = flag+"="+v, append(found, f...)
+		}
+	}
+	return out, found
+}
+
+// maskEnv masks the values of secret names and the secret forms in the
+// other values.
+func maskEnv(env map[string]string) (map[string]string, []string) {
+	out := make(map[string]string, len(env))
+	var found []string
+	for k, v := range env {
+		if IsSecretName(k) {
+			if !isReference(v) {
+				found = append(found, v)
+				found = append(found, formSecrets(v)...)
+				v = Mask
+			}
+		} else {
+			var f []string
+			v, f = maskValue(v)
+			found = append(found, f...)
+		}
+		out[k] = v
+	}
+	return out, found
+}
+
+var headerName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+func isSecretHeader(name string) bool {
+	return IsSecretName(name) || strings.EqualFold(name, "proxy-authorization")
+}
+
+// maskHeader masks a header argument "Name: value" whose name says it
+// holds a credential, and the forms in any other value.
+func maskHeader(h string) (string, []string) {
+	name, val, ok := strings.Cut(h, ":")
+	if ok && headerName.MatchString(strings.TrimSpace(name)) && isSecretHeader(strings.TrimSpace(name)) && strings.TrimSpace(val) != "" {
+		val = strings.TrimSpace(val)
+		found := []string{val}
+		if _, tok, ok := strings.Cut(val, " "); ok { // "Bearer TOKEN"
+			found = append(found, strings.TrimSpace(tok))
+		}
+		return name + ": " + Mask, found
+	}
+	return maskValue(h)
+}
+
+// maskValue masks the secret forms inside one value and returns what they
+// hid.
+func maskValue(v string) (string, []string) {
+	found := formSecrets(v)
+	if n, val, ok := strings.Cut(v, ":"); ok && headerName.MatchString(n) && isSecretHeader(n) && strings.TrimSpace(val) != "" {
+		h, f := maskHeader(v)
+		return h, append(found, f...)
+	}
+	return maskForms(v), found
+}

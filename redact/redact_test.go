@@ -1,0 +1,184 @@
+package redact
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestIsSecretName(t *testing.T) {
+	for _, n := range []string{"api-key", "--api-key", "hf_token", "HF_TOKEN", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "SMTP_PASS",
+		"MYSQL_PASSWD", "PROXY_AUTH", "AUTHORIZATION", "DATABASE_URL", "SENTRY_DSN", "SESSION_COOKIE", "apiKey", "authToken",
+		"X-Api-Key", "bearer", "GITHUB_CREDENTIALS", "ssl-key-file", "accesstoken"} {
+		if !IsSecretName(n) {
+			t.Errorf("%q not taken for a secret name", n)
+		}
+	}
+	for _, n := range []string{"max_tokens", "n-tokens", "port", "model", "alias", "draft-max", "keep", "AUTHOR", "ctx-size", "OMP_NUM_THREADS", "kv-unified", "tokenizer"} {
+		if IsSecretName(n) {
+			t.Errorf("%q taken for a secret name", n)
+		}
+	}
+}
+
+func TestArgsForms(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"srv --api-key s3cretvalue --port 1", "srv --api-key [redacted] --port 1"},
+		{"srv --api-key=s3cretvalue --port 1", "srv --api-key=[redacted] --port 1"},
+		{"srv -api-key abc", "srv -api-key [redacted]"},
+		{"srv --hf-token=ab", "srv --hf-token=[redacted]"},
+		{"srv --db-password pw --threads 2", "srv --db-password [redacted] --threads 2"},
+		{"srv --bearer tok123", "srv --bearer [redacted]"},
+		{"srv --credential-file /run/c", "srv --credential-file [redacted]"},
+		// A bool flag with a secret name does not swallow the next flag.
+		{"srv --no-auth --port 1", "srv --no-auth --port 1"},
+		{"srv --max-tokens 12 -n 5", "srv --max-tokens 12 -n 5"},
+		{"srv --api-key ${KEY}", "srv --api-key ${KEY}"},
+	} {
+		got := strings.Join(New(Source{}).Args(strings.Fields(tt.in)), " ")
+		if got != tt.want {
+			t.Errorf("%q: got %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		in   []string
+		want []string
+	}{
+		{[]string{"curl", "-H", "Authorization: Bearer abc.def"}, []string{"curl", "-H", "Authorization: [redacted]"}},
+		{[]string{"curl", "--header", "X-Api-Key: k1"}, []string{"curl", "--header", "X-Api-Key: [redacted]"}},
+		{[]string{"curl", "--header=Cookie: sid=77"}, []string{"curl", "--header=Cookie: [redacted]"}},
+		{[]string{"curl", "--header", "X-Api-Key:", "k1k1"}, []string{"curl", "--header", "X-Api-Key:", "[redacted]"}},
+		{[]string{"curl", "-H", "Accept: text/plain"}, []string{"curl", "-H", "Accept: text/plain"}},
+		{[]string{"srv", "--alias", "https://u:pw@h/x"}, []string{"srv", "--alias", "https://u:[redacted]@h/x"}},
+		{[]string{"srv", "--url=postgres://tok@db/x"}, []string{"srv", "--url=postgres://[redacted]@db/x"}},
+		{[]string{"srv", "--endpoint", "http://h/x?api_key=zz&x=1"}, []string{"srv", "--endpoint", "http://h/x?api_key=[redacted]&x=1"}},
+	} {
+		got := New(Source{}).Args(tt.in)
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("%q: got %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestEnvNames(t *testing.T) {
+	env := map[string]string{"HF_TOKEN": "x", "OMP_NUM_THREADS": "2", "AWS_SECRET_ACCESS_KEY": "y", "PROXY_AUTH": "a",
+		"AUTHORIZATION": "Bearer zz", "SMTP_PASS": "p", "MYSQL_PASSWD": "p", "DATABASE_URL": "postgres://db/x", "SENTRY_DSN": "d",
+		"SESSION_COOKIE": "c", "OTHER_URL": "http://u:pw@h/"}
+	got := New(Source{}).Env(env)
+	for k, v := range got {
+		want := Mask
+		switch k {
+		case "OMP_NUM_THREADS":
+			want = "2"
+		case "OTHER_URL":
+			want = "http://u:[redacted]@h/"
+		}
+		if v != want {
+			t.Errorf("%s=%q, want %q", k, v, want)
+		}
+	}
+}
+
+// Every secret found by its form is masked wherever it appears again.
+func TestTextMasksLearnedValues(t *testing.T) {
+	r := New(Source{
+		Commands: [][]string{{"srv", "--api-key", "k-space-1", "--token=k-eq-2", "-H", "Authorization: Bearer k-hdr-3", "--alias", "https://u:k-url-4@h/"}},
+		Envs:     []map[string]string{{"MY_AUTH": "k-env-5", "DATABASE_URL": "k-db-6"}},
+		Vars:     map[string]string{"API_SECRET": "k-var-7", "MODEL": "m.gguf", "N": "1"},
+	})
+	line := "loaded k-space-1 k-eq-2 k-hdr-3 k-url-4 k-env-5 k-db-6 k-var-7 from m.gguf with 1 slot"
+	got := r.Text(line)
+	for _, s := range []string{"k-space-1", "k-eq-2", "k-hdr-3", "k-url-4", "k-env-5", "k-db-6", "k-var-7"} {
+		if strings.Contains(got, s) {
+			t.Errorf("%s left in %q", s, got)
+		}
+	}
+	if !strings.Contains(got, "m.gguf with 1 slot") {
+		t.Errorf("a value that is no secret was masked: %q", got)
+	}
+	// Short secrets are masked by form only: "1" is not every digit.
+	if r := New(Source{Vars: map[string]string{"KEY": "1"}}); r.Text("run 1 of 12") != "run 1 of 12" {
+		t.Errorf("a one-character secret masked digits: %q", r.Text("run 1 of 12"))
+	}
+}
+
+func TestTextForms(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"start: srv --api-key abc --port 8", "start: srv --api-key [redacted] --port 8"},
+		{"start: srv --api-key=abc", "start: srv --api-key=[redacted]"},
+		{`curl -H "Authorization: Bearer abc" x`, `curl -H "Authorization: [redacted]" x`},
+		{"token is Bearer abc.def", "token is Bearer [redacted]"},
+		{"open postgres://me:pw@db:5432/x failed", "open postgres://me:[redacted]@db:5432/x failed"},
+		{"env HF_TOKEN=abc OMP=1", "env HF_TOKEN=[redacted] OMP=1"},
+		{"n_tokens=12 n_keep=0 tokens: 5", "n_tokens=12 n_keep=0 tokens: 5"},
+		{"decode_tok_s 12.5, max tokens: 64, first-token latency", "decode_tok_s 12.5, max tokens: 64, first-token latency"},
+	} {
+		if got := (*Redactor)(nil).Text(tt.in); got != tt.want {
+			t.Errorf("%q: got %q, want %q", tt.in, got, tt.want)
+		}
+		if got := (*Redactor)(nil).Text(tt.want); got != tt.want {
+			t.Errorf("not idempotent: %q -> %q", tt.want, got)
+		}
+	}
+}
+
+func TestWalkAndJSON(t *testing.T) {
+	type inner struct{ Note string }
+	type rec struct {
+		Error   string
+		Lines   []string
+		Env     map[string]string
+		Results map[string]inner
+		Any     any
+		Ptr     *inner
+		N       float64
+		private string
+	}
+	r := New(Source{Vars: map[string]string{"TOKEN": `q"uote<secret>`}})
+	v := rec{Error: "e " + `q"uote<secret>`, Lines: []string{"a q\"uote<secret>"}, Env: map[string]string{"K": `q"uote<secret>`},
+		Results: map[string]inner{"x": {Note: `q"uote<secret>`}}, Any: `q"uote<secret>`, Ptr: &inner{Note: `q"uote<secret>`}, N: 1234, private: `q"uote<secret>`}
+	r.Walk(&v)
+	v.private = ""
+	b, _ := json.Marshal(v)
+	if strings.Contains(string(b), "uote") {
+		t.Errorf("secret left after Walk: %s", b)
+	}
+	// The JSON-escaped form of a secret is masked in JSON text too.
+	raw, _ := json.Marshal(map[string]string{"e": `q"uote<secret>`})
+	if got := r.Text(string(raw)); strings.Contains(got, "uote") || !json.Valid([]byte(got)) {
+		t.Errorf("JSON text: %s", got)
+	}
+}
+
+func TestYAML(t *testing.T) {
+	src := `# the key is sk-comment-secret
+feature: x
+vars:
+  API_TOKEN: sk-var-secret
+  MODEL_DIR: /models
+engine:
+  command: [llama-server, --port, "${PORT}", --api-key, sk-arg-secret, "--hf-token=sk-eq-secret"]
+  env:
+    DATABASE_URL: postgres://u:sk-db-secret@h/x
+    OMP_NUM_THREADS: "2"
+arms:
+  - name: a
+    args: [--alias, "https://u:sk-url-secret@h/", --api-key, "${API_TOKEN}", -H, "Authorization: Bearer sk-hdr-secret"]
+`
+	r := New(Source{Secrets: []string{"sk-comment-secret"}})
+	out := string(r.YAML([]byte(src)))
+	for _, s := range []string{"sk-comment-secret", "sk-var-secret", "sk-arg-secret", "sk-eq-secret", "sk-db-secret", "sk-url-secret", "sk-hdr-secret"} {
+		if strings.Contains(out, s) {
+			t.Errorf("%s left in the stored scenario:\n%s", s, out)
+		}
+	}
+	for _, keep := range []string{"/models", "${API_TOKEN}", "${PORT}", "OMP_NUM_THREADS", "# the key is"} {
+		if !strings.Contains(out, keep) {
+			t.Errorf("%s lost from the stored scenario:\n%s", keep, out)
+		}
+	}
+	clean := "feature: x\nvars:\n  MODEL_DIR: /models # where\n"
+	if got := string(r.YAML([]byte(clean))); got != clean {
+		t.Errorf("a scenario without secrets changed:\n%s", got)
+	}
+}

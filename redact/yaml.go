@@ -1,0 +1,84 @@
+package redact
+
+import (
+	"bytes"
+
+	"gopkg.in/yaml.v3"
+)
+
+// YAML returns a redacted copy of a scenario's source: the value of every
+// mapping key whose name says it holds a credential, secret flag values and
+// header arguments in sequences, the secret forms and known secret values in
+// every scalar and comment. ${NAME} references stay. Source that needs no
+// change comes back byte for byte; otherwise it is re-encoded (comments
+// kept). Source that is not YAML is redacted as text.
+func (r *Redactor) YAML(src []byte) []byte {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return []byte(r.Text(string(src)))
+	}
+	if !r.yamlNode(&doc, 0) {
+		return []byte(r.Text(string(src)))
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		return []byte(r.Text(string(src)))
+	}
+	enc.Close()
+	return []byte(r.Text(buf.String()))
+}
+
+// yamlNode redacts n in place and reports whether anything changed.
+func (r *Redactor) yamlNode(n *yaml.Node, depth int) bool {
+	if n == nil || depth > maxDepth {
+		return false
+	}
+	changed := false
+	set := func(s *yaml.Node, v string) {
+		if v != s.Value {
+			s.Value, s.Style, changed = v, yaml.DoubleQuotedStyle, true
+		}
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			changed = r.yamlNode(c, depth+1) || changed
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if v.Kind == yaml.ScalarNode && IsSecretName(k.Value) && v.Value != "" && !isReference(v.Value) {
+				set(v, Mask)
+				continue
+			}
+			changed = r.yamlNode(v, depth+1) || changed
+		}
+	case yaml.SequenceNode:
+		var args []string
+		scalars := true
+		for _, c := range n.Content {
+			if c.Kind != yaml.ScalarNode {
+				scalars = false
+				break
+			}
+			args = append(args, c.Value)
+		}
+		if scalars {
+			masked, _ := maskArgs(args)
+			for i, c := range n.Content {
+				set(c, r.Text(masked[i]))
+			}
+			return changed
+		}
+		for _, c := range n.Content {
+			changed = r.yamlNode(c, depth+1) || changed
+		}
+	case yaml.ScalarNode:
+		set(n, r.Text(n.Value))
+	case yaml.AliasNode:
+		// The anchor it names is redacted where it is defined.
+	}
+	return changed
+}
