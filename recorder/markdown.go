@@ -352,7 +352,7 @@ func (m *mdWriter) method(r *Record) {
 	if me.Dirty {
 		dirty = " (dirty tree)"
 	}
-	m.p("- decodebench %s, commit `%s`%s.\n\n", me.Version, me.Commit, dirty)
+	m.p("- decodebench %s, commit %s%s.\n\n", text(me.Version), code(me.Commit), dirty)
 }
 
 func tokenSources(runs []Run) string {
@@ -596,7 +596,7 @@ func (m *mdWriter) raw(r *Record) {
 				others += " ⚠"
 			}
 		}
-		m.p("| %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | `%s` | %s |\n",
+		m.p("| %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |\n",
 			run.Seq, run.Round, cellCode(run.Arm), run.Start.UTC().Format("15:04:05.000"), cooldown(run),
 			metric(run, scenarios.DecodeTokS, 4), metric(run, scenarios.E2ETokS, 4), metric(run, scenarios.TTFTms, 4), metric(run, scenarios.WallS, 4),
 			run.Tokens, engineRate(run), strings.Join(cs, " "), loadPair(run, func(l LoadSample) float64 { return l.Load1 }),

@@ -23,6 +23,10 @@ type Options struct {
 	// stays empty), and the checks of PATH and of files are skipped. It is
 	// for re-reading a scenario stored beside a record made elsewhere.
 	Offline bool
+	// PromptText, when set, is the prompt of a scenario that names a
+	// prompt_file, instead of the file's content: a record carries the
+	// prompt it ran, and its scenario is re-read without the file.
+	PromptText string
 }
 
 // Load reads a scenario by file path or, when no such file exists, by the
@@ -59,7 +63,10 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 	decoded := len(p.errs)
 	s.validate(p)
 	raw := s.unresolvedJSON()
-	s.resolve(p, NewVars(s.Vars, opt.LookupEnv), opt.Offline)
+	s.resolve(p, NewVars(s.Vars, opt.LookupEnv), opt.Offline, opt.Offline || opt.PromptText != "")
+	if s.Engine.Request.PromptFile != "" && s.Engine.Request.Prompt == "" {
+		s.Engine.Request.Prompt = opt.PromptText
+	}
 	s.meaning = semanticHash(raw, s)
 	s.warnNonLoopback(p) // on the expanded values
 	s.warnRounds(p)
@@ -80,7 +87,7 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 }
 
 // resolve expands ${VAR} references and reads the prompt file.
-func (s *Scenario) resolve(p *problems, v *Vars, offline bool) {
+func (s *Scenario) resolve(p *problems, v *Vars, offline, skipPromptFile bool) {
 	expand := func(key string, val *string) {
 		out, missing := v.Expand(*val)
 		if offline {
@@ -105,7 +112,7 @@ func (s *Scenario) resolve(p *problems, v *Vars, offline bool) {
 		expandMap(s.Arms[i].Env, fmt.Sprintf("arms[%d].env", i), expand)
 	}
 	s.used = v.Used()
-	if f := s.Engine.Request.PromptFile; f != "" && s.Engine.Request.Prompt == "" && !offline {
+	if f := s.Engine.Request.PromptFile; f != "" && s.Engine.Request.Prompt == "" && !skipPromptFile {
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(s.Dir, f)
 		}

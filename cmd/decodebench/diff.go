@@ -1,0 +1,88 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/decodebench/decodebench/review"
+)
+
+func diffCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "diff",
+		Usage:     "compare two records: conditions first, then what moved",
+		ArgsUsage: "OLD.md NEW.md",
+		Description: `diff lists first every difference in the conditions of measurement (machine, engine
+binary and version, model files, decodebench, the scenario's meaning key by key, gates,
+load), then per arm and metric both medians and the change new/old − 1 with its interval
+and p from the two records' raw samples: ~ when not significant or below --threshold.
+Each arm's ratio to its own baseline is compared too: that ratio survives a change of
+machine where raw tok/s does not. A REJECTED, FAILED, INCONCLUSIVE or INCOMPLETE side is
+refused unless --force. Nothing in either record is executed.
+
+Exit 0, or 1 with --fail-on-regression when an arm got significantly worse.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "threshold", Value: "2%", Usage: "smallest change that counts (2% or 0.02)"},
+			&cli.BoolFlag{Name: "force", Usage: "compare records whose verdict says their numbers are not fit to use"},
+			&cli.BoolFlag{Name: "markdown", Usage: "Markdown to paste into a pull request"},
+			&cli.BoolFlag{Name: "json", Usage: "machine-readable output"},
+			&cli.BoolFlag{Name: "fail-on-regression", Usage: "exit 1 when an arm got significantly worse"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 2 {
+				return usageError("diff: name two records, OLD.md NEW.md")
+			}
+			th, err := parseFraction(c.String("threshold"))
+			if err != nil {
+				return usageError("diff: --threshold: %v", err)
+			}
+			oldPath, newPath := c.Args().Get(0), c.Args().Get(1)
+			old, nu, err := review.LoadPair(oldPath, newPath)
+			if err != nil {
+				return &exitError{code: 1, msg: err.Error()}
+			}
+			d := review.Compare(oldPath, old, newPath, nu, review.DiffOptions{Threshold: th, Force: c.Bool("force")})
+			if err := writeDiff(c.App.Writer, d, c.Bool("markdown"), c.Bool("json")); err != nil {
+				return err
+			}
+			if len(d.Refused) > 0 {
+				return &exitError{code: 1}
+			}
+			if c.Bool("fail-on-regression") && d.Regressed() {
+				return &exitError{code: 1, msg: "diff: a significant regression"}
+			}
+			return nil
+		},
+	}
+}
+
+func writeDiff(w io.Writer, d review.Diff, markdown, asJSON bool) error {
+	switch {
+	case asJSON:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(d)
+	case markdown:
+		return d.WriteMarkdown(w)
+	}
+	return d.WriteText(w)
+}
+
+// parseFraction reads 2% or 0.02.
+func parseFraction(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	scale := 1.0
+	if v, ok := strings.CutSuffix(t, "%"); ok {
+		t, scale = v, 0.01
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil || f < 0 || f*scale >= 1 {
+		return 0, fmt.Errorf("%q is not a fraction such as 2%% or 0.02", s)
+	}
+	return f * scale, nil
+}

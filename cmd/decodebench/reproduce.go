@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/review"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+func reproduceCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "reproduce",
+		Usage:     "rerun a record's campaign on this machine and diff the result against it",
+		ArgsUsage: "RECORD.md",
+		Description: `reproduce reads the scenario stored in the record's data folder, resolves it on this
+machine (--var NAME=VALUE first, then the environment, then the scenario's own vars; the
+prompt is the record's), prints every engine command line and environment it is about to
+run, and asks for confirmation: a record from a pull request can name any command. --yes
+skips the question (for CI, on records you trust). It then runs the campaign into a new
+record under --out and prints the diff against the original, conditions first.
+
+Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refused or failed.`,
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "var", Usage: "NAME=VALUE for a variable of the scenario (this machine's binaries and models); repeatable"},
+			&cli.BoolFlag{Name: "yes", Usage: "run without asking"},
+			&cli.StringFlag{Name: "out", Value: "reproductions", Usage: "folder for the new record"},
+			&cli.StringFlag{Name: "hw", Usage: "hardware slug for the new record (default: detected)"},
+			&cli.BoolFlag{Name: "markdown", Usage: "print the diff as Markdown"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageError("reproduce: name one record")
+			}
+			path := c.Args().First()
+			orig, err := recorder.Load(path)
+			if err != nil {
+				return &exitError{code: 1, msg: err.Error()}
+			}
+			src, err := readStoredScenario(path, orig)
+			if err != nil {
+				return &exitError{code: 1, msg: err.Error()}
+			}
+			vars := map[string]string{}
+			for _, kv := range c.StringSlice("var") {
+				k, v, ok := strings.Cut(kv, "=")
+				if !ok || k == "" {
+					return usageError("reproduce: --var %q: want NAME=VALUE", kv)
+				}
+				vars[k] = v
+			}
+			lookup := func(name string) (string, bool) {
+				if v, ok := vars[name]; ok {
+					return v, true
+				}
+				return os.LookupEnv(name)
+			}
+			s, warns, err := scenarios.Parse(orig.Scenario.Path, ".", src, scenarios.Options{LookupEnv: lookup, PromptText: orig.Scenario.Request.Prompt})
+			if err != nil {
+				return &exitError{code: 1, msg: "reproduce: the stored scenario does not resolve here:\n" + err.Error() + "\n(point its variables at this machine with --var NAME=VALUE)"}
+			}
+			var warnings []string
+			for _, w := range warns {
+				fmt.Fprintln(c.App.ErrWriter, w)
+				warnings = append(warnings, w.Error())
+			}
+			printPlan(c.App.Writer, s)
+			if !c.Bool("yes") {
+				ok, err := confirm(c.App.Reader, c.App.Writer)
+				if err != nil {
+					return &exitError{code: 1, msg: "reproduce: " + err.Error()}
+				}
+				if !ok {
+					return &exitError{code: 1, msg: "reproduce: not confirmed; nothing was run"}
+				}
+			}
+			ctx, sig, stop := interruptible(c.Context)
+			defer stop()
+			ver, rev, dirty := buildInfo()
+			out, err := harness.Run(ctx, s, harness.Options{
+				OutDir: c.String("out"), Hardware: c.String("hw"), Progress: c.App.ErrWriter,
+				Live: term.IsTerminal(int(os.Stderr.Fd())), Version: ver, Commit: rev, Dirty: dirty, ScenarioWarnings: warnings,
+			})
+			if err != nil {
+				return &exitError{code: 1, msg: err.Error()}
+			}
+			fmt.Fprintf(c.App.Writer, "%s: %s\n\n", out.Record.Verdict, out.RecordPath)
+			nu, err := recorder.Load(out.RecordPath)
+			if err != nil {
+				return &exitError{code: 1, msg: err.Error()}
+			}
+			d := review.Compare(path, orig, out.RecordPath, nu, review.DiffOptions{Force: true})
+			if err := writeDiff(c.App.Writer, d, c.Bool("markdown"), false); err != nil {
+				return err
+			}
+			code := out.Record.Verdict.ExitCode()
+			if out.Record.Verdict == recorder.Incomplete && sig.get() == syscall.SIGTERM {
+				code = 143
+			}
+			if code != 0 {
+				return &exitError{code: code}
+			}
+			return nil
+		},
+	}
+}
+
+// readStoredScenario reads the scenario from a record's data folder.
+func readStoredScenario(path string, rec *recorder.Record) ([]byte, error) {
+	p, err := recorder.DataPath(path, rec, recorder.ScenarioFile)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Lstat(p)
+	if err != nil {
+		return nil, fmt.Errorf("reproduce: stored scenario: %w", err)
+	}
+	if !st.Mode().IsRegular() || st.Size() > scenarios.MaxScenarioBytes {
+		return nil, fmt.Errorf("reproduce: stored scenario %s is not a regular file under %d bytes", p, scenarios.MaxScenarioBytes)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	if want := rec.FileSum(recorder.ScenarioFile); want != "" && want != sha256Hex(b) {
+		return nil, fmt.Errorf("reproduce: %s was changed after the record was written (sha256 differs)", p)
+	}
+	return b, nil
+}
+
+// printPlan lists every command line and environment a campaign will run.
+func printPlan(w io.Writer, s *scenarios.Scenario) {
+	fmt.Fprintf(w, "The campaign %q will start this engine, once per measured run (%d arms × %d+ rounds):\n", s.Feature, len(s.Arms), s.Schedule.Rounds.Min)
+	for _, a := range s.Arms {
+		fmt.Fprintf(w, "  %s:\n    %s\n", a.Name, shellJoin(append(append([]string{}, s.Engine.Command...), a.Args...)))
+		env := map[string]string{}
+		for k, v := range s.Engine.Env {
+			env[k] = v
+		}
+		for k, v := range a.Env {
+			env[k] = v
+		}
+		var keys []string
+		for k := range env {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(w, "    env %s=%s\n", k, env[k])
+		}
+	}
+	if s.Engine.Source != "" {
+		fmt.Fprintf(w, "  and read the git state of %s\n", s.Engine.Source)
+	}
+}
+
+func shellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`|&;<>()*?[]#~") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
+}
+
+// confirm asks for a yes on standard input; anything else, or no input at
+// all (a CI job without --yes), is a no.
+func confirm(in io.Reader, out io.Writer) (bool, error) {
+	fmt.Fprint(out, "Run these commands? [y/N] ")
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && line == "" {
+		return false, nil
+	}
+	a := strings.ToLower(strings.TrimSpace(line))
+	return a == "y" || a == "yes", nil
+}
+
+func sha256Hex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}

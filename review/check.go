@@ -1,0 +1,348 @@
+// Package review holds what a reviewer runs on records: check (is this
+// record what it claims, and does it follow from its raw runs?), diff
+// (what moved between two records, and were they comparable?) and index
+// (every record of a folder at a glance). Nothing here executes anything
+// a record or its data folder contains.
+package review
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// Problem is one thing wrong with a record, with the section it is in.
+type Problem struct {
+	Section string
+	Message string
+}
+
+func (p Problem) String() string { return p.Section + ": " + p.Message }
+
+// Sections every record has, in order.
+var requiredSections = []string{"## Summary", "## Engine", "## Machine", "## Method", "## Counter evidence", "## Raw runs", "## Not measured", "## Data"}
+
+// Check lints a record the way a careful reviewer would and returns every
+// problem found: the data block parses (exactly one, the last fenced
+// block); the required sections are there and not empty; the data folder
+// holds every file the record names with the sha256 it names, and nothing
+// else; each run's output hash matches its output; a fresh analysis of
+// runs.jsonl under the stored scenario gives the data block's analysis and
+// verdict; and the Markdown is exactly what the data block and the runs
+// render to, so a number edited by hand in any of the three places is
+// caught.
+func Check(recordPath string) []Problem {
+	src, err := os.ReadFile(recordPath)
+	if err != nil {
+		return []Problem{{"Record", err.Error()}}
+	}
+	rec, err := recorder.Parse(bytes.NewReader(src))
+	if err != nil {
+		return []Problem{{"Data", err.Error()}}
+	}
+	var probs []Problem
+	add := func(section, format string, args ...any) {
+		probs = append(probs, Problem{section, fmt.Sprintf(format, args...)})
+	}
+	probs = append(probs, checkSections(string(src), rec)...)
+
+	dataDir, err := recorder.DataPath(recordPath, rec)
+	if err != nil {
+		add("Data", "%v", err)
+		return probs
+	}
+	if st, err := os.Lstat(dataDir); err != nil || !st.IsDir() {
+		add("Raw runs", "data folder %s is missing", rec.DataDir)
+		return probs
+	}
+	probs = append(probs, checkFiles(dataDir, rec)...)
+
+	runsBytes, err := readRegular(filepath.Join(dataDir, recorder.RunsFile))
+	if err != nil {
+		add("Raw runs", "%v", err)
+		return probs
+	}
+	runs, err := recorder.ParseRuns(bytes.NewReader(runsBytes), recorder.RunsFile)
+	if err != nil {
+		add("Raw runs", "%v", err)
+		return probs
+	}
+	for _, r := range runs {
+		if r.OutputSHA256 == "" {
+			continue
+		}
+		if sum := sha256.Sum256([]byte(r.Output)); hex.EncodeToString(sum[:]) != r.OutputSHA256 {
+			add("Raw runs", "run %d (%s): output_sha256 %.12s does not match its output (%.12s)", r.Seq, r.Arm, r.OutputSHA256, hex.EncodeToString(sum[:]))
+		}
+	}
+	rec.Runs = runs
+
+	scenarioBytes, err := readRegular(filepath.Join(dataDir, recorder.ScenarioFile))
+	if err != nil {
+		add("Summary", "stored scenario: %v", err)
+		return probs
+	}
+	s, _, err := scenarios.Parse(recorder.ScenarioFile, dataDir, scenarioBytes, scenarios.Options{Offline: true, PromptText: rec.Scenario.Request.Prompt})
+	if err != nil {
+		add("Summary", "stored scenario does not load: %v", firstLine(err.Error()))
+		return probs
+	}
+	if s.Hash() != rec.Scenario.Hash && !strings.Contains(string(scenarioBytes), "[redacted]") {
+		add("Summary", "stored scenario hashes to %.12s, the record names %.12s", s.Hash(), rec.Scenario.Hash)
+	}
+	probs = append(probs, checkAnalysis(s.Policy, rec)...)
+	probs = append(probs, checkRendering(src, rec)...)
+	return probs
+}
+
+// checkSections finds each required section and says which are missing,
+// out of order, or empty.
+func checkSections(md string, rec *recorder.Record) []Problem {
+	var probs []Problem
+	lines := strings.Split(md, "\n")
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "# ") {
+		probs = append(probs, Problem{"Title", "the record does not start with its title"})
+	}
+	want := append([]string{}, requiredSections...)
+	if rec.Verdict.ShowsResults() && len(rec.Analysis.Results) > 0 {
+		want = append(want, "## Results")
+	}
+	if rec.Analysis.Identity != nil {
+		want = append(want, "## Output identity")
+	}
+	body := map[string]int{}
+	current := ""
+	for _, l := range lines {
+		if strings.HasPrefix(l, "## ") {
+			if _, dup := body[l]; dup {
+				probs = append(probs, Problem{strings.TrimPrefix(l, "## "), "section appears twice"})
+			}
+			current = l
+			body[l] = 0
+			continue
+		}
+		if current != "" && strings.TrimSpace(l) != "" {
+			body[current]++
+		}
+	}
+	for _, h := range want {
+		n, ok := body[h]
+		switch {
+		case !ok:
+			probs = append(probs, Problem{strings.TrimPrefix(h, "## "), "section missing"})
+		case n == 0:
+			probs = append(probs, Problem{strings.TrimPrefix(h, "## "), "section empty"})
+		}
+	}
+	return probs
+}
+
+// checkFiles compares the data folder with the record's list of files.
+func checkFiles(dataDir string, rec *recorder.Record) []Problem {
+	var probs []Problem
+	listed := map[string]string{}
+	for _, f := range rec.Files {
+		clean := path.Clean(f.Path)
+		if f.Path == "" || path.IsAbs(f.Path) || clean != f.Path || strings.HasPrefix(clean, "../") || clean == ".." {
+			probs = append(probs, Problem{"Data", fmt.Sprintf("file %q is not a plain path inside the data folder", f.Path)})
+			continue
+		}
+		listed[f.Path] = f.SHA256
+	}
+	for _, need := range []string{recorder.RunsFile, recorder.ScenarioFile} {
+		if _, ok := listed[need]; !ok {
+			probs = append(probs, Problem{"Data", "the record names no sha256 for " + need})
+		}
+	}
+	for _, f := range rec.Files {
+		if _, ok := listed[f.Path]; !ok {
+			continue
+		}
+		b, err := readRegular(filepath.Join(dataDir, filepath.FromSlash(f.Path)))
+		if err != nil {
+			probs = append(probs, Problem{sectionOf(f.Path), err.Error()})
+			continue
+		}
+		sum := sha256.Sum256(b)
+		if got := hex.EncodeToString(sum[:]); got != f.SHA256 {
+			probs = append(probs, Problem{sectionOf(f.Path), fmt.Sprintf("%s has sha256 %.12s, the record names %.12s: changed after the record was written", f.Path, got, f.SHA256)})
+		}
+	}
+	_ = filepath.WalkDir(dataDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dataDir, p)
+		rel = filepath.ToSlash(rel)
+		if _, ok := listed[rel]; !ok && rel != "campaign.json" {
+			probs = append(probs, Problem{"Data", fmt.Sprintf("%s is in the data folder but the record does not name it", rel)})
+		}
+		return nil
+	})
+	return probs
+}
+
+func sectionOf(file string) string {
+	switch {
+	case file == recorder.RunsFile || strings.HasPrefix(file, "logs/"):
+		return "Raw runs"
+	case file == recorder.ScenarioFile:
+		return "Summary"
+	case strings.HasSuffix(file, ".png") || strings.HasSuffix(file, ".svg"):
+		return "Results"
+	}
+	return "Data"
+}
+
+// readRegular reads a regular file, refusing links and special files.
+func readRegular(p string) ([]byte, error) {
+	st, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", filepath.Base(p))
+	}
+	return os.ReadFile(p)
+}
+
+// checkAnalysis re-derives the analysis from the runs and compares it with
+// the data block's.
+func checkAnalysis(p scenarios.Policy, rec *recorder.Record) []Problem {
+	fresh, verdict := recorder.Analyze(p, rec.Runs, rec.Method)
+	var probs []Problem
+	if verdict != rec.Verdict {
+		probs = append(probs, Problem{"Title", fmt.Sprintf("verdict %s, but the runs give %s", rec.Verdict, verdict)})
+	}
+	a, _ := json.Marshal(rec.Analysis)
+	b, _ := json.Marshal(fresh)
+	if !bytes.Equal(a, b) {
+		probs = append(probs, Problem{"Data", "the data block's analysis differs from a fresh analysis of runs.jsonl: " + firstDifference(rec.Analysis, fresh)})
+	}
+	return probs
+}
+
+// firstDifference names the first JSON path at which two values differ.
+func firstDifference(a, b any) string {
+	var x, y any
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	_ = json.Unmarshal(ja, &x)
+	_ = json.Unmarshal(jb, &y)
+	if p := diffPath("", x, y); p != "" {
+		return p
+	}
+	return "(somewhere)"
+}
+
+func diffPath(at string, x, y any) string {
+	switch xv := x.(type) {
+	case map[string]any:
+		yv, ok := y.(map[string]any)
+		if !ok {
+			return at
+		}
+		keys := map[string]bool{}
+		for k := range xv {
+			keys[k] = true
+		}
+		for k := range yv {
+			keys[k] = true
+		}
+		var ks []string
+		for k := range keys {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		for _, k := range ks {
+			if p := diffPath(at+"."+k, xv[k], yv[k]); p != "" {
+				return p
+			}
+		}
+		return ""
+	case []any:
+		yv, ok := y.([]any)
+		if !ok || len(xv) != len(yv) {
+			return at
+		}
+		for i := range xv {
+			if p := diffPath(fmt.Sprintf("%s[%d]", at, i), xv[i], yv[i]); p != "" {
+				return p
+			}
+		}
+		return ""
+	}
+	if fmt.Sprint(x) != fmt.Sprint(y) {
+		return fmt.Sprintf("%s is %v in the record, %v from the runs", at, x, y)
+	}
+	return ""
+}
+
+// checkRendering renders the record from its data block and runs and
+// compares it with the file, line by line.
+func checkRendering(src []byte, rec *recorder.Record) []Problem {
+	var buf bytes.Buffer
+	if err := recorder.Markdown(&buf, rec); err != nil {
+		return []Problem{{"Data", err.Error()}}
+	}
+	if bytes.Equal(buf.Bytes(), src) {
+		return nil
+	}
+	got := lines(src)
+	want := lines(buf.Bytes())
+	var probs []Problem
+	section := "Title"
+	for i := 0; i < max(len(got), len(want)) && len(probs) < 10; i++ {
+		var g, w string
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if strings.HasPrefix(g, "## ") {
+			section = strings.TrimPrefix(g, "## ")
+		}
+		if g != w {
+			probs = append(probs, Problem{section, fmt.Sprintf("line %d does not follow from the data block and the runs:\n      in the record: %s\n      rendered:      %s", i+1, excerpt(g), excerpt(w))})
+			if len(got) != len(want) {
+				break // a line added or removed shifts every line after it
+			}
+		}
+	}
+	return probs
+}
+
+func lines(b []byte) []string {
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		out = append(out, sc.Text())
+	}
+	return out
+}
+
+func excerpt(s string) string {
+	if r := []rune(s); len(r) > 160 {
+		return string(r[:160]) + "…"
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}

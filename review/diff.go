@@ -1,0 +1,416 @@
+package review
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/stats"
+)
+
+// Diff is what differs between two records: first the conditions that make
+// the comparison suspect, then per arm and metric what moved.
+type Diff struct {
+	Old string `json:"old"`
+	New string `json:"new"`
+	// Conditions lists every difference in how the two were measured.
+	Conditions []Condition `json:"conditions"`
+	// Refused is set when a side's verdict makes its numbers unfit to
+	// compare (and --force was not given); Metrics is then empty.
+	Refused []string     `json:"refused,omitempty"`
+	Metrics []MetricDiff `json:"metrics,omitempty"`
+	// Ratios compares each arm's ratio to its own baseline.
+	Ratios []RatioDiff `json:"ratios,omitempty"`
+	// Threshold is the smallest change that counts.
+	Threshold float64 `json:"threshold"`
+}
+
+// Condition is one difference in the conditions of measurement.
+type Condition struct {
+	What string `json:"what"`
+	Old  string `json:"old"`
+	New  string `json:"new"`
+}
+
+// MetricDiff is one arm's metric in both records.
+type MetricDiff struct {
+	Arm            string  `json:"arm"`
+	Metric         string  `json:"metric"`
+	Unit           string  `json:"unit"`
+	HigherIsBetter bool    `json:"higher_is_better"`
+	OldMedian      float64 `json:"old_median"`
+	NewMedian      float64 `json:"new_median"`
+	OldN           int     `json:"old_n"`
+	NewN           int     `json:"new_n"`
+	// Change is new/old − 1, with its interval, on the metric's scale.
+	Change     float64 `json:"change"`
+	Lo         float64 `json:"lo"`
+	Hi         float64 `json:"hi"`
+	Confidence float64 `json:"confidence"`
+	P          float64 `json:"p"`
+	Verdict    Change  `json:"verdict"`
+}
+
+// RatioDiff is an arm's ratio to its baseline in both records.
+type RatioDiff struct {
+	Arm      string  `json:"arm"`
+	Baseline string  `json:"baseline"`
+	Metric   string  `json:"metric"`
+	Old      float64 `json:"old"`
+	New      float64 `json:"new"`
+	// Change is New/Old − 1 with its bootstrap interval.
+	Change  float64 `json:"change"`
+	Lo      float64 `json:"lo"`
+	Hi      float64 `json:"hi"`
+	Verdict Change  `json:"verdict"`
+}
+
+// Change is the verdict on a difference.
+type Change string
+
+// Verdicts of a difference.
+const (
+	Same     Change = "~"
+	Better   Change = "better"
+	Worse    Change = "worse"
+	Unknown  Change = "no comparison"
+	NotFound Change = "missing"
+)
+
+// DiffOptions adjusts Compare.
+type DiffOptions struct {
+	// Threshold is the smallest relative change that counts (default 2%).
+	Threshold float64
+	// Force compares records whose verdict says their numbers must not be
+	// used.
+	Force bool
+}
+
+// Compare diffs two records, both loaded with their runs.
+func Compare(oldPath string, old *recorder.Record, newPath string, nu *recorder.Record, opt DiffOptions) Diff {
+	if opt.Threshold == 0 {
+		opt.Threshold = 0.02
+	}
+	d := Diff{Old: oldPath, New: newPath, Threshold: opt.Threshold}
+	d.Conditions = conditions(oldPath, old, newPath, nu)
+	for _, side := range []struct {
+		name string
+		rec  *recorder.Record
+	}{{"old", old}, {"new", nu}} {
+		switch side.rec.Verdict {
+		case recorder.Valid, recorder.Unverified:
+		default:
+			if !opt.Force {
+				d.Refused = append(d.Refused, fmt.Sprintf("the %s record's verdict is %s: its numbers are not fit to compare (--force compares them anyway)", side.name, side.rec.Verdict))
+			}
+		}
+	}
+	if len(d.Refused) > 0 {
+		return d
+	}
+	cfg := stats.Config{Confidence: nu.Method.Confidence, Alpha: nu.Method.Alpha, MinEffect: opt.Threshold, Resamples: scenarios.Resamples, Seed: 1}
+	metrics := metricNames(nu)
+	for _, arm := range armNames(old, nu) {
+		for _, m := range metrics {
+			d.Metrics = append(d.Metrics, metricDiff(old, nu, arm, m, cfg, opt.Threshold))
+		}
+	}
+	if old.Scenario.Baseline == nu.Scenario.Baseline {
+		base := nu.Scenario.Baseline
+		m := nu.Scenario.Primary
+		for _, arm := range armNames(old, nu) {
+			if arm == base {
+				continue
+			}
+			rc := stats.CompareRatios(samples(old, base, m), samples(old, arm, m), samples(nu, base, m), samples(nu, arm, m), cfg)
+			rd := RatioDiff{Arm: arm, Baseline: base, Metric: m, Old: nan0(rc.Old), New: nan0(rc.New), Change: nan0(rc.Change - 1), Lo: nan0(rc.Lo - 1), Hi: nan0(rc.Hi - 1)}
+			rd.Verdict = judge(rc.Change-1, rc.Lo-1, rc.Hi-1, math.NaN(), cfg.Alpha, opt.Threshold, higherIsBetter(nu, m))
+			d.Ratios = append(d.Ratios, rd)
+		}
+	}
+	return d
+}
+
+// Regressed reports whether any arm got significantly worse on any metric.
+func (d Diff) Regressed() bool {
+	for _, m := range d.Metrics {
+		if m.Verdict == Worse {
+			return true
+		}
+	}
+	for _, r := range d.Ratios {
+		if r.Verdict == Worse {
+			return true
+		}
+	}
+	return false
+}
+
+func metricDiff(old, nu *recorder.Record, arm, m string, cfg stats.Config, threshold float64) MetricDiff {
+	a, b := samples(old, arm, m), samples(nu, arm, m)
+	md := MetricDiff{Arm: arm, Metric: m, Unit: scenarios.Unit(m), HigherIsBetter: higherIsBetter(nu, m), OldN: len(a), NewN: len(b), Confidence: cfg.Confidence}
+	if len(a) == 0 || len(b) == 0 {
+		md.Verdict = NotFound
+		return md
+	}
+	md.OldMedian, md.NewMedian = stats.Summarize(a).Median, stats.Summarize(b).Median
+	c := stats.Compare(a, b, cfg)
+	md.Change, md.Lo, md.Hi, md.P = nan0(c.Ratio-1), nan0(c.Lo-1), nan0(c.Hi-1), c.P
+	md.Verdict = judge(c.Ratio-1, c.Lo-1, c.Hi-1, c.P, cfg.Alpha, threshold, md.HigherIsBetter)
+	return md
+}
+
+// judge says whether a change counts: its interval excludes no change, its
+// p (when there is one) is below alpha, and it is at least the threshold.
+func judge(change, lo, hi, p, alpha, threshold float64, higher bool) Change {
+	if math.IsNaN(change) {
+		return Unknown
+	}
+	if math.IsNaN(lo) || math.IsNaN(hi) || (lo <= 0 && hi >= 0) || (!math.IsNaN(p) && p >= alpha) || math.Abs(change) < threshold {
+		return Same
+	}
+	if (change > 0) == higher {
+		return Better
+	}
+	return Worse
+}
+
+func nan0(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}
+
+// samples are an arm's values of a metric that count: finished runs not
+// dropped as outliers.
+func samples(rec *recorder.Record, arm, metric string) []float64 {
+	var out []float64
+	for i, r := range rec.Runs {
+		if r.Arm != arm || !r.OK() || (i < len(rec.Analysis.Marks) && rec.Analysis.Marks[i].Dropped) {
+			continue
+		}
+		if v, ok := r.Metrics[metric]; ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func armNames(old, nu *recorder.Record) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range []*recorder.Record{nu, old} {
+		for _, a := range r.Scenario.Arms {
+			if !seen[a.Name] {
+				seen[a.Name] = true
+				out = append(out, a.Name)
+			}
+		}
+	}
+	return out
+}
+
+func metricNames(r *recorder.Record) []string {
+	out := []string{r.Scenario.Primary}
+	for _, m := range scenarios.MetricNames {
+		if m != r.Scenario.Primary {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func higherIsBetter(r *recorder.Record, metric string) bool {
+	if res, ok := r.Result(metric); ok {
+		return res.HigherIsBetter
+	}
+	return scenarios.HigherIsBetter(metric)
+}
+
+// conditions lists every difference in the conditions of measurement.
+func conditions(oldPath string, old *recorder.Record, newPath string, nu *recorder.Record) []Condition {
+	var out []Condition
+	add := func(what, a, b string) {
+		if a != b {
+			out = append(out, Condition{What: what, Old: a, New: b})
+		}
+	}
+	add("verdict", string(old.Verdict), string(nu.Verdict))
+	add("hardware slug", old.Hardware, nu.Hardware)
+	mo, mn := old.Machine, nu.Machine
+	add("CPU", mo.CPUModel, mn.CPUModel)
+	add("cores / threads", fmt.Sprintf("%d / %d", mo.Cores, mo.Threads), fmt.Sprintf("%d / %d", mn.Cores, mn.Threads))
+	add("memory", fmt.Sprint(mo.MemoryBytes), fmt.Sprint(mn.MemoryBytes))
+	add("GPUs", gpus(mo), gpus(mn))
+	add("OS", fmt.Sprintf("%s %s %s, kernel %s, %s", mo.OS, mo.Platform, mo.PlatformVersion, mo.Kernel, mo.Arch), fmt.Sprintf("%s %s %s, kernel %s, %s", mn.OS, mn.Platform, mn.PlatformVersion, mn.Kernel, mn.Arch))
+	add("host", mo.Hostname, mn.Hostname)
+	eo, en := old.Engine, nu.Engine
+	add("engine sha256", eo.SHA256, en.SHA256)
+	add("engine wrapped binary sha256", eo.RealSHA256, en.RealSHA256)
+	add("engine version", eo.Version, en.Version)
+	add("engine source commit", eo.SourceCommit, en.SourceCommit)
+	add("engine source dirty", dirty(eo.SourceDirty), dirty(en.SourceDirty))
+	models := map[string][2]string{}
+	for _, m := range eo.Models {
+		v := models[filepath.Base(m.Arg)]
+		v[0] = m.SHA256
+		models[filepath.Base(m.Arg)] = v
+	}
+	for _, m := range en.Models {
+		v := models[filepath.Base(m.Arg)]
+		v[1] = m.SHA256
+		models[filepath.Base(m.Arg)] = v
+	}
+	var names []string
+	for n := range models {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		add("model file "+n+" sha256", short(models[n][0]), short(models[n][1]))
+	}
+	add("decodebench", old.Method.Version+" "+old.Method.Commit, nu.Method.Version+" "+nu.Method.Commit)
+	add("scenario hash", short(old.Scenario.Hash), short(nu.Scenario.Hash))
+	if old.Scenario.Hash != nu.Scenario.Hash {
+		for _, c := range scenarioDiff(oldPath, old, newPath, nu) {
+			out = append(out, c)
+		}
+	}
+	om, nm := old.Method, nu.Method
+	add("gates", gates(om), gates(nm))
+	add("statistics", fmt.Sprintf("confidence %g, alpha %g, min_effect %g", om.Confidence, om.Alpha, om.MinEffect), fmt.Sprintf("confidence %g, alpha %g, min_effect %g", nm.Confidence, nm.Alpha, nm.MinEffect))
+	add("rounds run", fmt.Sprint(om.RoundsRun), fmt.Sprint(nm.RoundsRun))
+	lo, ln := loadLevel(old), loadLevel(nu)
+	if math.Abs(lo-ln) >= 0.5 {
+		add("median load average (1 min)", fmt.Sprintf("%.2f", lo), fmt.Sprintf("%.2f", ln))
+	}
+	return out
+}
+
+func gpus(m recorder.MachineInfo) string {
+	var out []string
+	for _, g := range m.GPUs {
+		out = append(out, g.Name+" ("+g.Driver+")")
+	}
+	return strings.Join(out, ", ")
+}
+
+func dirty(b *bool) string {
+	if b == nil {
+		return ""
+	}
+	return fmt.Sprint(*b)
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func gates(m recorder.Method) string {
+	return fmt.Sprintf("max_spread %g, max_contended %g, contended_cpu %g, max_drift %g", m.MaxSpread, m.MaxContended, m.ContendedCPU, m.MaxDrift)
+}
+
+func loadLevel(r *recorder.Record) float64 {
+	var xs []float64
+	for _, run := range r.Runs {
+		if run.LoadBefore != nil {
+			xs = append(xs, run.LoadBefore.Load1)
+		}
+	}
+	if len(xs) == 0 {
+		return 0
+	}
+	return stats.Summarize(xs).Median
+}
+
+// scenarioDiff compares the two stored scenarios as YAML values: every key
+// whose value differs, by its path (comments and formatting do not count).
+func scenarioDiff(oldPath string, old *recorder.Record, newPath string, nu *recorder.Record) []Condition {
+	read := func(path string, rec *recorder.Record) any {
+		p, err := recorder.DataPath(path, rec, recorder.ScenarioFile)
+		if err != nil {
+			return nil
+		}
+		b, err := readRegular(p)
+		if err != nil || len(b) > scenarios.MaxScenarioBytes {
+			return nil
+		}
+		var v any
+		if err := yaml.Unmarshal(b, &v); err != nil {
+			return nil
+		}
+		return v
+	}
+	a, b := read(oldPath, old), read(newPath, nu)
+	if a == nil || b == nil {
+		return nil
+	}
+	var out []Condition
+	walkDiff("scenario", a, b, func(p, x, y string) { out = append(out, Condition{What: p, Old: x, New: y}) })
+	return out
+}
+
+func walkDiff(at string, x, y any, emit func(p, x, y string)) {
+	xm, xok := x.(map[string]any)
+	ym, yok := y.(map[string]any)
+	if xok && yok {
+		keys := map[string]bool{}
+		for k := range xm {
+			keys[k] = true
+		}
+		for k := range ym {
+			keys[k] = true
+		}
+		var ks []string
+		for k := range keys {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		for _, k := range ks {
+			walkDiff(at+"."+k, xm[k], ym[k], emit)
+		}
+		return
+	}
+	xs, ys := flat(x), flat(y)
+	if xs != ys {
+		emit(at, xs, ys)
+	}
+}
+
+func flat(v any) string {
+	if v == nil {
+		return "(absent)"
+	}
+	b, err := yaml.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	s := strings.TrimSpace(string(b))
+	if strings.Contains(s, "\n") {
+		s = strings.Join(strings.Fields(s), " ")
+	}
+	return s
+}
+
+// LoadPair loads both records with their runs.
+func LoadPair(oldPath, newPath string) (*recorder.Record, *recorder.Record, error) {
+	a, err := recorder.Load(oldPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := recorder.Load(newPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
+}

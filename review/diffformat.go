@@ -1,0 +1,153 @@
+package review
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteText writes a diff for the terminal.
+func (d Diff) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "old: %s\nnew: %s\n\n", d.Old, d.New)
+	if len(d.Conditions) == 0 {
+		fmt.Fprintln(w, "Conditions: the same machine, engine, model files, decodebench, scenario and gates.")
+	} else {
+		fmt.Fprintln(w, "Conditions that differ (the comparison may be suspect):")
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, c := range d.Conditions {
+			fmt.Fprintf(tw, "  %s\t%s\t→ %s\n", c.What, dash(c.Old), dash(c.New))
+		}
+		tw.Flush()
+	}
+	fmt.Fprintln(w)
+	if len(d.Refused) > 0 {
+		for _, r := range d.Refused {
+			fmt.Fprintln(w, "Refused: "+r+".")
+		}
+		return nil
+	}
+	fmt.Fprintf(w, "Per arm and metric, new against old (~: no significant difference, or below %s):\n", pct(d.Threshold))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "  arm\tmetric\told\tnew\tchange [interval]\tp\tverdict")
+	for _, m := range d.Metrics {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Arm, m.Metric, median(m.OldMedian, m.OldN, m.Unit), median(m.NewMedian, m.NewN, m.Unit), change(m.Change, m.Lo, m.Hi, m.Verdict), pval(m.P, m.Verdict), m.Verdict)
+	}
+	tw.Flush()
+	if len(d.Ratios) > 0 {
+		fmt.Fprintf(w, "\nEach arm's ratio to its own baseline (survives a change of machine):\n")
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "  arm / baseline\tmetric\told ratio\tnew ratio\tchange [interval]\tverdict")
+		for _, r := range d.Ratios {
+			fmt.Fprintf(tw, "  %s / %s\t%s\t%s\t%s\t%s\t%s\n", r.Arm, r.Baseline, r.Metric, ratio(r.Old), ratio(r.New), change(r.Change, r.Lo, r.Hi, r.Verdict), r.Verdict)
+		}
+		tw.Flush()
+	}
+	return nil
+}
+
+// WriteMarkdown writes a diff to paste into a pull request.
+func (d Diff) WriteMarkdown(w io.Writer) error {
+	fmt.Fprintf(w, "**decodebench diff**: `%s` → `%s`\n\n", cellText(d.Old), cellText(d.New))
+	if len(d.Conditions) == 0 {
+		fmt.Fprintln(w, "Conditions: the same machine, engine, model files, decodebench, scenario and gates.")
+	} else {
+		fmt.Fprintln(w, "**Conditions that differ** (the comparison may be suspect):")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| | old | new |")
+		fmt.Fprintln(w, "|---|---|---|")
+		for _, c := range d.Conditions {
+			fmt.Fprintf(w, "| %s | %s | %s |\n", cellText(c.What), cellCode(c.Old), cellCode(c.New))
+		}
+	}
+	fmt.Fprintln(w)
+	if len(d.Refused) > 0 {
+		for _, r := range d.Refused {
+			fmt.Fprintln(w, "**Refused:** "+cellText(r)+".")
+		}
+		return nil
+	}
+	fmt.Fprintf(w, "New against old (`~`: no significant difference, or below %s):\n\n", pct(d.Threshold))
+	fmt.Fprintln(w, "| arm | metric | old | new | change [interval] | p | |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---|---:|---|")
+	for _, m := range d.Metrics {
+		fmt.Fprintf(w, "| `%s` | `%s` | %s | %s | %s | %s | %s |\n", cellText(m.Arm), m.Metric, median(m.OldMedian, m.OldN, m.Unit), median(m.NewMedian, m.NewN, m.Unit), change(m.Change, m.Lo, m.Hi, m.Verdict), pval(m.P, m.Verdict), bold(m.Verdict))
+	}
+	if len(d.Ratios) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Each arm's ratio to its own baseline (survives a change of machine):")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| arm / baseline | metric | old ratio | new ratio | change [interval] | |")
+		fmt.Fprintln(w, "|---|---|---:|---:|---|---|")
+		for _, r := range d.Ratios {
+			fmt.Fprintf(w, "| `%s` / `%s` | `%s` | %s | %s | %s | %s |\n", cellText(r.Arm), cellText(r.Baseline), r.Metric, ratio(r.Old), ratio(r.New), change(r.Change, r.Lo, r.Hi, r.Verdict), bold(r.Verdict))
+		}
+	}
+	return nil
+}
+
+func bold(c Change) string {
+	if c == Better || c == Worse {
+		return "**" + string(c) + "**"
+	}
+	return string(c)
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func pct(f float64) string { return strconv.FormatFloat(f*100, 'f', -1, 64) + "%" }
+
+func median(v float64, n int, unit string) string {
+	if n == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.4g %s (n=%d)", v, unit, n)
+}
+
+func ratio(v float64) string {
+	if v == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.4f", v)
+}
+
+func change(c, lo, hi float64, v Change) string {
+	if v == Unknown || v == NotFound {
+		return "—"
+	}
+	s := fmt.Sprintf("%+.1f%%", c*100)
+	if lo != 0 || hi != 0 {
+		s += fmt.Sprintf(" [%+.1f%%, %+.1f%%]", lo*100, hi*100)
+	}
+	return s
+}
+
+func pval(p float64, v Change) string {
+	if v == Unknown || v == NotFound {
+		return "—"
+	}
+	if p < 0.001 {
+		return "<0.001"
+	}
+	return strconv.FormatFloat(p, 'g', 2, 64)
+}
+
+// cellText keeps a value on one line inside a table cell.
+func cellText(s string) string {
+	s = strings.NewReplacer("\n", " ", "\r", " ", "|", "\\|", "<", "&lt;", ">", "&gt;").Replace(s)
+	return s
+}
+
+func cellCode(s string) string {
+	if s == "" {
+		return "—"
+	}
+	s = strings.NewReplacer("\n", " ", "\r", " ", "|", "\\|", "`", "'").Replace(s)
+	return "`" + s + "`"
+}

@@ -1,0 +1,239 @@
+package review
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/decodebench/decodebench/plots"
+	"github.com/decodebench/decodebench/recorder"
+)
+
+// IndexFile is the index written into a records folder.
+const IndexFile = "README.md"
+
+// indexPlotDir holds the trend plots, inside the records folder.
+const indexPlotDir = "index"
+
+// entry is one record in the index.
+type entry struct {
+	file     string // base name
+	stem     string
+	rec      *recorder.Record
+	err      error
+	problems []Problem
+	seq      int // the -N suffix of the file name
+}
+
+// Index writes DIR/README.md: every record grouped by feature, then
+// hardware, newest first, with its verdict, headline ratio and interval,
+// engine version, a link, and the problems check finds; and one trend
+// plot per feature. Files are rewritten only when their bytes change, and
+// the same records always give the same bytes.
+func Index(dir string) (written []string, err error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.md"))
+	if err != nil {
+		return nil, err
+	}
+	var entries []entry
+	for _, n := range names {
+		base := filepath.Base(n)
+		if base == IndexFile {
+			continue
+		}
+		e := entry{file: base, stem: strings.TrimSuffix(base, ".md")}
+		e.rec, e.err = recorder.ParseFile(n)
+		if e.err == nil {
+			e.problems = Check(n)
+			e.seq = suffix(e.stem, e.rec)
+		}
+		entries = append(entries, e)
+	}
+	byFeature := map[string][]entry{}
+	var features []string
+	var broken []entry
+	for _, e := range entries {
+		if e.err != nil {
+			broken = append(broken, e)
+			continue
+		}
+		f := e.rec.Feature
+		if _, ok := byFeature[f]; !ok {
+			features = append(features, f)
+		}
+		byFeature[f] = append(byFeature[f], e)
+	}
+	sort.Strings(features)
+
+	var b strings.Builder
+	b.WriteString("# Benchmark records\n\n")
+	b.WriteString("Written by `decodebench index`; do not edit by hand. Every record is grouped by feature, then hardware, newest first. ")
+	b.WriteString("The headline is each non-control arm's ratio of medians to the baseline on the primary metric, with its interval. ")
+	b.WriteString("Problems are what `decodebench check` finds.\n\n")
+	if len(entries) == 0 {
+		b.WriteString("No records yet.\n")
+	}
+	for _, f := range features {
+		es := byFeature[f]
+		sort.SliceStable(es, func(i, j int) bool {
+			a, c := es[i], es[j]
+			if a.rec.Hardware != c.rec.Hardware {
+				return a.rec.Hardware < c.rec.Hardware
+			}
+			if a.rec.Date != c.rec.Date {
+				return a.rec.Date > c.rec.Date
+			}
+			return a.seq > c.seq
+		})
+		fmt.Fprintf(&b, "## `%s`\n\n", f)
+		plotName, err := writeTrend(dir, f, es)
+		if err != nil {
+			return written, err
+		}
+		if plotName != "" {
+			written = append(written, plotName)
+			fmt.Fprintf(&b, "![%s trend](%s)\n\n", f, filepath.ToSlash(filepath.Join(indexPlotDir, filepath.Base(plotName))))
+		}
+		hw := ""
+		for _, e := range es {
+			if e.rec.Hardware != hw {
+				hw = e.rec.Hardware
+				fmt.Fprintf(&b, "### `%s`\n\n", hw)
+				b.WriteString("| date | record | verdict | headline | engine | problems |\n|---|---|---|---|---|---|\n")
+			}
+			fmt.Fprintf(&b, "| %s | [%s](%s) | %s | %s | %s | %s |\n", cellText(e.rec.Date), cellText(e.stem), e.file, e.rec.Verdict,
+				headline(e.rec), cellText(engineVersion(e.rec)), problemsCell(e.problems))
+		}
+		b.WriteString("\n")
+	}
+	if len(broken) > 0 {
+		b.WriteString("## Not readable as records\n\n| file | problem |\n|---|---|\n")
+		for _, e := range broken {
+			fmt.Fprintf(&b, "| [%s](%s) | %s |\n", cellText(e.file), e.file, cellText(e.err.Error()))
+		}
+		b.WriteString("\n")
+	}
+	out := filepath.Join(dir, IndexFile)
+	changed, err := writeIfChanged(out, []byte(b.String()))
+	if err != nil {
+		return written, err
+	}
+	if changed {
+		written = append(written, out)
+	}
+	return written, nil
+}
+
+// suffix is the -N of a record file stem (1 for none).
+func suffix(stem string, rec *recorder.Record) int {
+	base := rec.Feature + "-" + rec.Hardware + "-" + rec.Date
+	if n, ok := strings.CutPrefix(stem, base+"-"); ok {
+		if v, err := strconv.Atoi(n); err == nil {
+			return v
+		}
+	}
+	return 1
+}
+
+// headline is every non-control arm's primary ratio with its interval.
+func headline(rec *recorder.Record) string {
+	if !rec.Verdict.ShowsResults() {
+		return "—"
+	}
+	var parts []string
+	for _, v := range rec.Analysis.ArmVerdicts {
+		if v.Control || v.Comparison.Ratio == 0 {
+			continue
+		}
+		c := v.Comparison
+		s := fmt.Sprintf("`%s` %.3f×", cellText(v.Arm), c.Ratio)
+		if c.Lo != 0 || c.Hi != 0 {
+			s += fmt.Sprintf(" [%.3f, %.3f]", c.Lo, c.Hi)
+		}
+		if !c.Significant {
+			s += " ~"
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func engineVersion(rec *recorder.Record) string {
+	v, _, _ := strings.Cut(rec.Engine.Version, "\n")
+	return v
+}
+
+func problemsCell(ps []Problem) string {
+	switch len(ps) {
+	case 0:
+		return "none"
+	case 1:
+		return "⚠ " + cellText(firstLine(ps[0].String()))
+	}
+	return fmt.Sprintf("⚠ %d, first: %s", len(ps), cellText(firstLine(ps[0].String())))
+}
+
+// writeTrend draws the feature's trend plot; "" when nothing has a ratio.
+func writeTrend(dir, feature string, es []entry) (string, error) {
+	var pts []plots.TrendPoint
+	metric := ""
+	for _, e := range es {
+		if !e.rec.Verdict.ShowsResults() {
+			continue
+		}
+		d, err := time.Parse("2006-01-02", e.rec.Date)
+		if err != nil {
+			continue
+		}
+		for _, v := range e.rec.Analysis.ArmVerdicts {
+			if v.Control || v.Comparison.Ratio == 0 {
+				continue
+			}
+			hw := e.rec.Hardware
+			if len(e.rec.Analysis.ArmVerdicts) > 1 {
+				hw += " " + v.Arm
+			}
+			pts = append(pts, plots.TrendPoint{Date: d, Hardware: hw, Ratio: v.Comparison.Ratio, Lo: v.Comparison.Lo, Hi: v.Comparison.Hi})
+			metric = e.rec.Scenario.Primary
+		}
+	}
+	if len(pts) == 0 {
+		return "", nil
+	}
+	p, err := plots.Trend(feature, metric, pts)
+	if err != nil {
+		return "", err
+	}
+	png, err := plots.PNG(p)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, indexPlotDir), 0o755); err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, indexPlotDir, feature+"-trend.png")
+	if _, err := writeIfChanged(out, png); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// writeIfChanged writes b to path unless it already holds exactly b.
+func writeIfChanged(path string, b []byte) (bool, error) {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, b) {
+		return false, nil
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return false, err
+	}
+	return true, os.Rename(tmp, path)
+}

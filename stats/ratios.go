@@ -1,0 +1,65 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// RatioChange is how an arm's ratio to its baseline moved between two
+// campaigns: (median(newArm)/median(newBase)) / (median(oldArm)/median(oldBase)).
+// That ratio of ratios survives a change of machine where raw rates do
+// not: both campaigns' arms share their machine with their own baseline.
+type RatioChange struct {
+	Old, New, Change float64
+	// Lo and Hi bound Change at Confidence: a percentile bootstrap that
+	// resamples each of the four groups independently.
+	Lo, Hi, Confidence float64
+}
+
+// CompareRatios bootstraps the change of an arm's ratio to its baseline
+// between two campaigns. Every group needs two samples; otherwise the
+// interval is NaN.
+func CompareRatios(oldBase, oldArm, newBase, newArm []float64, c Config) RatioChange {
+	c = c.withDefaults()
+	ob, oa, nb, na := sorted(oldBase), sorted(oldArm), sorted(newBase), sorted(newArm)
+	out := RatioChange{Old: math.NaN(), New: math.NaN(), Change: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: c.Confidence}
+	if len(ob) == 0 || len(oa) == 0 || len(nb) == 0 || len(na) == 0 {
+		return out
+	}
+	med := func(x []float64) float64 { return Quantile(x, 0.5) }
+	out.Old = Ratio(med(oa), med(ob))
+	out.New = Ratio(med(na), med(nb))
+	out.Change = Ratio(out.New, out.Old)
+	if len(ob) < 2 || len(oa) < 2 || len(nb) < 2 || len(na) < 2 {
+		return out
+	}
+	rng := rand.New(rand.NewPCG(c.Seed, pcgStream))
+	groups := [][]float64{ob, oa, nb, na}
+	bufs := make([][]float64, 4)
+	for i, g := range groups {
+		bufs[i] = make([]float64, len(g))
+	}
+	var changes []float64
+	for range c.Resamples {
+		var m [4]float64
+		for i, g := range groups {
+			for j := range bufs[i] {
+				bufs[i][j] = g[rng.IntN(len(g))]
+			}
+			slices.Sort(bufs[i])
+			m[i] = med(bufs[i])
+		}
+		v := Ratio(Ratio(m[3], m[2]), Ratio(m[1], m[0]))
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			changes = append(changes, v)
+		}
+	}
+	if len(changes) == 0 {
+		return out
+	}
+	slices.Sort(changes)
+	tail := (1 - c.Confidence) / 2
+	out.Lo, out.Hi = Quantile(changes, tail), Quantile(changes, 1-tail)
+	return out
+}

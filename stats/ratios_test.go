@@ -1,0 +1,34 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// An arm 10% faster than its baseline in both campaigns, on a second
+// machine 30% slower overall, keeps its ratio: the change is about 1 and
+// its interval covers 1; when the second campaign's arm gains 10% more,
+// the interval excludes 1.
+func TestCompareRatios(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	gen := func(center float64) []float64 {
+		xs := make([]float64, 10)
+		for i := range xs {
+			xs[i] = center * math.Exp(rng.NormFloat64()*0.01)
+		}
+		return xs
+	}
+	cfg := DefaultConfig()
+	same := CompareRatios(gen(100), gen(110), gen(70), gen(77), cfg)
+	if math.Abs(same.Change-1) > 0.02 || same.Lo > 1 || same.Hi < 1 {
+		t.Errorf("same ratio on another machine: %+v", same)
+	}
+	moved := CompareRatios(gen(100), gen(110), gen(70), gen(84.7), cfg)
+	if moved.Lo <= 1 || math.Abs(moved.Change-1.1) > 0.02 {
+		t.Errorf("ratio up 10%%: %+v", moved)
+	}
+	if thin := CompareRatios([]float64{1}, gen(1), gen(1), gen(1), cfg); !math.IsNaN(thin.Lo) {
+		t.Errorf("one sample gave an interval: %+v", thin)
+	}
+}
