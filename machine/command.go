@@ -29,7 +29,7 @@ type runner func(ctx context.Context, name string, args ...string) ([]byte, erro
 func runTool(ctx context.Context, name string, args ...string) ([]byte, error) {
 	path, err := exec.LookPath(name)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, errNotAvailable)
+		return nil, fmt.Errorf("%w: %s is not on PATH", errNotAvailable, name)
 	}
 	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
 	defer cancel()

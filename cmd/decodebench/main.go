@@ -68,7 +68,7 @@ in every run, and writes a Markdown record to docs/benchmark_results/<feature>-<
 Exit codes of run: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED,
 130/143 interrupted (INCOMPLETE).`,
 		HideHelpCommand: true,
-		Commands:        []*cli.Command{runCommand(), validateCommand(), exportCommand(), identityCommand()},
+		Commands:        []*cli.Command{runCommand(), validateCommand(), exportCommand(), identityCommand(), machineCommand()},
 		ExitErrHandler:  func(*cli.Context, error) {}, // main prints and exits
 	}
 }
