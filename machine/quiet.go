@@ -150,11 +150,19 @@ func WaitQuiet(ctx context.Context, cfg QuietConfig) QuietResult {
 			blocks = processBlocks(prev, cur, now.Sub(prevT), &cfg)
 		}
 		blocks = append(blocks, conditionBlocks(cfg.Conditions(ctx), &cfg)...)
+		sampleStart, prevBlocked := prevT, len(res.Last) > 0
 		prev, prevT, err = cur, now, lerr
 		res.Last = blocks
 		if len(blocks) == 0 {
 			if quietSince.IsZero() {
-				quietSince = now.Add(-cfg.Interval)
+				// The quiet began after the last sample that saw a block:
+				// when exactly, a point-in-time check such as the deny list
+				// cannot tell, so the window starts now. With no block seen
+				// before, it started with the previous sample.
+				quietSince = now
+				if !prevBlocked {
+					quietSince = sampleStart
+				}
 			}
 			if now.Sub(quietSince) >= cfg.Window {
 				return end(QuietReached)
