@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/shirou/gopsutil/v4/cpu"
-	"github.com/shirou/gopsutil/v4/process"
 )
 
 // Contention is how much of the machine's CPU time, during a window, went
@@ -17,45 +17,73 @@ type Contention struct {
 	// Busy is the share of all CPUs' time that was busy (steal included:
 	// the hypervisor gave the time to someone else).
 	Busy float64 `json:"busy"`
-	// Measured is the share used by the watched processes (the engine and
-	// decodebench itself).
+	// Measured is the share used by the watched processes: the engine with
+	// every process it started (multi-process engines start workers), and
+	// decodebench itself.
 	Measured float64 `json:"measured"`
 	// Others is Busy − Measured, never below 0.
 	Others float64 `json:"others"`
+	// EngineProcesses counts the processes counted as the engine's.
+	EngineProcesses int `json:"engine_processes,omitempty"`
+	// TopOthers are the busiest processes outside the engine's tree,
+	// busiest first (at most 3); Cores is the share of one core.
+	TopOthers []ProcShare `json:"top_others,omitempty"`
+	// GPUOthers are processes outside the engine's tree with a compute
+	// context on an NVIDIA GPU at the window's end.
+	GPUOthers []GPUProcess `json:"gpu_others,omitempty"`
+}
+
+// Busiest is the busiest process outside the engine's tree, if any used CPU.
+func (c Contention) Busiest() (ProcShare, bool) {
+	if len(c.TopOthers) == 0 {
+		return ProcShare{}, false
+	}
+	return c.TopOthers[0], true
 }
 
 // ContentionMeter measures Contention between Start and Stop.
 type ContentionMeter struct {
-	procs []*process.Process
+	roots []int
+	procs []Proc
 	sys   cpu.TimesStat
-	own   float64
+	start time.Time
+	// For tests.
+	list func(context.Context) ([]Proc, error)
+	gpu  func(context.Context) ([]GPUProcess, error)
 }
 
-// StartContention begins a window watching the processes pids (the engine)
-// and decodebench itself. A pid that cannot be watched is an error: without
-// it, the engine's own work would count as contention.
+// StartContention begins a window watching the processes pids (the engine),
+// their descendants, and decodebench itself. A pid that is not running is
+// an error: without it, the engine's own work would count as contention.
 func StartContention(ctx context.Context, pids ...int) (*ContentionMeter, error) {
-	m := &ContentionMeter{}
-	for _, pid := range append([]int{os.Getpid()}, pids...) {
-		p, err := process.NewProcessWithContext(ctx, int32(pid))
-		if err != nil {
-			return nil, fmt.Errorf("machine: watch process %d: %w", pid, err)
-		}
-		m.procs = append(m.procs, p)
-	}
+	return startContention(ctx, ListProcesses, NvidiaProcesses, pids...)
+}
+
+func startContention(ctx context.Context, list func(context.Context) ([]Proc, error), gpu func(context.Context) ([]GPUProcess, error), pids ...int) (*ContentionMeter, error) {
+	m := &ContentionMeter{roots: append([]int{os.Getpid()}, pids...), list: list, gpu: gpu}
 	var err error
+	if m.procs, err = list(ctx); err != nil {
+		return nil, err
+	}
+	running := map[int]bool{}
+	for _, p := range m.procs {
+		running[p.PID] = true
+	}
+	for _, pid := range pids {
+		if !running[pid] {
+			return nil, fmt.Errorf("machine: watch process %d: not running", pid)
+		}
+	}
 	if m.sys, err = cpuTimes(ctx); err != nil {
 		return nil, err
 	}
-	if m.own, err = m.procSeconds(ctx); err != nil {
-		return nil, err
-	}
+	m.start = time.Now()
 	return m, nil
 }
 
 // Stop ends the window.
 func (m *ContentionMeter) Stop(ctx context.Context) (Contention, error) {
-	own, err := m.procSeconds(ctx)
+	procs, err := m.list(ctx)
 	if err != nil {
 		return Contention{}, err
 	}
@@ -63,19 +91,40 @@ func (m *ContentionMeter) Stop(ctx context.Context) (Contention, error) {
 	if err != nil {
 		return Contention{}, err
 	}
-	return contention(m.sys, sys, own-m.own), nil
-}
-
-func (m *ContentionMeter) procSeconds(ctx context.Context) (float64, error) {
-	sum := 0.0
-	for _, p := range m.procs {
-		t, err := p.TimesWithContext(ctx)
-		if err != nil {
-			return 0, fmt.Errorf("machine: cpu times of process %d: %w", p.Pid, err)
+	wall := time.Since(m.start)
+	// A worker that started and ended inside the window is lost; one that
+	// ended is still known from the first listing.
+	own := tree(append(append([]Proc{}, m.procs...), procs...), m.roots)
+	measured := 0.0
+	var others []ProcShare
+	for _, s := range shares(m.procs, procs, wall) {
+		if own[s.PID] {
+			measured += s.Cores * wall.Seconds()
+		} else if len(others) < 3 {
+			others = append(others, s)
 		}
-		sum += t.User + t.System
 	}
-	return sum, nil
+	c := contention(m.sys, sys, measured)
+	c.TopOthers = others
+	for pid := range own {
+		for _, p := range procs {
+			if p.PID == pid {
+				c.EngineProcesses++
+				break
+			}
+		}
+	}
+	c.EngineProcesses-- // decodebench itself
+	if m.gpu != nil {
+		if gps, err := m.gpu(ctx); err == nil {
+			for _, g := range gps {
+				if !own[g.PID] {
+					c.GPUOthers = append(c.GPUOthers, g)
+				}
+			}
+		}
+	}
+	return c, nil
 }
 
 // contention computes the shares from two system readings and the CPU

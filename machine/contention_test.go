@@ -4,7 +4,10 @@ import (
 	"context"
 	"math"
 	"os/exec"
+	"runtime"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/shirou/gopsutil/v4/cpu"
 )
@@ -22,7 +25,7 @@ func TestContentionArithmetic(t *testing.T) {
 	if c := contention(prev, cur, 50); c.Others != 0 || c.Measured != c.Busy {
 		t.Errorf("over-attributed: %+v", c)
 	}
-	if c := contention(cur, cur, 0); c != (Contention{}) {
+	if c := contention(cur, cur, 0); c.Busy != 0 || c.Measured != 0 || c.Others != 0 {
 		t.Errorf("empty window: %+v", c)
 	}
 }
@@ -45,5 +48,63 @@ func TestContentionSeesOthers(t *testing.T) {
 	t.Logf("contention %+v", c)
 	if c.Others <= 0.1 {
 		t.Errorf("a busy unwatched process was not seen: %+v", c)
+	}
+}
+
+// TestContentionProcessTree counts a real engine's child as the engine's,
+// names a real unrelated busy process, and lists other GPU processes.
+func TestContentionProcessTree(t *testing.T) {
+	ctx := context.Background()
+	// The "engine": a shell that starts a busy worker and waits for it.
+	engine := exec.Command("sh", "-c", "sh -c 'while :; do :; done' & wait")
+	engine.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its own group, killed whole below
+	if err := engine.Start(); err != nil {
+		t.Skip("no sh:", err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-engine.Process.Pid, syscall.SIGKILL)
+		engine.Process.Kill()
+		engine.Wait()
+	})
+	hog := startDetachedSpinner(t, "hog")
+	time.Sleep(100 * time.Millisecond) // let the worker start
+	gpu := func(context.Context) ([]GPUProcess, error) {
+		return []GPUProcess{{PID: engine.Process.Pid, Name: "engine", UsedMemMiB: 1}, {PID: hog, Name: "hog", UsedMemMiB: 2}}, nil
+	}
+	m, err := startContention(ctx, ListProcesses, gpu, engine.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	c, err := m.Stop(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", c)
+	if c.EngineProcesses != 2 {
+		t.Errorf("engine processes %d, want 2 (the shell and its worker)", c.EngineProcesses)
+	}
+	ncpu := runtime.NumCPU()
+	// Other builds share this machine: a spinner may get a fifth of a core.
+	if c.Measured*float64(ncpu) < 0.1 {
+		t.Errorf("the worker's CPU was not counted as the engine's: measured %.2f of %d CPUs", c.Measured, ncpu)
+	}
+	found := false
+	for _, o := range c.TopOthers {
+		if o.PID == engine.Process.Pid {
+			t.Errorf("the engine counted as another process: %+v", o)
+		}
+		if o.PID == hog && o.Name == "hog" && o.Cores > 0.1 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the hog (pid %d) is not among the busiest others %+v", hog, c.TopOthers)
+	}
+	if len(c.GPUOthers) != 1 || c.GPUOthers[0].PID != hog {
+		t.Errorf("GPU others %+v, want the hog alone", c.GPUOthers)
+	}
+	if _, err := StartContention(ctx, 1<<30); err == nil {
+		t.Error("a pid that does not run was accepted")
 	}
 }

@@ -123,7 +123,7 @@ func TestUnknownCommandBinary(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != exitUsage {
 		t.Fatalf("decodebench init: %v, want exit %d", err, exitUsage)
 	}
-	if !strings.Contains(stderr.String(), "commands: run, validate, export, identity") {
+	if !strings.Contains(stderr.String(), "commands: run, validate, check, diff, reproduce, index, export, identity, machine") {
 		t.Errorf("stderr does not list the commands: %q", stderr.String())
 	}
 }

@@ -1,0 +1,116 @@
+//go:build unix
+
+package machine
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHostLockHelper is the other campaign: run by TestHostLockTwoProcesses
+// in a child process, it takes the lock, says so, and holds it until its
+// standard input closes.
+func TestHostLockHelper(t *testing.T) {
+	if os.Getenv("DECODEBENCH_LOCK_HELPER") != "1" {
+		t.Skip("helper process")
+	}
+	l, err := AcquireHostLock(context.Background(), 0, HolderInfo{PID: os.Getpid(), Start: time.Now(), Scenario: "helper-scenario"})
+	if err != nil {
+		os.Stdout.WriteString("error " + err.Error() + "\n")
+		os.Exit(1)
+	}
+	os.Stdout.WriteString("locked\n")
+	bufio.NewReader(os.Stdin).ReadString('\n')
+	l.Release()
+	os.Exit(0)
+}
+
+func TestHostLockTwoProcesses(t *testing.T) {
+	t.Setenv("DECODEBENCH_LOCK", filepath.Join(t.TempDir(), "host.lock"))
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHostLockHelper$")
+	cmd.Env = append(os.Environ(), "DECODEBENCH_LOCK_HELPER=1")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	if line != "locked\n" {
+		t.Fatalf("helper: %q", line)
+	}
+
+	ctx := context.Background()
+	me := HolderInfo{PID: os.Getpid(), Start: time.Now(), Scenario: "mine"}
+	// Without waiting: refused, naming the holder.
+	_, err := AcquireHostLock(ctx, 0, me)
+	var held *LockHeldError
+	if !errors.As(err, &held) || held.Holder.PID != cmd.Process.Pid || held.Holder.Scenario != "helper-scenario" {
+		t.Fatalf("got %v, want a LockHeldError naming pid %d", err, cmd.Process.Pid)
+	}
+	if !strings.Contains(err.Error(), "helper-scenario") {
+		t.Errorf("message does not name the scenario: %v", err)
+	}
+	// Waiting briefly: still refused, after the wait.
+	start := time.Now()
+	if _, err := AcquireHostLock(ctx, 300*time.Millisecond, me); !errors.As(err, &held) || time.Since(start) < 300*time.Millisecond {
+		t.Errorf("short wait: %v after %v", err, time.Since(start))
+	}
+	// Waiting long enough: the holder ends and the lock is ours.
+	go func() { time.Sleep(300 * time.Millisecond); stdin.Close() }()
+	l, err := AcquireHostLock(ctx, 5*time.Second, me)
+	if err != nil {
+		t.Fatalf("after the holder ended: %v", err)
+	}
+	defer l.Release()
+	cmd.Wait()
+	if h := readHolder(l.f); h.PID != os.Getpid() || h.Scenario != "mine" {
+		t.Errorf("lock file holds %+v", h)
+	}
+}
+
+// A holder that dies without releasing leaves no lock behind, and two
+// descriptors in one process exclude each other.
+func TestHostLockSameProcessAndRelease(t *testing.T) {
+	t.Setenv("DECODEBENCH_LOCK", filepath.Join(t.TempDir(), "host.lock"))
+	ctx := context.Background()
+	a, err := AcquireHostLock(ctx, 0, HolderInfo{PID: 1, Scenario: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AcquireHostLock(ctx, 0, HolderInfo{PID: 2, Scenario: "b"}); err == nil {
+		t.Fatal("second lock taken while the first is held")
+	}
+	cctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	if _, err := AcquireHostLock(cctx, time.Minute, HolderInfo{PID: 2}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("canceled wait: %v", err)
+	}
+	if err := a.Release(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := AcquireHostLock(ctx, 0, HolderInfo{PID: 2, Scenario: "b"})
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	b.Release()
+}
+
+func TestLockPath(t *testing.T) {
+	t.Setenv("DECODEBENCH_LOCK", "")
+	t.Setenv("XDG_RUNTIME_DIR", "/run/user/1000")
+	if p := LockPath(); p != "/run/user/1000/decodebench.lock" {
+		t.Errorf("LockPath = %q", p)
+	}
+	t.Setenv("DECODEBENCH_LOCK", "/x/y.lock")
+	if p := LockPath(); p != "/x/y.lock" {
+		t.Errorf("LockPath = %q", p)
+	}
+}
