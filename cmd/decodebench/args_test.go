@@ -43,7 +43,7 @@ func TestReorderArgs(t *testing.T) {
 		{in: "run s.yaml --bogus", err: "flag --bogus is not understood"},
 		{in: "validate x.yaml --json", err: "validate: flag --json is not understood"},
 		{in: "run s.yaml --out", err: "flag --out needs a value"},
-		{in: "init", err: `unknown command "init"; commands: run, validate, export, identity`},
+		{in: "init", err: `unknown command "init"; commands: run, validate, check, diff, reproduce, index, export, identity, machine`},
 		{in: "list --all", err: `unknown command "list"`},
 		{in: "help list", err: `no help for "list"`},
 		{in: "--out x run s.yaml", err: "flag --out is not understood here"},
