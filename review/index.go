@@ -91,12 +91,14 @@ func Index(dir string) (written []string, err error) {
 			return a.seq > c.seq
 		})
 		fmt.Fprintf(&b, "## `%s`\n\n", f)
-		plotName, err := writeTrend(dir, f, es)
+		plotName, changed, err := writeTrend(dir, f, es)
 		if err != nil {
 			return written, err
 		}
-		if plotName != "" {
+		if changed {
 			written = append(written, plotName)
+		}
+		if plotName != "" {
 			fmt.Fprintf(&b, "![%s trend](%s)\n\n", f, filepath.ToSlash(filepath.Join(indexPlotDir, filepath.Base(plotName))))
 		}
 		hw := ""
@@ -182,7 +184,7 @@ func problemsCell(ps []Problem) string {
 }
 
 // writeTrend draws the feature's trend plot; "" when nothing has a ratio.
-func writeTrend(dir, feature string, es []entry) (string, error) {
+func writeTrend(dir, feature string, es []entry) (string, bool, error) {
 	var pts []plots.TrendPoint
 	metric := ""
 	for _, e := range es {
@@ -206,24 +208,22 @@ func writeTrend(dir, feature string, es []entry) (string, error) {
 		}
 	}
 	if len(pts) == 0 {
-		return "", nil
+		return "", false, nil
 	}
 	p, err := plots.Trend(feature, metric, pts)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	png, err := plots.PNG(p)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if err := os.MkdirAll(filepath.Join(dir, indexPlotDir), 0o755); err != nil {
-		return "", err
+		return "", false, err
 	}
 	out := filepath.Join(dir, indexPlotDir, feature+"-trend.png")
-	if _, err := writeIfChanged(out, png); err != nil {
-		return "", err
-	}
-	return out, nil
+	changed, err := writeIfChanged(out, png)
+	return out, changed, err
 }
 
 // writeIfChanged writes b to path unless it already holds exactly b.
