@@ -40,7 +40,8 @@ demo: build models llama-server
 # -p 1: packages one at a time. The end-to-end tests time a real engine and
 # check that the host was quiet while they did; other test binaries
 # running beside them on a 2-core machine would (rightly) fail that check.
-test: models llama-server
+test: build models llama-server
+	./$(BIN) check $$(ls docs/benchmark_results/*.md | grep -v '/README.md$$')
 	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
 		DECODEBENCH_CHAOTIC_MODELS="$(CURDIR)/$(MODELS)-chaotic" \
 		$(GO) test -count=1 -p 1 -timeout 30m ./...
