@@ -29,8 +29,11 @@ const tailSize = 30
 const MarkerPrefix = "#### decodebench: "
 
 // NewLog creates the log file at path.
-func NewLog(path string) (*Log, error) {
-	f, err := os.Create(path)
+func NewLog(path string) (*Log, error) { return openLog(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC) }
+
+// openLog opens the log file with the given flags.
+func openLog(path string, flags int) (*Log, error) {
+	f, err := os.OpenFile(path, flags, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("engine log: %w", err)
 	}

@@ -180,6 +180,9 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 	}
 	c := &campaign{scenario: s, policy: s.Policy, opt: opt, sampler: machine.NewSampler(), redact: NewRedactor(s)}
 	c.exec = serverExecutor{c}
+	if s.Engine.IsCommand() {
+		c.exec = newCommandExecutor(c)
+	}
 	for _, cp := range s.Policy.Counters {
 		k, err := engine.NewCounter(cp)
 		if err != nil {

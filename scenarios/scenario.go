@@ -58,6 +58,8 @@ type Scenario struct {
 
 // Engine describes how to start the engine and talk to it.
 type Engine struct {
+	// Kind is server (default) or command (see EngineKind).
+	Kind    EngineKind        `yaml:"kind" json:"kind,omitempty"`
 	Preset  string            `yaml:"preset" json:"preset,omitempty"`
 	Command []string          `yaml:"command" json:"command"`
 	Env     map[string]string `yaml:"env" json:"env,omitempty"`
@@ -69,6 +71,8 @@ type Engine struct {
 	MetricsPath string   `yaml:"metrics_path" json:"metrics_path,omitempty"`
 	StopGrace   Duration `yaml:"stop_grace" json:"stop_grace,omitempty"`
 	Request     Request  `yaml:"request" json:"request"`
+	// Output says how to read a command engine's results (kind: command).
+	Output Output `yaml:"output" json:"output,omitempty"`
 }
 
 // Ready says how to tell that a started engine can take requests.

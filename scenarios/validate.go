@@ -33,12 +33,19 @@ func (s *Scenario) validate(p *problems) {
 	// With an unknown preset, the fields it would have filled are reported
 	// once, as the preset's error.
 	presetOK := e.Preset == "" || known
+	switch e.Kind {
+	case "", KindServer, KindCommand:
+	default:
+		p.at("engine.kind", "%q is not one of server, command", e.Kind)
+	}
 	if len(e.Command) == 0 || e.Command[0] == "" {
 		p.at("engine.command", "required: the engine's command line as a list, e.g. [llama-server, -m, model.gguf, --port, ${PORT}]")
+	} else if e.IsCommand() {
+		s.validateCommandEngine(p)
 	} else if !s.mentionsPort() {
 		p.warn("engine.command", "no ${PORT} in the command or any arm's args: the engine will not listen on the port decodebench polls")
 	}
-	if presetOK && !strings.HasPrefix(e.Ready.Path, "/") {
+	if presetOK && !e.IsCommand() && !strings.HasPrefix(e.Ready.Path, "/") {
 		p.at("engine.ready.path", "required: an HTTP path such as /health (or set engine.preset)")
 	}
 	if e.Ready.Timeout.Duration < 0 {
@@ -48,16 +55,18 @@ func (s *Scenario) validate(p *problems) {
 		p.at("engine.metrics_path", "%q must be an HTTP path starting with /", e.MetricsPath)
 	}
 	r := e.Request
-	if presetOK && !endpoints[r.Endpoint] {
+	if presetOK && !e.IsCommand() && !endpoints[r.Endpoint] {
 		p.at("engine.request.endpoint", "%q is not one of /completion, /v1/completions, /v1/chat/completions", r.Endpoint)
 	}
 	switch {
+	case e.IsCommand():
+		// The command line carries the prompt and the token count.
 	case r.Prompt == "" && r.PromptFile == "":
 		p.at("engine.request", "one of prompt or prompt_file is required")
 	case r.Prompt != "" && r.PromptFile != "":
 		p.at("engine.request.prompt_file", "give prompt or prompt_file, not both")
 	}
-	if r.MaxTokens <= 0 {
+	if r.MaxTokens <= 0 && !e.IsCommand() {
 		p.at("engine.request.max_tokens", "must be at least 1 (got %d)", r.MaxTokens)
 	}
 	if r.Temperature < 0 {

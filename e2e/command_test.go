@@ -1,0 +1,122 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/decodebench/decodebench/recorder"
+)
+
+// sibling returns a llama.cpp tool installed beside llama-server.
+func sibling(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join(filepath.Dir(llamaServer), name)
+	if _, err := os.Stat(p); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s not installed beside llama-server: %v", name, err)
+		}
+		t.Skipf("%s not installed beside llama-server", name)
+	}
+	return p
+}
+
+// runFile runs decodebench on a scenario file with extra environment and
+// returns the exit code and the record, loaded with its runs.
+func runFile(t *testing.T, yaml string, env ...string) (int, *recorder.Record, string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "rec")
+	cmd := exec.Command(binary, "run", path, "--out", out, "--hw", "test", "--date", "2026-01-02")
+	cmd.Env = append(append(os.Environ(), "MODEL_DIR="+modelDir), env...)
+	b, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("exit %d\n%s", code, b)
+	recs, _ := filepath.Glob(filepath.Join(out, "*.md"))
+	if len(recs) != 1 {
+		t.Fatalf("%d records written", len(recs))
+	}
+	rec, err := recorder.Load(recs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := exec.Command(binary, "check", recs[0])
+	if b, err := check.CombinedOutput(); err != nil {
+		t.Errorf("check: %v\n%s", err, b)
+	}
+	md, _ := os.ReadFile(recs[0])
+	return code, rec, string(md), string(b)
+}
+
+// The command engine runs llama-completion once per measured run: the
+// decode rate comes from its own "eval time" line, the thread count that
+// tells the arms apart from its system_info line, the text from stdout.
+func TestCommandEngineLlamaCompletion(t *testing.T) {
+	needEngine(t)
+	bin := sibling(t, "llama-completion")
+	src, err := os.ReadFile("../scenarios/llamacpp-cli.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	yaml := strings.NewReplacer(`"-n", "64"`, `"-n", "16"`, "rounds: 5, warmup: 1, cooldown: 1s", "rounds: 4, warmup: 1, cooldown: 0s",
+		"gates: {max_spread: 50%, max_contended: 50%}", "gates: {max_spread: 0, max_contended: 0}\nexactness: {compare: [t1], on_mismatch: report}").Replace(string(src))
+	code, rec, md, _ := runFile(t, yaml, "LLAMA_COMPLETION="+bin)
+	if code != 0 && code != 2 {
+		t.Fatalf("exit %d", code)
+	}
+	if len(rec.Runs) != 8 {
+		t.Fatalf("%d runs", len(rec.Runs))
+	}
+	for _, r := range rec.Runs {
+		want := map[string]float64{"t2": 2, "t1": 1}[r.Arm]
+		if !r.OK() || r.Metrics["decode_tok_s"] <= 0 || r.Counters["threads"].Value != want || r.Tokens != 15 || r.Output == "" {
+			t.Errorf("run %d (%s): error %q, metrics %v, counters %v, tokens %d, output %q", r.Seq, r.Arm, r.Error, r.Metrics, r.Counters, r.Tokens, r.Output)
+		}
+	}
+	if id := rec.Analysis.Identity; id == nil || len(id.Arms) != 1 || id.Arms[0].Runs != 4 {
+		t.Errorf("identity %+v", id)
+	}
+	if !strings.Contains(md, "## Output identity") || !strings.Contains(md, "threads") {
+		t.Error("record lacks the identity section or the counter")
+	}
+}
+
+// llama-speculative through the command engine: its printed n_draft tells
+// the arms apart, its drafted and accepted counts are recorded, a wrong
+// expectation REJECTS.
+func TestCommandEngineLlamaSpeculative(t *testing.T) {
+	needEngine(t)
+	bin := sibling(t, "llama-speculative")
+	src, err := os.ReadFile("../scenarios/llamacpp-speculative-cli.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	yaml := strings.NewReplacer(`"-n", "64"`, `"-n", "16"`, "rounds: 5, warmup: 0, cooldown: 1s", "rounds: 2, warmup: 0, cooldown: 0s",
+		"gates: {max_spread: 50%, max_contended: 50%}", "gates: {max_spread: 0, max_contended: 0}").Replace(string(src))
+	code, rec, _, _ := runFile(t, yaml, "LLAMA_SPECULATIVE="+bin)
+	if code != 0 && code != 2 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, r := range rec.Runs {
+		want := map[string]float64{"draft3": 3, "draft8": 8}[r.Arm]
+		if !r.OK() || r.Counters["draft_size"].Value != want || r.Counters["drafted"].Value <= 0 || r.Metrics["decode_tok_s"] <= 0 {
+			t.Errorf("run %d (%s): error %q, counters %v, metrics %v", r.Seq, r.Arm, r.Error, r.Counters, r.Metrics)
+		}
+	}
+	wrong := strings.Replace(yaml, `expect: {draft3: "== 3", draft8: "== 8"}`, `expect: {draft3: "== 3", draft8: "== 9"}`, 1)
+	code, rec, _, _ = runFile(t, wrong, "LLAMA_SPECULATIVE="+bin)
+	if code != 3 || rec.Verdict != recorder.Rejected {
+		t.Errorf("a wrong draft size expectation: exit %d, verdict %s", code, rec.Verdict)
+	}
+}

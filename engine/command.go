@@ -1,0 +1,150 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// CommandConfig says how to run a command-line engine once: a CLI that
+// loads the model, generates and exits (llama-completion,
+// llama-speculative, mlx_lm.generate).
+type CommandConfig struct {
+	Command []string
+	Env     map[string]string
+	Dir     string
+	// Timeout bounds the whole run; StopGrace is the time between SIGTERM
+	// and SIGKILL when it is exceeded or the campaign is interrupted.
+	Timeout   time.Duration
+	StopGrace time.Duration
+	LogPath   string
+	Redact    func(string) string
+	// Label names the run in the log's marker lines ("warmup 1",
+	// "measured").
+	Label string
+	// Append adds to the log file instead of starting it afresh, so that
+	// warmups and the measured run share one log.
+	Append bool
+}
+
+// CommandResult is what one run of a command printed.
+type CommandResult struct {
+	// Stdout is everything the command wrote to standard output, up to
+	// maxStdout bytes.
+	Stdout []byte
+	// Lines are its stdout and stderr lines in the order they arrived,
+	// unredacted: what counters and metric patterns read.
+	Lines []string
+	Wall  time.Duration
+}
+
+// maxStdout bounds the standard output kept for the generated text.
+const maxStdout = 16 << 20
+
+// RunCommand runs the command in its own process group (killed whole on
+// every path out, as a server is), writing both streams into the log file,
+// and returns what it printed. A non-zero exit, a timeout or an
+// interruption is an error carrying the log's last lines.
+func RunCommand(ctx context.Context, cfg CommandConfig) (*CommandResult, error) {
+	if len(cfg.Command) == 0 {
+		return nil, errors.New("engine: empty command")
+	}
+	flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	if cfg.Append {
+		flags = os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	}
+	log, err := openLog(cfg.LogPath, flags)
+	if err != nil {
+		return nil, err
+	}
+	log.redact = cfg.Redact
+	log.Mark("%s: %s", cfg.Label, strings.Join(cfg.Command, " "))
+	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
+	cmd.Dir = cfg.Dir
+	cmd.Env = os.Environ()
+	for k, v := range cfg.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stdout capped
+	stdout.max = maxStdout
+	cmd.Stdout = io.MultiWriter(&stdout, log)
+	cmd.Stderr = log
+	cmd.SysProcAttr = procAttr()
+	cmd.WaitDelay = 2 * time.Second
+	log.BeginWindow()
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		log.Close()
+		return nil, &StartError{Reason: fmt.Sprintf("cannot start engine %q: %v", cfg.Command[0], err)}
+	}
+	s := &Server{Argv: cfg.Command, Log: log, cmd: cmd, grace: cfg.StopGrace, done: make(chan struct{})}
+	if s.grace <= 0 {
+		s.grace = 5 * time.Second
+	}
+	track(s)
+	go func() {
+		s.waitErr = cmd.Wait()
+		close(s.done)
+	}()
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = 5 * time.Minute
+	}
+	var failure error
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		failure = ctx.Err()
+	case <-time.After(timeout):
+		failure = fmt.Errorf("the command did not finish within %s", timeout)
+	}
+	wall := time.Since(start)
+	if failure != nil {
+		log.Mark("stopping: %v", failure)
+		s.Stop() // closes the log
+		if errors.Is(failure, context.Canceled) {
+			return nil, failure
+		}
+		return nil, &StartError{Reason: failure.Error(), LogTail: log.Tail()}
+	}
+	lines := log.EndWindow(0, 0)
+	untrack(s)
+	log.Mark("exited (%s)", exitText(s.waitErr))
+	tail := log.Tail()
+	if err := log.Close(); err != nil {
+		return nil, err
+	}
+	if s.waitErr != nil {
+		return nil, &StartError{Reason: "the command failed (" + exitText(s.waitErr) + ")", LogTail: tail}
+	}
+	return &CommandResult{Stdout: stdout.Bytes(), Lines: lines, Wall: wall}, nil
+}
+
+// capped is a buffer that keeps at most max bytes.
+type capped struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	max int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if room := c.max - c.buf.Len(); room > 0 {
+		c.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (c *capped) Bytes() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]byte(nil), c.buf.Bytes()...)
+}

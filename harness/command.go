@@ -1,0 +1,154 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// TokensFromCommand is the TokenSource of a count read from a command
+// engine's output.
+const TokensFromCommand = "command output"
+
+// commandExecutor runs a command-line engine once per warmup and once for
+// the measured run, and reads the run's metrics, counters and generated
+// text from what the command printed.
+type commandExecutor struct {
+	c             *campaign
+	metrics       map[string]*regexp.Regexp
+	tokens        *regexp.Regexp
+	after, before *regexp.Regexp
+}
+
+func newCommandExecutor(c *campaign) *commandExecutor {
+	o := c.scenario.Engine.Output
+	e := &commandExecutor{c: c, metrics: map[string]*regexp.Regexp{}}
+	for m, expr := range o.Metrics {
+		e.metrics[m] = regexp.MustCompile(expr) // validated when loading
+	}
+	if o.Tokens != "" {
+		e.tokens = regexp.MustCompile(o.Tokens)
+	}
+	if o.Text.After != "" {
+		e.after = regexp.MustCompile(o.Text.After)
+	}
+	if o.Text.Before != "" {
+		e.before = regexp.MustCompile(o.Text.Before)
+	}
+	return e
+}
+
+// Execute implements Executor.
+func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *recorder.Run) error {
+	c, s := e.c, e.c.scenario
+	arm, _ := s.Arm(slot.Arm)
+	logName := fmt.Sprintf("run-%03d-%s.log", slot.Seq, slot.Arm)
+	run.Log = filepath.Join("logs", logName)
+	cfg := engine.CommandConfig{
+		Command:   append(append([]string{}, s.Engine.Command...), arm.Args...),
+		Env:       mergeEnv(s.Engine.Env, arm.Env),
+		Timeout:   s.Engine.Request.Timeout.Duration,
+		StopGrace: s.Engine.StopGrace.Duration,
+		LogPath:   filepath.Join(c.dataDir, "logs", logName),
+		Redact:    c.redact.Text,
+	}
+	for i := 0; i < s.Schedule.Warmup; i++ {
+		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("warmup %d/%d", i+1, s.Schedule.Warmup))
+		cfg.Label, cfg.Append = fmt.Sprintf("warmup run %d (discarded)", i+1), i > 0
+		if _, err := engine.RunCommand(ctx, cfg); err != nil {
+			return fmt.Errorf("warmup run %d: %w", i+1, err)
+		}
+	}
+	c.progress.Phase(slot.Seq, slot.Arm, "measuring")
+	cfg.Label, cfg.Append = "measured run", s.Schedule.Warmup > 0
+	res, err := engine.RunCommand(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	run.Metrics = map[string]float64{scenarios.WallS: res.Wall.Seconds()}
+	for m, re := range e.metrics {
+		v, ok := lastNumber(re, res.Lines)
+		if !ok {
+			if m == s.Metrics.Primary {
+				return fmt.Errorf("the command's output has no match for the %s pattern %q", m, re)
+			}
+			continue
+		}
+		run.Metrics[m] = v
+	}
+	if e.tokens != nil {
+		if v, ok := lastNumber(e.tokens, res.Lines); ok {
+			run.Tokens, run.TokenSource = int(v), TokensFromCommand
+		}
+	}
+	run.Output = e.text(res.Stdout)
+	sum := sha256.Sum256([]byte(run.Output))
+	run.OutputSHA256 = hex.EncodeToString(sum[:])
+	obs := engine.Observation{Window: res.Lines, Reply: lastJSON(res.Stdout)}
+	run.Counters = map[string]recorder.CounterReading{}
+	for _, k := range c.counters {
+		rd, err := k.Read(obs)
+		if err != nil {
+			return err
+		}
+		run.Counters[k.Name] = recorder.CounterReading{Value: rd.Value, Note: rd.Note, Absent: rd.Absent}
+	}
+	return nil
+}
+
+// lastNumber returns the capture of the last line the pattern matches.
+func lastNumber(re *regexp.Regexp, lines []string) (float64, bool) {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if m := re.FindStringSubmatch(lines[i]); m != nil {
+			v, err := strconv.ParseFloat(strings.TrimSpace(m[1]), 64)
+			if err == nil {
+				return v, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// text delimits the generated text in the command's standard output.
+func (e *commandExecutor) text(stdout []byte) string {
+	t := string(stdout)
+	if e.after != nil {
+		if loc := e.after.FindStringIndex(t); loc != nil {
+			t = t[loc[1]:]
+		}
+	}
+	if e.before != nil {
+		if loc := e.before.FindStringIndex(t); loc != nil {
+			t = t[:loc[0]]
+		}
+	}
+	return strings.TrimSpace(t)
+}
+
+// lastJSON is the last line of standard output that is a JSON object, for
+// json: counters; nil when there is none.
+func lastJSON(stdout []byte) map[string]any {
+	lines := bytes.Split(stdout, []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := bytes.TrimSpace(lines[i])
+		if len(l) == 0 || l[0] != '{' {
+			continue
+		}
+		var v map[string]any
+		if json.Unmarshal(l, &v) == nil {
+			return v
+		}
+	}
+	return nil
+}
