@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/recorder"
@@ -133,7 +134,27 @@ func (e *commandExecutor) text(stdout []byte) string {
 			t = t[:loc[0]]
 		}
 	}
-	return strings.TrimSpace(t)
+	return validUTF8(strings.TrimSpace(t))
+}
+
+// validUTF8 replaces every byte that is not part of valid UTF-8 with
+// U+FFFD, as encoding/json does when runs.jsonl is written, so that the
+// output's hash is the hash of what is stored.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // lastJSON is the last line of standard output that is a JSON object, for
