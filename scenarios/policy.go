@@ -15,6 +15,9 @@ type Stats struct {
 	// MinEffect is the smallest change that counts, even when significant
 	// (as asv does): default 1%.
 	MinEffect Fraction `yaml:"min_effect" json:"min_effect"`
+	// Pairing is "auto" (default: compare arms round by round when every
+	// round holds both) or "off" (always compare the arms as two groups).
+	Pairing string `yaml:"pairing" json:"pairing,omitempty"`
 }
 
 // Gates are the publishability rules. A campaign that breaks one is
@@ -72,7 +75,10 @@ type Policy struct {
 	Gates    GatesPolicy
 	Outliers OutlierMode
 	Failure  FailurePolicy
-	Schedule SchedulePolicy
+	// GateFailure is what follows a run that fails its counter
+	// expectation.
+	GateFailure GateFailureMode
+	Schedule    SchedulePolicy
 	// Exactness is nil when the scenario asks for no identity check.
 	Exactness *ExactnessPolicy
 	// AllowUnverified is the scenario's reason for running without a
@@ -127,6 +133,44 @@ type StatsPolicy struct {
 	// schedule's, so that a record can be recomputed exactly.
 	Resamples int
 	Seed      uint64
+	// Pairing says whether arms are compared round by round.
+	Pairing Pairing
+}
+
+// Pairing is how two arms' samples are compared.
+type Pairing int
+
+// Pairings. PairAuto is the default: by simulation (stats
+// verdict_sim_test.go) the paired comparison has more power than the
+// two-group one at the same false-positive rate under slow host drift,
+// and no less without drift.
+const (
+	PairAuto Pairing = iota // paired by round when every round holds both arms
+	PairOff                 // two independent groups
+)
+
+func (m Pairing) String() string {
+	if m == PairOff {
+		return "off"
+	}
+	return "auto"
+}
+
+// GateFailureMode is what a run that fails its counter expectation does to
+// the rest of the campaign.
+type GateFailureMode int
+
+// Gate failure modes.
+const (
+	GateStop     GateFailureMode = iota // stop the campaign: it is REJECTED whatever follows
+	GateContinue                        // run on to the end of the schedule
+)
+
+func (m GateFailureMode) String() string {
+	if m == GateContinue {
+		return "continue"
+	}
+	return "stop"
 }
 
 // Resamples is the number of bootstrap resamples of every ratio interval.
@@ -265,6 +309,12 @@ func (s *Scenario) compilePolicy() Policy {
 		p.Schedule.Order = OrderABBA
 	case "random":
 		p.Schedule.Order = OrderRandom
+	}
+	if s.OnGateFailure == "continue" {
+		p.GateFailure = GateContinue
+	}
+	if s.Stats.Pairing == "off" {
+		p.Stats.Pairing = PairOff
 	}
 	if s.Outliers == "drop" {
 		p.Outliers = OutliersDrop
