@@ -40,8 +40,8 @@ func disagreement(c Comparison, alpha, minEffect float64) Disagreement {
 // compareArms compares arm with ref on one metric. When the policy allows
 // pairing and every round that holds a sample of either arm holds exactly
 // one of each, the comparison is paired by round (stats.ComparePaired);
-// otherwise it compares two groups (stats.Compare). The pairing default
-// was chosen by simulation: see stats/verdict_sim_test.go.
+// otherwise it compares two groups (stats.Compare). Pairing is off by
+// default, as chosen by simulation: see scenarios.PairOff.
 func compareArms(in Input, s samples, ref, arm, metric string) stats.Comparison {
 	cfg := statsConfig(in.Policy)
 	if b, a, ok := pairs(in, s, ref, arm, metric); ok {
@@ -54,7 +54,7 @@ func compareArms(in Input, s samples, ref, arm, metric string) stats.Comparison 
 // when pairing applies: the policy allows it, there are at least two
 // rounds, and no round holds a sample of one arm without one of the other.
 func pairs(in Input, s samples, ref, arm, metric string) (b, a []float64, ok bool) {
-	if in.Policy.Stats.Pairing == scenarios.PairOff {
+	if in.Policy.Stats.Pairing != scenarios.PairAuto {
 		return nil, nil, false
 	}
 	byRound := func(name string) (map[int]float64, bool) {
