@@ -98,6 +98,9 @@ func verdictSentence(r *Record) string {
 	case Inconclusive:
 		return "The campaign ran, but the results do not support a conclusion (reasons below). Do not publish."
 	case Failed:
+		if len(r.Analysis.Reasons) > 0 && r.Analysis.Reasons[0].Code == string(analysis.SourceAbsent) {
+			return "Scenario error: a counter's source was absent from every run of every arm (below), so the counter proves nothing. Finished runs are kept below and in the data folder."
+		}
 		return "The campaign did not finish: a run failed. Finished runs are kept below and in the data folder."
 	case Incomplete:
 		return "The campaign was interrupted; the record holds the runs that finished."

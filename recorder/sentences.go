@@ -156,7 +156,7 @@ func (f style) divergence(r Reason) string {
 func comparisonSentence(c Comparison, higherIsBetter, judged bool) string {
 	p := pText(c)
 	if c.Ratio == 0 {
-		return "no comparison could be made (a group has no samples or its median is 0), " + p
+		return "no comparison could be made: " + noComparisonWhy(c)
 	}
 	change := pct1(c.Ratio-1, true) + interval(c.Lo-1, c.Hi-1, true, !c.HasInterval())
 	if !judged {
@@ -178,6 +178,19 @@ func comparisonSentence(c Comparison, higherIsBetter, judged bool) string {
 		return fmt.Sprintf("no difference that matters (~): %s, %s, below the minimum effect", change, p)
 	}
 	return "no significant difference (~): " + change + ", " + p
+}
+
+// noComparisonWhy says why a comparison has no ratio.
+func noComparisonWhy(c Comparison) string {
+	switch {
+	case c.N1 == 0 && c.N2 == 0:
+		return "neither arm has a finished run"
+	case c.N1 == 0:
+		return "the baseline has no finished run"
+	case c.N2 == 0:
+		return "this arm has no finished run"
+	}
+	return "the baseline's median is 0"
 }
 
 // HasInterval reports whether the comparison has a ratio interval.
