@@ -85,8 +85,10 @@ type Mark struct {
 // Analyze derives the verdict and every statistic from the runs.
 //
 // Precedence: a failed counter gate REJECTS (the arms are not proven to
-// differ, so no number may be quoted), as does an identity mismatch under
-// on_mismatch: fail; an interrupted campaign is INCOMPLETE; a run failure
+// differ, so no number may be quoted; a counter whose source no run could
+// read is left out of the gate); a counter source absent from every run of
+// every arm FAILS the campaign as a scenario error; an identity mismatch
+// under on_mismatch: fail REJECTS; an interrupted campaign is INCOMPLETE; a run failure
 // that stopped the campaign FAILS it, as does an arm left with fewer than
 // two runs; then UNVERIFIED for scenarios that allowed running without
 // proof; then INCONCLUSIVE when a gate says the numbers must not be
@@ -154,15 +156,17 @@ func Analyze(in Input) Analysis {
 	}
 	thin := thinArms(in)
 	switch {
+	case len(gateFailures) > 0:
+		// A counter whose source was read failed: the arms are not what
+		// they claim, whatever an absent source adds.
+		a.Verdict = Rejected
+		a.Reasons = append(append(gateFailures, absent...), runFailures...)
 	case len(absent) > 0:
 		// A source that no run could read is a scenario error (a
 		// misspelled metric, a wrong path), not a zero: nothing the
 		// counter says can be trusted.
 		a.Verdict = Failed
-		a.Reasons = append(append(absent, gateFailures...), runFailures...)
-	case len(gateFailures) > 0:
-		a.Verdict = Rejected
-		a.Reasons = append(gateFailures, runFailures...)
+		a.Reasons = append(absent, runFailures...)
 	case identityReject:
 		a.Verdict = Rejected
 		a.Reasons = append([]Reason{identityReason(IdentityMismatch, a.Identity)}, runFailures...)
