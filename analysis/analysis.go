@@ -58,6 +58,10 @@ type Analysis struct {
 	Identity    *Identity
 	// Unmeasured is what the campaign itself could not measure.
 	Unmeasured []Reason
+	// FamilyAlpha is the family-wise error rate of the primary verdicts
+	// over the FamilySize test arms (Holm's method).
+	FamilyAlpha float64
+	FamilySize  int
 	// ClientEngineRatio is the median over runs of the client-side decode
 	// rate over the engine's own; 0 when the engine reported none.
 	ClientEngineRatio float64
@@ -81,8 +85,10 @@ type Mark struct {
 // Analyze derives the verdict and every statistic from the runs.
 //
 // Precedence: a failed counter gate REJECTS (the arms are not proven to
-// differ, so no number may be quoted), as does an identity mismatch under
-// on_mismatch: fail; an interrupted campaign is INCOMPLETE; a run failure
+// differ, so no number may be quoted; a counter whose source no run could
+// read is left out of the gate); a counter source absent from every run of
+// every arm FAILS the campaign as a scenario error; an identity mismatch
+// under on_mismatch: fail REJECTS; an interrupted campaign is INCOMPLETE; a run failure
 // that stopped the campaign FAILS it, as does an arm left with fewer than
 // two runs; then UNVERIFIED for scenarios that allowed running without
 // proof; then INCONCLUSIVE when a gate says the numbers must not be
@@ -90,7 +96,9 @@ type Mark struct {
 func Analyze(in Input) Analysis {
 	p := in.Policy
 	a := Analysis{Marks: make([]Mark, len(in.Runs))}
+	a.FamilyAlpha, a.FamilySize = FamilyAlpha(p)
 	var gateFailures, runFailures []Reason
+	absent := absentSources(in)
 	failed := 0
 	for i, run := range in.Runs {
 		if !run.OK() {
@@ -101,14 +109,15 @@ func Analyze(in Input) Analysis {
 		a.Marks[i].CounterOK = map[string]bool{}
 		for _, c := range p.Counters {
 			ex, has := c.Expect[run.Arm]
-			rd, read := run.Counters[c.Name]
-			if !has || !read {
+			if _, read := run.Counters[c.Name]; !has || !read {
 				continue
 			}
-			ok := ex.Holds(rd.Value)
+			ok := ex.Holds(run.Counters[c.Name].Value)
 			a.Marks[i].CounterOK[c.Name] = ok
-			if !ok {
-				gateFailures = append(gateFailures, Reason{Code: CounterFailed, Run: run.Seq, Round: run.Round, Arm: run.Arm, Counter: c.Name, Value: rd.Value, Text: ex.String()})
+		}
+		for _, r := range CounterFailures(p, run) {
+			if !hasCounter(absent, r.Counter) {
+				gateFailures = append(gateFailures, r)
 			}
 		}
 		if run.HasContention && p.Gates.ContendedCPU > 0 && judged(run, p.Gates) {
@@ -123,8 +132,12 @@ func Analyze(in Input) Analysis {
 	if len(gateFailures) == 0 {
 		s := newSamples(in, a.Marks)
 		a.Results = results(in, s, a.Marks)
-		a.ArmVerdicts, a.Warnings = armVerdicts(in, s)
-		inconclusive, flags = gates(in, a.Results, a.Marks)
+		var control []Reason
+		a.ArmVerdicts, a.Warnings, control = armVerdicts(in, s)
+		inconclusive, flags = gates(in, s, a.Results, a.Marks)
+		// A control that differs from its baseline says the method finds
+		// differences where there are none: that comes first.
+		inconclusive = append(control, inconclusive...)
 	}
 	identityReject := false
 	if id := a.Identity; id != nil {
@@ -144,8 +157,16 @@ func Analyze(in Input) Analysis {
 	thin := thinArms(in)
 	switch {
 	case len(gateFailures) > 0:
+		// A counter whose source was read failed: the arms are not what
+		// they claim, whatever an absent source adds.
 		a.Verdict = Rejected
-		a.Reasons = append(gateFailures, runFailures...)
+		a.Reasons = append(append(gateFailures, absent...), runFailures...)
+	case len(absent) > 0:
+		// A source that no run could read is a scenario error (a
+		// misspelled metric, a wrong path), not a zero: nothing the
+		// counter says can be trusted.
+		a.Verdict = Failed
+		a.Reasons = append(absent, runFailures...)
 	case identityReject:
 		a.Verdict = Rejected
 		a.Reasons = append([]Reason{identityReason(IdentityMismatch, a.Identity)}, runFailures...)
@@ -181,6 +202,58 @@ func Analyze(in Input) Analysis {
 	a.ClientEngineRatio = clientEngineRatio(in.Runs)
 	a.Unmeasured = unmeasured(in)
 	return a
+}
+
+// CounterFailures are the counter expectations one finished run fails: the
+// counter gate of Analyze, exported so that the run loop stops a campaign
+// at the first failure (on_gate_failure: stop) by the same rule as the
+// analysis that rejects it.
+func CounterFailures(p scenarios.Policy, run Run) []Reason {
+	if !run.OK() {
+		return nil
+	}
+	var out []Reason
+	for _, c := range p.Counters {
+		ex, has := c.Expect[run.Arm]
+		rd, read := run.Counters[c.Name]
+		if !has || !read || ex.Holds(rd.Value) {
+			continue
+		}
+		out = append(out, Reason{Code: CounterFailed, Run: run.Seq, Round: run.Round, Arm: run.Arm, Counter: c.Name, Value: rd.Value, Text: ex.String()})
+	}
+	return out
+}
+
+// absentSources names the counters whose source was absent in every
+// finished run that read them, in every arm: a scenario error. A source
+// absent in some runs but present in others is read as 0 there
+// (llama-server omits a field when it has nothing to report).
+func absentSources(in Input) []Reason {
+	var out []Reason
+	for _, c := range in.Policy.Counters {
+		read, absent := 0, 0
+		for _, r := range in.Runs {
+			if rd, ok := r.Counters[c.Name]; ok && r.OK() {
+				read++
+				if rd.Absent {
+					absent++
+				}
+			}
+		}
+		if read > 0 && absent == read {
+			out = append(out, Reason{Code: SourceAbsent, Counter: c.Name, Other: c.Kind.String(), Text: c.Expr, N: read})
+		}
+	}
+	return out
+}
+
+func hasCounter(rs []Reason, name string) bool {
+	for _, r := range rs {
+		if r.Counter == name {
+			return true
+		}
+	}
+	return false
 }
 
 // judged reports whether a run's measured window was long enough for its

@@ -11,7 +11,7 @@ import (
 // gates applies the publishability rules to the primary metric. It returns
 // the reasons that make the campaign INCONCLUSIVE and the flags reported
 // without changing the verdict.
-func gates(in Input, res []MetricResult, marks []Mark) (inconclusive, flags []Reason) {
+func gates(in Input, s samples, res []MetricResult, marks []Mark) (inconclusive, flags []Reason) {
 	p := in.Policy
 	var primary *MetricResult
 	for i := range res {
@@ -22,11 +22,10 @@ func gates(in Input, res []MetricResult, marks []Mark) (inconclusive, flags []Re
 	if primary == nil {
 		return nil, nil
 	}
-	baseN := 0
-	for _, a := range primary.Arms {
-		if a.Arm == p.Baseline {
-			baseN = a.Summary.N
-		}
+	_, family := FamilyAlpha(p)
+	control := map[string]bool{}
+	for _, a := range p.Arms {
+		control[a.Name] = a.Control
 	}
 	for _, a := range primary.Arms {
 		if g := p.Gates.MaxSpread; g > 0 && a.Summary.Spread() > g {
@@ -36,8 +35,18 @@ func gates(in Input, res []MetricResult, marks []Mark) (inconclusive, flags []Re
 			flags = append(flags, Reason{Code: Drift, Arm: a.Arm, Value: a.Drift, Limit: a.DriftRho})
 		}
 		if a.Arm != p.Baseline {
-			if mp := MinP(baseN, a.Summary.N); mp >= p.Stats.Alpha {
-				inconclusive = append(inconclusive, Reason{Code: TooFewSamples, Arm: a.Arm, N: baseN, M: a.Summary.N, Value: mp, Limit: p.Stats.Alpha})
+			// Holm's first step compares the smallest p with alpha/m: an
+			// arm of a family of m must be able to get below that.
+			limit := p.Stats.Alpha
+			if !control[a.Arm] && family > 1 {
+				limit /= float64(family)
+			}
+			if mp, paired := minPFor(in, s, p.Baseline, a.Arm); mp >= limit {
+				r := Reason{Code: TooFewSamples, Arm: a.Arm, N: len(s.values(in, p.Baseline, p.Primary)), M: len(s.values(in, a.Arm, p.Primary)), Value: mp, Limit: limit}
+				if paired {
+					r.Text = "paired"
+				}
+				inconclusive = append(inconclusive, r)
 			}
 		}
 	}

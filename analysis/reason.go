@@ -8,16 +8,18 @@ type Code string
 // beside it.
 const (
 	// Verdict reasons.
-	CounterFailed      Code = "counter-failed"       // Run, Round, Arm, Counter, Value, Text (expectation)
-	RunFailed          Code = "run-failed"           // Run, Round, Arm, Attempt, Text (error's first line)
-	IdentityMismatch   Code = "identity-mismatch"    // Arm, Other (against), Run (token index), N (byte offset), Text (arm verdict)
-	Interrupted        Code = "interrupted"          // N (finished runs), M (planned runs)
-	ThinArm            Code = "thin-arm"             // Arm, N (successful runs)
-	TooNoisy           Code = "too-noisy"            // Arm, Metric, Value (spread), Limit
-	TooFewSamples      Code = "too-few-samples"      // Arm, N, M (samples), Value (smallest p), Limit (alpha)
-	ContendedHost      Code = "contended-host"       // N (contended), M (judged), Value (contended_cpu), Limit (max_contended)
-	IdentityUndecided  Code = "identity-undecidable" // identity Notes say why
-	IdentityBrokenNote Code = "identity-broken"      // Arm, Other, Run (token index), N (byte offset), Text (arm verdict); on_mismatch: report
+	CounterFailed      Code = "counter-failed"        // Run, Round, Arm, Counter, Value, Text (expectation)
+	SourceAbsent       Code = "counter-source-absent" // Counter, Text (source: metric name, JSON path or log pattern), Other (source kind), N (runs read)
+	ControlDiffers     Code = "control-differs"       // Arm (control), Other (baseline), Metric, Value (ratio), Lo, Hi (interval), P, Limit (alpha)
+	RunFailed          Code = "run-failed"            // Run, Round, Arm, Attempt, Text (error's first line)
+	IdentityMismatch   Code = "identity-mismatch"     // Arm, Other (against), Run (token index), N (byte offset), Text (arm verdict)
+	Interrupted        Code = "interrupted"           // N (finished runs), M (planned runs)
+	ThinArm            Code = "thin-arm"              // Arm, N (successful runs)
+	TooNoisy           Code = "too-noisy"             // Arm, Metric, Value (spread), Limit
+	TooFewSamples      Code = "too-few-samples"       // Arm, N, M (samples; rounds when paired), Value (smallest p), Limit (alpha the arm must reach), Text ("paired" or "")
+	ContendedHost      Code = "contended-host"        // N (contended), M (judged), Value (contended_cpu), Limit (max_contended)
+	IdentityUndecided  Code = "identity-undecidable"  // identity Notes say why
+	IdentityBrokenNote Code = "identity-broken"       // Arm, Other, Run (token index), N (byte offset), Text (arm verdict); on_mismatch: report
 
 	// Flags.
 	Drift      Code = "drift"      // Arm, Value (change), Limit (rho)
@@ -59,5 +61,7 @@ type Reason struct {
 	N, M    int
 	Value   float64
 	Limit   float64
-	Text    string
+	// P, Lo and Hi are a comparison's p-value and interval.
+	P, Lo, Hi float64
+	Text      string
 }

@@ -41,9 +41,19 @@ type Comparison struct {
 	Ratio, Lo, Hi, Confidence float64
 	// P is the two-sided Mann–Whitney U p-value.
 	P float64
-	// Significant: P < alpha, the interval excludes 1, and the change is
-	// at least min_effect.
+	// Significant: P (AdjustedP for the primary verdict of several arms)
+	// < alpha, the interval excludes 1, and the change is at least
+	// min_effect.
 	Significant bool
+	// AdjustedP is P adjusted by Holm's method over the family of test
+	// arms; 0 when the family has one arm (no adjustment).
+	AdjustedP float64
+	// Disagreement says when the test and the interval disagree.
+	Disagreement Disagreement
+	// Paired is set when the arms were compared round by round: Ratio is
+	// then the median within-round ratio, P the signed-rank test's, and
+	// N1 = N2 the number of rounds.
+	Paired bool
 	// N1 and N2 are the baseline's and the arm's sample counts.
 	N1, N2 int
 }
@@ -60,10 +70,18 @@ type ArmVerdict struct {
 	Control    bool
 	Comparison Comparison
 	// ControlArm names the campaign's negative control when it has one
-	// (and this arm is not it); SeparatesFromNoise then says whether the
-	// arm's interval stays clear of the control's.
+	// (and this arm is not it); VsControl is then the arm compared with
+	// the control by the same rule as with the baseline, and
+	// SeparatesFromNoise whether it differs significantly, in the same
+	// direction as from the baseline.
 	ControlArm         string
+	VsControl          *Comparison
 	SeparatesFromNoise bool
+	// MDE is the minimum detectable effect of the comparison with the
+	// baseline (relative change, at MDEPower, from the observed robust
+	// noise and n; see stats.MDE) at the level MDEAlpha (alpha divided by
+	// the family's size: Holm's first step); 0 when undefined.
+	MDE, MDEAlpha float64
 }
 
 // samples holds, per arm, the indexes of the runs that count for
@@ -140,7 +158,7 @@ func statsConfig(p scenarios.Policy) stats.Config {
 }
 
 func comparison(c stats.Comparison) Comparison {
-	return Comparison{Ratio: finite(c.Ratio), Lo: finite(c.Lo), Hi: finite(c.Hi), Confidence: finite(c.Confidence), P: finite(c.P), Significant: c.Significant, N1: c.N1, N2: c.N2}
+	return Comparison{Ratio: finite(c.Ratio), Lo: finite(c.Lo), Hi: finite(c.Hi), Confidence: finite(c.Confidence), P: finite(c.P), Significant: c.Significant, Paired: c.Paired, N1: c.N1, N2: c.N2}
 }
 
 // results computes per-arm statistics and comparisons for every metric.
@@ -151,13 +169,13 @@ func results(in Input, s samples, marks []Mark) []MetricResult {
 	for _, m := range metricOrder(p.Primary) {
 		res := MetricResult{Metric: m, Unit: scenarios.Unit(m), Primary: m == p.Primary, HigherIsBetter: scenarios.HigherIsBetter(m)}
 		flagged := outliersOf(in, m)
-		base := s.values(in, p.Baseline, m)
 		for _, arm := range p.ArmNames() {
 			xs := s.values(in, arm, m)
 			ci := stats.MedianInterval(xs, cfg.Confidence)
 			ar := ArmResult{Arm: arm, Summary: stats.Summarize(xs), MedianLo: finite(ci.Lo), MedianHi: finite(ci.Hi), MedianConfidence: finite(ci.Confidence)}
 			if arm != p.Baseline {
-				c := comparison(stats.Compare(base, xs, cfg))
+				c := comparison(compareArms(in, s, p.Baseline, arm, m))
+				c.Disagreement = disagreement(c, p.Stats.Alpha, p.Stats.MinEffect)
 				ar.Comparison = &c
 			}
 			for i, r := range in.Runs {
@@ -184,42 +202,6 @@ func results(in Input, s samples, marks []Mark) []MetricResult {
 	return out
 }
 
-// armVerdicts judges every arm but the baseline on the primary metric and,
-// when the campaign has a negative control, whether the arm separates from
-// the control's noise floor.
-func armVerdicts(in Input, s samples) ([]ArmVerdict, []Reason) {
-	p := in.Policy
-	cfg := statsConfig(p)
-	base := s.values(in, p.Baseline, p.Primary)
-	var control *stats.Comparison
-	controlName := ""
-	for _, a := range p.Arms {
-		if a.Control {
-			c := stats.Compare(base, s.values(in, a.Name, p.Primary), cfg)
-			control, controlName = &c, a.Name
-			break
-		}
-	}
-	var out []ArmVerdict
-	var warnings []Reason
-	for _, a := range p.Arms {
-		if a.Name == p.Baseline {
-			continue
-		}
-		c := stats.Compare(base, s.values(in, a.Name, p.Primary), cfg)
-		for _, w := range c.Warnings {
-			warnings = append(warnings, Reason{Code: ComparisonNote, Arm: a.Name, Other: p.Baseline, Text: w})
-		}
-		v := ArmVerdict{Arm: a.Name, Control: a.Control, Comparison: comparison(c)}
-		if !a.Control && control != nil {
-			v.ControlArm = controlName
-			v.SeparatesFromNoise = stats.SeparatesFromNoise(c, *control)
-		}
-		out = append(out, v)
-	}
-	return out, warnings
-}
-
 // WidestInterval returns the widest primary-metric ratio interval over the
 // arms other than the baseline (relative width; +Inf when one has none),
 // for adaptive rounds. It uses the same samples as Analyze.
@@ -228,13 +210,12 @@ func WidestInterval(in Input) (float64, string) {
 	marks := make([]Mark, len(in.Runs))
 	flagOutliers(in, marks)
 	s := newSamples(in, marks)
-	base := s.values(in, p.Baseline, p.Primary)
 	widest, arm := 0.0, ""
 	for _, a := range p.Arms {
 		if a.Name == p.Baseline {
 			continue
 		}
-		w := stats.CIWidth(stats.Compare(base, s.values(in, a.Name, p.Primary), statsConfig(p)))
+		w := stats.CIWidth(compareArms(in, s, p.Baseline, a.Name, p.Primary))
 		if math.IsNaN(w) {
 			w = math.Inf(1)
 		}

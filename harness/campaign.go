@@ -241,6 +241,12 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 				}
 				return nil, err
 			}
+			if run.OK() && c.gateStops(run) {
+				aborted = true
+				c.rec.Method.StoppedBy = fmt.Sprintf("run %d failed its counter expectation (on_gate_failure: stop)", slot.Seq)
+				c.progress.Printf("run %d failed its counter expectation: the campaign is REJECTED whatever follows, so it stops here (finished runs are kept; on_gate_failure: continue runs on)", slot.Seq)
+				break
+			}
 			if run.OK() {
 				next, attempt = next+1, 1
 				continue
@@ -341,6 +347,18 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (recorde
 		c.progress.Printf("run %d failed: %s", slot.Seq, run.Error)
 	}
 	return run, nil
+}
+
+// gateStops reports whether a finished run fails a counter expectation and
+// the policy stops the campaign there. The rule is the analysis' own
+// (analysis.CounterFailures), so the loop stops exactly when the analysis
+// would reject.
+func (c *campaign) gateStops(run recorder.Run) bool {
+	if c.policy.GateFailure == scenarios.GateContinue {
+		return false
+	}
+	in := recorder.AnalysisInput(c.policy, []recorder.Run{run}, c.rec.Method)
+	return len(analysis.CounterFailures(c.policy, in.Runs[0])) > 0
 }
 
 // resumePoint returns the index of the next slot to run and its attempt

@@ -117,7 +117,8 @@ func TestVerdicts(t *testing.T) {
 			}
 		}, recorder.Failed, "failed: engine exited"},
 		{"drift flagged", "gates: {max_spread: 0}\n", map[string][]float64{"a": {100, 98, 96, 94, 92, 90}, "b": steadyB}, nil, recorder.Valid, "Drift: arm `a` drifted -8.1% over the campaign"},
-		{"too few samples", "#rounds3\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, recorder.Inconclusive, "Too few samples: with 3 and 3 runs the U test cannot reach p < 0.05"},
+		{"too few samples", "#rounds3\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, recorder.Inconclusive, "Too few samples: with 3 and 3 runs the U test cannot reach p < 0.05 whatever the data (smallest possible p is 0.100); run at least 4 rounds"},
+		{"too few samples paired", "#rounds3\nstats: {pairing: auto}\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, recorder.Inconclusive, "Too few samples: with 3 rounds the signed-rank test cannot reach p < 0.05 whatever the data (smallest possible p is 0.250); run at least 6 rounds"},
 		{"unverified", "allow_unverified: no counter\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, recorder.Unverified, ""},
 		{"identity fail", "exactness: {compare: [b]}\n", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
 			if r.Arm == "b" {
@@ -159,7 +160,7 @@ func TestRelaxedGatesAreSaid(t *testing.T) {
 
 func TestVerdictSentencesAndOutliers(t *testing.T) {
 	steady := concluded(t, "", map[string][]float64{"a": steadyA, "b": steadyB}, nil)
-	if v := steady.Analysis.ArmVerdicts; len(v) != 1 || !strings.Contains(steady.ArmVerdictText(v[0]), "`b` vs `a`: faster by 10.0% [") {
+	if v := steady.Analysis.ArmVerdicts; len(v) != 1 || !strings.Contains(steady.ArmVerdictText(v[0]), "`b` vs `a`: +10.0% faster [") {
 		t.Errorf("arm verdicts %+v", v)
 	}
 	rec := concluded(t, "", map[string][]float64{"a": {100, 101, 99, 100, 100.5, 160}, "b": steadyB}, nil)

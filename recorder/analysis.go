@@ -16,6 +16,10 @@ type Analysis struct {
 	Identity          *IdentityResult `json:"identity,omitempty"`
 	Unmeasured        []Reason        `json:"unmeasured"`
 	ClientEngineRatio float64         `json:"client_engine_ratio,omitempty"`
+	// FamilyAlpha is the family-wise error rate of the primary verdicts
+	// over FamilySize test arms (Holm).
+	FamilyAlpha float64 `json:"family_alpha,omitempty"`
+	FamilySize  int     `json:"family_size,omitempty"`
 	// Marks are per run, in runs.jsonl order.
 	Marks []Mark `json:"marks"`
 }
@@ -34,6 +38,9 @@ type Reason struct {
 	M       int     `json:"m,omitempty"`
 	Value   float64 `json:"value,omitempty"`
 	Limit   float64 `json:"limit,omitempty"`
+	P       float64 `json:"p,omitempty"`
+	Lo      float64 `json:"lo,omitempty"`
+	Hi      float64 `json:"hi,omitempty"`
 	Text    string  `json:"text,omitempty"`
 }
 
@@ -99,17 +106,28 @@ type Comparison struct {
 	Confidence  float64 `json:"confidence"`
 	P           float64 `json:"p"`
 	Significant bool    `json:"significant"`
-	N1          int     `json:"n1"`
-	N2          int     `json:"n2"`
+	// AdjustedP is the Holm-adjusted p-value (0: not adjusted).
+	AdjustedP float64 `json:"adjusted_p,omitempty"`
+	// Disagreement is set when the test and the interval disagree.
+	Disagreement string `json:"disagreement,omitempty"`
+	// Paired: compared round by round (N1 = N2 = rounds).
+	Paired bool `json:"paired,omitempty"`
+	N1     int  `json:"n1"`
+	N2     int  `json:"n2"`
 }
 
 // ArmVerdict is one arm's primary-metric verdict.
 type ArmVerdict struct {
-	Arm                string     `json:"arm"`
-	Control            bool       `json:"control,omitempty"`
-	Comparison         Comparison `json:"comparison"`
-	ControlArm         string     `json:"control_arm,omitempty"`
-	SeparatesFromNoise bool       `json:"separates_from_noise,omitempty"`
+	Arm                string      `json:"arm"`
+	Control            bool        `json:"control,omitempty"`
+	Comparison         Comparison  `json:"comparison"`
+	ControlArm         string      `json:"control_arm,omitempty"`
+	VsControl          *Comparison `json:"vs_control,omitempty"`
+	SeparatesFromNoise bool        `json:"separates_from_noise,omitempty"`
+	// MDE is the minimum detectable effect at 80% power and level
+	// MDEAlpha (0 when undefined).
+	MDE      float64 `json:"mde,omitempty"`
+	MDEAlpha float64 `json:"mde_alpha,omitempty"`
 }
 
 // IdentityResult is the output identity check.
@@ -154,6 +172,7 @@ func FromAnalysis(a analysis.Analysis, runs []Run, p scenarios.Policy) Analysis 
 	out := Analysis{
 		Reasons: reasons(a.Reasons), Flags: reasons(a.Flags), Warnings: reasons(a.Warnings),
 		Unmeasured: reasons(a.Unmeasured), ClientEngineRatio: a.ClientEngineRatio,
+		FamilyAlpha: a.FamilyAlpha, FamilySize: a.FamilySize,
 	}
 	for i, m := range a.Marks {
 		out.Marks = append(out.Marks, Mark{Seq: runs[i].Seq, Outlier: m.Outlier, Dropped: m.Dropped, Contended: m.Contended, CounterOK: m.CounterOK})
@@ -174,7 +193,13 @@ func FromAnalysis(a analysis.Analysis, runs []Run, p scenarios.Policy) Analysis 
 		out.Results = append(out.Results, mr)
 	}
 	for _, v := range a.ArmVerdicts {
-		out.ArmVerdicts = append(out.ArmVerdicts, ArmVerdict{Arm: v.Arm, Control: v.Control, Comparison: comparison(v.Comparison), ControlArm: v.ControlArm, SeparatesFromNoise: v.SeparatesFromNoise})
+		av := ArmVerdict{Arm: v.Arm, Control: v.Control, Comparison: comparison(v.Comparison), ControlArm: v.ControlArm, SeparatesFromNoise: v.SeparatesFromNoise,
+			MDE: v.MDE, MDEAlpha: v.MDEAlpha}
+		if v.VsControl != nil {
+			c := comparison(*v.VsControl)
+			av.VsControl = &c
+		}
+		out.ArmVerdicts = append(out.ArmVerdicts, av)
 	}
 	if id := a.Identity; id != nil {
 		res := &IdentityResult{Verdict: string(id.Verdict), Against: id.Against, OnMismatch: p.Exactness.OnMismatch.String(),
@@ -191,14 +216,15 @@ func FromAnalysis(a analysis.Analysis, runs []Run, p scenarios.Policy) Analysis 
 }
 
 func comparison(c analysis.Comparison) Comparison {
-	return Comparison{Ratio: c.Ratio, Lo: c.Lo, Hi: c.Hi, Confidence: c.Confidence, P: c.P, Significant: c.Significant, N1: c.N1, N2: c.N2}
+	return Comparison{Ratio: c.Ratio, Lo: c.Lo, Hi: c.Hi, Confidence: c.Confidence, P: c.P, Significant: c.Significant,
+		AdjustedP: c.AdjustedP, Disagreement: string(c.Disagreement), Paired: c.Paired, N1: c.N1, N2: c.N2}
 }
 
 func reasons(rs []analysis.Reason) []Reason {
 	var out []Reason
 	for _, r := range rs {
 		out = append(out, Reason{Code: string(r.Code), Arm: r.Arm, Other: r.Other, Counter: r.Counter, Metric: r.Metric, Run: r.Run, Round: r.Round,
-			Attempt: r.Attempt, N: r.N, M: r.M, Value: r.Value, Limit: r.Limit, Text: r.Text})
+			Attempt: r.Attempt, N: r.N, M: r.M, Value: r.Value, Limit: r.Limit, P: r.P, Lo: r.Lo, Hi: r.Hi, Text: r.Text})
 	}
 	return out
 }

@@ -79,7 +79,7 @@ func (m *mdWriter) title(r *Record) {
 		m.ln("")
 	}
 	if r.Verdict.ShowsResults() && len(a.ArmVerdicts) > 0 {
-		m.p("On %s, at %s confidence:\n\n", code(r.Scenario.Primary), pctShort(r.Method.Confidence))
+		m.p("On %s (%s):\n\n", code(r.Scenario.Primary), verdictBasis(r))
 		for _, v := range a.ArmVerdicts {
 			m.p("- %s\n", armVerdictSentence(v, r.Scenario.Baseline, higherIsBetter(r, r.Scenario.Primary)))
 		}
@@ -98,6 +98,9 @@ func verdictSentence(r *Record) string {
 	case Inconclusive:
 		return "The campaign ran, but the results do not support a conclusion (reasons below). Do not publish."
 	case Failed:
+		if len(r.Analysis.Reasons) > 0 && r.Analysis.Reasons[0].Code == string(analysis.SourceAbsent) {
+			return "Scenario error: a counter's source was absent from every run of every arm (below), so the counter proves nothing. Finished runs are kept below and in the data folder."
+		}
 		return "The campaign did not finish: a run failed. Finished runs are kept below and in the data folder."
 	case Incomplete:
 		return "The campaign was interrupted; the record holds the runs that finished."
@@ -449,7 +452,7 @@ func (m *mdWriter) results(r *Record) {
 	if r.Verdict != Valid {
 		m.p("> **Do not publish:** verdict %s.\n\n", r.Verdict)
 	}
-	m.ln("Median with its confidence interval; MAD is the median absolute deviation; spread is (Q3−Q1)/median; ratio is the arm's median over the baseline's, with its bootstrap interval; p is the Mann–Whitney U test against the baseline.")
+	m.ln("Median with its confidence interval at the level it achieves with n samples; MAD is the median absolute deviation; spread is (Q3−Q1)/median; ratio is the arm's median over the baseline's with its bootstrap interval and p the Mann–Whitney U test against the baseline, or, when the arms are paired by round, the median within-round ratio with a bootstrap over rounds and p the Wilcoxon signed-rank test. Changes are new/old − 1 on the metric's own scale. Only the primary metric is judged (faster/slower, corrected for the family of arms); secondary metrics are described.")
 	m.ln("")
 	for _, res := range r.Analysis.Results {
 		role := "secondary"
@@ -462,7 +465,11 @@ func (m *mdWriter) results(r *Record) {
 		for _, a := range res.Arms {
 			ratio, p, verdict := "1 (baseline)", "—", "—"
 			if c := a.Comparison; c != nil {
-				ratio, p, verdict = num(c.Ratio, 4)+"× "+ratioCI(a), num(c.P, 2), comparisonSentence(*c, res.HigherIsBetter)
+				judged := *c
+				if v, ok := armVerdictOf(r, a.Arm); ok && res.Primary {
+					judged = v.Comparison
+				}
+				ratio, p, verdict = num(c.Ratio, 4)+"× "+ratioCI(a), num(c.P, 2), comparisonSentence(judged, res.HigherIsBetter, res.Primary)
 			}
 			outliers := fmt.Sprint(a.Outliers)
 			if a.Dropped > 0 {
@@ -481,6 +488,29 @@ func (m *mdWriter) results(r *Record) {
 			}
 		}
 	}
+}
+
+// verdictBasis states how the primary verdicts were reached: the level of
+// the ratio intervals and the family-wise alpha.
+func verdictBasis(r *Record) string {
+	a := r.Analysis
+	s := fmt.Sprintf("ratio intervals at %s by percentile bootstrap", pctShort(r.Method.Confidence))
+	if a.FamilySize > 1 {
+		s += fmt.Sprintf("; family-wise alpha %s over %d arms (Holm)", count(a.FamilyAlpha), a.FamilySize)
+	} else if a.FamilyAlpha > 0 {
+		s += fmt.Sprintf("; alpha %s", count(a.FamilyAlpha))
+	}
+	return s
+}
+
+// armVerdictOf returns an arm's primary verdict.
+func armVerdictOf(r *Record, arm string) (ArmVerdict, bool) {
+	for _, v := range r.Analysis.ArmVerdicts {
+		if v.Arm == arm {
+			return v, true
+		}
+	}
+	return ArmVerdict{}, false
 }
 
 // medianCI formats a median with its interval and the interval's level.

@@ -39,6 +39,11 @@ func reasonText(r Reason) string { return markdown.reason(r) }
 // reasonText states one reason.
 func (f style) reason(r Reason) string {
 	switch analysis.Code(r.Code) {
+	case analysis.SourceAbsent:
+		return fmt.Sprintf("Scenario error: counter %s reads the %s source %s, which was absent in all %d runs of every arm. A source no run could read is a misspelled name or one this engine does not expose, not a zero; fix the scenario.", f.code(r.Counter), f.text(r.Other), f.code(r.Text), r.N)
+	case analysis.ControlDiffers:
+		return fmt.Sprintf("Negative control %s differs from the baseline %s on %s: %s%s, %s (alpha %s). The method finds a difference where none exists, so no arm's difference can be trusted. Remedies: a quieter host, more rounds, or find what differs between the two (warm-up, launch order).",
+			f.code(r.Arm), f.code(r.Other), f.code(r.Metric), pct1(r.Value-1, true), interval(r.Lo-1, r.Hi-1, true, r.Lo == 0 && r.Hi == 0), formatP(r.P), count(r.Limit))
 	case analysis.CounterFailed:
 		return fmt.Sprintf("Run %d (%s, round %d): counter %s = %s, expected %s.", r.Run, f.code(r.Arm), r.Round, f.code(r.Counter), count(r.Value), r.Text)
 	case analysis.RunFailed:
@@ -58,11 +63,14 @@ func (f style) reason(r Reason) string {
 	case analysis.ThinArm:
 		return fmt.Sprintf("Arm %s has %d successful run(s); at least 2 are needed to say anything.", f.code(r.Arm), r.N)
 	case analysis.TooNoisy:
-		return fmt.Sprintf("Too noisy: arm %s has a spread of %.1f%% (interquartile range over median of %s), above the %s limit.", f.code(r.Arm), r.Value*100, f.code(r.Metric), pctShort(r.Limit))
+		return fmt.Sprintf("Too noisy: arm %s has a spread of %.1f%% (interquartile range over median of %s), %.1f points above the %s limit. Remedies: a quieter host (see Machine), or relax gates.max_spread (the record will disclose it).", f.code(r.Arm), r.Value*100, f.code(r.Metric), (r.Value-r.Limit)*100, pctShort(r.Limit))
 	case analysis.TooFewSamples:
-		return fmt.Sprintf("Too few samples: with %d and %d runs the U test cannot reach p < %s whatever the data (smallest possible p is %.3f); add rounds.", r.N, r.M, count(r.Limit), r.Value)
+		if r.Text == "paired" {
+			return fmt.Sprintf("Too few samples: with %d rounds the signed-rank test cannot reach p < %s whatever the data (smallest possible p is %.3f); run at least %d rounds.", r.N, count(round3(r.Limit)), r.Value, signedRankRounds(r.Limit))
+		}
+		return fmt.Sprintf("Too few samples: with %d and %d runs the U test cannot reach p < %s whatever the data (smallest possible p is %.3f); run at least %d rounds.", r.N, r.M, count(round3(r.Limit)), r.Value, uTestRounds(r.Limit))
 	case analysis.ContendedHost:
-		return fmt.Sprintf("Contended host: in %d of %d runs other processes used more than %s of the CPU during the measured request, above the %s limit.", r.N, r.M, pctShort(r.Value), pctShort(r.Limit))
+		return fmt.Sprintf("Contended host: in %d of %d runs (%s) other processes used more than %s of the CPU during the measured request, above the %s limit. Remedies: stop the busy processes named under Machine and run again, or relax gates.max_contended (the record will disclose it).", r.N, r.M, pctShort(float64(r.N)/float64(max(r.M, 1))), pctShort(r.Value), pctShort(r.Limit))
 	case analysis.Drift:
 		return fmt.Sprintf("Drift: arm %s drifted %+.1f%% over the campaign (first to last third; rank correlation with time %.2f). Interleaving spreads drift over the arms, but check the machine.", f.code(r.Arm), r.Value*100, r.Limit)
 	case analysis.Contention:
@@ -101,6 +109,26 @@ func (f style) reason(r Reason) string {
 	return fmt.Sprintf("Unknown reason code %s.", f.code(r.Code))
 }
 
+// signedRankRounds is the fewest rounds whose signed-rank test can reach
+// p < limit.
+func signedRankRounds(limit float64) int {
+	n := 1
+	for n < 64 && stats.MinSignedRankP(n) >= limit {
+		n++
+	}
+	return n
+}
+
+// uTestRounds is the fewest rounds (runs per arm) whose U test can reach
+// p < limit.
+func uTestRounds(limit float64) int {
+	n := 1
+	for n < 64 && analysis.MinP(n, n) >= limit {
+		n++
+	}
+	return n
+}
+
 // divergenceText states where an arm first diverged (IdentityMismatch and
 // IdentityBrokenNote: Run is the token index, N the byte offset, M the
 // diverging runs, Round the runs compared).
@@ -114,30 +142,70 @@ func (f style) divergence(r Reason) string {
 
 // comparisonSentence states a comparison in plain words, e.g.
 //
-//	faster by 6.1% [3.9%, 8.2%], p=0.008
+//	+6.1% faster [+3.9%, +8.2%], p=0.008
+//	+33.5% slower [+20.0%, +48.1%], p=0.002   (time to first token)
 //	no significant difference (~): -0.4% [-1.9%, +1.2%], p=0.55
+//	inconclusive: p=0.041 but the interval [-0.5%, +8.0%] includes no change
 //
-// The percent is oriented so that positive means better: Ratio−1 when
-// higher is better (tokens/s), 1−Ratio otherwise (latency, wall time). The
-// "~" is benchstat's mark for "no difference".
-func comparisonSentence(c Comparison, higherIsBetter bool) string {
-	p := formatP(c.P)
+// The change is new/old − 1 on the metric's own scale, with its interval
+// on the same scale; "faster" or "slower" is chosen by the metric's
+// direction. Only a judged comparison (the primary metric's, corrected
+// for the family of arms) gets those words: a secondary metric is
+// described, never judged. The "~" is benchstat's mark for "no
+// difference".
+func comparisonSentence(c Comparison, higherIsBetter, judged bool) string {
+	p := pText(c)
 	if c.Ratio == 0 {
-		return "no comparison could be made (a group has no samples or its median is 0), " + p
+		return "no comparison could be made: " + noComparisonWhy(c)
 	}
-	pct, lo, hi := c.Ratio-1, c.Lo-1, c.Hi-1
-	if !higherIsBetter {
-		pct, lo, hi = 1-c.Ratio, 1-c.Hi, 1-c.Lo
+	change := pct1(c.Ratio-1, true) + interval(c.Lo-1, c.Hi-1, true, !c.HasInterval())
+	if !judged {
+		return "described, not judged (secondary metric): " + change + ", " + p
 	}
-	noCI := c.Lo == 0 && c.Hi == 0
+	word := "slower"
+	if (c.Ratio > 1) == higherIsBetter {
+		word = "faster"
+	}
+	ci := interval(c.Lo-1, c.Hi-1, true, !c.HasInterval())
 	switch {
-	case c.Significant && pct > 0:
-		return fmt.Sprintf("faster by %s%s, %s", pct1(pct, false), interval(lo, hi, false, noCI), p)
-	case c.Significant && pct < 0:
-		return fmt.Sprintf("slower by %s%s, %s", pct1(-pct, false), interval(-hi, -lo, false, noCI), p)
-	default:
-		return fmt.Sprintf("no significant difference (~): %s%s, %s", pct1(pct, true), interval(lo, hi, true, noCI), p)
+	case c.Significant:
+		return fmt.Sprintf("%s %s%s, %s", pct1(c.Ratio-1, true), word, ci, p)
+	case c.Disagreement == string(analysis.PWithoutCI):
+		return fmt.Sprintf("inconclusive: %s but the interval%s includes no change (%s)", p, ci, pct1(c.Ratio-1, true))
+	case c.Disagreement == string(analysis.CIWithoutP):
+		return fmt.Sprintf("inconclusive: the interval%s excludes no change but %s is not significant (%s)", ci, p, pct1(c.Ratio-1, true))
+	case c.Disagreement == string(analysis.TooSmallDiff):
+		return fmt.Sprintf("no difference that matters (~): %s, %s, below the minimum effect", change, p)
 	}
+	return "no significant difference (~): " + change + ", " + p
+}
+
+// noComparisonWhy says why a comparison has no ratio.
+func noComparisonWhy(c Comparison) string {
+	switch {
+	case c.N1 == 0 && c.N2 == 0:
+		return "neither arm has a finished run"
+	case c.N1 == 0:
+		return "the baseline has no finished run"
+	case c.N2 == 0:
+		return "this arm has no finished run"
+	}
+	return "the baseline's median is 0"
+}
+
+// HasInterval reports whether the comparison has a ratio interval.
+func (c Comparison) HasInterval() bool { return c.Lo != 0 || c.Hi != 0 }
+
+// pText states a comparison's p-value, its test, and its Holm adjustment.
+func pText(c Comparison) string {
+	s := formatP(c.P)
+	if c.AdjustedP != 0 {
+		s += ", Holm-adjusted " + formatP(c.AdjustedP)
+	}
+	if c.Paired {
+		s += fmt.Sprintf(" (paired by round, %d rounds)", c.N1)
+	}
+	return s
 }
 
 func pct1(f float64, signed bool) string {
@@ -170,20 +238,27 @@ func armVerdictSentence(v ArmVerdict, baseline string, higherIsBetter bool) stri
 
 func (f style) armVerdict(v ArmVerdict, baseline string, higherIsBetter bool) string {
 	code := f.code
-	s := fmt.Sprintf("%s vs %s: %s", code(v.Arm), code(baseline), comparisonSentence(v.Comparison, higherIsBetter))
 	c := v.Comparison
+	s := fmt.Sprintf("%s vs %s: %s", code(v.Arm), code(baseline), comparisonSentence(c, higherIsBetter, true))
 	switch {
+	case v.Control && c.Significant:
+		s += " — negative control DIFFERS from the baseline: the method finds a difference where none exists"
 	case v.Control:
-		s += fmt.Sprintf(" — negative control: this is the method's noise floor (ratio %.4f [%.4f, %.4f])", c.Ratio, c.Lo, c.Hi)
-	case v.ControlArm != "":
+		s += " — negative control: this is the method's noise floor"
+	case v.ControlArm != "" && v.VsControl != nil:
 		word := "no"
 		if v.SeparatesFromNoise {
 			word = "yes"
 		}
-		s += fmt.Sprintf("; separates from noise (control %s): %s", code(v.ControlArm), word)
+		s += fmt.Sprintf("; separates from noise (vs control %s: %s): %s", code(v.ControlArm), comparisonSentence(*v.VsControl, higherIsBetter, true), word)
+	}
+	if v.MDE > 0 {
+		s += fmt.Sprintf("; minimum detectable effect ±%s at %s power (alpha %s)", pct1(v.MDE, false), pctShort(analysis.MDEPower), count(round3(v.MDEAlpha)))
 	}
 	return s
 }
+
+func round3(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 // methodStatistics describes the statistics, with the constants of the
 // stats package.

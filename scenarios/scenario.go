@@ -36,7 +36,12 @@ type Scenario struct {
 	Exactness *Exactness `yaml:"exactness" json:"exactness,omitempty"`
 	// OnFailure is what follows a failed run: "abort" (default),
 	// "continue", or "retry:N" (run the same slot again up to N times).
-	OnFailure       string `yaml:"on_failure" json:"on_failure"`
+	OnFailure string `yaml:"on_failure" json:"on_failure"`
+	// OnGateFailure is what follows a run that fails its counter
+	// expectation: "stop" (default: the campaign is REJECTED whatever
+	// follows, so it ends there, keeping the runs so far) or "continue"
+	// (run the whole schedule, e.g. to see how often the gate fails).
+	OnGateFailure   string `yaml:"on_gate_failure" json:"on_gate_failure,omitempty"`
 	Unmeasured      []Note `yaml:"unmeasured" json:"unmeasured"`
 	AllowUnverified string `yaml:"allow_unverified" json:"allow_unverified,omitempty"`
 

@@ -269,6 +269,12 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 	if s.Outliers != "flag" && s.Outliers != "drop" {
 		p.at("outliers", "%q is not one of flag, drop", s.Outliers)
 	}
+	if g := s.OnGateFailure; g != "" && g != "stop" && g != "continue" {
+		p.at("on_gate_failure", "%q is not one of stop, continue", g)
+	}
+	if m := s.Stats.Pairing; m != "" && m != "auto" && m != "off" {
+		p.at("stats.pairing", "%q is not one of auto, off", m)
+	}
 	if !onFailureRE.MatchString(s.OnFailure) {
 		p.at("on_failure", "%q is not one of abort, continue, retry:N", s.OnFailure)
 	}

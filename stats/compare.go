@@ -70,6 +70,8 @@ type Comparison struct {
 	// dropped).
 	N1, N2   int
 	Warnings []string
+	// Paired is set by ComparePaired: N1 = N2 = the number of rounds.
+	Paired bool
 }
 
 // Compare judges arm against base. NaN values are ignored. Values are

@@ -1,0 +1,80 @@
+package harness
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// fakeExec fills runs with steady values; the counter of arm b reads 0
+// (failing "> 0") in the run numbered failAt.
+type fakeExec struct{ failAt int }
+
+func (f fakeExec) Execute(_ context.Context, slot Slot, run *recorder.Run) error {
+	v, cv := 100.0, 0.0
+	if slot.Arm == "b" {
+		v, cv = 110, 5
+		if slot.Seq == f.failAt {
+			cv = 0
+		}
+	}
+	run.Metrics = map[string]float64{"decode_tok_s": v + float64(slot.Round%3)*0.1, "wall_s": 1}
+	run.Counters = map[string]recorder.CounterReading{"c": {Value: cv}}
+	run.Output = "same"
+	return nil
+}
+
+func runFake(t *testing.T, extra string, failAt int) *recorder.Record {
+	t.Helper()
+	s, _, err := scenarios.Parse("t.yaml", ".", []byte(testScenario+extra), scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := newCampaign(s, Options{OutDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.exec = fakeExec{failAt: failAt}
+	c.recPath, c.dataDir, err = recorder.Reserve(c.opt.OutDir, s.Feature, "x", "2026-01-01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.prepareDataDir(); err != nil {
+		t.Fatal(err)
+	}
+	c.rec = c.newRecord("x", "2026-01-01", machine.Identity{}, time.Now().Round(0))
+	out, err := c.execute(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(out.RecordPath) == "" {
+		t.Fatal("no record")
+	}
+	return out.Record
+}
+
+// A run that fails its counter expectation stops the campaign there by
+// default: the verdict is REJECTED whatever follows, and the runs so far
+// are kept.
+func TestGateFailureStopsCampaign(t *testing.T) {
+	rec := runFake(t, "", 3)
+	if len(rec.Runs) != 3 || rec.Verdict != recorder.Rejected {
+		t.Fatalf("stop: %d runs, verdict %s; want 3 runs, REJECTED", len(rec.Runs), rec.Verdict)
+	}
+	if !strings.Contains(rec.Method.StoppedBy, "run 3 failed its counter expectation") {
+		t.Errorf("stopped by %q", rec.Method.StoppedBy)
+	}
+	rec = runFake(t, "on_gate_failure: continue\n", 3)
+	if len(rec.Runs) != 12 || rec.Verdict != recorder.Rejected {
+		t.Fatalf("continue: %d runs, verdict %s; want 12 runs, REJECTED", len(rec.Runs), rec.Verdict)
+	}
+	if rec := runFake(t, "", 0); len(rec.Runs) != 12 || rec.Verdict != recorder.Valid {
+		t.Fatalf("no failure: %d runs, verdict %s; reasons %v", len(rec.Runs), rec.Verdict, rec.Analysis.Reasons)
+	}
+}

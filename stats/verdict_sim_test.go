@@ -1,0 +1,182 @@
+package stats_test
+
+// These simulations run whole campaigns through the production code: the
+// planner (harness.Plan) decides the order of runs, and the verdict comes
+// from analysis.Analyze under the policy a scenario file compiles to. Only
+// the runs are synthetic: a host that drifts slowly, per-run log-normal
+// noise and occasional stalls. Each Analyze uses fewer bootstrap resamples
+// than production (simResamples) to keep the run time modest; the
+// production default stays scenarios.Resamples.
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+const simResamples = 400
+
+// host is a simulated machine.
+type host struct {
+	// cv is the per-run noise (σ of log values); drift the typical total
+	// drift over a campaign (random walk plus a linear trend); stall the
+	// probability that a run is stalled, losing stallCost of its rate.
+	cv, drift, stall, stallCost float64
+}
+
+var (
+	// thisMachine: the noise measured on the 2-core VM (CV 8–10%),
+	// drifting a few percent over a campaign, one run in 20 stalled.
+	thisMachine = host{cv: 0.09, drift: 0.05, stall: 0.05, stallCost: 0.4}
+	quietHost   = host{cv: 0.02, drift: 0.03, stall: 0.02, stallCost: 0.3}
+)
+
+// simScenario is a 3-arm campaign: baseline, negative control, test arm.
+// The spread gate is off: at this machine's noise it would make every
+// campaign INCONCLUSIVE, and these tests measure the statistical rule.
+func simPolicy(t testing.TB, rounds int, extra string) scenarios.Policy {
+	t.Helper()
+	src := fmt.Sprintf(`feature: sim
+engine:
+  preset: llama.cpp
+  command: [llama-server, --port, "${PORT}"]
+  request: {prompt: p, max_tokens: 8}
+arms:
+  - name: base
+  - name: control
+    control: true
+  - name: test
+baseline: base
+schedule: {rounds: %d, order: rotate}
+gates: {max_spread: 0}
+allow_unverified: simulation
+unmeasured: [nothing]
+%s`, rounds, extra)
+	s, _, err := scenarios.Parse("sim.yaml", ".", []byte(src), scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Policy
+	p.AllowUnverified = "" // the verdict rule as for a verified campaign
+	p.Stats.Resamples = simResamples
+	return p
+}
+
+// effects maps an arm to its true multiplicative effect on decode_tok_s;
+// value, when set, draws an arm's run value instead.
+type campaignSpec struct {
+	policy  scenarios.Policy
+	host    host
+	effects map[string]float64
+	value   func(rng *rand.Rand, arm string, center float64) float64
+}
+
+// simulate runs one campaign and returns its analysis.
+func simulate(t testing.TB, spec campaignSpec, seed uint64) analysis.Analysis {
+	rng := rand.New(rand.NewPCG(seed, 77))
+	p := spec.policy
+	plan, err := harness.Plan(p.ArmNames(), p.Schedule.Rounds.Min, p.Schedule.Order, int64(seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := spec.host
+	steps := float64(len(plan))
+	walk := h.drift / math.Sqrt(steps)
+	slope := h.drift * (2*rng.Float64() - 1) / steps
+	level := 0.0
+	start := time.Unix(0, 0)
+	in := analysis.Input{Policy: p, Campaign: analysis.Campaign{Planned: len(plan), Started: start}}
+	for i, s := range plan {
+		level += walk*rng.NormFloat64() + slope
+		center := 100 * math.Exp(level)
+		var v float64
+		if spec.value != nil {
+			v = spec.value(rng, s.Arm, center)
+		} else {
+			e := spec.effects[s.Arm]
+			if e == 0 {
+				e = 1
+			}
+			v = center * e * math.Exp(h.cv*rng.NormFloat64())
+		}
+		if rng.Float64() < h.stall {
+			v *= 1 - h.stallCost
+		}
+		p.Stats.Seed = seed
+		in.Runs = append(in.Runs, analysis.Run{Seq: s.Seq, Round: s.Round, Arm: s.Arm, Start: start.Add(time.Duration(i) * 20 * time.Second),
+			Metrics: map[string]float64{scenarios.DecodeTokS: v, scenarios.WallS: 1}})
+	}
+	in.Policy = p
+	return analysis.Analyze(in)
+}
+
+// outcome is what a campaign claims about the test arm.
+type outcome struct {
+	claim       bool // VALID and the test arm significantly different
+	dir         int  // sign of the claimed change
+	significant bool // the arm's comparison significant, whatever the verdict
+	covered     bool // the arm's interval holds the true ratio
+	pBelow      bool // the test's p alone below alpha
+	mde         float64
+	verdict     analysis.Verdict
+}
+
+func outcomeOf(a analysis.Analysis, truth float64) outcome {
+	for _, v := range a.ArmVerdicts {
+		if v.Arm != "test" {
+			continue
+		}
+		c := v.Comparison
+		o := outcome{significant: c.Significant, covered: c.Lo <= truth && truth <= c.Hi, pBelow: c.P < 0.05, mde: v.MDE, verdict: a.Verdict}
+		o.claim = a.Verdict == analysis.Valid && c.Significant
+		if c.Ratio > 1 {
+			o.dir = 1
+		} else {
+			o.dir = -1
+		}
+		return o
+	}
+	return outcome{verdict: a.Verdict}
+}
+
+type rates struct {
+	n                                          int
+	claim, right, significant, covered, pBelow float64
+	mde                                        []float64
+}
+
+func run(t testing.TB, spec campaignSpec, campaigns int, truth float64, seed uint64) rates {
+	var r rates
+	r.n = campaigns
+	for i := range campaigns {
+		o := outcomeOf(simulate(t, spec, seed*100000+uint64(i)), truth)
+		add := func(b bool, x *float64) {
+			if b {
+				*x += 1 / float64(campaigns)
+			}
+		}
+		add(o.claim, &r.claim)
+		add(o.claim && (o.dir > 0) == (truth > 1), &r.right)
+		add(o.significant, &r.significant)
+		add(o.covered, &r.covered)
+		add(o.pBelow, &r.pBelow)
+		r.mde = append(r.mde, o.mde)
+	}
+	return r
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64{}, xs...)
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+	return s[len(s)/2]
+}
