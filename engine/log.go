@@ -6,6 +6,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Log captures an engine's stdout and stderr into a file, line by line, and
@@ -30,7 +32,9 @@ const MarkerPrefix = "#### decodebench: "
 
 // NewLog creates the log file at path.
 func NewLog(path string) (*Log, error) {
-	f, err := os.Create(path)
+	// Never through a symbolic link: the log lives in a data folder that
+	// may have been copied from elsewhere.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|unix.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("engine log: %w", err)
 	}
