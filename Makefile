@@ -65,7 +65,8 @@ bench: models llama-server
 # Each fuzz target for FUZZTIME; `make test` runs their seed corpora as
 # ordinary tests.
 FUZZTIME ?= 20s
-FUZZ_TARGETS := FuzzParse:./scenarios FuzzParse:./recorder FuzzReadEvents:./engine \
+FUZZ_TARGETS := FuzzParse:./scenarios FuzzParse:./recorder FuzzMarkdownRoundTrip:./recorder \
+	FuzzMarkdownEscaping:./recorder FuzzReadEvents:./engine \
 	FuzzMetrics:./engine FuzzLogCounter:./engine FuzzCompare:./identity
 
 fuzz:

@@ -6,6 +6,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Log captures an engine's stdout and stderr into a file, line by line, and
@@ -31,9 +33,11 @@ const MarkerPrefix = "#### decodebench: "
 // NewLog creates the log file at path.
 func NewLog(path string) (*Log, error) { return openLog(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC) }
 
-// openLog opens the log file with the given flags.
+// openLog opens the log file with the given flags, never through a
+// symbolic link: the log lives in a data folder that may have been copied
+// from elsewhere.
 func openLog(path string, flags int) (*Log, error) {
-	f, err := os.OpenFile(path, flags, 0o644)
+	f, err := os.OpenFile(path, flags|unix.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("engine log: %w", err)
 	}

@@ -97,11 +97,17 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 	if date == "" {
 		date = time.Now().Format("2006-01-02")
 	}
-	c.recPath, c.dataDir, err = recorder.Reserve(c.opt.OutDir, s.Feature, hw, date)
-	if err != nil {
-		return nil, err
+	// Everything that can be refused is refused before Reserve creates the
+	// output folder: a campaign that cannot start leaves nothing behind.
+	if err := recorder.CheckName(s.Feature, hw, date); err != nil {
+		return nil, fmt.Errorf("record name: %w; nothing was written", err)
 	}
-	recAbs, err := filepath.Abs(c.recPath)
+	eng := c.identifyEngine(ctx)
+	if eng.Path == "" {
+		return nil, fmt.Errorf("engine %q does not resolve (%s): install it or name it by path (the shipped scenarios take ${LLAMA_SERVER}, which `make demo` sets to the llama-server it installs under .cache/llama.cpp/bin); nothing was written",
+			s.Engine.Command[0], strings.Join(eng.Problems, "; "))
+	}
+	c.recPath, c.dataDir, err = recorder.Reserve(c.opt.OutDir, s.Feature, hw, date)
 	if err != nil {
 		return nil, err
 	}
@@ -109,16 +115,17 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 		return nil, err
 	}
 	c.rec = c.newRecord(hw, date, id, time.Now().Round(0))
-	c.rec.Engine = c.identifyEngine(ctx)
-	// The state names the record by absolute path, so that a resume from
-	// another folder writes the same record.
+	c.rec.Engine = eng
+	// The state names the scenario by absolute path, so that a resume from
+	// another folder finds it. It names no path to write to: a resume
+	// derives those from the data folder (resumeTarget).
 	scenarioPath := s.Path
 	if !strings.HasPrefix(scenarioPath, "embedded:") {
 		if abs, err := filepath.Abs(scenarioPath); err == nil {
 			scenarioPath = abs
 		}
 	}
-	st := state{ScenarioPath: scenarioPath, ScenarioHash: s.Hash(), RecordPath: recAbs, Hardware: hw, Date: date, Started: c.rec.Method.Started, EngineSHA256: c.rec.Engine.SHA256}
+	st := state{ScenarioPath: scenarioPath, ScenarioHash: s.Hash(), Started: c.rec.Method.Started, EngineSHA256: c.rec.Engine.SHA256}
 	c.redact.Walk(&st)
 	if err := writeState(c.dataDir, st); err != nil {
 		return nil, err
@@ -128,9 +135,17 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 
 // Resume continues an interrupted campaign from its data folder: the same
 // scenario (by semantic hash) and the same engine binary (by hash), from the
-// run after the last finished one, into the same record.
+// run after the last finished one, into the same record. It trusts nothing
+// it reads there: the record's path, hardware slug and date come from the
+// data folder's own path and name (<out>/data/<stem>, record
+// <out>/<stem>.md), and a data folder holding a symbolic link is refused.
+// opt.OutDir, when set, must be that <out>.
 func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Options) (*Outcome, error) {
 	dataDir, err := filepath.Abs(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	recPath, stem, err := resumeTarget(dataDir, s.Feature, opt.OutDir)
 	if err != nil {
 		return nil, err
 	}
@@ -139,13 +154,13 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 		return nil, err
 	}
 	if h := s.Hash(); h != st.ScenarioHash {
-		return nil, fmt.Errorf("resume %s: the scenario changed since the campaign started (semantic hash %.12s, was %.12s): a resumed record would mix two campaigns", dataDir, h, st.ScenarioHash)
+		return nil, scenarioChanged(dataDir, s, h, st.ScenarioHash)
 	}
 	c, err := newCampaign(s, opt)
 	if err != nil {
 		return nil, err
 	}
-	c.dataDir, c.recPath = dataDir, st.RecordPath
+	c.dataDir, c.recPath = dataDir, recPath
 	runs, err := recorder.ReadRuns(filepath.Join(dataDir, recorder.RunsFile))
 	if err != nil {
 		return nil, err
@@ -154,7 +169,7 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	if err != nil {
 		c.progress.Printf("machine identity incomplete: %v", err)
 	}
-	c.rec = c.newRecord(st.Hardware, st.Date, id, st.Started)
+	c.rec = c.newRecord(stem.Hardware, stem.Date, id, st.Started)
 	c.rec.Engine = c.identifyEngine(ctx)
 	if c.rec.Engine.SHA256 != st.EngineSHA256 {
 		return nil, fmt.Errorf("resume %s: the engine binary changed since the campaign started (sha256 %.12s, was %.12s)", dataDir, c.rec.Engine.SHA256, st.EngineSHA256)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/redact"
 )
@@ -18,9 +20,10 @@ type Journal struct {
 	Redactor *redact.Redactor
 }
 
-// OpenJournal opens (or creates) the journal for appending.
+// OpenJournal opens (or creates) the journal for appending; it never
+// writes through a symbolic link.
 func OpenJournal(path string) (*Journal, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|unix.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}

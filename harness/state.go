@@ -2,23 +2,38 @@ package harness
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
 )
 
 // stateFile is written into the data folder when a campaign starts, so an
-// interrupted campaign can be resumed: it names the record, the scenario
-// and the semantic hash the scenario must still have.
+// interrupted campaign can be resumed: it names the scenario and the
+// semantic hash the scenario must still have. It names no path decodebench
+// writes to: a resume derives every path it writes from the data folder's
+// own location and name (see resumeTarget), so a crafted or copied
+// campaign.json cannot send a write elsewhere.
 const stateFile = "campaign.json"
 
+// maxStateBytes bounds what readState reads: the state is a few hundred
+// bytes.
+const maxStateBytes = 1 << 20
+
 type state struct {
+	// ScenarioPath is where the scenario was read from, for `run --resume
+	// DIR` without a scenario argument; it is only ever read.
 	ScenarioPath string    `json:"scenario_path"`
 	ScenarioHash string    `json:"scenario_hash"`
-	RecordPath   string    `json:"record_path"`
-	Hardware     string    `json:"hardware"`
-	Date         string    `json:"date"`
 	Started      time.Time `json:"started"`
 	EngineSHA256 string    `json:"engine_sha256"`
 	// Resumed lists every earlier resumption.
@@ -31,10 +46,24 @@ func writeState(dataDir string, st state) error {
 		return err
 	}
 	tmp := filepath.Join(dataDir, stateFile+".tmp")
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+	if err := writeNoFollow(tmp, append(b, '\n')); err != nil {
 		return fmt.Errorf("campaign state: %w", err)
 	}
+	// A rename replaces a link at the target rather than following it.
 	return os.Rename(tmp, filepath.Join(dataDir, stateFile))
+}
+
+// writeNoFollow writes a file, refusing to write through a symbolic link.
+func writeNoFollow(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|unix.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // ReadState returns the scenario path recorded in a campaign's data folder,
@@ -46,12 +75,134 @@ func ReadState(dataDir string) (scenarioPath string, err error) {
 
 func readState(dataDir string) (state, error) {
 	var st state
-	b, err := os.ReadFile(filepath.Join(dataDir, stateFile))
-	if err != nil {
+	b, err := readRegular(filepath.Join(dataDir, stateFile), maxStateBytes)
+	if errors.Is(err, fs.ErrNotExist) {
 		return st, fmt.Errorf("resume %s: not a campaign data folder: %w", dataDir, err)
+	}
+	if err != nil {
+		return st, fmt.Errorf("resume %s: %s: %w", dataDir, stateFile, err)
 	}
 	if err := json.Unmarshal(b, &st); err != nil {
 		return st, fmt.Errorf("resume %s: %s: %w", dataDir, stateFile, err)
 	}
 	return st, nil
+}
+
+// resumeTarget derives, from the data folder's path alone, where a resumed
+// campaign writes: the data folder is <out>/data/<stem>, the record
+// <out>/<stem>.md, and the stem must be a record name of the scenario's
+// feature. The record's hardware slug and date are the stem's. outDir, when
+// set (an explicit --out), must be the data folder's <out>. The data folder
+// and everything in it must be plain folders and regular files: a
+// symbolic link anywhere in it is refused, never followed.
+func resumeTarget(dataDir, feature, outDir string) (recPath string, stem recorder.Stem, err error) {
+	fail := func(format string, args ...any) (string, recorder.Stem, error) {
+		return "", recorder.Stem{}, fmt.Errorf("resume %s: "+format, append([]any{dataDir}, args...)...)
+	}
+	fi, err := os.Lstat(dataDir)
+	switch {
+	case err != nil:
+		return fail("%v", err)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return fail("the data folder is a symbolic link; name the folder itself")
+	case !fi.IsDir():
+		return fail("not a folder")
+	}
+	parent := filepath.Dir(dataDir)
+	if filepath.Base(parent) != "data" {
+		return fail("a campaign's data folder is <out>/data/<name>, and this one is not in a folder named data")
+	}
+	if stem, err = recorder.ParseStem(filepath.Base(dataDir), feature); err != nil {
+		return fail("%v", err)
+	}
+	out := filepath.Dir(parent)
+	if outDir != "" {
+		abs, err := filepath.Abs(outDir)
+		if err != nil {
+			return fail("%v", err)
+		}
+		if abs != out {
+			return fail("--out %s, but the data folder belongs to the records in %s; leave --out out when resuming, or name that folder", outDir, out)
+		}
+	}
+	recPath = filepath.Join(out, stem.String()+".md")
+	if fi, err := os.Lstat(recPath); err == nil && !fi.Mode().IsRegular() {
+		return fail("%s is not a regular file (%s); refusing to replace it", recPath, fi.Mode().Type())
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fail("%v", err)
+	}
+	if err := checkDataDir(dataDir); err != nil {
+		return fail("%v", err)
+	}
+	return recPath, stem, nil
+}
+
+// checkDataDir refuses a data folder holding anything but folders and
+// regular files: decodebench writes none, and writing into the folder
+// through a link could change a file outside it.
+func checkDataDir(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		t := d.Type()
+		switch {
+		case t&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(path)
+			return fmt.Errorf("%s is a symbolic link (to %s): a data folder decodebench wrote holds none, and resuming would write through it; remove it, or start a new campaign", rel, target)
+		case t.IsDir(), t.IsRegular():
+			return nil
+		}
+		return fmt.Errorf("%s is not a regular file (%s): a data folder decodebench wrote holds none", rel, t)
+	})
+}
+
+// scenarioChanged explains a resume refused because the scenario's meaning
+// changed: every key whose value differs between the data folder's
+// scenario.yaml (as the campaign started, redacted) and the scenario now
+// (redacted the same way). Variables' values and the working folder are
+// not part of the meaning, so they never show here.
+func scenarioChanged(dataDir string, s *scenarios.Scenario, now, was string) error {
+	head := fmt.Sprintf("resume %s: the scenario changed since the campaign started (semantic hash %.12s, was %.12s): a resumed record would mix two campaigns", dataDir, now, was)
+	old, err := readRegular(filepath.Join(dataDir, recorder.ScenarioFile), scenarios.MaxScenarioBytes)
+	if err != nil {
+		return fmt.Errorf("%s; the started scenario cannot be shown: %v", head, err)
+	}
+	changes, err := scenarios.DiffYAML(old, NewRedactor(s).YAML(s.Source))
+	if err != nil {
+		return fmt.Errorf("%s; the two cannot be compared key by key: %v", head, err)
+	}
+	if len(changes) == 0 {
+		return fmt.Errorf("%s; %s and the scenario agree key by key, so what changed is what it refers to: the prompt file's content, or how this decodebench reads the scenario", head, recorder.ScenarioFile)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s; what differs from %s (was → now):", head, filepath.Join(dataDir, recorder.ScenarioFile))
+	for _, c := range changes {
+		b.WriteString("\n  " + c.String())
+	}
+	return errors.New(b.String())
+}
+
+// readRegular reads a regular file of at most limit bytes without
+// following a symbolic link.
+func readRegular(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
+	}
+	return b, nil
 }

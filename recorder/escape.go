@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"net/url"
 	"strings"
 )
 
@@ -102,4 +103,15 @@ func block(s string) string {
 	}
 	b.WriteString("~~~\n")
 	return b.String()
+}
+
+// linkPath writes a relative path as a link destination: each segment
+// percent-encoded, so no character in it can end the link, start markup or
+// break the line.
+func linkPath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
 }

@@ -59,12 +59,15 @@ type mdWriter struct{ b *strings.Builder }
 func (m *mdWriter) p(format string, args ...any) { fmt.Fprintf(m.b, format, args...) }
 func (m *mdWriter) ln(s string)                  { m.b.WriteString(s); m.b.WriteString("\n") }
 
+// reasonLine states a reason on one line, whatever its parameters hold.
+func reasonLine(r Reason) string { return oneLine(reasonText(r)) }
+
 func (m *mdWriter) title(r *Record) {
 	a := r.Analysis
 	m.p("# %s — %s\n\n", text(r.Title), r.Verdict)
 	m.p("**Verdict: %s** (exit %d). %s\n\n", r.Verdict, r.Verdict.ExitCode(), verdictSentence(r))
 	for _, reason := range append(append([]Reason{}, a.Reasons...), a.Flags...) {
-		m.p("- %s\n", reasonText(reason))
+		m.p("- %s\n", reasonLine(reason))
 	}
 	if len(a.Reasons)+len(a.Flags) > 0 {
 		m.ln("")
@@ -73,7 +76,7 @@ func (m *mdWriter) title(r *Record) {
 		m.p("> **Warning:** scenario: %s\n", text(w))
 	}
 	for _, w := range a.Warnings {
-		m.p("> **Warning:** %s\n", reasonText(w))
+		m.p("> **Warning:** %s\n", reasonLine(w))
 	}
 	if len(a.Warnings)+len(r.Scenario.Warnings) > 0 {
 		m.ln("")
@@ -116,7 +119,7 @@ func (m *mdWriter) summary(r *Record) {
 	if r.Issue != "" {
 		m.p("| Issue | %s |\n", cell(text(r.Issue)))
 	}
-	m.p("| Scenario | %s (sha256 of its meaning `%s`) |\n", cellCode(r.Scenario.Path), short(r.Scenario.Hash))
+	m.p("| Scenario | %s (sha256 of its meaning %s) |\n", cellCode(r.Scenario.Path), cellCode(short(r.Scenario.Hash)))
 	m.p("| Arms | %s |\n", armList(r))
 	m.p("| Baseline | %s |\n", cellCode(r.Scenario.Baseline))
 	m.p("| Primary metric | %s (%s) |\n", cellCode(r.Scenario.Primary), direction(higherIsBetter(r, r.Scenario.Primary)))
@@ -390,7 +393,7 @@ func (m *mdWriter) counters(r *Record) {
 		return
 	}
 	for _, c := range r.Counters {
-		m.p("- %s: %s %s; expects %s.\n", code(c.Name), c.Kind, code(c.Expr), expectString(c.Expect, r.Scenario.Arms))
+		m.p("- %s: %s %s; expects %s.\n", code(c.Name), text(c.Kind), code(c.Expr), expectString(c.Expect, r.Scenario.Arms))
 	}
 	m.ln("")
 	header := "| Run | Round | Arm |"
@@ -483,7 +486,7 @@ func (m *mdWriter) results(r *Record) {
 		if res.Primary {
 			for _, plot := range r.Plots {
 				if strings.HasSuffix(plot, ".png") {
-					m.p("![%s](%s/%s)\n\n", text(strings.TrimSuffix(plot, ".png")), r.DataDir, plot)
+					m.p("![%s](%s)\n\n", text(strings.TrimSuffix(plot, ".png")), linkPath(r.DataDir+"/"+plot))
 				}
 			}
 		}
@@ -543,7 +546,7 @@ func (m *mdWriter) identity(r *Record) {
 	m.ln("")
 	m.p("**%s.** Each compared arm's generated output, per measured run, against the %s arm's output for the same request (on mismatch: %s). Tokens are compared where the engine returned every token id; bytes of text always.\n\n", id.Verdict, code(id.Against), code(id.OnMismatch))
 	for _, n := range id.Notes {
-		m.p("- %s\n", reasonText(n))
+		m.p("- %s\n", reasonLine(n))
 	}
 	if len(id.Notes) > 0 {
 		m.ln("")
@@ -639,7 +642,7 @@ func (m *mdWriter) raw(r *Record) {
 		}
 		m.p("Run %d (%s) failed; engine log %s:\n\n%s\n", run.Seq, code(run.Arm), code(r.DataDir+"/"+run.Log), block(run.Error))
 	}
-	m.p("Raw data: [`%s/runs.jsonl`](%s/runs.jsonl) (one JSON object per run, with generated text), the scenario as run, and one engine log per run under `%s/logs/`.\n\n", r.DataDir, r.DataDir, r.DataDir)
+	m.p("Raw data: [%s](%s) (one JSON object per run, with generated text), the scenario as run, and one engine log per run under %s.\n\n", code(r.DataDir+"/runs.jsonl"), linkPath(r.DataDir+"/runs.jsonl"), code(r.DataDir+"/logs/"))
 }
 
 func cooldown(run Run) string {
@@ -687,7 +690,7 @@ func (m *mdWriter) notMeasured(r *Record) {
 		m.p("- %s\n", text(s))
 	}
 	for _, u := range r.Analysis.Unmeasured {
-		m.p("- %s\n", reasonText(u))
+		m.p("- %s\n", reasonLine(u))
 	}
 	m.ln("")
 }

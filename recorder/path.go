@@ -23,14 +23,8 @@ var (
 // is atomic, so two campaigns started together cannot pick the same one).
 // It returns the record path and the data folder.
 func Reserve(outDir, feature, hw, date string) (recordPath, dataDir string, err error) {
-	if !featureRE.MatchString(feature) {
-		return "", "", fmt.Errorf("feature %q: must match [a-z0-9-]+", feature)
-	}
-	if !slugRE.MatchString(hw) {
-		return "", "", fmt.Errorf("hardware slug %q: must match [a-z0-9]+", hw)
-	}
-	if !dateRE.MatchString(date) {
-		return "", "", fmt.Errorf("date %q: want YYYY-MM-DD", date)
+	if err := CheckName(feature, hw, date); err != nil {
+		return "", "", err
 	}
 	if err := os.MkdirAll(filepath.Join(outDir, "data"), 0o755); err != nil {
 		return "", "", fmt.Errorf("output folder: %w", err)

@@ -29,11 +29,17 @@ func runCommand() *cli.Command {
 --resume DIR continues an interrupted campaign from its data folder
 (docs/benchmark_results/data/<name>): the scenario (by default the one the campaign
 started from) must have the same semantic content, and the engine binary the same hash.
+The record is written beside the data folder (<out>/data/<name> → <out>/<name>.md);
+nothing in the data folder names a path to write, and a link in it is refused.
+
+Without --out, records go to docs/benchmark_results, which must exist: run from a
+decodebench clone, or name the folder with --out. A campaign that cannot start (bad
+--date, an engine that does not resolve) writes nothing.
 
 Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED,
 130 (SIGINT) or 143 (SIGTERM) when interrupted; the record is then marked INCOMPLETE.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Value: "docs/benchmark_results", Usage: "folder for the record and its data folder"},
+			&cli.StringFlag{Name: "out", Value: defaultOut, Usage: "folder for the record and its data folder (the default must exist: run from a clone, or name one)"},
 			&cli.StringFlag{Name: "hw", Usage: "hardware slug for the record name (default: the scenario's, else detected)"},
 			&cli.StringFlag{Name: "date", Usage: "record date, YYYY-MM-DD (default: today)"},
 			&cli.StringFlag{Name: "resume", Usage: "continue the interrupted campaign whose data folder is `DIR`"},
@@ -54,6 +60,15 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				}
 				arg = p
 			}
+			if d := c.String("date"); d != "" {
+				if err := recorder.CheckDate(d); err != nil {
+					return usageError("run --date: %v", err)
+				}
+			}
+			outDir, err := outFolder(c.String("out"), c.IsSet("out"), resume != "")
+			if err != nil {
+				return &exitError{code: 1, msg: err.Error()}
+			}
 			s, warns, err := scenarios.Load(arg, scenarios.Options{})
 			var warnings []string
 			for _, w := range warns {
@@ -67,7 +82,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			defer stop()
 			ver, rev, dirty := buildInfo()
 			opt := harness.Options{
-				OutDir:   c.String("out"),
+				OutDir:   outDir,
 				Hardware: c.String("hw"),
 				Date:     c.String("date"),
 				Progress: os.Stderr,
@@ -106,6 +121,29 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			return nil
 		},
 	}
+}
+
+// defaultOut is where records go in a decodebench clone.
+const defaultOut = "docs/benchmark_results"
+
+// outFolder decides where the record goes. An explicit --out is taken as
+// given (a resume checks it against the data folder). The default is the
+// clone's docs/benchmark_results, relative to the working folder: when that
+// folder does not exist, the working folder is not a decodebench clone, and
+// run refuses rather than create docs/benchmark_results wherever it was
+// started. A resume without --out writes beside its data folder ("").
+func outFolder(out string, set, resume bool) (string, error) {
+	switch {
+	case set:
+		return out, nil
+	case resume:
+		return "", nil
+	}
+	if fi, err := os.Stat(defaultOut); err != nil || !fi.IsDir() {
+		wd, _ := os.Getwd()
+		return "", fmt.Errorf("run: records go to %s by default, and %s has none: it is not a decodebench clone. Run from the clone, or name the folder for the record with --out DIR; nothing was written", defaultOut, wd)
+	}
+	return defaultOut, nil
 }
 
 // logLinesIntro ends a run error that is followed by the engine's last log

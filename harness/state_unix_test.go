@@ -1,0 +1,18 @@
+package harness
+
+import (
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/decodebench/decodebench/machine"
+)
+
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	if err := unix.Mkfifo(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func machineIdentity() machine.Identity { return machine.Identity{} }
