@@ -50,10 +50,13 @@ type Scenario struct {
 	Source []byte `yaml:"-" json:"-"`
 	// Policy is every choice that decides what the runs mean, typed at
 	// load.
-	Policy  Policy `yaml:"-" json:"-"`
-	pos     positions
-	used    []KV
-	meaning string
+	Policy Policy `yaml:"-" json:"-"`
+	// Overrides lists the command-line overrides applied (Options.Set),
+	// key=value each, in order; the record states them.
+	Overrides []string `yaml:"-" json:"-"`
+	pos       positions
+	used      []KV
+	meaning   string
 }
 
 // Engine describes how to start the engine and talk to it.
@@ -69,6 +72,11 @@ type Engine struct {
 	MetricsPath string   `yaml:"metrics_path" json:"metrics_path,omitempty"`
 	StopGrace   Duration `yaml:"stop_grace" json:"stop_grace,omitempty"`
 	Request     Request  `yaml:"request" json:"request"`
+	// VersionCommand is a command whose output identifies the engine's
+	// version when the binary's --version does not (a Python package:
+	// [python3, -c, "import mlx_lm; print(mlx_lm.__version__)"]). The
+	// preset's when left out; see (*Scenario).VersionCommand.
+	VersionCommand []string `yaml:"version_command" json:"version_command,omitempty"`
 }
 
 // Ready says how to tell that a started engine can take requests.
