@@ -134,6 +134,9 @@ func setScalar(root *yaml.Node, key, val string) string {
 				return replace(n, s.index, child, t, path, val)
 			}
 		} else {
+			if t.Kind() == reflect.Slice {
+				return fmt.Sprintf("%s is a list: give an item's index, e.g. %s[0].%s", path, path, s.name)
+			}
 			path = join(path, s.name)
 			ft, known, fields := fieldType(t, s.name)
 			if !known {
