@@ -30,7 +30,7 @@ func TestShippedHeaders(t *testing.T) {
 func TestHeaderSummary(t *testing.T) {
 	for src, want := range map[string]string{
 		"# A thing.\n# More.\nfeature: x\n": "A thing.",
-		"#\n#   Indented\nfeature: x\n":      "Indented",
+		"#\n#   Indented\nfeature: x\n":     "Indented",
 		"feature: x\n# not a header\n":      "",
 		"":                                  "",
 	} {
