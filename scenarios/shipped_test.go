@@ -17,8 +17,8 @@ func TestShippedHeaders(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.Summary == "" {
-			t.Errorf("%s: no header comment", s.Name)
+		if s.Summary == "" || !strings.HasSuffix(s.Summary, ".") && !strings.HasSuffix(s.Summary, "?") {
+			t.Errorf("%s: the header's first line is not a whole sentence saying what it measures: %q", s.Name, s.Summary)
 		}
 		header := strings.SplitN(string(src), "\nfeature:", 2)[0]
 		if !strings.Contains(header, "Run: ") || !strings.Contains(header, "decodebench run "+s.Name) {
