@@ -16,7 +16,11 @@ import (
 // stops at lines without columns and cannot name the key path), then decodes
 // the values. It also records where each key path stands, so later semantic
 // checks can point at the right line.
-func decode(file string, src []byte, dst any) (positions, *problems) {
+//
+// prepare, when not nil, edits the node tree first (matrix expansion,
+// command-line overrides); the problems it records are reported with the
+// rest.
+func decode(file string, src []byte, dst any, prepare func(*problems, *yaml.Node)) (positions, *problems) {
 	p := &problems{file: file, pos: positions{}}
 	doc, perr := parseYAML(file, src)
 	if perr != nil {
@@ -31,6 +35,9 @@ func decode(file string, src []byte, dst any) (positions, *problems) {
 	if err := checkAliases(file, root); err != nil {
 		p.errs = Errors{err}
 		return nil, p
+	}
+	if prepare != nil && root.Kind == yaml.MappingNode {
+		prepare(p, root)
 	}
 	// check reports every unknown key and wrong type and takes the bad
 	// nodes out of the tree, so that what remains decodes and the semantic

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 )
 
 // Options adjusts loading.
@@ -27,6 +29,11 @@ type Options struct {
 	// prompt_file, instead of the file's content: a record carries the
 	// prompt it ran, and its scenario is re-read without the file.
 	PromptText string
+	// Set lists command-line overrides, key=value each (see override.go);
+	// they are applied before the scenario is decoded and are listed in
+	// Scenario.Overrides. A record made with overrides is re-read with the
+	// same list.
+	Set []string
 }
 
 // Load reads a scenario by file path or, when no such file exists, by the
@@ -52,12 +59,17 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 		opt.LookupEnv = os.LookupEnv
 	}
 	s := &Scenario{}
-	pos, p := decode(path, src, s)
+	var overridden map[string]string
+	pos, p := decode(path, src, s, func(p *problems, root *yaml.Node) {
+		expandMatrix(p, root)
+		s.Overrides, overridden = applyOverrides(p, root, opt.Set)
+	})
 	if pos == nil {
 		return nil, nil, p.errs // not YAML, or not a mapping
 	}
 	s.Path, s.Dir, s.Source, s.pos = path, dir, src, pos
 	s.applyDefaults()
+	s.expandGlobs(p)
 	// The checks below run even when decoding found problems (unknown
 	// keys, wrong types), so that every problem is reported in one pass.
 	decoded := len(p.errs)
@@ -76,6 +88,7 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 	// A value of the wrong type was left out of the decoding; what the
 	// checks then say about that key is noise beside the real problem.
 	p.errs = append(p.errs[:decoded:decoded], p.errs[decoded:].notUnder(p.dropped)...)
+	markOverridden(p.errs, overridden)
 	p.errs.sort()
 	if len(p.errs.Fatal()) > 0 {
 		// Every problem once: the error holds the warnings too, and no
@@ -100,6 +113,9 @@ func (s *Scenario) resolve(p *problems, v *Vars, offline, skipPromptFile bool) {
 	}
 	for i := range s.Engine.Command {
 		expand(fmt.Sprintf("engine.command[%d]", i), &s.Engine.Command[i])
+	}
+	for i := range s.Engine.VersionCommand {
+		expand(fmt.Sprintf("engine.version_command[%d]", i), &s.Engine.VersionCommand[i])
 	}
 	expandMap(s.Engine.Env, "engine.env", expand)
 	expand("engine.source", &s.Engine.Source)

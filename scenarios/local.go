@@ -73,7 +73,11 @@ func (s *Scenario) warnLocal(p *problems) {
 			if strings.ContainsRune(bin, os.PathSeparator) {
 				where = "from the current folder"
 			}
-			p.warn("engine.command[0]", "engine binary %q does not resolve %s: `make demo` installs llama-server into .cache/llama.cpp/bin; set LLAMA_SERVER to its path (e.g. LLAMA_SERVER=$PWD/.cache/llama.cpp/bin/llama-server) or put it on PATH", bin, where)
+			hint := "install it, or set the variable it is built from to its path, or put it on PATH"
+			if strings.Contains(bin, "llama-server") {
+				hint = "`make demo` installs llama-server into .cache/llama.cpp/bin; set LLAMA_SERVER to its path (e.g. LLAMA_SERVER=$PWD/.cache/llama.cpp/bin/llama-server) or put it on PATH"
+			}
+			p.warn("engine.command[0]", "engine binary %q does not resolve %s: %s", bin, where, hint)
 		}
 	}
 	paths := func(key string, args []string) {

@@ -55,10 +55,13 @@ type Scenario struct {
 	Source []byte `yaml:"-" json:"-"`
 	// Policy is every choice that decides what the runs mean, typed at
 	// load.
-	Policy  Policy `yaml:"-" json:"-"`
-	pos     positions
-	used    []KV
-	meaning string
+	Policy Policy `yaml:"-" json:"-"`
+	// Overrides lists the command-line overrides applied (Options.Set),
+	// key=value each, in order; the record states them.
+	Overrides []string `yaml:"-" json:"-"`
+	pos       positions
+	used      []KV
+	meaning   string
 }
 
 // Engine describes how to start the engine and talk to it.
@@ -78,6 +81,11 @@ type Engine struct {
 	Request     Request  `yaml:"request" json:"request"`
 	// Output says how to read a command engine's results (kind: command).
 	Output Output `yaml:"output" json:"output,omitempty"`
+	// VersionCommand is a command whose output identifies the engine's
+	// version when the binary's --version does not (a Python package:
+	// [python3, -c, "import mlx_lm; print(mlx_lm.__version__)"]). The
+	// preset's when left out; see (*Scenario).VersionCommand.
+	VersionCommand []string `yaml:"version_command" json:"version_command,omitempty"`
 }
 
 // Ready says how to tell that a started engine can take requests.

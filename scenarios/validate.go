@@ -28,7 +28,7 @@ func (s *Scenario) validate(p *problems) {
 	e := s.Engine
 	_, known := presets[e.Preset]
 	if e.Preset != "" && !known {
-		p.at("engine.preset", "unknown preset %q (known: llama.cpp, openai)", e.Preset)
+		p.at("engine.preset", "unknown preset %q (known: %s)", e.Preset, strings.Join(PresetNames(), ", "))
 	}
 	// With an unknown preset, the fields it would have filled are reported
 	// once, as the preset's error.
@@ -44,6 +44,9 @@ func (s *Scenario) validate(p *problems) {
 		s.validateCommandEngine(p)
 	} else if !s.mentionsPort() {
 		p.warn("engine.command", "no ${PORT} in the command or any arm's args: the engine will not listen on the port decodebench polls")
+	}
+	if len(e.VersionCommand) > 0 && e.VersionCommand[0] == "" {
+		p.at("engine.version_command", "the command's first word is empty")
 	}
 	if presetOK && !e.IsCommand() && !strings.HasPrefix(e.Ready.Path, "/") {
 		p.at("engine.ready.path", "required: an HTTP path such as /health (or set engine.preset)")

@@ -43,7 +43,7 @@ func TestReorderArgs(t *testing.T) {
 		{in: "run s.yaml --bogus", err: "flag --bogus is not understood"},
 		{in: "validate x.yaml --json", err: "validate: flag --json is not understood"},
 		{in: "run s.yaml --out", err: "flag --out needs a value"},
-		{in: "init", err: `unknown command "init"; commands: run, validate, check, diff, reproduce, index, export, identity, machine`},
+		{in: "frobnicate", err: `unknown command "frobnicate"; commands: run, validate, check, diff, reproduce, index, export, identity, machine, init, presets, scenarios`},
 		{in: "list --all", err: `unknown command "list"`},
 		{in: "help list", err: `no help for "list"`},
 		{in: "--out x run s.yaml", err: "flag --out is not understood here"},
@@ -89,7 +89,7 @@ func TestRunMainFlagOrderAndUsage(t *testing.T) {
 		{[]string{"validate", scen}, 0},
 		{[]string{"validate", scen, "--help"}, 0},
 		{[]string{"validate", scen, "--json"}, exitUsage},
-		{[]string{"init"}, exitUsage},
+		{[]string{"frobnicate"}, exitUsage},
 		{[]string{"list"}, exitUsage},
 		{[]string{"run"}, exitUsage},
 		{[]string{"run", "a", "b"}, exitUsage},
@@ -116,12 +116,12 @@ func TestUnknownCommandBinary(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	var stderr bytes.Buffer
-	cmd := exec.Command(bin, "init")
+	cmd := exec.Command(bin, "frobnicate")
 	cmd.Stderr = &stderr
 	err := cmd.Run()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != exitUsage {
-		t.Fatalf("decodebench init: %v, want exit %d", err, exitUsage)
+		t.Fatalf("decodebench frobnicate: %v, want exit %d", err, exitUsage)
 	}
 	if !strings.Contains(stderr.String(), "commands: run, validate, check, diff, reproduce, index, export, identity, machine") {
 		t.Errorf("stderr does not list the commands: %q", stderr.String())

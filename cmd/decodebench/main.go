@@ -88,7 +88,7 @@ understand (an unknown command or flag, a flag without its value, a wrong number
 arguments). Flags may come before or after the arguments; after "--" everything is an
 argument.`,
 		HideHelpCommand: true,
-		Commands:        []*cli.Command{runCommand(), validateCommand(), checkCommand(), diffCommand(), reproduceCommand(), indexCommand(), exportCommand(), identityCommand(), machineCommand()},
+		Commands:        []*cli.Command{runCommand(), validateCommand(), checkCommand(), diffCommand(), reproduceCommand(), indexCommand(), exportCommand(), identityCommand(), machineCommand(), initCommand(), presetsCommand(), scenariosCommand()},
 		ExitErrHandler:  func(*cli.Context, error) {}, // main prints and exits
 		OnUsageError:    onUsageError,
 	}

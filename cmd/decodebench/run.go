@@ -36,6 +36,13 @@ Without --out, records go to docs/benchmark_results, which must exist: run from 
 decodebench clone, or name the folder with --out. A campaign that cannot start (bad
 --date, an engine that does not resolve) writes nothing.
 
+Quick looks: --rounds N sets schedule.rounds; --set KEY=VALUE (repeatable) sets any single
+value of the scenario by its dotted path, e.g. --set schedule.cooldown=0s --set
+engine.request.max_tokens=32 --set vars.MODEL_DIR=/models --set arms[1].args[0]=-t. The
+values are checked like the file's, they change the scenario's hash, and the record lists
+them. --dry-run prints the plan (arms, their engine command lines, the order, the estimated
+duration) and runs nothing.
+
 Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED,
 130 (SIGINT) or 143 (SIGTERM) when interrupted; the record is then marked INCOMPLETE.`,
 		Flags: []cli.Flag{
@@ -44,10 +51,21 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			&cli.StringFlag{Name: "date", Usage: "record date, YYYY-MM-DD (default: today)"},
 			&cli.StringFlag{Name: "resume", Usage: "continue the interrupted campaign whose data folder is `DIR`"},
 			&cli.BoolFlag{Name: "json", Usage: "print a machine-readable summary on stdout instead of the verdict line"},
+			&cli.IntFlag{Name: "rounds", Usage: "measured runs per arm, instead of the scenario's schedule.rounds"},
+			&cli.GenericFlag{Name: "set", Value: &repeatable{}, Usage: "override one value of the scenario, `KEY=VALUE` (dotted path, e.g. schedule.cooldown=0s); repeatable"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (arms, engine commands, order, estimated duration) and run nothing"},
 		},
 		Action: func(c *cli.Context) error {
 			resume := c.String("resume")
 			arg := c.Args().First()
+			var set []string
+			if c.IsSet("rounds") {
+				set = append(set, scenarios.RoundsOverride(c.Int("rounds")))
+			}
+			set = append(set, *c.Generic("set").(*repeatable)...)
+			if resume != "" && len(set) > 0 {
+				return usageError("run --resume: --rounds and --set cannot change a campaign under way")
+			}
 			switch {
 			case resume == "" && c.NArg() != 1:
 				return usageError("run: name exactly one scenario (flags may come before or after it)")
@@ -69,7 +87,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
-			s, warns, err := scenarios.Load(arg, scenarios.Options{})
+			s, warns, err := scenarios.Load(arg, scenarios.Options{Set: set})
 			var warnings []string
 			for _, w := range warns {
 				fmt.Fprintln(os.Stderr, w)
@@ -77,6 +95,9 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			}
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
+			}
+			if c.Bool("dry-run") {
+				return printDryRun(c.App.Writer, s)
 			}
 			ctx, sig, stop := interruptible(context.Background())
 			defer stop()

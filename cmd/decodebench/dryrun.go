@@ -1,0 +1,94 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// repeatable is a flag that may be given several times, each value kept
+// whole (cli.StringSliceFlag would split --set k='{"a": 1, "b": 2}' at
+// its commas).
+type repeatable []string
+
+func (r *repeatable) Set(v string) error { *r = append(*r, v); return nil }
+func (r *repeatable) String() string     { return strings.Join(*r, " ") }
+
+// printDryRun writes what run would do, and runs nothing: the arms with
+// their resolved engine command lines, the interleaved order, and the
+// estimated duration.
+func printDryRun(w io.Writer, s *scenarios.Scenario) error {
+	rounds := max(s.Schedule.Rounds.Min, s.Schedule.Rounds.Max)
+	plan, err := harness.Plan(s.ArmNames(), rounds, s.Policy.Schedule.Order, s.Schedule.Seed)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "plan of %s (%s), scenario hash %s\n", s.Path, s.Feature, short(s.Hash()))
+	if len(s.Overrides) > 0 {
+		fmt.Fprintf(w, "overrides: %s\n", strings.Join(s.Overrides, ", "))
+	}
+	fmt.Fprintf(w, "engine: %s (ready %s, metrics %s, request %s, %d tokens)\n", orDash(s.Engine.Preset), s.Engine.Ready.Path, s.Engine.MetricsPath, s.Engine.Request.Endpoint, s.Engine.Request.MaxTokens)
+	if vc := s.VersionCommand(); len(vc) > 0 {
+		fmt.Fprintf(w, "version command: %s\n", shellJoin(vc))
+	}
+	fmt.Fprintf(w, "arms (baseline %s; ${PORT} is chosen at each start):\n", s.Baseline)
+	for _, a := range s.Arms {
+		role := ""
+		switch {
+		case a.Name == s.Baseline:
+			role = " (baseline)"
+		case a.Control:
+			role = " (negative control)"
+		}
+		fmt.Fprintf(w, "  %s%s:\n    %s\n", a.Name, role, shellJoin(append(append([]string{}, s.Engine.Command...), a.Args...)))
+		env := map[string]string{}
+		for k, v := range s.Engine.Env {
+			env[k] = v
+		}
+		for k, v := range a.Env {
+			env[k] = v
+		}
+		if len(env) > 0 {
+			keys := make([]string, 0, len(env))
+			for k := range env {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for i, k := range keys {
+				keys[i] = k + "=" + shellJoin([]string{env[k]})
+			}
+			fmt.Fprintf(w, "    env: %s\n", strings.Join(keys, " "))
+		}
+	}
+	r := s.Schedule.Rounds
+	runs := fmt.Sprintf("%d rounds × %d arms = %d measured runs", r.Min, len(s.Arms), r.Min*len(s.Arms))
+	if r.Adaptive() {
+		runs = fmt.Sprintf("%d to %d rounds × %d arms (adaptive, until the ratio intervals are narrower than %s); the first %d rounds shown", r.Min, r.Max, len(s.Arms), r.UntilCIWidth, r.Max)
+	}
+	fmt.Fprintf(w, "order: %s, %s, %d warmup request(s) before each, cooldown %s\n", s.Policy.Schedule.Order, runs, s.Schedule.Warmup, s.Schedule.Cooldown.Duration)
+	for i := 0; i < len(plan); i += len(s.Arms) {
+		fmt.Fprintf(w, "  round %d: %s\n", plan[i].Round, strings.Join(harness.Arms(plan[i:i+len(s.Arms)]), " "))
+	}
+	fmt.Fprintf(w, "estimated duration: %s (assumes an engine start of %s and %d tok/s; see validate --help)\n",
+		scenarios.Round(s.Estimate()), scenarios.EstimateEngineStart, scenarios.EstimateTokensPerSecond)
+	fmt.Fprintln(w, "dry run: nothing was started and no record was written")
+	return nil
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "no preset"
+	}
+	return "preset " + s
+}

@@ -1,0 +1,94 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestOverridesApply(t *testing.T) {
+	base, _, err := Load("llamacpp-speculative", Options{LookupEnv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := []string{"schedule.cooldown=0s", "engine.request.max_tokens=32", RoundsOverride(4),
+		"engine.stop_grace=1s", "arms[2].args[0]=--spec-type", "vars.THREADS=1", "engine.request.ignore_eos=false"}
+	s, _, err := Load("llamacpp-speculative", Options{LookupEnv: noEnv, Set: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Schedule.Cooldown.Duration != 0 || s.Engine.Request.MaxTokens != 32 || s.Schedule.Rounds != (Rounds{Min: 4, Max: 4}) ||
+		s.Engine.StopGrace.Seconds() != 1 || s.Engine.Request.IgnoreEOS || s.Vars["THREADS"] != "1" {
+		t.Errorf("overrides not applied: %+v %+v", s.Schedule, s.Engine.Request)
+	}
+	if !strings.Contains(strings.Join(s.Engine.Command, " "), "-t 1 ") {
+		t.Errorf("vars override not used: %v", s.Engine.Command)
+	}
+	if strings.Join(s.Overrides, " ") != strings.Join(set, " ") {
+		t.Errorf("Overrides = %q", s.Overrides)
+	}
+	if s.Hash() == base.Hash() {
+		t.Error("an overridden scenario hashes like the original")
+	}
+	if len(base.Overrides) != 0 {
+		t.Errorf("no overrides given, got %q", base.Overrides)
+	}
+	if s.Policy.Schedule.Rounds.Min != 4 {
+		t.Errorf("policy not compiled from the overridden value: %+v", s.Policy.Schedule)
+	}
+}
+
+// --rounds replaces adaptive rounds, a mapping, by a number.
+func TestRoundsOverrideReplacesMapping(t *testing.T) {
+	src := sweepScenario(sweepArms, `{classic: "== 0", "mtp-*": "> 0"}`)
+	src = strings.Replace(src, "rounds: 6", "rounds: {min: 5, max: 30, until_ci_width: 2%}", 1)
+	s, _, err := parseString(t, src, Options{Set: []string{RoundsOverride(7)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Schedule.Rounds != (Rounds{Min: 7, Max: 7}) {
+		t.Errorf("rounds %+v", s.Schedule.Rounds)
+	}
+	// Generated arms can be addressed.
+	s, _, err = parseString(t, src, Options{Set: []string{"arms[6].args[1]=9"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := s.Arm("mtp-b4-t2"); a.Args[1] != "9" {
+		t.Errorf("generated arm args %v", a.Args)
+	}
+}
+
+func TestOverrideErrors(t *testing.T) {
+	tests := []struct{ set, want string }{
+		{"schedule.coldown=0s", `--set: schedule.coldown=0s: unknown key "schedule.coldown" (did you mean "cooldown"?)`},
+		{"engine.nope.x=1", `unknown key "engine.nope"`},
+		{"schedule.cooldown", `"schedule.cooldown": expected key=value`},
+		{"=3", `expected key=value`},
+		{"arms[9].name=x", `arms[9]: no such item (the list has 3)`},
+		{"arms.name=x", `arms is a list: give an item's index, e.g. arms[0].name`},
+		{"engine.request=3", `engine.request is a mapping: --set sets single values`},
+		{"engine.command=x", `engine.command is a list`},
+		{"exactness=x", `exactness is a mapping`},
+		{"stats=x", `stats holds a mapping, not a single value`},
+		{"schedule.rounds.max=10", `schedule.rounds is integer 6, not a mapping`},
+		{"feature[0]=x", `feature[0] is not a list`},
+		{"a..b=1", `empty part`},
+		{"arms[x].name=1", `bad index`},
+		// Checked like a value written in the file, and said to come from --set.
+		{"schedule.order=shuffle", `schedule.order: "shuffle" is not one of rotate, abba, random (value from --set schedule.order=shuffle)`},
+		{"engine.request.max_tokens=many", `engine.request.max_tokens: expected an integer, got "many" (value from --set engine.request.max_tokens=many)`},
+		{"schedule.cooldown=-1s", `schedule.cooldown: must not be negative (value from --set schedule.cooldown=-1s)`},
+		{"schedule.rounds=0", `must be at least 1 (got 0) (value from --set schedule.rounds=0)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.set, func(t *testing.T) {
+			_, _, err := Load("llamacpp-speculative", Options{LookupEnv: noEnv, Set: []string{tt.set}})
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("no %q in:\n%v", tt.want, err)
+			}
+		})
+	}
+}
