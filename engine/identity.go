@@ -197,3 +197,26 @@ func wrappedBinary(path string) string {
 	}
 	return ""
 }
+
+// VersionOf runs a version command (a Python engine's
+// `python3 -c 'import mlx_lm; print(mlx_lm.__version__)'`) with a timeout
+// and returns what it printed, on one line.
+func VersionOf(ctx context.Context, argv []string, env map[string]string) (string, error) {
+	if len(argv) == 0 {
+		return "", nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = os.Environ()
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.SysProcAttr = procAttr()
+	out, err := cmd.CombinedOutput()
+	v := strings.Join(strings.Fields(string(out)), " ")
+	if len(v) > 500 {
+		v = v[:500]
+	}
+	return v, err
+}

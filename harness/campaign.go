@@ -125,7 +125,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 			scenarioPath = abs
 		}
 	}
-	st := state{ScenarioPath: scenarioPath, ScenarioHash: s.Hash(), Started: c.rec.Method.Started, EngineSHA256: c.rec.Engine.SHA256}
+	st := state{ScenarioPath: scenarioPath, ScenarioHash: s.Hash(), Started: c.rec.Method.Started, EngineSHA256: c.rec.Engine.SHA256, Overrides: s.Overrides}
 	c.redact.Walk(&st)
 	if err := writeState(c.dataDir, st); err != nil {
 		return nil, err
@@ -468,7 +468,8 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.
 				Endpoint: s.Engine.Request.Endpoint, Prompt: s.Engine.Request.Prompt, MaxTokens: s.Engine.Request.MaxTokens,
 				Temperature: s.Engine.Request.Temperature, Seed: s.Engine.Request.Seed, IgnoreEOS: s.Engine.Request.IgnoreEOS,
 			},
-			Warnings: c.opt.ScenarioWarnings,
+			Warnings:  c.opt.ScenarioWarnings,
+			Overrides: s.Overrides,
 		},
 		Method: recorder.Method{
 			Rounds: s.Schedule.Rounds.Min, Warmup: s.Schedule.Warmup, Order: p.Schedule.Order.String(), Seed: s.Schedule.Seed,
@@ -509,6 +510,15 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.
 func (c *campaign) identifyEngine(ctx context.Context) recorder.EngineInfo {
 	s := c.scenario
 	id := engine.Identify(ctx, s.Engine.Command[0], os.Environ(), s.Engine.Source)
+	if vc := s.VersionCommand(); len(vc) > 0 {
+		v, err := engine.VersionOf(ctx, vc, mergeEnv(s.Engine.Env, nil))
+		if err != nil {
+			id.Problems = append(id.Problems, fmt.Sprintf("version command %s: %v", strings.Join(vc, " "), err))
+		}
+		if v != "" {
+			id.Version = strings.TrimSpace(id.Version + "\n" + strings.Join(vc, " ") + ": " + v)
+		}
+	}
 	args := append([]string{}, s.Engine.Command...)
 	for _, a := range s.Arms {
 		args = append(args, a.Args...)

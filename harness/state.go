@@ -36,6 +36,9 @@ type state struct {
 	ScenarioHash string    `json:"scenario_hash"`
 	Started      time.Time `json:"started"`
 	EngineSHA256 string    `json:"engine_sha256"`
+	// Overrides are the --set overrides the campaign started with; a
+	// resume applies them again.
+	Overrides []string `json:"overrides,omitempty"`
 	// Resumed lists every earlier resumption.
 	Resumed []time.Time `json:"resumed,omitempty"`
 }
@@ -66,11 +69,11 @@ func writeNoFollow(path string, b []byte) error {
 	return f.Close()
 }
 
-// ReadState returns the scenario path recorded in a campaign's data folder,
-// for `run --resume DIR` without a scenario argument.
-func ReadState(dataDir string) (scenarioPath string, err error) {
+// ReadState returns the scenario path and the overrides recorded in a
+// campaign's data folder, for `run --resume DIR`.
+func ReadState(dataDir string) (scenarioPath string, overrides []string, err error) {
 	st, err := readState(dataDir)
-	return st.ScenarioPath, err
+	return st.ScenarioPath, st.Overrides, err
 }
 
 func readState(dataDir string) (state, error) {

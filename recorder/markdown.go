@@ -120,6 +120,9 @@ func (m *mdWriter) summary(r *Record) {
 		m.p("| Issue | %s |\n", cell(text(r.Issue)))
 	}
 	m.p("| Scenario | %s (sha256 of its meaning %s) |\n", cellCode(r.Scenario.Path), cellCode(short(r.Scenario.Hash)))
+	if len(r.Scenario.Overrides) > 0 {
+		m.p("| Overridden | %s (on the command line; the stored scenario is the file as written) |\n", cell(backquoted(r.Scenario.Overrides, ", ")))
+	}
 	m.p("| Arms | %s |\n", armList(r))
 	m.p("| Baseline | %s |\n", cellCode(r.Scenario.Baseline))
 	m.p("| Primary metric | %s (%s) |\n", cellCode(r.Scenario.Primary), direction(higherIsBetter(r, r.Scenario.Primary)))

@@ -81,6 +81,9 @@ type ScenarioInfo struct {
 	Unmeasured []string `json:"unmeasured"`
 	// Warnings are the problems validation reported without refusing.
 	Warnings []string `json:"warnings,omitempty"`
+	// Overrides are the run's --rounds and --set overrides, applied to
+	// the stored scenario (re-read it with them).
+	Overrides []string `json:"overrides,omitempty"`
 }
 
 // VarInfo is one variable the scenario substituted and the value it

@@ -94,7 +94,7 @@ func Check(recordPath string) []Problem {
 		add("Summary", "stored scenario: %v", err)
 		return probs
 	}
-	s, _, err := scenarios.Parse(recorder.ScenarioFile, dataDir, scenarioBytes, scenarios.Options{Offline: true, PromptText: rec.Scenario.Request.Prompt})
+	s, _, err := scenarios.Parse(recorder.ScenarioFile, dataDir, scenarioBytes, scenarios.Options{Offline: true, PromptText: rec.Scenario.Request.Prompt, Set: rec.Scenario.Overrides})
 	if err != nil {
 		add("Summary", "stored scenario does not load: %v", firstLine(err.Error()))
 		return probs

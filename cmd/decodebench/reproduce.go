@@ -67,7 +67,7 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 				}
 				return os.LookupEnv(name)
 			}
-			s, warns, err := scenarios.Parse(orig.Scenario.Path, ".", src, scenarios.Options{LookupEnv: lookup, PromptText: orig.Scenario.Request.Prompt})
+			s, warns, err := scenarios.Parse(orig.Scenario.Path, ".", src, scenarios.Options{LookupEnv: lookup, PromptText: orig.Scenario.Request.Prompt, Set: orig.Scenario.Overrides})
 			if err != nil {
 				return &exitError{code: 1, msg: "reproduce: the stored scenario does not resolve here:\n" + err.Error() + "\n(point its variables at this machine with --var NAME=VALUE)"}
 			}

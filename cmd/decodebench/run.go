@@ -72,11 +72,11 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			case resume != "" && c.NArg() > 1:
 				return usageError("run --resume DIR: at most one scenario")
 			case resume != "" && arg == "":
-				p, err := harness.ReadState(resume)
+				p, overrides, err := harness.ReadState(resume)
 				if err != nil {
 					return &exitError{code: 1, msg: err.Error()}
 				}
-				arg = p
+				arg, set = p, overrides
 			}
 			if d := c.String("date"); d != "" {
 				if err := recorder.CheckDate(d); err != nil {
