@@ -221,6 +221,9 @@ func CounterFailures(p scenarios.Policy, run Run) []Reason {
 		}
 		out = append(out, Reason{Code: CounterFailed, Run: run.Seq, Round: run.Round, Arm: run.Arm, Counter: c.Name, Value: rd.Value, Text: ex.String()})
 	}
+	if len(run.Declines) > 0 && p.Declines(run.Arm) {
+		out = append(out, Reason{Code: Declined, Run: run.Seq, Round: run.Round, Arm: run.Arm, N: len(run.Declines), Text: run.Declines[0]})
+	}
 	return out
 }
 

@@ -58,6 +58,9 @@ type Run struct {
 	Output     string
 	Reasoning  string
 	TokenIDs   []int
+	// Declines are the engine's lines, in the measured window, that match
+	// the scenario's decline pattern.
+	Declines []string
 }
 
 // Reading is one counter's value in one run.

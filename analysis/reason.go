@@ -9,6 +9,7 @@ type Code string
 const (
 	// Verdict reasons.
 	CounterFailed      Code = "counter-failed"        // Run, Round, Arm, Counter, Value, Text (expectation)
+	Declined           Code = "declined"              // Run, Round, Arm, N (lines), Text (the first line)
 	SourceAbsent       Code = "counter-source-absent" // Counter, Text (source: metric name, JSON path or log pattern), Other (source kind), N (runs read)
 	ControlDiffers     Code = "control-differs"       // Arm (control), Other (baseline), Metric, Value (ratio), Lo, Hi (interval), P, Limit (alpha)
 	RunFailed          Code = "run-failed"            // Run, Round, Arm, Attempt, Text (error's first line)

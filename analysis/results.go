@@ -109,15 +109,35 @@ func (s samples) values(in Input, arm, metric string) []float64 {
 	return out
 }
 
-// metricOrder lists every metric, primary first.
-func metricOrder(primary string) []string {
-	out := []string{primary}
-	for _, m := range scenarios.MetricNames {
-		if m != primary {
+// reported lists the metrics to report, primary first: the primary
+// always, any other when at least one finished run measured it (the
+// stream metrics exist only on the OpenAI endpoints, a command engine
+// reports what its patterns find).
+func reported(in Input) []scenarios.MetricPolicy {
+	var out []scenarios.MetricPolicy
+	for _, m := range in.Policy.Metrics {
+		if m.Name == in.Policy.Primary || measured(in, m.Name) {
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+func measured(in Input, metric string) bool {
+	for _, r := range in.Runs {
+		if _, ok := r.Metrics[metric]; ok && r.OK() {
+			return true
+		}
+	}
+	return false
+}
+
+// higherIsBetter is a metric's direction under the policy.
+func higherIsBetter(p scenarios.Policy, metric string) bool {
+	if m, ok := p.Metric(metric); ok {
+		return m.HigherIsBetter
+	}
+	return scenarios.HigherIsBetter(metric)
 }
 
 // outliersOf flags, per arm, the finished runs' values of one metric by
@@ -166,8 +186,9 @@ func results(in Input, s samples, marks []Mark) []MetricResult {
 	p := in.Policy
 	cfg := statsConfig(p)
 	var out []MetricResult
-	for _, m := range metricOrder(p.Primary) {
-		res := MetricResult{Metric: m, Unit: scenarios.Unit(m), Primary: m == p.Primary, HigherIsBetter: scenarios.HigherIsBetter(m)}
+	for _, mp := range reported(in) {
+		m := mp.Name
+		res := MetricResult{Metric: m, Unit: mp.Unit, Primary: m == p.Primary, HigherIsBetter: mp.HigherIsBetter}
 		flagged := outliersOf(in, m)
 		for _, arm := range p.ArmNames() {
 			xs := s.values(in, arm, m)

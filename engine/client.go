@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sort"
 	"strings"
 	"time"
 )
@@ -59,6 +60,43 @@ type Response struct {
 	// Done reports whether the stream ended properly (a stop event or
 	// [DONE]) rather than being cut off.
 	Done bool
+	// EventsAt and EventTokens are, per event that carried tokens, its
+	// arrival time since Start and its token count: the inter-token
+	// latencies, computed after the stream.
+	EventsAt    []time.Duration
+	EventTokens []int
+}
+
+// StreamLatencies returns the time per output token after the first
+// (TPOT: (last − first token event) / (tokens − first event's tokens)) and
+// the inter-token latency percentiles p50, p90, p99 over the gaps between
+// token events, each gap shared by the tokens of the later event. ok is
+// false with fewer than two token events.
+func (r *Response) StreamLatencies() (tpot time.Duration, p50, p90, p99 time.Duration, ok bool) {
+	if len(r.EventsAt) < 2 {
+		return 0, 0, 0, 0, false
+	}
+	var gaps []float64
+	for i := 1; i < len(r.EventsAt); i++ {
+		n := max(r.EventTokens[i], 1)
+		gap := float64(r.EventsAt[i]-r.EventsAt[i-1]) / float64(n)
+		for range n {
+			gaps = append(gaps, gap)
+		}
+	}
+	sort.Float64s(gaps)
+	q := func(p float64) time.Duration {
+		h := p * float64(len(gaps)-1)
+		lo := int(h)
+		if lo >= len(gaps)-1 {
+			return time.Duration(gaps[len(gaps)-1])
+		}
+		return time.Duration(gaps[lo] + (h-float64(lo))*(gaps[lo+1]-gaps[lo]))
+	}
+	if n := r.Tokens - r.FirstEventTokens; n > 0 {
+		tpot = (r.LastTokenAt - r.FirstTokenAt) / time.Duration(n)
+	}
+	return tpot, q(0.5), q(0.9), q(0.99), true
 }
 
 // DecodeTokPerSec is the client-side decode rate: tokens after the first
@@ -159,6 +197,8 @@ func Complete(ctx context.Context, baseURL string, req Request) (*Response, erro
 			}
 			r.LastTokenAt = at
 			r.StreamedTokens += n
+			r.EventsAt = append(r.EventsAt, at)
+			r.EventTokens = append(r.EventTokens, n)
 		}
 		for k, v := range obj {
 			r.Final[k] = v

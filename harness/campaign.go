@@ -58,6 +58,8 @@ type campaign struct {
 	needMetrics bool
 	sampler     *machine.Sampler
 	lastEnd     time.Time
+	// extra reads the scenario's own metrics.
+	extra []extraMetric
 	// exec performs each measured run: the real engine, or a fake in the
 	// run loop's unit tests.
 	exec Executor
@@ -194,6 +196,9 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 		opt.Progress = io.Discard
 	}
 	c := &campaign{scenario: s, policy: s.Policy, opt: opt, sampler: machine.NewSampler(), redact: NewRedactor(s)}
+	var extraNeedsMetrics bool
+	c.extra, extraNeedsMetrics = newExtraMetrics(s.Policy)
+	c.needMetrics = extraNeedsMetrics
 	c.exec = serverExecutor{c}
 	if s.Engine.IsCommand() {
 		c.exec = newCommandExecutor(c)

@@ -94,6 +94,9 @@ func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *recorder.
 		}
 	}
 	run.Output = e.text(res.Stdout)
+	obsForMetrics := engine.Observation{Window: res.Lines, Reply: lastJSON(res.Stdout)}
+	c.readExtraMetrics(obsForMetrics, run)
+	run.Declines = declines(c.policy.Decline, res.Lines)
 	sum := sha256.Sum256([]byte(run.Output))
 	run.OutputSHA256 = hex.EncodeToString(sum[:])
 	obs := engine.Observation{Window: res.Lines, Reply: lastJSON(res.Stdout)}

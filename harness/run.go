@@ -120,6 +120,9 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 	if v := resp.E2ETokPerSec(); v > 0 {
 		run.Metrics[scenarios.E2ETokS] = v
 	}
+	streamMetrics(s.Engine.Request.Endpoint, resp, run)
+	run.Declines = declines(c.policy.Decline, obs.Window)
+	c.readExtraMetrics(obs, run)
 	run.Counters = map[string]recorder.CounterReading{}
 	for _, k := range c.counters {
 		rd, err := k.Read(obs)

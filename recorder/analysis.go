@@ -253,7 +253,7 @@ func AnalysisInput(p scenarios.Policy, runs []Run, m Method) analysis.Input {
 		ar := analysis.Run{Seq: r.Seq, Round: r.Round, Attempt: r.Attempt, Arm: r.Arm, Start: r.Start, Error: r.Error, Metrics: r.Metrics,
 			EventCountedTokens: r.TokenSource == engine.TokensFromEvents,
 			EngineRate:         r.EngineTimings["predicted_per_second"],
-			Output:             r.Output, Reasoning: r.Reasoning, TokenIDs: r.TokenIDs}
+			Output:             r.Output, Reasoning: r.Reasoning, TokenIDs: r.TokenIDs, Declines: r.Declines}
 		if r.Contention != nil {
 			ar.Contention, ar.HasContention = r.Contention.Others, true
 		}

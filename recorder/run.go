@@ -38,7 +38,10 @@ type Run struct {
 	TokenIDs []int `json:"token_ids,omitempty"`
 	// TokenNote says where TokenIDs came from, or why there are none.
 	TokenNote string `json:"token_note,omitempty"`
-	Error     string `json:"error,omitempty"`
+	// Declines are the engine's lines in the measured window that match
+	// the scenario's decline pattern.
+	Declines []string `json:"declines,omitempty"`
+	Error    string   `json:"error,omitempty"`
 	// Log is the engine log of this run, relative to the data folder.
 	Log string `json:"log,omitempty"`
 }

@@ -46,6 +46,8 @@ func (f style) reason(r Reason) string {
 			f.code(r.Arm), f.code(r.Other), f.code(r.Metric), pct1(r.Value-1, true), interval(r.Lo-1, r.Hi-1, true, r.Lo == 0 && r.Hi == 0), formatP(r.P), count(r.Limit))
 	case analysis.CounterFailed:
 		return fmt.Sprintf("Run %d (%s, round %d): counter %s = %s, expected %s.", r.Run, f.code(r.Arm), r.Round, f.code(r.Counter), count(r.Value), r.Text)
+	case analysis.Declined:
+		return fmt.Sprintf("Run %d (%s, round %d): the engine declined the feature under test (%d matching log line(s)), e.g. %s.", r.Run, f.code(r.Arm), r.Round, r.N, f.code(r.Text))
 	case analysis.RunFailed:
 		attempt := ""
 		if r.Attempt > 1 {

@@ -91,6 +91,16 @@ func (s *Scenario) validateCommandEngine(p *problems) {
 	}
 }
 
+// validateDecline checks the decline pattern.
+func (s *Scenario) validateDecline(p *problems) {
+	if s.Engine.Decline == "" {
+		return
+	}
+	if _, err := regexp.Compile(s.Engine.Decline); err != nil {
+		p.at("engine.decline", "invalid regular expression: %v", err)
+	}
+}
+
 func checkCapture(p *problems, key, expr string) {
 	re, err := regexp.Compile(expr)
 	switch {

@@ -70,6 +70,9 @@ type Policy struct {
 	Baseline string
 	Arms     []ArmPolicy
 	Primary  string
+	// Metrics lists every metric, primary first, with its unit and
+	// direction.
+	Metrics  []MetricPolicy
 	Counters []CounterPolicy
 	Stats    StatsPolicy
 	Gates    GatesPolicy
@@ -84,6 +87,25 @@ type Policy struct {
 	// AllowUnverified is the scenario's reason for running without a
 	// distinguishing counter; empty when it gave none.
 	AllowUnverified string
+	// Decline is the pattern of the engine's log lines that say it
+	// declined to run the feature (fell back to classic decode); nil when
+	// the scenario gives none.
+	Decline *regexp.Regexp
+}
+
+// Declines reports whether a decline seen in an arm fails the gate: in
+// every arm but the baseline and the negative controls, which are not
+// expected to run the feature.
+func (p Policy) Declines(arm string) bool {
+	if p.Decline == nil || arm == p.Baseline {
+		return false
+	}
+	for _, a := range p.Arms {
+		if a.Name == arm {
+			return !a.Control
+		}
+	}
+	return false
 }
 
 // ArmPolicy is one arm as the analysis sees it.
@@ -294,6 +316,7 @@ func (s *Scenario) compilePolicy() Policy {
 	p := Policy{
 		Baseline:        s.Baseline,
 		Primary:         s.Metrics.Primary,
+		Metrics:         s.compileMetrics(),
 		AllowUnverified: s.AllowUnverified,
 		Stats: StatsPolicy{
 			Confidence: float64(s.Stats.Confidence), Alpha: float64(s.Stats.Alpha), MinEffect: float64(s.Stats.MinEffect),
@@ -354,6 +377,9 @@ func (s *Scenario) compilePolicy() Policy {
 			}
 		}
 		p.Counters = append(p.Counters, cp)
+	}
+	if s.Engine.Decline != "" {
+		p.Decline, _ = regexp.Compile(s.Engine.Decline) // validated
 	}
 	if x := s.Exactness; x != nil {
 		xp := &ExactnessPolicy{Compare: x.Compare, Against: x.Against}

@@ -79,6 +79,12 @@ type Engine struct {
 	MetricsPath string   `yaml:"metrics_path" json:"metrics_path,omitempty"`
 	StopGrace   Duration `yaml:"stop_grace" json:"stop_grace,omitempty"`
 	Request     Request  `yaml:"request" json:"request"`
+	// Decline is a regular expression for the engine's log lines that say
+	// it declined the feature under test ("declined|falling back to
+	// classic"): seen in the measured window of an arm expected to run it
+	// (any arm but the baseline and negative controls), it fails the gate
+	// with the line quoted.
+	Decline string `yaml:"decline" json:"decline,omitempty"`
 	// Output says how to read a command engine's results (kind: command).
 	Output Output `yaml:"output" json:"output,omitempty"`
 	// VersionCommand is a command whose output identifies the engine's
@@ -157,6 +163,8 @@ func (c Counter) Source() (kind, expr string) {
 // Metrics chooses the primary metric; the others are reported as secondary.
 type Metrics struct {
 	Primary string `yaml:"primary" json:"primary"`
+	// Extra declares the scenario's own metrics (see ExtraMetric).
+	Extra []ExtraMetric `yaml:"extra" json:"extra,omitempty"`
 }
 
 // Metric names, with the direction in which they improve.
@@ -170,7 +178,8 @@ const (
 // MetricNames lists every metric a run measures, in report order.
 var MetricNames = []string{DecodeTokS, E2ETokS, TTFTms, WallS}
 
-// HigherIsBetter reports whether a larger value of metric is an improvement.
+// HigherIsBetter reports whether a larger value of a built-in metric is an
+// improvement.
 func HigherIsBetter(metric string) bool {
 	return metric == DecodeTokS || metric == E2ETokS
 }
@@ -180,7 +189,7 @@ func Unit(metric string) string {
 	switch metric {
 	case DecodeTokS, E2ETokS:
 		return "tok/s"
-	case TTFTms:
+	case TTFTms, TPOTms, ITLp50ms, ITLp90ms, ITLp99ms:
 		return "ms"
 	case WallS:
 		return "s"

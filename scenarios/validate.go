@@ -126,8 +126,10 @@ func (s *Scenario) validate(p *problems) {
 	s.validatePolicy(p, arms)
 	s.validateBounds(p)
 
-	if !contains(MetricNames, s.Metrics.Primary) {
-		p.at("metrics.primary", "%q is not one of %s", s.Metrics.Primary, strings.Join(MetricNames, ", "))
+	s.validateExtraMetrics(p)
+	s.validateDecline(p)
+	if !contains(s.metricNames(), s.Metrics.Primary) {
+		p.at("metrics.primary", "%q is not one of %s", s.Metrics.Primary, strings.Join(s.metricNames(), ", "))
 	}
 	if len(s.Unmeasured) == 0 {
 		p.at("unmeasured", "required: name what this campaign does not measure (a list of sentences), so readers do not assume it")

@@ -1,0 +1,190 @@
+package harness
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// extraMetric reads one of the scenario's own metrics from a run's
+// observation.
+type extraMetric struct {
+	mp       scenarios.MetricPolicy
+	sel, den *scenarios.MetricSelector
+	log      *regexp.Regexp
+}
+
+// newExtraMetrics compiles the scenario's own metrics (validated when
+// loading). It reports whether any of them reads the metrics endpoint.
+func newExtraMetrics(p scenarios.Policy) ([]extraMetric, bool) {
+	var out []extraMetric
+	needMetrics := false
+	for _, mp := range p.Metrics {
+		x := mp.Extra
+		if x == nil {
+			continue
+		}
+		em := extraMetric{mp: mp}
+		switch {
+		case x.Metric != "":
+			sel, _ := scenarios.ParseMetricSelector(x.Metric)
+			em.sel, needMetrics = &sel, true
+		case len(x.Ratio) == 2:
+			a, _ := scenarios.ParseMetricSelector(x.Ratio[0])
+			b, _ := scenarios.ParseMetricSelector(x.Ratio[1])
+			em.sel, em.den, needMetrics = &a, &b, true
+		case x.Log != "":
+			em.log = regexp.MustCompile(x.Log)
+		}
+		out = append(out, em)
+	}
+	return out, needMetrics
+}
+
+// readExtraMetrics adds the scenario's own metrics to the run: read ones
+// from the observation (a source absent in this run gives no value), then
+// derived ones, in declaration order, from everything the run has.
+func (c *campaign) readExtraMetrics(obs engine.Observation, run *recorder.Run) {
+	for _, em := range c.extra {
+		if v, ok := em.read(obs); ok {
+			run.Metrics[em.mp.Name] = v
+		}
+	}
+	for _, em := range c.extra {
+		if !em.mp.Derived() {
+			continue
+		}
+		vars := map[string]float64{"tokens": float64(run.Tokens), "model_bytes": c.modelBytes()}
+		for k, v := range run.Metrics {
+			vars[k] = v
+		}
+		if v, ok := em.mp.Eval(vars); ok && haveAll(em.mp.Extra.Expr, vars) {
+			run.Metrics[em.mp.Name] = v
+		}
+	}
+}
+
+func (em extraMetric) read(obs engine.Observation) (float64, bool) {
+	x := em.mp.Extra
+	switch {
+	case x.JSON != "":
+		v, found, err := engine.JSONPath(obs.Reply, x.JSON)
+		return v, found && err == nil
+	case em.den != nil:
+		num, ok1 := delta(obs, *em.sel)
+		den, ok2 := delta(obs, *em.den)
+		if !ok1 || !ok2 || den == 0 {
+			return 0, false
+		}
+		return num / den, true
+	case em.sel != nil:
+		return delta(obs, *em.sel)
+	case em.log != nil:
+		return aggregate(em.log, obs.Window, x.Aggregate)
+	}
+	return 0, false
+}
+
+func delta(obs engine.Observation, sel scenarios.MetricSelector) (float64, bool) {
+	a, okA := obs.After.Value(sel)
+	b, okB := obs.Before.Value(sel)
+	if !okA && !okB {
+		return 0, false
+	}
+	return a - b, true
+}
+
+// aggregate is the last (default), mean or sum of a pattern's captures
+// over the window's lines, decodebench's own marker lines excepted.
+func aggregate(re *regexp.Regexp, lines []string, how string) (float64, bool) {
+	var vals []float64
+	for _, l := range lines {
+		if strings.HasPrefix(l, engine.MarkerPrefix) {
+			continue
+		}
+		for _, m := range re.FindAllStringSubmatch(l, -1) {
+			if v, err := strconv.ParseFloat(m[1], 64); err == nil {
+				vals = append(vals, v)
+			}
+		}
+	}
+	if len(vals) == 0 {
+		return 0, false
+	}
+	sum := 0.0
+	for _, v := range vals {
+		sum += v
+	}
+	switch how {
+	case "sum":
+		return sum, true
+	case "mean":
+		return sum / float64(len(vals)), true
+	}
+	return vals[len(vals)-1], true
+}
+
+var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
+// haveAll reports whether every name the expression uses has a value in
+// this run, so that a missing input never reads as 0.
+func haveAll(expr string, vars map[string]float64) bool {
+	for _, name := range identRE.FindAllString(expr, -1) {
+		if _, ok := vars[name]; !ok && !exprBuiltin[name] {
+			return false
+		}
+	}
+	return true
+}
+
+// exprBuiltin are names an expression may use that are not values.
+var exprBuiltin = map[string]bool{"e": true, "and": true, "or": true, "not": true, "abs": true, "max": true, "min": true, "round": true, "ceil": true, "floor": true}
+
+// modelBytes is the size of the first model file the command names.
+func (c *campaign) modelBytes() float64 {
+	if len(c.rec.Engine.Models) == 0 {
+		return 0
+	}
+	return float64(c.rec.Engine.Models[0].Bytes)
+}
+
+// streamMetrics adds the OpenAI endpoints' time per output token and
+// inter-token latency percentiles.
+func streamMetrics(endpoint string, resp *engine.Response, run *recorder.Run) {
+	if !strings.HasPrefix(endpoint, "/v1/") {
+		return
+	}
+	tpot, p50, p90, p99, ok := resp.StreamLatencies()
+	if !ok {
+		return
+	}
+	ms := func(d interface{ Seconds() float64 }) float64 { return d.Seconds() * 1000 }
+	if tpot > 0 {
+		run.Metrics[scenarios.TPOTms] = ms(tpot)
+	}
+	run.Metrics[scenarios.ITLp50ms] = ms(p50)
+	run.Metrics[scenarios.ITLp90ms] = ms(p90)
+	run.Metrics[scenarios.ITLp99ms] = ms(p99)
+}
+
+// declines returns the window's engine lines (up to five) that match the
+// scenario's decline pattern.
+func declines(re *regexp.Regexp, lines []string) []string {
+	if re == nil {
+		return nil
+	}
+	var out []string
+	for _, l := range lines {
+		if !strings.HasPrefix(l, engine.MarkerPrefix) && re.MatchString(l) {
+			out = append(out, l)
+			if len(out) == 5 {
+				break
+			}
+		}
+	}
+	return out
+}
