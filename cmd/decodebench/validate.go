@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -17,10 +19,18 @@ func validateCommand() *cli.Command {
 All problems of a file are reported at once, each once. For a valid file it
 prints the number of runs and a rough estimate of the campaign's duration
 (rounds × arms × (cooldown + engine start + warmups and request); see
-scenarios.Scenario.Estimate for the assumptions). Exit 1 when any file has an error; warnings alone exit 0.`,
+scenarios.Scenario.Estimate for the assumptions). Exit 1 when any file has an error; warnings alone exit 0.
+--json prints one JSON object per file instead (file, ok, problems with line, column, key,
+message and severity, runs, estimate in seconds).`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "machine-readable output, one JSON object per file"},
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usageError("validate: name at least one scenario file")
+			}
+			if c.Bool("json") {
+				return validateJSON(c)
 			}
 			bad := 0
 			for _, arg := range c.Args().Slice() {
@@ -50,4 +60,58 @@ func runs(s *scenarios.Scenario) string {
 		return fmt.Sprintf("%d to %d", n*r.Min, n*r.Max)
 	}
 	return fmt.Sprint(n * r.Min)
+}
+
+// validation is one file's result, for --json.
+type validation struct {
+	File     string    `json:"file"`
+	OK       bool      `json:"ok"`
+	Problems []problem `json:"problems"`
+	Runs     string    `json:"runs,omitempty"`
+	Estimate float64   `json:"estimate_s,omitempty"`
+}
+
+type problem struct {
+	Line     int    `json:"line,omitempty"`
+	Col      int    `json:"col,omitempty"`
+	Key      string `json:"key,omitempty"`
+	Message  string `json:"message"`
+	Severity string `json:"severity"`
+}
+
+func validateJSON(c *cli.Context) error {
+	enc := json.NewEncoder(c.App.Writer)
+	bad := 0
+	for _, arg := range c.Args().Slice() {
+		s, warns, err := scenarios.Load(arg, scenarios.Options{})
+		v := validation{File: arg, OK: err == nil, Problems: []problem{}}
+		var all scenarios.Errors
+		var es scenarios.Errors
+		switch {
+		case errors.As(err, &es):
+			all = es
+		case err != nil:
+			v.Problems = append(v.Problems, problem{Message: err.Error(), Severity: "error"})
+		}
+		all = append(all, warns...)
+		for _, e := range all {
+			sev := "error"
+			if e.Warning {
+				sev = "warning"
+			}
+			v.Problems = append(v.Problems, problem{Line: e.Pos.Line, Col: e.Pos.Col, Key: e.Key, Message: e.Msg, Severity: sev})
+		}
+		if s != nil {
+			v.File, v.Runs, v.Estimate = s.Path, runs(s), s.Estimate().Seconds()
+		} else {
+			bad++
+		}
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+	}
+	if bad > 0 {
+		return &exitError{code: 1}
+	}
+	return nil
 }
