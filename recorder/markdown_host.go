@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 )
@@ -236,4 +237,17 @@ func (m *mdWriter) hostMethod(me Method) {
 		m.p("- decodebench's own CPU during the measured windows (rusage, telemetry sampling included): %ss over %ss of windows, %s of one core.\n",
 			num(f.CPUS, 3), num(f.WindowS, 4), pct(f.Share()))
 	}
+}
+
+// Headline writes what a CI job summary shows of a record: its title with
+// the verdict, the reasons and warnings, the arms' verdict sentences and
+// the summary table, followed by where the full record is.
+func Headline(w io.Writer, r *Record, recordPath string) error {
+	var b strings.Builder
+	md := &mdWriter{b: &b}
+	md.title(r)
+	md.summary(r)
+	md.p("Full record: %s\n\n", code(recordPath))
+	_, err := io.WriteString(w, b.String())
+	return err
 }
