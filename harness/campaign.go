@@ -215,6 +215,7 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 	defer journal.Close()
 	journal.Redactor = c.redact
 	c.journal = journal
+	c.reapStale()
 	c.readHost(ctx)
 
 	rounds := s.Schedule.Rounds.Min

@@ -2,11 +2,15 @@ package harness
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"time"
 
+	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
@@ -153,4 +157,45 @@ func footprintTotal(runs []recorder.Run) *recorder.Footprint {
 		return nil
 	}
 	return &f
+}
+
+// enginePIDFile is the data folder's record of the running engine.
+const enginePIDFile = "engine.pid.json"
+
+// engineRegistry is the host-wide folder of running engines' pid files,
+// beside the host lock, where the next campaign finds an engine left by a
+// dead one.
+func engineRegistry() string {
+	return filepath.Join(filepath.Dir(machine.LockPath()), "decodebench-engines")
+}
+
+// pidFiles are where the running engine is recorded: the data folder and
+// the host registry.
+func (c *campaign) pidFiles() []string {
+	files := []string{filepath.Join(c.dataDir, enginePIDFile)}
+	if err := os.MkdirAll(engineRegistry(), 0o755); err == nil {
+		sum := sha256.Sum256([]byte(c.dataDir))
+		files = append(files, filepath.Join(engineRegistry(), hex.EncodeToString(sum[:8])+".json"))
+	}
+	return files
+}
+
+// reapStale kills engines left running by dead campaigns: the one this
+// data folder recorded (a resumed campaign) and any in the host registry.
+// Only an engine whose pid and start time both match its record is
+// killed.
+func (c *campaign) reapStale() {
+	files := []string{filepath.Join(c.dataDir, enginePIDFile)}
+	if m, err := filepath.Glob(filepath.Join(engineRegistry(), "*.json")); err == nil {
+		files = append(files, m...)
+	}
+	said := map[string]bool{}
+	for _, f := range files {
+		if what, err := engine.ReapStale(f); err != nil {
+			c.progress.Printf("%v", err)
+		} else if what != "" && !said[what] {
+			said[what] = true
+			c.progress.Printf("%s", what)
+		}
+	}
 }

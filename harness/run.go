@@ -40,6 +40,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 		StopGrace:    s.Engine.StopGrace.Duration,
 		LogPath:      filepath.Join(c.dataDir, "logs", logName),
 		Redact:       c.redact.Text,
+		PIDFiles:     c.pidFiles(),
 	}
 	c.progress.Phase(slot.Seq, slot.Arm, "starting engine")
 	srv, err := engine.Start(ctx, cfg)
