@@ -121,7 +121,7 @@ func Analyze(in Input) Analysis {
 			}
 		}
 		if run.HasContention && p.Gates.ContendedCPU > 0 && judged(run, p.Gates) {
-			a.Marks[i].Contended = run.Contention > p.Gates.ContendedCPU
+			a.Marks[i].Contended = run.Contention > p.Gates.ContendedCPU || run.HostBusy
 		}
 	}
 	stopped := failed > 0 && !finishedPlan(in)
@@ -199,6 +199,7 @@ func Analyze(in Input) Analysis {
 	if p.AllowUnverified != "" {
 		a.Warnings = append(a.Warnings, Reason{Code: AllowUnverified, Text: p.AllowUnverified})
 	}
+	a.Warnings = append(a.Warnings, hostWarnings(in)...)
 	a.ClientEngineRatio = clientEngineRatio(in.Runs)
 	a.Unmeasured = unmeasured(in)
 	return a

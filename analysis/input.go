@@ -61,6 +61,13 @@ type Run struct {
 	// Declines are the engine's lines, in the measured window, that match
 	// the scenario's decline pattern.
 	Declines []string
+	// HostWarnings are the machine conditions seen before or after the
+	// run that make it less trustworthy (host.go).
+	HostWarnings []HostCondition
+	// QuietTimedOut is set when the quiet gate gave up before the run;
+	// HostBusy when it also said to count the run as contended
+	// (on_busy: mark).
+	QuietTimedOut, HostBusy bool
 }
 
 // Reading is one counter's value in one run.

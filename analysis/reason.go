@@ -46,6 +46,14 @@ const (
 	IdentityNotDeterminist Code = "identity-nondeterministic" // Arm, N (disagreeing), M (runs), Run, Round (run numbers), Value (byte offset), Limit (token index)
 	IdentityEmptyArm       Code = "identity-empty-arm"        // Arm, Text (why)
 	IdentityNoRuns         Code = "identity-no-runs"          // Arm
+
+	// Host warnings (host.go): the machine was not as it should be during
+	// N of M finished runs.
+	HostOnBattery   Code = "host-on-battery"    // N, M
+	HostLowPower    Code = "host-low-power"     // N, M
+	HostThermal     Code = "host-thermal"       // N, M, Text (the conditions seen, comma-separated: thermal_warning, cpu_speed_limited, cpu_thermal_trip, gpu_thermal_capping)
+	HostGPUPowerCap Code = "host-gpu-power-cap" // N, M
+	QuietTimedOut   Code = "quiet-timed-out"    // N (runs started on a host not found quiet), M, Text (on_busy)
 )
 
 // Reason is a code with its parameters; which parameters a code uses is

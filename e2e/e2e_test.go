@@ -252,6 +252,11 @@ func (p *proc) launch(t *testing.T, models string, args ...string) *proc {
 	p.cmd = exec.Command(binary, args...)
 	p.cmd.Dir = p.dir
 	p.cmd.Env = append(os.Environ(), "LLAMA_SERVER="+llamaServer, "MODEL_DIR="+models)
+	if os.Getenv("DECODEBENCH_LOCK") == "" {
+		// Each test its own host lock (and engine registry beside it): a
+		// campaign a failed test left behind must not hold up the next.
+		p.cmd.Env = append(p.cmd.Env, "DECODEBENCH_LOCK="+filepath.Join(p.dir, "host.lock"))
+	}
 	p.cmd.Stdout = &p.stdout
 	pipe, err := p.cmd.StderrPipe()
 	if err != nil {

@@ -38,6 +38,9 @@ type Config struct {
 	// the engine's output) and in the log lines errors carry. Counters
 	// read the engine's lines unredacted.
 	Redact func(string) string
+	// PIDFiles are written with the engine's pid and start time while it
+	// runs (ReapStale reads them after a crash), and removed when it stops.
+	PIDFiles []string
 }
 
 // Server is a started engine.
@@ -53,6 +56,11 @@ type Server struct {
 	waitErr  error
 	stopOnce sync.Once
 	stopErr  error
+	// pidFiles name the running engine (pid and start time) until it
+	// stops; watchdog ends it if decodebench dies without a parent-death
+	// signal (watchdog.go).
+	pidFiles []string
+	watchdog *exec.Cmd
 }
 
 // StartError is an engine that could not be started or never became
@@ -162,6 +170,15 @@ func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
 		s.grace = 5 * time.Second
 	}
 	track(s)
+	s.pidFiles = cfg.PIDFiles
+	writePIDFiles(s.pidFiles, cmd.Process.Pid, argv[0])
+	if needWatchdog() {
+		if wd, err := startWatchdog(cmd.Process.Pid); err == nil {
+			s.watchdog = wd
+		} else {
+			log.Mark("no watchdog: %v", err)
+		}
+	}
 	go func() {
 		s.waitErr = cmd.Wait()
 		close(s.done)
@@ -237,6 +254,10 @@ func (s *Server) Stop() error {
 		}
 		// Children that outlived the leader are still in the group.
 		signalGroup(pgid, syscall.SIGKILL)
+		if s.watchdog != nil {
+			_ = s.watchdog.Process.Kill()
+		}
+		removePIDFiles(s.pidFiles)
 		s.Log.Mark("stopped (%s)", exitText(s.waitErr))
 		s.stopErr = s.Log.Close()
 	})

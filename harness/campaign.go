@@ -65,6 +65,8 @@ type campaign struct {
 	exec Executor
 	// redact masks secrets in every file the campaign writes.
 	redact *redact.Redactor
+	// host holds the baselines of the quiet gate and cooldown (host.go).
+	host hostState
 }
 
 // Executor performs one measured run of a slot, filling in run. An error
@@ -236,6 +238,8 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 	defer journal.Close()
 	journal.Redactor = c.redact
 	c.journal = journal
+	c.reapStale()
+	c.readHost(ctx)
 
 	rounds := s.Schedule.Rounds.Min
 	for len(c.rec.Runs) > 0 && rounds*len(s.Arms) < c.rec.Runs[len(c.rec.Runs)-1].Seq {
@@ -257,6 +261,14 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 			if err != nil {
 				if errors.Is(err, errInterrupted) {
 					interrupted = true
+					break
+				}
+				var busy errBusyHost
+				if errors.As(err, &busy) {
+					// Stopped before the run: resumable, like an interrupt.
+					interrupted = true
+					c.rec.Method.StoppedBy = busy.Error()
+					c.progress.Printf("run %d: %v; stopping the campaign (finished runs are kept)", slot.Seq, busy)
 					break
 				}
 				return nil, err
@@ -322,24 +334,25 @@ var errInterrupted = errors.New("interrupted")
 // the run. It returns errInterrupted, without journaling, when ctx is done
 // before the run finished: an interrupted run is not a finished run.
 func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (recorder.Run, error) {
-	s := c.scenario
 	run := recorder.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm}
 	if attempt > 1 {
 		run.Attempt = attempt
 	}
-	if !c.lastEnd.IsZero() && s.Schedule.Cooldown.Duration > 0 {
-		c.progress.Phase(slot.Seq, slot.Arm, "cooldown "+s.Schedule.Cooldown.String())
-		select {
-		case <-time.After(s.Schedule.Cooldown.Duration):
-		case <-ctx.Done():
-		}
-	}
+	run.Cooldown = c.cooldown(ctx, slot)
 	if ctx.Err() != nil {
 		return run, errInterrupted
+	}
+	run.Quiet = c.quietGate(ctx, slot)
+	if ctx.Err() != nil {
+		return run, errInterrupted
+	}
+	if q := run.Quiet; q != nil && q.OnBusy == scenarios.BusyAbort.String() {
+		return run, errBusyHost{q}
 	}
 	if !c.lastEnd.IsZero() {
 		run.CooldownS = time.Since(c.lastEnd).Seconds()
 	}
+	run.ConditionsBefore = c.conditions(ctx)
 	if l, err := c.sampler.Sample(ctx); err == nil {
 		run.LoadBefore = recorder.LoadFrom(l)
 	}
@@ -349,6 +362,7 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (recorde
 	if l, err := c.sampler.Sample(context.WithoutCancel(ctx)); err == nil {
 		run.LoadAfter = recorder.LoadFrom(l)
 	}
+	run.ConditionsAfter = c.conditions(ctx)
 	c.lastEnd = time.Now()
 	if err != nil && ctx.Err() != nil {
 		return run, errInterrupted
@@ -536,6 +550,7 @@ func (c *campaign) identifyEngine(ctx context.Context) recorder.EngineInfo {
 
 // conclude analyses the runs and puts the analysis into the record.
 func (c *campaign) conclude() {
+	c.rec.Method.Footprint = footprintTotal(c.rec.Runs)
 	c.rec.Analysis, c.rec.Verdict = recorder.Analyze(c.policy, c.rec.Runs, c.rec.Method)
 }
 

@@ -40,6 +40,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 		StopGrace:    s.Engine.StopGrace.Duration,
 		LogPath:      filepath.Join(c.dataDir, "logs", logName),
 		Redact:       c.redact.Text,
+		PIDFiles:     c.pidFiles(),
 	}
 	c.progress.Phase(slot.Seq, slot.Arm, "starting engine")
 	srv, err := engine.Start(ctx, cfg)
@@ -69,7 +70,11 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 	c.progress.Phase(slot.Seq, slot.Arm, "measuring")
 	meter, meterErr := machine.StartContention(ctx, srv.Pid())
 	srv.Log.BeginWindow()
+	cpu0 := machine.SelfCPU()
 	resp, err := engine.Complete(ctx, srv.BaseURL, req)
+	if cpu1 := machine.SelfCPU(); err == nil && cpu0 >= 0 && resp.Wall > 0 {
+		run.Footprint = &recorder.Footprint{CPUS: (cpu1 - cpu0).Seconds(), WindowS: resp.Wall.Seconds()}
+	}
 	if meterErr == nil {
 		if ct, err := meter.Stop(context.WithoutCancel(ctx)); err == nil {
 			run.Contention = recorder.ContentionFrom(ct)

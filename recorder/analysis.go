@@ -257,6 +257,7 @@ func AnalysisInput(p scenarios.Policy, runs []Run, m Method) analysis.Input {
 		if r.Contention != nil {
 			ar.Contention, ar.HasContention = r.Contention.Others, true
 		}
+		hostInput(&ar, r)
 		if len(r.Counters) > 0 {
 			ar.Counters = map[string]analysis.Reading{}
 			for k, c := range r.Counters {

@@ -32,5 +32,79 @@ func LoadFrom(l machine.Load) *LoadSample {
 
 // ContentionFrom converts a contention measurement.
 func ContentionFrom(c machine.Contention) *ContentionSample {
-	return &ContentionSample{Busy: c.Busy, Measured: c.Measured, Others: c.Others}
+	out := &ContentionSample{Busy: c.Busy, Measured: c.Measured, Others: c.Others, EngineProcesses: c.EngineProcesses}
+	if b, ok := c.Busiest(); ok {
+		out.Culprit = &HostProcess{PID: b.PID, Name: b.Name, Cores: b.Cores}
+	}
+	for _, g := range c.GPUOthers {
+		out.GPUOthers = append(out.GPUOthers, HostProcess{PID: g.PID, Name: g.Name, GPUMemMiB: g.UsedMemMiB})
+	}
+	return out
+}
+
+// QuietFrom converts what the quiet gate waited for.
+func QuietFrom(q machine.QuietResult) *QuietWait {
+	out := &QuietWait{WaitedS: q.Waited.Seconds(), EndedBy: string(q.EndedBy)}
+	if len(q.Held) > 0 {
+		out.Held = map[string]int{}
+		for k, v := range q.Held {
+			out.Held[string(k)] = v
+		}
+	}
+	for _, c := range q.Culprits {
+		out.Culprits = append(out.Culprits, HostProcess{PID: c.PID, Name: c.Name, Reason: string(c.Reason), Cores: c.Cores})
+	}
+	return out
+}
+
+// CooldownFrom converts an adaptive cooldown's result.
+func CooldownFrom(c machine.CooldownResult) *CooldownWait {
+	return &CooldownWait{Mode: "until_quiet", WaitedS: c.Waited.Seconds(), EndedBy: string(c.EndedBy), LastCPUPct: c.LastCPUPct, Pending: c.Pending}
+}
+
+// ConditionsFrom converts the machine's conditions at one moment.
+func ConditionsFrom(c machine.Conditions) *HostConditions {
+	out := &HostConditions{Time: c.Time.Round(0), Power: string(c.Power), BatteryPercent: c.BatteryPercent, LowPowerMode: c.LowPowerMode,
+		ThermalWarningLevel: c.ThermalWarningLevel, PerformanceWarningLevel: c.PerformanceWarningLevel, CPUSpeedLimit: c.CPUSpeedLimit, MemoryFreePct: c.MemoryFreePct}
+	if f := c.CPUFreqMHz; f != nil {
+		out.CPUFreqMeanMHz = &f.Mean
+	}
+	for _, z := range c.ThermalZones {
+		if out.MaxThermalZoneC == nil || z.TempC > *out.MaxThermalZoneC {
+			t := z.TempC
+			out.MaxThermalZoneC = &t
+		}
+	}
+	for _, g := range c.GPUs {
+		out.GPUs = append(out.GPUs, GPUState{Index: g.Index, SMClockMHz: g.SMClockMHz, MemClockMHz: g.MemClockMHz, TempC: g.TempC, PowerW: g.PowerW,
+			UtilPct: g.UtilPct, MemUsedMiB: g.MemUsedMiB, Reasons: g.Reasons})
+	}
+	for _, w := range c.Warnings() {
+		out.Warnings = append(out.Warnings, HostWarning{Code: string(w.Code), Value: w.Value})
+	}
+	return out
+}
+
+// PlatformFrom converts the platform telemetry and the conditions before
+// the campaign.
+func PlatformFrom(t machine.Telemetry, c *machine.Conditions) *PlatformInfo {
+	out := &PlatformInfo{}
+	if m := t.Mac; m != nil {
+		out.Chip, out.ModelIdentifier, out.ModelName = m.Chip, m.ModelIdentifier, m.ModelName
+		out.PerformanceCores, out.EfficiencyCores, out.GPUCores = m.PerformanceCores, m.EfficiencyCores, m.GPUCores
+		out.GPUGeneration, out.GPUArchitecture = m.GPUGeneration, m.GPUArchitecture
+		out.OSName, out.OSVersion, out.OSBuild = m.OSName, m.OSVersion, m.OSBuild
+	}
+	if l := t.Linux; l != nil {
+		out.Governors = l.Governors
+	}
+	un := t.Unavailable
+	if c != nil {
+		out.Conditions = ConditionsFrom(*c)
+		un = append(append([]machine.Unavailable{}, un...), c.Unavailable...)
+	}
+	for _, u := range un {
+		out.Unavailable = append(out.Unavailable, u.Source+": "+u.Reason)
+	}
+	return out
 }

@@ -280,6 +280,7 @@ func (m *mdWriter) machine(r *Record) {
 	m.p("| Memory | %s |\n", bytesString(id.MemoryBytes))
 	m.p("| OS | %s |\n", cell(text(fmt.Sprintf("%s %s %s, kernel %s, %s", id.OS, id.Platform, id.PlatformVersion, id.Kernel, id.Arch))))
 	m.p("| Host | %s |\n", cellCode(id.Hostname))
+	m.platformRows(id.Telemetry)
 	m.ln("")
 	loads := collectLoads(r.Runs)
 	if len(loads) == 0 {
@@ -361,6 +362,7 @@ func (m *mdWriter) method(r *Record) {
 	if me.Dirty {
 		dirty = " (dirty tree)"
 	}
+	m.hostMethod(me)
 	m.p("- decodebench %s, commit %s%s.\n\n", text(me.Version), code(me.Commit), dirty)
 }
 
@@ -602,8 +604,14 @@ func backquoted(xs []string, sep string) string {
 func (m *mdWriter) raw(r *Record) {
 	m.ln("## Raw runs")
 	m.ln("")
-	m.ln("| Run | Round | Arm | Start (UTC) | Cooldown before | decode tok/s | e2e tok/s | TTFT ms | wall s | tokens | engine tok/s | counters | load1 before→after | CPU busy % before→after | others' CPU in window | output sha256 | status |")
-	m.ln("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|---:|---|---|")
+	hc := hostColumns(r.Runs)
+	head, align := "", ""
+	for _, c := range hc {
+		head += " " + c.head + " |"
+		align += c.align + "|"
+	}
+	m.ln("| Run | Round | Arm | Start (UTC) | Cooldown before | decode tok/s | e2e tok/s | TTFT ms | wall s | tokens | engine tok/s | counters | load1 before→after | CPU busy % before→after | others' CPU in window | output sha256 |" + head + " status |")
+	m.ln("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|---:|---|" + align + "---|")
 	for i, run := range r.Runs {
 		mk := markOf(r, i)
 		var cs []string
@@ -632,11 +640,15 @@ func (m *mdWriter) raw(r *Record) {
 				others += " ⚠"
 			}
 		}
-		m.p("| %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |\n",
+		extra := ""
+		for _, c := range hc {
+			extra += " " + c.cell(run) + " |"
+		}
+		m.p("| %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |%s %s |\n",
 			run.Seq, run.Round, cellCode(run.Arm), run.Start.UTC().Format("15:04:05.000"), cooldown(run),
 			metric(run, scenarios.DecodeTokS, 4), metric(run, scenarios.E2ETokS, 4), metric(run, scenarios.TTFTms, 4), metric(run, scenarios.WallS, 4),
 			run.Tokens, engineRate(run), strings.Join(cs, " "), loadPair(run, func(l LoadSample) float64 { return l.Load1 }),
-			loadPair(run, func(l LoadSample) float64 { return l.CPUBusyPct }), others, cellCode(short(run.OutputSHA256)), status)
+			loadPair(run, func(l LoadSample) float64 { return l.CPUBusyPct }), others, cellCode(short(run.OutputSHA256)), extra, status)
 	}
 	m.ln("")
 	for _, run := range r.Runs {

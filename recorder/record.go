@@ -150,6 +150,9 @@ type MachineInfo struct {
 	MemoryBytes     uint64    `json:"memory_bytes"`
 	GPUs            []GPUInfo `json:"gpus,omitempty"`
 	Slug            string    `json:"slug"`
+	// Platform is the platform telemetry (host.go); absent in records
+	// from before it was read.
+	Telemetry *PlatformInfo `json:"telemetry,omitempty"`
 }
 
 // GPUInfo is one accelerator as its driver reports it.
@@ -193,6 +196,11 @@ type Method struct {
 	ContendedCPU float64 `json:"contended_cpu"`
 	MaxDrift     float64 `json:"max_drift"`
 	Resamples    int     `json:"resamples"`
+	// Quiet is the quiet gate as applied ("window 30s, ..."); empty when
+	// off.
+	Quiet string `json:"quiet,omitempty"`
+	// Footprint is decodebench's own CPU over all measured windows.
+	Footprint *Footprint `json:"footprint,omitempty"`
 }
 
 // CounterSpec is a counter as the scenario declared it.

@@ -44,6 +44,13 @@ type Run struct {
 	Error    string   `json:"error,omitempty"`
 	// Log is the engine log of this run, relative to the data folder.
 	Log string `json:"log,omitempty"`
+
+	// Host conditions (host.go); absent where not measured.
+	Quiet            *QuietWait      `json:"quiet,omitempty"`
+	Cooldown         *CooldownWait   `json:"cooldown,omitempty"`
+	ConditionsBefore *HostConditions `json:"conditions_before,omitempty"`
+	ConditionsAfter  *HostConditions `json:"conditions_after,omitempty"`
+	Footprint        *Footprint      `json:"footprint,omitempty"`
 }
 
 // OK reports whether the run finished without error.
@@ -74,4 +81,10 @@ type ContentionSample struct {
 	Busy     float64 `json:"busy"`
 	Measured float64 `json:"measured"`
 	Others   float64 `json:"others"`
+	// EngineProcesses counts the processes counted as the engine's.
+	EngineProcesses int `json:"engine_processes,omitempty"`
+	// Culprit is the busiest process outside the engine's tree.
+	Culprit *HostProcess `json:"culprit,omitempty"`
+	// GPUOthers are processes outside the engine's tree on an NVIDIA GPU.
+	GPUOthers []HostProcess `json:"gpu_others,omitempty"`
 }

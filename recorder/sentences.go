@@ -107,6 +107,10 @@ func (f style) reason(r Reason) string {
 		return fmt.Sprintf("Refused: arm %s %s.", f.code(r.Arm), f.text(r.Text))
 	case analysis.IdentityNoRuns:
 		return fmt.Sprintf("Arm %s has no finished runs to compare.", f.code(r.Arm))
+	default:
+		if t, ok := f.hostReason(r); ok {
+			return t
+		}
 	}
 	return fmt.Sprintf("Unknown reason code %s.", f.code(r.Code))
 }
@@ -303,4 +307,21 @@ func IdentityLines(id *IdentityResult) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// hostReason states the host warnings (analysis/host.go).
+func (f style) hostReason(r Reason) (string, bool) {
+	switch analysis.Code(r.Code) {
+	case analysis.HostOnBattery:
+		return fmt.Sprintf("On battery: the machine ran on battery power around %d of %d finished runs; a Mac on battery may run slower than on AC.", r.N, r.M), true
+	case analysis.HostLowPower:
+		return fmt.Sprintf("Low-power mode: low-power mode was on around %d of %d finished runs, which lowers clock speeds.", r.N, r.M), true
+	case analysis.HostThermal:
+		return fmt.Sprintf("Thermal warning: the machine reported a thermal limit around %d of %d finished runs (%s); throttled runs are slower than the hardware can be.", r.N, r.M, f.code(r.Text)), true
+	case analysis.HostGPUPowerCap:
+		return fmt.Sprintf("GPU power capping: a GPU's clocks were capped for power around %d of %d finished runs.", r.N, r.M), true
+	case analysis.QuietTimedOut:
+		return fmt.Sprintf("Busy host: the quiet gate's maximum wait passed before %d of %d finished runs, which then ran anyway (on_busy: %s).", r.N, r.M, f.text(r.Text)), true
+	}
+	return "", false
 }

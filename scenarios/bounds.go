@@ -46,7 +46,7 @@ func (s *Scenario) Estimate() time.Duration {
 	}
 	run := start + time.Duration(s.Schedule.Warmup+1)*req
 	runs := int64(max(s.Schedule.Rounds.Max, s.Schedule.Rounds.Min)) * int64(len(s.Arms))
-	per := float64(s.Schedule.Cooldown.Duration + run)
+	per := float64(s.Schedule.Cooldown.Longest() + run)
 	if est := float64(runs) * per; est < float64(1<<62) {
 		return time.Duration(est)
 	}
@@ -68,7 +68,7 @@ func (s *Scenario) validateBounds(p *problems) {
 	if s.Schedule.Warmup > MaxWarmup {
 		p.at("schedule.warmup", "%d warmup requests is more than the limit of %d", s.Schedule.Warmup, MaxWarmup)
 	}
-	if d := s.Schedule.Cooldown.Duration; d > MaxCooldown {
+	if d := s.Schedule.Cooldown.Longest(); d > MaxCooldown {
 		p.at("schedule.cooldown", "%v is longer than the limit of %v", d, MaxCooldown)
 	}
 	for key, d := range map[string]time.Duration{

@@ -35,6 +35,8 @@ type Gates struct {
 	// MaxDrift bounds an arm's relative change of the primary metric from
 	// the first to the last third of the campaign before it is flagged.
 	MaxDrift Fraction `yaml:"max_drift" json:"max_drift"`
+	// Quiet, when present, holds every run until the host is quiet.
+	Quiet *Quiet `yaml:"quiet" json:"quiet,omitempty"`
 }
 
 // Exactness asks for a mechanical check that compared arms generate exactly
@@ -209,6 +211,8 @@ type GatesPolicy struct {
 	// MinContentionWindow is the shortest measured request whose
 	// contention share is judged.
 	MinContentionWindow time.Duration
+	// Quiet is the quiet-host gate before every run; nil when off.
+	Quiet *QuietPolicy
 }
 
 // MinContentionWindow: a window shorter than this holds a few scheduler
@@ -285,6 +289,9 @@ type SchedulePolicy struct {
 	Seed   int64
 	// Cooldown is the fixed sleep between runs.
 	Cooldown time.Duration
+	// UntilQuiet, when set, replaces the fixed sleep by an adaptive
+	// cooldown within these bounds.
+	UntilQuiet *CooldownPolicy
 }
 
 // MismatchMode is what an identity mismatch does.
@@ -326,8 +333,12 @@ func (s *Scenario) compilePolicy() Policy {
 			MaxSpread: float64(s.Gates.MaxSpread), MaxContended: float64(s.Gates.MaxContended),
 			ContendedCPU: float64(s.Gates.ContendedCPU), MaxDrift: float64(s.Gates.MaxDrift),
 			MinContentionWindow: MinContentionWindow,
+			Quiet:               s.Gates.Quiet.policy(),
 		},
 		Schedule: SchedulePolicy{Rounds: s.Schedule.Rounds, Warmup: s.Schedule.Warmup, Seed: s.Schedule.Seed, Cooldown: s.Schedule.Cooldown.Duration},
+	}
+	if r := s.Schedule.Cooldown.UntilQuiet; r != nil {
+		p.Schedule.UntilQuiet = &CooldownPolicy{Min: r.Min.Duration, Max: r.Max.Duration}
 	}
 	for _, a := range s.Arms {
 		p.Arms = append(p.Arms, ArmPolicy{Name: a.Name, Control: a.Control})

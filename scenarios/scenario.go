@@ -132,7 +132,7 @@ type Schedule struct {
 	Warmup   int      `yaml:"warmup" json:"warmup"`
 	Order    string   `yaml:"order" json:"order"`
 	Seed     int64    `yaml:"seed" json:"seed"`
-	Cooldown Duration `yaml:"cooldown" json:"cooldown"`
+	Cooldown Cooldown `yaml:"cooldown" json:"cooldown"`
 }
 
 // Counter is an arm-distinguishing counter: exactly one of Metric, JSON and

@@ -118,6 +118,8 @@ func (s *Scenario) validate(p *problems) {
 	if !orders[sc.Order] {
 		p.at("schedule.order", "%q is not one of rotate, abba, random", sc.Order)
 	}
+	s.validateCooldown(p)
+	s.validateQuiet(p)
 	if sc.Cooldown.Duration < 0 {
 		p.at("schedule.cooldown", "must not be negative")
 	}

@@ -22,6 +22,11 @@ type exitError struct {
 func (e *exitError) Error() string { return e.msg }
 
 func main() {
+	// The engine's watchdog, where there is no parent-death signal.
+	if len(os.Args) > 1 && os.Args[1] == engine.WatchdogArg {
+		os.Exit(engine.RunWatchdog(os.Args[2:]))
+	}
+	engine.EnableWatchdog()
 	// No engine outlives decodebench, even after a panic.
 	defer func() {
 		if r := recover(); r != nil {

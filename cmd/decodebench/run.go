@@ -9,12 +9,14 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 )
@@ -54,6 +56,8 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			&cli.IntFlag{Name: "rounds", Usage: "measured runs per arm, instead of the scenario's schedule.rounds"},
 			&cli.GenericFlag{Name: "set", Value: &repeatable{}, Usage: "override one value of the scenario, `KEY=VALUE` (dotted path, e.g. schedule.cooldown=0s); repeatable"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (arms, engine commands, order, estimated duration) and run nothing"},
+			&cli.DurationFlag{Name: "wait-lock", Usage: "wait up to `DURATION` for another campaign on this host to finish (default 0: fail at once, naming its pid and scenario)"},
+			&cli.BoolFlag{Name: "github-summary", Value: os.Getenv("GITHUB_STEP_SUMMARY") != "", Usage: "append the verdict and headline table to $GITHUB_STEP_SUMMARY (default on when it is set)"},
 		},
 		Action: func(c *cli.Context) error {
 			resume := c.String("resume")
@@ -101,6 +105,13 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			}
 			ctx, sig, stop := interruptible(context.Background())
 			defer stop()
+			// One campaign per host: held until the campaign ends (the
+			// kernel drops it if decodebench dies).
+			lock, err := machine.AcquireHostLock(ctx, c.Duration("wait-lock"), machine.HolderInfo{PID: os.Getpid(), Start: time.Now(), Scenario: s.Path})
+			if err != nil {
+				return &exitError{code: 1, msg: err.Error()}
+			}
+			defer lock.Release()
 			ver, rev, dirty := buildInfo()
 			opt := harness.Options{
 				OutDir:   outDir,
@@ -127,6 +138,11 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			code := v.ExitCode()
 			if v == recorder.Incomplete && sig.get() == syscall.SIGTERM {
 				code = 143
+			}
+			if c.Bool("github-summary") {
+				if err := appendGitHubSummary(os.Getenv("GITHUB_STEP_SUMMARY"), out); err != nil {
+					fmt.Fprintln(os.Stderr, "decodebench: github summary:", err)
+				}
 			}
 			if c.Bool("json") {
 				if err := printSummary(os.Stdout, out, code); err != nil {

@@ -1,0 +1,75 @@
+package analysis
+
+import (
+	"slices"
+	"strings"
+)
+
+// A HostCondition is a machine condition seen around a run that makes the
+// measurement less trustworthy. The values are the machine package's
+// warning codes.
+type HostCondition string
+
+// Host conditions.
+const (
+	CondOnBattery    HostCondition = "on_battery"
+	CondLowPowerMode HostCondition = "low_power_mode"
+	CondThermal      HostCondition = "thermal_warning"
+	CondCPUSpeed     HostCondition = "cpu_speed_limited"
+	CondCPUThermal   HostCondition = "cpu_thermal_trip"
+	CondGPUThermal   HostCondition = "gpu_thermal_capping"
+	CondGPUPower     HostCondition = "gpu_power_capping"
+)
+
+// hostWarnings counts the finished runs that saw each host condition, and
+// those started on a host the quiet gate did not find quiet.
+func hostWarnings(in Input) []Reason {
+	var battery, lowPower, thermal, gpuPower, timedOut, finished int
+	var thermalSeen []string
+	for _, r := range in.Runs {
+		if !r.OK() {
+			continue
+		}
+		finished++
+		if r.QuietTimedOut {
+			timedOut++
+		}
+		has := func(c HostCondition) bool { return slices.Contains(r.HostWarnings, c) }
+		if has(CondOnBattery) {
+			battery++
+		}
+		if has(CondLowPowerMode) {
+			lowPower++
+		}
+		if has(CondGPUPower) {
+			gpuPower++
+		}
+		hot := false
+		for _, c := range []HostCondition{CondThermal, CondCPUSpeed, CondCPUThermal, CondGPUThermal} {
+			if has(c) {
+				hot = true
+				if !slices.Contains(thermalSeen, string(c)) {
+					thermalSeen = append(thermalSeen, string(c))
+				}
+			}
+		}
+		if hot {
+			thermal++
+		}
+	}
+	var out []Reason
+	add := func(code Code, n int, text string) {
+		if n > 0 {
+			out = append(out, Reason{Code: code, N: n, M: finished, Text: text})
+		}
+	}
+	add(HostOnBattery, battery, "")
+	add(HostLowPower, lowPower, "")
+	slices.Sort(thermalSeen)
+	add(HostThermal, thermal, strings.Join(thermalSeen, ","))
+	add(HostGPUPowerCap, gpuPower, "")
+	if q := in.Policy.Gates.Quiet; q != nil {
+		add(QuietTimedOut, timedOut, q.OnBusy.String())
+	}
+	return out
+}

@@ -1,0 +1,39 @@
+package analysis
+
+import (
+	"testing"
+
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+func TestHostWarnings(t *testing.T) {
+	in := Input{Policy: scenarios.Policy{Gates: scenarios.GatesPolicy{Quiet: &scenarios.QuietPolicy{OnBusy: scenarios.BusyMark}}}, Runs: []Run{
+		{HostWarnings: []HostCondition{CondOnBattery, CondCPUSpeed}},
+		{HostWarnings: []HostCondition{CondOnBattery, CondGPUThermal, CondGPUPower}, QuietTimedOut: true},
+		{HostWarnings: []HostCondition{CondLowPowerMode}},
+		{},
+		{Error: "failed", HostWarnings: []HostCondition{CondLowPowerMode}}, // not counted
+	}}
+	got := map[Code]Reason{}
+	for _, r := range hostWarnings(in) {
+		got[r.Code] = r
+	}
+	check := func(c Code, n int, text string) {
+		t.Helper()
+		r, ok := got[c]
+		if !ok || r.N != n || r.M != 4 || r.Text != text {
+			t.Errorf("%s: %+v (present %v), want N=%d M=4 Text=%q", c, r, ok, n, text)
+		}
+	}
+	check(HostOnBattery, 2, "")
+	check(HostLowPower, 1, "")
+	check(HostThermal, 2, "cpu_speed_limited,gpu_thermal_capping")
+	check(HostGPUPowerCap, 1, "")
+	check(QuietTimedOut, 1, "mark")
+	if len(got) != 5 {
+		t.Errorf("extra warnings: %v", got)
+	}
+	if w := hostWarnings(Input{Runs: []Run{{}, {}}}); len(w) != 0 {
+		t.Errorf("quiet host warned: %v", w)
+	}
+}

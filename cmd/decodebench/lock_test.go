@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/machine"
+)
+
+// TestRunRefusesWhileAnotherCampaignHoldsTheHost holds the host lock in
+// this process and runs `decodebench run` in a child: it must exit 1 at
+// once, naming this process's pid and scenario; with --wait-lock it waits
+// and still fails after the wait.
+func TestRunRefusesWhileAnotherCampaignHoldsTheHost(t *testing.T) {
+	if os.Getenv("DECODEBENCH_TEST_MAIN") == "1" {
+		os.Exit(exitCode(newApp().Run(append([]string{"decodebench"}, strings.Fields(os.Getenv("DECODEBENCH_TEST_ARGS"))...))))
+	}
+	lockPath := filepath.Join(t.TempDir(), "host.lock")
+	t.Setenv("DECODEBENCH_LOCK", lockPath)
+	lock, err := machine.AcquireHostLock(context.Background(), 0, machine.HolderInfo{PID: os.Getpid(), Start: time.Now(), Scenario: "holder-scenario.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Release()
+	out := t.TempDir()
+	for _, tc := range []struct {
+		args string
+		min  time.Duration
+	}{
+		{"run --out " + out + " llamacpp-speculative", 0},
+		{"run --wait-lock 700ms --out " + out + " llamacpp-speculative", 700 * time.Millisecond},
+	} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestRunRefusesWhileAnotherCampaignHoldsTheHost$")
+		cmd.Env = append(os.Environ(), "DECODEBENCH_TEST_MAIN=1", "DECODEBENCH_TEST_ARGS="+tc.args)
+		t0 := time.Now()
+		b, err := cmd.CombinedOutput()
+		took := time.Since(t0)
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 1 {
+			t.Fatalf("%s: %v\n%s", tc.args, err, b)
+		}
+		if want := fmt.Sprintf("pid %d, scenario %q", os.Getpid(), "holder-scenario.yaml"); !strings.Contains(string(b), want) {
+			t.Errorf("%s: output lacks %q:\n%s", tc.args, want, b)
+		}
+		if took < tc.min {
+			t.Errorf("%s: gave up after %v", tc.args, took)
+		}
+		if entries, _ := os.ReadDir(out); len(entries) != 0 {
+			t.Errorf("%s: a refused campaign wrote %d file(s)", tc.args, len(entries))
+		}
+	}
+}

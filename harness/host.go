@@ -1,0 +1,201 @@
+package harness
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// hostState is what the campaign measured of the host before its first
+// run: the baselines the adaptive cooldown returns to.
+type hostState struct {
+	baselineCPU float64
+	baselineGPU map[int]float64
+	// For tests: replace the machine's readers.
+	waitQuiet  func(context.Context, machine.QuietConfig) machine.QuietResult
+	coolDown   func(context.Context, machine.CooldownConfig) machine.CooldownResult
+	conditions func(context.Context) machine.Conditions
+}
+
+// readHost reads the platform telemetry into the record's machine section
+// and measures the baselines, once per campaign (a resumed campaign
+// measures them again: the host may have changed).
+func (c *campaign) readHost(ctx context.Context) {
+	if c.host.conditions == nil {
+		c.host.conditions = machine.ReadConditions
+	}
+	tel := machine.ReadTelemetry(ctx)
+	cond := c.host.conditions(ctx)
+	c.rec.Machine.Telemetry = recorder.PlatformFrom(tel, &cond)
+	c.host.baselineGPU = map[int]float64{}
+	for _, g := range cond.GPUs {
+		if g.TempC != nil {
+			c.host.baselineGPU[g.Index] = *g.TempC
+		}
+	}
+	if c.policy.Schedule.UntilQuiet != nil {
+		// The machine's idle CPU load over a second, before any engine ran.
+		s := machine.NewSampler()
+		if _, err := s.Sample(ctx); err == nil {
+			select {
+			case <-time.After(time.Second):
+			case <-ctx.Done():
+			}
+			if l, err := s.Sample(ctx); err == nil {
+				c.host.baselineCPU = l.CPUBusyPct
+			}
+		}
+	}
+	if q := c.policy.Gates.Quiet; q != nil {
+		c.rec.Method.Quiet = quietString(q)
+	}
+}
+
+func quietString(q *scenarios.QuietPolicy) string {
+	deny := "the default deny list"
+	if len(q.Deny) > 0 {
+		deny += fmt.Sprintf(" and %v", q.Deny)
+	}
+	return fmt.Sprintf("a continuous %v (sampled every %v) with no other process above %s of one core and none on %s, on AC power, low-power mode off, thermal state nominal where readable; at most %v, then on_busy: %s",
+		q.Window, q.Interval, scenarios.Fraction(q.MaxCPU), deny, q.MaxWait, q.OnBusy)
+}
+
+// genericLaunchers are command names that say nothing about the engine: a
+// process of that name elsewhere is not another engine instance.
+var genericLaunchers = []string{"sh", "bash", "zsh", "env", "python", "python3", "uv", "uvx", "conda", "docker", "podman", "nice", "taskset", "numactl", "sudo", "time"}
+
+// cooldown waits between runs: the fixed time, or until the host is back
+// at its baseline. It returns what the run's record says about it; nil for
+// a fixed cooldown (its length is CooldownS).
+func (c *campaign) cooldown(ctx context.Context, slot Slot) *recorder.CooldownWait {
+	if c.lastEnd.IsZero() {
+		return nil
+	}
+	if u := c.policy.Schedule.UntilQuiet; u != nil {
+		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("cooldown until quiet (%v–%v)", u.Min, u.Max))
+		cool := c.host.coolDown
+		if cool == nil {
+			cool = machine.CoolDown
+		}
+		res := cool(ctx, machine.CooldownConfig{Min: u.Min, Max: u.Max, BaselineCPUPct: c.host.baselineCPU, BaselineGPUTempC: c.host.baselineGPU, Conditions: c.host.conditions})
+		return recorder.CooldownFrom(res)
+	}
+	if d := c.policy.Schedule.Cooldown; d > 0 {
+		c.progress.Phase(slot.Seq, slot.Arm, "cooldown "+d.String())
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+		}
+	}
+	return nil
+}
+
+// errBusyHost stops the campaign when the quiet gate gave up and the
+// scenario says on_busy: abort.
+type errBusyHost struct{ q *recorder.QuietWait }
+
+func (e errBusyHost) Error() string {
+	return fmt.Sprintf("the host was not quiet after %.0fs (on_busy: abort)", e.q.WaitedS)
+}
+
+// quietGate holds the run until the host is quiet (gates.quiet).
+func (c *campaign) quietGate(ctx context.Context, slot Slot) *recorder.QuietWait {
+	q := c.policy.Gates.Quiet
+	if q == nil {
+		return nil
+	}
+	c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("waiting for a quiet host (%v)", q.Window))
+	deny := append(append([]string{}, machine.DefaultDeny...), q.Deny...)
+	// Another instance of the engine binary, not started by this campaign
+	// (its own engines are stopped by now).
+	if name := filepath.Base(c.scenario.Engine.Command[0]); !slices.Contains(genericLaunchers, name) {
+		deny = append(deny, name)
+	}
+	wait := c.host.waitQuiet
+	if wait == nil {
+		wait = machine.WaitQuiet
+	}
+	res := wait(ctx, machine.QuietConfig{Window: q.Window, Interval: q.Interval, MaxWait: q.MaxWait, CPUThreshold: q.MaxCPU, Deny: deny, Conditions: c.host.conditions})
+	out := recorder.QuietFrom(res)
+	if res.EndedBy == machine.QuietTimedOut {
+		out.OnBusy = q.OnBusy.String()
+		c.progress.Printf("run %d: the host was not quiet after %v (%v); on_busy: %s", slot.Seq, res.Waited.Round(time.Second), res.Held, q.OnBusy)
+	}
+	return out
+}
+
+// conditions reads the host's conditions now, for a run's record.
+func (c *campaign) conditions(ctx context.Context) *recorder.HostConditions {
+	if c.host.conditions == nil {
+		return nil
+	}
+	return recorder.ConditionsFrom(c.host.conditions(context.WithoutCancel(ctx)))
+}
+
+// footprintTotal sums decodebench's own CPU over the runs' windows.
+func footprintTotal(runs []recorder.Run) *recorder.Footprint {
+	var f recorder.Footprint
+	n := 0
+	for _, r := range runs {
+		if r.Footprint != nil {
+			f.CPUS += r.Footprint.CPUS
+			f.WindowS += r.Footprint.WindowS
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return &f
+}
+
+// enginePIDFile is the data folder's record of the running engine.
+const enginePIDFile = "engine.pid.json"
+
+// engineRegistry is the host-wide folder of running engines' pid files,
+// beside the host lock, where the next campaign finds an engine left by a
+// dead one.
+func engineRegistry() string {
+	return filepath.Join(filepath.Dir(machine.LockPath()), "decodebench-engines")
+}
+
+// pidFiles are where the running engine is recorded: the data folder and
+// the host registry.
+func (c *campaign) pidFiles() []string {
+	files := []string{filepath.Join(c.dataDir, enginePIDFile)}
+	if err := os.MkdirAll(engineRegistry(), 0o755); err == nil {
+		sum := sha256.Sum256([]byte(c.dataDir))
+		files = append(files, filepath.Join(engineRegistry(), hex.EncodeToString(sum[:8])+".json"))
+	}
+	return files
+}
+
+// reapStale kills engines left running by dead campaigns: the one this
+// data folder recorded (a resumed campaign) and any in the host registry.
+// Only an engine whose pid and start time both match its record is
+// killed.
+func (c *campaign) reapStale() {
+	files := []string{filepath.Join(c.dataDir, enginePIDFile)}
+	if m, err := filepath.Glob(filepath.Join(engineRegistry(), "*.json")); err == nil {
+		files = append(files, m...)
+	}
+	said := map[string]bool{}
+	for _, f := range files {
+		if what, err := engine.ReapStale(f); err != nil {
+			c.progress.Printf("%v", err)
+		} else if what != "" && !said[what] {
+			said[what] = true
+			c.progress.Printf("%s", what)
+		}
+	}
+}

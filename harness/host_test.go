@@ -1,0 +1,128 @@
+package harness
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+type hostFakeExec struct{ runs int }
+
+func (f *hostFakeExec) Execute(ctx context.Context, slot Slot, run *recorder.Run) error {
+	f.runs++
+	v := 100.0 + float64(f.runs%3)
+	if slot.Arm == "b" {
+		v += 20
+	}
+	run.Metrics = map[string]float64{scenarios.DecodeTokS: v, scenarios.WallS: 1}
+	run.Counters = map[string]recorder.CounterReading{"c": {Value: map[string]float64{"a": 0, "b": 1}[slot.Arm]}}
+	run.Footprint = &recorder.Footprint{CPUS: 0.001, WindowS: 1}
+	run.Contention = &recorder.ContentionSample{Busy: 0.5, Measured: 0.5}
+	return nil
+}
+
+// loopCampaign runs the campaign loop over a fake executor with the host
+// readers replaced.
+func loopCampaign(t *testing.T, extra string, host hostState) (*recorder.Record, *hostFakeExec) {
+	t.Helper()
+	src := strings.Replace(testScenario, "schedule: {rounds: 6}", extra, 1)
+	s, _, err := scenarios.Parse("t.yaml", ".", []byte(src), scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := newCampaign(s, Options{OutDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := &hostFakeExec{}
+	c.exec, c.host = fx, host
+	c.recPath = filepath.Join(c.opt.OutDir, "t.md")
+	c.dataDir = filepath.Join(c.opt.OutDir, "data", "t")
+	if err := os.MkdirAll(c.dataDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c.rec = c.newRecord("x", "2026-01-02", machine.Identity{}, time.Now())
+	out, err := c.execute(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Record, fx
+}
+
+func TestQuietGateAndAdaptiveCooldownRecorded(t *testing.T) {
+	var quietCalls, coolCalls int
+	var gotDeny []string
+	lvl := 3
+	host := hostState{
+		waitQuiet: func(_ context.Context, cfg machine.QuietConfig) machine.QuietResult {
+			quietCalls++
+			gotDeny = cfg.Deny
+			if cfg.Window != 3*time.Second || cfg.CPUThreshold != 0.05 {
+				t.Errorf("quiet config %+v", cfg)
+			}
+			return machine.QuietResult{EndedBy: machine.QuietReached, Waited: 4 * time.Second, Held: map[machine.QuietReason]int{machine.QuietDeniedProcess: 1},
+				Culprits: []machine.QuietBlock{{Reason: machine.QuietDeniedProcess, PID: 42, Name: "cc1"}}}
+		},
+		coolDown: func(_ context.Context, cfg machine.CooldownConfig) machine.CooldownResult {
+			coolCalls++
+			if cfg.Min != time.Second || cfg.Max != 9*time.Second {
+				t.Errorf("cooldown config %+v", cfg)
+			}
+			return machine.CooldownResult{Waited: 1500 * time.Millisecond, EndedBy: machine.CooldownSettled}
+		},
+		conditions: func(context.Context) machine.Conditions {
+			return machine.Conditions{Time: time.Now(), ThermalWarningLevel: &lvl}
+		},
+	}
+	rec, fx := loopCampaign(t, "schedule: {rounds: 4, cooldown: {until_quiet: {min: 1s, max: 9s}}}\ngates:\n  quiet: {window: 3s, max_cpu: 5%, deny: [spinner]}\n", host)
+	if fx.runs != 8 || quietCalls != 8 || coolCalls != 7 {
+		t.Fatalf("runs %d, quiet gates %d, cooldowns %d", fx.runs, quietCalls, coolCalls)
+	}
+	if !strings.Contains(strings.Join(gotDeny, ","), "cc1plus") || !strings.Contains(strings.Join(gotDeny, ","), "spinner") || !strings.Contains(strings.Join(gotDeny, ","), "llama-server") {
+		t.Errorf("deny list %v lacks the defaults, the scenario's or the engine binary", gotDeny)
+	}
+	r := rec.Runs[1]
+	if r.Quiet == nil || r.Quiet.WaitedS != 4 || r.Quiet.Culprits[0].Name != "cc1" || r.Cooldown == nil || r.Cooldown.EndedBy != "settled" || r.Cooldown.WaitedS != 1.5 {
+		t.Errorf("run 2 host record: quiet %+v cooldown %+v", r.Quiet, r.Cooldown)
+	}
+	if rec.Runs[0].Cooldown != nil {
+		t.Error("the first run has a cooldown")
+	}
+	if r.ConditionsBefore == nil || len(r.ConditionsBefore.Warnings) == 0 || r.ConditionsAfter == nil {
+		t.Errorf("conditions not recorded: %+v", r.ConditionsBefore)
+	}
+	if rec.Method.Quiet == "" || rec.Method.Footprint == nil || rec.Method.Footprint.WindowS != 8 {
+		t.Errorf("method: quiet %q footprint %+v", rec.Method.Quiet, rec.Method.Footprint)
+	}
+	found := false
+	for _, w := range rec.Analysis.Warnings {
+		found = found || w.Code == "host-thermal"
+	}
+	if !found {
+		t.Errorf("thermal warning level 3 raised no warning: %+v", rec.Analysis.Warnings)
+	}
+}
+
+func TestQuietGateAbortStopsCampaign(t *testing.T) {
+	host := hostState{
+		waitQuiet: func(context.Context, machine.QuietConfig) machine.QuietResult {
+			return machine.QuietResult{EndedBy: machine.QuietTimedOut, Waited: time.Minute}
+		},
+		conditions: func(context.Context) machine.Conditions { return machine.Conditions{} },
+	}
+	rec, fx := loopCampaign(t, "schedule: {rounds: 4}\ngates:\n  quiet: {on_busy: abort}\n", host)
+	if fx.runs != 0 || !rec.Method.Interrupted || !strings.Contains(rec.Method.StoppedBy, "not quiet") || rec.Verdict != recorder.Incomplete {
+		t.Errorf("runs %d, interrupted %v, stopped by %q, verdict %s", fx.runs, rec.Method.Interrupted, rec.Method.StoppedBy, rec.Verdict)
+	}
+	rec, fx = loopCampaign(t, "schedule: {rounds: 4}\ngates:\n  quiet: {on_busy: mark}\n", host)
+	if fx.runs != 8 || rec.Runs[0].Quiet.OnBusy != "mark" || !rec.Analysis.Marks[0].Contended {
+		t.Errorf("mark: runs %d, quiet %+v, contended %v", fx.runs, rec.Runs[0].Quiet, rec.Analysis.Marks[0].Contended)
+	}
+}

@@ -1,0 +1,108 @@
+package recorder
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+func TestHostColumnsOnlyWhenPresent(t *testing.T) {
+	var plain bytes.Buffer
+	Markdown(&plain, fixedRecord(Inconclusive))
+	for _, h := range []string{"quiet wait", "thermal before", "busiest other", "decodebench CPU", "GPU SM"} {
+		if strings.Contains(plain.String(), h) {
+			t.Errorf("record without host readings has a %q column", h)
+		}
+	}
+
+	rec := fixedRecord(Inconclusive)
+	lvl, lim := 2, 60
+	sm, temp, w := 1980.0, 44.0, 120.0
+	rec.Runs[0].Quiet = &QuietWait{WaitedS: 31.5, EndedBy: "quiet", Held: map[string]int{"denied_process": 3}, Culprits: []HostProcess{{PID: 77, Name: "cc1plus", Reason: "denied_process"}}}
+	rec.Runs[1].Quiet = &QuietWait{WaitedS: 600, EndedBy: QuietMaxWait, OnBusy: "mark"}
+	rec.Runs[1].Cooldown = &CooldownWait{Mode: "until_quiet", WaitedS: 5.1, EndedBy: "settled"}
+	rec.Runs[2].ConditionsBefore = &HostConditions{ThermalWarningLevel: &lvl, CPUSpeedLimit: &lim, Power: "battery",
+		GPUs:     []GPUState{{Index: 0, SMClockMHz: &sm, TempC: &temp, PowerW: &w, Reasons: []string{"sw_thermal_slowdown"}}},
+		Warnings: []HostWarning{{Code: "on_battery"}, {Code: "thermal_warning", Value: "thermal=2"}}}
+	rec.Runs[3].Contention.Culprit = &HostProcess{PID: 99, Name: "stress|ng", Cores: 0.93}
+	rec.Runs[3].Footprint = &Footprint{CPUS: 0.001, WindowS: 0.8}
+	rec.Method.Quiet = "window 30s"
+	rec.Method.Footprint = &Footprint{CPUS: 0.002, WindowS: 3.2}
+	rec.Machine.Telemetry = &PlatformInfo{Chip: "Apple M5 Max", GPUGeneration: 17, GPUArchitecture: "applegpu_g17s", Unavailable: []string{"nvidia-smi: not installed"}}
+	rec.Analysis, rec.Verdict = Analyze(fixedPolicy(t), rec.Runs, rec.Method)
+	var buf bytes.Buffer
+	if err := Markdown(&buf, rec); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{
+		"| quiet wait |", `31.5s quiet; denied\_process×3; cc1plus (77)`, `600s max\_wait, mark`,
+		"| cooldown ended by |", "settled", "| busiest other process |", `stress\\|ng (99) 93.00% of a core`,
+		"level 2 CPU limit 60% battery→—", `1980/44.0/120 sw\_thermal\_slowdown→—`,
+		"| decodebench CPU in window |", "0.12%",
+		"| Apple GPU generation | 17 (`applegpu_g17s`) |", "nvidia-smi: not installed",
+		"Quiet gate before every run: window 30s.", "of one core",
+		"On battery: the machine ran on battery power around 1 of 4", "Thermal warning:",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q\n%s", want, md[strings.Index(md, "## Raw runs"):])
+		}
+	}
+	// Every row has as many cells as the header.
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(l, "| 1 | 1 | `classic` | 14:") {
+			head := ""
+			for _, h := range strings.Split(md, "\n") {
+				if strings.HasPrefix(h, "| Run | Round |") {
+					head = h
+				}
+			}
+			if n, m := strings.Count(strings.ReplaceAll(l, `\|`, ""), "|"), strings.Count(head, "|"); n != m {
+				t.Errorf("row has %d cell borders, header %d:\n%s\n%s", n, m, head, l)
+			}
+		}
+	}
+}
+
+func TestQuietMarkCountsAsContended(t *testing.T) {
+	rec := fixedRecord(Inconclusive)
+	rec.Runs[1].Quiet = &QuietWait{EndedBy: QuietMaxWait, OnBusy: "mark"}
+	in := AnalysisInput(fixedPolicy(t), rec.Runs, rec.Method)
+	if !in.Runs[1].QuietTimedOut || !in.Runs[1].HostBusy || in.Runs[0].HostBusy {
+		t.Fatalf("analysis input: %+v", in.Runs[1])
+	}
+	a := analysis.Analyze(in)
+	if !a.Marks[1].Contended {
+		t.Error("a run the quiet gate marked busy is not contended")
+	}
+}
+
+func TestConvertHost(t *testing.T) {
+	lvl := 1
+	c := ConditionsFrom(machine.Conditions{Time: time.Unix(5, 0), Power: machine.PowerBattery, ThermalWarningLevel: &lvl,
+		ThermalZones: []machine.ThermalZone{{TempC: 40}, {TempC: 55.5}}})
+	if c.Power != "battery" || *c.MaxThermalZoneC != 55.5 || len(c.Warnings) != 2 || c.Warnings[0].Code != "on_battery" || c.Warnings[1].Code != "thermal_warning" {
+		t.Errorf("conditions: %+v", c)
+	}
+	ct := ContentionFrom(machine.Contention{Others: 0.3, TopOthers: []machine.ProcShare{{PID: 4, Name: "cc1", Cores: 0.6}}, GPUOthers: []machine.GPUProcess{{PID: 8, Name: "python", UsedMemMiB: 100}}})
+	if ct.Culprit == nil || ct.Culprit.Name != "cc1" || len(ct.GPUOthers) != 1 || ct.GPUOthers[0].GPUMemMiB != 100 {
+		t.Errorf("contention: %+v", ct)
+	}
+	q := QuietFrom(machine.QuietResult{EndedBy: machine.QuietTimedOut, Waited: 2 * time.Second, Held: map[machine.QuietReason]int{machine.QuietBusyProcess: 2}})
+	if q.EndedBy != QuietMaxWait || q.WaitedS != 2 || q.Held["busy_process"] != 2 {
+		t.Errorf("quiet: %+v", q)
+	}
+}
+
+func fixedPolicy(t *testing.T) scenarios.Policy {
+	s, _, err := scenarios.Parse("t.yaml", ".", []byte(fixedScenario), scenarios.Options{Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Policy
+}

@@ -1,0 +1,253 @@
+package recorder
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// The host columns of the raw table, the platform rows of the machine
+// section and the quiet gate and footprint lines of the method: each only
+// where some run or the machine has the reading, so that records without
+// them stay as they were.
+
+// hostColumn is one optional column of the raw table.
+type hostColumn struct {
+	head  string
+	align string
+	cell  func(Run) string
+}
+
+func hostColumns(runs []Run) []hostColumn {
+	some := func(f func(Run) bool) bool {
+		for _, r := range runs {
+			if f(r) {
+				return true
+			}
+		}
+		return false
+	}
+	var cols []hostColumn
+	if some(func(r Run) bool { return r.Quiet != nil }) {
+		cols = append(cols, hostColumn{"quiet wait", "---", quietCell})
+	}
+	if some(func(r Run) bool { return r.Cooldown != nil && r.Cooldown.Mode != "fixed" }) {
+		cols = append(cols, hostColumn{"cooldown ended by", "---", func(r Run) string {
+			if r.Cooldown == nil {
+				return "—"
+			}
+			s := r.Cooldown.EndedBy
+			if len(r.Cooldown.Pending) > 0 {
+				s += " (pending " + strings.Join(r.Cooldown.Pending, ", ") + ")"
+			}
+			return cell(text(s))
+		}})
+	}
+	if some(func(r Run) bool {
+		return r.Contention != nil && (r.Contention.Culprit != nil || len(r.Contention.GPUOthers) > 0)
+	}) {
+		cols = append(cols, hostColumn{"busiest other process", "---", culpritCell})
+	}
+	if some(func(r Run) bool { return thermalCell(r) != "—" }) {
+		cols = append(cols, hostColumn{"thermal before→after", "---", thermalCell})
+	}
+	if some(func(r Run) bool { return gpuCell(r) != "—" }) {
+		cols = append(cols, hostColumn{"GPU SM MHz, °C, W before→after", "---", gpuCell})
+	}
+	if some(func(r Run) bool { return r.Footprint != nil }) {
+		cols = append(cols, hostColumn{"decodebench CPU in window", "---:", func(r Run) string {
+			if r.Footprint == nil {
+				return "—"
+			}
+			return pct(r.Footprint.Share())
+		}})
+	}
+	return cols
+}
+
+func quietCell(r Run) string {
+	q := r.Quiet
+	if q == nil {
+		return "—"
+	}
+	s := num(q.WaitedS, 3) + "s " + q.EndedBy
+	if q.OnBusy != "" {
+		s += ", " + q.OnBusy
+	}
+	var held []string
+	for k, n := range q.Held {
+		held = append(held, fmt.Sprintf("%s×%d", k, n))
+	}
+	sort.Strings(held)
+	if len(held) > 0 {
+		s += "; " + strings.Join(held, " ")
+	}
+	var names []string
+	for _, c := range q.Culprits {
+		if len(names) == 3 {
+			break
+		}
+		names = append(names, fmt.Sprintf("%s (%d)", c.Name, c.PID))
+	}
+	if len(names) > 0 {
+		s += "; " + strings.Join(names, ", ")
+	}
+	return cell(text(s))
+}
+
+func culpritCell(r Run) string {
+	c := r.Contention
+	if c == nil {
+		return "—"
+	}
+	var parts []string
+	if p := c.Culprit; p != nil {
+		parts = append(parts, fmt.Sprintf("%s (%d) %s of a core", p.Name, p.PID, pct(p.Cores)))
+	}
+	for _, g := range c.GPUOthers {
+		parts = append(parts, fmt.Sprintf("on GPU: %s (%d)", g.Name, g.PID))
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return cell(text(strings.Join(parts, "; ")))
+}
+
+// thermalState is one moment's thermal reading, short.
+func thermalState(c *HostConditions) string {
+	if c == nil {
+		return ""
+	}
+	var parts []string
+	if c.ThermalWarningLevel != nil {
+		parts = append(parts, fmt.Sprintf("level %d", *c.ThermalWarningLevel))
+	}
+	if c.CPUSpeedLimit != nil {
+		parts = append(parts, fmt.Sprintf("CPU limit %d%%", *c.CPUSpeedLimit))
+	}
+	if c.MaxThermalZoneC != nil {
+		parts = append(parts, num(*c.MaxThermalZoneC, 3)+"°C")
+	}
+	if c.Power == "battery" {
+		parts = append(parts, "battery")
+	}
+	if c.LowPowerMode != nil && *c.LowPowerMode {
+		parts = append(parts, "low power")
+	}
+	return strings.Join(parts, " ")
+}
+
+func thermalCell(r Run) string {
+	b, a := thermalState(r.ConditionsBefore), thermalState(r.ConditionsAfter)
+	if b == "" && a == "" {
+		return "—"
+	}
+	return cell(text(dash(b) + "→" + dash(a)))
+}
+
+func gpuState(c *HostConditions) string {
+	if c == nil {
+		return ""
+	}
+	var parts []string
+	for _, g := range c.GPUs {
+		f := func(p *float64) string {
+			if p == nil {
+				return "?"
+			}
+			return num(*p, 3)
+		}
+		s := fmt.Sprintf("%s/%s/%s", f(g.SMClockMHz), f(g.TempC), f(g.PowerW))
+		if len(g.Reasons) > 0 {
+			s += " " + strings.Join(g.Reasons, "+")
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func gpuCell(r Run) string {
+	b, a := gpuState(r.ConditionsBefore), gpuState(r.ConditionsAfter)
+	if b == "" && a == "" {
+		return "—"
+	}
+	return cell(text(dash(b) + "→" + dash(a)))
+}
+
+// platformRows are the machine section's telemetry rows.
+func (m *mdWriter) platformRows(t *PlatformInfo) {
+	if t == nil {
+		return
+	}
+	if t.Chip != "" {
+		s := t.Chip
+		if t.PerformanceCores > 0 || t.EfficiencyCores > 0 {
+			s += fmt.Sprintf(", %d performance + %d efficiency cores", t.PerformanceCores, t.EfficiencyCores)
+		}
+		if t.GPUCores > 0 {
+			s += fmt.Sprintf(", %d GPU cores", t.GPUCores)
+		}
+		if t.ModelIdentifier != "" {
+			s += ", " + t.ModelIdentifier
+		}
+		m.p("| Chip | %s |\n", cell(text(s)))
+	}
+	if t.GPUGeneration > 0 {
+		m.p("| Apple GPU generation | %d (%s) |\n", t.GPUGeneration, cellCode(t.GPUArchitecture))
+	}
+	if t.OSVersion != "" {
+		m.p("| macOS | %s |\n", cell(text(strings.TrimSpace(t.OSName+" "+t.OSVersion+" ("+t.OSBuild+")"))))
+	}
+	if len(t.Governors) > 0 {
+		m.p("| CPU frequency governor | %s |\n", cell(text(strings.Join(t.Governors, ", "))))
+	}
+	if c := t.Conditions; c != nil {
+		var parts []string
+		if c.Power != "" {
+			parts = append(parts, "power "+c.Power)
+		}
+		if c.LowPowerMode != nil {
+			parts = append(parts, fmt.Sprintf("low-power mode %v", *c.LowPowerMode))
+		}
+		if s := thermalState(c); s != "" {
+			parts = append(parts, "thermal "+s)
+		}
+		if s := gpuState(c); s != "" {
+			parts = append(parts, "GPU SM MHz/°C/W "+s)
+		}
+		for _, w := range c.Warnings {
+			parts = append(parts, "warning "+w.Code+" "+w.Value)
+		}
+		if len(parts) > 0 {
+			m.p("| Conditions at start | %s |\n", cell(text(strings.Join(parts, "; "))))
+		}
+	}
+	if len(t.Unavailable) > 0 {
+		m.p("| Not readable | %s |\n", cell(text(strings.Join(t.Unavailable, "; "))))
+	}
+}
+
+// hostMethod are the method section's quiet-gate and footprint lines.
+func (m *mdWriter) hostMethod(me Method) {
+	if me.Quiet != "" {
+		m.p("- Quiet gate before every run: %s.\n", text(me.Quiet))
+	}
+	if f := me.Footprint; f != nil && f.WindowS > 0 {
+		m.p("- decodebench's own CPU during the measured windows (rusage, telemetry sampling included): %ss over %ss of windows, %s of one core.\n",
+			num(f.CPUS, 3), num(f.WindowS, 4), pct(f.Share()))
+	}
+}
+
+// Headline writes what a CI job summary shows of a record: its title with
+// the verdict, the reasons and warnings, the arms' verdict sentences and
+// the summary table, followed by where the full record is.
+func Headline(w io.Writer, r *Record, recordPath string) error {
+	var b strings.Builder
+	md := &mdWriter{b: &b}
+	md.title(r)
+	md.summary(r)
+	md.p("Full record: %s\n\n", code(recordPath))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
