@@ -10,11 +10,13 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/review"
 	"github.com/decodebench/decodebench/scenarios"
@@ -88,6 +90,11 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 			}
 			ctx, sig, stop := interruptible(c.Context)
 			defer stop()
+			lock, err := machine.AcquireHostLock(ctx, 0, machine.HolderInfo{PID: os.Getpid(), Start: time.Now(), Scenario: s.Path})
+			if err != nil {
+				return &exitError{code: 1, msg: err.Error()}
+			}
+			defer lock.Release()
 			ver, rev, dirty := buildInfo()
 			out, err := harness.Run(ctx, s, harness.Options{
 				OutDir: c.String("out"), Hardware: c.String("hw"), Progress: c.App.ErrWriter,

@@ -87,10 +87,6 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 					return usageError("run --date: %v", err)
 				}
 			}
-			outDir, err := outFolder(c.String("out"), c.IsSet("out"), resume != "")
-			if err != nil {
-				return &exitError{code: 1, msg: err.Error()}
-			}
 			s, warns, err := scenarios.Load(arg, scenarios.Options{Set: set})
 			var warnings []string
 			for _, w := range warns {
@@ -102,6 +98,10 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			}
 			if c.Bool("dry-run") {
 				return printDryRun(c.App.Writer, s)
+			}
+			outDir, err := outFolder(c.String("out"), c.IsSet("out"), resume != "")
+			if err != nil {
+				return &exitError{code: 1, msg: err.Error()}
 			}
 			ctx, sig, stop := interruptible(context.Background())
 			defer stop()
