@@ -52,12 +52,12 @@ type Run struct {
 
 // Spec describes what is plotted.
 type Spec struct {
-	Metric, Unit string   // e.g. "decode_tok_s", "tok/s"
+	Metric, Unit string // e.g. "decode_tok_s", "tok/s"
 	// Label is the metric's readable name for titles and axes ("decode
 	// rate"); empty: Metric.
-	Label string
-	Arms         []string // arm order; colours follow it
-	Baseline     string
+	Label    string
+	Arms     []string // arm order; colours follow it
+	Baseline string
 	// BaselineMedian is drawn as the dashed reference line in
 	// Distributions. When it is NaN/Inf/zero and Baseline names an arm with
 	// plotted runs, it is computed from them; otherwise no line is drawn
@@ -392,9 +392,9 @@ func drawRing(c *draw.Canvas, pt vg.Point) {
 
 // thumb is a legend thumbnail: optional line, optional marker, optional ring.
 type thumb struct {
-	line   *draw.LineStyle
-	marker bool
-	shape  shape
+	line      *draw.LineStyle
+	marker    bool
+	shape     shape
 	color     color.Color
 	ring      bool
 	contended bool
