@@ -64,8 +64,25 @@ type Spec struct {
 	// (zero with an empty Baseline means "no baseline").
 	BaselineMedian float64
 	// Annotations are written under an arm's box in Distributions, e.g.
-	// its verdict "+6.1% faster [+3.9%, +8.2%]"; keyed by arm name.
-	Annotations map[string]string
+	// its verdict "+6.1% faster [+3.9%, +8.2%]". (A slice of structs, not a
+	// map, so that redacting a Spec rewrites arm names here as in Arms.)
+	Annotations []Annotation
+}
+
+// Annotation is a short text about one arm.
+type Annotation struct {
+	Arm, Text string
+}
+
+// annotation returns the text of arm's annotations, one per line.
+func (s Spec) annotation(arm string) string {
+	var out []string
+	for _, a := range s.Annotations {
+		if a.Arm == arm && a.Text != "" {
+			out = append(out, a.Text)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // Figure geometry: 7×3.5 inches, rendered at 140 dpi (980×490 px) for PNG.
@@ -794,8 +811,10 @@ func Distributions(runs []Run, s Spec) (*plot.Plot, error) {
 		if a == s.Baseline && s.Baseline != "" {
 			lbl += "\n(baseline)"
 		}
-		if note := s.Annotations[a]; note != "" {
-			lbl += "\n" + wrapText(note, p.X.Tick.Label.Font, slot-vg.Points(6))
+		for _, note := range strings.Split(s.annotation(a), "\n") {
+			if note != "" {
+				lbl += "\n" + wrapText(note, p.X.Tick.Label.Font, slot-vg.Points(6))
+			}
 		}
 		ticks[i] = plot.Tick{Value: float64(i), Label: lbl}
 	}

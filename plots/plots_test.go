@@ -52,7 +52,7 @@ var testArms = []string{"llama.cpp-b4500", "llama.cpp-b4500+fa", "llama.cpp-b450
 
 func testSpec() Spec {
 	return Spec{Metric: "decode_tok_s", Unit: "tok/s", Label: "decode rate", Arms: testArms, Baseline: testArms[0], BaselineMedian: 42.1,
-		Annotations: map[string]string{testArms[1]: "+8.1% faster [+5.2%, +9.9%]", testArms[2]: "-5.3% [-9.0%, +0.4%] ~"}}
+		Annotations: []Annotation{{testArms[1], "+8.1% faster [+5.2%, +9.9%]"}, {testArms[2], "-5.3% [-9.0%, +0.4%] ~"}}}
 }
 
 func decodePNG(t *testing.T, b []byte) image.Image {
