@@ -16,16 +16,7 @@ func (c *campaign) writePlots() []string {
 	if len(c.rec.Analysis.Results) == 0 {
 		return nil
 	}
-	var runs []plots.Run
-	for i, r := range c.rec.Runs {
-		mk := c.rec.Analysis.Marks[i]
-		v, ok := r.Metrics[s.Metrics.Primary]
-		if !ok || !r.OK() || mk.Dropped {
-			v = math.NaN()
-		}
-		runs = append(runs, plots.Run{Seq: r.Seq, Arm: r.Arm, Start: r.Start, End: r.Start.Add(secondsDuration(r.Seconds)), Value: v,
-			Outlier: mk.Outlier, Contended: mk.Contended})
-	}
+	runs := plotRuns(c.rec, s.Metrics.Primary)
 	spec := plotSpec(c.rec, s.Metrics.Primary, s.ArmNames(), s.Baseline)
 	// Titles and legends are drawn from these strings.
 	c.redact.Walk(&spec)
@@ -36,6 +27,26 @@ func (c *campaign) writePlots() []string {
 		return nil
 	}
 	return names
+}
+
+// plotRuns are the record's runs as the figures take them: the primary
+// metric's value (NaN for a failed or dropped run) with the analysis'
+// outlier and contention marks.
+func plotRuns(rec *recorder.Record, primary string) []plots.Run {
+	var runs []plots.Run
+	for i, r := range rec.Runs {
+		var mk recorder.Mark
+		if i < len(rec.Analysis.Marks) {
+			mk = rec.Analysis.Marks[i]
+		}
+		v, ok := r.Metrics[primary]
+		if !ok || !r.OK() || mk.Dropped {
+			v = math.NaN()
+		}
+		runs = append(runs, plots.Run{Seq: r.Seq, Arm: r.Arm, Start: r.Start, End: r.Start.Add(secondsDuration(r.Seconds)), Value: v,
+			Outlier: mk.Outlier, Contended: mk.Contended})
+	}
+	return runs
 }
 
 // plotSpec describes the primary metric's figures from the record: its
