@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/decodebench/decodebench/plots"
+	"github.com/decodebench/decodebench/recorder"
 )
 
 // writePlots draws the campaign's primary metric per run over time and per
@@ -15,23 +16,8 @@ func (c *campaign) writePlots() []string {
 	if len(c.rec.Analysis.Results) == 0 {
 		return nil
 	}
-	var runs []plots.Run
-	for i, r := range c.rec.Runs {
-		mk := c.rec.Analysis.Marks[i]
-		v, ok := r.Metrics[s.Metrics.Primary]
-		if !ok || !r.OK() || mk.Dropped {
-			v = math.NaN()
-		}
-		runs = append(runs, plots.Run{Seq: r.Seq, Arm: r.Arm, Start: r.Start, End: r.Start.Add(secondsDuration(r.Seconds)), Value: v, Outlier: mk.Outlier})
-	}
-	spec := plots.Spec{Metric: s.Metrics.Primary, Unit: unitOf(s.Metrics.Primary), Arms: s.ArmNames(), Baseline: s.Baseline, BaselineMedian: math.NaN()}
-	if res, ok := c.rec.Result(s.Metrics.Primary); ok {
-		for _, a := range res.Arms {
-			if a.Arm == s.Baseline {
-				spec.BaselineMedian = a.Median
-			}
-		}
-	}
+	runs := plotRuns(c.rec, s.Metrics.Primary)
+	spec := plotSpec(c.rec, s.Metrics.Primary, s.ArmNames(), s.Baseline)
 	// Titles and legends are drawn from these strings.
 	c.redact.Walk(&spec)
 	c.redact.Walk(&runs)
@@ -41,4 +27,45 @@ func (c *campaign) writePlots() []string {
 		return nil
 	}
 	return names
+}
+
+// plotRuns are the record's runs as the figures take them: the primary
+// metric's value (NaN for a failed or dropped run) with the analysis'
+// outlier and contention marks.
+func plotRuns(rec *recorder.Record, primary string) []plots.Run {
+	var runs []plots.Run
+	for i, r := range rec.Runs {
+		var mk recorder.Mark
+		if i < len(rec.Analysis.Marks) {
+			mk = rec.Analysis.Marks[i]
+		}
+		v, ok := r.Metrics[primary]
+		if !ok || !r.OK() || mk.Dropped {
+			v = math.NaN()
+		}
+		runs = append(runs, plots.Run{Seq: r.Seq, Arm: r.Arm, Start: r.Start, End: r.Start.Add(secondsDuration(r.Seconds)), Value: v,
+			Outlier: mk.Outlier, Contended: mk.Contended})
+	}
+	return runs
+}
+
+// plotSpec describes the primary metric's figures from the record: its
+// readable name and unit, the baseline median, and under each arm its
+// verdict in a few words (the recorder writes them, as it writes every
+// sentence of the record).
+func plotSpec(rec *recorder.Record, primary string, arms []string, baseline string) plots.Spec {
+	spec := plots.Spec{Metric: primary, Unit: unitOf(primary), Label: recorder.MetricName(primary), Arms: arms, Baseline: baseline, BaselineMedian: math.NaN()}
+	higher := true
+	if res, ok := rec.Result(primary); ok {
+		spec.Unit, higher = res.Unit, res.HigherIsBetter
+		for _, a := range res.Arms {
+			if a.Arm == baseline {
+				spec.BaselineMedian = a.Median
+			}
+		}
+	}
+	for _, v := range rec.Analysis.ArmVerdicts {
+		spec.Annotations = append(spec.Annotations, plots.Annotation{Arm: v.Arm, Text: recorder.ShortVerdict(v, higher)})
+	}
+	return spec
 }

@@ -44,19 +44,45 @@ type Run struct {
 	Start   time.Time // when the run began (engine start)
 	End     time.Time // when it ended
 	Value   float64   // the primary metric's value; NaN or a failed run: skip
-	Outlier bool      // flagged by the statistics (draw with a distinct marker)
+	Outlier bool      // flagged by the statistics (ringed)
+	// Contended: another process loaded the host during the run (a dashed
+	// square around the marker).
+	Contended bool
 }
 
 // Spec describes what is plotted.
 type Spec struct {
-	Metric, Unit string   // e.g. "decode_tok_s", "tok/s"
-	Arms         []string // arm order; colours follow it
-	Baseline     string
+	Metric, Unit string // e.g. "decode_tok_s", "tok/s"
+	// Label is the metric's readable name for titles and axes ("decode
+	// rate"); empty: Metric.
+	Label    string
+	Arms     []string // arm order; colours follow it
+	Baseline string
 	// BaselineMedian is drawn as the dashed reference line in
 	// Distributions. When it is NaN/Inf/zero and Baseline names an arm with
 	// plotted runs, it is computed from them; otherwise no line is drawn
 	// (zero with an empty Baseline means "no baseline").
 	BaselineMedian float64
+	// Annotations are written under an arm's box in Distributions, e.g.
+	// its verdict "+6.1% faster [+3.9%, +8.2%]". (A slice of structs, not a
+	// map, so that redacting a Spec rewrites arm names here as in Arms.)
+	Annotations []Annotation
+}
+
+// Annotation is a short text about one arm.
+type Annotation struct {
+	Arm, Text string
+}
+
+// annotation returns the text of arm's annotations, one per line.
+func (s Spec) annotation(arm string) string {
+	var out []string
+	for _, a := range s.Annotations {
+		if a.Arm == arm && a.Text != "" {
+			out = append(out, a.Text)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // Figure geometry: 7×3.5 inches, rendered at 140 dpi (980×490 px) for PNG.
@@ -237,6 +263,9 @@ func unitSuffix(s Spec) string {
 }
 
 func metricName(s Spec) string {
+	if s.Label != "" {
+		return s.Label
+	}
 	if s.Metric == "" {
 		return "value"
 	}
@@ -380,11 +409,12 @@ func drawRing(c *draw.Canvas, pt vg.Point) {
 
 // thumb is a legend thumbnail: optional line, optional marker, optional ring.
 type thumb struct {
-	line   *draw.LineStyle
-	marker bool
-	shape  shape
-	color  color.Color
-	ring   bool
+	line      *draw.LineStyle
+	marker    bool
+	shape     shape
+	color     color.Color
+	ring      bool
+	contended bool
 }
 
 func (t thumb) Thumbnail(c *draw.Canvas) {
@@ -397,6 +427,9 @@ func (t thumb) Thumbnail(c *draw.Canvas) {
 	}
 	if t.ring {
 		drawRing(c, c.Center())
+	}
+	if t.contended {
+		drawContended(c, c.Center())
 	}
 }
 
@@ -521,42 +554,37 @@ func (t *timeline) Plot(c draw.Canvas, plt *plot.Plot) {
 	mid := func(p point) vg.Point {
 		return vg.Point{X: trX((p.x0 + p.x1) / 2), Y: trY(p.run.Value)}
 	}
-	groups := t.byArm()
-	// Layer 1: thin connectors between an arm's consecutive runs (drift).
-	for i, g := range groups {
-		if len(g) < 2 {
-			continue
-		}
-		a := ArmColor(i)
-		col := color.NRGBA{a.R, a.G, a.B, 0x80}
-		line := make([]vg.Point, len(g))
-		for j, p := range g {
-			line[j] = mid(p)
-		}
-		c.StrokeLines(draw.LineStyle{Color: col, Width: vg.Points(0.8)}, c.ClipLinesXY(line)...)
-	}
-	// Layer 2: one horizontal segment per run, Start to End.
+	// Layer 1: one horizontal segment per run, Start to End.
 	for _, p := range t.pts {
 		y := trY(p.run.Value)
 		seg := []vg.Point{{X: trX(p.x0), Y: y}, {X: trX(p.x1), Y: y}}
 		c.StrokeLines(draw.LineStyle{Color: ArmColor(p.arm), Width: vg.Points(3)}, c.ClipLinesXY(seg)...)
 	}
-	// Layer 3: markers, then outlier rings on top.
+	// Layer 2: each arm's drift trend, dashed in the arm's colour.
+	for i, g := range t.byArm() {
+		x0, y0, x1, y1, ok := trendLine(g)
+		if !ok {
+			continue
+		}
+		ls := trendStyle
+		ls.Color = ArmColor(i)
+		c.StrokeLines(ls, c.ClipLinesXY([]vg.Point{{X: trX(x0), Y: trY(y0)}, {X: trX(x1), Y: trY(y1)}})...)
+	}
+	// Layer 3: markers, then the outlier and contention marks on top.
 	for _, p := range t.pts {
 		drawMarker(&c, armShape(p.arm), ArmColor(p.arm), markerSize, mid(p))
 	}
 	for _, p := range t.pts {
-		if p.run.Outlier {
-			drawRing(&c, mid(p))
-		}
+		drawMarks(&c, p.run, mid(p))
 	}
 }
 
 // Timeline plots the primary metric per run against time since the
 // campaign's first run, one colour (and marker shape) per arm. Each run is a
 // horizontal segment from its start to its end at its value, with a marker in
-// the middle; gaps between segments are the cooldowns. Thin lines join an
-// arm's consecutive runs to show drift; outliers are ringed.
+// the middle; gaps between segments are the cooldowns. A dashed line per arm
+// (of at least 3 runs) is its Theil–Sen trend of value on time, the drift;
+// outliers are ringed and contended runs boxed.
 func Timeline(runs []Run, s Spec) (*plot.Plot, error) {
 	all, arms := prepare(runs, s)
 	var pts []point
@@ -572,7 +600,7 @@ func Timeline(runs []Run, s Spec) (*plot.Plot, error) {
 		return nil, noRunsErr(runs, "with a finite value")
 	}
 	p := newPlot(
-		fmt.Sprintf("%s per run%s — order and drift", metricName(s), unitSuffix(s)),
+		fmt.Sprintf("%s per run%s — order and drift trend", metricName(s), unitSuffix(s)),
 		"time since first run started (s)",
 		metricName(s)+unitSuffix(s),
 	)
@@ -585,6 +613,7 @@ func Timeline(runs []Run, s Spec) (*plot.Plot, error) {
 	xlo = math.Min(xlo, 0)
 	p.X.Min, p.X.Max = padRange(xlo, xhi, 0.02)
 	p.Y.Min, p.Y.Max = padRange(ylo, yhi, 0.12)
+	noteAxisOrigin(p)
 
 	grid := plotter.NewGrid()
 	grid.Vertical.Color = nil
@@ -592,12 +621,14 @@ func Timeline(runs []Run, s Spec) (*plot.Plot, error) {
 	tl := &timeline{pts: pts, arms: arms}
 	p.Add(grid, tl)
 
-	// Legend: arms with data, in arm order; an entry for outliers if any.
+	// Legend: arms with data, in arm order; the trend if one is drawn; an
+	// entry for each mark that occurs.
 	present := make([]bool, len(arms))
-	anyOutlier := false
-	for _, q := range pts {
-		present[q.arm] = true
-		anyOutlier = anyOutlier || q.run.Outlier
+	trend := false
+	for i, g := range tl.byArm() {
+		present[i] = len(g) > 0
+		_, _, _, _, ok := trendLine(g)
+		trend = trend || ok
 	}
 	lg := &hlegend{sty: p.Legend.TextStyle}
 	for i, a := range arms {
@@ -611,9 +642,10 @@ func Timeline(runs []Run, s Spec) (*plot.Plot, error) {
 		}
 		lg.entries = append(lg.entries, hentry{name, thumb{line: &ls, marker: true, shape: armShape(i), color: ArmColor(i)}})
 	}
-	if anyOutlier {
-		lg.entries = append(lg.entries, hentry{"outlier", thumb{ring: true}})
+	if trend {
+		lg.entries = append(lg.entries, hentry{trendLabel, thumb{line: &trendStyle}})
 	}
+	lg.entries = append(lg.entries, markEntries(pts)...)
 	// Available width: the figure less a generous allowance for the y axis.
 	lg.layout(Width - vg.Points(60))
 	p.Add(lg)
@@ -686,12 +718,12 @@ func (d *distributions) Plot(c draw.Canvas, plt *plot.Plot) {
 		c.StrokeLines(draw.LineStyle{Color: col, Width: vg.Points(3)},
 			c.ClipLinesXY([]vg.Point{{X: x0, Y: ym}, {X: x1, Y: ym}})...)
 	}
-	// Baseline median: dashed, across the whole data area, labelled in the
-	// right margin (outside the data, so it never covers points).
+	// Baseline median: across the whole data area, over the boxes (see
+	// drawReference), labelled in the right margin (outside the data, so it
+	// never covers points).
 	if finite(d.baseline) {
 		y := trY(d.baseline)
-		ls := draw.LineStyle{Color: refColor, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
-		c.StrokeLine2(ls, c.Min.X, y, c.Max.X, y)
+		drawReference(c, y)
 		sty := plt.Legend.TextStyle
 		sty.Font = font.From(sansFont, 9)
 		sty.Color = refColor
@@ -699,14 +731,12 @@ func (d *distributions) Plot(c draw.Canvas, plt *plot.Plot) {
 		sty.YAlign = draw.YCenter
 		c.FillText(sty, vg.Point{X: c.Max.X + vg.Points(5), Y: y}, baselineLabel)
 	}
-	// Points on top, then outlier rings.
+	// Points on top, then the outlier and contention marks.
 	for _, p := range d.pts {
 		drawMarker(&c, armShape(p.arm), ArmColor(p.arm), markerSize, vg.Point{X: trX(p.xj), Y: trY(p.run.Value)})
 	}
 	for _, p := range d.pts {
-		if p.run.Outlier {
-			drawRing(&c, vg.Point{X: trX(p.xj), Y: trY(p.run.Value)})
-		}
+		drawMarks(&c, p.run, vg.Point{X: trX(p.xj), Y: trY(p.run.Value)})
 	}
 }
 
@@ -714,8 +744,9 @@ const baselineLabel = "baseline median"
 
 // Distributions draws, per arm, the runs' values as jittered points over a
 // box spanning the quartiles with a thick median line; arms are on the x axis
-// (labelled with name and run count), the baseline median is a dashed
-// horizontal line labelled "baseline median". Outliers are ringed.
+// (labelled with name, run count and the arm's Spec.Annotations text), the
+// baseline median is a dashed horizontal line labelled "baseline median",
+// drawn over the boxes. Outliers are ringed and contended runs boxed.
 func Distributions(runs []Run, s Spec) (*plot.Plot, error) {
 	pts, arms := prepare(runs, s)
 	if len(pts) == 0 {
@@ -761,10 +792,11 @@ func Distributions(runs []Run, s Spec) (*plot.Plot, error) {
 		ylo, yhi = math.Min(ylo, base), math.Max(yhi, base)
 	}
 	p.Y.Min, p.Y.Max = padRange(ylo, yhi, 0.12)
+	noteAxisOrigin(p)
 	p.X.Min, p.X.Max = -0.5, float64(len(arms))-0.5
 
-	// Arm labels: name (shortened to fit its slot), run count, and a third
-	// line marking the baseline arm.
+	// Arm labels: name (shortened to fit its slot), run count, a line
+	// marking the baseline arm, and the arm's annotation wrapped to the slot.
 	slot := (Width - vg.Points(100)) / vg.Length(len(arms))
 	maxChars := int(slot / (0.56 * p.X.Tick.Label.Font.Size))
 	if maxChars > 28 {
@@ -779,6 +811,11 @@ func Distributions(runs []Run, s Spec) (*plot.Plot, error) {
 		if a == s.Baseline && s.Baseline != "" {
 			lbl += "\n(baseline)"
 		}
+		for _, note := range strings.Split(s.annotation(a), "\n") {
+			if note != "" {
+				lbl += "\n" + wrapText(note, p.X.Tick.Label.Font, slot-vg.Points(6))
+			}
+		}
 		ticks[i] = plot.Tick{Value: float64(i), Label: lbl}
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
@@ -788,6 +825,11 @@ func Distributions(runs []Run, s Spec) (*plot.Plot, error) {
 	grid.Vertical.Color = nil
 	grid.Horizontal = draw.LineStyle{Color: gridColor, Width: vg.Points(0.6)}
 	p.Add(grid, &distributions{pts: pts, stats: st, baseline: base})
+	if marks := markEntries(pts); len(marks) > 0 {
+		lg := &hlegend{sty: p.Legend.TextStyle, entries: marks}
+		lg.layout(Width - vg.Points(60))
+		p.Add(lg)
+	}
 	if finite(base) {
 		lbl := p.Legend.TextStyle
 		lbl.Font = font.From(sansFont, 9)

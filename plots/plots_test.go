@@ -19,7 +19,8 @@ import (
 
 // fakeCampaign is a realistic campaign: len(arms) arms, rounds rounds, the
 // arm order rotating each round, runs of 24–33 s separated by 2 s cooldowns,
-// slight upward drift, and one outlier (a slow run of the second arm).
+// slight upward drift, one outlier (a slow run of the second arm) and one
+// contended run (of the third arm).
 func fakeCampaign(arms []string, rounds int) []Run {
 	t := time.Date(2025, 3, 14, 9, 26, 53, 0, time.UTC)
 	base := []float64{41.8, 45.3, 39.6, 43.0}
@@ -37,6 +38,9 @@ func fakeCampaign(arms []string, rounds int) []Run {
 				run.Value = base[1] - 4.1
 				run.Outlier = true
 			}
+			if r == 3 && a == 2 {
+				run.Contended = true
+			}
 			runs = append(runs, run)
 			t = t.Add(dur + 2*time.Second) // cooldown
 		}
@@ -47,7 +51,8 @@ func fakeCampaign(arms []string, rounds int) []Run {
 var testArms = []string{"llama.cpp-b4500", "llama.cpp-b4500+fa", "llama.cpp-b4500+kvq8"}
 
 func testSpec() Spec {
-	return Spec{Metric: "decode_tok_s", Unit: "tok/s", Arms: testArms, Baseline: testArms[0], BaselineMedian: 42.1}
+	return Spec{Metric: "decode_tok_s", Unit: "tok/s", Label: "decode rate", Arms: testArms, Baseline: testArms[0], BaselineMedian: 42.1,
+		Annotations: []Annotation{{testArms[1], "+8.1% faster [+5.2%, +9.9%]"}, {testArms[2], "-5.3% [-9.0%, +0.4%] ~"}}}
 }
 
 func decodePNG(t *testing.T, b []byte) image.Image {
@@ -95,13 +100,13 @@ func TestWriteAll(t *testing.T) {
 		t.Logf("%s: %d bytes", n, len(b))
 	}
 	svg, _ := os.ReadFile(filepath.Join(dir, "distributions.svg"))
-	for _, s := range []string{"baseline median", "decode_tok_s by arm (tok/s)", testArms[2]} {
+	for _, s := range []string{"baseline median", "decode rate by arm (tok/s)", testArms[2]} {
 		if !bytes.Contains(svg, []byte(s)) {
 			t.Errorf("distributions.svg lacks %q", s)
 		}
 	}
 	svg, _ = os.ReadFile(filepath.Join(dir, "timeline.svg"))
-	for _, s := range []string{"decode_tok_s per run (tok/s) — order and drift", "time since first run started (s)", "outlier", testArms[1]} {
+	for _, s := range []string{"decode rate per run (tok/s) — order and drift trend", "time since first run started (s)", "outlier", testArms[1]} {
 		if !bytes.Contains(svg, []byte(s)) {
 			t.Errorf("timeline.svg lacks %q", s)
 		}

@@ -1,0 +1,73 @@
+package recorder
+
+import (
+	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// metricNames are the readable names of the built-in metrics.
+var metricNames = map[string]string{
+	scenarios.DecodeTokS: "decode rate",
+	scenarios.E2ETokS:    "end-to-end rate",
+	scenarios.TTFTms:     "time to first token",
+	scenarios.WallS:      "wall time",
+	scenarios.TPOTms:     "time per output token",
+	scenarios.ITLp50ms:   "inter-token latency p50",
+	scenarios.ITLp90ms:   "inter-token latency p90",
+	scenarios.ITLp99ms:   "inter-token latency p99",
+}
+
+// MetricName is a metric's readable name for figures ("decode rate" for
+// decode_tok_s); a scenario's own metric keeps the name it was given.
+func MetricName(metric string) string {
+	if n, ok := metricNames[metric]; ok {
+		return n
+	}
+	return metric
+}
+
+// ShortVerdict is an arm's primary verdict in a few words, for a figure's
+// annotation: the change new/old − 1 on the metric's own scale, its
+// interval, and what the record's sentence concludes, e.g.
+//
+//	+6.1% faster [+3.9%, +8.2%]
+//	+3.0% [-0.5%, +8.0%] ~
+//	+3.0% [-0.5%, +8.0%] inconclusive
+//	+0.4% [-1.1%, +2.0%] ~ control
+//	+9.0% slower [+4.0%, +14.0%] control DIFFERS
+//	no comparison
+//
+// The numbers are those of the record's sentence (ArmVerdictText), cut to
+// what fits under a box.
+func ShortVerdict(v ArmVerdict, higherIsBetter bool) string {
+	c := v.Comparison
+	if c.Ratio == 0 {
+		return "no comparison"
+	}
+	change := pct1(c.Ratio-1, true)
+	ci := interval(c.Lo-1, c.Hi-1, true, !c.HasInterval())
+	var s string
+	switch {
+	case c.Significant:
+		word := "slower"
+		if (c.Ratio > 1) == higherIsBetter {
+			word = "faster"
+		}
+		s = change + " " + word + ci
+	case c.Disagreement == string(analysis.PWithoutCI) || c.Disagreement == string(analysis.CIWithoutP):
+		s = change + ci + " inconclusive"
+	case c.Disagreement == string(analysis.TooSmallDiff):
+		s = change + ci + " ~ (too small)"
+	default:
+		s = change + ci + " ~"
+	}
+	switch {
+	case v.Control && c.Significant:
+		s += " control DIFFERS"
+	case v.Control:
+		s += " control"
+	case v.ControlArm != "" && v.VsControl != nil && c.Significant && !v.SeparatesFromNoise:
+		s += " within noise"
+	}
+	return s
+}
