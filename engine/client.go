@@ -168,48 +168,28 @@ func Complete(ctx context.Context, baseURL string, req Request) (*Response, erro
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
 		return nil, &HTTPError{Status: resp.StatusCode, Body: strings.TrimSpace(string(b))}
 	}
-	var text, reasoning strings.Builder
+	// Inside the measured window the client only timestamps and keeps
+	// each event: decoding them waits until the stream has ended, so that
+	// decodebench's own CPU stays off the engine's cores while it decodes.
+	var events []Event
 	done, err := ReadEvents(resp.Body, time.Now, func(ev Event) error {
-		r.Events++
-		if ev.Field == "error" {
-			return fmt.Errorf("engine sent an error event: %s", ev.Data)
-		}
-		var obj map[string]any
-		if err := json.Unmarshal(ev.Data, &obj); err != nil {
-			return fmt.Errorf("malformed stream event %d: %v: %.200s", r.Events, err, ev.Data)
-		}
-		if e, ok := obj["error"]; ok {
-			b, _ := json.Marshal(e)
-			return fmt.Errorf("engine reported an error: %s", b)
-		}
-		piece, think, ids, stop := eventContent(req.Endpoint, obj)
-		text.WriteString(piece)
-		reasoning.WriteString(think)
-		r.TokenIDs = append(r.TokenIDs, ids...)
-		n := len(ids)
-		if n == 0 && (piece != "" || think != "") {
-			n = 1 // an engine that does not return ids: one token per event
-		}
-		if n > 0 {
-			at := ev.At.Sub(r.Start)
-			if r.FirstTokenAt == 0 {
-				r.FirstTokenAt, r.TTFT, r.FirstEventTokens = at, at, n
-			}
-			r.LastTokenAt = at
-			r.StreamedTokens += n
-			r.EventsAt = append(r.EventsAt, at)
-			r.EventTokens = append(r.EventTokens, n)
-		}
-		for k, v := range obj {
-			r.Final[k] = v
-		}
-		if stop {
-			r.Done = true
-		}
+		events = append(events, ev)
 		return nil
 	})
 	r.Wall = time.Since(r.Start)
+	var text, reasoning strings.Builder
+	if err == nil {
+		err = func() error {
+			for _, ev := range events {
+				if err := r.take(req.Endpoint, ev, &text, &reasoning); err != nil {
+					return err
+				}
+			}
+			return nil
+		}()
+	}
 	if err != nil {
+		r.Events = max(r.Events, len(events))
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return r, fmt.Errorf("request timed out after %s (stream cut after %d events)", req.Timeout, r.Events)
 		}
@@ -444,3 +424,44 @@ func replayIDs(endpoint string, body []byte) (string, []int, error) {
 // when the engine returned no totals: it undercounts when the engine merges
 // tokens into one event.
 const TokensFromEvents = "stream events"
+
+// take decodes one stream event into the response.
+func (r *Response) take(endpoint string, ev Event, text, reasoning *strings.Builder) error {
+	r.Events++
+	if ev.Field == "error" {
+		return fmt.Errorf("engine sent an error event: %s", ev.Data)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(ev.Data, &obj); err != nil {
+		return fmt.Errorf("malformed stream event %d: %v: %.200s", r.Events, err, ev.Data)
+	}
+	if e, ok := obj["error"]; ok {
+		b, _ := json.Marshal(e)
+		return fmt.Errorf("engine reported an error: %s", b)
+	}
+	piece, think, ids, stop := eventContent(endpoint, obj)
+	text.WriteString(piece)
+	reasoning.WriteString(think)
+	r.TokenIDs = append(r.TokenIDs, ids...)
+	n := len(ids)
+	if n == 0 && (piece != "" || think != "") {
+		n = 1 // an engine that does not return ids: one token per event
+	}
+	if n > 0 {
+		at := ev.At.Sub(r.Start)
+		if r.FirstTokenAt == 0 {
+			r.FirstTokenAt, r.TTFT, r.FirstEventTokens = at, at, n
+		}
+		r.LastTokenAt = at
+		r.StreamedTokens += n
+		r.EventsAt = append(r.EventsAt, at)
+		r.EventTokens = append(r.EventTokens, n)
+	}
+	for k, v := range obj {
+		r.Final[k] = v
+	}
+	if stop {
+		r.Done = true
+	}
+	return nil
+}
