@@ -88,7 +88,7 @@ func TestRunMainFlagOrderAndUsage(t *testing.T) {
 	}{
 		{[]string{"validate", scen}, 0},
 		{[]string{"validate", scen, "--help"}, 0},
-		{[]string{"validate", scen, "--json"}, exitUsage},
+		{[]string{"validate", scen, "--json"}, 0}, // --json after the file is the flag, not a file name
 		{[]string{"frobnicate"}, exitUsage},
 		{[]string{"list"}, exitUsage},
 		{[]string{"run"}, exitUsage},
