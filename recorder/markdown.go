@@ -604,7 +604,7 @@ func backquoted(xs []string, sep string) string {
 func (m *mdWriter) raw(r *Record) {
 	m.ln("## Raw runs")
 	m.ln("")
-	hc := hostColumns(r.Runs)
+	hc := append(factColumns(r.Runs), hostColumns(r.Runs)...)
 	head, align := "", ""
 	for _, c := range hc {
 		head += " " + c.head + " |"
