@@ -94,21 +94,9 @@ func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *recorder.
 		}
 	}
 	run.Output = e.text(res.Stdout)
-	obsForMetrics := engine.Observation{Window: res.Lines, Reply: lastJSON(res.Stdout)}
-	c.readExtraMetrics(obsForMetrics, run)
-	run.Declines = declines(c.policy.Decline, res.Lines)
 	sum := sha256.Sum256([]byte(run.Output))
 	run.OutputSHA256 = hex.EncodeToString(sum[:])
-	obs := engine.Observation{Window: res.Lines, Reply: lastJSON(res.Stdout)}
-	run.Counters = map[string]recorder.CounterReading{}
-	for _, k := range c.counters {
-		rd, err := k.Read(obs)
-		if err != nil {
-			return err
-		}
-		run.Counters[k.Name] = recorder.CounterReading{Value: rd.Value, Note: rd.Note, Absent: rd.Absent}
-	}
-	return nil
+	return c.observe(engine.Observation{Window: res.Lines, Reply: lastJSON(res.Stdout)}, run)
 }
 
 // lastNumber returns the capture of the last line the pattern matches.

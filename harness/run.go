@@ -126,8 +126,14 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 		run.Metrics[scenarios.E2ETokS] = v
 	}
 	streamMetrics(s.Engine.Request.Endpoint, resp, run)
-	run.Declines = declines(c.policy.Decline, obs.Window)
+	return c.observe(obs, run)
+}
+
+// observe reads what every engine kind reports the same way from its
+// observation: the scenario's own metrics, declines and counters.
+func (c *campaign) observe(obs engine.Observation, run *recorder.Run) error {
 	c.readExtraMetrics(obs, run)
+	run.Declines = declines(c.policy.Decline, obs.Window)
 	run.Counters = map[string]recorder.CounterReading{}
 	for _, k := range c.counters {
 		rd, err := k.Read(obs)

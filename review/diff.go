@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/stats"
@@ -336,70 +334,27 @@ func loadLevel(r *recorder.Record) float64 {
 // scenarioDiff compares the two stored scenarios as YAML values: every key
 // whose value differs, by its path (comments and formatting do not count).
 func scenarioDiff(oldPath string, old *recorder.Record, newPath string, nu *recorder.Record) []Condition {
-	read := func(path string, rec *recorder.Record) any {
+	read := func(path string, rec *recorder.Record) []byte {
 		p, err := recorder.DataPath(path, rec, recorder.ScenarioFile)
 		if err != nil {
 			return nil
 		}
-		b, err := readRegular(p)
-		if err != nil || len(b) > scenarios.MaxScenarioBytes {
-			return nil
-		}
-		var v any
-		if err := yaml.Unmarshal(b, &v); err != nil {
-			return nil
-		}
-		return v
+		b, _ := readRegular(p)
+		return b
 	}
 	a, b := read(oldPath, old), read(newPath, nu)
 	if a == nil || b == nil {
 		return nil
 	}
-	var out []Condition
-	walkDiff("scenario", a, b, func(p, x, y string) { out = append(out, Condition{What: p, Old: x, New: y}) })
-	return out
-}
-
-func walkDiff(at string, x, y any, emit func(p, x, y string)) {
-	xm, xok := x.(map[string]any)
-	ym, yok := y.(map[string]any)
-	if xok && yok {
-		keys := map[string]bool{}
-		for k := range xm {
-			keys[k] = true
-		}
-		for k := range ym {
-			keys[k] = true
-		}
-		var ks []string
-		for k := range keys {
-			ks = append(ks, k)
-		}
-		sort.Strings(ks)
-		for _, k := range ks {
-			walkDiff(at+"."+k, xm[k], ym[k], emit)
-		}
-		return
-	}
-	xs, ys := flat(x), flat(y)
-	if xs != ys {
-		emit(at, xs, ys)
-	}
-}
-
-func flat(v any) string {
-	if v == nil {
-		return "(absent)"
-	}
-	b, err := yaml.Marshal(v)
+	changes, err := scenarios.DiffYAML(a, b)
 	if err != nil {
-		return fmt.Sprint(v)
+		return []Condition{{What: "scenario", Old: "(not comparable)", New: err.Error()}}
 	}
-	s := strings.TrimSpace(string(b))
-	if strings.Contains(s, "\n") {
-		s = strings.Join(strings.Fields(s), " ")
+	var out []Condition
+	for _, c := range changes {
+		out = append(out, Condition{What: c.Path, Old: c.Old, New: c.New})
 	}
-	return s
+	return out
 }
 
 // LoadPair loads both records with their runs.
