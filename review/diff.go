@@ -113,10 +113,14 @@ func Compare(oldPath string, old *recorder.Record, newPath string, nu *recorder.
 		return d
 	}
 	cfg := stats.Config{Confidence: nu.Method.Confidence, Alpha: nu.Method.Alpha, MinEffect: opt.Threshold, Resamples: scenarios.Resamples, Seed: 1}
-	metrics := metricNames(nu)
+	metrics := metricNames(nu, old)
 	for _, arm := range armNames(old, nu) {
 		for _, m := range metrics {
-			d.Metrics = append(d.Metrics, metricDiff(old, nu, arm, m, cfg, opt.Threshold))
+			md := metricDiff(old, nu, arm, m, cfg, opt.Threshold)
+			if md.OldN == 0 && md.NewN == 0 {
+				continue // the arm has no such values in either record
+			}
+			d.Metrics = append(d.Metrics, md)
 		}
 	}
 	if old.Scenario.Baseline == nu.Scenario.Baseline {
@@ -152,7 +156,7 @@ func (d Diff) Regressed() bool {
 
 func metricDiff(old, nu *recorder.Record, arm, m string, cfg stats.Config, threshold float64) MetricDiff {
 	a, b := samples(old, arm, m), samples(nu, arm, m)
-	md := MetricDiff{Arm: arm, Metric: m, Unit: scenarios.Unit(m), HigherIsBetter: higherIsBetter(nu, m), OldN: len(a), NewN: len(b), Confidence: cfg.Confidence}
+	md := MetricDiff{Arm: arm, Metric: m, Unit: unitOf(nu, old, m), HigherIsBetter: higherIsBetter(nu, m), OldN: len(a), NewN: len(b), Confidence: cfg.Confidence}
 	if len(a) == 0 || len(b) == 0 {
 		md.Verdict = NotFound
 		return md
@@ -215,14 +219,38 @@ func armNames(old, nu *recorder.Record) []string {
 	return out
 }
 
-func metricNames(r *recorder.Record) []string {
-	out := []string{r.Scenario.Primary}
-	for _, m := range scenarios.MetricNames {
-		if m != r.Scenario.Primary {
-			out = append(out, m)
+// metricNames lists the metrics either record reports (the new record's
+// order first): built-in ones and the scenarios' own.
+func metricNames(nu, old *recorder.Record) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range []*recorder.Record{nu, old} {
+		for _, m := range r.Analysis.Results {
+			if !seen[m.Metric] {
+				seen[m.Metric] = true
+				out = append(out, m.Metric)
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, nu.Scenario.Primary)
+		for _, m := range scenarios.MetricNames {
+			if m != nu.Scenario.Primary {
+				out = append(out, m)
+			}
 		}
 	}
 	return out
+}
+
+// unitOf is a metric's unit as either record reports it.
+func unitOf(nu, old *recorder.Record, metric string) string {
+	for _, r := range []*recorder.Record{nu, old} {
+		if res, ok := r.Result(metric); ok {
+			return res.Unit
+		}
+	}
+	return scenarios.Unit(metric)
 }
 
 func higherIsBetter(r *recorder.Record, metric string) bool {
