@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -29,6 +30,10 @@ Exit 0 when every record passes, 1 when one has a problem.`,
 			bad := 0
 			start := time.Now()
 			for _, path := range c.Args().Slice() {
+				if filepath.Base(path) == review.IndexFile {
+					fmt.Fprintf(c.App.Writer, "skip %s (the index that decodebench index writes, not a record)\n", path)
+					continue
+				}
 				probs := review.Check(path)
 				if len(probs) == 0 {
 					fmt.Fprintf(c.App.Writer, "ok   %s\n", path)
