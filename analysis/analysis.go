@@ -236,15 +236,23 @@ func absentSources(in Input) []Reason {
 	var out []Reason
 	for _, c := range in.Policy.Counters {
 		read, absent := 0, 0
+		armsRead := map[string]bool{}
 		for _, r := range in.Runs {
 			if rd, ok := r.Counters[c.Name]; ok && r.OK() {
 				read++
+				armsRead[r.Arm] = true
 				if rd.Absent {
 					absent++
 				}
 			}
 		}
-		if read > 0 && absent == read {
+		// Only once every arm the counter expects has run: an interrupted
+		// campaign whose speculative arm never ran proves nothing.
+		everyArm := true
+		for arm := range c.Expect {
+			everyArm = everyArm && armsRead[arm]
+		}
+		if read > 0 && absent == read && everyArm {
 			out = append(out, Reason{Code: SourceAbsent, Counter: c.Name, Other: c.Kind.String(), Text: c.Expr, N: read})
 		}
 	}

@@ -156,3 +156,16 @@ func TestOutliersPerMetricAndSameSamples(t *testing.T) {
 		}
 	}
 }
+
+// An interrupted campaign in which only the baseline ran, and whose
+// counter source is absent in it (llama-server omits draft_n when it does
+// not draft), is INCOMPLETE, not a scenario error: the arm that would
+// read the source never ran.
+func TestAbsentSourceNeedsEveryArm(t *testing.T) {
+	in := campaign(policy("a", "b"), 6, level(map[string]float64{"a": 100, "b": 110}), func(string) Reading { return Reading{Absent: true} })
+	in.Runs = in.Runs[:1]
+	in.Campaign.Interrupted = true
+	if a := Analyze(in); a.Verdict != Incomplete {
+		t.Errorf("verdict %s, reasons %+v", a.Verdict, a.Reasons)
+	}
+}
