@@ -163,7 +163,12 @@ func TestOutliersPerMetricAndSameSamples(t *testing.T) {
 // read the source never ran.
 func TestAbsentSourceNeedsEveryArm(t *testing.T) {
 	in := campaign(policy("a", "b"), 6, level(map[string]float64{"a": 100, "b": 110}), func(string) Reading { return Reading{Absent: true} })
-	in.Runs = in.Runs[:1]
+	for _, r := range in.Runs {
+		if r.Arm == "a" {
+			in.Runs = []Run{r} // the baseline alone ran before the interrupt
+			break
+		}
+	}
 	in.Campaign.Interrupted = true
 	if a := Analyze(in); a.Verdict != Incomplete {
 		t.Errorf("verdict %s, reasons %+v", a.Verdict, a.Reasons)
