@@ -65,6 +65,9 @@ func TestExtraMetricsAcceptance(t *testing.T) {
 		t.Errorf("acceptance of the draft arm: %+v", draft)
 	}
 	for _, r := range rec.Runs {
+		if r.Metrics["step_tok_s"] <= 0 {
+			t.Errorf("run %d: no decode rate of the median step (step_tok_s)", r.Seq)
+		}
 		if r.Arm != "draft" {
 			if _, has := r.Metrics["acceptance"]; has {
 				t.Errorf("run %d (classic) has an acceptance: a missing input must not read as 0", r.Seq)

@@ -152,14 +152,18 @@ func (c *campaign) modelBytes() float64 {
 	return float64(c.rec.Engine.Models[0].Bytes)
 }
 
-// streamMetrics adds the OpenAI endpoints' time per output token and
-// inter-token latency percentiles.
+// streamMetrics adds the decode rate of the median per-token step (every
+// streamed request) and, on the OpenAI endpoints, the time per output
+// token and inter-token latency percentiles.
 func streamMetrics(endpoint string, resp *engine.Response, run *recorder.Run) {
-	if !strings.HasPrefix(endpoint, "/v1/") {
-		return
-	}
 	tpot, p50, p90, p99, ok := resp.StreamLatencies()
 	if !ok {
+		return
+	}
+	if p50 > 0 {
+		run.Metrics[scenarios.StepTokS] = 1 / p50.Seconds()
+	}
+	if !strings.HasPrefix(endpoint, "/v1/") {
 		return
 	}
 	ms := func(d interface{ Seconds() float64 }) float64 { return d.Seconds() * 1000 }

@@ -15,6 +15,12 @@ import (
 // defines them): time per output token after the first, and inter-token
 // latency percentiles.
 const (
+	// StepTokS is the decode rate of the median per-token step: one over
+	// the median of the gaps between streamed token events (each gap
+	// shared by the tokens of the later event). Unlike decode_tok_s,
+	// tokens over time, a short host stall moves it little. Measured on
+	// every streamed request.
+	StepTokS  = "step_tok_s"
 	TPOTms    = "tpot_ms"
 	ITLp50ms  = "itl_p50_ms"
 	ITLp90ms  = "itl_p90_ms"
@@ -24,7 +30,7 @@ const (
 )
 
 // streamMetrics are the built-in metrics of streamed OpenAI requests.
-var streamMetrics = []string{TPOTms, ITLp50ms, ITLp90ms, ITLp99ms}
+var streamMetrics = []string{StepTokS, TPOTms, ITLp50ms, ITLp90ms, ITLp99ms}
 
 // ExtraMetric is a metric a scenario declares beyond the built-in ones,
 // summarised, compared and tabled like them:

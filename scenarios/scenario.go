@@ -181,13 +181,13 @@ var MetricNames = []string{DecodeTokS, E2ETokS, TTFTms, WallS}
 // HigherIsBetter reports whether a larger value of a built-in metric is an
 // improvement.
 func HigherIsBetter(metric string) bool {
-	return metric == DecodeTokS || metric == E2ETokS
+	return metric == DecodeTokS || metric == E2ETokS || metric == StepTokS
 }
 
 // Unit returns the display unit of a metric.
 func Unit(metric string) string {
 	switch metric {
-	case DecodeTokS, E2ETokS:
+	case DecodeTokS, E2ETokS, StepTokS:
 		return "tok/s"
 	case TTFTms, TPOTms, ITLp50ms, ITLp90ms, ITLp99ms:
 		return "ms"
