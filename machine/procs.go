@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"time"
@@ -17,6 +18,10 @@ type Proc struct {
 	PPID int     `json:"ppid"`
 	Name string  `json:"name"` // the kernel's short name (comm), e.g. "cc1plus"
 	CPU  float64 `json:"-"`    // user + system CPU seconds since it started
+	// Kernel marks a Linux kernel thread (kthreadd and its children):
+	// its work is the kernel's, often done for the campaign itself, and
+	// it is never a process to wait for or to blame.
+	Kernel bool `json:"kernel,omitempty"`
 }
 
 // ListProcesses lists every running process it can read. Processes that
@@ -41,7 +46,8 @@ func ListProcesses(ctx context.Context) ([]Proc, error) {
 			continue
 		}
 		ppid, _ := p.PpidWithContext(ctx)
-		out = append(out, Proc{PID: int(p.Pid), PPID: int(ppid), Name: name, CPU: t.User + t.System})
+		kernel := runtime.GOOS == "linux" && (p.Pid == 2 || ppid == 2)
+		out = append(out, Proc{PID: int(p.Pid), PPID: int(ppid), Name: name, CPU: t.User + t.System, Kernel: kernel})
 	}
 	return out, nil
 }
@@ -113,8 +119,15 @@ func shares(prev, cur []Proc, wall time.Duration) []ProcShare {
 	}
 	var out []ProcShare
 	for _, p := range cur {
+		if p.Kernel {
+			continue
+		}
+		// The same pid with a CPU time that did not go down is the same
+		// process, even renamed (a kernel worker's name follows its work
+		// item; a process may set its own): only a pid reused by a new
+		// process starts its CPU time again from 0.
 		d := p.CPU
-		if b, ok := before[p.PID]; ok && b.Name == p.Name && b.CPU <= p.CPU {
+		if b, ok := before[p.PID]; ok && b.CPU <= p.CPU {
 			d = p.CPU - b.CPU
 		}
 		if d > 0 {
