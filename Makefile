@@ -60,7 +60,9 @@ lint:
 
 bench: models llama-server
 	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
-		$(GO) test -run '^$$' -bench . -benchtime 20x ./...
+		$(GO) test -run '^$$' -bench . -benchtime 20x $$($(GO) list ./... | grep -v /e2e)
+	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
+		$(GO) test -run '^$$' -bench CampaignFootprint -benchtime 1x ./e2e
 
 # Each fuzz target for FUZZTIME; `make test` runs their seed corpora as
 # ordinary tests.
