@@ -50,3 +50,14 @@ func TestComparisonSentence(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatP(t *testing.T) {
+	for p, want := range map[float64]string{
+		0: "p<0.001", 0.00099: "p<0.001", 0.001: "p=0.001", 0.0079365: "p=0.0079",
+		0.008: "p=0.008", 0.016: "p=0.016", 0.05: "p=0.05", 0.546: "p=0.55", 1: "p=1",
+	} {
+		if got := formatP(p); got != want {
+			t.Errorf("formatP(%v) = %q, want %q", p, got, want)
+		}
+	}
+}
