@@ -177,6 +177,13 @@ arms:
 			t.Errorf("%s lost from the stored scenario:\n%s", keep, out)
 		}
 	}
+	// A boolean under a secret-sounding name is kept: masking it would
+	// leave a stored scenario that no longer loads.
+	flags := "feature: x\nauth_required: true\nsend_token: false\nauth_mode: \"true-ish\"\n"
+	got := string(r.YAML([]byte(flags)))
+	if !strings.Contains(got, "auth_required: true") || !strings.Contains(got, "send_token: false") || strings.Contains(got, "true-ish") {
+		t.Errorf("booleans under secret names:\n%s", got)
+	}
 	clean := "feature: x\nvars:\n  MODEL_DIR: /models # where\n"
 	if got := string(r.YAML([]byte(clean))); got != clean {
 		t.Errorf("a scenario without secrets changed:\n%s", got)

@@ -49,7 +49,9 @@ func (r *Redactor) yamlNode(n *yaml.Node, depth int) bool {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if v.Kind == yaml.ScalarNode && IsSecretName(k.Value) && v.Value != "" && !isReference(v.Value) {
+			// A true or false is no secret, and masking it would leave a
+			// scenario that no longer loads.
+			if v.Kind == yaml.ScalarNode && IsSecretName(k.Value) && v.Value != "" && !isReference(v.Value) && v.ShortTag() != "!!bool" {
 				set(v, Mask)
 				continue
 			}
