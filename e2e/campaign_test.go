@@ -71,6 +71,17 @@ func TestValidCampaign(t *testing.T) {
 		if r.LoadBefore == nil || r.LoadAfter == nil {
 			t.Errorf("run %d: load not sampled", r.Seq)
 		}
+		// By default the stream is read at its ends: the decode rate and
+		// time to first token are measured, per-token times are not.
+		if r.Footprint == nil || r.Footprint.Reads != "ends" || r.Footprint.CPUS <= 0 || r.Footprint.WindowS <= 0 {
+			t.Errorf("run %d: footprint %+v, want the stream read at its ends", r.Seq, r.Footprint)
+		}
+		if _, ok := r.Metrics["step_tok_s"]; ok {
+			t.Errorf("run %d: step_tok_s measured without token times", r.Seq)
+		}
+		if r.Metrics["ttft_ms"] <= 0 {
+			t.Errorf("run %d: no time to first token", r.Seq)
+		}
 		eng := r.EngineTimings["predicted_per_second"]
 		if eng > 0 {
 			ratios = append(ratios, r.Metrics["decode_tok_s"]/eng)

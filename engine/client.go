@@ -24,6 +24,9 @@ type Request struct {
 	IgnoreEOS   bool
 	Stop        []string
 	Timeout     time.Duration
+	// Reads says how the measured stream is read: its ends only (the
+	// default) or every event, for per-token arrival times.
+	Reads Reads
 }
 
 // Response is what one streamed request measured and returned.
@@ -62,19 +65,37 @@ type Response struct {
 	Done bool
 	// EventsAt and EventTokens are, per event that carried tokens, its
 	// arrival time since Start and its token count: the inter-token
-	// latencies, computed after the stream.
+	// latencies, computed after the stream. Only ReadEveryEvent takes them.
 	EventsAt    []time.Duration
 	EventTokens []int
+	// Reads is how the stream was read; ReadsNote says why it differs
+	// from what the request asked.
+	Reads     Reads
+	ReadsNote string
+	// SelfCPU is decodebench's own CPU time (every thread, from rusage)
+	// from sending the request to the end of the stream: what reading the
+	// reply cost the machine the engine ran on.
+	SelfCPU time.Duration
+	wakeups int
 }
 
-// StreamLatencies returns the time per output token after the first
-// (TPOT: (last − first token event) / (tokens − first event's tokens)) and
-// the inter-token latency percentiles p50, p90, p99 over the gaps between
-// token events, each gap shared by the tokens of the later event. ok is
-// false with fewer than two token events.
-func (r *Response) StreamLatencies() (tpot time.Duration, p50, p90, p99 time.Duration, ok bool) {
-	if len(r.EventsAt) < 2 {
-		return 0, 0, 0, 0, false
+// TPOT is the time per output token after the first: (last − first token
+// event) / (tokens − the first event's tokens). ok is false when undefined.
+func (r *Response) TPOT() (tpot time.Duration, ok bool) {
+	n := r.Tokens - r.FirstEventTokens
+	if n <= 0 || r.LastTokenAt <= r.FirstTokenAt {
+		return 0, false
+	}
+	return (r.LastTokenAt - r.FirstTokenAt) / time.Duration(n), true
+}
+
+// ITL returns the inter-token latency percentiles p50, p90, p99 over the
+// gaps between token events, each gap shared by the tokens of the later
+// event. ok is false unless every event was timestamped (ReadEveryEvent)
+// and at least two carried tokens.
+func (r *Response) ITL() (p50, p90, p99 time.Duration, ok bool) {
+	if r.Reads != ReadEveryEvent || len(r.EventsAt) < 2 {
+		return 0, 0, 0, false
 	}
 	var gaps []float64
 	for i := 1; i < len(r.EventsAt); i++ {
@@ -93,10 +114,7 @@ func (r *Response) StreamLatencies() (tpot time.Duration, p50, p90, p99 time.Dur
 		}
 		return time.Duration(gaps[lo] + (h-float64(lo))*(gaps[lo+1]-gaps[lo]))
 	}
-	if n := r.Tokens - r.FirstEventTokens; n > 0 {
-		tpot = (r.LastTokenAt - r.FirstTokenAt) / time.Duration(n)
-	}
-	return tpot, q(0.5), q(0.9), q(0.99), true
+	return q(0.5), q(0.9), q(0.99), true
 }
 
 // DecodeTokPerSec is the client-side decode rate: tokens after the first
@@ -140,7 +158,8 @@ func (e *HTTPError) Error() string {
 // connection saves nothing worth measuring on loopback, and an engine that
 // closes idle connections (llama-server does, between a warmup and the
 // measured request) would otherwise turn a POST into a spurious EOF that
-// Go's client may not retry.
+// Go's client may not retry. It sends the unmeasured requests (token
+// replays); the measured stream has a connection of its own (stream.go).
 var client = &http.Client{Transport: &http.Transport{DisableKeepAlives: true, Proxy: nil}}
 
 // Complete sends req to the server at baseURL with streaming on and
@@ -150,53 +169,10 @@ func Complete(ctx context.Context, baseURL string, req Request) (*Response, erro
 	if err != nil {
 		return nil, err
 	}
-	if req.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
-		defer cancel()
-	}
-	r := &Response{Start: time.Now(), Final: map[string]any{}}
-	resp, err := post(ctx, baseURL+req.Endpoint, body, true)
+	r, err := streamed(ctx, baseURL, req, body)
 	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("request timed out after %s", req.Timeout)
-		}
-		return nil, fmt.Errorf("request: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
-		return nil, &HTTPError{Status: resp.StatusCode, Body: strings.TrimSpace(string(b))}
-	}
-	// Inside the measured window the client only timestamps and keeps
-	// each event: decoding them waits until the stream has ended, so that
-	// decodebench's own CPU stays off the engine's cores while it decodes.
-	var events []Event
-	done, err := ReadEvents(resp.Body, time.Now, func(ev Event) error {
-		events = append(events, ev)
-		return nil
-	})
-	r.Wall = time.Since(r.Start)
-	var text, reasoning strings.Builder
-	if err == nil {
-		err = func() error {
-			for _, ev := range events {
-				if err := r.take(req.Endpoint, ev, &text, &reasoning); err != nil {
-					return err
-				}
-			}
-			return nil
-		}()
-	}
-	if err != nil {
-		r.Events = max(r.Events, len(events))
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return r, fmt.Errorf("request timed out after %s (stream cut after %d events)", req.Timeout, r.Events)
-		}
 		return r, err
 	}
-	r.Done = r.Done || done
-	r.Text, r.Reasoning = text.String(), reasoning.String()
 	if !r.Done {
 		return r, fmt.Errorf("stream ended without a final event after %d events (truncated reply)", r.Events)
 	}
@@ -425,8 +401,11 @@ func replayIDs(endpoint string, body []byte) (string, []int, error) {
 // tokens into one event.
 const TokensFromEvents = "stream events"
 
+// textBuilders collect the generated text and reasoning of a stream.
+type textBuilders struct{ text, reasoning *bytes.Buffer }
+
 // take decodes one stream event into the response.
-func (r *Response) take(endpoint string, ev Event, text, reasoning *strings.Builder) error {
+func (r *Response) take(endpoint string, ev Event, tb *textBuilders) error {
 	r.Events++
 	if ev.Field == "error" {
 		return fmt.Errorf("engine sent an error event: %s", ev.Data)
@@ -440,8 +419,8 @@ func (r *Response) take(endpoint string, ev Event, text, reasoning *strings.Buil
 		return fmt.Errorf("engine reported an error: %s", b)
 	}
 	piece, think, ids, stop := eventContent(endpoint, obj)
-	text.WriteString(piece)
-	reasoning.WriteString(think)
+	tb.text.WriteString(piece)
+	tb.reasoning.WriteString(think)
 	r.TokenIDs = append(r.TokenIDs, ids...)
 	n := len(ids)
 	if n == 0 && (piece != "" || think != "") {
@@ -454,8 +433,10 @@ func (r *Response) take(endpoint string, ev Event, text, reasoning *strings.Buil
 		}
 		r.LastTokenAt = at
 		r.StreamedTokens += n
-		r.EventsAt = append(r.EventsAt, at)
-		r.EventTokens = append(r.EventTokens, n)
+		if r.Reads == ReadEveryEvent {
+			r.EventsAt = append(r.EventsAt, at)
+			r.EventTokens = append(r.EventTokens, n)
+		}
 	}
 	for k, v := range obj {
 		r.Final[k] = v

@@ -150,6 +150,15 @@ func footprintTotal(runs []recorder.Run) *recorder.Footprint {
 		if r.Footprint != nil {
 			f.CPUS += r.Footprint.CPUS
 			f.WindowS += r.Footprint.WindowS
+			switch {
+			case n == 0:
+				f.Reads = r.Footprint.Reads
+			case f.Reads != r.Footprint.Reads:
+				f.Reads = "mixed"
+			}
+			if f.Note == "" {
+				f.Note = r.Footprint.Note
+			}
 			n++
 		}
 	}

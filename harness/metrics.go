@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/recorder"
@@ -152,23 +153,26 @@ func (c *campaign) modelBytes() float64 {
 	return float64(c.rec.Engine.Models[0].Bytes)
 }
 
-// streamMetrics adds the decode rate of the median per-token step (every
-// streamed request) and, on the OpenAI endpoints, the time per output
-// token and inter-token latency percentiles.
+// streamMetrics adds what the stream's arrival times give beyond the
+// decode rate: on the OpenAI endpoints the time per output token, and,
+// when every event was timestamped (engine.request.event_times), the
+// decode rate of the median per-token step and, on the OpenAI endpoints,
+// the inter-token latency percentiles.
 func streamMetrics(endpoint string, resp *engine.Response, run *recorder.Run) {
-	tpot, p50, p90, p99, ok := resp.StreamLatencies()
+	openai := strings.HasPrefix(endpoint, "/v1/")
+	ms := func(d time.Duration) float64 { return d.Seconds() * 1000 }
+	if tpot, ok := resp.TPOT(); ok && openai {
+		run.Metrics[scenarios.TPOTms] = ms(tpot)
+	}
+	p50, p90, p99, ok := resp.ITL()
 	if !ok {
 		return
 	}
 	if p50 > 0 {
 		run.Metrics[scenarios.StepTokS] = 1 / p50.Seconds()
 	}
-	if !strings.HasPrefix(endpoint, "/v1/") {
+	if !openai {
 		return
-	}
-	ms := func(d interface{ Seconds() float64 }) float64 { return d.Seconds() * 1000 }
-	if tpot > 0 {
-		run.Metrics[scenarios.TPOTms] = ms(tpot)
 	}
 	run.Metrics[scenarios.ITLp50ms] = ms(p50)
 	run.Metrics[scenarios.ITLp90ms] = ms(p90)

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/decodebench/decodebench/engine"
@@ -70,10 +72,11 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 	c.progress.Phase(slot.Seq, slot.Arm, "measuring")
 	meter, meterErr := machine.StartContention(ctx, srv.Pid())
 	srv.Log.BeginWindow()
-	cpu0 := machine.SelfCPU()
+	releaseGC := holdGC()
 	resp, err := engine.Complete(ctx, srv.BaseURL, req)
-	if cpu1 := machine.SelfCPU(); err == nil && cpu0 >= 0 && resp.Wall > 0 {
-		run.Footprint = &recorder.Footprint{CPUS: (cpu1 - cpu0).Seconds(), WindowS: resp.Wall.Seconds()}
+	releaseGC()
+	if err == nil && resp.Wall > 0 {
+		run.Footprint = &recorder.Footprint{CPUS: resp.SelfCPU.Seconds(), WindowS: resp.Wall.Seconds(), Reads: resp.Reads.String(), Note: resp.ReadsNote}
 	}
 	if meterErr == nil {
 		if ct, err := meter.Stop(context.WithoutCancel(ctx)); err == nil {
@@ -173,6 +176,7 @@ func (c *campaign) request() engine.Request {
 		Seed:        r.Seed,
 		IgnoreEOS:   r.IgnoreEOS,
 		Stop:        r.Stop,
+		Reads:       reads(c.policy.EventTimes),
 		Timeout:     r.Timeout.Duration,
 	}
 }
@@ -191,3 +195,21 @@ func mergeEnv(a, b map[string]string) map[string]string {
 func secondsDuration(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 func unitOf(metric string) string { return scenarios.Unit(metric) }
+
+// reads is how the measured stream is read.
+func reads(tokenTimes bool) engine.Reads {
+	if tokenTimes {
+		return engine.ReadEveryEvent
+	}
+	return engine.ReadEnds
+}
+
+// holdGC collects garbage now and holds the collector off until the
+// returned function is called: a collection inside the measured window
+// would run on the engine's cores (it cost a third of decodebench's CPU
+// there). A window allocates little: the stream's bytes and events.
+func holdGC() (release func()) {
+	runtime.GC()
+	old := debug.SetGCPercent(-1)
+	return func() { debug.SetGCPercent(old) }
+}

@@ -97,6 +97,12 @@ type GPUState struct {
 type Footprint struct {
 	CPUS    float64 `json:"cpu_s"`
 	WindowS float64 `json:"window_s"`
+	// Reads is how the stream was read: "ends" (first token event and
+	// end of stream) or "every event"; empty in records made before
+	// decodebench said.
+	Reads string `json:"reads,omitempty"`
+	// Note says why the stream was read otherwise than the scenario asked.
+	Note string `json:"note,omitempty"`
 }
 
 // Share is the footprint as a share of one core.

@@ -234,9 +234,27 @@ func (m *mdWriter) hostMethod(me Method) {
 		m.p("- Quiet gate before every run: %s.\n", text(me.Quiet))
 	}
 	if f := me.Footprint; f != nil && f.WindowS > 0 {
-		m.p("- decodebench's own CPU during the measured windows (rusage, telemetry sampling included): %ss over %ss of windows, %s of one core.\n",
-			num(f.CPUS, 3), num(f.WindowS, 4), pct(f.Share()))
+		m.p("- decodebench's own CPU during the measured windows (rusage, telemetry sampling included): %ss over %ss of windows, %s of one core.%s\n",
+			num(f.CPUS, 3), num(f.WindowS, 4), pct(f.Share()), readsSentence(f))
 	}
+}
+
+// readsSentence says how the measured streams were read, where the record
+// says.
+func readsSentence(f *Footprint) string {
+	var s string
+	switch f.Reads {
+	case "ends":
+		s = " decodebench read each stream at its ends only (the first token event and the end of the stream), so per-token arrival times were not taken."
+	case "every event":
+		s = " Every token event was timestamped as it arrived (engine.request.event_times), which wakes decodebench once per event."
+	case "mixed":
+		s = " Some streams were read at their ends only, others event by event."
+	}
+	if f.Note != "" {
+		s += " " + text(f.Note) + "."
+	}
+	return s
 }
 
 // Headline writes what a CI job summary shows of a record: its title with

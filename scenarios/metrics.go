@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/expr-lang/expr"
@@ -31,6 +32,29 @@ const (
 
 // streamMetrics are the built-in metrics of streamed OpenAI requests.
 var streamMetrics = []string{StepTokS, TPOTms, ITLp50ms, ITLp90ms, ITLp99ms}
+
+// PerTokenMetrics need the arrival time of every token event
+// (engine.request.event_times); the others need only the first and last.
+var PerTokenMetrics = []string{StepTokS, ITLp50ms, ITLp90ms, ITLp99ms}
+
+// namesPerTokenMetric reports whether the scenario's primary metric, or an
+// expression of its own metrics, uses a per-token metric.
+func (s *Scenario) namesPerTokenMetric() bool {
+	for _, name := range PerTokenMetrics {
+		if s.Metrics.Primary == name {
+			return true
+		}
+		for _, m := range s.Metrics.Extra {
+			if m.Expr != "" && slices.Contains(identRE.FindAllString(m.Expr, -1), name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// identRE matches the names an expression uses.
+var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 
 // ExtraMetric is a metric a scenario declares beyond the built-in ones,
 // summarised, compared and tabled like them:

@@ -93,6 +93,10 @@ type Policy struct {
 	// declined to run the feature (fell back to classic decode); nil when
 	// the scenario gives none.
 	Decline *regexp.Regexp
+	// EventTimes is whether every streamed token event is timestamped:
+	// the scenario asks for it (engine.request.event_times) or names a
+	// metric that needs it (PerTokenMetrics).
+	EventTimes bool
 }
 
 // Declines reports whether a decline seen in an arm fails the gate: in
@@ -335,7 +339,8 @@ func (s *Scenario) compilePolicy() Policy {
 			MinContentionWindow: MinContentionWindow,
 			Quiet:               s.Gates.Quiet.policy(),
 		},
-		Schedule: SchedulePolicy{Rounds: s.Schedule.Rounds, Warmup: s.Schedule.Warmup, Seed: s.Schedule.Seed, Cooldown: s.Schedule.Cooldown.Duration},
+		Schedule:   SchedulePolicy{Rounds: s.Schedule.Rounds, Warmup: s.Schedule.Warmup, Seed: s.Schedule.Seed, Cooldown: s.Schedule.Cooldown.Duration},
+		EventTimes: s.Engine.Request.EventTimes || s.namesPerTokenMetric(),
 	}
 	if r := s.Schedule.Cooldown.UntilQuiet; r != nil {
 		p.Schedule.UntilQuiet = &CooldownPolicy{Min: r.Min.Duration, Max: r.Max.Duration}

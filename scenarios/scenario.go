@@ -113,6 +113,12 @@ type Request struct {
 	Stop    []string `yaml:"stop" json:"stop,omitempty"`
 	Model   string   `yaml:"model" json:"model,omitempty"`
 	Timeout Duration `yaml:"timeout" json:"timeout,omitempty"`
+	// EventTimes timestamps every streamed token event as it arrives, for
+	// inter-token latency percentiles and step_tok_s. Off, decodebench
+	// wakes for the first token and the end of the stream only (time to
+	// first token and the decode rate stay exact), which costs the engine
+	// far less CPU. Naming a per-token metric turns it on.
+	EventTimes bool `yaml:"event_times" json:"event_times,omitempty"`
 }
 
 // Arm is one variant of the engine command: extra args and env.

@@ -72,6 +72,9 @@ func (s *Scenario) validate(p *problems) {
 	if r.MaxTokens <= 0 && !e.IsCommand() {
 		p.at("engine.request.max_tokens", "must be at least 1 (got %d)", r.MaxTokens)
 	}
+	if r.EventTimes && e.IsCommand() {
+		p.at("engine.request.event_times", "a command engine's output is read when it exits: there are no token arrival times")
+	}
 	if r.Temperature < 0 {
 		p.at("engine.request.temperature", "must not be negative")
 	}

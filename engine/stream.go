@@ -1,0 +1,244 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"time"
+
+	"github.com/decodebench/decodebench/machine"
+)
+
+// Reads says how the measured stream is read, which decides what the
+// client can time and what it costs the engine.
+type Reads int
+
+const (
+	// ReadEnds wakes decodebench for the reply's headers, the first token
+	// event and the end of the stream, and lets the kernel hold everything
+	// in between (SO_RCVLOWAT): time to first token, the decode rate and
+	// the wall time stay exact; per-token arrival times are not taken.
+	// On this project's 2-core VM every wake-up of a Go process costs
+	// 50-250 µs of CPU, so reading each of a few hundred token events
+	// costs the engine 3-4% of a core; reading the ends costs about 0.1%.
+	ReadEnds Reads = iota
+	// ReadEveryEvent timestamps every token event as it arrives:
+	// inter-token latency percentiles and the median step rate need it.
+	ReadEveryEvent
+)
+
+func (r Reads) String() string {
+	if r == ReadEveryEvent {
+		return "every event"
+	}
+	return "ends"
+}
+
+// sparseLowWater is the receive low-water mark while the stream is held in
+// the kernel: far more than a reply's events between the first and the
+// last, so that only the end of the stream (the server closes the
+// connection) wakes the reader.
+const sparseLowWater = 256 << 10
+
+// holdCheck is how long a held stream may go without waking decodebench:
+// a server that keeps the connection open after its reply (ignoring
+// Connection: close) would otherwise hold the reader until it times out.
+// Each check costs one wake-up.
+const holdCheck = time.Second
+
+// stream is one measured streaming request on a connection of its own.
+type stream struct {
+	ctx  context.Context
+	conn *heldConn
+	br   *bufio.Reader
+	hreq *http.Request
+	// holdErr says why the kernel could not hold the stream.
+	holdErr error
+}
+
+// heldConn is the connection as the reply's reader sees it. While the
+// kernel holds the stream, a read that holdCheck ends without data is
+// retried (what had arrived is returned), and fromCheck says whether the
+// last data came from such a check rather than from the end of the
+// stream or a full buffer.
+type heldConn struct {
+	net.Conn
+	ctx       context.Context
+	held      bool
+	fromCheck bool
+	wakeups   int // reads that returned data, for tests
+}
+
+func (c *heldConn) Read(p []byte) (int, error) {
+	checked := false
+	for {
+		if c.held && c.ctx.Err() != nil {
+			return 0, c.ctx.Err()
+		}
+		if c.held {
+			c.Conn.SetReadDeadline(time.Now().Add(holdCheck))
+		}
+		n, err := c.Conn.Read(p)
+		if c.held && n == 0 && errors.Is(err, os.ErrDeadlineExceeded) && c.ctx.Err() == nil {
+			checked = true
+			continue
+		}
+		if n > 0 {
+			c.fromCheck = checked
+			c.wakeups++
+		}
+		return n, err
+	}
+}
+
+// openStream connects to the server and prepares the request, before the
+// measured window begins: connecting and allocating are not the engine's
+// time, and decodebench's CPU for them would only add to its footprint.
+func openStream(ctx context.Context, baseURL, path string, body []byte) (*stream, error) {
+	u, err := url.Parse(baseURL + path)
+	if err != nil {
+		return nil, err
+	}
+	if u.Scheme != "http" {
+		return nil, fmt.Errorf("unsupported scheme %q (the engine is reached over plain HTTP)", u.Scheme)
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "text/event-stream")
+	// The server closes the connection at the end of the reply: that
+	// close is what ends a held stream.
+	hreq.Close = true
+	var d net.Dialer
+	raw, err := d.DialContext(ctx, "tcp", u.Host)
+	if err != nil {
+		return nil, err
+	}
+	conn := &heldConn{Conn: raw, ctx: ctx}
+	return &stream{ctx: ctx, conn: conn, br: bufio.NewReaderSize(conn, 64<<10), hreq: hreq}, nil
+}
+
+// send writes the request and reads the reply's status and headers.
+func (s *stream) send() (*http.Response, error) {
+	if err := s.hreq.Write(s.conn); err != nil {
+		return nil, err
+	}
+	return http.ReadResponse(s.br, s.hreq)
+}
+
+// hold asks the kernel to keep the rest of the reply until it ends (or a
+// quarter of a megabyte of it is waiting), instead of waking decodebench
+// for every event. Where the platform refuses, the stream is read event by
+// event and holdErr says why.
+func (s *stream) hold() {
+	if s.conn.held || s.holdErr != nil {
+		return
+	}
+	if err := setLowWater(s.conn.Conn, sparseLowWater); err != nil {
+		s.holdErr = err
+		return
+	}
+	s.conn.held = true
+}
+
+func (s *stream) close() error { return s.conn.Close() }
+
+// streamed reads the reply to req and measures it. Until the first event
+// that carries tokens every event is decoded as it arrives; after it, in
+// ReadEnds mode, the kernel holds the stream and the remaining events are
+// decoded once it has ended, outside the measured window.
+func streamed(ctx context.Context, baseURL string, req Request, body []byte) (*Response, error) {
+	if req.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+		defer cancel()
+	}
+	s, err := openStream(ctx, baseURL, req.Endpoint, body)
+	if err != nil {
+		return nil, timeoutErr(ctx, req, fmt.Errorf("request: %w", err))
+	}
+	defer s.close()
+	// A cancelled or timed-out request unblocks the reader by expiring
+	// the connection's deadline.
+	stop := context.AfterFunc(ctx, func() { s.conn.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+
+	r := &Response{Final: map[string]any{}, Reads: req.Reads}
+	cpu0 := machine.SelfCPU()
+	r.Start = time.Now()
+	resp, err := s.send()
+	if err != nil {
+		return nil, timeoutErr(ctx, req, fmt.Errorf("request: %w", err))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
+		return nil, &HTTPError{Status: resp.StatusCode, Body: string(bytes.TrimSpace(b))}
+	}
+	var text, reasoning bytes.Buffer
+	tb := &textBuilders{text: &text, reasoning: &reasoning}
+	var pending []Event
+	done, err := ReadEvents(resp.Body, time.Now, func(ev Event) error {
+		if r.FirstTokenAt != 0 && req.Reads == ReadEnds {
+			pending = append(pending, ev)
+			return nil
+		}
+		if err := r.take(req.Endpoint, ev, tb); err != nil {
+			return err
+		}
+		if r.FirstTokenAt != 0 && req.Reads == ReadEnds {
+			s.hold()
+		}
+		return nil
+	})
+	r.Wall = time.Since(r.Start)
+	r.wakeups = s.conn.wakeups
+	if cpu1 := machine.SelfCPU(); cpu0 >= 0 && cpu1 >= cpu0 {
+		r.SelfCPU = cpu1 - cpu0
+	}
+	if s.holdErr != nil {
+		r.Reads = ReadEveryEvent
+		r.ReadsNote = "the kernel refused to hold the stream (" + s.holdErr.Error() + "), so every event woke decodebench"
+	}
+	if err == nil && s.conn.held && s.conn.fromCheck {
+		// The end arrived without the server closing the connection: it
+		// was seen up to holdCheck late, so the decode rate would be off.
+		return r, fmt.Errorf("the engine kept the connection open after its reply (it ignores Connection: close), so the end of a held stream was seen up to %s late; set engine.request.event_times: true to read every event", holdCheck)
+	}
+	if err == nil {
+		for _, ev := range pending {
+			if err = r.take(req.Endpoint, ev, tb); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) || ctx.Err() != nil {
+			err = timeoutErr(ctx, req, fmt.Errorf("stream cut after %d events: %w", r.Events+len(pending), err))
+		}
+		return r, err
+	}
+	r.Done = r.Done || done
+	r.Text, r.Reasoning = text.String(), reasoning.String()
+	return r, nil
+}
+
+// timeoutErr names a request that ran out of time, or passes err through.
+func timeoutErr(ctx context.Context, req Request, err error) error {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("request timed out after %s (%v)", req.Timeout, err)
+	case ctx.Err() != nil:
+		return fmt.Errorf("%w (%v)", ctx.Err(), err)
+	}
+	return err
+}

@@ -1,0 +1,182 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// pacedStream serves llama-server's real stream (testdata), its token
+// events repeated to n, with the first token after firstAfter and the
+// others gap apart, each flushed on its own: what a decoding engine does.
+func pacedStream(t *testing.T, n int, firstAfter, gap time.Duration) *httptest.Server {
+	t.Helper()
+	data, err := os.ReadFile("testdata/completion-stream.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := strings.Split(strings.TrimSpace(string(data)), "\n\n")
+	tokens, final := events[:len(events)-1], events[len(events)-1]
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fl := w.(http.Flusher)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		fl.Flush()
+		time.Sleep(firstAfter)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				time.Sleep(gap)
+			}
+			if r.Context().Err() != nil {
+				return
+			}
+			fmt.Fprintf(w, "%s\n\n", tokens[i%len(tokens)])
+			fl.Flush()
+		}
+		fmt.Fprintf(w, "%s\n\n", final)
+	}))
+}
+
+// By default the kernel holds the stream between its first token and its
+// end: decodebench wakes a handful of times, not once per event, and the
+// time to first token and the span to the last token stay exact.
+func TestHeldStreamWakesAtItsEnds(t *testing.T) {
+	const n, first, gap = 120, 40 * time.Millisecond, 3 * time.Millisecond
+	srv := pacedStream(t, n, first, gap)
+	defer srv.Close()
+	req := Request{Endpoint: "/completion", Prompt: "x", MaxTokens: 16}
+	held, err := Complete(context.Background(), srv.URL, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Reads = ReadEveryEvent
+	every, err := Complete(context.Background(), srv.URL, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wake-ups: held %d, every event %d; CPU: held %v, every event %v", held.wakeups, every.wakeups, held.SelfCPU, every.SelfCPU)
+	if held.Reads != ReadEnds || held.wakeups > 6 {
+		t.Errorf("held stream read as %v with %d wake-ups, want ends and at most 6", held.Reads, held.wakeups)
+	}
+	if every.Reads != ReadEveryEvent || every.wakeups < n/2 {
+		t.Errorf("event-by-event stream read as %v with %d wake-ups, want about %d", every.Reads, every.wakeups, n)
+	}
+	for _, r := range []*Response{held, every} {
+		if r.TTFT < first || r.TTFT > first+100*time.Millisecond {
+			t.Errorf("%v: time to first token %v, want about %v", r.Reads, r.TTFT, first)
+		}
+		span := r.LastTokenAt - r.FirstTokenAt
+		if want := time.Duration(n-1) * gap; span < want || span > want+time.Second/2 {
+			t.Errorf("%v: first to last token %v, want at least %v", r.Reads, span, want)
+		}
+		if r.Events != n+1 || !r.Done || r.Text == "" {
+			t.Errorf("%v: %d events, done %v", r.Reads, r.Events, r.Done)
+		}
+		if _, ok := r.TPOT(); !ok {
+			t.Errorf("%v: no time per output token", r.Reads)
+		}
+	}
+	if _, _, _, ok := held.ITL(); ok || held.EventsAt != nil {
+		t.Error("a held stream reports inter-token latencies it did not measure")
+	}
+	if p50, _, _, ok := every.ITL(); !ok || p50 < gap/2 {
+		t.Errorf("event-by-event ITL p50 %v (ok %v), want about %v", p50, ok, gap)
+	}
+}
+
+// A held stream that runs longer than holdCheck is checked once per
+// holdCheck and still ends when the stream ends.
+func TestHeldStreamLongerThanTheCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes 1.5 s")
+	}
+	srv := pacedStream(t, 30, 10*time.Millisecond, 50*time.Millisecond)
+	defer srv.Close()
+	r, err := Complete(context.Background(), srv.URL, Request{Endpoint: "/completion", Prompt: "x", MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if span := r.LastTokenAt - r.FirstTokenAt; span < 29*50*time.Millisecond || span > 29*50*time.Millisecond+300*time.Millisecond {
+		t.Errorf("first to last token %v, want about 1.45 s", span)
+	}
+	if r.wakeups > 8 {
+		t.Errorf("%d wake-ups", r.wakeups)
+	}
+}
+
+// A server that keeps the connection open after its reply cannot end a
+// held stream: the end is seen only at the next check, so the run is an
+// error that says what to do, not a wrong decode rate.
+func TestHeldStreamServerKeepsConnectionOpen(t *testing.T) {
+	data, err := os.ReadFile("testdata/completion-stream.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		br := bufio.NewReader(c)
+		hreq, err := http.ReadRequest(br)
+		if err != nil {
+			return
+		}
+		var body bytes.Buffer
+		body.ReadFrom(hreq.Body)
+		events := strings.SplitAfter(string(data), "\n\n")
+		fmt.Fprint(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+		for _, ev := range events {
+			if ev == "" {
+				continue
+			}
+			fmt.Fprintf(c, "%x\r\n%s\r\n", len(ev), ev)
+			time.Sleep(2 * time.Millisecond)
+		}
+		fmt.Fprint(c, "0\r\n\r\n")
+		time.Sleep(3 * time.Second) // Connection: close ignored
+	}()
+	start := time.Now()
+	_, err = Complete(context.Background(), "http://"+ln.Addr().String(), Request{Endpoint: "/completion", Prompt: "x", MaxTokens: 16})
+	if err == nil || !strings.Contains(err.Error(), "kept the connection open") || !strings.Contains(err.Error(), "event_times") {
+		t.Fatalf("err = %v", err)
+	}
+	if d := time.Since(start); d > holdCheck+time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// A cancelled request ends a held stream promptly.
+func TestHeldStreamCancel(t *testing.T) {
+	srv := pacedStream(t, 1000, 5*time.Millisecond, 5*time.Millisecond)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := Complete(ctx, srv.URL, Request{Endpoint: "/completion", Prompt: "x", MaxTokens: 16})
+	if err == nil || !strings.Contains(err.Error(), "canceled") {
+		t.Errorf("err = %v", err)
+	}
+	if d := time.Since(start); d > 200*time.Millisecond+holdCheck+200*time.Millisecond {
+		t.Errorf("cancel took %v", d)
+	}
+	// A timeout says so.
+	_, err = Complete(context.Background(), srv.URL, Request{Endpoint: "/completion", Prompt: "x", MaxTokens: 16, Timeout: 300 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "timed out after 300ms") {
+		t.Errorf("timeout err = %v", err)
+	}
+}
