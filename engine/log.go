@@ -23,6 +23,12 @@ type Log struct {
 	window   []string
 	tail     []string // last tailSize lines, for error messages
 	last     time.Time
+	// spool is where the engine writes (spool.go), read from spoolOff;
+	// follow copies it into the file outside the measured window.
+	spool    *os.File
+	spoolOff int64
+	spoolBuf []byte
+	follow   *time.Timer
 }
 
 const tailSize = 30
@@ -56,6 +62,10 @@ func (l *Log) red(s string) string {
 func (l *Log) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.writeLocked(p)
+}
+
+func (l *Log) writeLocked(p []byte) (int, error) {
 	l.last = time.Now()
 	data := append(l.partial, p...)
 	for {
@@ -97,6 +107,7 @@ func (l *Log) markLocked(format string, args ...any) {
 	if l.f == nil {
 		return
 	}
+	l.drainLocked()
 	// A partial engine line is finished first so the marker stands alone.
 	if len(l.partial) > 0 {
 		l.addLine(string(l.partial))
@@ -112,6 +123,9 @@ func (l *Log) BeginWindow() {
 	l.markLocked("measured window start")
 	l.inWindow = true
 	l.window = nil
+	if l.follow != nil {
+		l.follow.Stop()
+	}
 }
 
 // EndWindow waits until the engine has been quiet for quiet (or max has
@@ -122,6 +136,7 @@ func (l *Log) EndWindow(quiet, max time.Duration) []string {
 	deadline := time.Now().Add(max)
 	for time.Now().Before(deadline) {
 		l.mu.Lock()
+		l.drainLocked()
 		idle := time.Since(l.last)
 		l.mu.Unlock()
 		if idle >= quiet {
@@ -135,6 +150,9 @@ func (l *Log) EndWindow(quiet, max time.Duration) []string {
 	l.inWindow = false
 	w := l.window
 	l.window = nil
+	if l.follow != nil && l.spool != nil {
+		l.follow.Reset(followEvery)
+	}
 	return w
 }
 
@@ -142,6 +160,7 @@ func (l *Log) EndWindow(quiet, max time.Duration) []string {
 func (l *Log) Tail() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.drainLocked()
 	out := append([]string(nil), l.tail...)
 	if len(l.partial) > 0 {
 		out = append(out, l.red(string(l.partial)))
@@ -153,6 +172,7 @@ func (l *Log) Tail() []string {
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.closeSpoolLocked()
 	if l.f == nil {
 		return nil
 	}

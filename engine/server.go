@@ -148,11 +148,13 @@ func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
 	for k, v := range cfg.Env {
 		cmd.Env = append(cmd.Env, k+"="+scenarios.ExpandPort(v, ps))
 	}
-	cmd.Stdout = log
-	cmd.Stderr = log
+	out, err := log.Spool()
+	if err != nil {
+		log.Close()
+		return nil, &StartError{Reason: err.Error()}
+	}
+	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = procAttr()
-	// A grandchild that keeps the output pipe open must not block Wait.
-	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {
 		log.Close()
 		return nil, &StartError{Reason: fmt.Sprintf("cannot start engine %q: %v", argv[0], err)}

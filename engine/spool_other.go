@@ -1,0 +1,7 @@
+//go:build unix && !linux
+
+package engine
+
+import "os"
+
+func spoolFile() (*os.File, error) { return tempSpool() }
