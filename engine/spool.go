@@ -4,6 +4,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/decodebench/decodebench/machine"
 )
 
 // The engine writes its output straight into a spool: an anonymous file
@@ -22,7 +24,7 @@ const followEvery = 250 * time.Millisecond
 // given, and starts following it into the log. The returned file is the
 // Log's: it is closed by Close.
 func (l *Log) Spool() (*os.File, error) {
-	f, err := spoolFile()
+	f, err := machine.AnonymousFile("engine-output")
 	if err != nil {
 		return nil, err
 	}

@@ -240,6 +240,7 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 	c.journal = journal
 	c.reapStale()
 	c.readHost(ctx)
+	defer c.stopGPUSampler()
 
 	rounds := s.Schedule.Rounds.Min
 	for len(c.rec.Runs) > 0 && rounds*len(s.Arms) < c.rec.Runs[len(c.rec.Runs)-1].Seq {

@@ -25,6 +25,9 @@ type hostState struct {
 	waitQuiet  func(context.Context, machine.QuietConfig) machine.QuietResult
 	coolDown   func(context.Context, machine.CooldownConfig) machine.CooldownResult
 	conditions func(context.Context) machine.Conditions
+	// gpu samples the NVIDIA GPUs through every measured window; nil
+	// without them.
+	gpu *machine.GPUSampler
 }
 
 // readHost reads the platform telemetry into the record's machine section
@@ -42,6 +45,15 @@ func (c *campaign) readHost(ctx context.Context) {
 		if g.TempC != nil {
 			c.host.baselineGPU[g.Index] = *g.TempC
 		}
+	}
+	if len(cond.GPUs) > 0 && c.host.gpu == nil {
+		g, err := machine.StartGPUSampler(ctx, machine.DefaultGPUSampleInterval)
+		if err != nil {
+			msg := "nvidia-smi sampler: " + err.Error()
+			c.rec.Machine.Telemetry.Unavailable = append(c.rec.Machine.Telemetry.Unavailable, msg)
+			c.progress.Printf("the GPUs will not be sampled during the measured windows: %s", msg)
+		}
+		c.host.gpu = g
 	}
 	if c.policy.Schedule.UntilQuiet != nil {
 		// The machine's idle CPU load over a second, before any engine ran.
@@ -142,6 +154,28 @@ func (c *campaign) conditions(ctx context.Context) *recorder.HostConditions {
 	return recorder.ConditionsFrom(c.host.conditions(context.WithoutCancel(ctx)))
 }
 
+// stopGPUSampler ends the in-window GPU sampler, if one runs.
+func (c *campaign) stopGPUSampler() {
+	if c.host.gpu != nil {
+		c.host.gpu.Stop()
+		c.host.gpu = nil
+	}
+}
+
+// gpuWindow reads the GPU samples stamped inside the measured window.
+func (c *campaign) gpuWindow(resp *engine.Response) *recorder.GPUWindow {
+	g := c.host.gpu
+	if g == nil {
+		return nil
+	}
+	samples, err := g.Window(resp.Start, resp.Start.Add(resp.Wall))
+	w := recorder.GPUWindowFrom(g.Interval(), samples)
+	if err != nil {
+		w.Unavailable = err.Error()
+	}
+	return w
+}
+
 // footprintTotal sums decodebench's own CPU over the runs' windows.
 func footprintTotal(runs []recorder.Run) *recorder.Footprint {
 	var f recorder.Footprint
@@ -150,6 +184,7 @@ func footprintTotal(runs []recorder.Run) *recorder.Footprint {
 		if r.Footprint != nil {
 			f.CPUS += r.Footprint.CPUS
 			f.WindowS += r.Footprint.WindowS
+			f.SamplerS += r.Footprint.SamplerS
 			switch {
 			case n == 0:
 				f.Reads = r.Footprint.Reads

@@ -72,11 +72,17 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 	c.progress.Phase(slot.Seq, slot.Arm, "measuring")
 	meter, meterErr := machine.StartContention(ctx, srv.Pid())
 	srv.Log.BeginWindow()
+	samplerCPU := c.samplerCPU()
 	releaseGC := holdGC()
 	resp, err := engine.Complete(ctx, srv.BaseURL, req)
 	releaseGC()
 	if err == nil && resp.Wall > 0 {
-		run.Footprint = &recorder.Footprint{CPUS: resp.SelfCPU.Seconds(), WindowS: resp.Wall.Seconds(), Reads: resp.Reads.String(), Note: resp.ReadsNote}
+		fp := &recorder.Footprint{CPUS: resp.SelfCPU.Seconds(), WindowS: resp.Wall.Seconds(), Reads: resp.Reads.String(), Note: resp.ReadsNote}
+		if after := c.samplerCPU(); samplerCPU >= 0 && after >= samplerCPU {
+			fp.SamplerS = (after - samplerCPU).Seconds()
+			fp.CPUS += fp.SamplerS
+		}
+		run.Footprint = fp
 	}
 	if meterErr == nil {
 		if ct, err := meter.Stop(context.WithoutCancel(ctx)); err == nil {
@@ -84,6 +90,9 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 		}
 	}
 	obs.Window = srv.Log.EndWindow(150*time.Millisecond, 2*time.Second)
+	if err == nil {
+		run.GPUWindow = c.gpuWindow(resp)
+	}
 	if err != nil {
 		return c.engineErr(srv, fmt.Errorf("measured request: %w", err))
 	}
@@ -212,4 +221,12 @@ func holdGC() (release func()) {
 	runtime.GC()
 	old := debug.SetGCPercent(-1)
 	return func() { debug.SetGCPercent(old) }
+}
+
+// samplerCPU is the GPU sampler's CPU time so far; -1 without one.
+func (c *campaign) samplerCPU() time.Duration {
+	if c.host.gpu == nil {
+		return -1
+	}
+	return c.host.gpu.CPU()
 }

@@ -3,6 +3,7 @@ package recorder
 import (
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/machine"
+	"time"
 )
 
 // EngineFrom converts the engine's identity into the persisted form.
@@ -81,6 +82,23 @@ func ConditionsFrom(c machine.Conditions) *HostConditions {
 	}
 	for _, w := range c.Warnings() {
 		out.Warnings = append(out.Warnings, HostWarning{Code: string(w.Code), Value: w.Value})
+	}
+	return out
+}
+
+// GPUWindowFrom converts the in-window samples of a run.
+func GPUWindowFrom(interval time.Duration, samples []machine.GPUSample) *GPUWindow {
+	out := &GPUWindow{IntervalS: interval.Seconds()}
+	sums, warnings := machine.SummarizeGPUWindow(samples)
+	for _, g := range sums {
+		out.GPUs = append(out.GPUs, GPUWindowState{Index: g.Index, Samples: g.Samples, SMClockMinMHz: g.SMClockMinMHz, SMClockMaxMHz: g.SMClockMaxMHz,
+			TempMaxC: g.TempMaxC, PowerMaxW: g.PowerMaxW, UtilMaxPct: g.UtilMaxPct, MemUsedMaxMiB: g.MemUsedMaxMiB, Reasons: g.Reasons})
+	}
+	for _, w := range warnings {
+		out.Warnings = append(out.Warnings, HostWarning{Code: string(w.Code), Value: w.Value})
+	}
+	if len(samples) == 0 {
+		out.Unavailable = "no sample fell inside the window (shorter than the sampling interval)"
 	}
 	return out
 }

@@ -92,6 +92,32 @@ type GPUState struct {
 	Reasons []string `json:"reasons,omitempty"`
 }
 
+// GPUWindow is what the in-window sampler (one nvidia-smi process for the
+// campaign) saw of each GPU during a run's measured window.
+type GPUWindow struct {
+	IntervalS float64          `json:"interval_s"`
+	GPUs      []GPUWindowState `json:"gpus,omitempty"`
+	// Warnings are the capping seen in any sample (gpu_thermal_capping,
+	// gpu_power_capping), as in HostConditions.
+	Warnings []HostWarning `json:"warnings,omitempty"`
+	// Unavailable says why there are no samples.
+	Unavailable string `json:"unavailable,omitempty"`
+}
+
+// GPUWindowState is one GPU's samples inside a window.
+type GPUWindowState struct {
+	Index         int      `json:"index"`
+	Samples       int      `json:"samples"`
+	SMClockMinMHz *float64 `json:"sm_clock_min_mhz,omitempty"`
+	SMClockMaxMHz *float64 `json:"sm_clock_max_mhz,omitempty"`
+	TempMaxC      *float64 `json:"temp_max_c,omitempty"`
+	PowerMaxW     *float64 `json:"power_max_w,omitempty"`
+	UtilMaxPct    *float64 `json:"util_max_pct,omitempty"`
+	MemUsedMaxMiB *float64 `json:"mem_used_max_mib,omitempty"`
+	// Reasons are the clock-event reasons active in any sample.
+	Reasons []string `json:"reasons,omitempty"`
+}
+
 // Footprint is decodebench's own CPU time (user + system, from its
 // rusage) during a run's measured window, telemetry sampling included.
 type Footprint struct {
@@ -103,6 +129,9 @@ type Footprint struct {
 	Reads string `json:"reads,omitempty"`
 	// Note says why the stream was read otherwise than the scenario asked.
 	Note string `json:"note,omitempty"`
+	// SamplerS is the part of CPUS that the GPU sampler (nvidia-smi)
+	// used during the window.
+	SamplerS float64 `json:"sampler_cpu_s,omitempty"`
 }
 
 // Share is the footprint as a share of one core.
@@ -139,11 +168,17 @@ type PlatformInfo struct {
 // hostInput sets the analysis' host fields of a run: the machine warnings
 // seen before or after it, and whether the quiet gate gave up before it.
 func hostInput(ar *analysis.Run, r Run) {
+	var warnings [][]HostWarning
 	for _, c := range []*HostConditions{r.ConditionsBefore, r.ConditionsAfter} {
-		if c == nil {
-			continue
+		if c != nil {
+			warnings = append(warnings, c.Warnings)
 		}
-		for _, w := range c.Warnings {
+	}
+	if r.GPUWindow != nil {
+		warnings = append(warnings, r.GPUWindow.Warnings)
+	}
+	for _, ws := range warnings {
+		for _, w := range ws {
 			if hc := analysis.HostCondition(w.Code); !slices.Contains(ar.HostWarnings, hc) {
 				ar.HostWarnings = append(ar.HostWarnings, hc)
 			}

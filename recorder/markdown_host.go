@@ -55,6 +55,9 @@ func hostColumns(runs []Run) []hostColumn {
 	if some(func(r Run) bool { return gpuCell(r) != "—" }) {
 		cols = append(cols, hostColumn{"GPU SM MHz, °C, W before→after", "---", gpuCell})
 	}
+	if some(func(r Run) bool { return r.GPUWindow != nil }) {
+		cols = append(cols, hostColumn{"GPU in window: SM MHz min–max, max °C, max W, max util", "---", gpuWindowCell})
+	}
 	if some(func(r Run) bool { return r.Footprint != nil }) {
 		cols = append(cols, hostColumn{"decodebench CPU in window", "---:", func(r Run) string {
 			if r.Footprint == nil {
@@ -175,6 +178,31 @@ func gpuCell(r Run) string {
 	return cell(text(dash(b) + "→" + dash(a)))
 }
 
+func gpuWindowCell(r Run) string {
+	w := r.GPUWindow
+	if w == nil {
+		return "—"
+	}
+	if len(w.GPUs) == 0 {
+		return "no sample"
+	}
+	f := func(p *float64) string {
+		if p == nil {
+			return "?"
+		}
+		return num(*p, 3)
+	}
+	var parts []string
+	for _, g := range w.GPUs {
+		s := fmt.Sprintf("%s–%s, %s, %s, %s%% (%d)", f(g.SMClockMinMHz), f(g.SMClockMaxMHz), f(g.TempMaxC), f(g.PowerMaxW), f(g.UtilMaxPct), g.Samples)
+		if len(g.Reasons) > 0 {
+			s += " " + strings.Join(g.Reasons, "+")
+		}
+		parts = append(parts, s)
+	}
+	return cell(text(strings.Join(parts, "; ")))
+}
+
 // platformRows are the machine section's telemetry rows.
 func (m *mdWriter) platformRows(t *PlatformInfo) {
 	if t == nil {
@@ -234,8 +262,12 @@ func (m *mdWriter) hostMethod(me Method) {
 		m.p("- Quiet gate before every run: %s.\n", text(me.Quiet))
 	}
 	if f := me.Footprint; f != nil && f.WindowS > 0 {
-		m.p("- decodebench's own CPU during the measured windows (rusage, telemetry sampling included): %ss over %ss of windows, %s of one core.%s\n",
-			num(f.CPUS, 3), num(f.WindowS, 4), pct(f.Share()), readsSentence(f))
+		sampler := ""
+		if f.SamplerS > 0 {
+			sampler = fmt.Sprintf(" (%ss of it nvidia-smi's, sampling the GPUs)", num(f.SamplerS, 3))
+		}
+		m.p("- decodebench's own CPU during the measured windows (rusage, telemetry sampling included): %ss%s over %ss of windows, %s of one core.%s\n",
+			num(f.CPUS, 3), sampler, num(f.WindowS, 4), pct(f.Share()), readsSentence(f))
 	}
 }
 

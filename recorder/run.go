@@ -51,6 +51,7 @@ type Run struct {
 	ConditionsBefore *HostConditions `json:"conditions_before,omitempty"`
 	ConditionsAfter  *HostConditions `json:"conditions_after,omitempty"`
 	Footprint        *Footprint      `json:"footprint,omitempty"`
+	GPUWindow        *GPUWindow      `json:"gpu_window,omitempty"`
 }
 
 // OK reports whether the run finished without error.

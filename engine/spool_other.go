@@ -1,7 +1,0 @@
-//go:build unix && !linux
-
-package engine
-
-import "os"
-
-func spoolFile() (*os.File, error) { return tempSpool() }

@@ -1,0 +1,324 @@
+package machine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// GPUSampler samples every NVIDIA GPU throughout a campaign, so that each
+// measured window has the GPU's clocks, temperature, power, utilisation and
+// clock-event reasons from inside it, not only around it. One long-lived
+// `nvidia-smi --query-gpu=timestamp,… --format=csv -lms N` writes a line
+// per GPU per interval into an anonymous file; decodebench reads it after
+// each window and keeps the samples stamped inside it. Nothing wakes
+// decodebench while the engine runs; nvidia-smi's own CPU (about 10 ms a
+// sample on an H200 host with the full query, measured) is read from
+// /proc and counted in the footprint.
+type GPUSampler struct {
+	mu       sync.Mutex
+	cmd      *exec.Cmd
+	out      *os.File
+	off      int64
+	partial  string
+	header   string
+	tsCol    int
+	samples  []GPUSample
+	exited   chan struct{}
+	interval time.Duration
+}
+
+// GPUSample is one GPU's state at one instant.
+type GPUSample struct {
+	At time.Time
+	GPUConditions
+}
+
+// gpuSampleFields is what the sampler asks for: the state that moves
+// during a window. Identity (name, uuid, driver, limits) is read once,
+// around the runs.
+const gpuSampleFields = "timestamp,index,clocks.sm,clocks.mem,temperature.gpu,power.draw,utilization.gpu,memory.used,clocks_event_reasons.active"
+
+// nvidiaTimestamp is nvidia-smi's timestamp, in the machine's local time.
+const nvidiaTimestamp = "2006/01/02 15:04:05.000"
+
+// DefaultGPUSampleInterval is how often the sampler samples: every
+// measured window of a second or more gets a sample.
+const DefaultGPUSampleInterval = time.Second
+
+// StartGPUSampler starts sampling every interval. Without nvidia-smi it
+// returns an error wrapping errNotAvailable; a driver that refuses the
+// query is an error too (its words quoted), and the campaign goes on
+// without in-window samples.
+func StartGPUSampler(ctx context.Context, interval time.Duration) (*GPUSampler, error) {
+	return startGPUSampler(ctx, "nvidia-smi", interval)
+}
+
+func startGPUSampler(ctx context.Context, bin string, interval time.Duration) (*GPUSampler, error) {
+	path, err := exec.LookPath(bin)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", bin, errNotAvailable)
+	}
+	fields := gpuSampleFields
+	// Drivers before the clock "event" naming (535) know only the
+	// throttle spelling: a one-shot query finds out which this one takes.
+	if _, err := runTool(ctx, path, "--query-gpu="+fields, "--format=csv"); err != nil {
+		fields = strings.Replace(fields, "clocks_event_reasons", "clocks_throttle_reasons", 1)
+		if _, err2 := runTool(ctx, path, "--query-gpu="+fields, "--format=csv"); err2 != nil {
+			return nil, fmt.Errorf("nvidia-smi query: %w", err)
+		}
+	}
+	out, err := AnonymousFile("gpu-samples")
+	if err != nil {
+		return nil, err
+	}
+	ms := max(interval.Milliseconds(), 100)
+	cmd := exec.Command(path, "--query-gpu="+fields, "--format=csv", "-lms", strconv.FormatInt(ms, 10))
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = samplerProcAttr()
+	if err := cmd.Start(); err != nil {
+		out.Close()
+		return nil, fmt.Errorf("start nvidia-smi sampler: %w", err)
+	}
+	s := &GPUSampler{cmd: cmd, out: out, tsCol: -1, exited: make(chan struct{}), interval: time.Duration(ms) * time.Millisecond}
+	go func() { cmd.Wait(); close(s.exited) }()
+	return s, nil
+}
+
+// Interval is the time between samples.
+func (s *GPUSampler) Interval() time.Duration { return s.interval }
+
+// CPU is the sampler process's CPU time so far (every thread, from
+// /proc/PID/task/*/schedstat, in nanoseconds); -1 where it cannot be read.
+func (s *GPUSampler) CPU() time.Duration {
+	return processCPU(s.cmd.Process.Pid)
+}
+
+// processCPU sums the run time of every thread of a process on Linux.
+func processCPU(pid int) time.Duration {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	if err != nil || len(tasks) == 0 {
+		return -1
+	}
+	var sum int64
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue // a thread that ended
+		}
+		f := strings.Fields(string(b))
+		if len(f) == 0 {
+			continue
+		}
+		n, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return -1
+		}
+		sum += n
+	}
+	return time.Duration(sum)
+}
+
+// Window returns each GPU's samples stamped between from and to. The
+// sampler writes each line as it samples; Window waits up to one interval
+// (and a little) for a sample stamped after to, so that the window's last
+// sample is not missed. Samples before from are dropped: windows come in
+// order.
+func (s *GPUSampler) Window(from, to time.Time) ([]GPUSample, error) {
+	deadline := time.Now().Add(s.interval + 500*time.Millisecond)
+	for {
+		if err := s.read(); err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		done := len(s.samples) > 0 && !s.samples[len(s.samples)-1].At.Before(to)
+		s.mu.Unlock()
+		if done || time.Now().After(deadline) || s.stopped() {
+			break
+		}
+		time.Sleep(s.interval / 10)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var in []GPUSample
+	keep := s.samples[:0]
+	for _, g := range s.samples {
+		if !g.At.Before(from) && !g.At.After(to) {
+			in = append(in, g)
+		}
+		if !g.At.Before(to) {
+			keep = append(keep, g)
+		}
+	}
+	s.samples = keep
+	if len(in) == 0 && s.stopped() {
+		return nil, fmt.Errorf("nvidia-smi sampler exited: %s", strings.TrimSpace(s.partial))
+	}
+	return in, nil
+}
+
+func (s *GPUSampler) stopped() bool {
+	select {
+	case <-s.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// read parses what the sampler wrote since the last call.
+func (s *GPUSampler) read() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	buf := make([]byte, 64<<10)
+	var text strings.Builder
+	for {
+		n, err := s.out.ReadAt(buf, s.off)
+		s.off += int64(n)
+		text.Write(buf[:n])
+		if err == io.EOF || n < len(buf) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	lines := strings.Split(s.partial+text.String(), "\n")
+	s.partial = lines[len(lines)-1]
+	for _, line := range lines[:len(lines)-1] {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if s.header == "" || line == s.header {
+			if s.header == "" {
+				if err := s.takeHeader(line); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		g, err := s.parseRow(line)
+		if err != nil {
+			return err
+		}
+		s.samples = append(s.samples, g)
+	}
+	return nil
+}
+
+func (s *GPUSampler) takeHeader(line string) error {
+	for i, h := range strings.Split(line, ",") {
+		if strings.TrimSpace(h) == "timestamp" {
+			s.tsCol = i
+		}
+	}
+	if s.tsCol < 0 {
+		return fmt.Errorf("nvidia-smi sampler: header has no timestamp column: %q", line)
+	}
+	s.header = line
+	return nil
+}
+
+// parseRow reads one sample line against the header.
+func (s *GPUSampler) parseRow(line string) (GPUSample, error) {
+	gs, err := ParseNvidiaConditions([]byte(s.header + "\n" + line + "\n"))
+	if err != nil {
+		return GPUSample{}, fmt.Errorf("nvidia-smi sampler: %w", err)
+	}
+	if len(gs) != 1 {
+		return GPUSample{}, fmt.Errorf("nvidia-smi sampler: %q is not one sample", line)
+	}
+	f := strings.Split(line, ",")
+	at, err := time.ParseInLocation(nvidiaTimestamp, strings.TrimSpace(f[s.tsCol]), time.Local)
+	if err != nil {
+		return GPUSample{}, fmt.Errorf("nvidia-smi sampler: timestamp %q: %w", strings.TrimSpace(f[s.tsCol]), err)
+	}
+	return GPUSample{At: at, GPUConditions: gs[0]}, nil
+}
+
+// Stop ends the sampler.
+func (s *GPUSampler) Stop() error {
+	if !s.stopped() {
+		s.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-s.exited:
+		case <-time.After(2 * time.Second):
+			s.cmd.Process.Kill()
+			<-s.exited
+		}
+	}
+	return s.out.Close()
+}
+
+// ErrNoNvidiaSMI reports whether err says nvidia-smi is not installed.
+func ErrNoNvidiaSMI(err error) bool { return errors.Is(err, errNotAvailable) }
+
+// GPUWindowSummary is what one GPU's samples inside a window say.
+type GPUWindowSummary struct {
+	Index                        int
+	Samples                      int
+	SMClockMinMHz, SMClockMaxMHz *float64
+	TempMaxC, PowerMaxW          *float64
+	UtilMaxPct, MemUsedMaxMiB    *float64
+	// Reasons are the clock-event reasons active in any sample.
+	Reasons []string
+}
+
+// SummarizeGPUWindow summarises a window's samples per GPU, in index order,
+// with the warnings (thermal or power capping in any sample) they raise.
+func SummarizeGPUWindow(samples []GPUSample) ([]GPUWindowSummary, []Warning) {
+	var out []GPUWindowSummary
+	at := map[int]int{}
+	for _, g := range samples {
+		i, ok := at[g.Index]
+		if !ok {
+			i = len(out)
+			at[g.Index] = i
+			out = append(out, GPUWindowSummary{Index: g.Index})
+		}
+		s := &out[i]
+		s.Samples++
+		minOf(&s.SMClockMinMHz, g.SMClockMHz)
+		maxOf(&s.SMClockMaxMHz, g.SMClockMHz)
+		maxOf(&s.TempMaxC, g.TempC)
+		maxOf(&s.PowerMaxW, g.PowerW)
+		maxOf(&s.UtilMaxPct, g.UtilPct)
+		maxOf(&s.MemUsedMaxMiB, g.MemUsedMiB)
+		for _, r := range g.Reasons {
+			if !slices.Contains(s.Reasons, r) {
+				s.Reasons = append(s.Reasons, r)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b GPUWindowSummary) int { return a.Index - b.Index })
+	var c Conditions
+	for _, s := range out {
+		c.GPUs = append(c.GPUs, GPUConditions{Index: s.Index, Reasons: s.Reasons})
+	}
+	return out, c.Warnings()
+}
+
+func minOf(dst **float64, v *float64) {
+	if v != nil && (*dst == nil || *v < **dst) {
+		x := *v
+		*dst = &x
+	}
+}
+
+func maxOf(dst **float64, v *float64) {
+	if v != nil && (*dst == nil || *v > **dst) {
+		x := *v
+		*dst = &x
+	}
+}
