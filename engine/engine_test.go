@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -253,7 +254,13 @@ func TestCompleteOnRealStream(t *testing.T) {
 			return
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
-		w.Write(body)
+		// The first event alone, as an engine sends it before decoding
+		// the rest.
+		first := bytes.Index(body, []byte("\n\n")) + 2
+		w.Write(body[:first])
+		w.(http.Flusher).Flush()
+		time.Sleep(20 * time.Millisecond)
+		w.Write(body[first:])
 	}))
 	defer srv.Close()
 	resp, err := Complete(context.Background(), srv.URL, Request{Endpoint: "/completion", Prompt: "Once upon a time", MaxTokens: 16, IgnoreEOS: true})

@@ -50,8 +50,9 @@ const sparseLowWater = 256 << 10
 // holdCheck is how long a held stream may go without waking decodebench:
 // a server that keeps the connection open after its reply (ignoring
 // Connection: close) would otherwise hold the reader until it times out.
-// Each check costs one wake-up.
-const holdCheck = time.Second
+// Each check costs one wake-up (and the Go runtime's monitor thread,
+// woken with it, spins some fifty more), so checks are rare.
+const holdCheck = 5 * time.Second
 
 // stream is one measured streaming request on a connection of its own.
 type stream struct {
@@ -96,6 +97,15 @@ func (c *heldConn) Read(p []byte) (int, error) {
 		}
 		return n, err
 	}
+}
+
+// lateClose is how long after its last byte a server may close the
+// connection before the end of a held stream is called late.
+const lateClose = 50 * time.Millisecond
+
+// errLateEnd says a held stream's end was seen late.
+func errLateEnd(late string) error {
+	return fmt.Errorf("the engine kept the connection open after its reply (%s; it ignores Connection: close), so the end of the stream could not be timed while the kernel held it; set engine.request.event_times: true to read every event", late)
 }
 
 // openStream connects to the server and prepares the request, before the
@@ -201,6 +211,9 @@ func streamed(ctx context.Context, baseURL string, req Request, body []byte) (*R
 		return nil
 	})
 	r.Wall = time.Since(r.Start)
+	// How long ago the last byte arrived, where the kernel says (Linux):
+	// read now, before anything else delays it.
+	age, knowAge := lastDataAge(s.conn.Conn)
 	r.wakeups = s.conn.wakeups
 	if cpu1 := machine.SelfCPU(); cpu0 >= 0 && cpu1 >= cpu0 {
 		r.SelfCPU = cpu1 - cpu0
@@ -209,10 +222,15 @@ func streamed(ctx context.Context, baseURL string, req Request, body []byte) (*R
 		r.Reads = ReadEveryEvent
 		r.ReadsNote = "the kernel refused to hold the stream (" + s.holdErr.Error() + "), so every event woke decodebench"
 	}
-	if err == nil && s.conn.held && s.conn.fromCheck {
-		// The end arrived without the server closing the connection: it
-		// was seen up to holdCheck late, so the decode rate would be off.
-		return r, fmt.Errorf("the engine kept the connection open after its reply (it ignores Connection: close), so the end of a held stream was seen up to %s late; set engine.request.event_times: true to read every event", holdCheck)
+	if err == nil && s.conn.held {
+		// The end arrived without the server closing the connection at
+		// once: it was seen late, so the decode rate would be off.
+		switch {
+		case s.conn.fromCheck:
+			return r, errLateEnd(fmt.Sprintf("the reply's end was read only by the %s check", holdCheck))
+		case knowAge && age > lateClose:
+			return r, errLateEnd(fmt.Sprintf("its last byte arrived %s before the connection closed", age.Round(time.Millisecond)))
+		}
 	}
 	if err == nil {
 		for _, ev := range pending {

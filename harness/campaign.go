@@ -241,6 +241,7 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 	c.reapStale()
 	c.readHost(ctx)
 	defer c.stopGPUSampler()
+	freezeMaxProcs()
 
 	rounds := s.Schedule.Rounds.Min
 	for len(c.rec.Runs) > 0 && rounds*len(s.Arms) < c.rec.Runs[len(c.rec.Runs)-1].Seq {

@@ -213,6 +213,11 @@ func reads(tokenTimes bool) engine.Reads {
 	return engine.ReadEnds
 }
 
+// freezeMaxProcs stops the Go runtime from re-reading the CPU limit (the
+// cgroup's cpu.max and the affinity mask) every second to adjust
+// GOMAXPROCS: each reading woke decodebench inside measured windows.
+func freezeMaxProcs() { runtime.GOMAXPROCS(runtime.GOMAXPROCS(0)) }
+
 // holdGC collects garbage now and holds the collector off until the
 // returned function is called: a collection inside the measured window
 // would run on the engine's cores (it cost a third of decodebench's CPU
