@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/decodebench/decodebench/machine"
@@ -60,6 +61,10 @@ type stream struct {
 	conn *heldConn
 	br   *bufio.Reader
 	hreq *http.Request
+	// key names the server and path, for headerSizes; headerHeld says
+	// the kernel holds the reply's headers until more follows.
+	key        string
+	headerHeld bool
 	// holdErr says why the kernel could not hold the stream.
 	holdErr error
 }
@@ -74,6 +79,7 @@ type heldConn struct {
 	ctx       context.Context
 	held      bool
 	fromCheck bool
+	bytes     int64
 	wakeups   int // reads that returned data, for tests
 }
 
@@ -93,6 +99,7 @@ func (c *heldConn) Read(p []byte) (int, error) {
 		}
 		if n > 0 {
 			c.fromCheck = checked
+			c.bytes += int64(n)
 			c.wakeups++
 		}
 		return n, err
@@ -134,15 +141,39 @@ func openStream(ctx context.Context, baseURL, path string, body []byte) (*stream
 		return nil, err
 	}
 	conn := &heldConn{Conn: raw, ctx: ctx}
-	return &stream{ctx: ctx, conn: conn, br: bufio.NewReaderSize(conn, 64<<10), hreq: hreq}, nil
+	s := &stream{ctx: ctx, conn: conn, br: bufio.NewReaderSize(conn, 64<<10), hreq: hreq, key: u.Host + u.Path}
+	// The headers of a server's reply come at once, before its first
+	// event; held until one more byte follows them, they and the first
+	// event wake decodebench once. Their size is learned from the
+	// previous reply of the same server (a warmup).
+	if n, ok := headerSizes.Load(s.key); ok && setLowWater(raw, n.(int)+1) == nil {
+		s.headerHeld = true
+	}
+	return s, nil
 }
+
+// headerSizes remembers the size of the last reply's headers per server
+// and path.
+var headerSizes sync.Map
 
 // send writes the request and reads the reply's status and headers.
 func (s *stream) send() (*http.Response, error) {
 	if err := s.hreq.Write(s.conn); err != nil {
 		return nil, err
 	}
-	return http.ReadResponse(s.br, s.hreq)
+	resp, err := http.ReadResponse(s.br, s.hreq)
+	if err != nil {
+		return nil, err
+	}
+	headerSizes.Store(s.key, int(s.conn.bytes)-s.br.Buffered())
+	if s.headerHeld {
+		// Back to waking for any byte until the first token event.
+		if err := setLowWater(s.conn.Conn, 1); err != nil {
+			resp.Body.Close()
+			return nil, err
+		}
+	}
+	return resp, nil
 }
 
 // hold asks the kernel to keep the rest of the reply until it ends (or a
