@@ -75,10 +75,20 @@ func TestCommandEngineLlamaCompletion(t *testing.T) {
 	if code != 0 && code != 2 {
 		t.Fatalf("exit %d", code)
 	}
-	if len(rec.Runs) != 8 {
-		t.Fatalf("%d runs", len(rec.Runs))
-	}
+	// llama.cpp's CLIs sometimes exit before their log thread has written
+	// the timing lines; the shipped scenario retries (on_failure:
+	// retry:2), and a retried attempt stays in the record as failed.
+	var done []recorder.Run
 	for _, r := range rec.Runs {
+		if !r.OK() && strings.Contains(r.Error, `has no match for the decode_tok_s pattern`) {
+			continue
+		}
+		done = append(done, r)
+	}
+	if len(done) != 8 {
+		t.Fatalf("%d runs finished, %d in all", len(done), len(rec.Runs))
+	}
+	for _, r := range done {
 		want := map[string]float64{"t2": 2, "t1": 1}[r.Arm]
 		if !r.OK() || r.Metrics["decode_tok_s"] <= 0 || r.Counters["threads"].Value != want || r.Tokens != 15 || r.Output == "" {
 			t.Errorf("run %d (%s): error %q, metrics %v, counters %v, tokens %d, output %q", r.Seq, r.Arm, r.Error, r.Metrics, r.Counters, r.Tokens, r.Output)

@@ -48,8 +48,15 @@ func startWatchdog(pgid int) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
-// watchdogPoll is how often the watchdog looks at its parent.
-const watchdogPoll = 200 * time.Millisecond
+// watchdogPoll is how often the watchdog looks at its parent where the
+// kernel cannot tell it when the parent exits. Where it can (a pidfd on
+// Linux, kqueue on macOS), the watchdog sleeps until the parent or the
+// engine exits, looking anyway every watchdogSlowPoll: a watchdog that
+// woke five times a second cost the engine it guards CPU in every window.
+const (
+	watchdogPoll     = 200 * time.Millisecond
+	watchdogSlowPoll = 5 * time.Second
+)
 
 // RunWatchdog is the watchdog process: it polls its parent (decodebench)
 // and, once the parent is gone (the watchdog is re-parented, or the pid
@@ -66,6 +73,7 @@ func RunWatchdog(args []string) int {
 		fmt.Fprintln(os.Stderr, "decodebench __watchdog: bad pids", args)
 		return 64
 	}
+	w := newExitWaiter(parent, pgid)
 	for {
 		if errors.Is(unix.Kill(-pgid, 0), unix.ESRCH) {
 			return 0 // the engine is gone
@@ -78,6 +86,9 @@ func RunWatchdog(args []string) int {
 			_ = unix.Kill(-pgid, unix.SIGKILL)
 			return 0
 		}
-		time.Sleep(watchdogPoll)
+		if w == nil || !w.wait(watchdogSlowPoll) {
+			w = nil
+			time.Sleep(watchdogPoll)
+		}
 	}
 }
