@@ -24,8 +24,8 @@ func TestEstimate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 6 rounds × 3 arms × (2s cooldown + 10s start + 2 × (1s + 128/20 s)).
-	want := 18 * (2*time.Second + 10*time.Second + 2*(time.Second+6400*time.Millisecond))
+	// 6 rounds × 3 arms × (2s cooldown + 10s start + 2 × (1s + 256/20 s)).
+	want := 18 * (2*time.Second + 10*time.Second + 2*(time.Second+12800*time.Millisecond))
 	if got := s.Estimate(); got != want {
 		t.Errorf("Estimate() = %v, want %v", got, want)
 	}

@@ -216,7 +216,7 @@ func TestHashIgnoresFormatting(t *testing.T) {
 	if a.Hash() != b.Hash() {
 		t.Error("a comment changed the semantic hash")
 	}
-	c, _, err := Parse("a.yaml", ".", []byte(strings.Replace(string(src), "max_tokens: 128", "max_tokens: 64", 1)), Options{LookupEnv: noEnv})
+	c, _, err := Parse("a.yaml", ".", []byte(strings.Replace(string(src), "max_tokens: 256", "max_tokens: 64", 1)), Options{LookupEnv: noEnv})
 	if err != nil {
 		t.Fatal(err)
 	}
