@@ -22,13 +22,14 @@ import (
 type Reads int
 
 const (
-	// ReadEnds wakes decodebench for the reply's headers, the first token
-	// event and the end of the stream, and lets the kernel hold everything
-	// in between (SO_RCVLOWAT): time to first token, the decode rate and
-	// the wall time stay exact; per-token arrival times are not taken.
-	// On this project's 2-core VM every wake-up of a Go process costs
-	// 50-250 µs of CPU, so reading each of a few hundred token events
-	// costs the engine 3-4% of a core; reading the ends costs about 0.1%.
+	// ReadEnds wakes decodebench for the reply's first token event (with
+	// its headers) and the end of the stream, and lets the kernel hold
+	// everything in between (SO_RCVLOWAT): time to first token, the decode
+	// rate and the wall time stay exact; per-token arrival times are not
+	// taken. On the 2-core development VM every wake-up of a Go process
+	// costs 90-380 µs of CPU, so reading each of a few hundred token
+	// events cost the engine about 3.5% of a core; reading the ends costs
+	// about 0.17% (make bench).
 	ReadEnds Reads = iota
 	// ReadEveryEvent timestamps every token event as it arrives:
 	// inter-token latency percentiles and the median step rate need it.
@@ -57,7 +58,6 @@ const holdCheck = 5 * time.Second
 
 // stream is one measured streaming request on a connection of its own.
 type stream struct {
-	ctx  context.Context
 	conn *heldConn
 	br   *bufio.Reader
 	hreq *http.Request
@@ -141,7 +141,7 @@ func openStream(ctx context.Context, baseURL, path string, body []byte) (*stream
 		return nil, err
 	}
 	conn := &heldConn{Conn: raw, ctx: ctx}
-	s := &stream{ctx: ctx, conn: conn, br: bufio.NewReaderSize(conn, 64<<10), hreq: hreq, key: u.Host + u.Path}
+	s := &stream{conn: conn, br: bufio.NewReaderSize(conn, 64<<10), hreq: hreq, key: u.Host + u.Path}
 	// The headers of a server's reply come at once, before its first
 	// event; held until one more byte follows them, they and the first
 	// event wake decodebench once. Their size is learned from the
