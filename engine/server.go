@@ -245,6 +245,7 @@ func (s *Server) Exited() (bool, string) {
 func (s *Server) Stop() error {
 	s.stopOnce.Do(func() {
 		defer untrack(s)
+		forgetHeaders(s.BaseURL)
 		pgid := s.cmd.Process.Pid
 		signalGroup(pgid, syscall.SIGTERM)
 		select {

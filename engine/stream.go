@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -153,8 +154,20 @@ func openStream(ctx context.Context, baseURL, path string, body []byte) (*stream
 }
 
 // headerSizes remembers the size of the last reply's headers per server
-// and path.
+// and path. A stopped server's sizes are forgotten (forgetHeaders), so a
+// later engine on the same port learns its own.
 var headerSizes sync.Map
+
+// forgetHeaders drops what headerSizes knows of the server at baseURL.
+func forgetHeaders(baseURL string) {
+	host := strings.TrimPrefix(baseURL, "http://")
+	headerSizes.Range(func(k, _ any) bool {
+		if strings.HasPrefix(k.(string), host+"/") {
+			headerSizes.Delete(k)
+		}
+		return true
+	})
+}
 
 // send writes the request and reads the reply's status and headers.
 func (s *stream) send() (*http.Response, error) {

@@ -78,8 +78,13 @@ func TestHeldStreamWakesAtItsEnds(t *testing.T) {
 	if held.Reads != ReadEnds || held.wakeups > 3 {
 		t.Errorf("held stream read as %v with %d reads, want ends and at most 3", held.Reads, held.wakeups)
 	}
-	if n, ok := headerSizes.Load(strings.TrimPrefix(srv.URL, "http://") + "/completion"); !ok || n.(int) < 50 || n.(int) > 400 {
+	key := strings.TrimPrefix(srv.URL, "http://") + "/completion"
+	if n, ok := headerSizes.Load(key); !ok || n.(int) < 50 || n.(int) > 400 {
 		t.Errorf("learned header size %v (%v)", n, ok)
+	}
+	forgetHeaders(srv.URL)
+	if _, ok := headerSizes.Load(key); ok {
+		t.Error("a stopped server's header size is still known")
 	}
 	if every.Reads != ReadEveryEvent || every.wakeups < n/2 {
 		t.Errorf("event-by-event stream read as %v with %d wake-ups, want about %d", every.Reads, every.wakeups, n)
