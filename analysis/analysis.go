@@ -5,47 +5,13 @@ import (
 	"sort"
 
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
 )
 
-// Verdict is the campaign's one-word outcome.
-type Verdict string
-
-// Verdicts, with their exit codes.
-const (
-	Valid        Verdict = "VALID"        // 0: arms proven distinct, numbers publishable
-	Failed       Verdict = "FAILED"       // 1: an engine or harness failure stopped the campaign
-	Inconclusive Verdict = "INCONCLUSIVE" // 2: too noisy, contended, or identity undecidable
-	Unverified   Verdict = "UNVERIFIED"   // 2: the scenario allowed running without a distinguishing counter
-	Rejected     Verdict = "REJECTED"     // 3: the counter gate failed
-	Incomplete   Verdict = "INCOMPLETE"   // 130/143: interrupted
-)
-
-// ExitCode is the exit status of `decodebench run` for the verdict.
-func (v Verdict) ExitCode() int {
-	switch v {
-	case Valid:
-		return 0
-	case Inconclusive, Unverified:
-		return 2
-	case Rejected:
-		return 3
-	case Incomplete:
-		return 130
-	}
-	return 1
-}
-
-// ShowsResults reports whether a record with this verdict shows results. A
-// rejected campaign does not: its arms were not proven to be what they
-// claim, so its numbers must not be quoted.
-func (v Verdict) ShowsResults() bool {
-	return v == Valid || v == Inconclusive || v == Unverified || v == Incomplete
-}
-
 // Analysis is the outcome of Analyze.
 type Analysis struct {
-	Verdict Verdict
+	Verdict schema.Verdict
 	// Reasons decide the verdict; Flags are reported beside it without
 	// changing it; Warnings qualify the results.
 	Reasons  []Reason
@@ -142,11 +108,11 @@ func Analyze(in Input) Analysis {
 	identityReject := false
 	if id := a.Identity; id != nil {
 		switch {
-		case id.Verdict == Divergent && p.Exactness.OnMismatch == scenarios.MismatchFail:
+		case id.Verdict == schema.Divergent && p.Exactness.OnMismatch == scenarios.MismatchFail:
 			identityReject = true
-		case id.Verdict == Divergent:
+		case id.Verdict == schema.Divergent:
 			flags = append(flags, identityReason(IdentityBrokenNote, id))
-		case id.Verdict == Undecidable || id.Verdict == IdentityError:
+		case id.Verdict == schema.Undecidable || id.Verdict == schema.IdentityError:
 			if len(id.Notes) > 0 {
 				inconclusive = append(inconclusive, id.Notes...)
 			} else {
@@ -159,34 +125,34 @@ func Analyze(in Input) Analysis {
 	case len(gateFailures) > 0:
 		// A counter whose source was read failed: the arms are not what
 		// they claim, whatever an absent source adds.
-		a.Verdict = Rejected
+		a.Verdict = schema.Rejected
 		a.Reasons = append(append(gateFailures, absent...), runFailures...)
 	case len(absent) > 0:
 		// A source that no run could read is a scenario error (a
 		// misspelled metric, a wrong path), not a zero: nothing the
 		// counter says can be trusted.
-		a.Verdict = Failed
+		a.Verdict = schema.Failed
 		a.Reasons = append(absent, runFailures...)
 	case identityReject:
-		a.Verdict = Rejected
+		a.Verdict = schema.Rejected
 		a.Reasons = append([]Reason{identityReason(IdentityMismatch, a.Identity)}, runFailures...)
 	case in.Campaign.Interrupted:
-		a.Verdict = Incomplete
+		a.Verdict = schema.Incomplete
 		a.Reasons = append([]Reason{{Code: Interrupted, N: countOK(in.Runs), M: in.Campaign.Planned}}, runFailures...)
 	case stopped:
-		a.Verdict = Failed
+		a.Verdict = schema.Failed
 		a.Reasons = runFailures
 	case len(thin) > 0:
-		a.Verdict = Failed
+		a.Verdict = schema.Failed
 		a.Reasons = append(thin, runFailures...)
 	case p.AllowUnverified != "":
-		a.Verdict = Unverified
+		a.Verdict = schema.Unverified
 		a.Reasons = append(inconclusive, runFailures...)
 	case len(inconclusive) > 0:
-		a.Verdict = Inconclusive
+		a.Verdict = schema.Inconclusive
 		a.Reasons = append(inconclusive, runFailures...)
 	default:
-		a.Verdict = Valid
+		a.Verdict = schema.Valid
 		a.Reasons = runFailures
 	}
 	a.Flags = flags

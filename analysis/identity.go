@@ -4,26 +4,12 @@ import (
 	"strconv"
 
 	"github.com/decodebench/decodebench/identity"
-)
-
-// IdentityVerdict is the outcome of the output identity check, overall or
-// per arm.
-type IdentityVerdict string
-
-// Identity verdicts.
-const (
-	Identical        IdentityVerdict = "IDENTICAL"
-	Divergent        IdentityVerdict = "DIVERGENT"
-	Undecidable      IdentityVerdict = "INCONCLUSIVE"
-	IdentityError    IdentityVerdict = "ERROR"
-	NotCompared      IdentityVerdict = "NOT COMPARED"
-	SelfConsistent   IdentityVerdict = "SELF-CONSISTENT"
-	NotDeterministic IdentityVerdict = "NOT DETERMINISTIC"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Identity is the output identity check.
 type Identity struct {
-	Verdict  IdentityVerdict
+	Verdict  schema.IdentityVerdict
 	Against  string
 	Baseline IdentityArm
 	Arms     []IdentityArm
@@ -36,7 +22,7 @@ type Identity struct {
 // the baseline, against itself).
 type IdentityArm struct {
 	Arm     string
-	Verdict IdentityVerdict
+	Verdict schema.IdentityVerdict
 	// Diverging counts the runs that differ from the reference; Runs the
 	// runs compared.
 	Diverging, Runs int
@@ -51,7 +37,7 @@ type IdentityArm struct {
 
 // Identical reports whether the arm matched its reference.
 func (a IdentityArm) Identical() bool {
-	return a.Verdict == Identical || a.Verdict == SelfConsistent
+	return a.Verdict == schema.Identical || a.Verdict == schema.SelfConsistent
 }
 
 // checkIdentity compares generated outputs between arms when the policy
@@ -87,25 +73,25 @@ func checkIdentity(in Input) *Identity {
 	base := outputs[x.Against]
 	res.Baseline = IdentityArm{Arm: x.Against, Runs: len(base)}
 	if msg := firstEmpty(base, seqs[x.Against]); msg != "" {
-		res.Baseline.Verdict, res.Baseline.Error = IdentityError, msg
-		res.Verdict = IdentityError
+		res.Baseline.Verdict, res.Baseline.Error = schema.IdentityError, msg
+		res.Verdict = schema.IdentityError
 		res.Notes = append(res.Notes, Reason{Code: IdentityEmptyBaseline, Arm: x.Against, Text: msg})
 	} else {
 		ag := identity.SelfAgreement(base)
 		switch {
 		case ag.Agree:
-			res.Baseline.Verdict = SelfConsistent
+			res.Baseline.Verdict = schema.SelfConsistent
 			res.Baseline.TokensCompared = ag.First.TokensCompared
 		case ag.Uncomparable != "" && ag.Disagreeing == 0:
-			res.Baseline.Verdict, res.Baseline.Error = Undecidable, ag.Uncomparable
-			res.Verdict = Undecidable
+			res.Baseline.Verdict, res.Baseline.Error = schema.Undecidable, ag.Uncomparable
+			res.Verdict = schema.Undecidable
 			res.Notes = append(res.Notes, Reason{Code: IdentityUncomparable, Arm: x.Against, Text: ag.Uncomparable})
 		default:
 			ia := &res.Baseline
-			ia.Verdict, ia.Diverging = NotDeterministic, ag.Disagreeing
+			ia.Verdict, ia.Diverging = schema.NotDeterministic, ag.Disagreeing
 			ia.RunA, ia.RunB, ia.First = seqs[x.Against][ag.RunA], seqs[x.Against][ag.RunB], ag.First
 			ia.TokensCompared = ag.First.TokensCompared
-			res.Verdict = Undecidable
+			res.Verdict = schema.Undecidable
 			res.Notes = append(res.Notes, Reason{Code: IdentityNotDeterminist, Arm: x.Against, N: ag.Disagreeing, M: ag.Runs, Run: ia.RunA, Round: ia.RunB})
 		}
 	}
@@ -116,17 +102,17 @@ func checkIdentity(in Input) *Identity {
 		ia := IdentityArm{Arm: arm, Runs: len(outs)}
 		switch {
 		case res.Verdict != "":
-			ia.Verdict = NotCompared
+			ia.Verdict = schema.NotCompared
 		case firstEmpty(outs, seqs[arm]) != "":
-			ia.Verdict, ia.Error = IdentityError, firstEmpty(outs, seqs[arm])
-			res.Verdict = IdentityError
+			ia.Verdict, ia.Error = schema.IdentityError, firstEmpty(outs, seqs[arm])
+			res.Verdict = schema.IdentityError
 			res.Notes = append(res.Notes, Reason{Code: IdentityEmptyArm, Arm: arm, Text: ia.Error})
 		case len(outs) == 0:
-			ia.Verdict, ia.Error = IdentityError, "no finished runs"
-			res.Verdict = IdentityError
+			ia.Verdict, ia.Error = schema.IdentityError, "no finished runs"
+			res.Verdict = schema.IdentityError
 			res.Notes = append(res.Notes, Reason{Code: IdentityNoRuns, Arm: arm})
 		default:
-			ia.Verdict, ia.TokensCompared = Identical, true
+			ia.Verdict, ia.TokensCompared = schema.Identical, true
 			for i, o := range outs {
 				d := identity.Compare(base[0], o)
 				ia.TokensCompared = ia.TokensCompared && d.TokensCompared
@@ -139,16 +125,16 @@ func checkIdentity(in Input) *Identity {
 				ia.Diverging++
 			}
 			if ia.Diverging > 0 {
-				ia.Verdict = Divergent
+				ia.Verdict = schema.Divergent
 				anyDivergent = true
 			}
 		}
 		res.Arms = append(res.Arms, ia)
 	}
 	if res.Verdict == "" {
-		res.Verdict = Identical
+		res.Verdict = schema.Identical
 		if anyDivergent {
-			res.Verdict = Divergent
+			res.Verdict = schema.Divergent
 		}
 	}
 	return res
@@ -167,7 +153,7 @@ func firstEmpty(outs []identity.Output, seqs []int) string {
 // identityReason is the reason naming the first divergent arm.
 func identityReason(code Code, id *Identity) Reason {
 	for _, a := range id.Arms {
-		if a.Verdict == Divergent {
+		if a.Verdict == schema.Divergent {
 			return Reason{Code: code, Arm: a.Arm, Other: id.Against, Run: a.First.TokenIndex, N: a.First.ByteOffset, M: a.Diverging, Round: a.Runs}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // policy is a campaign of the given arms (the first is the baseline; a
@@ -65,7 +66,7 @@ func TestAbsentSourceIsAScenarioError(t *testing.T) {
 	p := policy("a", "b")
 	in := campaign(p, 6, level(map[string]float64{"a": 100, "b": 110}), func(string) Reading { return Reading{Absent: true} })
 	a := Analyze(in)
-	if a.Verdict != Failed || len(a.Reasons) == 0 || a.Reasons[0].Code != SourceAbsent || a.Reasons[0].Text != "llamacpp:spec_decode_num_draft_total" {
+	if a.Verdict != schema.Failed || len(a.Reasons) == 0 || a.Reasons[0].Code != SourceAbsent || a.Reasons[0].Text != "llamacpp:spec_decode_num_draft_total" {
 		t.Fatalf("verdict %s, reasons %+v", a.Verdict, a.Reasons)
 	}
 	// Absent only where the arm has nothing to report (llama-server omits
@@ -76,7 +77,7 @@ func TestAbsentSourceIsAScenarioError(t *testing.T) {
 		}
 		return Reading{Value: 5}
 	})
-	if a := Analyze(in); a.Verdict != Valid {
+	if a := Analyze(in); a.Verdict != schema.Valid {
 		t.Fatalf("absent in the baseline only: %s %+v", a.Verdict, a.Reasons)
 	}
 	// The loop's fail-fast check and the analysis agree.
@@ -91,12 +92,12 @@ func TestControlThatDiffersIsInconclusive(t *testing.T) {
 	p := policy("a", "ctl", "b")
 	in := campaign(p, 8, level(map[string]float64{"a": 100, "ctl": 94, "b": 110}), honest)
 	a := Analyze(in)
-	if a.Verdict != Inconclusive || a.Reasons[0].Code != ControlDiffers || a.Reasons[0].Arm != "ctl" || math.Abs(a.Reasons[0].Value-0.94) > 0.01 {
+	if a.Verdict != schema.Inconclusive || a.Reasons[0].Code != ControlDiffers || a.Reasons[0].Arm != "ctl" || math.Abs(a.Reasons[0].Value-0.94) > 0.01 {
 		t.Fatalf("verdict %s, reasons %+v", a.Verdict, a.Reasons)
 	}
 	in = campaign(p, 8, level(map[string]float64{"a": 100, "ctl": 100.1, "b": 110}), honest)
 	a = Analyze(in)
-	if a.Verdict != Valid {
+	if a.Verdict != schema.Valid {
 		t.Fatalf("quiet control: %s %+v", a.Verdict, a.Reasons)
 	}
 	for _, v := range a.ArmVerdicts {
@@ -170,7 +171,7 @@ func TestAbsentSourceNeedsEveryArm(t *testing.T) {
 		}
 	}
 	in.Campaign.Interrupted = true
-	if a := Analyze(in); a.Verdict != Incomplete {
+	if a := Analyze(in); a.Verdict != schema.Incomplete {
 		t.Errorf("verdict %s, reasons %+v", a.Verdict, a.Reasons)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // A misspelled metric (draft instead of drafts) reads nothing in any run:
@@ -24,7 +24,7 @@ func TestMisspelledMetricIsAScenarioError(t *testing.T) {
     expect: {classic: "== 0", draft: "> 0"}
 `,
 	})
-	if res.record == nil || res.record.Verdict != recorder.Failed || res.code != 1 {
+	if res.record == nil || res.record.Verdict != schema.Failed || res.code != 1 {
 		t.Fatalf("exit %d, verdict %+v\n%s", res.code, res.record, res.stdout)
 	}
 	want := "counter `drafts` reads the metric source `llamacpp:spec_decode_num_draft_total`, which was absent in all"

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // A two-arm campaign whose speculative arm really drafts comes out VALID,
@@ -31,7 +31,7 @@ func TestValidCampaign(t *testing.T) {
 		t.Fatalf("exit %d, want 0 (VALID)", res.code)
 	}
 	rec := res.record
-	if rec == nil || rec.Verdict != recorder.Valid {
+	if rec == nil || rec.Verdict != schema.Valid {
 		t.Fatalf("record verdict: %+v", rec)
 	}
 	if filepath.Base(res.path) != "e2e-valid-"+rec.Hardware+"-2026-01-02.md" {
@@ -135,7 +135,7 @@ func TestSilentArmRejected(t *testing.T) {
 	if res.code != 3 {
 		t.Fatalf("exit %d, want 3 (REJECTED)", res.code)
 	}
-	if res.record == nil || res.record.Verdict != recorder.Rejected {
+	if res.record == nil || res.record.Verdict != schema.Rejected {
 		t.Fatalf("verdict: %+v", res.record)
 	}
 	if strings.Contains(res.md, "## Results") {
@@ -155,7 +155,7 @@ func TestSilentArmRejected(t *testing.T) {
 	}
 }
 
-func armsOf(runs []recorder.Run) []string {
+func armsOf(runs []schema.Run) []string {
 	out := make([]string, len(runs))
 	for i, r := range runs {
 		out[i] = r.Arm

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // sibling returns a llama.cpp tool installed beside llama-server.
@@ -25,7 +26,7 @@ func sibling(t *testing.T, name string) string {
 
 // runFile runs decodebench on a scenario file with extra environment and
 // returns the exit code and the record, loaded with its runs.
-func runFile(t *testing.T, yaml string, env ...string) (int, *recorder.Record, string, string) {
+func runFile(t *testing.T, yaml string, env ...string) (int, *schema.Record, string, string) {
 	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.yaml")
@@ -78,7 +79,7 @@ func TestCommandEngineLlamaCompletion(t *testing.T) {
 	// llama.cpp's CLIs sometimes exit before their log thread has written
 	// the timing lines; the shipped scenario retries (on_failure:
 	// retry:2), and a retried attempt stays in the record as failed.
-	var done []recorder.Run
+	var done []schema.Run
 	for _, r := range rec.Runs {
 		if !r.OK() && strings.Contains(r.Error, `has no match for the decode_tok_s pattern`) {
 			continue
@@ -126,7 +127,7 @@ func TestCommandEngineLlamaSpeculative(t *testing.T) {
 	}
 	wrong := strings.Replace(yaml, `expect: {draft3: "== 3", draft8: "== 8"}`, `expect: {draft3: "== 3", draft8: "== 9"}`, 1)
 	code, rec, _, _ = runFile(t, wrong, "LLAMA_SPECULATIVE="+bin)
-	if code != 3 || rec.Verdict != recorder.Rejected {
+	if code != 3 || rec.Verdict != schema.Rejected {
 		t.Errorf("a wrong draft size expectation: exit %d, verdict %s", code, rec.Verdict)
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 var (
@@ -202,7 +203,7 @@ type result struct {
 	code   int
 	stdout string
 	stderr string
-	record *recorder.Record
+	record *schema.Record
 	md     string
 	path   string
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Each fault ends with a clear message, the finished runs on disk, no
@@ -25,7 +25,7 @@ func TestFaultBadModelPath(t *testing.T) {
 		DraftArgs:   `"--spec-type", "none"`,
 		Counters:    "  - name: x\n    json: timings.draft_n\n    expect: {classic: \"== 0\", draft: \"> 0\"}\n",
 	})
-	if res.code != 1 || res.record == nil || res.record.Verdict != recorder.Failed {
+	if res.code != 1 || res.record == nil || res.record.Verdict != schema.Failed {
 		t.Fatalf("exit %d, want 1 with a FAILED record", res.code)
 	}
 	for _, want := range []string{"engine exited while starting", "/nonexistent/models/target.gguf"} {
@@ -44,7 +44,7 @@ func TestFaultNeverReady(t *testing.T) {
 		ClassicArgs: `"--spec-type", "none"`,
 		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
 	})
-	if res.code != 1 || res.record == nil || res.record.Verdict != recorder.Failed {
+	if res.code != 1 || res.record == nil || res.record.Verdict != schema.Failed {
 		t.Fatalf("exit %d, want 1 with a FAILED record", res.code)
 	}
 	if want := "did not answer 200 within 3s"; !strings.Contains(res.md, want) {
@@ -76,7 +76,7 @@ func TestFaultInterruptAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := p.wait(t)
-	if res.code != 130 || res.record == nil || res.record.Verdict != recorder.Incomplete {
+	if res.code != 130 || res.record == nil || res.record.Verdict != schema.Incomplete {
 		t.Fatalf("exit %d, want 130 with an INCOMPLETE record", res.code)
 	}
 	if len(res.record.Runs) != 1 || res.record.Runs[0].Seq != 1 {
@@ -95,7 +95,7 @@ func TestFaultInterruptAndResume(t *testing.T) {
 		t.Fatalf("resumed record %q, want %q", res2.path, res.path)
 	}
 	rec := res2.record
-	if rec.Verdict == recorder.Incomplete || rec.Verdict == recorder.Failed || len(rec.Runs) != 4 || len(rec.Method.Resumed) != 1 {
+	if rec.Verdict == schema.Incomplete || rec.Verdict == schema.Failed || len(rec.Runs) != 4 || len(rec.Method.Resumed) != 1 {
 		t.Fatalf("after resume: verdict %s, %d runs, resumed %v", rec.Verdict, len(rec.Runs), rec.Method.Resumed)
 	}
 	if got := strings.Join(armsOf(rec.Runs), " "); got != "classic draft draft classic" {
@@ -132,7 +132,7 @@ func TestFaultSIGTERM(t *testing.T) {
 	p.waitFor(t, "run 1/8 classic: measuring", 60*time.Second)
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	res := p.wait(t)
-	if res.code != 143 || res.record == nil || res.record.Verdict != recorder.Incomplete {
+	if res.code != 143 || res.record == nil || res.record.Verdict != schema.Incomplete {
 		t.Fatalf("exit %d, want 143 with an INCOMPLETE record", res.code)
 	}
 }
@@ -193,7 +193,7 @@ func TestFaultEngineHangs(t *testing.T) {
 	p.waitFor(t, "run 1/8 classic: measuring", 60*time.Second)
 	syscall.Kill(enginePID(t, tg), syscall.SIGSTOP)
 	res := p.wait(t)
-	if res.code != 1 || res.record == nil || res.record.Verdict != recorder.Failed {
+	if res.code != 1 || res.record == nil || res.record.Verdict != schema.Failed {
 		t.Fatalf("exit %d, want 1 with a FAILED record", res.code)
 	}
 	if !strings.Contains(res.record.Runs[0].Error, "timed out after 3s") {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // On the chaotic model, draft-model speculation changes greedy output (the
@@ -39,7 +39,7 @@ func TestIdentityDivergent(t *testing.T) {
 	}
 	a := id.Arms[0]
 	runs := readRuns(t, res)
-	var classic, draft recorder.Run
+	var classic, draft schema.Run
 	for _, r := range runs {
 		if r.Arm == "classic" && classic.Seq == 0 {
 			classic = r
@@ -62,7 +62,7 @@ func TestIdentityDivergent(t *testing.T) {
 	}
 	// on_mismatch: report keeps the timing results and says the contract
 	// is broken in the verdict lines.
-	if res.record.Verdict == recorder.Rejected || !strings.Contains(res.md, "Output identity contract broken") || !strings.Contains(res.md, "## Output identity") {
+	if res.record.Verdict == schema.Rejected || !strings.Contains(res.md, "Output identity contract broken") || !strings.Contains(res.md, "## Output identity") {
 		t.Errorf("verdict %s; record does not state the broken contract", res.record.Verdict)
 	}
 }
@@ -83,7 +83,7 @@ func TestIdentityNondeterministicBaseline(t *testing.T) {
 		Seed:        "-1",
 		Extra:       "exactness: {compare: [draft], against: classic}\n",
 	})
-	if res.code != 2 || res.record == nil || res.record.Verdict != recorder.Inconclusive {
+	if res.code != 2 || res.record == nil || res.record.Verdict != schema.Inconclusive {
 		t.Fatalf("exit %d, record %+v; want INCONCLUSIVE (2)", res.code, res.record)
 	}
 	id := res.record.Analysis.Identity
@@ -127,18 +127,18 @@ func TestIdentityRefusesEmpty(t *testing.T) {
 	}
 }
 
-func readRuns(t *testing.T, res result) []recorder.Run {
+func readRuns(t *testing.T, res result) []schema.Run {
 	t.Helper()
 	f, err := os.Open(filepath.Join(filepath.Dir(res.path), res.record.DataDir, "runs.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out []recorder.Run
+	var out []schema.Run
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
-		var r recorder.Run
+		var r schema.Run
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatal(err)
 		}

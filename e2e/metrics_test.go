@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 func metricsScenario(endpoint, extraEngine string) string {
@@ -55,7 +55,7 @@ func TestExtraMetricsAcceptance(t *testing.T) {
 	if !ok {
 		t.Fatalf("no acceptance result; results: %+v", rec.Analysis.Results)
 	}
-	var draft recorder.ArmResult
+	var draft schema.ArmResult
 	for _, a := range res.Arms {
 		if a.Arm == "draft" {
 			draft = a
@@ -88,7 +88,7 @@ func TestExtraMetricsAcceptance(t *testing.T) {
 func TestDeclineRejects(t *testing.T) {
 	needEngine(t)
 	code, rec, md, _ := runFile(t, metricsScenario("/completion", "  decline: 'draft acceptance = 0\\.'\n"))
-	if code != 3 || rec.Verdict != recorder.Rejected {
+	if code != 3 || rec.Verdict != schema.Rejected {
 		t.Fatalf("exit %d, verdict %s", code, rec.Verdict)
 	}
 	if !strings.Contains(md, "the engine declined the feature under test") || !strings.Contains(md, "draft acceptance = 0.") {

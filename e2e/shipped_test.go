@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // The shipped scenarios that can run here run end to end, shortened with
@@ -36,7 +37,7 @@ func TestShippedScenariosRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rec.Verdict != recorder.Valid && rec.Verdict != recorder.Inconclusive {
+			if rec.Verdict != schema.Valid && rec.Verdict != schema.Inconclusive {
 				t.Errorf("verdict %s", rec.Verdict)
 			}
 			if len(rec.Scenario.Overrides) != 6 {

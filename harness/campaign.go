@@ -16,6 +16,7 @@ import (
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Options configures a campaign.
@@ -40,7 +41,7 @@ type Options struct {
 
 // Outcome is what a campaign left behind.
 type Outcome struct {
-	Record     *recorder.Record
+	Record     *schema.Record
 	RecordPath string
 	DataDir    string
 }
@@ -51,7 +52,7 @@ type campaign struct {
 	opt         Options
 	dataDir     string
 	recPath     string
-	rec         *recorder.Record
+	rec         *schema.Record
 	progress    *Progress
 	journal     *Journal
 	counters    []*engine.Counter
@@ -73,7 +74,7 @@ type campaign struct {
 // is the run's failure (recorded, then on_failure decides), unless the
 // context is done, which interrupts the campaign.
 type Executor interface {
-	Execute(ctx context.Context, slot Slot, run *recorder.Run) error
+	Execute(ctx context.Context, slot Slot, run *schema.Run) error
 }
 
 // Run runs the campaign the scenario describes and writes its record. The
@@ -335,8 +336,8 @@ var errInterrupted = errors.New("interrupted")
 // measure cools down, runs one slot, samples load around it, and journals
 // the run. It returns errInterrupted, without journaling, when ctx is done
 // before the run finished: an interrupted run is not a finished run.
-func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (recorder.Run, error) {
-	run := recorder.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm}
+func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.Run, error) {
+	run := schema.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm}
 	if attempt > 1 {
 		run.Attempt = attempt
 	}
@@ -389,11 +390,11 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (recorde
 // the policy stops the campaign there. The rule is the analysis' own
 // (analysis.CounterFailures), so the loop stops exactly when the analysis
 // would reject.
-func (c *campaign) gateStops(run recorder.Run) bool {
+func (c *campaign) gateStops(run schema.Run) bool {
 	if c.policy.GateFailure == scenarios.GateContinue {
 		return false
 	}
-	in := recorder.AnalysisInput(c.policy, []recorder.Run{run}, c.rec.Method)
+	in := recorder.AnalysisInput(c.policy, []schema.Run{run}, c.rec.Method)
 	return len(analysis.CounterFailures(c.policy, in.Runs[0])) > 0
 }
 
@@ -433,7 +434,7 @@ func (c *campaign) scheduleDone(rounds int) (bool, string) {
 }
 
 // runSummary is the progress line's account of a finished run.
-func (c *campaign) runSummary(r recorder.Run) string {
+func (c *campaign) runSummary(r schema.Run) string {
 	if !r.OK() {
 		return "FAILED: " + firstLine(r.Error)
 	}
@@ -467,32 +468,32 @@ func firstLine(s string) string {
 	return l
 }
 
-func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.Time) *recorder.Record {
+func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.Time) *schema.Record {
 	s := c.scenario
 	p := c.policy
-	rec := &recorder.Record{
-		Schema:   recorder.Schema,
+	rec := &schema.Record{
+		Schema:   schema.Schema,
 		Feature:  s.Feature,
 		Title:    s.Title,
 		Issue:    s.Issue,
 		Hardware: hw,
 		Date:     date,
 		Machine:  recorder.MachineFrom(id),
-		Scenario: recorder.ScenarioInfo{
+		Scenario: schema.ScenarioInfo{
 			Path:            s.Path,
 			Hash:            s.Hash(),
 			Baseline:        s.Baseline,
 			Primary:         s.Metrics.Primary,
 			Vars:            listedVars(s, c.redact),
 			AllowUnverified: s.AllowUnverified,
-			Request: recorder.RequestInfo{
+			Request: schema.RequestInfo{
 				Endpoint: s.Engine.Request.Endpoint, Prompt: s.Engine.Request.Prompt, MaxTokens: s.Engine.Request.MaxTokens,
 				Temperature: s.Engine.Request.Temperature, Seed: s.Engine.Request.Seed, IgnoreEOS: s.Engine.Request.IgnoreEOS,
 			},
 			Warnings:  c.opt.ScenarioWarnings,
 			Overrides: s.Overrides,
 		},
-		Method: recorder.Method{
+		Method: schema.Method{
 			Rounds: s.Schedule.Rounds.Min, Warmup: s.Schedule.Warmup, Order: p.Schedule.Order.String(), Seed: s.Schedule.Seed,
 			Cooldown: s.Schedule.Cooldown.String(), Started: started,
 			Version: c.opt.Version, Commit: c.opt.Commit, Dirty: c.opt.Dirty,
@@ -512,7 +513,7 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.
 	rec.DataDir = filepath.ToSlash(rel)
 	for _, a := range s.Arms {
 		cmd := append(append([]string{}, s.Engine.Command...), a.Args...)
-		rec.Scenario.Arms = append(rec.Scenario.Arms, recorder.ArmInfo{
+		rec.Scenario.Arms = append(rec.Scenario.Arms, schema.ArmInfo{
 			Name:    a.Name,
 			Command: c.redact.Args(cmd),
 			Env:     c.redact.Env(mergeEnv(s.Engine.Env, a.Env)),
@@ -521,14 +522,14 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.
 	}
 	for i, sc := range s.Counters {
 		kind, expr := p.Counters[i].Kind.String(), p.Counters[i].Expr
-		rec.Counters = append(rec.Counters, recorder.CounterSpec{Name: sc.Name, Kind: kind, Expr: expr, Expect: sc.Expect})
+		rec.Counters = append(rec.Counters, schema.CounterSpec{Name: sc.Name, Kind: kind, Expr: expr, Expect: sc.Expect})
 	}
 	return rec
 }
 
 // identifyEngine identifies the engine binary and hashes the files its
 // command lines name.
-func (c *campaign) identifyEngine(ctx context.Context) recorder.EngineInfo {
+func (c *campaign) identifyEngine(ctx context.Context) schema.EngineInfo {
 	s := c.scenario
 	id := engine.Identify(ctx, s.Engine.Command[0], os.Environ(), s.Engine.Source)
 	if vc := s.VersionCommand(); len(vc) > 0 {

@@ -14,8 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/decodebench/decodebench/engine"
-	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // TokensFromCommand is the TokenSource of a count read from a command
@@ -51,7 +51,7 @@ func newCommandExecutor(c *campaign) *commandExecutor {
 }
 
 // Execute implements Executor.
-func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *recorder.Run) error {
+func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *schema.Run) error {
 	c, s := e.c, e.c.scenario
 	arm, _ := s.Arm(slot.Arm)
 	logName := fmt.Sprintf("run-%03d-%s.log", slot.Seq, slot.Arm)

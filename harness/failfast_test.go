@@ -10,13 +10,14 @@ import (
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // fakeExec fills runs with steady values; the counter of arm b reads 0
 // (failing "> 0") in the run numbered failAt.
 type fakeExec struct{ failAt int }
 
-func (f fakeExec) Execute(_ context.Context, slot Slot, run *recorder.Run) error {
+func (f fakeExec) Execute(_ context.Context, slot Slot, run *schema.Run) error {
 	v, cv := 100.0, 0.0
 	if slot.Arm == "b" {
 		v, cv = 110, 5
@@ -25,12 +26,12 @@ func (f fakeExec) Execute(_ context.Context, slot Slot, run *recorder.Run) error
 		}
 	}
 	run.Metrics = map[string]float64{"decode_tok_s": v + float64(slot.Round%3)*0.1, "wall_s": 1}
-	run.Counters = map[string]recorder.CounterReading{"c": {Value: cv}}
+	run.Counters = map[string]schema.CounterReading{"c": {Value: cv}}
 	run.Output = "same"
 	return nil
 }
 
-func runFake(t *testing.T, extra string, failAt int) *recorder.Record {
+func runFake(t *testing.T, extra string, failAt int) *schema.Record {
 	t.Helper()
 	s, _, err := scenarios.Parse("t.yaml", ".", []byte(testScenario+extra), scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
 	if err != nil {
@@ -64,17 +65,17 @@ func runFake(t *testing.T, extra string, failAt int) *recorder.Record {
 // are kept.
 func TestGateFailureStopsCampaign(t *testing.T) {
 	rec := runFake(t, "", 3)
-	if len(rec.Runs) != 3 || rec.Verdict != recorder.Rejected {
+	if len(rec.Runs) != 3 || rec.Verdict != schema.Rejected {
 		t.Fatalf("stop: %d runs, verdict %s; want 3 runs, REJECTED", len(rec.Runs), rec.Verdict)
 	}
 	if !strings.Contains(rec.Method.StoppedBy, "run 3 failed its counter expectation") {
 		t.Errorf("stopped by %q", rec.Method.StoppedBy)
 	}
 	rec = runFake(t, "on_gate_failure: continue\n", 3)
-	if len(rec.Runs) != 12 || rec.Verdict != recorder.Rejected {
+	if len(rec.Runs) != 12 || rec.Verdict != schema.Rejected {
 		t.Fatalf("continue: %d runs, verdict %s; want 12 runs, REJECTED", len(rec.Runs), rec.Verdict)
 	}
-	if rec := runFake(t, "", 0); len(rec.Runs) != 12 || rec.Verdict != recorder.Valid {
+	if rec := runFake(t, "", 0); len(rec.Runs) != 12 || rec.Verdict != schema.Valid {
 		t.Fatalf("no failure: %d runs, verdict %s; reasons %v", len(rec.Runs), rec.Verdict, rec.Analysis.Reasons)
 	}
 }

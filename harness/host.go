@@ -14,6 +14,7 @@ import (
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // hostState is what the campaign measured of the host before its first
@@ -89,7 +90,7 @@ var genericLaunchers = []string{"sh", "bash", "zsh", "env", "python", "python3",
 // cooldown waits between runs: the fixed time, or until the host is back
 // at its baseline. It returns what the run's record says about it; nil for
 // a fixed cooldown (its length is CooldownS).
-func (c *campaign) cooldown(ctx context.Context, slot Slot) *recorder.CooldownWait {
+func (c *campaign) cooldown(ctx context.Context, slot Slot) *schema.CooldownWait {
 	if c.lastEnd.IsZero() {
 		return nil
 	}
@@ -114,14 +115,14 @@ func (c *campaign) cooldown(ctx context.Context, slot Slot) *recorder.CooldownWa
 
 // errBusyHost stops the campaign when the quiet gate gave up and the
 // scenario says on_busy: abort.
-type errBusyHost struct{ q *recorder.QuietWait }
+type errBusyHost struct{ q *schema.QuietWait }
 
 func (e errBusyHost) Error() string {
 	return fmt.Sprintf("the host was not quiet after %.0fs (on_busy: abort)", e.q.WaitedS)
 }
 
 // quietGate holds the run until the host is quiet (gates.quiet).
-func (c *campaign) quietGate(ctx context.Context, slot Slot) *recorder.QuietWait {
+func (c *campaign) quietGate(ctx context.Context, slot Slot) *schema.QuietWait {
 	q := c.policy.Gates.Quiet
 	if q == nil {
 		return nil
@@ -147,7 +148,7 @@ func (c *campaign) quietGate(ctx context.Context, slot Slot) *recorder.QuietWait
 }
 
 // conditions reads the host's conditions now, for a run's record.
-func (c *campaign) conditions(ctx context.Context) *recorder.HostConditions {
+func (c *campaign) conditions(ctx context.Context) *schema.HostConditions {
 	if c.host.conditions == nil {
 		return nil
 	}
@@ -163,7 +164,7 @@ func (c *campaign) stopGPUSampler() {
 }
 
 // gpuWindow reads the GPU samples stamped inside the measured window.
-func (c *campaign) gpuWindow(resp *engine.Response) *recorder.GPUWindow {
+func (c *campaign) gpuWindow(resp *engine.Response) *schema.GPUWindow {
 	g := c.host.gpu
 	if g == nil {
 		return nil
@@ -177,8 +178,8 @@ func (c *campaign) gpuWindow(resp *engine.Response) *recorder.GPUWindow {
 }
 
 // footprintTotal sums decodebench's own CPU over the runs' windows.
-func footprintTotal(runs []recorder.Run) *recorder.Footprint {
-	var f recorder.Footprint
+func footprintTotal(runs []schema.Run) *schema.Footprint {
+	var f schema.Footprint
 	n := 0
 	for _, r := range runs {
 		if r.Footprint != nil {

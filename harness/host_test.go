@@ -9,28 +9,28 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/machine"
-	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 type hostFakeExec struct{ runs int }
 
-func (f *hostFakeExec) Execute(ctx context.Context, slot Slot, run *recorder.Run) error {
+func (f *hostFakeExec) Execute(ctx context.Context, slot Slot, run *schema.Run) error {
 	f.runs++
 	v := 100.0 + float64(f.runs%3)
 	if slot.Arm == "b" {
 		v += 20
 	}
 	run.Metrics = map[string]float64{scenarios.DecodeTokS: v, scenarios.WallS: 1}
-	run.Counters = map[string]recorder.CounterReading{"c": {Value: map[string]float64{"a": 0, "b": 1}[slot.Arm]}}
-	run.Footprint = &recorder.Footprint{CPUS: 0.001, WindowS: 1}
-	run.Contention = &recorder.ContentionSample{Busy: 0.5, Measured: 0.5}
+	run.Counters = map[string]schema.CounterReading{"c": {Value: map[string]float64{"a": 0, "b": 1}[slot.Arm]}}
+	run.Footprint = &schema.Footprint{CPUS: 0.001, WindowS: 1}
+	run.Contention = &schema.ContentionSample{Busy: 0.5, Measured: 0.5}
 	return nil
 }
 
 // loopCampaign runs the campaign loop over a fake executor with the host
 // readers replaced.
-func loopCampaign(t *testing.T, extra string, host hostState) (*recorder.Record, *hostFakeExec) {
+func loopCampaign(t *testing.T, extra string, host hostState) (*schema.Record, *hostFakeExec) {
 	t.Helper()
 	src := strings.Replace(testScenario, "schedule: {rounds: 6}", extra, 1)
 	s, _, err := scenarios.Parse("t.yaml", ".", []byte(src), scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
@@ -118,7 +118,7 @@ func TestQuietGateAbortStopsCampaign(t *testing.T) {
 		conditions: func(context.Context) machine.Conditions { return machine.Conditions{} },
 	}
 	rec, fx := loopCampaign(t, "schedule: {rounds: 4}\ngates:\n  quiet: {on_busy: abort}\n", host)
-	if fx.runs != 0 || !rec.Method.Interrupted || !strings.Contains(rec.Method.StoppedBy, "not quiet") || rec.Verdict != recorder.Incomplete {
+	if fx.runs != 0 || !rec.Method.Interrupted || !strings.Contains(rec.Method.StoppedBy, "not quiet") || rec.Verdict != schema.Incomplete {
 		t.Errorf("runs %d, interrupted %v, stopped by %q, verdict %s", fx.runs, rec.Method.Interrupted, rec.Method.StoppedBy, rec.Verdict)
 	}
 	rec, fx = loopCampaign(t, "schedule: {rounds: 4}\ngates:\n  quiet: {on_busy: mark}\n", host)

@@ -7,8 +7,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/redact"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Journal appends finished runs to runs.jsonl, one JSON object a line, and
@@ -31,7 +31,7 @@ func OpenJournal(path string) (*Journal, error) {
 }
 
 // Append writes one run and syncs it to disk.
-func (j *Journal) Append(r recorder.Run) error {
+func (j *Journal) Append(r schema.Run) error {
 	r, err := redactedRun(j.Redactor, r)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // fakeEngine is an Executor scripted per slot and attempt: it unit-tests
@@ -24,7 +25,7 @@ type fakeEngine struct {
 	calls  []string
 }
 
-func (f *fakeEngine) Execute(ctx context.Context, slot Slot, run *recorder.Run) error {
+func (f *fakeEngine) Execute(ctx context.Context, slot Slot, run *schema.Run) error {
 	attempt := max(run.Attempt, 1)
 	f.calls = append(f.calls, fmt.Sprintf("%d/%d", slot.Seq, attempt))
 	if slot.Seq == f.cancel {
@@ -43,13 +44,13 @@ func (f *fakeEngine) Execute(ctx context.Context, slot Slot, run *recorder.Run) 
 	if slot.Arm == "b" {
 		cv = 5
 	}
-	run.Counters = map[string]recorder.CounterReading{"c": {Value: cv}}
+	run.Counters = map[string]schema.CounterReading{"c": {Value: cv}}
 	run.Output = "same text"
 	return nil
 }
 
 // loop runs a campaign of 2 arms × 4 rounds through the fake engine.
-func loop(t *testing.T, onFailure string, f *fakeEngine) (*recorder.Record, []string) {
+func loop(t *testing.T, onFailure string, f *fakeEngine) (*schema.Record, []string) {
 	t.Helper()
 	src := strings.Replace(testScenario, "rounds: 6", "rounds: 4, cooldown: 0s", 1) + "on_failure: " + onFailure + "\n"
 	s, _, err := scenarios.Parse("t.yaml", ".", []byte(src), scenarios.Options{Offline: true})
@@ -89,20 +90,20 @@ func TestRunLoopFailurePolicies(t *testing.T) {
 		name, policy string
 		fail         map[[2]int]string
 		cancel       int
-		verdict      recorder.Verdict
+		verdict      schema.Verdict
 		calls        string
 		reason       string
 	}{
-		{"retry recovers", "retry:2", map[[2]int]string{{2, 1}: "boom", {2, 2}: "boom again"}, 0, recorder.Valid,
+		{"retry recovers", "retry:2", map[[2]int]string{{2, 1}: "boom", {2, 2}: "boom again"}, 0, schema.Valid,
 			"1/1 2/1 2/2 2/3 3/1 4/1 5/1 6/1 7/1 8/1", "run(s) failed and are excluded"},
-		{"retries exhausted", "retry:1", map[[2]int]string{{2, 1}: "boom", {2, 2}: "still boom"}, 0, recorder.Failed,
+		{"retries exhausted", "retry:1", map[[2]int]string{{2, 1}: "boom", {2, 2}: "still boom"}, 0, schema.Failed,
 			"1/1 2/1 2/2", "Run 2 (`b`, round 1, attempt 2) failed: still boom"},
 		// 3 runs of b cannot reach p < 0.05 against 4 of a: INCONCLUSIVE.
-		{"continue", "continue", map[[2]int]string{{3, 1}: "engine exited"}, 0, recorder.Inconclusive,
+		{"continue", "continue", map[[2]int]string{{3, 1}: "engine exited"}, 0, schema.Inconclusive,
 			"1/1 2/1 3/1 4/1 5/1 6/1 7/1 8/1", "1 run(s) failed and are excluded from the statistics (on_failure: continue)"},
-		{"abort", "abort", map[[2]int]string{{1, 1}: "never ready"}, 0, recorder.Failed,
+		{"abort", "abort", map[[2]int]string{{1, 1}: "never ready"}, 0, schema.Failed,
 			"1/1", "Run 1 (`a`, round 1) failed: never ready"},
-		{"interrupted", "abort", nil, 3, recorder.Incomplete,
+		{"interrupted", "abort", nil, 3, schema.Incomplete,
 			"1/1 2/1 3/1", "Interrupted after 2 of 8 planned runs"},
 	}
 	for _, tt := range tests {

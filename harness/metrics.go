@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/engine"
-	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // extraMetric reads one of the scenario's own metrics from a run's
@@ -49,7 +49,7 @@ func newExtraMetrics(p scenarios.Policy) ([]extraMetric, bool) {
 // readExtraMetrics adds the scenario's own metrics to the run: read ones
 // from the observation (a source absent in this run gives no value), then
 // derived ones, in declaration order, from everything the run has.
-func (c *campaign) readExtraMetrics(obs engine.Observation, run *recorder.Run) {
+func (c *campaign) readExtraMetrics(obs engine.Observation, run *schema.Run) {
 	for _, em := range c.extra {
 		if v, ok := em.read(obs); ok {
 			run.Metrics[em.mp.Name] = v
@@ -158,7 +158,7 @@ func (c *campaign) modelBytes() float64 {
 // when every event was timestamped (engine.request.event_times), the
 // decode rate of the median per-token step and, on the OpenAI endpoints,
 // the inter-token latency percentiles.
-func streamMetrics(endpoint string, resp *engine.Response, run *recorder.Run) {
+func streamMetrics(endpoint string, resp *engine.Response, run *schema.Run) {
 	openai := strings.HasPrefix(endpoint, "/v1/")
 	ms := func(d time.Duration) float64 { return d.Seconds() * 1000 }
 	if tpot, ok := resp.TPOT(); ok && openai {

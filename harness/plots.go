@@ -5,6 +5,7 @@ import (
 
 	"github.com/decodebench/decodebench/plots"
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // writePlots draws the campaign's primary metric per run over time and per
@@ -32,10 +33,10 @@ func (c *campaign) writePlots() []string {
 // plotRuns are the record's runs as the figures take them: the primary
 // metric's value (NaN for a failed or dropped run) with the analysis'
 // outlier and contention marks.
-func plotRuns(rec *recorder.Record, primary string) []plots.Run {
+func plotRuns(rec *schema.Record, primary string) []plots.Run {
 	var runs []plots.Run
 	for i, r := range rec.Runs {
-		var mk recorder.Mark
+		var mk schema.Mark
 		if i < len(rec.Analysis.Marks) {
 			mk = rec.Analysis.Marks[i]
 		}
@@ -53,7 +54,7 @@ func plotRuns(rec *recorder.Record, primary string) []plots.Run {
 // readable name and unit, the baseline median, and under each arm its
 // verdict in a few words (the recorder writes them, as it writes every
 // sentence of the record).
-func plotSpec(rec *recorder.Record, primary string, arms []string, baseline string) plots.Spec {
+func plotSpec(rec *schema.Record, primary string, arms []string, baseline string) plots.Spec {
 	spec := plots.Spec{Metric: primary, Unit: unitOf(primary), Label: recorder.MetricName(primary), Arms: arms, Baseline: baseline, BaselineMedian: math.NaN()}
 	higher := true
 	if res, ok := rec.Result(primary); ok {

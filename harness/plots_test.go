@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/plots"
-	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // The figures get the record's marks, the metric's readable name, its unit
@@ -16,18 +16,18 @@ import (
 // words.
 func TestPlotInputs(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	rec := &recorder.Record{
-		Runs: []recorder.Run{
+	rec := &schema.Record{
+		Runs: []schema.Run{
 			{Seq: 1, Arm: "a", Start: t0, Seconds: 2, Metrics: map[string]float64{"lat": 10}},
 			{Seq: 2, Arm: "b", Start: t0.Add(3 * time.Second), Seconds: 2, Metrics: map[string]float64{"lat": 12}},
 			{Seq: 3, Arm: "b", Start: t0.Add(6 * time.Second), Seconds: 2, Metrics: map[string]float64{"lat": 30}},
 			{Seq: 4, Arm: "a", Start: t0.Add(9 * time.Second), Error: "boom"},
 		},
-		Analysis: recorder.Analysis{
-			Marks: []recorder.Mark{{Seq: 1, Contended: true}, {Seq: 2}, {Seq: 3, Outlier: true}, {Seq: 4}},
-			Results: []recorder.MetricResult{{Metric: "lat", Unit: "ms", Primary: true, HigherIsBetter: false,
-				Arms: []recorder.ArmResult{{Arm: "a", Median: 10}, {Arm: "b", Median: 12}}}},
-			ArmVerdicts: []recorder.ArmVerdict{{Arm: "b", Comparison: recorder.Comparison{Ratio: 1.2, Lo: 1.1, Hi: 1.3, Significant: true}}},
+		Analysis: schema.Analysis{
+			Marks: []schema.Mark{{Seq: 1, Contended: true}, {Seq: 2}, {Seq: 3, Outlier: true}, {Seq: 4}},
+			Results: []schema.MetricResult{{Metric: "lat", Unit: "ms", Primary: true, HigherIsBetter: false,
+				Arms: []schema.ArmResult{{Arm: "a", Median: 10}, {Arm: "b", Median: 12}}}},
+			ArmVerdicts: []schema.ArmVerdict{{Arm: "b", Comparison: schema.Comparison{Ratio: 1.2, Lo: 1.1, Hi: 1.3, Significant: true}}},
 		},
 	}
 	runs := plotRuns(rec, "lat")
@@ -40,7 +40,7 @@ func TestPlotInputs(t *testing.T) {
 	if !reflect.DeepEqual(spec, want) {
 		t.Errorf("spec = %+v\nwant %+v", spec, want)
 	}
-	if got := plotSpec(&recorder.Record{}, scenarios.DecodeTokS, nil, "").Label; got != "decode rate" {
+	if got := plotSpec(&schema.Record{}, scenarios.DecodeTokS, nil, "").Label; got != "decode rate" {
 		t.Errorf("label = %q", got)
 	}
 }

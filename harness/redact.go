@@ -3,9 +3,9 @@ package harness
 import (
 	"encoding/json"
 
-	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Redacted replaces values that must not reach a record.
@@ -48,11 +48,11 @@ func NewRedactor(s *scenarios.Scenario) *redact.Redactor {
 // listedVars is the record's list of substituted variables: the scenario's
 // own, secret-named ones redacted; those that came from the environment by
 // name only.
-func listedVars(s *scenarios.Scenario, r *redact.Redactor) []recorder.VarInfo {
+func listedVars(s *scenarios.Scenario, r *redact.Redactor) []schema.VarInfo {
 	used := s.VarsUsed()
-	out := make([]recorder.VarInfo, len(used))
+	out := make([]schema.VarInfo, len(used))
 	for i, kv := range used {
-		v := recorder.VarInfo{Name: kv.Key, Value: kv.Value, FromEnv: kv.FromEnv}
+		v := schema.VarInfo{Name: kv.Key, Value: kv.Value, FromEnv: kv.FromEnv}
 		own, ok := s.Vars[kv.Key]
 		switch {
 		case kv.FromEnv || !ok || own != kv.Value:
@@ -69,7 +69,7 @@ func listedVars(s *scenarios.Scenario, r *redact.Redactor) []recorder.VarInfo {
 
 // redactedRun returns a redacted deep copy of a run, for the journal: the
 // run the campaign keeps in memory is not changed.
-func redactedRun(r *redact.Redactor, run recorder.Run) (recorder.Run, error) {
+func redactedRun(r *redact.Redactor, run schema.Run) (schema.Run, error) {
 	if r == nil {
 		return run, nil
 	}
@@ -77,7 +77,7 @@ func redactedRun(r *redact.Redactor, run recorder.Run) (recorder.Run, error) {
 	if err != nil {
 		return run, err
 	}
-	var cp recorder.Run
+	var cp schema.Run
 	if err := json.Unmarshal(b, &cp); err != nil {
 		return run, err
 	}

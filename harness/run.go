@@ -15,13 +15,14 @@ import (
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // serverExecutor runs each slot against the real engine server.
 type serverExecutor struct{ c *campaign }
 
 // Execute implements Executor.
-func (e serverExecutor) Execute(ctx context.Context, slot Slot, run *recorder.Run) error {
+func (e serverExecutor) Execute(ctx context.Context, slot Slot, run *schema.Run) error {
 	return e.c.runOne(ctx, slot, run)
 }
 
@@ -29,7 +30,7 @@ func (e serverExecutor) Execute(ctx context.Context, slot Slot, run *recorder.Ru
 // env, wait until ready, send the warmups, scrape metrics, send the measured
 // request inside the log window, scrape again, stop the engine, and read
 // the counters. The engine is stopped on every path out of this function.
-func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (err error) {
+func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err error) {
 	s := c.scenario
 	arm, _ := s.Arm(slot.Arm)
 	logName := fmt.Sprintf("run-%03d-%s.log", slot.Seq, slot.Arm)
@@ -77,7 +78,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 	resp, err := engine.Complete(ctx, srv.BaseURL, req)
 	releaseGC()
 	if err == nil && resp.Wall > 0 {
-		fp := &recorder.Footprint{CPUS: resp.SelfCPU.Seconds(), WindowS: resp.Wall.Seconds(), Reads: resp.Reads.String(), Note: resp.ReadsNote}
+		fp := &schema.Footprint{CPUS: resp.SelfCPU.Seconds(), WindowS: resp.Wall.Seconds(), Reads: resp.Reads.String(), Note: resp.ReadsNote}
 		if after := c.samplerCPU(); samplerCPU >= 0 && after >= samplerCPU {
 			fp.SamplerS = (after - samplerCPU).Seconds()
 			fp.CPUS += fp.SamplerS
@@ -143,16 +144,16 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *recorder.Run) (er
 
 // observe reads what every engine kind reports the same way from its
 // observation: the scenario's own metrics, declines and counters.
-func (c *campaign) observe(obs engine.Observation, run *recorder.Run) error {
+func (c *campaign) observe(obs engine.Observation, run *schema.Run) error {
 	c.readExtraMetrics(obs, run)
 	run.Declines = declines(c.policy.Decline, obs.Window)
-	run.Counters = map[string]recorder.CounterReading{}
+	run.Counters = map[string]schema.CounterReading{}
 	for _, k := range c.counters {
 		rd, err := k.Read(obs)
 		if err != nil {
 			return err
 		}
-		run.Counters[k.Name] = recorder.CounterReading{Value: rd.Value, Note: rd.Note, Absent: rd.Absent}
+		run.Counters[k.Name] = schema.CounterReading{Value: rd.Value, Note: rd.Note, Absent: rd.Absent}
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 func parseTest(t *testing.T, src string) *scenarios.Scenario {
@@ -243,7 +244,7 @@ func TestResumeHashIgnoresEnvAndFolder(t *testing.T) {
 // flight, and the engine's error is only a consequence of that.
 type interruptingExec struct{ cancel context.CancelFunc }
 
-func (e interruptingExec) Execute(ctx context.Context, slot Slot, run *recorder.Run) error {
+func (e interruptingExec) Execute(ctx context.Context, slot Slot, run *schema.Run) error {
 	e.cancel()
 	<-ctx.Done()
 	return errors.New("engine exited: signal: killed")
@@ -289,7 +290,7 @@ func TestInterruptedRunIsNotAFailure(t *testing.T) {
 			t.Errorf("an interrupted run counts as failed: %s", recorder.ReasonText(r))
 		}
 	}
-	if c.rec.Verdict == recorder.Failed {
+	if c.rec.Verdict == schema.Failed {
 		t.Errorf("verdict %s", c.rec.Verdict)
 	}
 }

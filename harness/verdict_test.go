@@ -8,6 +8,7 @@ import (
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 const testScenario = `feature: t
@@ -29,7 +30,7 @@ unmeasured: [nothing]
 
 // concluded builds a campaign over synthetic runs (values per arm, in
 // rotated order) and concludes it.
-func concluded(t *testing.T, extra string, values map[string][]float64, mutate func(*recorder.Run)) *recorder.Record {
+func concluded(t *testing.T, extra string, values map[string][]float64, mutate func(*schema.Run)) *schema.Record {
 	t.Helper()
 	src := testScenario + extra
 	if strings.Contains(extra, "#rounds3") {
@@ -54,10 +55,10 @@ func concluded(t *testing.T, extra string, values map[string][]float64, mutate f
 		if slot.Arm == "b" {
 			cv = 5
 		}
-		r := recorder.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm, Start: time.Unix(int64(slot.Seq*10), 0),
+		r := schema.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm, Start: time.Unix(int64(slot.Seq*10), 0),
 			Metrics:    map[string]float64{"decode_tok_s": v, "wall_s": 1},
-			Counters:   map[string]recorder.CounterReading{"c": {Value: cv}},
-			Contention: &recorder.ContentionSample{Others: 0.01}, Output: "same text"}
+			Counters:   map[string]schema.CounterReading{"c": {Value: cv}},
+			Contention: &schema.ContentionSample{Others: 0.01}, Output: "same text"}
 		if mutate != nil {
 			mutate(&r)
 		}
@@ -68,15 +69,15 @@ func concluded(t *testing.T, extra string, values map[string][]float64, mutate f
 }
 
 // reasons are the record's verdict reasons and flags as sentences.
-func reasons(rec *recorder.Record) string {
+func reasons(rec *schema.Record) string {
 	var out []string
-	for _, r := range append(append([]recorder.Reason{}, rec.Analysis.Reasons...), rec.Analysis.Flags...) {
+	for _, r := range append(append([]schema.Reason{}, rec.Analysis.Reasons...), rec.Analysis.Flags...) {
 		out = append(out, recorder.ReasonText(r))
 	}
 	return strings.Join(out, "\n")
 }
 
-func warnings(rec *recorder.Record) string {
+func warnings(rec *schema.Record) string {
 	var out []string
 	for _, r := range rec.Analysis.Warnings {
 		out = append(out, recorder.ReasonText(r))
@@ -94,45 +95,45 @@ func TestVerdicts(t *testing.T) {
 		name    string
 		extra   string
 		values  map[string][]float64
-		mutate  func(*recorder.Run)
-		verdict recorder.Verdict
+		mutate  func(*schema.Run)
+		verdict schema.Verdict
 		reason  string
 	}{
-		{"valid and faster", "", map[string][]float64{"a": steadyA, "b": steadyB}, nil, recorder.Valid, ""},
-		{"counter gate", "", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
+		{"valid and faster", "", map[string][]float64{"a": steadyA, "b": steadyB}, nil, schema.Valid, ""},
+		{"counter gate", "", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *schema.Run) {
 			if r.Seq == 2 {
-				r.Counters["c"] = recorder.CounterReading{Value: 0}
+				r.Counters["c"] = schema.CounterReading{Value: 0}
 			}
-		}, recorder.Rejected, "counter `c` = 0, expected > 0"},
-		{"spread", "", map[string][]float64{"a": {100, 130, 80, 120, 90, 100}, "b": steadyB}, nil, recorder.Inconclusive, "Too noisy: arm `a` has a spread of"},
-		{"spread gate off", "gates: {max_spread: 0}\n", map[string][]float64{"a": {100, 130, 80, 120, 90, 100}, "b": steadyB}, nil, recorder.Valid, ""},
-		{"contended", "", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
+		}, schema.Rejected, "counter `c` = 0, expected > 0"},
+		{"spread", "", map[string][]float64{"a": {100, 130, 80, 120, 90, 100}, "b": steadyB}, nil, schema.Inconclusive, "Too noisy: arm `a` has a spread of"},
+		{"spread gate off", "gates: {max_spread: 0}\n", map[string][]float64{"a": {100, 130, 80, 120, 90, 100}, "b": steadyB}, nil, schema.Valid, ""},
+		{"contended", "", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *schema.Run) {
 			if r.Seq%3 == 0 {
 				r.Contention.Others = 0.5
 			}
-		}, recorder.Inconclusive, "Contended host: in 4 of 12 runs"},
-		{"run failure aborts", "", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
+		}, schema.Inconclusive, "Contended host: in 4 of 12 runs"},
+		{"run failure aborts", "", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *schema.Run) {
 			if r.Seq == 12 {
 				r.Error = "engine exited"
 			}
-		}, recorder.Failed, "failed: engine exited"},
-		{"drift flagged", "gates: {max_spread: 0}\n", map[string][]float64{"a": {100, 98, 96, 94, 92, 90}, "b": steadyB}, nil, recorder.Valid, "Drift: arm `a` drifted -8.1% over the campaign"},
-		{"too few samples", "#rounds3\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, recorder.Inconclusive, "Too few samples: with 3 and 3 runs the U test cannot reach p < 0.05 whatever the data (smallest possible p is 0.100); run at least 4 rounds"},
-		{"too few samples paired", "#rounds3\nstats: {pairing: auto}\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, recorder.Inconclusive, "Too few samples: with 3 rounds the signed-rank test cannot reach p < 0.05 whatever the data (smallest possible p is 0.250); run at least 6 rounds"},
-		{"unverified", "allow_unverified: no counter\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, recorder.Unverified, ""},
-		{"identity fail", "exactness: {compare: [b]}\n", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
+		}, schema.Failed, "failed: engine exited"},
+		{"drift flagged", "gates: {max_spread: 0}\n", map[string][]float64{"a": {100, 98, 96, 94, 92, 90}, "b": steadyB}, nil, schema.Valid, "Drift: arm `a` drifted -8.1% over the campaign"},
+		{"too few samples", "#rounds3\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, schema.Inconclusive, "Too few samples: with 3 and 3 runs the U test cannot reach p < 0.05 whatever the data (smallest possible p is 0.100); run at least 4 rounds"},
+		{"too few samples paired", "#rounds3\nstats: {pairing: auto}\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, schema.Inconclusive, "Too few samples: with 3 rounds the signed-rank test cannot reach p < 0.05 whatever the data (smallest possible p is 0.250); run at least 6 rounds"},
+		{"unverified", "allow_unverified: no counter\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, schema.Unverified, ""},
+		{"identity fail", "exactness: {compare: [b]}\n", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *schema.Run) {
 			if r.Arm == "b" {
 				r.Output = "same texT"
 			}
-		}, recorder.Rejected, "arm `b` diverges from `a`"},
-		{"identity report", "exactness: {compare: [b], on_mismatch: report}\n", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
+		}, schema.Rejected, "arm `b` diverges from `a`"},
+		{"identity report", "exactness: {compare: [b], on_mismatch: report}\n", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *schema.Run) {
 			if r.Arm == "b" {
 				r.Output = "same texT"
 			}
-		}, recorder.Valid, "Output identity contract broken"},
-		{"identity empty", "exactness: {compare: [b]}\n", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *recorder.Run) {
+		}, schema.Valid, "Output identity contract broken"},
+		{"identity empty", "exactness: {compare: [b]}\n", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *schema.Run) {
 			r.Output = ""
-		}, recorder.Inconclusive, "empty output"},
+		}, schema.Inconclusive, "empty output"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,7 +161,7 @@ func TestRelaxedGatesAreSaid(t *testing.T) {
 
 func TestVerdictSentencesAndOutliers(t *testing.T) {
 	steady := concluded(t, "", map[string][]float64{"a": steadyA, "b": steadyB}, nil)
-	if v := steady.Analysis.ArmVerdicts; len(v) != 1 || !strings.Contains(steady.ArmVerdictText(v[0]), "`b` vs `a`: +10.0% faster [") {
+	if v := steady.Analysis.ArmVerdicts; len(v) != 1 || !strings.Contains(recorder.ArmVerdictText(steady, v[0]), "`b` vs `a`: +10.0% faster [") {
 		t.Errorf("arm verdicts %+v", v)
 	}
 	rec := concluded(t, "", map[string][]float64{"a": {100, 101, 99, 100, 100.5, 160}, "b": steadyB}, nil)

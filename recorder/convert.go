@@ -1,51 +1,53 @@
 package recorder
 
 import (
+	"time"
+
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/machine"
-	"time"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // EngineFrom converts the engine's identity into the persisted form.
-func EngineFrom(id engine.Identity) EngineInfo {
-	out := EngineInfo{Command: id.Command, Path: id.Path, SHA256: id.SHA256, Version: id.Version, RealBinary: id.RealBinary, RealSHA256: id.RealSHA256,
+func EngineFrom(id engine.Identity) schema.EngineInfo {
+	out := schema.EngineInfo{Command: id.Command, Path: id.Path, SHA256: id.SHA256, Version: id.Version, RealBinary: id.RealBinary, RealSHA256: id.RealSHA256,
 		SourceDir: id.SourceDir, SourceCommit: id.SourceCommit, SourceDirty: id.SourceDirty, Problems: id.Problems}
 	for _, m := range id.Models {
-		out.Models = append(out.Models, ModelFile{Arg: m.Arg, Path: m.Path, Bytes: m.Bytes, SHA256: m.SHA256})
+		out.Models = append(out.Models, schema.ModelFile{Arg: m.Arg, Path: m.Path, Bytes: m.Bytes, SHA256: m.SHA256})
 	}
 	return out
 }
 
 // MachineFrom converts the machine's identity into the persisted form.
-func MachineFrom(id machine.Identity) MachineInfo {
-	out := MachineInfo{Hostname: id.Hostname, OS: id.OS, Platform: id.Platform, PlatformVersion: id.PlatformVersion, Kernel: id.Kernel, Arch: id.Arch,
+func MachineFrom(id machine.Identity) schema.MachineInfo {
+	out := schema.MachineInfo{Hostname: id.Hostname, OS: id.OS, Platform: id.Platform, PlatformVersion: id.PlatformVersion, Kernel: id.Kernel, Arch: id.Arch,
 		CPUModel: id.CPUModel, Cores: id.Cores, Threads: id.Threads, MemoryBytes: id.MemoryBytes, Slug: id.Slug}
 	for _, g := range id.GPUs {
-		out.GPUs = append(out.GPUs, GPUInfo{Name: g.Name, Driver: g.Driver, MemoryMiB: g.MemoryMiB})
+		out.GPUs = append(out.GPUs, schema.GPUInfo{Name: g.Name, Driver: g.Driver, MemoryMiB: g.MemoryMiB})
 	}
 	return out
 }
 
 // LoadFrom converts a load sample.
-func LoadFrom(l machine.Load) *LoadSample {
-	return &LoadSample{Time: l.Time.Round(0), Load1: l.Load1, Load5: l.Load5, Load15: l.Load15, CPUBusyPct: l.CPUBusyPct, MemAvailableBytes: l.MemAvailableBytes, SwapUsedBytes: l.SwapUsedBytes}
+func LoadFrom(l machine.Load) *schema.LoadSample {
+	return &schema.LoadSample{Time: l.Time.Round(0), Load1: l.Load1, Load5: l.Load5, Load15: l.Load15, CPUBusyPct: l.CPUBusyPct, MemAvailableBytes: l.MemAvailableBytes, SwapUsedBytes: l.SwapUsedBytes}
 }
 
 // ContentionFrom converts a contention measurement.
-func ContentionFrom(c machine.Contention) *ContentionSample {
-	out := &ContentionSample{Busy: c.Busy, Measured: c.Measured, Others: c.Others, EngineProcesses: c.EngineProcesses}
+func ContentionFrom(c machine.Contention) *schema.ContentionSample {
+	out := &schema.ContentionSample{Busy: c.Busy, Measured: c.Measured, Others: c.Others, EngineProcesses: c.EngineProcesses}
 	if b, ok := c.Busiest(); ok {
-		out.Culprit = &HostProcess{PID: b.PID, Name: b.Name, Cores: b.Cores}
+		out.Culprit = &schema.HostProcess{PID: b.PID, Name: b.Name, Cores: b.Cores}
 	}
 	for _, g := range c.GPUOthers {
-		out.GPUOthers = append(out.GPUOthers, HostProcess{PID: g.PID, Name: g.Name, GPUMemMiB: g.UsedMemMiB})
+		out.GPUOthers = append(out.GPUOthers, schema.HostProcess{PID: g.PID, Name: g.Name, GPUMemMiB: g.UsedMemMiB})
 	}
 	return out
 }
 
 // QuietFrom converts what the quiet gate waited for.
-func QuietFrom(q machine.QuietResult) *QuietWait {
-	out := &QuietWait{WaitedS: q.Waited.Seconds(), EndedBy: string(q.EndedBy)}
+func QuietFrom(q machine.QuietResult) *schema.QuietWait {
+	out := &schema.QuietWait{WaitedS: q.Waited.Seconds(), EndedBy: string(q.EndedBy)}
 	if len(q.Held) > 0 {
 		out.Held = map[string]int{}
 		for k, v := range q.Held {
@@ -53,19 +55,19 @@ func QuietFrom(q machine.QuietResult) *QuietWait {
 		}
 	}
 	for _, c := range q.Culprits {
-		out.Culprits = append(out.Culprits, HostProcess{PID: c.PID, Name: c.Name, Reason: string(c.Reason), Cores: c.Cores})
+		out.Culprits = append(out.Culprits, schema.HostProcess{PID: c.PID, Name: c.Name, Reason: string(c.Reason), Cores: c.Cores})
 	}
 	return out
 }
 
 // CooldownFrom converts an adaptive cooldown's result.
-func CooldownFrom(c machine.CooldownResult) *CooldownWait {
-	return &CooldownWait{Mode: "until_quiet", WaitedS: c.Waited.Seconds(), EndedBy: string(c.EndedBy), LastCPUPct: c.LastCPUPct, Pending: c.Pending}
+func CooldownFrom(c machine.CooldownResult) *schema.CooldownWait {
+	return &schema.CooldownWait{Mode: "until_quiet", WaitedS: c.Waited.Seconds(), EndedBy: string(c.EndedBy), LastCPUPct: c.LastCPUPct, Pending: c.Pending}
 }
 
 // ConditionsFrom converts the machine's conditions at one moment.
-func ConditionsFrom(c machine.Conditions) *HostConditions {
-	out := &HostConditions{Time: c.Time.Round(0), Power: string(c.Power), BatteryPercent: c.BatteryPercent, LowPowerMode: c.LowPowerMode,
+func ConditionsFrom(c machine.Conditions) *schema.HostConditions {
+	out := &schema.HostConditions{Time: c.Time.Round(0), Power: string(c.Power), BatteryPercent: c.BatteryPercent, LowPowerMode: c.LowPowerMode,
 		ThermalWarningLevel: c.ThermalWarningLevel, PerformanceWarningLevel: c.PerformanceWarningLevel, CPUSpeedLimit: c.CPUSpeedLimit, MemoryFreePct: c.MemoryFreePct}
 	if f := c.CPUFreqMHz; f != nil {
 		out.CPUFreqMeanMHz = &f.Mean
@@ -77,25 +79,25 @@ func ConditionsFrom(c machine.Conditions) *HostConditions {
 		}
 	}
 	for _, g := range c.GPUs {
-		out.GPUs = append(out.GPUs, GPUState{Index: g.Index, SMClockMHz: g.SMClockMHz, MemClockMHz: g.MemClockMHz, TempC: g.TempC, PowerW: g.PowerW,
+		out.GPUs = append(out.GPUs, schema.GPUState{Index: g.Index, SMClockMHz: g.SMClockMHz, MemClockMHz: g.MemClockMHz, TempC: g.TempC, PowerW: g.PowerW,
 			UtilPct: g.UtilPct, MemUsedMiB: g.MemUsedMiB, Reasons: g.Reasons})
 	}
 	for _, w := range c.Warnings() {
-		out.Warnings = append(out.Warnings, HostWarning{Code: string(w.Code), Value: w.Value})
+		out.Warnings = append(out.Warnings, schema.HostWarning{Code: string(w.Code), Value: w.Value})
 	}
 	return out
 }
 
 // GPUWindowFrom converts the in-window samples of a run.
-func GPUWindowFrom(interval time.Duration, samples []machine.GPUSample) *GPUWindow {
-	out := &GPUWindow{IntervalS: interval.Seconds()}
+func GPUWindowFrom(interval time.Duration, samples []machine.GPUSample) *schema.GPUWindow {
+	out := &schema.GPUWindow{IntervalS: interval.Seconds()}
 	sums, warnings := machine.SummarizeGPUWindow(samples)
 	for _, g := range sums {
-		out.GPUs = append(out.GPUs, GPUWindowState{Index: g.Index, Samples: g.Samples, SMClockMinMHz: g.SMClockMinMHz, SMClockMaxMHz: g.SMClockMaxMHz,
+		out.GPUs = append(out.GPUs, schema.GPUWindowState{Index: g.Index, Samples: g.Samples, SMClockMinMHz: g.SMClockMinMHz, SMClockMaxMHz: g.SMClockMaxMHz,
 			TempMaxC: g.TempMaxC, PowerMaxW: g.PowerMaxW, UtilMaxPct: g.UtilMaxPct, MemUsedMaxMiB: g.MemUsedMaxMiB, Reasons: g.Reasons})
 	}
 	for _, w := range warnings {
-		out.Warnings = append(out.Warnings, HostWarning{Code: string(w.Code), Value: w.Value})
+		out.Warnings = append(out.Warnings, schema.HostWarning{Code: string(w.Code), Value: w.Value})
 	}
 	if len(samples) == 0 {
 		out.Unavailable = "no sample fell inside the window (shorter than the sampling interval)"
@@ -105,8 +107,8 @@ func GPUWindowFrom(interval time.Duration, samples []machine.GPUSample) *GPUWind
 
 // PlatformFrom converts the platform telemetry and the conditions before
 // the campaign.
-func PlatformFrom(t machine.Telemetry, c *machine.Conditions) *PlatformInfo {
-	out := &PlatformInfo{}
+func PlatformFrom(t machine.Telemetry, c *machine.Conditions) *schema.PlatformInfo {
+	out := &schema.PlatformInfo{}
 	if m := t.Mac; m != nil {
 		out.Chip, out.ModelIdentifier, out.ModelName = m.Chip, m.ModelIdentifier, m.ModelName
 		out.PerformanceCores, out.EfficiencyCores, out.GPUCores = m.PerformanceCores, m.EfficiencyCores, m.GPUCores

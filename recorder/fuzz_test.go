@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"testing"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // FuzzParse feeds arbitrary text to the record parser: it must parse or
@@ -14,8 +16,8 @@ func FuzzParse(f *testing.F) {
 			f.Add(b)
 		}
 	}
-	f.Add([]byte("```" + DataFence + "\n{\"schema\":\"" + Schema + "\"}\n```\n"))
-	f.Add([]byte("```" + DataFence + "\n{\"schema\":\"" + Schema + "\",\"runs\":[{\"seq\":1}],\"results\":[{\"arms\":[{}]}]}\n```\n"))
+	f.Add([]byte("```" + DataFence + "\n{\"schema\":\"" + schema.Schema + "\"}\n```\n"))
+	f.Add([]byte("```" + DataFence + "\n{\"schema\":\"" + schema.Schema + "\",\"runs\":[{\"seq\":1}],\"results\":[{\"arms\":[{}]}]}\n```\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rec, err := Parse(bytes.NewReader(data))
 		if err != nil {

@@ -2,174 +2,16 @@ package recorder
 
 import (
 	"slices"
-	"time"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/schema"
 )
-
-// Host conditions around each run: what the quiet gate waited for, how the
-// cooldown before the run ended, the machine's power, thermal and GPU state
-// before and after, and decodebench's own CPU during the measured window.
-// All optional: records from before these existed, and machines that do not
-// expose a reading, leave them out.
-
-// QuietWait is what the quiet gate waited for before a run.
-type QuietWait struct {
-	WaitedS float64 `json:"waited_s"`
-	// EndedBy is "quiet", "max_wait" or "canceled".
-	EndedBy string `json:"ended_by"`
-	// OnBusy is what the scenario said to do at max_wait ("wait", "mark",
-	// "abort"); set only when the wait ended by max_wait.
-	OnBusy string `json:"on_busy,omitempty"`
-	// Held counts, per reason, the samples in which the host was not
-	// quiet: busy_process, denied_process, on_battery, low_power_mode,
-	// thermal, process_list_failed.
-	Held map[string]int `json:"held,omitempty"`
-	// Culprits are the processes that held the wait, first seen first.
-	Culprits []HostProcess `json:"culprits,omitempty"`
-}
-
-// HostProcess is a process outside the campaign that mattered to a run.
-type HostProcess struct {
-	PID    int    `json:"pid"`
-	Name   string `json:"name"`
-	Reason string `json:"reason,omitempty"` // quiet gate: busy_process or denied_process
-	// Cores is its CPU share (1 = one core); 0 where not measured.
-	Cores float64 `json:"cores,omitempty"`
-	// GPUMemMiB is its memory on an NVIDIA GPU, for GPU others.
-	GPUMemMiB float64 `json:"gpu_mem_mib,omitempty"`
-}
-
-// CooldownWait is how the cooldown before a run went.
-type CooldownWait struct {
-	// Mode is "fixed" or "until_quiet".
-	Mode    string  `json:"mode"`
-	WaitedS float64 `json:"waited_s"`
-	// EndedBy: "fixed" (the fixed time passed), "settled" (load and
-	// thermal state back at the baseline), "max" or "canceled".
-	EndedBy    string   `json:"ended_by"`
-	LastCPUPct float64  `json:"last_cpu_pct,omitempty"`
-	Pending    []string `json:"pending,omitempty"`
-}
-
-// HostConditions are the machine's power, thermal and GPU state at one
-// moment.
-type HostConditions struct {
-	Time                    time.Time  `json:"time"`
-	Power                   string     `json:"power_source,omitempty"`
-	BatteryPercent          *int       `json:"battery_percent,omitempty"`
-	LowPowerMode            *bool      `json:"low_power_mode,omitempty"`
-	ThermalWarningLevel     *int       `json:"thermal_warning_level,omitempty"`
-	PerformanceWarningLevel *int       `json:"performance_warning_level,omitempty"`
-	CPUSpeedLimit           *int       `json:"cpu_speed_limit_pct,omitempty"`
-	MemoryFreePct           *int       `json:"memory_free_pct,omitempty"`
-	CPUFreqMeanMHz          *float64   `json:"cpu_freq_mean_mhz,omitempty"`
-	MaxThermalZoneC         *float64   `json:"max_thermal_zone_c,omitempty"`
-	GPUs                    []GPUState `json:"gpus,omitempty"`
-	// Warnings are the conditions that make a measurement less
-	// trustworthy, as code[:value] (on_battery, low_power_mode,
-	// thermal_warning, cpu_speed_limited, cpu_thermal_trip,
-	// gpu_thermal_capping, gpu_power_capping).
-	Warnings []HostWarning `json:"warnings,omitempty"`
-}
-
-// HostWarning is one machine warning code with the reading behind it.
-type HostWarning struct {
-	Code  string `json:"code"`
-	Value string `json:"value,omitempty"`
-}
-
-// GPUState is one NVIDIA GPU's clocks, temperature and power at one moment.
-type GPUState struct {
-	Index       int      `json:"index"`
-	SMClockMHz  *float64 `json:"sm_clock_mhz,omitempty"`
-	MemClockMHz *float64 `json:"mem_clock_mhz,omitempty"`
-	TempC       *float64 `json:"temp_c,omitempty"`
-	PowerW      *float64 `json:"power_w,omitempty"`
-	UtilPct     *float64 `json:"util_pct,omitempty"`
-	MemUsedMiB  *float64 `json:"mem_used_mib,omitempty"`
-	// Reasons are the active clock-event reasons, decoded.
-	Reasons []string `json:"reasons,omitempty"`
-}
-
-// GPUWindow is what the in-window sampler (one nvidia-smi process for the
-// campaign) saw of each GPU during a run's measured window.
-type GPUWindow struct {
-	IntervalS float64          `json:"interval_s"`
-	GPUs      []GPUWindowState `json:"gpus,omitempty"`
-	// Warnings are the capping seen in any sample (gpu_thermal_capping,
-	// gpu_power_capping), as in HostConditions.
-	Warnings []HostWarning `json:"warnings,omitempty"`
-	// Unavailable says why there are no samples.
-	Unavailable string `json:"unavailable,omitempty"`
-}
-
-// GPUWindowState is one GPU's samples inside a window.
-type GPUWindowState struct {
-	Index         int      `json:"index"`
-	Samples       int      `json:"samples"`
-	SMClockMinMHz *float64 `json:"sm_clock_min_mhz,omitempty"`
-	SMClockMaxMHz *float64 `json:"sm_clock_max_mhz,omitempty"`
-	TempMaxC      *float64 `json:"temp_max_c,omitempty"`
-	PowerMaxW     *float64 `json:"power_max_w,omitempty"`
-	UtilMaxPct    *float64 `json:"util_max_pct,omitempty"`
-	MemUsedMaxMiB *float64 `json:"mem_used_max_mib,omitempty"`
-	// Reasons are the clock-event reasons active in any sample.
-	Reasons []string `json:"reasons,omitempty"`
-}
-
-// Footprint is decodebench's own CPU time (user + system, from its
-// rusage) during a run's measured window, telemetry sampling included.
-type Footprint struct {
-	CPUS    float64 `json:"cpu_s"`
-	WindowS float64 `json:"window_s"`
-	// Reads is how the stream was read: "ends" (first token event and
-	// end of stream) or "every event"; empty in records made before
-	// decodebench said.
-	Reads string `json:"reads,omitempty"`
-	// Note says why the stream was read otherwise than the scenario asked.
-	Note string `json:"note,omitempty"`
-	// SamplerS is the part of CPUS that the GPU sampler (nvidia-smi)
-	// used during the window.
-	SamplerS float64 `json:"sampler_cpu_s,omitempty"`
-}
-
-// Share is the footprint as a share of one core.
-func (f Footprint) Share() float64 {
-	if f.WindowS <= 0 {
-		return 0
-	}
-	return f.CPUS / f.WindowS
-}
-
-// PlatformInfo is the platform telemetry of the machine section: facts
-// that do not change during a campaign.
-type PlatformInfo struct {
-	// Mac.
-	Chip             string `json:"chip,omitempty"`
-	ModelIdentifier  string `json:"model_identifier,omitempty"`
-	ModelName        string `json:"model_name,omitempty"`
-	PerformanceCores int    `json:"performance_cores,omitempty"`
-	EfficiencyCores  int    `json:"efficiency_cores,omitempty"`
-	GPUCores         int    `json:"gpu_cores,omitempty"`
-	GPUGeneration    int    `json:"gpu_generation,omitempty"`
-	GPUArchitecture  string `json:"gpu_architecture,omitempty"`
-	OSName           string `json:"os_name,omitempty"`
-	OSVersion        string `json:"os_version,omitempty"`
-	OSBuild          string `json:"os_build,omitempty"`
-	// Linux.
-	Governors []string `json:"governors,omitempty"`
-	// Conditions are the machine's state before the campaign.
-	Conditions *HostConditions `json:"conditions,omitempty"`
-	// Unavailable lists what could not be read, as "source: reason".
-	Unavailable []string `json:"unavailable,omitempty"`
-}
 
 // hostInput sets the analysis' host fields of a run: the machine warnings
 // seen before or after it, and whether the quiet gate gave up before it.
-func hostInput(ar *analysis.Run, r Run) {
-	var warnings [][]HostWarning
-	for _, c := range []*HostConditions{r.ConditionsBefore, r.ConditionsAfter} {
+func hostInput(ar *analysis.Run, r schema.Run) {
+	var warnings [][]schema.HostWarning
+	for _, c := range []*schema.HostConditions{r.ConditionsBefore, r.ConditionsAfter} {
 		if c != nil {
 			warnings = append(warnings, c.Warnings)
 		}
@@ -184,11 +26,8 @@ func hostInput(ar *analysis.Run, r Run) {
 			}
 		}
 	}
-	if q := r.Quiet; q != nil && q.EndedBy == QuietMaxWait {
+	if q := r.Quiet; q != nil && q.EndedBy == schema.QuietMaxWait {
 		ar.QuietTimedOut = true
 		ar.HostBusy = q.OnBusy == "mark"
 	}
 }
-
-// QuietMaxWait is QuietWait.EndedBy when the gate gave up.
-const QuietMaxWait = "max_wait"

@@ -9,31 +9,32 @@ import (
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 func TestHostColumnsOnlyWhenPresent(t *testing.T) {
 	var plain bytes.Buffer
-	Markdown(&plain, fixedRecord(Inconclusive))
+	Markdown(&plain, fixedRecord(schema.Inconclusive))
 	for _, h := range []string{"quiet wait", "thermal before", "busiest other", "decodebench CPU", "GPU SM"} {
 		if strings.Contains(plain.String(), h) {
 			t.Errorf("record without host readings has a %q column", h)
 		}
 	}
 
-	rec := fixedRecord(Inconclusive)
+	rec := fixedRecord(schema.Inconclusive)
 	lvl, lim := 2, 60
 	sm, temp, w := 1980.0, 44.0, 120.0
-	rec.Runs[0].Quiet = &QuietWait{WaitedS: 31.5, EndedBy: "quiet", Held: map[string]int{"denied_process": 3}, Culprits: []HostProcess{{PID: 77, Name: "cc1plus", Reason: "denied_process"}}}
-	rec.Runs[1].Quiet = &QuietWait{WaitedS: 600, EndedBy: QuietMaxWait, OnBusy: "mark"}
-	rec.Runs[1].Cooldown = &CooldownWait{Mode: "until_quiet", WaitedS: 5.1, EndedBy: "settled"}
-	rec.Runs[2].ConditionsBefore = &HostConditions{ThermalWarningLevel: &lvl, CPUSpeedLimit: &lim, Power: "battery",
-		GPUs:     []GPUState{{Index: 0, SMClockMHz: &sm, TempC: &temp, PowerW: &w, Reasons: []string{"sw_thermal_slowdown"}}},
-		Warnings: []HostWarning{{Code: "on_battery"}, {Code: "thermal_warning", Value: "thermal=2"}}}
-	rec.Runs[3].Contention.Culprit = &HostProcess{PID: 99, Name: "stress|ng", Cores: 0.93}
-	rec.Runs[3].Footprint = &Footprint{CPUS: 0.001, WindowS: 0.8}
+	rec.Runs[0].Quiet = &schema.QuietWait{WaitedS: 31.5, EndedBy: "quiet", Held: map[string]int{"denied_process": 3}, Culprits: []schema.HostProcess{{PID: 77, Name: "cc1plus", Reason: "denied_process"}}}
+	rec.Runs[1].Quiet = &schema.QuietWait{WaitedS: 600, EndedBy: schema.QuietMaxWait, OnBusy: "mark"}
+	rec.Runs[1].Cooldown = &schema.CooldownWait{Mode: "until_quiet", WaitedS: 5.1, EndedBy: "settled"}
+	rec.Runs[2].ConditionsBefore = &schema.HostConditions{ThermalWarningLevel: &lvl, CPUSpeedLimit: &lim, Power: "battery",
+		GPUs:     []schema.GPUState{{Index: 0, SMClockMHz: &sm, TempC: &temp, PowerW: &w, Reasons: []string{"sw_thermal_slowdown"}}},
+		Warnings: []schema.HostWarning{{Code: "on_battery"}, {Code: "thermal_warning", Value: "thermal=2"}}}
+	rec.Runs[3].Contention.Culprit = &schema.HostProcess{PID: 99, Name: "stress|ng", Cores: 0.93}
+	rec.Runs[3].Footprint = &schema.Footprint{CPUS: 0.001, WindowS: 0.8}
 	rec.Method.Quiet = "window 30s"
-	rec.Method.Footprint = &Footprint{CPUS: 0.002, WindowS: 3.2}
-	rec.Machine.Telemetry = &PlatformInfo{Chip: "Apple M5 Max", GPUGeneration: 17, GPUArchitecture: "applegpu_g17s", Unavailable: []string{"nvidia-smi: not installed"}}
+	rec.Method.Footprint = &schema.Footprint{CPUS: 0.002, WindowS: 3.2}
+	rec.Machine.Telemetry = &schema.PlatformInfo{Chip: "Apple M5 Max", GPUGeneration: 17, GPUArchitecture: "applegpu_g17s", Unavailable: []string{"nvidia-smi: not installed"}}
 	rec.Analysis, rec.Verdict = Analyze(fixedPolicy(t), rec.Runs, rec.Method)
 	var buf bytes.Buffer
 	if err := Markdown(&buf, rec); err != nil {
@@ -70,8 +71,8 @@ func TestHostColumnsOnlyWhenPresent(t *testing.T) {
 }
 
 func TestQuietMarkCountsAsContended(t *testing.T) {
-	rec := fixedRecord(Inconclusive)
-	rec.Runs[1].Quiet = &QuietWait{EndedBy: QuietMaxWait, OnBusy: "mark"}
+	rec := fixedRecord(schema.Inconclusive)
+	rec.Runs[1].Quiet = &schema.QuietWait{EndedBy: schema.QuietMaxWait, OnBusy: "mark"}
 	in := AnalysisInput(fixedPolicy(t), rec.Runs, rec.Method)
 	if !in.Runs[1].QuietTimedOut || !in.Runs[1].HostBusy || in.Runs[0].HostBusy {
 		t.Fatalf("analysis input: %+v", in.Runs[1])
@@ -94,7 +95,7 @@ func TestConvertHost(t *testing.T) {
 		t.Errorf("contention: %+v", ct)
 	}
 	q := QuietFrom(machine.QuietResult{EndedBy: machine.QuietTimedOut, Waited: 2 * time.Second, Held: map[machine.QuietReason]int{machine.QuietBusyProcess: 2}})
-	if q.EndedBy != QuietMaxWait || q.WaitedS != 2 || q.Held["busy_process"] != 2 {
+	if q.EndedBy != schema.QuietMaxWait || q.WaitedS != 2 || q.Held["busy_process"] != 2 {
 		t.Errorf("quiet: %+v", q)
 	}
 }

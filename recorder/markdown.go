@@ -12,6 +12,7 @@ import (
 
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
 )
 
@@ -30,7 +31,7 @@ const (
 // Markdown renders the record. Sections come in a fixed order: title with
 // the verdict, summary, engine, machine, method, counter evidence, results
 // (only for verdicts that show them), raw runs, not measured, data.
-func Markdown(w io.Writer, r *Record) error {
+func Markdown(w io.Writer, r *schema.Record) error {
 	var b strings.Builder
 	md := &mdWriter{b: &b}
 	md.title(r)
@@ -60,13 +61,13 @@ func (m *mdWriter) p(format string, args ...any) { fmt.Fprintf(m.b, format, args
 func (m *mdWriter) ln(s string)                  { m.b.WriteString(s); m.b.WriteString("\n") }
 
 // reasonLine states a reason on one line, whatever its parameters hold.
-func reasonLine(r Reason) string { return oneLine(reasonText(r)) }
+func reasonLine(r schema.Reason) string { return oneLine(reasonText(r)) }
 
-func (m *mdWriter) title(r *Record) {
+func (m *mdWriter) title(r *schema.Record) {
 	a := r.Analysis
 	m.p("# %s — %s\n\n", text(r.Title), r.Verdict)
 	m.p("**Verdict: %s** (exit %d). %s\n\n", r.Verdict, r.Verdict.ExitCode(), verdictSentence(r))
-	for _, reason := range append(append([]Reason{}, a.Reasons...), a.Flags...) {
+	for _, reason := range append(append([]schema.Reason{}, a.Reasons...), a.Flags...) {
 		m.p("- %s\n", reasonLine(reason))
 	}
 	if len(a.Reasons)+len(a.Flags) > 0 {
@@ -90,28 +91,28 @@ func (m *mdWriter) title(r *Record) {
 	}
 }
 
-func verdictSentence(r *Record) string {
+func verdictSentence(r *schema.Record) string {
 	switch r.Verdict {
-	case Valid:
+	case schema.Valid:
 		return "Every measured run showed the counter evidence its arm expects; the results below are publishable."
-	case Rejected:
+	case schema.Rejected:
 		return "The counter gate failed: at least one run did not show the evidence its arm expects, so the arms are not proven to differ. No results are shown; raw samples are kept in the data folder for diagnosis."
-	case Unverified:
+	case schema.Unverified:
 		return fmt.Sprintf("No counter tells the arms apart; the scenario allowed running without proof, for this reason: %s. Treat the results as unverified.", text(strconv.Quote(r.Scenario.AllowUnverified)))
-	case Inconclusive:
+	case schema.Inconclusive:
 		return "The campaign ran, but the results do not support a conclusion (reasons below). Do not publish."
-	case Failed:
+	case schema.Failed:
 		if len(r.Analysis.Reasons) > 0 && r.Analysis.Reasons[0].Code == string(analysis.SourceAbsent) {
 			return "Scenario error: a counter's source was absent from every run of every arm (below), so the counter proves nothing. Finished runs are kept below and in the data folder."
 		}
 		return "The campaign did not finish: a run failed. Finished runs are kept below and in the data folder."
-	case Incomplete:
+	case schema.Incomplete:
 		return "The campaign was interrupted; the record holds the runs that finished."
 	}
 	return ""
 }
 
-func (m *mdWriter) summary(r *Record) {
+func (m *mdWriter) summary(r *schema.Record) {
 	m.ln("## Summary")
 	m.ln("")
 	m.p("| | |\n|---|---|\n")
@@ -169,7 +170,7 @@ func (m *mdWriter) summary(r *Record) {
 	m.ln("")
 }
 
-func armList(r *Record) string {
+func armList(r *schema.Record) string {
 	names := make([]string, len(r.Scenario.Arms))
 	for i, a := range r.Scenario.Arms {
 		names[i] = a.Name
@@ -177,7 +178,7 @@ func armList(r *Record) string {
 	return cell(backquoted(names, ", "))
 }
 
-func baselineMedian(res MetricResult, baseline string) float64 {
+func baselineMedian(res schema.MetricResult, baseline string) float64 {
 	for _, a := range res.Arms {
 		if a.Arm == baseline {
 			return a.Median
@@ -194,14 +195,14 @@ func direction(higher bool) string {
 }
 
 // higherIsBetter is the metric's direction as the analysis recorded it.
-func higherIsBetter(r *Record, metric string) bool {
+func higherIsBetter(r *schema.Record, metric string) bool {
 	if res, ok := r.Result(metric); ok {
 		return res.HigherIsBetter
 	}
 	return scenarios.HigherIsBetter(metric)
 }
 
-func (m *mdWriter) engine(r *Record) {
+func (m *mdWriter) engine(r *schema.Record) {
 	m.ln("## Engine")
 	m.ln("")
 	e := r.Engine
@@ -267,7 +268,7 @@ func envString(env map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
-func (m *mdWriter) machine(r *Record) {
+func (m *mdWriter) machine(r *schema.Record) {
 	m.ln("## Machine")
 	m.ln("")
 	id := r.Machine
@@ -292,7 +293,7 @@ func (m *mdWriter) machine(r *Record) {
 	m.ln("")
 	m.ln("| Measure | min | median | max |")
 	m.ln("|---|---:|---:|---:|")
-	row := func(name string, f func(LoadSample) float64, digits int, unit string) {
+	row := func(name string, f func(schema.LoadSample) float64, digits int, unit string) {
 		xs := make([]float64, len(loads))
 		for i, l := range loads {
 			xs[i] = f(l)
@@ -300,15 +301,15 @@ func (m *mdWriter) machine(r *Record) {
 		s := stats.Summarize(xs)
 		m.p("| %s | %s%s | %s%s | %s%s |\n", name, num(s.Min, digits), unit, num(s.Median, digits), unit, num(s.Max, digits), unit)
 	}
-	row("Load average (1 min)", func(l LoadSample) float64 { return l.Load1 }, 3, "")
-	row("CPU busy since previous sample", func(l LoadSample) float64 { return l.CPUBusyPct }, 3, "%")
-	row("Available memory", func(l LoadSample) float64 { return float64(l.MemAvailableBytes) / (1 << 30) }, 3, " GiB")
-	row("Swap used", func(l LoadSample) float64 { return float64(l.SwapUsedBytes) / (1 << 20) }, 3, " MiB")
+	row("Load average (1 min)", func(l schema.LoadSample) float64 { return l.Load1 }, 3, "")
+	row("CPU busy since previous sample", func(l schema.LoadSample) float64 { return l.CPUBusyPct }, 3, "%")
+	row("Available memory", func(l schema.LoadSample) float64 { return float64(l.MemAvailableBytes) / (1 << 30) }, 3, " GiB")
+	row("Swap used", func(l schema.LoadSample) float64 { return float64(l.SwapUsedBytes) / (1 << 20) }, 3, " MiB")
 	m.ln("")
 }
 
-func collectLoads(runs []Run) []LoadSample {
-	var out []LoadSample
+func collectLoads(runs []schema.Run) []schema.LoadSample {
+	var out []schema.LoadSample
 	for _, r := range runs {
 		if r.LoadBefore != nil {
 			out = append(out, *r.LoadBefore)
@@ -320,7 +321,7 @@ func collectLoads(runs []Run) []LoadSample {
 	return out
 }
 
-func (m *mdWriter) method(r *Record) {
+func (m *mdWriter) method(r *schema.Record) {
 	me := r.Method
 	m.ln("## Method")
 	m.ln("")
@@ -366,7 +367,7 @@ func (m *mdWriter) method(r *Record) {
 	m.p("- decodebench %s, commit %s%s.\n\n", text(me.Version), code(me.Commit), dirty)
 }
 
-func tokenSources(runs []Run) string {
+func tokenSources(runs []schema.Run) string {
 	seen := map[string]bool{}
 	var out []string
 	for _, r := range runs {
@@ -389,7 +390,7 @@ func orderString(order []string) string {
 	return backquoted(order, " ")
 }
 
-func (m *mdWriter) counters(r *Record) {
+func (m *mdWriter) counters(r *schema.Record) {
 	m.ln("## Counter evidence")
 	m.ln("")
 	if len(r.Counters) == 0 {
@@ -437,7 +438,7 @@ func (m *mdWriter) counters(r *Record) {
 	m.ln("")
 }
 
-func expectString(ex map[string]string, arms []ArmInfo) string {
+func expectString(ex map[string]string, arms []schema.ArmInfo) string {
 	var parts []string
 	for _, a := range arms {
 		if e, ok := ex[a.Name]; ok {
@@ -454,10 +455,10 @@ func dash(s string) string {
 	return s
 }
 
-func (m *mdWriter) results(r *Record) {
+func (m *mdWriter) results(r *schema.Record) {
 	m.ln("## Results")
 	m.ln("")
-	if r.Verdict != Valid {
+	if r.Verdict != schema.Valid {
 		m.p("> **Do not publish:** verdict %s.\n\n", r.Verdict)
 	}
 	m.ln("Median with its confidence interval at the level it achieves with n samples; MAD is the median absolute deviation; spread is (Q3−Q1)/median; ratio is the arm's median over the baseline's with its bootstrap interval and p the Mann–Whitney U test against the baseline, or, when the arms are paired by round, the median within-round ratio with a bootstrap over rounds and p the Wilcoxon signed-rank test. Changes are new/old − 1 on the metric's own scale. Only the primary metric is judged (faster/slower, corrected for the family of arms); secondary metrics are described.")
@@ -500,7 +501,7 @@ func (m *mdWriter) results(r *Record) {
 
 // verdictBasis states how the primary verdicts were reached: the level of
 // the ratio intervals and the family-wise alpha.
-func verdictBasis(r *Record) string {
+func verdictBasis(r *schema.Record) string {
 	a := r.Analysis
 	s := fmt.Sprintf("ratio intervals at %s by percentile bootstrap", pctShort(r.Method.Confidence))
 	if a.FamilySize > 1 {
@@ -512,17 +513,17 @@ func verdictBasis(r *Record) string {
 }
 
 // armVerdictOf returns an arm's primary verdict.
-func armVerdictOf(r *Record, arm string) (ArmVerdict, bool) {
+func armVerdictOf(r *schema.Record, arm string) (schema.ArmVerdict, bool) {
 	for _, v := range r.Analysis.ArmVerdicts {
 		if v.Arm == arm {
 			return v, true
 		}
 	}
-	return ArmVerdict{}, false
+	return schema.ArmVerdict{}, false
 }
 
 // medianCI formats a median with its interval and the interval's level.
-func medianCI(a ArmResult) string {
+func medianCI(a schema.ArmResult) string {
 	if a.MedianConfidence == 0 {
 		return num(a.Median, 4)
 	}
@@ -530,7 +531,7 @@ func medianCI(a ArmResult) string {
 }
 
 // ratioCI formats a ratio's interval, or nothing when it has none.
-func ratioCI(a ArmResult) string {
+func ratioCI(a schema.ArmResult) string {
 	c := a.Comparison
 	if c == nil || (c.Lo == 0 && c.Hi == 0) {
 		return ""
@@ -545,7 +546,7 @@ func outlierPolicy(p string) string {
 	return "flagged, never dropped"
 }
 
-func (m *mdWriter) identity(r *Record) {
+func (m *mdWriter) identity(r *schema.Record) {
 	id := r.Analysis.Identity
 	m.ln("## Output identity")
 	m.ln("")
@@ -558,7 +559,7 @@ func (m *mdWriter) identity(r *Record) {
 	}
 	m.ln("| Arm | verdict | runs compared | tokens compared | first divergence | differing | excerpt (" + cellCode(id.Against) + ") | excerpt (arm) |")
 	m.ln("|---|---|---:|---|---|---:|---|---|")
-	for _, a := range append([]IdentityArm{id.Baseline}, id.Arms...) {
+	for _, a := range append([]schema.IdentityArm{id.Baseline}, id.Arms...) {
 		first, differing := "—", "—"
 		if !a.Identical() && a.Error == "" && a.RunA > 0 {
 			first = fmt.Sprintf("run %d vs run %d: byte %d", a.RunA, a.RunB, a.ByteOffset)
@@ -571,7 +572,7 @@ func (m *mdWriter) identity(r *Record) {
 			}
 		}
 		verdict := a.Verdict
-		if a.Diverging > 0 && a.Verdict != string(analysis.NotDeterministic) {
+		if a.Diverging > 0 && a.Verdict != string(schema.NotDeterministic) {
 			verdict += fmt.Sprintf(" in %d of %d runs", a.Diverging, a.Runs)
 		}
 		if a.Error != "" {
@@ -601,7 +602,7 @@ func backquoted(xs []string, sep string) string {
 	return strings.Join(out, sep)
 }
 
-func (m *mdWriter) raw(r *Record) {
+func (m *mdWriter) raw(r *schema.Record) {
 	m.ln("## Raw runs")
 	m.ln("")
 	hc := append(factColumns(r.Runs), hostColumns(r.Runs)...)
@@ -647,8 +648,8 @@ func (m *mdWriter) raw(r *Record) {
 		m.p("| %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |%s %s |\n",
 			run.Seq, run.Round, cellCode(run.Arm), run.Start.UTC().Format("15:04:05.000"), cooldown(run),
 			metric(run, scenarios.DecodeTokS, 4), metric(run, scenarios.E2ETokS, 4), metric(run, scenarios.TTFTms, 4), metric(run, scenarios.WallS, 4),
-			run.Tokens, engineRate(run), strings.Join(cs, " "), loadPair(run, func(l LoadSample) float64 { return l.Load1 }),
-			loadPair(run, func(l LoadSample) float64 { return l.CPUBusyPct }), others, cellCode(short(run.OutputSHA256)), extra, status)
+			run.Tokens, engineRate(run), strings.Join(cs, " "), loadPair(run, func(l schema.LoadSample) float64 { return l.Load1 }),
+			loadPair(run, func(l schema.LoadSample) float64 { return l.CPUBusyPct }), others, cellCode(short(run.OutputSHA256)), extra, status)
 	}
 	m.ln("")
 	for _, run := range r.Runs {
@@ -660,14 +661,14 @@ func (m *mdWriter) raw(r *Record) {
 	m.p("Raw data: [%s](%s) (one JSON object per run, with generated text), the scenario as run, and one engine log per run under %s.\n\n", code(r.DataDir+"/runs.jsonl"), linkPath(r.DataDir+"/runs.jsonl"), code(r.DataDir+"/logs/"))
 }
 
-func cooldown(run Run) string {
+func cooldown(run schema.Run) string {
 	if run.Seq == 1 {
 		return "—"
 	}
 	return num(run.CooldownS, 3) + "s"
 }
 
-func metric(run Run, name string, digits int) string {
+func metric(run schema.Run, name string, digits int) string {
 	v, ok := run.Metrics[name]
 	if !ok {
 		return "—"
@@ -675,7 +676,7 @@ func metric(run Run, name string, digits int) string {
 	return num(v, digits)
 }
 
-func engineRate(run Run) string {
+func engineRate(run schema.Run) string {
 	v, ok := run.EngineTimings["predicted_per_second"]
 	if !ok {
 		return "—"
@@ -683,7 +684,7 @@ func engineRate(run Run) string {
 	return num(v, 4)
 }
 
-func loadPair(run Run, f func(LoadSample) float64) string {
+func loadPair(run schema.Run, f func(schema.LoadSample) float64) string {
 	if run.LoadBefore == nil || run.LoadAfter == nil {
 		return "—"
 	}
@@ -691,14 +692,14 @@ func loadPair(run Run, f func(LoadSample) float64) string {
 }
 
 // markOf returns the analysis' mark of the i-th run.
-func markOf(r *Record, i int) Mark {
+func markOf(r *schema.Record, i int) schema.Mark {
 	if i < len(r.Analysis.Marks) {
 		return r.Analysis.Marks[i]
 	}
-	return Mark{}
+	return schema.Mark{}
 }
 
-func (m *mdWriter) notMeasured(r *Record) {
+func (m *mdWriter) notMeasured(r *schema.Record) {
 	m.ln("## Not measured")
 	m.ln("")
 	for _, s := range r.Scenario.Unmeasured {
@@ -710,7 +711,7 @@ func (m *mdWriter) notMeasured(r *Record) {
 	m.ln("")
 }
 
-func (m *mdWriter) data(r *Record) error {
+func (m *mdWriter) data(r *schema.Record) error {
 	// The runs are in runs.jsonl, whose hash is in Files.
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {

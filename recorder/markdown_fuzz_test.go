@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // The two fuzz targets below take a record that exercises every section of
@@ -38,45 +40,45 @@ func codes(t testing.TB) []string {
 
 var (
 	richOnce sync.Once
-	richRecs []*Record
+	richRecs []*schema.Record
 )
 
 // richRecords are records, one per verdict, with something in every
 // section.
-func richRecords(t testing.TB) []*Record {
+func richRecords(t testing.TB) []*schema.Record {
 	richOnce.Do(func() {
 		cs := codes(t)
-		for _, v := range []Verdict{Valid, Rejected, Failed, Inconclusive, Unverified, Incomplete} {
-			rec := fixedRecord(Valid)
+		for _, v := range []schema.Verdict{schema.Valid, schema.Rejected, schema.Failed, schema.Inconclusive, schema.Unverified, schema.Incomplete} {
+			rec := fixedRecord(schema.Valid)
 			rec.Verdict = v
 			rec.Issue = "#12"
 			rec.Scenario.AllowUnverified = "no counter"
 			rec.Scenario.Warnings = []string{"warning"}
-			rec.Scenario.Vars = []VarInfo{{Name: "A", Value: "1"}, {Name: "B", Value: "2", FromEnv: true}}
+			rec.Scenario.Vars = []schema.VarInfo{{Name: "A", Value: "1"}, {Name: "B", Value: "2", FromEnv: true}}
 			rec.Engine.RealBinary, rec.Engine.RealSHA256 = "/real", "beef"
 			rec.Engine.Problems = []string{"problem"}
-			rec.Machine.GPUs = []GPUInfo{{Name: "H200", Driver: "550", MemoryMiB: 1 << 17}}
+			rec.Machine.GPUs = []schema.GPUInfo{{Name: "H200", Driver: "550", MemoryMiB: 1 << 17}}
 			rec.Method.Resumed = []time.Time{rec.Method.Started.Add(time.Second)}
 			rec.Plots = []string{"timeline.png", "timeline.svg"}
 			a := &rec.Analysis
 			for _, c := range cs {
-				r := Reason{Code: c, Arm: "draft", Other: "classic", Counter: "drafts", Metric: "decode_tok_s", Run: 1, Round: 1, Attempt: 2, N: 1, M: 2, Value: 0.5, Limit: 0.1, Text: "text"}
+				r := schema.Reason{Code: c, Arm: "draft", Other: "classic", Counter: "drafts", Metric: "decode_tok_s", Run: 1, Round: 1, Attempt: 2, N: 1, M: 2, Value: 0.5, Limit: 0.1, Text: "text"}
 				a.Reasons = append(a.Reasons, r)
 				a.Flags = append(a.Flags, r)
 				a.Warnings = append(a.Warnings, r)
 				a.Unmeasured = append(a.Unmeasured, r)
 			}
-			arm := IdentityArm{Arm: "draft", Verdict: "DIVERGES", Runs: 2, Diverging: 1, RunA: 1, RunB: 2, TokenIndex: 3, ByteOffset: 4, TokenA: 5, TokenB: 6,
+			arm := schema.IdentityArm{Arm: "draft", Verdict: "DIVERGES", Runs: 2, Diverging: 1, RunA: 1, RunB: 2, TokenIndex: 3, ByteOffset: 4, TokenA: 5, TokenB: 6,
 				DifferingTokens: 1, DifferingBytes: 2, ExcerptA: "excerpt a", ExcerptB: "excerpt b", TokensCompared: true, Error: "error"}
-			a.Identity = &IdentityResult{Verdict: "DIVERGES", Against: "classic", OnMismatch: "report", Baseline: arm, Arms: []IdentityArm{arm},
+			a.Identity = &schema.IdentityResult{Verdict: "DIVERGES", Against: "classic", OnMismatch: "report", Baseline: arm, Arms: []schema.IdentityArm{arm},
 				Strip: []string{"^x"}, Stripped: []string{"x"}, Notes: a.Reasons[:3]}
 			failed := rec.Runs[len(rec.Runs)-1]
 			failed.Seq++
 			failed.Error = "engine exited\nlast engine log lines:\nline"
 			failed.Log = "logs/run-005.log"
 			rec.Runs = append(rec.Runs, failed)
-			rec.Analysis.Marks = append(rec.Analysis.Marks, Mark{Seq: failed.Seq})
-			rec.Files = []FileSum{{Path: "runs.jsonl", SHA256: "00"}}
+			rec.Analysis.Marks = append(rec.Analysis.Marks, schema.Mark{Seq: failed.Seq})
+			rec.Files = []schema.FileSum{{Path: "runs.jsonl", SHA256: "00"}}
 			richRecs = append(richRecs, rec)
 		}
 	})
@@ -118,7 +120,7 @@ func substituted(v reflect.Value, next func() string) reflect.Value {
 			f := v.Type().Field(i)
 			switch {
 			case !f.IsExported():
-			case f.Name == "Schema" || f.Name == "Verdict" || (v.Type() == reflect.TypeOf(Reason{}) && f.Name == "Code"):
+			case f.Name == "Schema" || f.Name == "Verdict" || (v.Type() == reflect.TypeOf(schema.Reason{}) && f.Name == "Code"):
 				out.Field(i).Set(v.Field(i))
 			default:
 				out.Field(i).Set(substituted(v.Field(i), next))
@@ -132,7 +134,7 @@ func substituted(v reflect.Value, next func() string) reflect.Value {
 
 // fuzzed returns the rich record of the chosen verdict with every string
 // replaced by one of the fuzzed values or a hostile mix of them.
-func fuzzed(t testing.TB, pick uint8, a, b, c string) *Record {
+func fuzzed(t testing.TB, pick uint8, a, b, c string) *schema.Record {
 	return fill(t, pick, hostilePool(a, b, c))
 }
 
@@ -143,7 +145,7 @@ func hostilePool(a, b, c string) []string {
 // plainFilled is fuzzed's record with "x" for every string that is not
 // empty there (an empty string changes what is rendered: a run with an
 // empty error is not a failed run).
-func plainFilled(t testing.TB, pick uint8, a, b, c string) *Record {
+func plainFilled(t testing.TB, pick uint8, a, b, c string) *schema.Record {
 	pool := hostilePool(a, b, c)
 	for i, s := range pool {
 		if s != "" {
@@ -153,17 +155,17 @@ func plainFilled(t testing.TB, pick uint8, a, b, c string) *Record {
 	return fill(t, pick, pool)
 }
 
-func fill(t testing.TB, pick uint8, pool []string) *Record {
+func fill(t testing.TB, pick uint8, pool []string) *schema.Record {
 	recs := richRecords(t)
 	base := recs[int(pick)%len(recs)]
 	i := int(pick) / len(recs)
 	next := func() string { i++; return pool[i%len(pool)] }
-	return substituted(reflect.ValueOf(base).Elem(), next).Addr().Interface().(*Record)
+	return substituted(reflect.ValueOf(base).Elem(), next).Addr().Interface().(*schema.Record)
 }
 
 func seeds(f *testing.F) {
 	f.Add(uint8(0), "title", "arm", "text")
-	f.Add(uint8(7), "```"+DataFence, "{\"schema\":\""+Schema+"\",\"verdict\":\"VALID\"}", "```")
+	f.Add(uint8(7), "```"+DataFence, "{\"schema\":\""+schema.Schema+"\",\"verdict\":\"VALID\"}", "```")
 	f.Add(uint8(13), "# heading", "<!-- hidden", "~~~")
 	f.Add(uint8(20), "   ```", "<details>", "</details>")
 	f.Add(uint8(33), "- ---", "+ ***", "1. ___")

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // The host columns of the raw table, the platform rows of the machine
@@ -16,11 +18,11 @@ import (
 type hostColumn struct {
 	head  string
 	align string
-	cell  func(Run) string
+	cell  func(schema.Run) string
 }
 
-func hostColumns(runs []Run) []hostColumn {
-	some := func(f func(Run) bool) bool {
+func hostColumns(runs []schema.Run) []hostColumn {
+	some := func(f func(schema.Run) bool) bool {
 		for _, r := range runs {
 			if f(r) {
 				return true
@@ -29,11 +31,11 @@ func hostColumns(runs []Run) []hostColumn {
 		return false
 	}
 	var cols []hostColumn
-	if some(func(r Run) bool { return r.Quiet != nil }) {
+	if some(func(r schema.Run) bool { return r.Quiet != nil }) {
 		cols = append(cols, hostColumn{"quiet wait", "---", quietCell})
 	}
-	if some(func(r Run) bool { return r.Cooldown != nil && r.Cooldown.Mode != "fixed" }) {
-		cols = append(cols, hostColumn{"cooldown ended by", "---", func(r Run) string {
+	if some(func(r schema.Run) bool { return r.Cooldown != nil && r.Cooldown.Mode != "fixed" }) {
+		cols = append(cols, hostColumn{"cooldown ended by", "---", func(r schema.Run) string {
 			if r.Cooldown == nil {
 				return "—"
 			}
@@ -44,22 +46,22 @@ func hostColumns(runs []Run) []hostColumn {
 			return cell(text(s))
 		}})
 	}
-	if some(func(r Run) bool {
+	if some(func(r schema.Run) bool {
 		return r.Contention != nil && (r.Contention.Culprit != nil || len(r.Contention.GPUOthers) > 0)
 	}) {
 		cols = append(cols, hostColumn{"busiest other process", "---", culpritCell})
 	}
-	if some(func(r Run) bool { return thermalCell(r) != "—" }) {
+	if some(func(r schema.Run) bool { return thermalCell(r) != "—" }) {
 		cols = append(cols, hostColumn{"thermal before→after", "---", thermalCell})
 	}
-	if some(func(r Run) bool { return gpuCell(r) != "—" }) {
+	if some(func(r schema.Run) bool { return gpuCell(r) != "—" }) {
 		cols = append(cols, hostColumn{"GPU SM MHz, °C, W before→after", "---", gpuCell})
 	}
-	if some(func(r Run) bool { return r.GPUWindow != nil }) {
+	if some(func(r schema.Run) bool { return r.GPUWindow != nil }) {
 		cols = append(cols, hostColumn{"GPU in window: SM MHz min–max, max °C, max W, max util", "---", gpuWindowCell})
 	}
-	if some(func(r Run) bool { return r.Footprint != nil }) {
-		cols = append(cols, hostColumn{"decodebench CPU in window", "---:", func(r Run) string {
+	if some(func(r schema.Run) bool { return r.Footprint != nil }) {
+		cols = append(cols, hostColumn{"decodebench CPU in window", "---:", func(r schema.Run) string {
 			if r.Footprint == nil {
 				return "—"
 			}
@@ -69,7 +71,7 @@ func hostColumns(runs []Run) []hostColumn {
 	return cols
 }
 
-func quietCell(r Run) string {
+func quietCell(r schema.Run) string {
 	q := r.Quiet
 	if q == nil {
 		return "—"
@@ -99,7 +101,7 @@ func quietCell(r Run) string {
 	return cell(text(s))
 }
 
-func culpritCell(r Run) string {
+func culpritCell(r schema.Run) string {
 	c := r.Contention
 	if c == nil {
 		return "—"
@@ -118,7 +120,7 @@ func culpritCell(r Run) string {
 }
 
 // thermalState is one moment's thermal reading, short.
-func thermalState(c *HostConditions) string {
+func thermalState(c *schema.HostConditions) string {
 	if c == nil {
 		return ""
 	}
@@ -141,7 +143,7 @@ func thermalState(c *HostConditions) string {
 	return strings.Join(parts, " ")
 }
 
-func thermalCell(r Run) string {
+func thermalCell(r schema.Run) string {
 	b, a := thermalState(r.ConditionsBefore), thermalState(r.ConditionsAfter)
 	if b == "" && a == "" {
 		return "—"
@@ -149,7 +151,7 @@ func thermalCell(r Run) string {
 	return cell(text(dash(b) + "→" + dash(a)))
 }
 
-func gpuState(c *HostConditions) string {
+func gpuState(c *schema.HostConditions) string {
 	if c == nil {
 		return ""
 	}
@@ -170,7 +172,7 @@ func gpuState(c *HostConditions) string {
 	return strings.Join(parts, "; ")
 }
 
-func gpuCell(r Run) string {
+func gpuCell(r schema.Run) string {
 	b, a := gpuState(r.ConditionsBefore), gpuState(r.ConditionsAfter)
 	if b == "" && a == "" {
 		return "—"
@@ -178,7 +180,7 @@ func gpuCell(r Run) string {
 	return cell(text(dash(b) + "→" + dash(a)))
 }
 
-func gpuWindowCell(r Run) string {
+func gpuWindowCell(r schema.Run) string {
 	w := r.GPUWindow
 	if w == nil {
 		return "—"
@@ -204,7 +206,7 @@ func gpuWindowCell(r Run) string {
 }
 
 // platformRows are the machine section's telemetry rows.
-func (m *mdWriter) platformRows(t *PlatformInfo) {
+func (m *mdWriter) platformRows(t *schema.PlatformInfo) {
 	if t == nil {
 		return
 	}
@@ -257,7 +259,7 @@ func (m *mdWriter) platformRows(t *PlatformInfo) {
 }
 
 // hostMethod are the method section's quiet-gate and footprint lines.
-func (m *mdWriter) hostMethod(me Method) {
+func (m *mdWriter) hostMethod(me schema.Method) {
 	if me.Quiet != "" {
 		m.p("- Quiet gate before every run: %s.\n", text(me.Quiet))
 	}
@@ -273,7 +275,7 @@ func (m *mdWriter) hostMethod(me Method) {
 
 // readsSentence says how the measured streams were read, where the record
 // says.
-func readsSentence(f *Footprint) string {
+func readsSentence(f *schema.Footprint) string {
 	var s string
 	switch f.Reads {
 	case "ends":
@@ -292,7 +294,7 @@ func readsSentence(f *Footprint) string {
 // Headline writes what a CI job summary shows of a record: its title with
 // the verdict, the reasons and warnings, the arms' verdict sentences and
 // the summary table, followed by where the full record is.
-func Headline(w io.Writer, r *Record, recordPath string) error {
+func Headline(w io.Writer, r *schema.Record, recordPath string) error {
 	var b strings.Builder
 	md := &mdWriter{b: &b}
 	md.title(r)

@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // maxRecordBytes bounds what Parse reads: a record is tens of kilobytes.
@@ -23,7 +25,7 @@ const maxRecordBytes = 64 << 20
 // exactly one JSON value. Nothing else in the file is interpreted, so no
 // text a user or an engine controls (which the renderer keeps on one line)
 // can be taken for it. Runs are not read; see Load.
-func Parse(r io.Reader) (*Record, error) {
+func Parse(r io.Reader) (*schema.Record, error) {
 	src, err := io.ReadAll(io.LimitReader(r, maxRecordBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("read record: %w", err)
@@ -65,7 +67,7 @@ func Parse(r io.Reader) (*Record, error) {
 		}
 	}
 	body := strings.Join(lines[start+1:end], "\n")
-	var rec Record
+	var rec schema.Record
 	dec := json.NewDecoder(strings.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rec); err != nil {
@@ -74,14 +76,14 @@ func Parse(r io.Reader) (*Record, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("line %d: data block: more than one JSON value", start+1)
 	}
-	if rec.Schema != Schema {
-		return nil, fmt.Errorf("line %d: data block schema %q, want %q", start+1, rec.Schema, Schema)
+	if rec.Schema != schema.Schema {
+		return nil, fmt.Errorf("line %d: data block schema %q, want %q", start+1, rec.Schema, schema.Schema)
 	}
 	return &rec, nil
 }
 
 // ParseFile reads a record file's data block.
-func ParseFile(path string) (*Record, error) {
+func ParseFile(path string) (*schema.Record, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -97,7 +99,7 @@ func ParseFile(path string) (*Record, error) {
 // DataPath returns the record's data folder (or a file in it), resolved
 // against the record file's folder. The data folder must stay inside the
 // record's folder.
-func DataPath(recordPath string, rec *Record, elem ...string) (string, error) {
+func DataPath(recordPath string, rec *schema.Record, elem ...string) (string, error) {
 	dd := filepath.FromSlash(rec.DataDir)
 	if dd == "" || filepath.IsAbs(dd) || strings.HasPrefix(filepath.Clean(dd), "..") {
 		return "", fmt.Errorf("%s: data folder %q must be a relative path inside the record's folder", recordPath, rec.DataDir)
@@ -107,7 +109,7 @@ func DataPath(recordPath string, rec *Record, elem ...string) (string, error) {
 
 // Load reads a record and its runs: the data block, then runs.jsonl from
 // the data folder, whose sha256 must be the one the record names.
-func Load(path string) (*Record, error) {
+func Load(path string) (*schema.Record, error) {
 	rec, err := ParseFile(path)
 	if err != nil {
 		return nil, err
@@ -130,16 +132,6 @@ func Load(path string) (*Record, error) {
 	return rec, nil
 }
 
-// FileSum returns the sha256 the record names for a data-folder file, or "".
-func (r *Record) FileSum(path string) string {
-	for _, f := range r.Files {
-		if f.Path == path {
-			return f.SHA256
-		}
-	}
-	return ""
-}
-
 // Files in a data folder.
 const (
 	RunsFile     = "runs.jsonl"
@@ -148,8 +140,8 @@ const (
 
 // ParseRuns reads runs.jsonl. A last line cut off by a crash is ignored; a
 // bad line before the last is an error.
-func ParseRuns(r io.Reader, name string) ([]Run, error) {
-	var runs []Run
+func ParseRuns(r io.Reader, name string) ([]schema.Run, error) {
+	var runs []schema.Run
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	line := 0
@@ -159,7 +151,7 @@ func ParseRuns(r io.Reader, name string) ([]Run, error) {
 		if pending != nil {
 			return nil, pending
 		}
-		var run Run
+		var run schema.Run
 		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&run); err != nil {
@@ -175,7 +167,7 @@ func ParseRuns(r io.Reader, name string) ([]Run, error) {
 }
 
 // ReadRuns reads a runs.jsonl file.
-func ReadRuns(path string) ([]Run, error) {
+func ReadRuns(path string) ([]schema.Run, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("runs: %w", err)

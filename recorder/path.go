@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 var (
@@ -53,7 +55,7 @@ func Reserve(outDir, feature, hw, date string) (recordPath, dataDir string, err 
 
 // WriteFile renders the record to path atomically: a crash while writing
 // leaves the previous file (or none), never half a record.
-func WriteFile(path string, r *Record) error {
+func WriteFile(path string, r *schema.Record) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".record-*.md")
 	if err != nil {
 		return fmt.Errorf("write record: %w", err)
@@ -83,8 +85,8 @@ const stateFile = "campaign.json"
 // HashDataDir lists the data folder's regular files (the campaign state
 // excepted) with their sha256, sorted by path. Links are refused, never
 // followed.
-func HashDataDir(dir string) ([]FileSum, error) {
-	var out []FileSum
+func HashDataDir(dir string) ([]schema.FileSum, error) {
+	var out []schema.FileSum
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -107,7 +109,7 @@ func HashDataDir(dir string) ([]FileSum, error) {
 		if err != nil {
 			return err
 		}
-		out = append(out, FileSum{Path: rel, SHA256: sum})
+		out = append(out, schema.FileSum{Path: rel, SHA256: sum})
 		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })

@@ -3,6 +3,7 @@ package recorder
 import (
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // metricNames are the readable names of the built-in metrics.
@@ -39,7 +40,7 @@ func MetricName(metric string) string {
 //
 // The numbers are those of the record's sentence (ArmVerdictText), cut to
 // what fits under a box.
-func ShortVerdict(v ArmVerdict, higherIsBetter bool) string {
+func ShortVerdict(v schema.ArmVerdict, higherIsBetter bool) string {
 	c := v.Comparison
 	if c.Ratio == 0 {
 		return "no comparison"

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -39,36 +40,36 @@ unmeasured: [Prefill throughput.]
 
 // fixedRecord is a record of two rounds whose analysis is computed by the
 // production path from synthetic runs.
-func fixedRecord(verdict Verdict) *Record {
+func fixedRecord(verdict schema.Verdict) *schema.Record {
 	s, _, err := scenarios.Parse("t.yaml", ".", []byte(fixedScenario), scenarios.Options{Offline: true})
 	if err != nil {
 		panic(err)
 	}
 	t0 := time.Date(2026, 11, 29, 14, 0, 0, 0, time.UTC)
-	load := func(s float64) *LoadSample {
-		return &LoadSample{Time: t0.Add(time.Duration(s * float64(time.Second))), Load1: 0.5 + s/100, CPUBusyPct: 3, MemAvailableBytes: 20 << 30}
+	load := func(s float64) *schema.LoadSample {
+		return &schema.LoadSample{Time: t0.Add(time.Duration(s * float64(time.Second))), Load1: 0.5 + s/100, CPUBusyPct: 3, MemAvailableBytes: 20 << 30}
 	}
 	dirty := false
-	rec := &Record{
-		Schema: Schema, Feature: "spec-draft", Title: "Draft vs classic", Hardware: "xeon", Date: "2026-11-29",
-		Scenario: ScenarioInfo{
+	rec := &schema.Record{
+		Schema: schema.Schema, Feature: "spec-draft", Title: "Draft vs classic", Hardware: "xeon", Date: "2026-11-29",
+		Scenario: schema.ScenarioInfo{
 			Path: "embedded:llamacpp-speculative.yaml", Hash: "0123456789abcdef0123", Baseline: "classic", Primary: "decode_tok_s",
-			Arms: []ArmInfo{
+			Arms: []schema.ArmInfo{
 				{Name: "classic", Command: []string{"llama-server", "-m", "t.gguf", "--port", "${PORT}", "--spec-type", "none"}},
 				{Name: "draft", Command: []string{"llama-server", "-m", "t.gguf", "--port", "${PORT}", "--spec-type", "draft-simple"}, Env: map[string]string{"A": "1"}},
 			},
-			Request:    RequestInfo{Endpoint: "/completion", Prompt: "Once upon a time", MaxTokens: 128, IgnoreEOS: true},
+			Request:    schema.RequestInfo{Endpoint: "/completion", Prompt: "Once upon a time", MaxTokens: 128, IgnoreEOS: true},
 			Unmeasured: []string{"Prefill throughput."},
 		},
-		Engine: EngineInfo{Command: "llama-server", Path: "/usr/bin/llama-server", SHA256: "ab12", Version: "version: 0.7.0 (build 11669)", SourceDir: "/src/llama.cpp", SourceCommit: "deadbeef", SourceDirty: &dirty,
-			Models: []ModelFile{{Arg: "t.gguf", Path: "/m/t.gguf", Bytes: 112 << 20, SHA256: "cafe"}}},
-		Machine: MachineInfo{Hostname: "vm", OS: "linux", Platform: "debian", PlatformVersion: "12", Kernel: "6.1", Arch: "x86_64",
+		Engine: schema.EngineInfo{Command: "llama-server", Path: "/usr/bin/llama-server", SHA256: "ab12", Version: "version: 0.7.0 (build 11669)", SourceDir: "/src/llama.cpp", SourceCommit: "deadbeef", SourceDirty: &dirty,
+			Models: []schema.ModelFile{{Arg: "t.gguf", Path: "/m/t.gguf", Bytes: 112 << 20, SHA256: "cafe"}}},
+		Machine: schema.MachineInfo{Hostname: "vm", OS: "linux", Platform: "debian", PlatformVersion: "12", Kernel: "6.1", Arch: "x86_64",
 			CPUModel: "Intel(R) Xeon(R) Processor", Cores: 2, Threads: 2, MemoryBytes: 24 << 30, Slug: "xeon"},
-		Method: Method{Rounds: 2, Warmup: 1, Order: "rotate", Seed: 1, Cooldown: "2s", Planned: []string{"classic", "draft", "draft", "classic"},
+		Method: schema.Method{Rounds: 2, Warmup: 1, Order: "rotate", Seed: 1, Cooldown: "2s", Planned: []string{"classic", "draft", "draft", "classic"},
 			Started: t0, Finished: t0.Add(40 * time.Second), Version: "v0.1.0", Commit: "abc123",
 			StoppedBy: "fixed schedule of 2 rounds", RoundsRun: 2, OnFailure: "abort", Outliers: "flag",
 			Confidence: 0.95, Alpha: 0.05, MinEffect: 0.01, MaxSpread: 0.04, MaxContended: 0.2, ContendedCPU: 0.1, MaxDrift: 0.03, Resamples: 10000},
-		Counters: []CounterSpec{{Name: "drafts", Kind: "metric", Expr: "llamacpp:spec_decode_num_drafts_total", Expect: map[string]string{"classic": "== 0", "draft": "> 0"}}},
+		Counters: []schema.CounterSpec{{Name: "drafts", Kind: "metric", Expr: "llamacpp:spec_decode_num_drafts_total", Expect: map[string]string{"classic": "== 0", "draft": "> 0"}}},
 		DataDir:  "data/spec-draft-xeon-2026-11-29",
 	}
 	vals := map[string][]float64{"classic": {150, 152}, "draft": {180, 186}}
@@ -79,18 +80,18 @@ func fixedRecord(verdict Verdict) *Record {
 		drafts, out := 0.0, "the same text"
 		if arm == "draft" {
 			drafts, out = 40, "the same texT"
-			if verdict == Rejected && i == 2 {
+			if verdict == schema.Rejected && i == 2 {
 				drafts = 0
 			}
 		}
-		rec.Runs = append(rec.Runs, Run{
+		rec.Runs = append(rec.Runs, schema.Run{
 			Seq: i + 1, Round: i/2 + 1, Arm: arm, Start: t0.Add(time.Duration(i*10) * time.Second), Seconds: 8, CooldownS: 2, Port: 40000 + i,
 			Metrics: map[string]float64{"decode_tok_s": v, "e2e_tok_s": v * 0.9, "ttft_ms": 30, "wall_s": 0.8},
 			Tokens:  128, TokenSource: "timings.predicted_n",
 			EngineTimings: map[string]float64{"predicted_per_second": v * 1.001},
-			Counters:      map[string]CounterReading{"drafts": {Value: drafts}},
+			Counters:      map[string]schema.CounterReading{"drafts": {Value: drafts}},
 			LoadBefore:    load(float64(i * 10)), LoadAfter: load(float64(i*10 + 8)),
-			Contention:   &ContentionSample{Busy: 0.9, Measured: 0.88, Others: 0.02},
+			Contention:   &schema.ContentionSample{Busy: 0.9, Measured: 0.88, Others: 0.02},
 			OutputSHA256: "feedface00112233", Output: out, Log: "logs/run.log",
 		})
 	}
@@ -102,7 +103,7 @@ func fixedRecord(verdict Verdict) *Record {
 }
 
 func TestMarkdownGolden(t *testing.T) {
-	for _, v := range []Verdict{Inconclusive, Rejected} {
+	for _, v := range []schema.Verdict{schema.Inconclusive, schema.Rejected} {
 		t.Run(string(v), func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := Markdown(&buf, fixedRecord(v)); err != nil {
@@ -127,7 +128,7 @@ func TestMarkdownGolden(t *testing.T) {
 
 func TestSectionsInOrder(t *testing.T) {
 	var buf bytes.Buffer
-	Markdown(&buf, fixedRecord(Valid))
+	Markdown(&buf, fixedRecord(schema.Valid))
 	md := buf.String()
 	last := -1
 	for _, h := range []string{"# Draft vs classic — INCONCLUSIVE", "## Summary", "## Engine", "## Machine", "## Method", "## Counter evidence", "## Results", "## Raw runs", "## Not measured", "## Data"} {
@@ -141,7 +142,7 @@ func TestSectionsInOrder(t *testing.T) {
 
 func TestRejectedShowsNoResults(t *testing.T) {
 	var buf bytes.Buffer
-	Markdown(&buf, fixedRecord(Rejected))
+	Markdown(&buf, fixedRecord(schema.Rejected))
 	md := buf.String()
 	if strings.Contains(md, "## Results") {
 		t.Error("a REJECTED record shows a results table")
@@ -152,7 +153,7 @@ func TestRejectedShowsNoResults(t *testing.T) {
 }
 
 func TestParseRoundTrip(t *testing.T) {
-	rec := fixedRecord(Valid)
+	rec := fixedRecord(schema.Valid)
 	var buf bytes.Buffer
 	if err := Markdown(&buf, rec); err != nil {
 		t.Fatal(err)
@@ -169,7 +170,7 @@ func TestParseRoundTrip(t *testing.T) {
 }
 
 // normalize strips monotonic clock readings so DeepEqual compares values.
-func normalize(t *testing.T, r *Record) *Record {
+func normalize(t *testing.T, r *schema.Record) *schema.Record {
 	t.Helper()
 	var buf bytes.Buffer
 	Markdown(&buf, r)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
 )
 
@@ -34,10 +35,10 @@ func (f style) code(s string) string {
 	return "`" + oneLine(s) + "`"
 }
 
-func reasonText(r Reason) string { return markdown.reason(r) }
+func reasonText(r schema.Reason) string { return markdown.reason(r) }
 
 // reasonText states one reason.
-func (f style) reason(r Reason) string {
+func (f style) reason(r schema.Reason) string {
 	switch analysis.Code(r.Code) {
 	case analysis.SourceAbsent:
 		return fmt.Sprintf("Scenario error: counter %s reads the %s source %s, which was absent in all %d runs of every arm. A source no run could read is a misspelled name or one this engine does not expose, not a zero; fix the scenario.", f.code(r.Counter), f.text(r.Other), f.code(r.Text), r.N)
@@ -138,7 +139,7 @@ func uTestRounds(limit float64) int {
 // divergenceText states where an arm first diverged (IdentityMismatch and
 // IdentityBrokenNote: Run is the token index, N the byte offset, M the
 // diverging runs, Round the runs compared).
-func (f style) divergence(r Reason) string {
+func (f style) divergence(r schema.Reason) string {
 	where := fmt.Sprintf("byte %d", r.N)
 	if r.Run >= 0 {
 		where = fmt.Sprintf("token %d / byte %d", r.Run, r.N)
@@ -159,7 +160,7 @@ func (f style) divergence(r Reason) string {
 // for the family of arms) gets those words: a secondary metric is
 // described, never judged. The "~" is benchstat's mark for "no
 // difference".
-func comparisonSentence(c Comparison, higherIsBetter, judged bool) string {
+func comparisonSentence(c schema.Comparison, higherIsBetter, judged bool) string {
 	p := pText(c)
 	if c.Ratio == 0 {
 		return "no comparison could be made: " + noComparisonWhy(c)
@@ -187,7 +188,7 @@ func comparisonSentence(c Comparison, higherIsBetter, judged bool) string {
 }
 
 // noComparisonWhy says why a comparison has no ratio.
-func noComparisonWhy(c Comparison) string {
+func noComparisonWhy(c schema.Comparison) string {
 	switch {
 	case c.N1 == 0 && c.N2 == 0:
 		return "neither arm has a finished run"
@@ -199,11 +200,8 @@ func noComparisonWhy(c Comparison) string {
 	return "the baseline's median is 0"
 }
 
-// HasInterval reports whether the comparison has a ratio interval.
-func (c Comparison) HasInterval() bool { return c.Lo != 0 || c.Hi != 0 }
-
 // pText states a comparison's p-value, its test, and its Holm adjustment.
-func pText(c Comparison) string {
+func pText(c schema.Comparison) string {
 	s := formatP(c.P)
 	if c.AdjustedP != 0 {
 		s += ", Holm-adjusted " + formatP(c.AdjustedP)
@@ -238,11 +236,11 @@ func formatP(p float64) string {
 }
 
 // armVerdictSentence is an arm's verdict line.
-func armVerdictSentence(v ArmVerdict, baseline string, higherIsBetter bool) string {
+func armVerdictSentence(v schema.ArmVerdict, baseline string, higherIsBetter bool) string {
 	return markdown.armVerdict(v, baseline, higherIsBetter)
 }
 
-func (f style) armVerdict(v ArmVerdict, baseline string, higherIsBetter bool) string {
+func (f style) armVerdict(v schema.ArmVerdict, baseline string, higherIsBetter bool) string {
 	code := f.code
 	c := v.Comparison
 	s := fmt.Sprintf("%s vs %s: %s", code(v.Arm), code(baseline), comparisonSentence(c, higherIsBetter, true))
@@ -268,7 +266,7 @@ func round3(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 // methodStatistics describes the statistics, with the constants of the
 // stats package.
-func methodStatistics(me Method) string {
+func methodStatistics(me schema.Method) string {
 	return fmt.Sprintf("Statistics: medians with distribution-free confidence intervals (benchmath; the level actually achievable with n samples is shown); ratio of medians with a percentile-bootstrap interval (%d resamples, seeded); two-sided Mann–Whitney U test. A change counts only when p < %s, the interval excludes 1, and it is at least %s.",
 		me.Resamples, count(me.Alpha), pctShort(me.MinEffect))
 }
@@ -279,20 +277,20 @@ func outlierRule() string {
 }
 
 // ReasonText states a reason as a sentence, for the console.
-func ReasonText(r Reason) string { return plain.reason(r) }
+func ReasonText(r schema.Reason) string { return plain.reason(r) }
 
 // ArmVerdictText is an arm's verdict line, for the console.
-func (r *Record) ArmVerdictText(v ArmVerdict) string {
+func ArmVerdictText(r *schema.Record, v schema.ArmVerdict) string {
 	return plain.armVerdict(v, r.Scenario.Baseline, higherIsBetter(r, r.Scenario.Primary))
 }
 
 // IdentityLines states an identity check per arm, for the console.
-func IdentityLines(id *IdentityResult) []string {
+func IdentityLines(id *schema.IdentityResult) []string {
 	var out []string
 	for _, n := range id.Notes {
 		out = append(out, plain.reason(n))
 	}
-	for _, a := range append([]IdentityArm{id.Baseline}, id.Arms...) {
+	for _, a := range append([]schema.IdentityArm{id.Baseline}, id.Arms...) {
 		line := fmt.Sprintf("%s vs %s: %s", a.Arm, id.Against, a.Verdict)
 		if a.Diverging > 0 {
 			line += fmt.Sprintf(" (%d of %d runs differ; first: run %d vs run %d at byte %d", a.Diverging, a.Runs, a.RunA, a.RunB, a.ByteOffset)
@@ -310,7 +308,7 @@ func IdentityLines(id *IdentityResult) []string {
 }
 
 // hostReason states the host warnings (analysis/host.go).
-func (f style) hostReason(r Reason) (string, bool) {
+func (f style) hostReason(r schema.Reason) (string, bool) {
 	switch analysis.Code(r.Code) {
 	case analysis.HostOnBattery:
 		return fmt.Sprintf("On battery: the machine ran on battery power around %d of %d finished runs; a Mac on battery may run slower than on AC.", r.N, r.M), true

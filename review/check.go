@@ -21,6 +21,7 @@ import (
 
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Problem is one thing wrong with a record, with the section it is in.
@@ -109,7 +110,7 @@ func Check(recordPath string) []Problem {
 
 // checkSections finds each required section and says which are missing,
 // out of order, or empty.
-func checkSections(md string, rec *recorder.Record) []Problem {
+func checkSections(md string, rec *schema.Record) []Problem {
 	var probs []Problem
 	lines := strings.Split(md, "\n")
 	if len(lines) == 0 || !strings.HasPrefix(lines[0], "# ") {
@@ -150,7 +151,7 @@ func checkSections(md string, rec *recorder.Record) []Problem {
 }
 
 // checkFiles compares the data folder with the record's list of files.
-func checkFiles(dataDir string, rec *recorder.Record) []Problem {
+func checkFiles(dataDir string, rec *schema.Record) []Problem {
 	var probs []Problem
 	listed := map[string]string{}
 	for _, f := range rec.Files {
@@ -220,7 +221,7 @@ func readRegular(p string) ([]byte, error) {
 
 // checkAnalysis re-derives the analysis from the runs and compares it with
 // the data block's.
-func checkAnalysis(p scenarios.Policy, rec *recorder.Record) []Problem {
+func checkAnalysis(p scenarios.Policy, rec *schema.Record) []Problem {
 	fresh, verdict := recorder.Analyze(p, rec.Runs, rec.Method)
 	var probs []Problem
 	if verdict != rec.Verdict {
@@ -292,7 +293,7 @@ func diffPath(at string, x, y any) string {
 
 // checkRendering renders the record from its data block and runs and
 // compares it with the file, line by line.
-func checkRendering(src []byte, rec *recorder.Record) []Problem {
+func checkRendering(src []byte, rec *schema.Record) []Problem {
 	var buf bytes.Buffer
 	if err := recorder.Markdown(&buf, rec); err != nil {
 		return []Problem{{"Data", err.Error()}}

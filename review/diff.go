@@ -9,6 +9,7 @@ import (
 
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
 )
 
@@ -91,7 +92,7 @@ type DiffOptions struct {
 }
 
 // Compare diffs two records, both loaded with their runs.
-func Compare(oldPath string, old *recorder.Record, newPath string, nu *recorder.Record, opt DiffOptions) Diff {
+func Compare(oldPath string, old *schema.Record, newPath string, nu *schema.Record, opt DiffOptions) Diff {
 	if opt.Threshold == 0 {
 		opt.Threshold = 0.02
 	}
@@ -99,10 +100,10 @@ func Compare(oldPath string, old *recorder.Record, newPath string, nu *recorder.
 	d.Conditions = conditions(oldPath, old, newPath, nu)
 	for _, side := range []struct {
 		name string
-		rec  *recorder.Record
+		rec  *schema.Record
 	}{{"old", old}, {"new", nu}} {
 		switch side.rec.Verdict {
-		case recorder.Valid, recorder.Unverified:
+		case schema.Valid, schema.Unverified:
 		default:
 			if !opt.Force {
 				d.Refused = append(d.Refused, fmt.Sprintf("the %s record's verdict is %s: its numbers are not fit to compare (--force compares them anyway)", side.name, side.rec.Verdict))
@@ -154,7 +155,7 @@ func (d Diff) Regressed() bool {
 	return false
 }
 
-func metricDiff(old, nu *recorder.Record, arm, m string, cfg stats.Config, threshold float64) MetricDiff {
+func metricDiff(old, nu *schema.Record, arm, m string, cfg stats.Config, threshold float64) MetricDiff {
 	a, b := samples(old, arm, m), samples(nu, arm, m)
 	md := MetricDiff{Arm: arm, Metric: m, Unit: unitOf(nu, old, m), HigherIsBetter: higherIsBetter(nu, m), OldN: len(a), NewN: len(b), Confidence: cfg.Confidence}
 	if len(a) == 0 || len(b) == 0 {
@@ -192,7 +193,7 @@ func nan0(v float64) float64 {
 
 // samples are an arm's values of a metric that count: finished runs not
 // dropped as outliers.
-func samples(rec *recorder.Record, arm, metric string) []float64 {
+func samples(rec *schema.Record, arm, metric string) []float64 {
 	var out []float64
 	for i, r := range rec.Runs {
 		if r.Arm != arm || !r.OK() || (i < len(rec.Analysis.Marks) && rec.Analysis.Marks[i].Dropped) {
@@ -205,10 +206,10 @@ func samples(rec *recorder.Record, arm, metric string) []float64 {
 	return out
 }
 
-func armNames(old, nu *recorder.Record) []string {
+func armNames(old, nu *schema.Record) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, r := range []*recorder.Record{nu, old} {
+	for _, r := range []*schema.Record{nu, old} {
 		for _, a := range r.Scenario.Arms {
 			if !seen[a.Name] {
 				seen[a.Name] = true
@@ -221,10 +222,10 @@ func armNames(old, nu *recorder.Record) []string {
 
 // metricNames lists the metrics either record reports (the new record's
 // order first): built-in ones and the scenarios' own.
-func metricNames(nu, old *recorder.Record) []string {
+func metricNames(nu, old *schema.Record) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, r := range []*recorder.Record{nu, old} {
+	for _, r := range []*schema.Record{nu, old} {
 		for _, m := range r.Analysis.Results {
 			if !seen[m.Metric] {
 				seen[m.Metric] = true
@@ -244,8 +245,8 @@ func metricNames(nu, old *recorder.Record) []string {
 }
 
 // unitOf is a metric's unit as either record reports it.
-func unitOf(nu, old *recorder.Record, metric string) string {
-	for _, r := range []*recorder.Record{nu, old} {
+func unitOf(nu, old *schema.Record, metric string) string {
+	for _, r := range []*schema.Record{nu, old} {
 		if res, ok := r.Result(metric); ok {
 			return res.Unit
 		}
@@ -253,7 +254,7 @@ func unitOf(nu, old *recorder.Record, metric string) string {
 	return scenarios.Unit(metric)
 }
 
-func higherIsBetter(r *recorder.Record, metric string) bool {
+func higherIsBetter(r *schema.Record, metric string) bool {
 	if res, ok := r.Result(metric); ok {
 		return res.HigherIsBetter
 	}
@@ -261,7 +262,7 @@ func higherIsBetter(r *recorder.Record, metric string) bool {
 }
 
 // conditions lists every difference in the conditions of measurement.
-func conditions(oldPath string, old *recorder.Record, newPath string, nu *recorder.Record) []Condition {
+func conditions(oldPath string, old *schema.Record, newPath string, nu *schema.Record) []Condition {
 	var out []Condition
 	add := func(what, a, b string) {
 		if a != b {
@@ -320,7 +321,7 @@ func conditions(oldPath string, old *recorder.Record, newPath string, nu *record
 	return out
 }
 
-func gpus(m recorder.MachineInfo) string {
+func gpus(m schema.MachineInfo) string {
 	var out []string
 	for _, g := range m.GPUs {
 		out = append(out, g.Name+" ("+g.Driver+")")
@@ -342,11 +343,11 @@ func short(h string) string {
 	return h
 }
 
-func gates(m recorder.Method) string {
+func gates(m schema.Method) string {
 	return fmt.Sprintf("max_spread %g, max_contended %g, contended_cpu %g, max_drift %g", m.MaxSpread, m.MaxContended, m.ContendedCPU, m.MaxDrift)
 }
 
-func loadLevel(r *recorder.Record) float64 {
+func loadLevel(r *schema.Record) float64 {
 	var xs []float64
 	for _, run := range r.Runs {
 		if run.LoadBefore != nil {
@@ -361,8 +362,8 @@ func loadLevel(r *recorder.Record) float64 {
 
 // scenarioDiff compares the two stored scenarios as YAML values: every key
 // whose value differs, by its path (comments and formatting do not count).
-func scenarioDiff(oldPath string, old *recorder.Record, newPath string, nu *recorder.Record) []Condition {
-	read := func(path string, rec *recorder.Record) []byte {
+func scenarioDiff(oldPath string, old *schema.Record, newPath string, nu *schema.Record) []Condition {
+	read := func(path string, rec *schema.Record) []byte {
 		p, err := recorder.DataPath(path, rec, recorder.ScenarioFile)
 		if err != nil {
 			return nil
@@ -386,7 +387,7 @@ func scenarioDiff(oldPath string, old *recorder.Record, newPath string, nu *reco
 }
 
 // LoadPair loads both records with their runs.
-func LoadPair(oldPath, newPath string) (*recorder.Record, *recorder.Record, error) {
+func LoadPair(oldPath, newPath string) (*schema.Record, *schema.Record, error) {
 	a, err := recorder.Load(oldPath)
 	if err != nil {
 		return nil, nil, err

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // The campaign run on a real H200 host with the CPU build of llama-server
@@ -19,7 +20,7 @@ func TestH200RecordShowsAnIdleGPU(t *testing.T) {
 		t.Fatalf("machine %+v", rec.Machine)
 	}
 	for _, r := range rec.Runs {
-		for _, c := range []*recorder.HostConditions{r.ConditionsBefore, r.ConditionsAfter} {
+		for _, c := range []*schema.HostConditions{r.ConditionsBefore, r.ConditionsAfter} {
 			if c == nil || len(c.GPUs) != 1 {
 				t.Fatalf("run %d: no GPU conditions", r.Seq)
 			}

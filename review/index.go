@@ -12,6 +12,7 @@ import (
 
 	"github.com/decodebench/decodebench/plots"
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // IndexFile is the index written into a records folder.
@@ -24,7 +25,7 @@ const indexPlotDir = "index"
 type entry struct {
 	file     string // base name
 	stem     string
-	rec      *recorder.Record
+	rec      *schema.Record
 	err      error
 	problems []Problem
 	seq      int // the -N suffix of the file name
@@ -132,7 +133,7 @@ func Index(dir string) (written []string, err error) {
 }
 
 // suffix is the -N of a record file stem (1 for none).
-func suffix(stem string, rec *recorder.Record) int {
+func suffix(stem string, rec *schema.Record) int {
 	base := rec.Feature + "-" + rec.Hardware + "-" + rec.Date
 	if n, ok := strings.CutPrefix(stem, base+"-"); ok {
 		if v, err := strconv.Atoi(n); err == nil {
@@ -143,7 +144,7 @@ func suffix(stem string, rec *recorder.Record) int {
 }
 
 // headline is every non-control arm's primary ratio with its interval.
-func headline(rec *recorder.Record) string {
+func headline(rec *schema.Record) string {
 	if !rec.Verdict.ShowsResults() {
 		return "—"
 	}
@@ -168,7 +169,7 @@ func headline(rec *recorder.Record) string {
 	return strings.Join(parts, "; ")
 }
 
-func engineVersion(rec *recorder.Record) string {
+func engineVersion(rec *schema.Record) string {
 	v, _, _ := strings.Cut(rec.Engine.Version, "\n")
 	return v
 }

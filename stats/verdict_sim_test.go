@@ -18,6 +18,7 @@ import (
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 const simResamples = 400
@@ -124,7 +125,7 @@ type outcome struct {
 	covered     bool // the arm's interval holds the true ratio
 	pBelow      bool // the test's p alone below alpha
 	mde         float64
-	verdict     analysis.Verdict
+	verdict     schema.Verdict
 }
 
 func outcomeOf(a analysis.Analysis, truth float64) outcome {
@@ -134,7 +135,7 @@ func outcomeOf(a analysis.Analysis, truth float64) outcome {
 		}
 		c := v.Comparison
 		o := outcome{significant: c.Significant, covered: c.Lo <= truth && truth <= c.Hi, pBelow: c.P < 0.05, mde: v.MDE, verdict: a.Verdict}
-		o.claim = a.Verdict == analysis.Valid && c.Significant
+		o.claim = a.Verdict == schema.Valid && c.Significant
 		if c.Ratio > 1 {
 			o.dir = 1
 		} else {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 func TestReorderArgs(t *testing.T) {
@@ -130,10 +130,10 @@ func TestUnknownCommandBinary(t *testing.T) {
 }
 
 func TestSummaryTextShowsLogLines(t *testing.T) {
-	rec := &recorder.Record{
-		Verdict:  recorder.Failed,
-		Analysis: recorder.Analysis{Reasons: []recorder.Reason{{Code: "run-failed", Run: 2, Round: 1, Arm: "b", Text: "engine exited while starting (exit status 1); last engine log lines:"}}},
-		Runs: []recorder.Run{
+	rec := &schema.Record{
+		Verdict:  schema.Failed,
+		Analysis: schema.Analysis{Reasons: []schema.Reason{{Code: "run-failed", Run: 2, Round: 1, Arm: "b", Text: "engine exited while starting (exit status 1); last engine log lines:"}}},
+		Runs: []schema.Run{
 			{Seq: 1, Arm: "a"},
 			{Seq: 2, Arm: "b", Log: "logs/run-002-b.log", Error: "engine exited while starting (exit status 1); last engine log lines:\n    load_model: failed to open model\n    main: exiting"},
 		},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 func exportCommand() *cli.Command {
@@ -54,7 +55,7 @@ var benchName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 // baseline's runs first: benchstat takes the first value of a column as
 // its base. Times are written in seconds with -sec units, which benchstat
 // scales.
-func writeBenchstat(w io.Writer, rec *recorder.Record, stem string) error {
+func writeBenchstat(w io.Writer, rec *schema.Record, stem string) error {
 	name := "Benchmark" + camel(rec.Feature)
 	fmt.Fprintf(w, "goos: %s\ngoarch: %s\ncpu: %s\n", oneLine(rec.Machine.OS), oneLine(rec.Machine.Arch), oneLine(rec.Machine.CPUModel))
 	fmt.Fprintf(w, "decodebench-record: %s\nverdict: %s\nengine-sha256: %s\n", oneLine(stem), rec.Verdict, oneLine(rec.Engine.SHA256))
@@ -66,7 +67,7 @@ func writeBenchstat(w io.Writer, rec *recorder.Record, stem string) error {
 			order = append(order, a.Name)
 		}
 	}
-	var runs []recorder.Run
+	var runs []schema.Run
 	for _, arm := range order {
 		for i, r := range rec.Runs {
 			if r.Arm != arm || !r.OK() || (i < len(rec.Analysis.Marks) && rec.Analysis.Marks[i].Dropped) {

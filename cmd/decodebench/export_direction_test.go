@@ -10,6 +10,7 @@ import (
 
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // What benchstat reads from an export compares against the scenario's
@@ -33,9 +34,9 @@ unmeasured: [everything]
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &recorder.Record{Feature: "spec-draft", Verdict: recorder.Valid}
+	rec := &schema.Record{Feature: "spec-draft", Verdict: schema.Valid}
 	rec.Scenario.Primary, rec.Scenario.Baseline = "decode_tok_s", "classic"
-	rec.Scenario.Arms = []recorder.ArmInfo{{Name: "draft"}, {Name: "classic"}}
+	rec.Scenario.Arms = []schema.ArmInfo{{Name: "draft"}, {Name: "classic"}}
 	t0 := time.Unix(0, 0)
 	for i := 0; i < 12; i++ {
 		arm, f := "classic", 1.0
@@ -43,7 +44,7 @@ unmeasured: [everything]
 			arm, f = "draft", 1.3 // faster decode, shorter times
 		}
 		j := float64(i%5) / 100
-		rec.Runs = append(rec.Runs, recorder.Run{Seq: i + 1, Round: i/2 + 1, Arm: arm, Start: t0,
+		rec.Runs = append(rec.Runs, schema.Run{Seq: i + 1, Round: i/2 + 1, Arm: arm, Start: t0,
 			Metrics: map[string]float64{"decode_tok_s": 100 * f * (1 + j), "e2e_tok_s": 90 * f * (1 + j), "ttft_ms": 40 / f * (1 + j), "wall_s": 1.2 / f * (1 + j)}})
 	}
 	rec.Analysis, rec.Verdict = recorder.Analyze(s.Policy, rec.Runs, rec.Method)

@@ -5,23 +5,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/decodebench/decodebench/schema"
 	"golang.org/x/perf/benchfmt"
-
-	"github.com/decodebench/decodebench/recorder"
 )
 
 // The export is valid Go benchmark format: benchfmt (what benchstat reads)
 // parses one result per finished run, with the arm as a sub-benchmark and
 // every metric as a unit.
 func TestExportBenchstat(t *testing.T) {
-	rec := &recorder.Record{Feature: "spec-draft", Hardware: "xeon", Date: "2026-11-29", Verdict: recorder.Valid}
+	rec := &schema.Record{Feature: "spec-draft", Hardware: "xeon", Date: "2026-11-29", Verdict: schema.Valid}
 	rec.Scenario.Primary, rec.Scenario.Baseline = "decode_tok_s", "classic"
-	rec.Scenario.Arms = []recorder.ArmInfo{{Name: "draft"}, {Name: "classic"}}
+	rec.Scenario.Arms = []schema.ArmInfo{{Name: "draft"}, {Name: "classic"}}
 	for i, arm := range []string{"draft", "classic", "classic", "draft"} {
-		rec.Runs = append(rec.Runs, recorder.Run{Seq: i + 1, Arm: arm, Start: time.Unix(0, 0),
+		rec.Runs = append(rec.Runs, schema.Run{Seq: i + 1, Arm: arm, Start: time.Unix(0, 0),
 			Metrics: map[string]float64{"decode_tok_s": 100 + float64(i), "ttft_ms": 12.5, "e2e_tok_s": 90, "wall_s": 1.2}})
 	}
-	rec.Runs = append(rec.Runs, recorder.Run{Seq: 5, Arm: "draft", Error: "failed"})
+	rec.Runs = append(rec.Runs, schema.Run{Seq: 5, Arm: "draft", Error: "failed"})
 	var buf bytes.Buffer
 	if err := writeBenchstat(&buf, rec, "spec-draft-xeon-2026-11-29-3"); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 func identityCommand() *cli.Command {
@@ -82,9 +83,9 @@ runs, a reference that disagrees with itself).`,
 					fmt.Println(l)
 				}
 				switch id.Verdict {
-				case analysis.Divergent:
+				case schema.Divergent:
 					code = max(code, 3)
-				case analysis.Identical:
+				case schema.Identical:
 				default:
 					code = max(code, 2)
 				}
@@ -102,13 +103,13 @@ runs, a reference that disagrees with itself).`,
 }
 
 // identityOf runs the analysis' identity check over stored runs.
-func identityOf(runs []recorder.Run, against string, compare []string, strip []*regexp.Regexp) *analysis.Identity {
+func identityOf(runs []schema.Run, against string, compare []string, strip []*regexp.Regexp) *analysis.Identity {
 	p := scenarios.Policy{Baseline: against, Exactness: &scenarios.ExactnessPolicy{Against: against, Compare: compare, Strip: strip}}
-	return analysis.Analyze(recorder.AnalysisInput(p, runs, recorder.Method{})).Identity
+	return analysis.Analyze(recorder.AnalysisInput(p, runs, schema.Method{})).Identity
 }
 
-func relabel(runs []recorder.Run, arm, as string) []recorder.Run {
-	var out []recorder.Run
+func relabel(runs []schema.Run, arm, as string) []schema.Run {
+	var out []schema.Run
 	for _, r := range runs {
 		if r.Arm == arm {
 			r.Arm = as
@@ -121,7 +122,7 @@ func relabel(runs []recorder.Run, arm, as string) []recorder.Run {
 type storedCampaign struct {
 	arms     []string
 	baseline string
-	runs     []recorder.Run
+	runs     []schema.Run
 }
 
 // loadCampaign reads the runs of a record (checked against its hash) or of

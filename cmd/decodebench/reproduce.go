@@ -20,6 +20,7 @@ import (
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/review"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 func reproduceCommand() *cli.Command {
@@ -113,7 +114,7 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 				return err
 			}
 			code := out.Record.Verdict.ExitCode()
-			if out.Record.Verdict == recorder.Incomplete && sig.get() == syscall.SIGTERM {
+			if out.Record.Verdict == schema.Incomplete && sig.get() == syscall.SIGTERM {
 				code = 143
 			}
 			if code != 0 {
@@ -125,7 +126,7 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 }
 
 // readStoredScenario reads the scenario from a record's data folder.
-func readStoredScenario(path string, rec *recorder.Record) ([]byte, error) {
+func readStoredScenario(path string, rec *schema.Record) ([]byte, error) {
 	p, err := recorder.DataPath(path, rec, recorder.ScenarioFile)
 	if err != nil {
 		return nil, err

@@ -19,6 +19,7 @@ import (
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 func runCommand() *cli.Command {
@@ -136,7 +137,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			}
 			v := out.Record.Verdict
 			code := v.ExitCode()
-			if v == recorder.Incomplete && sig.get() == syscall.SIGTERM {
+			if v == schema.Incomplete && sig.get() == syscall.SIGTERM {
 				code = 143
 			}
 			if c.Bool("github-summary") {
@@ -193,15 +194,15 @@ const maxLogLines = 8
 // printSummaryText prints the verdict's reasons, one line each, the arms'
 // sentences, and the last engine log lines of the last failed run, indented,
 // so that a reason never ends on a dangling "last engine log lines:".
-func printSummaryText(w io.Writer, rec *recorder.Record) {
+func printSummaryText(w io.Writer, rec *schema.Record) {
 	a := rec.Analysis
-	for _, r := range append(append([]recorder.Reason{}, a.Reasons...), a.Flags...) {
+	for _, r := range append(append([]schema.Reason{}, a.Reasons...), a.Flags...) {
 		line := strings.TrimSuffix(strings.TrimSpace(recorder.ReasonText(r)), logLinesIntro)
 		fmt.Fprintln(w, "  "+strings.TrimRight(line, "; "))
 	}
 	if rec.Verdict.ShowsResults() {
 		for _, v := range a.ArmVerdicts {
-			fmt.Fprintln(w, "  "+rec.ArmVerdictText(v))
+			fmt.Fprintln(w, "  "+recorder.ArmVerdictText(rec, v))
 		}
 	}
 	for i := len(rec.Runs) - 1; i >= 0; i-- {

@@ -6,22 +6,23 @@ import (
 
 	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // summary is what `run --json` prints: enough for a CI job to act on
 // without parsing the record.
 type summary struct {
-	Verdict     recorder.Verdict         `json:"verdict"`
-	ExitCode    int                      `json:"exit_code"`
-	Record      string                   `json:"record"`
-	DataDir     string                   `json:"data_dir"`
-	Reasons     []string                 `json:"reasons,omitempty"`
-	Warnings    []string                 `json:"warnings,omitempty"`
-	Primary     string                   `json:"primary"`
-	Baseline    string                   `json:"baseline"`
-	ArmVerdicts []armVerdict             `json:"arm_verdicts,omitempty"`
-	Results     []recorder.MetricResult  `json:"results,omitempty"`
-	Identity    *recorder.IdentityResult `json:"identity,omitempty"`
+	Verdict     schema.Verdict         `json:"verdict"`
+	ExitCode    int                    `json:"exit_code"`
+	Record      string                 `json:"record"`
+	DataDir     string                 `json:"data_dir"`
+	Reasons     []string               `json:"reasons,omitempty"`
+	Warnings    []string               `json:"warnings,omitempty"`
+	Primary     string                 `json:"primary"`
+	Baseline    string                 `json:"baseline"`
+	ArmVerdicts []armVerdict           `json:"arm_verdicts,omitempty"`
+	Results     []schema.MetricResult  `json:"results,omitempty"`
+	Identity    *schema.IdentityResult `json:"identity,omitempty"`
 }
 
 func printSummary(w io.Writer, out *harness.Outcome, code int) error {
@@ -31,7 +32,7 @@ func printSummary(w io.Writer, out *harness.Outcome, code int) error {
 	a := r.Analysis
 	return enc.Encode(summary{
 		Verdict: r.Verdict, ExitCode: code, Record: out.RecordPath, DataDir: out.DataDir,
-		Reasons: texts(append(append([]recorder.Reason{}, a.Reasons...), a.Flags...)), Warnings: texts(a.Warnings),
+		Reasons: texts(append(append([]schema.Reason{}, a.Reasons...), a.Flags...)), Warnings: texts(a.Warnings),
 		Primary: r.Scenario.Primary, Baseline: r.Scenario.Baseline,
 		ArmVerdicts: armVerdicts(r), Results: a.Results, Identity: a.Identity,
 	})
@@ -39,16 +40,16 @@ func printSummary(w io.Writer, out *harness.Outcome, code int) error {
 
 // armVerdict is an arm's verdict with its sentence.
 type armVerdict struct {
-	recorder.ArmVerdict
+	schema.ArmVerdict
 	Sentence string `json:"sentence"`
 	// SeparatesFromNoise is null when the campaign has no control arm.
 	SeparatesFromNoise *bool `json:"separates_from_noise"`
 }
 
-func armVerdicts(r *recorder.Record) []armVerdict {
+func armVerdicts(r *schema.Record) []armVerdict {
 	var out []armVerdict
 	for _, v := range r.Analysis.ArmVerdicts {
-		av := armVerdict{ArmVerdict: v, Sentence: r.ArmVerdictText(v)}
+		av := armVerdict{ArmVerdict: v, Sentence: recorder.ArmVerdictText(r, v)}
 		if v.ControlArm != "" {
 			sep := v.SeparatesFromNoise
 			av.SeparatesFromNoise = &sep
@@ -58,7 +59,7 @@ func armVerdicts(r *recorder.Record) []armVerdict {
 	return out
 }
 
-func texts(rs []recorder.Reason) []string {
+func texts(rs []schema.Reason) []string {
 	var out []string
 	for _, r := range rs {
 		out = append(out, recorder.ReasonText(r))

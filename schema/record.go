@@ -1,31 +1,13 @@
-// Package recorder holds the benchmark record: its persisted schema (its
-// own types, so that a JSON tag changed elsewhere cannot change the
-// schema), its Markdown rendering with an embedded machine-readable data
-// block, parsing that block back, the raw runs beside it, and the
-// sentences that state the analysis' codes.
-package recorder
+// Package schema holds the persisted types of a benchmark record: the data
+// block, the runs beside it, the analysis, and the enums they use. It is the
+// one place these types live; it imports nothing of the project, so that a
+// change in a computation type elsewhere cannot silently change a record.
+package schema
 
-import (
-	"time"
-
-	"github.com/decodebench/decodebench/analysis"
-)
+import "time"
 
 // Schema names the version of the record's data block.
 const Schema = "decodebench/record/v2"
-
-// Verdict is the campaign's one-word outcome.
-type Verdict = analysis.Verdict
-
-// Verdicts.
-const (
-	Valid        = analysis.Valid
-	Failed       = analysis.Failed
-	Inconclusive = analysis.Inconclusive
-	Unverified   = analysis.Unverified
-	Rejected     = analysis.Rejected
-	Incomplete   = analysis.Incomplete
-)
 
 // Record is everything one campaign produced. The data block holds all of
 // it but the runs, which live in the data folder's runs.jsonl (checked by
@@ -219,4 +201,14 @@ func (r *Record) Result(metric string) (MetricResult, bool) {
 		}
 	}
 	return MetricResult{}, false
+}
+
+// FileSum returns the sha256 the record names for a data-folder file, or "".
+func (r *Record) FileSum(path string) string {
+	for _, f := range r.Files {
+		if f.Path == path {
+			return f.SHA256
+		}
+	}
+	return ""
 }
