@@ -2,17 +2,14 @@ package recorder
 
 import (
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 
 	"github.com/decodebench/decodebench/schema"
 )
 
-// The host columns of the raw table, the platform rows of the machine
-// section and the quiet gate and footprint lines of the method: each only
-// where some run or the machine has the reading, so that records without
-// them stay as they were.
+// The host columns of the raw table: each only where some run has the
+// reading, so that records without them stay as they were.
 
 // hostColumn is one optional column of the raw table.
 type hostColumn struct {
@@ -203,103 +200,4 @@ func gpuWindowCell(r schema.Run) string {
 		parts = append(parts, s)
 	}
 	return cell(text(strings.Join(parts, "; ")))
-}
-
-// platformRows are the machine section's telemetry rows.
-func (m *mdWriter) platformRows(t *schema.PlatformInfo) {
-	if t == nil {
-		return
-	}
-	if t.Chip != "" {
-		s := t.Chip
-		if t.PerformanceCores > 0 || t.EfficiencyCores > 0 {
-			s += fmt.Sprintf(", %d performance + %d efficiency cores", t.PerformanceCores, t.EfficiencyCores)
-		}
-		if t.GPUCores > 0 {
-			s += fmt.Sprintf(", %d GPU cores", t.GPUCores)
-		}
-		if t.ModelIdentifier != "" {
-			s += ", " + t.ModelIdentifier
-		}
-		m.p("| Chip | %s |\n", cell(text(s)))
-	}
-	if t.GPUGeneration > 0 {
-		m.p("| Apple GPU generation | %d (%s) |\n", t.GPUGeneration, cellCode(t.GPUArchitecture))
-	}
-	if t.OSVersion != "" {
-		m.p("| macOS | %s |\n", cell(text(strings.TrimSpace(t.OSName+" "+t.OSVersion+" ("+t.OSBuild+")"))))
-	}
-	if len(t.Governors) > 0 {
-		m.p("| CPU frequency governor | %s |\n", cell(text(strings.Join(t.Governors, ", "))))
-	}
-	if c := t.Conditions; c != nil {
-		var parts []string
-		if c.Power != "" {
-			parts = append(parts, "power "+c.Power)
-		}
-		if c.LowPowerMode != nil {
-			parts = append(parts, fmt.Sprintf("low-power mode %v", *c.LowPowerMode))
-		}
-		if s := thermalState(c); s != "" {
-			parts = append(parts, "thermal "+s)
-		}
-		if s := gpuState(c); s != "" {
-			parts = append(parts, "GPU SM MHz/°C/W "+s)
-		}
-		for _, w := range c.Warnings {
-			parts = append(parts, "warning "+w.Code+" "+w.Value)
-		}
-		if len(parts) > 0 {
-			m.p("| Conditions at start | %s |\n", cell(text(strings.Join(parts, "; "))))
-		}
-	}
-	if len(t.Unavailable) > 0 {
-		m.p("| Not readable | %s |\n", cell(text(strings.Join(t.Unavailable, "; "))))
-	}
-}
-
-// hostMethod are the method section's quiet-gate and footprint lines.
-func (m *mdWriter) hostMethod(me schema.Method) {
-	if me.Quiet != "" {
-		m.p("- Quiet gate before every run: %s.\n", text(me.Quiet))
-	}
-	if f := me.Footprint; f != nil && f.WindowS > 0 {
-		sampler := ""
-		if f.SamplerS > 0 {
-			sampler = fmt.Sprintf(" (%ss of it nvidia-smi's, sampling the GPUs)", num(f.SamplerS, 3))
-		}
-		m.p("- decodebench's own CPU during the measured windows (rusage, telemetry sampling included): %ss%s over %ss of windows, %s of one core.%s\n",
-			num(f.CPUS, 3), sampler, num(f.WindowS, 4), pct(f.Share()), readsSentence(f))
-	}
-}
-
-// readsSentence says how the measured streams were read, where the record
-// says.
-func readsSentence(f *schema.Footprint) string {
-	var s string
-	switch f.Reads {
-	case "ends":
-		s = " decodebench read each stream at its ends only (the first token event and the end of the stream), so per-token arrival times were not taken."
-	case "every event":
-		s = " Every token event was timestamped as it arrived (engine.request.event_times), which wakes decodebench once per event."
-	case "mixed":
-		s = " Some streams were read at their ends only, others event by event."
-	}
-	if f.Note != "" {
-		s += " " + text(f.Note) + "."
-	}
-	return s
-}
-
-// Headline writes what a CI job summary shows of a record: its title with
-// the verdict, the reasons and warnings, the arms' verdict sentences and
-// the summary table, followed by where the full record is.
-func Headline(w io.Writer, r *schema.Record, recordPath string) error {
-	var b strings.Builder
-	md := &mdWriter{b: &b}
-	md.title(r)
-	md.summary(r)
-	md.p("Full record: %s\n\n", code(recordPath))
-	_, err := io.WriteString(w, b.String())
-	return err
 }

@@ -1,0 +1,65 @@
+package recorder
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// num formats v with up to digits significant digits; non-finite values
+// show as an em dash.
+func num(v float64, digits int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	if v == 0 {
+		return "0"
+	}
+	mag := int(math.Floor(math.Log10(math.Abs(v))))
+	dec := digits - 1 - mag
+	if dec < 0 {
+		dec = 0
+	}
+	return fmt.Sprintf("%.*f", dec, v)
+}
+
+// count formats a counter value exactly, without padding zeros.
+func count(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func pct(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f%%", v*100)
+}
+
+// pctShort formats a threshold or level without padding: 95%, 4%, 0.5%.
+func pctShort(v float64) string {
+	return strconv.FormatFloat(v*100, 'f', -1, 64) + "%"
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func excerpt(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+func bytesString(n uint64) string {
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}

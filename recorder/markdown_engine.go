@@ -1,0 +1,76 @@
+package recorder
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+func (m *mdWriter) engine(r *schema.Record) {
+	m.ln("## Engine")
+	m.ln("")
+	e := r.Engine
+	m.p("| | |\n|---|---|\n")
+	m.p("| Command | %s |\n", cellCode(e.Command))
+	m.p("| Resolved path | %s |\n", cellCode(e.Path))
+	m.p("| sha256 | %s |\n", cellCode(e.SHA256))
+	if e.RealBinary != "" {
+		m.p("| Wrapped binary | %s |\n", cellCode(e.RealBinary))
+		m.p("| Wrapped sha256 | %s |\n", cellCode(e.RealSHA256))
+	}
+	m.p("| Version | %s |\n", cell(text(strings.ReplaceAll(e.Version, "\n", "; "))))
+	if e.SourceDir != "" {
+		dirty := "unknown"
+		if e.SourceDirty != nil {
+			dirty = fmt.Sprint(*e.SourceDirty)
+		}
+		m.p("| Source | %s at %s (dirty: %s) |\n", cellCode(e.SourceDir), cellCode(e.SourceCommit), dirty)
+	}
+	for _, f := range e.Models {
+		m.p("| Model file | %s → %s, %s bytes, sha256 %s |\n", cellCode(f.Arg), cellCode(f.Path), strconv.FormatInt(f.Bytes, 10), cellCode(f.SHA256))
+	}
+	for _, p := range e.Problems {
+		m.p("| Problem | %s |\n", cell(text(p)))
+	}
+	m.ln("")
+	m.ln("Command line per arm (`${PORT}` is a free loopback port chosen per engine start):")
+	m.ln("")
+	for _, a := range r.Scenario.Arms {
+		m.p("- %s: %s", code(a.Name), code(strings.Join(a.Command, " ")))
+		if len(a.Env) > 0 {
+			m.p(" with env %s", envString(a.Env))
+		}
+		m.ln("")
+	}
+	m.ln("")
+	q := r.Scenario.Request
+	m.p("Request: %s, prompt %s, max_tokens %d, temperature %s, seed %d, ignore_eos %v, streamed.\n\n",
+		code("POST "+q.Endpoint), code(strconv.Quote(excerpt(q.Prompt, 80))), q.MaxTokens, num(q.Temperature, 3), q.Seed, q.IgnoreEOS)
+	if len(r.Scenario.Vars) > 0 {
+		var vs []string
+		for _, kv := range r.Scenario.Vars {
+			v := code(kv.Name + "=" + kv.Value)
+			if kv.FromEnv {
+				v = code(kv.Name) + " (from the environment, value not recorded)"
+			}
+			vs = append(vs, v)
+		}
+		m.p("Variables: %s.\n\n", strings.Join(vs, ", "))
+	}
+}
+
+func envString(env map[string]string) string {
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = code(k + "=" + env[k])
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,118 @@
+package recorder
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/decodebench/decodebench/schema"
+	"github.com/decodebench/decodebench/stats"
+)
+
+func (m *mdWriter) method(r *schema.Record) {
+	me := r.Method
+	m.ln("## Method")
+	m.ln("")
+	m.p("- %d rounds × %d arms, order %s (seed %d); %d discarded warmup request(s) after each engine start; cooldown %s between runs.\n",
+		me.Rounds, len(r.Scenario.Arms), code(me.Order), me.Seed, me.Warmup, text(me.Cooldown))
+	m.p("- Every run starts the engine afresh, waits for its ready path, sends the warmups and then the one measured request (streamed), then stops the engine's process group.\n")
+	m.p("- Order planned: %s.\n", orderString(me.Planned))
+	var ran []string
+	var cool []float64
+	for _, run := range r.Runs {
+		ran = append(ran, run.Arm)
+		if run.Seq > 1 {
+			cool = append(cool, run.CooldownS)
+		}
+	}
+	m.p("- Order run: %s.\n", orderString(ran))
+	if len(cool) > 0 {
+		s := stats.Summarize(cool)
+		m.p("- Cooldowns slept: %d, from %ss to %ss (median %ss).\n", len(cool), num(s.Min, 3), num(s.Max, 3), num(s.Median, 3))
+	}
+	m.p("- Started %s, finished %s (%s).\n", me.Started.UTC().Format(time.RFC3339), me.Finished.UTC().Format(time.RFC3339), me.Finished.Sub(me.Started).Round(time.Second))
+	for _, t := range me.Resumed {
+		m.p("- Resumed at %s.\n", t.UTC().Format(time.RFC3339))
+	}
+	if me.StoppedBy != "" {
+		m.p("- Rounds run: %d; the schedule stopped on: %s.\n", me.RoundsRun, text(me.StoppedBy))
+	}
+	m.p("- %s\n", methodStatistics(me))
+	m.p("- Gates: spread (interquartile range over median) at most %s per arm; at most %s of runs contended (other processes above %s of the CPU during the measured request); drift flagged above %s. Outliers (%s) are %s.\n",
+		pctShort(me.MaxSpread), pctShort(me.MaxContended), pctShort(me.ContendedCPU), pctShort(me.MaxDrift), outlierRule(), outlierPolicy(me.Outliers))
+	if me.OnFailure != "" {
+		m.p("- On a failed run: %s.\n", code(me.OnFailure))
+	}
+	if x := r.Analysis.ClientEngineRatio; x > 0 {
+		m.p("- Check: the client-side decode rate is %s× the engine's own `predicted_per_second` (median over runs).\n", num(x, 4))
+	}
+	m.p("- Decode rate (`decode_tok_s`) is measured by the client: tokens after the first streamed token event divided by the time from that event to the last one; the token count is the engine's own (%s).\n", tokenSources(r.Runs))
+	dirty := ""
+	if me.Dirty {
+		dirty = " (dirty tree)"
+	}
+	m.hostMethod(me)
+	m.p("- decodebench %s, commit %s%s.\n\n", text(me.Version), code(me.Commit), dirty)
+}
+
+func tokenSources(runs []schema.Run) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range runs {
+		if r.TokenSource != "" && !seen[r.TokenSource] {
+			seen[r.TokenSource] = true
+			out = append(out, r.TokenSource)
+		}
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return backquoted(out, ", ")
+}
+
+// orderString lists arms in the order they ran.
+func orderString(order []string) string {
+	if len(order) == 0 {
+		return "none"
+	}
+	return backquoted(order, " ")
+}
+
+func outlierPolicy(p string) string {
+	if p == "drop" {
+		return "dropped from the statistics (outliers: drop)"
+	}
+	return "flagged, never dropped"
+}
+
+// hostMethod are the method section's quiet-gate and footprint lines.
+func (m *mdWriter) hostMethod(me schema.Method) {
+	if me.Quiet != "" {
+		m.p("- Quiet gate before every run: %s.\n", text(me.Quiet))
+	}
+	if f := me.Footprint; f != nil && f.WindowS > 0 {
+		sampler := ""
+		if f.SamplerS > 0 {
+			sampler = fmt.Sprintf(" (%ss of it nvidia-smi's, sampling the GPUs)", num(f.SamplerS, 3))
+		}
+		m.p("- decodebench's own CPU during the measured windows (rusage, telemetry sampling included): %ss%s over %ss of windows, %s of one core.%s\n",
+			num(f.CPUS, 3), sampler, num(f.WindowS, 4), pct(f.Share()), readsSentence(f))
+	}
+}
+
+// readsSentence says how the measured streams were read, where the record
+// says.
+func readsSentence(f *schema.Footprint) string {
+	var s string
+	switch f.Reads {
+	case "ends":
+		s = " decodebench read each stream at its ends only (the first token event and the end of the stream), so per-token arrival times were not taken."
+	case "every event":
+		s = " Every token event was timestamped as it arrived (engine.request.event_times), which wakes decodebench once per event."
+	case "mixed":
+		s = " Some streams were read at their ends only, others event by event."
+	}
+	if f.Note != "" {
+		s += " " + text(f.Note) + "."
+	}
+	return s
+}

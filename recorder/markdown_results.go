@@ -1,0 +1,92 @@
+package recorder
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+func (m *mdWriter) results(r *schema.Record) {
+	m.ln("## Results")
+	m.ln("")
+	if r.Verdict != schema.Valid {
+		m.p("> **Do not publish:** verdict %s.\n\n", r.Verdict)
+	}
+	m.ln("Median with its confidence interval at the level it achieves with n samples; MAD is the median absolute deviation; spread is (Q3−Q1)/median; ratio is the arm's median over the baseline's with its bootstrap interval and p the Mann–Whitney U test against the baseline, or, when the arms are paired by round, the median within-round ratio with a bootstrap over rounds and p the Wilcoxon signed-rank test. Changes are new/old − 1 on the metric's own scale. Only the primary metric is judged (faster/slower, corrected for the family of arms); secondary metrics are described.")
+	m.ln("")
+	for _, res := range r.Analysis.Results {
+		role := "secondary"
+		if res.Primary {
+			role = "primary"
+		}
+		m.p("### %s (%s, %s, %s)\n\n", code(res.Metric), text(res.Unit), role, direction(res.HigherIsBetter))
+		m.ln("| Arm | n | median [interval] | MAD | Q1 | Q3 | min | max | CV | spread | outliers | drift | ratio [interval] | p | verdict |")
+		m.ln("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
+		for _, a := range res.Arms {
+			ratio, p, verdict := "1 (baseline)", "—", "—"
+			if c := a.Comparison; c != nil {
+				judged := *c
+				if v, ok := armVerdictOf(r, a.Arm); ok && res.Primary {
+					judged = v.Comparison
+				}
+				ratio, p, verdict = num(c.Ratio, 4)+"× "+ratioCI(a), num(c.P, 2), comparisonSentence(judged, res.HigherIsBetter, res.Primary)
+			}
+			outliers := fmt.Sprint(a.Outliers)
+			if a.Dropped > 0 {
+				outliers += fmt.Sprintf(" (%d dropped)", a.Dropped)
+			}
+			m.p("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %+.1f%% | %s | %s | %s |\n", cellCode(a.Arm), a.N,
+				medianCI(a), num(a.MAD, 3),
+				num(a.Q1, 4), num(a.Q3, 4), num(a.Min, 4), num(a.Max, 4), pct(a.CV), pct(a.Spread()), outliers, a.Drift*100, ratio, p, verdict)
+		}
+		m.ln("")
+		if res.Primary {
+			for _, plot := range r.Plots {
+				if strings.HasSuffix(plot, ".png") {
+					m.p("![%s](%s)\n\n", text(strings.TrimSuffix(plot, ".png")), linkPath(r.DataDir+"/"+plot))
+				}
+			}
+		}
+	}
+}
+
+// verdictBasis states how the primary verdicts were reached: the level of
+// the ratio intervals and the family-wise alpha.
+func verdictBasis(r *schema.Record) string {
+	a := r.Analysis
+	s := fmt.Sprintf("ratio intervals at %s by percentile bootstrap", pctShort(r.Method.Confidence))
+	if a.FamilySize > 1 {
+		s += fmt.Sprintf("; family-wise alpha %s over %d arms (Holm)", count(a.FamilyAlpha), a.FamilySize)
+	} else if a.FamilyAlpha > 0 {
+		s += fmt.Sprintf("; alpha %s", count(a.FamilyAlpha))
+	}
+	return s
+}
+
+// armVerdictOf returns an arm's primary verdict.
+func armVerdictOf(r *schema.Record, arm string) (schema.ArmVerdict, bool) {
+	for _, v := range r.Analysis.ArmVerdicts {
+		if v.Arm == arm {
+			return v, true
+		}
+	}
+	return schema.ArmVerdict{}, false
+}
+
+// medianCI formats a median with its interval and the interval's level.
+func medianCI(a schema.ArmResult) string {
+	if a.MedianConfidence == 0 {
+		return num(a.Median, 4)
+	}
+	return fmt.Sprintf("%s [%s, %s] (%s)", num(a.Median, 4), num(a.MedianLo, 4), num(a.MedianHi, 4), pct(a.MedianConfidence))
+}
+
+// ratioCI formats a ratio's interval, or nothing when it has none.
+func ratioCI(a schema.ArmResult) string {
+	c := a.Comparison
+	if c == nil || (c.Lo == 0 && c.Hi == 0) {
+		return ""
+	}
+	return "[" + num(c.Lo, 4) + ", " + num(c.Hi, 4) + "]"
+}

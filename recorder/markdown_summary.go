@@ -1,0 +1,150 @@
+package recorder
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+)
+
+func (m *mdWriter) title(r *schema.Record) {
+	a := r.Analysis
+	m.p("# %s — %s\n\n", text(r.Title), r.Verdict)
+	m.p("**Verdict: %s** (exit %d). %s\n\n", r.Verdict, r.Verdict.ExitCode(), verdictSentence(r))
+	for _, reason := range append(append([]schema.Reason{}, a.Reasons...), a.Flags...) {
+		m.p("- %s\n", reasonLine(reason))
+	}
+	if len(a.Reasons)+len(a.Flags) > 0 {
+		m.ln("")
+	}
+	for _, w := range r.Scenario.Warnings {
+		m.p("> **Warning:** scenario: %s\n", text(w))
+	}
+	for _, w := range a.Warnings {
+		m.p("> **Warning:** %s\n", reasonLine(w))
+	}
+	if len(a.Warnings)+len(r.Scenario.Warnings) > 0 {
+		m.ln("")
+	}
+	if r.Verdict.ShowsResults() && len(a.ArmVerdicts) > 0 {
+		m.p("On %s (%s):\n\n", code(r.Scenario.Primary), verdictBasis(r))
+		for _, v := range a.ArmVerdicts {
+			m.p("- %s\n", armVerdictSentence(v, r.Scenario.Baseline, higherIsBetter(r, r.Scenario.Primary)))
+		}
+		m.ln("")
+	}
+}
+
+func verdictSentence(r *schema.Record) string {
+	switch r.Verdict {
+	case schema.Valid:
+		return "Every measured run showed the counter evidence its arm expects; the results below are publishable."
+	case schema.Rejected:
+		return "The counter gate failed: at least one run did not show the evidence its arm expects, so the arms are not proven to differ. No results are shown; raw samples are kept in the data folder for diagnosis."
+	case schema.Unverified:
+		return fmt.Sprintf("No counter tells the arms apart; the scenario allowed running without proof, for this reason: %s. Treat the results as unverified.", text(strconv.Quote(r.Scenario.AllowUnverified)))
+	case schema.Inconclusive:
+		return "The campaign ran, but the results do not support a conclusion (reasons below). Do not publish."
+	case schema.Failed:
+		if len(r.Analysis.Reasons) > 0 && r.Analysis.Reasons[0].Code == string(analysis.SourceAbsent) {
+			return "Scenario error: a counter's source was absent from every run of every arm (below), so the counter proves nothing. Finished runs are kept below and in the data folder."
+		}
+		return "The campaign did not finish: a run failed. Finished runs are kept below and in the data folder."
+	case schema.Incomplete:
+		return "The campaign was interrupted; the record holds the runs that finished."
+	}
+	return ""
+}
+
+func (m *mdWriter) summary(r *schema.Record) {
+	m.ln("## Summary")
+	m.ln("")
+	m.p("| | |\n|---|---|\n")
+	m.p("| Feature | %s |\n", cellCode(r.Feature))
+	if r.Issue != "" {
+		m.p("| Issue | %s |\n", cell(text(r.Issue)))
+	}
+	m.p("| Scenario | %s (sha256 of its meaning %s) |\n", cellCode(r.Scenario.Path), cellCode(short(r.Scenario.Hash)))
+	if len(r.Scenario.Overrides) > 0 {
+		m.p("| Overridden | %s (on the command line; the stored scenario is the file as written) |\n", cell(backquoted(r.Scenario.Overrides, ", ")))
+	}
+	m.p("| Arms | %s |\n", armList(r))
+	m.p("| Baseline | %s |\n", cellCode(r.Scenario.Baseline))
+	m.p("| Primary metric | %s (%s) |\n", cellCode(r.Scenario.Primary), direction(higherIsBetter(r, r.Scenario.Primary)))
+	m.p("| Hardware | %s |\n", cellCode(r.Hardware))
+	m.p("| Date | %s |\n", cell(text(r.Date)))
+	ok, failed := 0, 0
+	for _, run := range r.Runs {
+		if run.OK() {
+			ok++
+		} else {
+			failed++
+		}
+	}
+	m.p("| Runs | %d measured, %d failed, of %d planned |\n", ok, failed, len(r.Method.Planned))
+	outliers, dropped := 0, 0
+	for _, mk := range r.Analysis.Marks {
+		if mk.Outlier {
+			outliers++
+		}
+		if mk.Dropped {
+			dropped++
+		}
+	}
+	if outliers > 0 {
+		m.p("| Outliers | %d run(s) flagged on %s (%s), %d dropped |\n", outliers, cellCode(r.Scenario.Primary), outlierRule(), dropped)
+	} else {
+		m.p("| Outliers | none flagged on %s |\n", cellCode(r.Scenario.Primary))
+	}
+	if r.Verdict.ShowsResults() {
+		if res, found := r.Result(r.Scenario.Primary); found {
+			for _, a := range res.Arms {
+				if a.Arm == r.Scenario.Baseline {
+					continue
+				}
+				if a.Comparison == nil || a.Comparison.Ratio == 0 {
+					m.p("| **%s vs %s** | no comparison could be made |\n", cell(text(a.Arm)), cell(text(r.Scenario.Baseline)))
+					continue
+				}
+				m.p("| **%s vs %s** | **%s× %s** %s (median %s vs %s %s) |\n", cell(text(a.Arm)), cell(text(r.Scenario.Baseline)), num(a.Comparison.Ratio, 3), cell(text(r.Scenario.Primary)),
+					ratioCI(a), num(a.Median, 4), num(baselineMedian(res, r.Scenario.Baseline), 4), res.Unit)
+			}
+		}
+	}
+	m.ln("")
+}
+
+func armList(r *schema.Record) string {
+	names := make([]string, len(r.Scenario.Arms))
+	for i, a := range r.Scenario.Arms {
+		names[i] = a.Name
+	}
+	return cell(backquoted(names, ", "))
+}
+
+func baselineMedian(res schema.MetricResult, baseline string) float64 {
+	for _, a := range res.Arms {
+		if a.Arm == baseline {
+			return a.Median
+		}
+	}
+	return math.NaN()
+}
+
+func direction(higher bool) string {
+	if higher {
+		return "higher is better"
+	}
+	return "lower is better"
+}
+
+// higherIsBetter is the metric's direction as the analysis recorded it.
+func higherIsBetter(r *schema.Record, metric string) bool {
+	if res, ok := r.Result(metric); ok {
+		return res.HigherIsBetter
+	}
+	return scenarios.HigherIsBetter(metric)
+}
