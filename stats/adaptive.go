@@ -14,18 +14,3 @@ func CIWidth(c Comparison) float64 {
 	}
 	return w
 }
-
-// Narrow reports whether every comparison's interval is narrower than
-// target: the condition on which adaptive repetition stops adding rounds.
-// It is false for no comparisons, since nothing has been measured yet.
-func Narrow(cs []Comparison, target float64) bool {
-	if len(cs) == 0 {
-		return false
-	}
-	for _, c := range cs {
-		if !(CIWidth(c) < target) {
-			return false
-		}
-	}
-	return true
-}
