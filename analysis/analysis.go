@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
@@ -69,7 +70,7 @@ func Analyze(in Input) Analysis {
 	for i, run := range in.Runs {
 		if !run.OK() {
 			failed++
-			runFailures = append(runFailures, Reason{Code: RunFailed, Run: run.Seq, Round: run.Round, Arm: run.Arm, Attempt: run.Attempt, Text: firstLine(run.Error)})
+			runFailures = append(runFailures, Reason{Code: RunFailed, Run: run.Seq, Round: run.Round, Arm: run.Arm, Attempt: run.Attempt, Text: abbrev.FirstLine(run.Error)})
 			continue
 		}
 		a.Marks[i].CounterOK = map[string]bool{}
@@ -340,13 +341,4 @@ func finite(v float64) float64 {
 		return 0
 	}
 	return v
-}
-
-func firstLine(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/redact"
@@ -436,7 +437,7 @@ func (c *campaign) scheduleDone(rounds int) (bool, string) {
 // runSummary is the progress line's account of a finished run.
 func (c *campaign) runSummary(r schema.Run) string {
 	if !r.OK() {
-		return "FAILED: " + firstLine(r.Error)
+		return "FAILED: " + abbrev.FirstLine(r.Error)
 	}
 	p := c.policy
 	var parts []string
@@ -461,11 +462,6 @@ func (c *campaign) runSummary(r schema.Run) string {
 		parts = append(parts, fmt.Sprintf("CONTENDED: other processes used %.0f%% of the CPU", r.Contention.Others*100))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
 }
 
 func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.Time) *schema.Record {

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/decodebench/decodebench/internal/abbrev"
 )
 
 // commandTimeout bounds every tool the telemetry runs. They answer in
@@ -44,7 +46,7 @@ func runTool(ctx context.Context, name string, args ...string) ([]byte, error) {
 		}
 		msg := bytes.TrimSpace(append(stderr.Bytes(), out...))
 		if len(msg) > 0 {
-			return out, fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, firstLine(msg))
+			return out, fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, strings.TrimSpace(abbrev.FirstLine(string(msg))))
 		}
 		return out, fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/decodebench/decodebench/internal/abbrev"
 )
 
 // nvidiaSMIArgs asks for exactly the fields of a GPU, in the order
@@ -49,7 +51,7 @@ func nvidiaGPUs(ctx context.Context) ([]GPU, error) {
 			msg = append(msg, ee.Stderr...)
 		}
 		if m := bytes.TrimSpace(msg); len(m) > 0 {
-			return nil, fmt.Errorf("machine: nvidia-smi %s: %w: %s", strings.Join(nvidiaSMIArgs, " "), err, firstLine(m))
+			return nil, fmt.Errorf("machine: nvidia-smi %s: %w: %s", strings.Join(nvidiaSMIArgs, " "), err, strings.TrimSpace(abbrev.FirstLine(string(m))))
 		}
 		return nil, fmt.Errorf("machine: nvidia-smi %s: %w", strings.Join(nvidiaSMIArgs, " "), err)
 	}
@@ -98,10 +100,4 @@ func parseNvidiaSMI(out []byte) ([]GPU, error) {
 		gpus = append(gpus, g)
 	}
 	return gpus, nil
-}
-
-// firstLine returns b up to its first newline, as a string.
-func firstLine(b []byte) string {
-	line, _, _ := bytes.Cut(b, []byte("\n"))
-	return string(bytes.TrimSpace(line))
 }

@@ -38,13 +38,6 @@ func pctShort(v float64) string {
 	return strconv.FormatFloat(v*100, 'f', -1, 64) + "%"
 }
 
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
-}
-
 func excerpt(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {

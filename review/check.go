@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -97,7 +98,7 @@ func Check(recordPath string) []Problem {
 	}
 	s, _, err := scenarios.Parse(recorder.ScenarioFile, dataDir, scenarioBytes, scenarios.Options{Offline: true, PromptText: rec.Scenario.Request.Prompt, Set: rec.Scenario.Overrides})
 	if err != nil {
-		add("Summary", "stored scenario does not load: %v", firstLine(err.Error()))
+		add("Summary", "stored scenario does not load: %v", abbrev.FirstLine(err.Error()))
 		return probs
 	}
 	if s.Hash() != rec.Scenario.Hash && !strings.Contains(string(scenarioBytes), "[redacted]") {
@@ -341,9 +342,4 @@ func excerpt(s string) string {
 		return string(r[:160]) + "…"
 	}
 	return s
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
 }

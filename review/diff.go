@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -301,10 +302,10 @@ func conditions(oldPath string, old *schema.Record, newPath string, nu *schema.R
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		add("model file "+n+" sha256", short(models[n][0]), short(models[n][1]))
+		add("model file "+n+" sha256", abbrev.Hash(models[n][0]), abbrev.Hash(models[n][1]))
 	}
 	add("decodebench", old.Method.Version+" "+old.Method.Commit, nu.Method.Version+" "+nu.Method.Commit)
-	add("scenario hash", short(old.Scenario.Hash), short(nu.Scenario.Hash))
+	add("scenario hash", abbrev.Hash(old.Scenario.Hash), abbrev.Hash(nu.Scenario.Hash))
 	if old.Scenario.Hash != nu.Scenario.Hash {
 		for _, c := range scenarioDiff(oldPath, old, newPath, nu) {
 			out = append(out, c)
@@ -334,13 +335,6 @@ func dirty(b *bool) string {
 		return ""
 	}
 	return fmt.Sprint(*b)
-}
-
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }
 
 func gates(m schema.Method) string {

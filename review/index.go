@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/plots"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
@@ -179,9 +180,9 @@ func problemsCell(ps []Problem) string {
 	case 0:
 		return "none"
 	case 1:
-		return "⚠ " + cellText(firstLine(ps[0].String()))
+		return "⚠ " + cellText(abbrev.FirstLine(ps[0].String()))
 	}
-	return fmt.Sprintf("⚠ %d, first: %s", len(ps), cellText(firstLine(ps[0].String())))
+	return fmt.Sprintf("⚠ %d, first: %s", len(ps), cellText(abbrev.FirstLine(ps[0].String())))
 }
 
 // writeTrend draws the feature's trend plot; "" when nothing has a ratio.

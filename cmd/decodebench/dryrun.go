@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/scenarios"
 )
 
@@ -27,7 +28,7 @@ func printDryRun(w io.Writer, s *scenarios.Scenario) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "plan of %s (%s), scenario hash %s\n", s.Path, s.Feature, short(s.Hash()))
+	fmt.Fprintf(w, "plan of %s (%s), scenario hash %s\n", s.Path, s.Feature, abbrev.Hash(s.Hash()))
 	if len(s.Overrides) > 0 {
 		fmt.Fprintf(w, "overrides: %s\n", strings.Join(s.Overrides, ", "))
 	}
@@ -77,13 +78,6 @@ func printDryRun(w io.Writer, s *scenarios.Scenario) error {
 		scenarios.Round(s.Estimate()), scenarios.EstimateEngineStart, scenarios.EstimateTokensPerSecond)
 	fmt.Fprintln(w, "dry run: nothing was started and no record was written")
 	return nil
-}
-
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }
 
 func orDash(s string) string {

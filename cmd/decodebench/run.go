@@ -231,11 +231,6 @@ func printSummaryText(w io.Writer, rec *schema.Record) {
 	}
 }
 
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
-}
-
 // signalBox holds the first signal received, read after the campaign ends.
 type signalBox struct {
 	mu sync.Mutex
