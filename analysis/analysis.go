@@ -238,7 +238,7 @@ func hasCounter(rs []Reason, name string) bool {
 // judged reports whether a run's measured window was long enough for its
 // contention share to be judged.
 func judged(r Run, g scenarios.GatesPolicy) bool {
-	return r.Metrics[scenarios.WallS] >= g.MinContentionWindow.Seconds()
+	return r.Metrics[schema.WallS] >= g.MinContentionWindow.Seconds()
 }
 
 // finishedPlan reports whether the last planned slot has a run that
@@ -288,7 +288,7 @@ func countOK(runs []Run) int {
 func clientEngineRatio(runs []Run) float64 {
 	var xs []float64
 	for _, r := range runs {
-		if cl, ok := r.Metrics[scenarios.DecodeTokS]; ok && r.OK() && r.EngineRate > 0 {
+		if cl, ok := r.Metrics[schema.DecodeTokS]; ok && r.OK() && r.EngineRate > 0 {
 			xs = append(xs, cl/r.EngineRate)
 		}
 	}

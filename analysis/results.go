@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
 )
 
@@ -137,7 +138,7 @@ func higherIsBetter(p scenarios.Policy, metric string) bool {
 	if m, ok := p.Metric(metric); ok {
 		return m.HigherIsBetter
 	}
-	return scenarios.HigherIsBetter(metric)
+	return schema.MetricOf(metric).HigherIsBetter
 }
 
 // outliersOf flags, per arm, the finished runs' values of one metric by

@@ -12,7 +12,7 @@ import (
 // policy is a campaign of the given arms (the first is the baseline; a
 // name starting with "ctl" is a negative control) with one counter c.
 func policy(arms ...string) scenarios.Policy {
-	p := scenarios.Policy{Baseline: arms[0], Primary: scenarios.DecodeTokS,
+	p := scenarios.Policy{Baseline: arms[0], Primary: schema.DecodeTokS,
 		Stats: scenarios.StatsPolicy{Confidence: 0.95, Alpha: 0.05, MinEffect: 0.01, Resamples: 2000, Seed: 1}}
 	c := scenarios.CounterPolicy{Name: "c", Kind: scenarios.SourceMetric, Expr: "llamacpp:spec_decode_num_draft_total", Expect: map[string]scenarios.Expectation{}}
 	zero, _ := scenarios.ParseExpectation("== 0")
@@ -40,7 +40,7 @@ func campaign(p scenarios.Policy, rounds int, value func(arm string, round int) 
 			a := p.Arms[(i+r)%len(p.Arms)].Name
 			seq++
 			in.Runs = append(in.Runs, Run{Seq: seq, Round: r, Arm: a, Start: time.Unix(int64(seq*10), 0),
-				Metrics:  map[string]float64{scenarios.DecodeTokS: value(a, r), scenarios.WallS: 1 + 0.001*float64(r)},
+				Metrics:  map[string]float64{schema.DecodeTokS: value(a, r), schema.WallS: 1 + 0.001*float64(r)},
 				Counters: map[string]Reading{"c": counter(a)}})
 		}
 	}
@@ -131,7 +131,7 @@ func TestFamilyWiseAdjustment(t *testing.T) {
 func TestOutliersPerMetricAndSameSamples(t *testing.T) {
 	p := policy("a", "b")
 	in := campaign(p, 8, level(map[string]float64{"a": 100, "b": 110}), honest)
-	in.Runs[2].Metrics[scenarios.WallS] = 50 // an outlier of wall_s only
+	in.Runs[2].Metrics[schema.WallS] = 50 // an outlier of wall_s only
 	a := Analyze(in)
 	for _, m := range a.Results {
 		total := 0
@@ -139,7 +139,7 @@ func TestOutliersPerMetricAndSameSamples(t *testing.T) {
 			total += ar.Outliers
 		}
 		want := 0
-		if m.Metric == scenarios.WallS {
+		if m.Metric == schema.WallS {
 			want = 1
 		}
 		if total != want {
@@ -148,7 +148,7 @@ func TestOutliersPerMetricAndSameSamples(t *testing.T) {
 	}
 	p.Outliers = scenarios.OutliersDrop
 	in = campaign(p, 8, level(map[string]float64{"a": 100, "b": 110}), honest)
-	in.Runs[3].Metrics[scenarios.DecodeTokS] = 300 // a primary outlier, dropped
+	in.Runs[3].Metrics[schema.DecodeTokS] = 300 // a primary outlier, dropped
 	a = Analyze(in)
 	w, arm := WidestInterval(in)
 	for _, v := range a.ArmVerdicts {

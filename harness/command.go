@@ -14,7 +14,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/decodebench/decodebench/engine"
-	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -77,7 +76,7 @@ func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *schema.Ru
 	if err != nil {
 		return err
 	}
-	run.Metrics = map[string]float64{scenarios.WallS: res.Wall.Seconds()}
+	run.Metrics = map[string]float64{schema.WallS: res.Wall.Seconds()}
 	for m, re := range e.metrics {
 		v, ok := lastNumber(re, res.Lines)
 		if !ok {

@@ -21,7 +21,7 @@ func (f *hostFakeExec) Execute(ctx context.Context, slot Slot, run *schema.Run) 
 	if slot.Arm == "b" {
 		v += 20
 	}
-	run.Metrics = map[string]float64{scenarios.DecodeTokS: v, scenarios.WallS: 1}
+	run.Metrics = map[string]float64{schema.DecodeTokS: v, schema.WallS: 1}
 	run.Counters = map[string]schema.CounterReading{"c": {Value: map[string]float64{"a": 0, "b": 1}[slot.Arm]}}
 	run.Footprint = &schema.Footprint{CPUS: 0.001, WindowS: 1}
 	run.Contention = &schema.ContentionSample{Busy: 0.5, Measured: 0.5}

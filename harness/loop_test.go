@@ -39,7 +39,7 @@ func (f *fakeEngine) Execute(ctx context.Context, slot Slot, run *schema.Run) er
 	if slot.Arm == "b" {
 		v += 10
 	}
-	run.Metrics = map[string]float64{scenarios.DecodeTokS: v, scenarios.WallS: 1}
+	run.Metrics = map[string]float64{schema.DecodeTokS: v, schema.WallS: 1}
 	cv := 0.0
 	if slot.Arm == "b" {
 		cv = 5

@@ -162,21 +162,21 @@ func streamMetrics(endpoint string, resp *engine.Response, run *schema.Run) {
 	openai := strings.HasPrefix(endpoint, "/v1/")
 	ms := func(d time.Duration) float64 { return d.Seconds() * 1000 }
 	if tpot, ok := resp.TPOT(); ok && openai {
-		run.Metrics[scenarios.TPOTms] = ms(tpot)
+		run.Metrics[schema.TPOTms] = ms(tpot)
 	}
 	p50, p90, p99, ok := resp.ITL()
 	if !ok {
 		return
 	}
 	if p50 > 0 {
-		run.Metrics[scenarios.StepTokS] = 1 / p50.Seconds()
+		run.Metrics[schema.StepTokS] = 1 / p50.Seconds()
 	}
 	if !openai {
 		return
 	}
-	run.Metrics[scenarios.ITLp50ms] = ms(p50)
-	run.Metrics[scenarios.ITLp90ms] = ms(p90)
-	run.Metrics[scenarios.ITLp99ms] = ms(p99)
+	run.Metrics[schema.ITLp50ms] = ms(p50)
+	run.Metrics[schema.ITLp90ms] = ms(p90)
+	run.Metrics[schema.ITLp99ms] = ms(p99)
 }
 
 // declines returns the window's engine lines (up to five) that match the

@@ -55,7 +55,7 @@ func plotRuns(rec *schema.Record, primary string) []plots.Run {
 // verdict in a few words (the recorder writes them, as it writes every
 // sentence of the record).
 func plotSpec(rec *schema.Record, primary string, arms []string, baseline string) plots.Spec {
-	spec := plots.Spec{Metric: primary, Unit: unitOf(primary), Label: recorder.MetricName(primary), Arms: arms, Baseline: baseline, BaselineMedian: math.NaN()}
+	spec := plots.Spec{Metric: primary, Unit: schema.MetricOf(primary).Unit, Label: recorder.MetricName(primary), Arms: arms, Baseline: baseline, BaselineMedian: math.NaN()}
 	higher := true
 	if res, ok := rec.Result(primary); ok {
 		spec.Unit, higher = res.Unit, res.HigherIsBetter

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/plots"
-	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -40,7 +39,7 @@ func TestPlotInputs(t *testing.T) {
 	if !reflect.DeepEqual(spec, want) {
 		t.Errorf("spec = %+v\nwant %+v", spec, want)
 	}
-	if got := plotSpec(&schema.Record{}, scenarios.DecodeTokS, nil, "").Label; got != "decode rate" {
+	if got := plotSpec(&schema.Record{}, schema.DecodeTokS, nil, "").Label; got != "decode rate" {
 		t.Errorf("label = %q", got)
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
-	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -129,14 +128,14 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	sum := sha256.Sum256([]byte(resp.Text))
 	run.OutputSHA256 = hex.EncodeToString(sum[:])
 	run.Metrics = map[string]float64{
-		scenarios.TTFTms: float64(resp.TTFT.Microseconds()) / 1000,
-		scenarios.WallS:  resp.Wall.Seconds(),
+		schema.TTFTms: float64(resp.TTFT.Microseconds()) / 1000,
+		schema.WallS:  resp.Wall.Seconds(),
 	}
 	if v := resp.DecodeTokPerSec(); v > 0 {
-		run.Metrics[scenarios.DecodeTokS] = v
+		run.Metrics[schema.DecodeTokS] = v
 	}
 	if v := resp.E2ETokPerSec(); v > 0 {
-		run.Metrics[scenarios.E2ETokS] = v
+		run.Metrics[schema.E2ETokS] = v
 	}
 	streamMetrics(s.Engine.Request.Endpoint, resp, run)
 	return c.observe(obs, run)
@@ -203,8 +202,6 @@ func mergeEnv(a, b map[string]string) map[string]string {
 }
 
 func secondsDuration(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
-
-func unitOf(metric string) string { return scenarios.Unit(metric) }
 
 // reads is how the measured stream is read.
 func reads(tokenTimes bool) engine.Reads {

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/decodebench/decodebench/internal/abbrev"
-	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -54,7 +53,7 @@ func (m *mdWriter) raw(r *schema.Record) {
 		}
 		m.p("| %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |%s %s |\n",
 			run.Seq, run.Round, cellCode(run.Arm), run.Start.UTC().Format("15:04:05.000"), cooldown(run),
-			metric(run, scenarios.DecodeTokS, 4), metric(run, scenarios.E2ETokS, 4), metric(run, scenarios.TTFTms, 4), metric(run, scenarios.WallS, 4),
+			metric(run, schema.DecodeTokS, 4), metric(run, schema.E2ETokS, 4), metric(run, schema.TTFTms, 4), metric(run, schema.WallS, 4),
 			run.Tokens, engineRate(run), strings.Join(cs, " "), loadPair(run, func(l schema.LoadSample) float64 { return l.Load1 }),
 			loadPair(run, func(l schema.LoadSample) float64 { return l.CPUBusyPct }), others, cellCode(abbrev.Hash(run.OutputSHA256)), extra, status)
 	}

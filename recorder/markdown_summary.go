@@ -7,7 +7,6 @@ import (
 
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/internal/abbrev"
-	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -147,5 +146,5 @@ func higherIsBetter(r *schema.Record, metric string) bool {
 	if res, ok := r.Result(metric); ok {
 		return res.HigherIsBetter
 	}
-	return scenarios.HigherIsBetter(metric)
+	return schema.MetricOf(metric).HigherIsBetter
 }

@@ -2,27 +2,14 @@ package recorder
 
 import (
 	"github.com/decodebench/decodebench/analysis"
-	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
-
-// metricNames are the readable names of the built-in metrics.
-var metricNames = map[string]string{
-	scenarios.DecodeTokS: "decode rate",
-	scenarios.E2ETokS:    "end-to-end rate",
-	scenarios.TTFTms:     "time to first token",
-	scenarios.WallS:      "wall time",
-	scenarios.TPOTms:     "time per output token",
-	scenarios.ITLp50ms:   "inter-token latency p50",
-	scenarios.ITLp90ms:   "inter-token latency p90",
-	scenarios.ITLp99ms:   "inter-token latency p99",
-}
 
 // MetricName is a metric's readable name for figures ("decode rate" for
 // decode_tok_s); a scenario's own metric keeps the name it was given.
 func MetricName(metric string) string {
-	if n, ok := metricNames[metric]; ok {
-		return n
+	if l := schema.MetricOf(metric).Label; l != "" {
+		return l
 	}
 	return metric
 }

@@ -3,7 +3,6 @@ package recorder
 import (
 	"testing"
 
-	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -35,14 +34,14 @@ func TestShortVerdict(t *testing.T) {
 }
 
 func TestMetricName(t *testing.T) {
-	for in, want := range map[string]string{scenarios.DecodeTokS: "decode rate", scenarios.TTFTms: "time to first token", "acceptance": "acceptance"} {
+	for in, want := range map[string]string{schema.DecodeTokS: "decode rate", schema.TTFTms: "time to first token", "acceptance": "acceptance"} {
 		if got := MetricName(in); got != want {
 			t.Errorf("MetricName(%q) = %q, want %q", in, got, want)
 		}
 	}
-	for _, m := range append(append([]string(nil), scenarios.MetricNames...), scenarios.TPOTms, scenarios.ITLp50ms, scenarios.ITLp90ms, scenarios.ITLp99ms) {
-		if MetricName(m) == m {
-			t.Errorf("built-in metric %q has no readable name", m)
+	for _, m := range schema.Metrics {
+		if MetricName(m.Name) == m.Name {
+			t.Errorf("built-in metric %q has no readable name", m.Name)
 		}
 	}
 }

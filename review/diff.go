@@ -236,9 +236,9 @@ func metricNames(nu, old *schema.Record) []string {
 	}
 	if len(out) == 0 {
 		out = append(out, nu.Scenario.Primary)
-		for _, m := range scenarios.MetricNames {
-			if m != nu.Scenario.Primary {
-				out = append(out, m)
+		for _, m := range schema.Metrics {
+			if !m.Stream && m.Name != nu.Scenario.Primary {
+				out = append(out, m.Name)
 			}
 		}
 	}
@@ -252,14 +252,14 @@ func unitOf(nu, old *schema.Record, metric string) string {
 			return res.Unit
 		}
 	}
-	return scenarios.Unit(metric)
+	return schema.MetricOf(metric).Unit
 }
 
 func higherIsBetter(r *schema.Record, metric string) bool {
 	if res, ok := r.Result(metric); ok {
 		return res.HigherIsBetter
 	}
-	return scenarios.HigherIsBetter(metric)
+	return schema.MetricOf(metric).HigherIsBetter
 }
 
 // conditions lists every difference in the conditions of measurement.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // EngineKind says how decodebench drives the engine.
@@ -52,7 +54,7 @@ func (e Engine) IsCommand() bool { return e.Kind == KindCommand }
 // server's ready path, endpoint and request.
 func (s *Scenario) validateCommandEngine(p *problems) {
 	o := s.Engine.Output
-	if len(o.Metrics) == 0 && s.Metrics.Primary != WallS {
+	if len(o.Metrics) == 0 && s.Metrics.Primary != schema.WallS {
 		p.at("engine.output.metrics", "a command engine needs a pattern for its primary metric %q (e.g. decode_tok_s: 'eval time = .*, +([0-9.]+) tokens per second'), or metrics.primary: wall_s", s.Metrics.Primary)
 	}
 	names := make([]string, 0, len(o.Metrics))
@@ -62,13 +64,13 @@ func (s *Scenario) validateCommandEngine(p *problems) {
 	sort.Strings(names)
 	for _, m := range names {
 		key := "engine.output.metrics." + m
-		if !contains(MetricNames, m) || m == WallS {
-			p.at(key, "%q is not a metric a command can report (known: %s, %s, %s; wall_s is measured by decodebench)", m, DecodeTokS, E2ETokS, TTFTms)
+		if bm := schema.MetricOf(m); bm.Name == "" || bm.Stream || m == schema.WallS {
+			p.at(key, "%q is not a metric a command can report (known: %s, %s, %s; wall_s is measured by decodebench)", m, schema.DecodeTokS, schema.E2ETokS, schema.TTFTms)
 			continue
 		}
 		checkCapture(p, key, o.Metrics[m])
 	}
-	if s.Metrics.Primary != WallS && len(o.Metrics) > 0 {
+	if s.Metrics.Primary != schema.WallS && len(o.Metrics) > 0 {
 		if _, ok := o.Metrics[s.Metrics.Primary]; !ok {
 			p.at("engine.output.metrics", "no pattern for the primary metric %q", s.Metrics.Primary)
 		}

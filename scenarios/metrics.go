@@ -9,43 +9,25 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
-// Built-in metrics measured only on the OpenAI-compatible endpoints, from
-// the arrival times of the streamed token events (as vLLM's bench serve
-// defines them): time per output token after the first, and inter-token
-// latency percentiles.
-const (
-	// StepTokS is the decode rate of the median per-token step: one over
-	// the median of the gaps between streamed token events (each gap
-	// shared by the tokens of the later event). Unlike decode_tok_s,
-	// tokens over time, a short host stall moves it little. Measured on
-	// every streamed request.
-	StepTokS  = "step_tok_s"
-	TPOTms    = "tpot_ms"
-	ITLp50ms  = "itl_p50_ms"
-	ITLp90ms  = "itl_p90_ms"
-	ITLp99ms  = "itl_p99_ms"
-	unitMS    = "ms"
-	betterLow = "lower"
-)
-
-// streamMetrics are the built-in metrics of streamed OpenAI requests.
-var streamMetrics = []string{StepTokS, TPOTms, ITLp50ms, ITLp90ms, ITLp99ms}
-
-// PerTokenMetrics need the arrival time of every token event
-// (engine.request.event_times); the others need only the first and last.
-var PerTokenMetrics = []string{StepTokS, ITLp50ms, ITLp90ms, ITLp99ms}
+// betterLow is an extra metric's declared direction when lower is better.
+const betterLow = "lower"
 
 // namesPerTokenMetric reports whether the scenario's primary metric, or an
 // expression of its own metrics, uses a per-token metric.
 func (s *Scenario) namesPerTokenMetric() bool {
-	for _, name := range PerTokenMetrics {
-		if s.Metrics.Primary == name {
+	for _, bm := range schema.Metrics {
+		if !bm.PerToken {
+			continue
+		}
+		if s.Metrics.Primary == bm.Name {
 			return true
 		}
 		for _, m := range s.Metrics.Extra {
-			if m.Expr != "" && slices.Contains(identRE.FindAllString(m.Expr, -1), name) {
+			if m.Expr != "" && slices.Contains(identRE.FindAllString(m.Expr, -1), bm.Name) {
 				return true
 			}
 		}
@@ -131,8 +113,8 @@ var metricNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 // validateExtraMetrics checks the scenario's own metrics.
 func (s *Scenario) validateExtraMetrics(p *problems) {
 	seen := map[string]bool{}
-	for _, m := range builtinMetrics() {
-		seen[m] = true
+	for _, m := range schema.Metrics {
+		seen[m.Name] = true
 	}
 	for i, m := range s.Metrics.Extra {
 		key := fmt.Sprintf("metrics.extra[%d]", i)
@@ -207,17 +189,14 @@ func compileExpr(src string, names map[string]bool) (*vm.Program, error) {
 	return prog, nil
 }
 
-// builtinMetrics lists the built-in metrics, in report order.
-func builtinMetrics() []string { return append(append([]string{}, MetricNames...), streamMetrics...) }
-
 // compileMetrics builds the policy's metric list: the primary first, then
 // the built-in ones, then the scenario's own.
 func (s *Scenario) compileMetrics() []MetricPolicy {
 	var all []MetricPolicy
 	names := map[string]bool{}
-	for _, m := range builtinMetrics() {
-		all = append(all, MetricPolicy{Name: m, Unit: Unit(m), HigherIsBetter: HigherIsBetter(m)})
-		names[m] = true
+	for _, m := range schema.Metrics {
+		all = append(all, MetricPolicy{Name: m.Name, Unit: m.Unit, HigherIsBetter: m.HigherIsBetter})
+		names[m.Name] = true
 	}
 	for i := range s.Metrics.Extra {
 		names[s.Metrics.Extra[i].Name] = true
@@ -256,7 +235,10 @@ func (p Policy) Metric(name string) (MetricPolicy, bool) {
 
 // metricNames lists every metric name the scenario can report.
 func (s *Scenario) metricNames() []string {
-	out := builtinMetrics()
+	var out []string
+	for _, m := range schema.Metrics {
+		out = append(out, m.Name)
+	}
 	for _, m := range s.Metrics.Extra {
 		out = append(out, m.Name)
 	}

@@ -95,7 +95,7 @@ type Policy struct {
 	Decline *regexp.Regexp
 	// EventTimes is whether every streamed token event is timestamped:
 	// the scenario asks for it (engine.request.event_times) or names a
-	// metric that needs it (PerTokenMetrics).
+	// metric that needs it (schema.Metric.PerToken).
 	EventTimes bool
 }
 

@@ -3,6 +3,8 @@ package scenarios
 import (
 	"sort"
 	"time"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Preset fills in the engine fields a scenario leaves out with the values
@@ -209,7 +211,7 @@ func (s *Scenario) applyDefaults() {
 		s.Schedule.Order = defaultOrder
 	}
 	if s.Metrics.Primary == "" {
-		s.Metrics.Primary = DecodeTokS
+		s.Metrics.Primary = schema.DecodeTokS
 	}
 	if s.Title == "" {
 		s.Title = s.Feature

@@ -173,36 +173,6 @@ type Metrics struct {
 	Extra []ExtraMetric `yaml:"extra" json:"extra,omitempty"`
 }
 
-// Metric names, with the direction in which they improve.
-const (
-	DecodeTokS = "decode_tok_s"
-	E2ETokS    = "e2e_tok_s"
-	TTFTms     = "ttft_ms"
-	WallS      = "wall_s"
-)
-
-// MetricNames lists every metric a run measures, in report order.
-var MetricNames = []string{DecodeTokS, E2ETokS, TTFTms, WallS}
-
-// HigherIsBetter reports whether a larger value of a built-in metric is an
-// improvement.
-func HigherIsBetter(metric string) bool {
-	return metric == DecodeTokS || metric == E2ETokS || metric == StepTokS
-}
-
-// Unit returns the display unit of a metric.
-func Unit(metric string) string {
-	switch metric {
-	case DecodeTokS, E2ETokS, StepTokS:
-		return "tok/s"
-	case TTFTms, TPOTms, ITLp50ms, ITLp90ms, ITLp99ms:
-		return "ms"
-	case WallS:
-		return "s"
-	}
-	return ""
-}
-
 // Arm returns the arm with the given name.
 func (s *Scenario) Arm(name string) (Arm, bool) {
 	for _, a := range s.Arms {

@@ -111,7 +111,7 @@ func simulate(t testing.TB, spec campaignSpec, seed uint64) analysis.Analysis {
 		}
 		p.Stats.Seed = seed
 		in.Runs = append(in.Runs, analysis.Run{Seq: s.Seq, Round: s.Round, Arm: s.Arm, Start: start.Add(time.Duration(i) * 20 * time.Second),
-			Metrics: map[string]float64{scenarios.DecodeTokS: v, scenarios.WallS: 1}})
+			Metrics: map[string]float64{schema.DecodeTokS: v, schema.WallS: 1}})
 	}
 	in.Policy = p
 	return analysis.Analyze(in)

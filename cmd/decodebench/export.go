@@ -12,7 +12,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/decodebench/decodebench/recorder"
-	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -59,7 +58,12 @@ func writeBenchstat(w io.Writer, rec *schema.Record, stem string) error {
 	name := "Benchmark" + camel(rec.Feature)
 	fmt.Fprintf(w, "goos: %s\ngoarch: %s\ncpu: %s\n", oneLine(rec.Machine.OS), oneLine(rec.Machine.Arch), oneLine(rec.Machine.CPUModel))
 	fmt.Fprintf(w, "decodebench-record: %s\nverdict: %s\nengine-sha256: %s\n", oneLine(stem), rec.Verdict, oneLine(rec.Engine.SHA256))
-	metrics := append([]string{}, scenarios.MetricNames...)
+	var metrics []string
+	for _, m := range schema.Metrics {
+		if m.Bench != "" {
+			metrics = append(metrics, m.Name)
+		}
+	}
 	sort.SliceStable(metrics, func(i, j int) bool { return metrics[i] == rec.Scenario.Primary })
 	order := []string{rec.Scenario.Baseline}
 	for _, a := range rec.Scenario.Arms {
@@ -81,10 +85,7 @@ func writeBenchstat(w io.Writer, rec *schema.Record, stem string) error {
 		fmt.Fprintf(&b, "%s/arm=%s 1", name, benchName.ReplaceAllString(r.Arm, "_"))
 		for _, m := range metrics {
 			if v, ok := r.Metrics[m]; ok {
-				if m == scenarios.TTFTms {
-					v /= 1000
-				}
-				fmt.Fprintf(&b, " %g %s", v, benchUnit(m))
+				fmt.Fprintf(&b, " %g %s", v/schema.MetricOf(m).BenchDiv, benchUnit(m))
 			}
 		}
 		fmt.Fprintln(w, b.String())
@@ -92,19 +93,8 @@ func writeBenchstat(w io.Writer, rec *schema.Record, stem string) error {
 	return nil
 }
 
-func benchUnit(metric string) string {
-	switch metric {
-	case scenarios.DecodeTokS:
-		return "decode-tok/s"
-	case scenarios.E2ETokS:
-		return "e2e-tok/s"
-	case scenarios.TTFTms:
-		return "ttft-sec"
-	case scenarios.WallS:
-		return "wall-sec"
-	}
-	return metric
-}
+// benchUnit is the benchfmt unit export writes for a metric.
+func benchUnit(metric string) string { return schema.MetricOf(metric).Bench }
 
 // oneLine keeps a configuration value on its line.
 func oneLine(s string) string { return strings.NewReplacer("\n", " ", "\r", " ").Replace(s) }

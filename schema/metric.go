@@ -1,0 +1,61 @@
+package schema
+
+// Built-in metric names.
+const (
+	DecodeTokS = "decode_tok_s"
+	E2ETokS    = "e2e_tok_s"
+	TTFTms     = "ttft_ms"
+	WallS      = "wall_s"
+	// StepTokS is the decode rate of the median per-token step: one over
+	// the median of the gaps between streamed token events (each gap
+	// shared by the tokens of the later event). Unlike decode_tok_s,
+	// tokens over time, a short host stall moves it little. Measured on
+	// every streamed request.
+	StepTokS = "step_tok_s"
+	TPOTms   = "tpot_ms"
+	ITLp50ms = "itl_p50_ms"
+	ITLp90ms = "itl_p90_ms"
+	ITLp99ms = "itl_p99_ms"
+)
+
+// Metric is what is known of a built-in metric.
+type Metric struct {
+	Name           string
+	Unit           string // as tables print it
+	HigherIsBetter bool
+	Label          string // the readable name figures print
+	// Bench is the benchfmt unit export writes, a value in Unit divided
+	// by BenchDiv; "" for a metric export leaves out.
+	Bench    string
+	BenchDiv float64
+	// Stream marks a metric measured only on the OpenAI-compatible
+	// endpoints, from the arrival times of the streamed token events (as
+	// vLLM's bench serve defines them); PerToken, one that needs the
+	// arrival time of every event (engine.request.event_times).
+	Stream, PerToken bool
+}
+
+// Metrics are the built-in metrics, in report order: those of every run,
+// then those of streamed requests.
+var Metrics = []Metric{
+	{Name: DecodeTokS, Unit: "tok/s", HigherIsBetter: true, Label: "decode rate", Bench: "decode-tok/s", BenchDiv: 1},
+	{Name: E2ETokS, Unit: "tok/s", HigherIsBetter: true, Label: "end-to-end rate", Bench: "e2e-tok/s", BenchDiv: 1},
+	{Name: TTFTms, Unit: "ms", Label: "time to first token", Bench: "ttft-sec", BenchDiv: 1000},
+	{Name: WallS, Unit: "s", Label: "wall time", Bench: "wall-sec", BenchDiv: 1},
+	{Name: StepTokS, Unit: "tok/s", HigherIsBetter: true, Label: "median step rate", Stream: true, PerToken: true},
+	{Name: TPOTms, Unit: "ms", Label: "time per output token", Stream: true},
+	{Name: ITLp50ms, Unit: "ms", Label: "inter-token latency p50", Stream: true, PerToken: true},
+	{Name: ITLp90ms, Unit: "ms", Label: "inter-token latency p90", Stream: true, PerToken: true},
+	{Name: ITLp99ms, Unit: "ms", Label: "inter-token latency p99", Stream: true, PerToken: true},
+}
+
+// MetricOf returns a built-in metric by name; the zero Metric for any
+// other name.
+func MetricOf(name string) Metric {
+	for _, m := range Metrics {
+		if m.Name == name {
+			return m
+		}
+	}
+	return Metric{}
+}
