@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/perf/benchfmt"
 
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
@@ -55,40 +55,41 @@ var benchName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 // its base. Times are written in seconds with -sec units, which benchstat
 // scales.
 func writeBenchstat(w io.Writer, rec *schema.Record, stem string) error {
-	name := "Benchmark" + camel(rec.Feature)
-	fmt.Fprintf(w, "goos: %s\ngoarch: %s\ncpu: %s\n", oneLine(rec.Machine.OS), oneLine(rec.Machine.Arch), oneLine(rec.Machine.CPUModel))
-	fmt.Fprintf(w, "decodebench-record: %s\nverdict: %s\nengine-sha256: %s\n", oneLine(stem), rec.Verdict, oneLine(rec.Engine.SHA256))
-	var metrics []string
+	res := &benchfmt.Result{Iters: 1}
+	for _, kv := range [][2]string{{"goos", rec.Machine.OS}, {"goarch", rec.Machine.Arch}, {"cpu", rec.Machine.CPUModel},
+		{"decodebench-record", stem}, {"verdict", string(rec.Verdict)}, {"engine-sha256", rec.Engine.SHA256}} {
+		res.Config = append(res.Config, benchfmt.Config{Key: kv[0], Value: []byte(oneLine(kv[1])), File: true})
+	}
+	var metrics []schema.Metric
 	for _, m := range schema.Metrics {
 		if m.Bench != "" {
-			metrics = append(metrics, m.Name)
+			metrics = append(metrics, m)
 		}
 	}
-	sort.SliceStable(metrics, func(i, j int) bool { return metrics[i] == rec.Scenario.Primary })
+	sort.SliceStable(metrics, func(i, j int) bool { return metrics[i].Name == rec.Scenario.Primary })
 	order := []string{rec.Scenario.Baseline}
 	for _, a := range rec.Scenario.Arms {
 		if a.Name != rec.Scenario.Baseline {
 			order = append(order, a.Name)
 		}
 	}
-	var runs []schema.Run
+	bw := benchfmt.NewWriter(w)
 	for _, arm := range order {
 		for i, r := range rec.Runs {
 			if r.Arm != arm || !r.OK() || (i < len(rec.Analysis.Marks) && rec.Analysis.Marks[i].Dropped) {
 				continue
 			}
-			runs = append(runs, r)
-		}
-	}
-	for _, r := range runs {
-		var b strings.Builder
-		fmt.Fprintf(&b, "%s/arm=%s 1", name, benchName.ReplaceAllString(r.Arm, "_"))
-		for _, m := range metrics {
-			if v, ok := r.Metrics[m]; ok {
-				fmt.Fprintf(&b, " %g %s", v/schema.MetricOf(m).BenchDiv, benchUnit(m))
+			res.Name = benchfmt.Name(camel(rec.Feature) + "/arm=" + benchName.ReplaceAllString(r.Arm, "_"))
+			res.Values = res.Values[:0]
+			for _, m := range metrics {
+				if v, ok := r.Metrics[m.Name]; ok {
+					res.Values = append(res.Values, benchfmt.Value{Value: v / m.BenchDiv, Unit: m.Bench})
+				}
+			}
+			if err := bw.Write(res); err != nil {
+				return err
 			}
 		}
-		fmt.Fprintln(w, b.String())
 	}
 	return nil
 }
