@@ -165,11 +165,15 @@ var client = &http.Client{Transport: &http.Transport{DisableKeepAlives: true, Pr
 // Complete sends req to the server at baseURL with streaming on and
 // measures the reply as it arrives.
 func Complete(ctx context.Context, baseURL string, req Request) (*Response, error) {
-	body, err := requestBody(req, true)
+	d, err := dialectOf(req.Endpoint)
 	if err != nil {
 		return nil, err
 	}
-	r, err := streamed(ctx, baseURL, req, body)
+	body, err := requestBody(d, req, true)
+	if err != nil {
+		return nil, err
+	}
+	r, err := streamed(ctx, baseURL, req, d, body)
 	if err != nil {
 		return r, err
 	}
@@ -197,7 +201,7 @@ func post(ctx context.Context, url string, body []byte, stream bool) (*http.Resp
 	return client.Do(hreq)
 }
 
-func requestBody(req Request, stream bool) ([]byte, error) {
+func requestBody(d dialect, req Request, stream bool) ([]byte, error) {
 	m := map[string]any{"stream": stream, "temperature": req.Temperature, "seed": req.Seed}
 	if req.Model != "" {
 		m["model"] = req.Model
@@ -205,68 +209,8 @@ func requestBody(req Request, stream bool) ([]byte, error) {
 	if len(req.Stop) > 0 {
 		m["stop"] = req.Stop
 	}
-	switch req.Endpoint {
-	case "/completion":
-		m["prompt"] = req.Prompt
-		m["n_predict"] = req.MaxTokens
-		m["ignore_eos"] = req.IgnoreEOS
-		m["return_tokens"] = true
-		// Every run processes its prompt afresh, so TTFT means the same
-		// thing after warmups as on a cold server.
-		m["cache_prompt"] = false
-	case "/v1/completions", "/v1/chat/completions":
-		if req.Endpoint == "/v1/completions" {
-			m["prompt"] = req.Prompt
-		} else {
-			m["messages"] = []map[string]string{{"role": "user", "content": req.Prompt}}
-		}
-		m["max_tokens"] = req.MaxTokens
-		if stream {
-			m["stream_options"] = map[string]any{"include_usage": true}
-		}
-		if req.IgnoreEOS {
-			m["ignore_eos"] = true // llama-server and vLLM extension
-		}
-	default:
-		return nil, fmt.Errorf("unsupported endpoint %q", req.Endpoint)
-	}
+	d.fields(m, req, stream)
 	return json.Marshal(m)
-}
-
-// eventContent extracts generated text, reasoning text, token ids and the
-// stop flag from one streamed JSON event.
-func eventContent(endpoint string, obj map[string]any) (text, reasoning string, ids []int, stop bool) {
-	if endpoint == "/completion" {
-		text, _ = obj["content"].(string)
-		if arr, ok := obj["tokens"].([]any); ok {
-			for _, v := range arr {
-				if f, ok := v.(float64); ok {
-					ids = append(ids, int(f))
-				}
-			}
-		}
-		stop, _ = obj["stop"].(bool)
-		return text, "", ids, stop
-	}
-	choices, _ := obj["choices"].([]any)
-	for _, c := range choices {
-		cm, _ := c.(map[string]any)
-		if s, ok := cm["text"].(string); ok {
-			text += s
-		}
-		if d, ok := cm["delta"].(map[string]any); ok {
-			if s, ok := d["content"].(string); ok {
-				text += s
-			}
-			if s, ok := d["reasoning_content"].(string); ok {
-				reasoning += s
-			}
-		}
-		if fr, ok := cm["finish_reason"].(string); ok && fr != "" {
-			stop = true
-		}
-	}
-	return text, reasoning, nil, stop
 }
 
 // tokenCount takes the number of generated tokens from the engine's own
@@ -314,19 +258,13 @@ func numbers(v any) map[string]float64 {
 // give them (llama-server does, but drops the same held-back tokens, so
 // there the ids come back incomplete and are refused).
 func Replay(ctx context.Context, baseURL string, req Request) (string, []int, error) {
-	body, err := requestBody(req, false)
+	d, err := dialectOf(req.Endpoint)
 	if err != nil {
 		return "", nil, err
 	}
-	if req.Endpoint != "/completion" {
-		var m map[string]any
-		json.Unmarshal(body, &m)
-		if req.Endpoint == "/v1/chat/completions" {
-			m["logprobs"] = true
-		} else {
-			m["logprobs"] = 1
-		}
-		body, _ = json.Marshal(m)
+	body, err := requestBody(d, req, false)
+	if err != nil {
+		return "", nil, err
 	}
 	if req.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -345,55 +283,7 @@ func Replay(ctx context.Context, baseURL string, req Request) (string, []int, er
 	if resp.StatusCode != http.StatusOK {
 		return "", nil, &HTTPError{Status: resp.StatusCode, Body: strings.TrimSpace(string(b))}
 	}
-	return replayIDs(req.Endpoint, b)
-}
-
-// replayIDs reads the text and token ids of a non-streamed reply, and
-// refuses ids that do not cover every generated token.
-func replayIDs(endpoint string, body []byte) (string, []int, error) {
-	var reply struct {
-		Content string `json:"content"`
-		Tokens  []int  `json:"tokens"`
-		Choices []struct {
-			Text    string `json:"text"`
-			Message struct {
-				Content string `json:"content"`
-			} `json:"message"`
-			Logprobs *struct {
-				Content []struct {
-					ID *int `json:"id"`
-				} `json:"content"`
-			} `json:"logprobs"`
-		} `json:"choices"`
-		Usage struct {
-			CompletionTokens int `json:"completion_tokens"`
-		} `json:"usage"`
-	}
-	if err := json.Unmarshal(body, &reply); err != nil {
-		return "", nil, fmt.Errorf("token replay: %w", err)
-	}
-	if endpoint == "/completion" {
-		return reply.Content, reply.Tokens, nil
-	}
-	if len(reply.Choices) == 0 {
-		return "", nil, errors.New("token replay: no choices in the reply")
-	}
-	ch := reply.Choices[0]
-	text := ch.Text + ch.Message.Content
-	if ch.Logprobs == nil {
-		return text, nil, errors.New("token replay: the engine returned no logprobs")
-	}
-	var ids []int
-	for _, e := range ch.Logprobs.Content {
-		if e.ID == nil {
-			return text, nil, errors.New("token replay: the engine's logprobs carry no token ids")
-		}
-		ids = append(ids, *e.ID)
-	}
-	if n := reply.Usage.CompletionTokens; n > 0 && len(ids) != n {
-		return text, nil, fmt.Errorf("token replay: logprobs name %d of %d generated tokens", len(ids), n)
-	}
-	return text, ids, nil
+	return d.replayIDs(b)
 }
 
 // TokensFromEvents is the TokenSource of a count of stream events, used
@@ -405,7 +295,7 @@ const TokensFromEvents = "stream events"
 type textBuilders struct{ text, reasoning *bytes.Buffer }
 
 // take decodes one stream event into the response.
-func (r *Response) take(endpoint string, ev Event, tb *textBuilders) error {
+func (r *Response) take(d dialect, ev Event, tb *textBuilders) error {
 	r.Events++
 	if ev.Field == "error" {
 		return fmt.Errorf("engine sent an error event: %s", ev.Data)
@@ -418,7 +308,7 @@ func (r *Response) take(endpoint string, ev Event, tb *textBuilders) error {
 		b, _ := json.Marshal(e)
 		return fmt.Errorf("engine reported an error: %s", b)
 	}
-	piece, think, ids, stop := eventContent(endpoint, obj)
+	piece, think, ids, stop := d.event(obj)
 	tb.text.WriteString(piece)
 	tb.reasoning.WriteString(think)
 	r.TokenIDs = append(r.TokenIDs, ids...)

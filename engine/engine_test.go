@@ -305,17 +305,17 @@ func TestReplayIDsOnRealReplies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		text, ids, err := replayIDs(tt.endpoint, b)
+		text, ids, err := dialects[tt.endpoint].replayIDs(b)
 		if err == nil || !strings.Contains(err.Error(), "of 16 generated tokens") || text == "" || ids != nil {
 			t.Errorf("%s: text %q ids %v err %v", tt.file, text, ids, err)
 		}
 	}
 	full := []byte(`{"choices":[{"text":"ab","logprobs":{"content":[{"id":7},{"id":9}]}}],"usage":{"completion_tokens":2}}`)
-	if text, ids, err := replayIDs("/v1/completions", full); err != nil || text != "ab" || len(ids) != 2 || ids[1] != 9 {
+	if text, ids, err := dialects["/v1/completions"].replayIDs(full); err != nil || text != "ab" || len(ids) != 2 || ids[1] != 9 {
 		t.Errorf("complete logprobs: %q %v %v", text, ids, err)
 	}
 	noIDs := []byte(`{"choices":[{"text":"ab","logprobs":{"content":[{"token":"a"},{"token":"b"}]}}]}`)
-	if _, _, err := replayIDs("/v1/completions", noIDs); err == nil {
+	if _, _, err := dialects["/v1/completions"].replayIDs(noIDs); err == nil {
 		t.Error("logprobs without ids accepted")
 	}
 }

@@ -210,7 +210,7 @@ func (s *stream) close() error { return s.conn.Close() }
 // that carries tokens every event is decoded as it arrives; after it, in
 // ReadEnds mode, the kernel holds the stream and the remaining events are
 // decoded once it has ended, outside the measured window.
-func streamed(ctx context.Context, baseURL string, req Request, body []byte) (*Response, error) {
+func streamed(ctx context.Context, baseURL string, req Request, d dialect, body []byte) (*Response, error) {
 	if req.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
@@ -246,7 +246,7 @@ func streamed(ctx context.Context, baseURL string, req Request, body []byte) (*R
 			pending = append(pending, ev)
 			return nil
 		}
-		if err := r.take(req.Endpoint, ev, tb); err != nil {
+		if err := r.take(d, ev, tb); err != nil {
 			return err
 		}
 		if r.FirstTokenAt != 0 && req.Reads == ReadEnds {
@@ -278,7 +278,7 @@ func streamed(ctx context.Context, baseURL string, req Request, body []byte) (*R
 	}
 	if err == nil {
 		for _, ev := range pending {
-			if err = r.take(req.Endpoint, ev, tb); err != nil {
+			if err = r.take(d, ev, tb); err != nil {
 				break
 			}
 		}

@@ -1,0 +1,166 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// dialect is one request format the client speaks: the fields of a request
+// body, and how a streamed event and a non-streamed reply are read.
+type dialect interface {
+	// fields adds the dialect's fields to a body; a body that is not
+	// streamed is a token replay's.
+	fields(m map[string]any, req Request, stream bool)
+	// event extracts generated text, reasoning text, token ids and the
+	// stop flag from one streamed JSON event.
+	event(obj map[string]any) (text, reasoning string, ids []int, stop bool)
+	// replayIDs reads the text and token ids of a non-streamed reply, and
+	// refuses ids that do not cover every generated token.
+	replayIDs(body []byte) (string, []int, error)
+}
+
+// dialects are the endpoints the client speaks, by path.
+var dialects = map[string]dialect{
+	"/completion":          completion{},
+	"/v1/completions":      completions{},
+	"/v1/chat/completions": chat{},
+}
+
+func dialectOf(endpoint string) (dialect, error) {
+	if d, ok := dialects[endpoint]; ok {
+		return d, nil
+	}
+	return nil, fmt.Errorf("unsupported endpoint %q", endpoint)
+}
+
+// completion is llama-server's native /completion.
+type completion struct{}
+
+func (completion) fields(m map[string]any, req Request, _ bool) {
+	m["prompt"] = req.Prompt
+	m["n_predict"] = req.MaxTokens
+	m["ignore_eos"] = req.IgnoreEOS
+	m["return_tokens"] = true
+	// Every run processes its prompt afresh, so TTFT means the same
+	// thing after warmups as on a cold server.
+	m["cache_prompt"] = false
+}
+
+func (completion) event(obj map[string]any) (text, reasoning string, ids []int, stop bool) {
+	text, _ = obj["content"].(string)
+	if arr, ok := obj["tokens"].([]any); ok {
+		for _, v := range arr {
+			if f, ok := v.(float64); ok {
+				ids = append(ids, int(f))
+			}
+		}
+	}
+	stop, _ = obj["stop"].(bool)
+	return text, "", ids, stop
+}
+
+func (completion) replayIDs(body []byte) (string, []int, error) {
+	var reply struct {
+		Content string `json:"content"`
+		Tokens  []int  `json:"tokens"`
+	}
+	if err := json.Unmarshal(body, &reply); err != nil {
+		return "", nil, fmt.Errorf("token replay: %w", err)
+	}
+	return reply.Content, reply.Tokens, nil
+}
+
+// completions is the OpenAI-style /v1/completions.
+type completions struct{}
+
+func (completions) fields(m map[string]any, req Request, stream bool) {
+	m["prompt"] = req.Prompt
+	openAIFields(m, req, stream, 1)
+}
+
+// chat is the OpenAI-style /v1/chat/completions; its events and replies
+// read as completions' do.
+type chat struct{ completions }
+
+func (chat) fields(m map[string]any, req Request, stream bool) {
+	m["messages"] = []map[string]string{{"role": "user", "content": req.Prompt}}
+	openAIFields(m, req, stream, true)
+}
+
+// openAIFields adds what both OpenAI-style endpoints take; a replay asks
+// for logprobs (Replay).
+func openAIFields(m map[string]any, req Request, stream bool, logprobs any) {
+	m["max_tokens"] = req.MaxTokens
+	if stream {
+		m["stream_options"] = map[string]any{"include_usage": true}
+	} else {
+		m["logprobs"] = logprobs
+	}
+	if req.IgnoreEOS {
+		m["ignore_eos"] = true // llama-server and vLLM extension
+	}
+}
+
+func (completions) event(obj map[string]any) (text, reasoning string, ids []int, stop bool) {
+	choices, _ := obj["choices"].([]any)
+	for _, c := range choices {
+		cm, _ := c.(map[string]any)
+		if s, ok := cm["text"].(string); ok {
+			text += s
+		}
+		if d, ok := cm["delta"].(map[string]any); ok {
+			if s, ok := d["content"].(string); ok {
+				text += s
+			}
+			if s, ok := d["reasoning_content"].(string); ok {
+				reasoning += s
+			}
+		}
+		if fr, ok := cm["finish_reason"].(string); ok && fr != "" {
+			stop = true
+		}
+	}
+	return text, reasoning, nil, stop
+}
+
+func (completions) replayIDs(body []byte) (string, []int, error) {
+	var reply struct {
+		Choices []struct {
+			Text    string `json:"text"`
+			Message struct {
+				Content string `json:"content"`
+			} `json:"message"`
+			Logprobs *struct {
+				Content []struct {
+					ID *int `json:"id"`
+				} `json:"content"`
+			} `json:"logprobs"`
+		} `json:"choices"`
+		Usage struct {
+			CompletionTokens int `json:"completion_tokens"`
+		} `json:"usage"`
+	}
+	if err := json.Unmarshal(body, &reply); err != nil {
+		return "", nil, fmt.Errorf("token replay: %w", err)
+	}
+	if len(reply.Choices) == 0 {
+		return "", nil, errors.New("token replay: no choices in the reply")
+	}
+	ch := reply.Choices[0]
+	text := ch.Text + ch.Message.Content
+	if ch.Logprobs == nil {
+		return text, nil, errors.New("token replay: the engine returned no logprobs")
+	}
+	var ids []int
+	for _, e := range ch.Logprobs.Content {
+		if e.ID == nil {
+			return text, nil, errors.New("token replay: the engine's logprobs carry no token ids")
+		}
+		ids = append(ids, *e.ID)
+	}
+	if n := reply.Usage.CompletionTokens; n > 0 && len(ids) != n {
+		return text, nil, fmt.Errorf("token replay: logprobs name %d of %d generated tokens", len(ids), n)
+	}
+	return text, ids, nil
+}
