@@ -184,10 +184,6 @@ func outFolder(out string, set, resume bool) (string, error) {
 	return defaultOut, nil
 }
 
-// logLinesIntro ends a run error that is followed by the engine's last log
-// lines (engine.StartError).
-const logLinesIntro = "last engine log lines:"
-
 // maxLogLines bounds the engine log lines the summary repeats.
 const maxLogLines = 8
 
@@ -197,8 +193,7 @@ const maxLogLines = 8
 func printSummaryText(w io.Writer, rec *schema.Record) {
 	a := rec.Analysis
 	for _, r := range append(append([]schema.Reason{}, a.Reasons...), a.Flags...) {
-		line := strings.TrimSuffix(strings.TrimSpace(recorder.ReasonText(r)), logLinesIntro)
-		fmt.Fprintln(w, "  "+strings.TrimRight(line, "; "))
+		fmt.Fprintln(w, "  "+engine.ParseStartError(strings.TrimSpace(recorder.ReasonText(r))).Reason)
 	}
 	if rec.Verdict.ShowsResults() {
 		for _, v := range a.ArmVerdicts {
@@ -210,14 +205,8 @@ func printSummaryText(w io.Writer, rec *schema.Record) {
 		if r.Error == "" {
 			continue
 		}
-		_, rest, ok := strings.Cut(r.Error, logLinesIntro)
-		var lines []string
-		for _, l := range strings.Split(rest, "\n") {
-			if l = strings.TrimSpace(l); l != "" {
-				lines = append(lines, l)
-			}
-		}
-		if !ok || len(lines) == 0 {
+		lines := engine.ParseStartError(r.Error).LogTail
+		if len(lines) == 0 {
 			break
 		}
 		if len(lines) > maxLogLines {
