@@ -13,36 +13,19 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-)
 
-// Identity says exactly which engine binary ran, so that a record can be
-// reproduced and two records compared.
-type Identity struct {
-	Command string `json:"command"`
-	Path    string `json:"path"`
-	SHA256  string `json:"sha256"`
-	Version string `json:"version"`
-	// RealBinary is the program a wrapper script runs (the wrappers that
-	// scripts/install-llama-server.sh writes name it), with its hash.
-	RealBinary   string `json:"real_binary,omitempty"`
-	RealSHA256   string `json:"real_sha256,omitempty"`
-	SourceDir    string `json:"source_dir,omitempty"`
-	SourceCommit string `json:"source_commit,omitempty"`
-	SourceDirty  *bool  `json:"source_dirty,omitempty"`
-	// Models are the files the command lines name (see ModelFiles).
-	Models []ModelFile `json:"models,omitempty"`
-	// Problems lists what could not be determined.
-	Problems []string `json:"problems,omitempty"`
-}
+	"github.com/decodebench/decodebench/schema"
+)
 
 // RealBinaryMarker is the comment line by which a wrapper script names the
 // binary it runs.
 const RealBinaryMarker = "# decodebench-real-binary: "
 
-// Identify resolves command on PATH, hashes it, asks it for --version, and
-// reads the git state of sourceDir when one is given.
-func Identify(ctx context.Context, command string, env []string, sourceDir string) Identity {
-	id := Identity{Command: command}
+// Identify resolves command on PATH, hashes it (and the binary a wrapper
+// script names), asks it for --version, and reads the git state of
+// sourceDir when one is given.
+func Identify(ctx context.Context, command string, env []string, sourceDir string) schema.EngineInfo {
+	id := schema.EngineInfo{Command: command}
 	path, err := exec.LookPath(command)
 	if err != nil {
 		id.Problems = append(id.Problems, fmt.Sprintf("cannot resolve %q: %v", command, err))

@@ -11,17 +11,9 @@ import (
 	"strings"
 	"sync"
 	"time"
-)
 
-// ModelFile is a file the engine's command line names (a model, a draft
-// model, a prompt), with its size and sha256.
-type ModelFile struct {
-	// Arg is the argument as written on the command line.
-	Arg    string `json:"arg"`
-	Path   string `json:"path"`
-	Bytes  int64  `json:"bytes"`
-	SHA256 string `json:"sha256"`
-}
+	"github.com/decodebench/decodebench/schema"
+)
 
 // ModelFiles hashes every regular file that an argument of the command
 // (a bare path or the value of --flag=path) names, the binary itself
@@ -29,8 +21,8 @@ type ModelFile struct {
 // absolute path, size and modification time, so a 100 GB model is read
 // once, not every run; the cache lives in the user's cache folder and a
 // missing or unwritable cache only costs a re-read.
-func ModelFiles(args []string) ([]ModelFile, []string) {
-	var out []ModelFile
+func ModelFiles(args []string) ([]schema.ModelFile, []string) {
+	var out []schema.ModelFile
 	var problems []string
 	seen := map[string]bool{}
 	cache := loadHashCache()
@@ -69,7 +61,7 @@ func ModelFiles(args []string) ([]ModelFile, []string) {
 			problems = append(problems, fmt.Sprintf("hash %s: %v", cand, err))
 			continue
 		}
-		out = append(out, ModelFile{Arg: a, Path: abs, Bytes: fi.Size(), SHA256: sum})
+		out = append(out, schema.ModelFile{Arg: a, Path: abs, Bytes: fi.Size(), SHA256: sum})
 	}
 	cache.save()
 	return out, problems

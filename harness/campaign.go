@@ -544,7 +544,7 @@ func (c *campaign) identifyEngine(ctx context.Context) schema.EngineInfo {
 	models, problems := engine.ModelFiles(args)
 	id.Models = models
 	id.Problems = append(id.Problems, problems...)
-	return recorder.EngineFrom(id)
+	return id
 }
 
 // conclude analyses the runs and puts the analysis into the record.

@@ -3,20 +3,9 @@ package recorder
 import (
 	"time"
 
-	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/schema"
 )
-
-// EngineFrom converts the engine's identity into the persisted form.
-func EngineFrom(id engine.Identity) schema.EngineInfo {
-	out := schema.EngineInfo{Command: id.Command, Path: id.Path, SHA256: id.SHA256, Version: id.Version, RealBinary: id.RealBinary, RealSHA256: id.RealSHA256,
-		SourceDir: id.SourceDir, SourceCommit: id.SourceCommit, SourceDirty: id.SourceDirty, Problems: id.Problems}
-	for _, m := range id.Models {
-		out.Models = append(out.Models, schema.ModelFile{Arg: m.Arg, Path: m.Path, Bytes: m.Bytes, SHA256: m.SHA256})
-	}
-	return out
-}
 
 // MachineFrom converts the machine's identity into the persisted form.
 func MachineFrom(id machine.Identity) schema.MachineInfo {
