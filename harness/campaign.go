@@ -358,13 +358,13 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 	}
 	run.ConditionsBefore = c.conditions(ctx)
 	if l, err := c.sampler.Sample(ctx); err == nil {
-		run.LoadBefore = recorder.LoadFrom(l)
+		run.LoadBefore = &l
 	}
 	run.Start = time.Now().Round(0)
 	err := c.exec.Execute(ctx, slot, &run)
 	run.Seconds = time.Since(run.Start).Seconds()
 	if l, err := c.sampler.Sample(context.WithoutCancel(ctx)); err == nil {
-		run.LoadAfter = recorder.LoadFrom(l)
+		run.LoadAfter = &l
 	}
 	run.ConditionsAfter = c.conditions(ctx)
 	c.lastEnd = time.Now()
@@ -464,7 +464,7 @@ func (c *campaign) runSummary(r schema.Run) string {
 	return strings.Join(parts, ", ")
 }
 
-func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.Time) *schema.Record {
+func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started time.Time) *schema.Record {
 	s := c.scenario
 	p := c.policy
 	rec := &schema.Record{
@@ -474,7 +474,7 @@ func (c *campaign) newRecord(hw, date string, id machine.Identity, started time.
 		Issue:    s.Issue,
 		Hardware: hw,
 		Date:     date,
-		Machine:  recorder.MachineFrom(id),
+		Machine:  id,
 		Scenario: schema.ScenarioInfo{
 			Path:            s.Path,
 			Hash:            s.Hash(),

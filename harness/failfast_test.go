@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -49,7 +48,7 @@ func runFake(t *testing.T, extra string, failAt int) *schema.Record {
 	if err := c.prepareDataDir(); err != nil {
 		t.Fatal(err)
 	}
-	c.rec = c.newRecord("x", "2026-01-01", machine.Identity{}, time.Now().Round(0))
+	c.rec = c.newRecord("x", "2026-01-01", schema.MachineInfo{}, time.Now().Round(0))
 	out, err := c.execute(context.Background())
 	if err != nil {
 		t.Fatal(err)

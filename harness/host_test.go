@@ -48,7 +48,7 @@ func loopCampaign(t *testing.T, extra string, host hostState) (*schema.Record, *
 	if err := os.MkdirAll(c.dataDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c.rec = c.newRecord("x", "2026-01-02", machine.Identity{}, time.Now())
+	c.rec = c.newRecord("x", "2026-01-02", schema.MachineInfo{}, time.Now())
 	out, err := c.execute(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -70,7 +69,7 @@ func loop(t *testing.T, onFailure string, f *fakeEngine) (*schema.Record, []stri
 	if err := c.prepareDataDir(); err != nil {
 		t.Fatal(err)
 	}
-	c.rec = c.newRecord("x", "2026-01-01", machine.Identity{}, time.Now().Round(0))
+	c.rec = c.newRecord("x", "2026-01-01", schema.MachineInfo{}, time.Now().Round(0))
 	out, err := c.execute(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/schema"
 )
 
 func mkfifo(t *testing.T, path string) {
@@ -15,4 +15,4 @@ func mkfifo(t *testing.T, path string) {
 	}
 }
 
-func machineIdentity() machine.Identity { return machine.Identity{} }
+func machineIdentity() schema.MachineInfo { return schema.MachineInfo{} }

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -45,7 +44,7 @@ func concluded(t *testing.T, extra string, values map[string][]float64, mutate f
 		t.Fatal(err)
 	}
 	plan, _ := Plan(s.ArmNames(), s.Schedule.Rounds.Min, s.Policy.Schedule.Order, s.Schedule.Seed)
-	c.rec = c.newRecord("x", "2026-01-01", machine.Identity{}, time.Unix(0, 0))
+	c.rec = c.newRecord("x", "2026-01-01", schema.MachineInfo{}, time.Unix(0, 0))
 	c.rec.Method.Planned = Arms(plan)
 	idx := map[string]int{}
 	for _, slot := range plan {

@@ -11,25 +11,9 @@ import (
 	"github.com/shirou/gopsutil/v4/cpu"
 	"github.com/shirou/gopsutil/v4/load"
 	"github.com/shirou/gopsutil/v4/mem"
-)
 
-// A Load is how busy the machine was at one moment. Taken before and after a
-// measured run, it shows whether something else competed for the machine.
-type Load struct {
-	Time time.Time `json:"time"`
-	// Load1, Load5 and Load15 are the 1, 5 and 15 minute load averages.
-	// They lag, but unlike CPUBusyPct they also count threads waiting for
-	// a CPU, and a benchmark that starts while Load1 is high shares it.
-	Load1  float64 `json:"load1"`
-	Load5  float64 `json:"load5"`
-	Load15 float64 `json:"load15"`
-	// CPUBusyPct is the whole machine's busy share of CPU time, 0 to 100,
-	// since the previous sample of the same Sampler; for a Sampler's first
-	// sample, over the 200ms that Sample waits.
-	CPUBusyPct        float64 `json:"cpu_busy_pct"`
-	MemAvailableBytes uint64  `json:"mem_available_bytes"` // memory that can be had without swapping
-	SwapUsedBytes     uint64  `json:"swap_used_bytes"`
-}
+	"github.com/decodebench/decodebench/schema"
+)
 
 // firstInterval is how long a Sampler watches the CPUs when it has no
 // earlier sample to compare with. Counters since boot would average over
@@ -37,7 +21,7 @@ type Load struct {
 // scheduler ticks on every CPU and short enough to take before each run.
 const firstInterval = 200 * time.Millisecond
 
-// A Sampler takes Load samples. It keeps the CPU times of its last sample so
+// A Sampler takes load samples. It keeps the CPU times of its last sample so
 // that the next one can compute CPU busy % over the time between them
 // without sleeping: a sample taken right after a run covers exactly that
 // run's wall time when the previous one was taken right before it.
@@ -53,18 +37,19 @@ type Sampler struct {
 // NewSampler returns a Sampler with no earlier sample.
 func NewSampler() *Sampler { return new(Sampler) }
 
-// Sample reports the machine's load now.
+// Sample reports the machine's load now. Taken before and after a measured
+// run, it shows whether something else competed for the machine.
 //
 // The first sample of a Sampler blocks for 200ms to measure CPU busy %, as
 // does a sample taken so soon after the previous one that the CPU time
 // counters have not moved. Others return at once.
-func (s *Sampler) Sample(ctx context.Context) (Load, error) {
+func (s *Sampler) Sample(ctx context.Context) (schema.LoadSample, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
 	cur, err := cpuTimes(ctx)
 	if err != nil {
-		return Load{}, err
+		return schema.LoadSample{}, err
 	}
 	busy, ok := 0.0, false
 	if s.have {
@@ -73,33 +58,33 @@ func (s *Sampler) Sample(ctx context.Context) (Load, error) {
 	if !ok {
 		start := cur
 		if err := sleep(ctx, firstInterval); err != nil {
-			return Load{}, fmt.Errorf("machine: cpu busy %%: %w", err)
+			return schema.LoadSample{}, fmt.Errorf("machine: cpu busy %%: %w", err)
 		}
 		if cur, err = cpuTimes(ctx); err != nil {
-			return Load{}, err
+			return schema.LoadSample{}, err
 		}
 		if busy, ok = busyPercent(start, cur); !ok {
-			return Load{}, fmt.Errorf("machine: cpu busy %%: cpu time counters did not advance in %v", firstInterval)
+			return schema.LoadSample{}, fmt.Errorf("machine: cpu busy %%: cpu time counters did not advance in %v", firstInterval)
 		}
 	}
 
 	avg, err := load.AvgWithContext(ctx)
 	if err != nil {
-		return Load{}, fmt.Errorf("machine: load average: %w", err)
+		return schema.LoadSample{}, fmt.Errorf("machine: load average: %w", err)
 	}
 	vm, err := mem.VirtualMemoryWithContext(ctx)
 	if err != nil {
-		return Load{}, fmt.Errorf("machine: memory: %w", err)
+		return schema.LoadSample{}, fmt.Errorf("machine: memory: %w", err)
 	}
 	swap, err := mem.SwapMemoryWithContext(ctx)
 	if err != nil {
-		return Load{}, fmt.Errorf("machine: swap: %w", err)
+		return schema.LoadSample{}, fmt.Errorf("machine: swap: %w", err)
 	}
 
 	// Only a sample that is returned becomes the one the next compares with.
 	s.prev, s.have = cur, true
-	return Load{
-		Time:              time.Now(),
+	return schema.LoadSample{
+		Time:              time.Now().Round(0),
 		Load1:             avg.Load1,
 		Load5:             avg.Load5,
 		Load15:            avg.Load15,

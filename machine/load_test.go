@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/shirou/gopsutil/v4/cpu"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 func TestBusyPercent(t *testing.T) {
@@ -87,7 +89,7 @@ func TestSamplerSample(t *testing.T) {
 	t.Logf("second: %+v", second)
 }
 
-func checkLoad(t *testing.T, which string, l Load) {
+func checkLoad(t *testing.T, which string, l schema.LoadSample) {
 	t.Helper()
 	if l.CPUBusyPct < 0 || l.CPUBusyPct > 100 || math.IsNaN(l.CPUBusyPct) {
 		t.Errorf("%s: CPUBusyPct = %v, want 0..100", which, l.CPUBusyPct)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/internal/abbrev"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // nvidiaSMIArgs asks for exactly the fields of a GPU, in the order
@@ -27,7 +28,7 @@ const nvidiaSMITimeout = 10 * time.Second
 
 // nvidiaGPUs lists the NVIDIA GPUs through nvidia-smi. Without nvidia-smi on
 // PATH it returns no GPUs and no error: most machines have none.
-func nvidiaGPUs(ctx context.Context) ([]GPU, error) {
+func nvidiaGPUs(ctx context.Context) ([]schema.GPUInfo, error) {
 	path, err := exec.LookPath("nvidia-smi")
 	if err != nil {
 		return nil, nil
@@ -71,8 +72,8 @@ func nvidiaGPUs(ctx context.Context) ([]GPU, error) {
 // ("[N/A]" on the unified-memory GB10, "[Not Supported]" elsewhere); it is
 // read as 0 rather than failing the whole machine.
 // Any other shape is an error: it means the query and the parser disagree.
-func parseNvidiaSMI(out []byte) ([]GPU, error) {
-	var gpus []GPU
+func parseNvidiaSMI(out []byte) ([]schema.GPUInfo, error) {
+	var gpus []schema.GPUInfo
 	for i, line := range strings.Split(string(out), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
@@ -82,7 +83,7 @@ func parseNvidiaSMI(out []byte) ([]GPU, error) {
 		if len(f) != 3 {
 			return nil, fmt.Errorf("line %d: %d comma-separated fields, want 3 (name, driver_version, memory.total): %q", i+1, len(f), line)
 		}
-		g := GPU{
+		g := schema.GPUInfo{
 			Name:   strings.TrimSpace(f[0]),
 			Driver: strings.TrimSpace(f[1]),
 		}

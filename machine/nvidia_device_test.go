@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // The outputs of one real run of `decodebench machine` on an idle H200 and
@@ -42,10 +44,10 @@ func TestH200DeviceQueries(t *testing.T) {
 // there back into the types that wrote it.
 func TestH200DeviceMachineJSON(t *testing.T) {
 	var rep struct {
-		Identity  Identity  `json:"identity"`
-		Telemetry Telemetry `json:"telemetry"`
-		Snapshot  Snapshot  `json:"snapshot"`
-		Warnings  []Warning `json:"warnings"`
+		Identity  schema.MachineInfo `json:"identity"`
+		Telemetry Telemetry          `json:"telemetry"`
+		Snapshot  Snapshot           `json:"snapshot"`
+		Warnings  []Warning          `json:"warnings"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(readFile(t, h200Device+"machine.json")))
 	dec.DisallowUnknownFields()

@@ -10,24 +10,26 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 func TestParseNvidiaSMI(t *testing.T) {
 	tests := []struct {
 		name    string
 		out     []byte
-		want    []GPU
+		want    []schema.GPUInfo
 		wantErr string
 	}{
 		{
 			name: "h200 fixture",
 			out:  readFile(t, "testdata/nvidia/h200/nvidia-smi-query-name-driver-memory.csv"),
-			want: []GPU{{Name: "NVIDIA H200", Driver: "580.159.04", MemoryMiB: 143771}},
+			want: []schema.GPUInfo{{Name: "NVIDIA H200", Driver: "580.159.04", MemoryMiB: 143771}},
 		},
 		{
 			name: "two gpus, older driver naming",
 			out:  []byte("Tesla V100-SXM2-16GB, 535.183.01, 16384\nTesla V100-SXM2-16GB, 535.183.01, 16384\n"),
-			want: []GPU{
+			want: []schema.GPUInfo{
 				{Name: "Tesla V100-SXM2-16GB", Driver: "535.183.01", MemoryMiB: 16384},
 				{Name: "Tesla V100-SXM2-16GB", Driver: "535.183.01", MemoryMiB: 16384},
 			},
@@ -38,17 +40,17 @@ func TestParseNvidiaSMI(t *testing.T) {
 			// https://github.com/mostlygeek/llama-swap/issues/782.
 			name: "unified memory",
 			out:  []byte("NVIDIA GB10, 580.126.09, [N/A]\n"),
-			want: []GPU{{Name: "NVIDIA GB10", Driver: "580.126.09", MemoryMiB: 0}},
+			want: []schema.GPUInfo{{Name: "NVIDIA GB10", Driver: "580.126.09", MemoryMiB: 0}},
 		},
 		{
 			name: "not supported",
 			out:  []byte("NVIDIA GeForce RTX 4090, 560.35.03, [Not Supported]\n"),
-			want: []GPU{{Name: "NVIDIA GeForce RTX 4090", Driver: "560.35.03", MemoryMiB: 0}},
+			want: []schema.GPUInfo{{Name: "NVIDIA GeForce RTX 4090", Driver: "560.35.03", MemoryMiB: 0}},
 		},
 		{
 			name: "blank lines and CRLF",
 			out:  []byte("\r\nNVIDIA H200, 580.159.04, 143771\r\n\r\n"),
-			want: []GPU{{Name: "NVIDIA H200", Driver: "580.159.04", MemoryMiB: 143771}},
+			want: []schema.GPUInfo{{Name: "NVIDIA H200", Driver: "580.159.04", MemoryMiB: 143771}},
 		},
 		{name: "no output", out: nil, want: nil},
 		{
@@ -95,7 +97,7 @@ func TestNvidiaGPUsTool(t *testing.T) {
 		name    string
 		script  string // body of the stand-in nvidia-smi; "" for none on PATH
 		timeout time.Duration
-		want    []GPU
+		want    []schema.GPUInfo
 		wantErr string
 	}{
 		{name: "absent"},
@@ -103,7 +105,7 @@ func TestNvidiaGPUsTool(t *testing.T) {
 			name: "works",
 			script: `[ "$*" = "` + strings.Join(nvidiaSMIArgs, " ") + `" ] || { echo "unexpected arguments: $*"; exit 2; }
 exec '` + cat + `' '` + fixture + `'`,
-			want: []GPU{{Name: "NVIDIA H200", Driver: "580.159.04", MemoryMiB: 143771}},
+			want: []schema.GPUInfo{{Name: "NVIDIA H200", Driver: "580.159.04", MemoryMiB: 143771}},
 		},
 		{
 			// A driver that is installed but not loaded: the tool is there and fails.

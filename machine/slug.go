@@ -2,6 +2,8 @@ package machine
 
 import (
 	"strings"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Slug returns the short hardware name that record file names carry, such as
@@ -23,7 +25,7 @@ import (
 //   - Intel chips are named by family: "xeon", or "corei9" for Core i9.
 //   - Anything else is named by the first word of its CPU model, or
 //     "unknown" when there is none.
-func Slug(cpuModel string, gpus []GPU) string {
+func Slug(cpuModel string, gpus []schema.GPUInfo) string {
 	if g, ok := primaryGPU(gpus); ok {
 		if s := gpuSlug(g.Name); s != "" {
 			return s
@@ -36,8 +38,8 @@ func Slug(cpuModel string, gpus []GPU) string {
 }
 
 // primaryGPU returns the GPU with the most memory, the first of equals.
-func primaryGPU(gpus []GPU) (GPU, bool) {
-	best, ok := GPU{}, false
+func primaryGPU(gpus []schema.GPUInfo) (schema.GPUInfo, bool) {
+	best, ok := schema.GPUInfo{}, false
 	for _, g := range gpus {
 		if strings.TrimSpace(g.Name) == "" {
 			continue

@@ -5,19 +5,21 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 func TestSlug(t *testing.T) {
-	gpu := func(names ...string) []GPU {
-		var gs []GPU
+	gpu := func(names ...string) []schema.GPUInfo {
+		var gs []schema.GPUInfo
 		for _, n := range names {
-			gs = append(gs, GPU{Name: n})
+			gs = append(gs, schema.GPUInfo{Name: n})
 		}
 		return gs
 	}
 	tests := []struct {
 		cpu  string
-		gpus []GPU
+		gpus []schema.GPUInfo
 		want string
 	}{
 		// An NVIDIA GPU names the machine, whatever the CPU.
@@ -40,9 +42,9 @@ func TestSlug(t *testing.T) {
 		{"", gpu("NVIDIA GeForce RTX 3090 Ti"), "rtx3090ti"},
 		{"", gpu("NVIDIA TITAN RTX"), "titanrtx"},
 		// With several GPUs the biggest names the machine.
-		{"", []GPU{{Name: "NVIDIA GeForce GT 1030", MemoryMiB: 2048}, {Name: "NVIDIA GeForce RTX 4090", MemoryMiB: 24564}}, "rtx4090"},
-		{"", []GPU{{Name: "NVIDIA H200", MemoryMiB: 143771}, {Name: "NVIDIA H200", MemoryMiB: 143771}}, "h200"},
-		{"Apple M1 Pro", []GPU{{Name: ""}}, "m1pro"},
+		{"", []schema.GPUInfo{{Name: "NVIDIA GeForce GT 1030", MemoryMiB: 2048}, {Name: "NVIDIA GeForce RTX 4090", MemoryMiB: 24564}}, "rtx4090"},
+		{"", []schema.GPUInfo{{Name: "NVIDIA H200", MemoryMiB: 143771}, {Name: "NVIDIA H200", MemoryMiB: 143771}}, "h200"},
+		{"Apple M1 Pro", []schema.GPUInfo{{Name: ""}}, "m1pro"},
 
 		// Apple Silicon: the SoC.
 		{"Apple M1 Ultra", nil, "m1ultra"},
@@ -116,7 +118,7 @@ func TestSlugFixtures(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			b := readFile(t, tt.file)
 			var cpu string
-			var gpus []GPU
+			var gpus []schema.GPUInfo
 			switch {
 			case strings.HasSuffix(tt.file, ".csv"):
 				var err error

@@ -3,17 +3,19 @@ package machine
 import (
 	"context"
 	"time"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // A Snapshot is the machine's state at one moment: load, conditions and the
 // processes on NVIDIA GPUs. Take one before and one after each measured run
 // (and, if wanted, during it) and compare.
 type Snapshot struct {
-	Time         time.Time    `json:"time"`
-	Load         *Load        `json:"load,omitempty"`
-	LoadError    string       `json:"load_error,omitempty"`
-	Conditions   Conditions   `json:"conditions"`
-	GPUProcesses []GPUProcess `json:"gpu_processes,omitempty"`
+	Time         time.Time          `json:"time"`
+	Load         *schema.LoadSample `json:"load,omitempty"`
+	LoadError    string             `json:"load_error,omitempty"`
+	Conditions   Conditions         `json:"conditions"`
+	GPUProcesses []GPUProcess       `json:"gpu_processes,omitempty"`
 }
 
 // TakeSnapshot reads the machine now. s may be nil for no load reading; a

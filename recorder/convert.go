@@ -7,21 +7,6 @@ import (
 	"github.com/decodebench/decodebench/schema"
 )
 
-// MachineFrom converts the machine's identity into the persisted form.
-func MachineFrom(id machine.Identity) schema.MachineInfo {
-	out := schema.MachineInfo{Hostname: id.Hostname, OS: id.OS, Platform: id.Platform, PlatformVersion: id.PlatformVersion, Kernel: id.Kernel, Arch: id.Arch,
-		CPUModel: id.CPUModel, Cores: id.Cores, Threads: id.Threads, MemoryBytes: id.MemoryBytes, Slug: id.Slug}
-	for _, g := range id.GPUs {
-		out.GPUs = append(out.GPUs, schema.GPUInfo{Name: g.Name, Driver: g.Driver, MemoryMiB: g.MemoryMiB})
-	}
-	return out
-}
-
-// LoadFrom converts a load sample.
-func LoadFrom(l machine.Load) *schema.LoadSample {
-	return &schema.LoadSample{Time: l.Time.Round(0), Load1: l.Load1, Load5: l.Load5, Load15: l.Load15, CPUBusyPct: l.CPUBusyPct, MemAvailableBytes: l.MemAvailableBytes, SwapUsedBytes: l.SwapUsedBytes}
-}
-
 // ContentionFrom converts a contention measurement.
 func ContentionFrom(c machine.Contention) *schema.ContentionSample {
 	out := &schema.ContentionSample{Busy: c.Busy, Measured: c.Measured, Others: c.Others, EngineProcesses: c.EngineProcesses}

@@ -121,16 +121,16 @@ type ModelFile struct {
 // MachineInfo says which machine the record was measured on.
 type MachineInfo struct {
 	Hostname        string    `json:"hostname"`
-	OS              string    `json:"os"`
-	Platform        string    `json:"platform"`
-	PlatformVersion string    `json:"platform_version"`
-	Kernel          string    `json:"kernel"`
-	Arch            string    `json:"arch"`
-	CPUModel        string    `json:"cpu_model"`
-	Cores           int       `json:"cores"`
-	Threads         int       `json:"threads"`
-	MemoryBytes     uint64    `json:"memory_bytes"`
-	GPUs            []GPUInfo `json:"gpus,omitempty"`
+	OS              string    `json:"os"`               // runtime.GOOS spelling: "linux", "darwin"
+	Platform        string    `json:"platform"`         // distribution or product: "ubuntu", "darwin"
+	PlatformVersion string    `json:"platform_version"` // "24.04", "15.1"
+	Kernel          string    `json:"kernel"`           // kernel release, e.g. "6.8.0-45-generic"
+	Arch            string    `json:"arch"`             // as uname -m says it: "x86_64", "aarch64", "arm64"
+	CPUModel        string    `json:"cpu_model"`        // brand string, e.g. "Apple M1 Ultra"
+	Cores           int       `json:"cores"`            // physical cores
+	Threads         int       `json:"threads"`          // logical CPUs
+	MemoryBytes     uint64    `json:"memory_bytes"`     // installed memory as the OS sees it
+	GPUs            []GPUInfo `json:"gpus,omitempty"`   // NVIDIA GPUs as nvidia-smi lists them; none on Apple Silicon
 	Slug            string    `json:"slug"`
 	// Platform is the platform telemetry (host.go); absent in records
 	// from before it was read.
@@ -139,9 +139,11 @@ type MachineInfo struct {
 
 // GPUInfo is one accelerator as its driver reports it.
 type GPUInfo struct {
-	Name      string `json:"name"`
-	Driver    string `json:"driver"`
-	MemoryMiB int64  `json:"memory_mib"`
+	Name   string `json:"name"`   // as the driver spells it, e.g. "NVIDIA H200"
+	Driver string `json:"driver"` // driver version, e.g. "580.159.04"
+	// MemoryMiB is the device's own memory; 0 where the driver reports
+	// none, as on unified-memory parts such as the NVIDIA GB10.
+	MemoryMiB int64 `json:"memory_mib"`
 }
 
 // Method says how the campaign was run.

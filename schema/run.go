@@ -67,13 +67,17 @@ type CounterReading struct {
 
 // LoadSample is the machine's load at one moment.
 type LoadSample struct {
-	Time              time.Time `json:"time"`
-	Load1             float64   `json:"load1"`
-	Load5             float64   `json:"load5"`
-	Load15            float64   `json:"load15"`
-	CPUBusyPct        float64   `json:"cpu_busy_pct"`
-	MemAvailableBytes uint64    `json:"mem_available_bytes"`
-	SwapUsedBytes     uint64    `json:"swap_used_bytes"`
+	Time time.Time `json:"time"`
+	// Load1, Load5 and Load15 are the 1, 5 and 15 minute load averages:
+	// they lag, but also count threads waiting for a CPU.
+	Load1  float64 `json:"load1"`
+	Load5  float64 `json:"load5"`
+	Load15 float64 `json:"load15"`
+	// CPUBusyPct is the whole machine's busy share of CPU time, 0 to 100,
+	// since the sampler's previous sample.
+	CPUBusyPct        float64 `json:"cpu_busy_pct"`
+	MemAvailableBytes uint64  `json:"mem_available_bytes"` // memory that can be had without swapping
+	SwapUsedBytes     uint64  `json:"swap_used_bytes"`
 }
 
 // ContentionSample is the CPU used during a measured window: by all, by the

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/schema"
 )
 
 func machineCommand() *cli.Command {
@@ -38,11 +39,11 @@ line).`,
 
 // machineReport is what `decodebench machine --json` prints.
 type machineReport struct {
-	Identity      machine.Identity  `json:"identity"`
-	IdentityError string            `json:"identity_error,omitempty"`
-	Telemetry     machine.Telemetry `json:"telemetry"`
-	Snapshot      *machine.Snapshot `json:"snapshot,omitempty"`
-	Warnings      []machine.Warning `json:"warnings"`
+	Identity      schema.MachineInfo `json:"identity"`
+	IdentityError string             `json:"identity_error,omitempty"`
+	Telemetry     machine.Telemetry  `json:"telemetry"`
+	Snapshot      *machine.Snapshot  `json:"snapshot,omitempty"`
+	Warnings      []machine.Warning  `json:"warnings"`
 }
 
 func runMachine(ctx context.Context, w io.Writer, watch time.Duration, asJSON bool) error {
