@@ -12,7 +12,6 @@ import (
 
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/machine"
-	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -40,7 +39,7 @@ func (c *campaign) readHost(ctx context.Context) {
 	}
 	tel := machine.ReadTelemetry(ctx)
 	cond := c.host.conditions(ctx)
-	c.rec.Machine.Telemetry = recorder.PlatformFrom(tel, &cond)
+	c.rec.Machine.Telemetry = tel.Record(cond)
 	c.host.baselineGPU = map[int]float64{}
 	for _, g := range cond.GPUs {
 		if g.TempC != nil {
@@ -101,7 +100,7 @@ func (c *campaign) cooldown(ctx context.Context, slot Slot) *schema.CooldownWait
 			cool = machine.CoolDown
 		}
 		res := cool(ctx, machine.CooldownConfig{Min: u.Min, Max: u.Max, BaselineCPUPct: c.host.baselineCPU, BaselineGPUTempC: c.host.baselineGPU, Conditions: c.host.conditions})
-		return recorder.CooldownFrom(res)
+		return res.Record()
 	}
 	if d := c.policy.Schedule.Cooldown; d > 0 {
 		c.progress.Phase(slot.Seq, slot.Arm, "cooldown "+d.String())
@@ -139,7 +138,7 @@ func (c *campaign) quietGate(ctx context.Context, slot Slot) *schema.QuietWait {
 		wait = machine.WaitQuiet
 	}
 	res := wait(ctx, machine.QuietConfig{Window: q.Window, Interval: q.Interval, MaxWait: q.MaxWait, CPUThreshold: q.MaxCPU, Deny: deny, Conditions: c.host.conditions})
-	out := recorder.QuietFrom(res)
+	out := res.Record()
 	if res.EndedBy == machine.QuietTimedOut {
 		out.OnBusy = q.OnBusy.String()
 		c.progress.Printf("run %d: the host was not quiet after %v (%v); on_busy: %s", slot.Seq, res.Waited.Round(time.Second), res.Held, q.OnBusy)
@@ -152,7 +151,7 @@ func (c *campaign) conditions(ctx context.Context) *schema.HostConditions {
 	if c.host.conditions == nil {
 		return nil
 	}
-	return recorder.ConditionsFrom(c.host.conditions(context.WithoutCancel(ctx)))
+	return c.host.conditions(context.WithoutCancel(ctx)).Record()
 }
 
 // stopGPUSampler ends the in-window GPU sampler, if one runs.
@@ -165,16 +164,10 @@ func (c *campaign) stopGPUSampler() {
 
 // gpuWindow reads the GPU samples stamped inside the measured window.
 func (c *campaign) gpuWindow(resp *engine.Response) *schema.GPUWindow {
-	g := c.host.gpu
-	if g == nil {
+	if c.host.gpu == nil {
 		return nil
 	}
-	samples, err := g.Window(resp.Start, resp.Start.Add(resp.Wall))
-	w := recorder.GPUWindowFrom(g.Interval(), samples)
-	if err != nil {
-		w.Unavailable = err.Error()
-	}
-	return w
+	return c.host.gpu.WindowSummary(resp.Start, resp.Start.Add(resp.Wall))
 }
 
 // footprintTotal sums decodebench's own CPU over the runs' windows.

@@ -13,7 +13,6 @@ import (
 
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/machine"
-	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -86,7 +85,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	}
 	if meterErr == nil {
 		if ct, err := meter.Stop(context.WithoutCancel(ctx)); err == nil {
-			run.Contention = recorder.ContentionFrom(ct)
+			run.Contention = ct.Record()
 		}
 	}
 	obs.Window = srv.Log.EndWindow(150*time.Millisecond, 2*time.Second)

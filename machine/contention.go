@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/shirou/gopsutil/v4/cpu"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Contention is how much of the machine's CPU time, during a window, went
@@ -33,12 +35,18 @@ type Contention struct {
 	GPUOthers []GPUProcess `json:"gpu_others,omitempty"`
 }
 
-// Busiest is the busiest process outside the engine's tree, if any used CPU.
-func (c Contention) Busiest() (ProcShare, bool) {
-	if len(c.TopOthers) == 0 {
-		return ProcShare{}, false
+// Record is the persisted form: the busiest process outside the engine's
+// tree becomes the culprit.
+func (c Contention) Record() *schema.ContentionSample {
+	out := &schema.ContentionSample{Busy: c.Busy, Measured: c.Measured, Others: c.Others, EngineProcesses: c.EngineProcesses}
+	if len(c.TopOthers) > 0 {
+		b := c.TopOthers[0]
+		out.Culprit = &schema.HostProcess{PID: b.PID, Name: b.Name, Cores: b.Cores}
 	}
-	return c.TopOthers[0], true
+	for _, g := range c.GPUOthers {
+		out.GPUOthers = append(out.GPUOthers, schema.HostProcess{PID: g.PID, Name: g.Name, GPUMemMiB: g.UsedMemMiB})
+	}
+	return out
 }
 
 // ContentionMeter measures Contention between Start and Stop.

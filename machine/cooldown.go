@@ -3,6 +3,8 @@ package machine
 import (
 	"context"
 	"time"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // CooldownConfig says when an adaptive cooldown may end.
@@ -44,6 +46,11 @@ type CooldownResult struct {
 	// what had not settled: "cpu", "thermal", "gpu_temp".
 	LastCPUPct float64  `json:"last_cpu_pct"`
 	Pending    []string `json:"pending,omitempty"`
+}
+
+// Record is the persisted form of an adaptive cooldown.
+func (r CooldownResult) Record() *schema.CooldownWait {
+	return &schema.CooldownWait{Mode: "until_quiet", WaitedS: r.Waited.Seconds(), EndedBy: string(r.EndedBy), LastCPUPct: r.LastCPUPct, Pending: r.Pending}
 }
 
 // CoolDown waits until the machine is back to how it was before the

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // GPUSampler samples every NVIDIA GPU throughout a campaign, so that each
@@ -94,9 +96,6 @@ func startGPUSampler(ctx context.Context, bin string, interval time.Duration) (*
 	go func() { cmd.Wait(); close(s.exited) }()
 	return s, nil
 }
-
-// Interval is the time between samples.
-func (s *GPUSampler) Interval() time.Duration { return s.interval }
 
 // CPU is the sampler process's CPU time so far (every thread, from
 // /proc/PID/task/*/schedstat, in nanoseconds); -1 where it cannot be read.
@@ -264,49 +263,47 @@ func (s *GPUSampler) Stop() error {
 // ErrNoNvidiaSMI reports whether err says nvidia-smi is not installed.
 func ErrNoNvidiaSMI(err error) bool { return errors.Is(err, errNotAvailable) }
 
-// GPUWindowSummary is what one GPU's samples inside a window say.
-type GPUWindowSummary struct {
-	Index                        int
-	Samples                      int
-	SMClockMinMHz, SMClockMaxMHz *float64
-	TempMaxC, PowerMaxW          *float64
-	UtilMaxPct, MemUsedMaxMiB    *float64
-	// Reasons are the clock-event reasons active in any sample.
-	Reasons []string
-}
-
-// SummarizeGPUWindow summarises a window's samples per GPU, in index order,
-// with the warnings (thermal or power capping in any sample) they raise.
-func SummarizeGPUWindow(samples []GPUSample) ([]GPUWindowSummary, []Warning) {
-	var out []GPUWindowSummary
+// WindowSummary summarises each GPU's samples stamped between from and to,
+// in index order, with the warnings (thermal or power capping in any
+// sample) they raise.
+func (s *GPUSampler) WindowSummary(from, to time.Time) *schema.GPUWindow {
+	samples, err := s.Window(from, to)
+	out := &schema.GPUWindow{IntervalS: s.interval.Seconds()}
 	at := map[int]int{}
 	for _, g := range samples {
 		i, ok := at[g.Index]
 		if !ok {
-			i = len(out)
+			i = len(out.GPUs)
 			at[g.Index] = i
-			out = append(out, GPUWindowSummary{Index: g.Index})
+			out.GPUs = append(out.GPUs, schema.GPUWindowState{Index: g.Index})
 		}
-		s := &out[i]
-		s.Samples++
-		minOf(&s.SMClockMinMHz, g.SMClockMHz)
-		maxOf(&s.SMClockMaxMHz, g.SMClockMHz)
-		maxOf(&s.TempMaxC, g.TempC)
-		maxOf(&s.PowerMaxW, g.PowerW)
-		maxOf(&s.UtilMaxPct, g.UtilPct)
-		maxOf(&s.MemUsedMaxMiB, g.MemUsedMiB)
+		w := &out.GPUs[i]
+		w.Samples++
+		minOf(&w.SMClockMinMHz, g.SMClockMHz)
+		maxOf(&w.SMClockMaxMHz, g.SMClockMHz)
+		maxOf(&w.TempMaxC, g.TempC)
+		maxOf(&w.PowerMaxW, g.PowerW)
+		maxOf(&w.UtilMaxPct, g.UtilPct)
+		maxOf(&w.MemUsedMaxMiB, g.MemUsedMiB)
 		for _, r := range g.Reasons {
-			if !slices.Contains(s.Reasons, r) {
-				s.Reasons = append(s.Reasons, r)
+			if !slices.Contains(w.Reasons, r) {
+				w.Reasons = append(w.Reasons, r)
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b GPUWindowSummary) int { return a.Index - b.Index })
+	slices.SortFunc(out.GPUs, func(a, b schema.GPUWindowState) int { return a.Index - b.Index })
 	var c Conditions
-	for _, s := range out {
-		c.GPUs = append(c.GPUs, GPUConditions{Index: s.Index, Reasons: s.Reasons})
+	for _, w := range out.GPUs {
+		c.GPUs = append(c.GPUs, GPUConditions{Index: w.Index, Reasons: w.Reasons})
 	}
-	return out, c.Warnings()
+	out.Warnings = hostWarnings(c.Warnings())
+	switch {
+	case err != nil:
+		out.Unavailable = err.Error()
+	case len(samples) == 0:
+		out.Unavailable = "no sample fell inside the window (shorter than the sampling interval)"
+	}
+	return out
 }
 
 func minOf(dst **float64, v *float64) {

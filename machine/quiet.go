@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"time"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // DefaultDeny names processes that mean the host is not quiet however
@@ -113,6 +115,21 @@ type QuietResult struct {
 
 // Quiet says whether the host was found quiet.
 func (r QuietResult) Quiet() bool { return r.EndedBy == QuietReached }
+
+// Record is the persisted form: the held counts and culprits by reason.
+func (r QuietResult) Record() *schema.QuietWait {
+	out := &schema.QuietWait{WaitedS: r.Waited.Seconds(), EndedBy: string(r.EndedBy)}
+	if len(r.Held) > 0 {
+		out.Held = map[string]int{}
+		for k, v := range r.Held {
+			out.Held[string(k)] = v
+		}
+	}
+	for _, c := range r.Culprits {
+		out.Culprits = append(out.Culprits, schema.HostProcess{PID: c.PID, Name: c.Name, Reason: string(c.Reason), Cores: c.Cores})
+	}
+	return out
+}
 
 // WaitQuiet waits until the host has been quiet for a continuous
 // cfg.Window: no process outside the campaign over cfg.CPUThreshold, none

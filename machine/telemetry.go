@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Telemetry is what the platform tells about the machine beyond Identity:
@@ -138,6 +140,55 @@ func (c Conditions) Warnings() []Warning {
 		}
 	}
 	return ws
+}
+
+// Record is the persisted summary: the hottest thermal zone, the mean CPU
+// frequency and the warnings.
+func (c Conditions) Record() *schema.HostConditions {
+	out := &schema.HostConditions{Time: c.Time.Round(0), Power: string(c.Power), BatteryPercent: c.BatteryPercent, LowPowerMode: c.LowPowerMode,
+		ThermalWarningLevel: c.ThermalWarningLevel, PerformanceWarningLevel: c.PerformanceWarningLevel, CPUSpeedLimit: c.CPUSpeedLimit, MemoryFreePct: c.MemoryFreePct}
+	if f := c.CPUFreqMHz; f != nil {
+		out.CPUFreqMeanMHz = &f.Mean
+	}
+	for _, z := range c.ThermalZones {
+		if out.MaxThermalZoneC == nil || z.TempC > *out.MaxThermalZoneC {
+			t := z.TempC
+			out.MaxThermalZoneC = &t
+		}
+	}
+	for _, g := range c.GPUs {
+		out.GPUs = append(out.GPUs, schema.GPUState{Index: g.Index, SMClockMHz: g.SMClockMHz, MemClockMHz: g.MemClockMHz, TempC: g.TempC, PowerW: g.PowerW,
+			UtilPct: g.UtilPct, MemUsedMiB: g.MemUsedMiB, Reasons: g.Reasons})
+	}
+	out.Warnings = hostWarnings(c.Warnings())
+	return out
+}
+
+func hostWarnings(ws []Warning) []schema.HostWarning {
+	var out []schema.HostWarning
+	for _, w := range ws {
+		out = append(out, schema.HostWarning{Code: string(w.Code), Value: w.Value})
+	}
+	return out
+}
+
+// Record is the persisted platform telemetry, with the conditions before
+// the campaign and what neither could read.
+func (t Telemetry) Record(c Conditions) *schema.PlatformInfo {
+	out := &schema.PlatformInfo{Conditions: c.Record()}
+	if m := t.Mac; m != nil {
+		out.Chip, out.ModelIdentifier, out.ModelName = m.Chip, m.ModelIdentifier, m.ModelName
+		out.PerformanceCores, out.EfficiencyCores, out.GPUCores = m.PerformanceCores, m.EfficiencyCores, m.GPUCores
+		out.GPUGeneration, out.GPUArchitecture = m.GPUGeneration, m.GPUArchitecture
+		out.OSName, out.OSVersion, out.OSBuild = m.OSName, m.OSVersion, m.OSBuild
+	}
+	if l := t.Linux; l != nil {
+		out.Governors = l.Governors
+	}
+	for _, u := range append(append([]Unavailable{}, t.Unavailable...), c.Unavailable...) {
+		out.Unavailable = append(out.Unavailable, u.Source+": "+u.Reason)
+	}
+	return out
 }
 
 // ThermalNominal says whether every readable thermal source is nominal,

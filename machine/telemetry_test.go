@@ -8,6 +8,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 func ip(n int) *int { return &n }
@@ -298,5 +301,22 @@ func TestLinuxSysfs(t *testing.T) {
 func TestWarningString(t *testing.T) {
 	if s := (Warning{Code: WarnOnBattery, Value: "78%"}).String(); s != "running on battery (78%)" {
 		t.Errorf("String = %q", s)
+	}
+}
+
+func TestRecordHost(t *testing.T) {
+	lvl := 1
+	c := Conditions{Time: time.Unix(5, 0), Power: PowerBattery, ThermalWarningLevel: &lvl,
+		ThermalZones: []ThermalZone{{TempC: 40}, {TempC: 55.5}}}.Record()
+	if c.Power != "battery" || *c.MaxThermalZoneC != 55.5 || len(c.Warnings) != 2 || c.Warnings[0].Code != "on_battery" || c.Warnings[1].Code != "thermal_warning" {
+		t.Errorf("conditions: %+v", c)
+	}
+	ct := Contention{Others: 0.3, TopOthers: []ProcShare{{PID: 4, Name: "cc1", Cores: 0.6}}, GPUOthers: []GPUProcess{{PID: 8, Name: "python", UsedMemMiB: 100}}}.Record()
+	if ct.Culprit == nil || ct.Culprit.Name != "cc1" || len(ct.GPUOthers) != 1 || ct.GPUOthers[0].GPUMemMiB != 100 {
+		t.Errorf("contention: %+v", ct)
+	}
+	q := QuietResult{EndedBy: QuietTimedOut, Waited: 2 * time.Second, Held: map[QuietReason]int{QuietBusyProcess: 2}}.Record()
+	if q.EndedBy != schema.QuietMaxWait || q.WaitedS != 2 || q.Held["busy_process"] != 2 {
+		t.Errorf("quiet: %+v", q)
 	}
 }

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/decodebench/decodebench/analysis"
-	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -80,23 +78,6 @@ func TestQuietMarkCountsAsContended(t *testing.T) {
 	a := analysis.Analyze(in)
 	if !a.Marks[1].Contended {
 		t.Error("a run the quiet gate marked busy is not contended")
-	}
-}
-
-func TestConvertHost(t *testing.T) {
-	lvl := 1
-	c := ConditionsFrom(machine.Conditions{Time: time.Unix(5, 0), Power: machine.PowerBattery, ThermalWarningLevel: &lvl,
-		ThermalZones: []machine.ThermalZone{{TempC: 40}, {TempC: 55.5}}})
-	if c.Power != "battery" || *c.MaxThermalZoneC != 55.5 || len(c.Warnings) != 2 || c.Warnings[0].Code != "on_battery" || c.Warnings[1].Code != "thermal_warning" {
-		t.Errorf("conditions: %+v", c)
-	}
-	ct := ContentionFrom(machine.Contention{Others: 0.3, TopOthers: []machine.ProcShare{{PID: 4, Name: "cc1", Cores: 0.6}}, GPUOthers: []machine.GPUProcess{{PID: 8, Name: "python", UsedMemMiB: 100}}})
-	if ct.Culprit == nil || ct.Culprit.Name != "cc1" || len(ct.GPUOthers) != 1 || ct.GPUOthers[0].GPUMemMiB != 100 {
-		t.Errorf("contention: %+v", ct)
-	}
-	q := QuietFrom(machine.QuietResult{EndedBy: machine.QuietTimedOut, Waited: 2 * time.Second, Held: map[machine.QuietReason]int{machine.QuietBusyProcess: 2}})
-	if q.EndedBy != schema.QuietMaxWait || q.WaitedS != 2 || q.Held["busy_process"] != 2 {
-		t.Errorf("quiet: %+v", q)
 	}
 }
 
