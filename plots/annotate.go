@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/decodebench/decodebench/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
@@ -53,13 +54,13 @@ func theilSen(xs, ys []float64) (a, b float64, ok bool) {
 		return 0, 0, false
 	}
 	sort.Float64s(slopes)
-	b = quantile(slopes, 0.5)
+	b = stats.Quantile(slopes, 0.5)
 	res := make([]float64, n)
 	for i := range xs {
 		res[i] = ys[i] - b*xs[i]
 	}
 	sort.Float64s(res)
-	return quantile(res, 0.5), b, true
+	return stats.Quantile(res, 0.5), b, true
 }
 
 // trendLine returns the Theil–Sen line of an arm's points (value on the
@@ -81,9 +82,8 @@ func trendLine(g []point) (x0, y0, x1, y1 float64, ok bool) {
 // drawContended draws a dashed square around a contended run's marker
 // (the outlier mark is a ring, so a run can carry both).
 func drawContended(c *draw.Canvas, pt vg.Point) {
-	h := boxRadius
-	sq := []vg.Point{{X: pt.X - h, Y: pt.Y - h}, {X: pt.X + h, Y: pt.Y - h}, {X: pt.X + h, Y: pt.Y + h}, {X: pt.X - h, Y: pt.Y + h}, {X: pt.X - h, Y: pt.Y - h}}
-	c.StrokeLines(draw.LineStyle{Color: contendColor, Width: vg.Points(1.1), Dashes: []vg.Length{vg.Points(2.5), vg.Points(1.5)}}, sq)
+	sq := squareAt(pt, boxRadius)
+	c.StrokeLines(draw.LineStyle{Color: contendColor, Width: vg.Points(1.1), Dashes: []vg.Length{vg.Points(2.5), vg.Points(1.5)}}, append(sq, sq[0]))
 }
 
 // drawMarks draws a run's outlier ring and contended square.
