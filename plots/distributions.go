@@ -95,17 +95,12 @@ func Distributions(runs []Run, s Spec) (*plot.Plot, error) {
 	}
 	st := make([]armStats, len(arms))
 	for i, v := range vals {
-		if len(v) > 0 {
-			st[i] = statsOf(v)
-		}
+		st[i] = statsOf(v)
 	}
 	// Baseline median: as given; computed from the baseline arm's runs when
 	// not given (NaN/Inf/zero) and Baseline names an arm; none when neither.
 	base := s.BaselineMedian
-	if base == 0 && s.Baseline == "" {
-		base = math.NaN()
-	}
-	if !finite(base) || (base == 0 && s.Baseline != "") {
+	if !finite(base) || base == 0 {
 		base = math.NaN()
 		for i, a := range arms {
 			if a == s.Baseline && st[i].n > 0 {
@@ -143,12 +138,14 @@ func Distributions(runs []Run, s Spec) (*plot.Plot, error) {
 		if st[i].n == 0 {
 			lbl = shortName(a, maxChars) + "\nno valid runs"
 		}
-		if s.isBaseline(a) {
+		if a == s.Baseline && s.Baseline != "" {
 			lbl += "\n(baseline)"
 		}
-		for _, note := range strings.Split(s.annotation(a), "\n") {
-			if note != "" {
-				lbl += "\n" + wrapText(note, p.X.Tick.Label.Font, slot-vg.Points(6))
+		for _, an := range s.Annotations {
+			for _, note := range strings.Split(an.Text, "\n") {
+				if an.Arm == a && note != "" {
+					lbl += "\n" + wrapText(note, p.X.Tick.Label.Font, slot-vg.Points(6))
+				}
 			}
 		}
 		ticks[i] = plot.Tick{Value: float64(i), Label: lbl}

@@ -13,17 +13,27 @@
 package plots
 
 import (
+	"bytes"
+	"cmp"
 	"errors"
+	"fmt"
+	"html"
 	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Run is one measured run as the plots need it.
@@ -63,22 +73,6 @@ type Annotation struct {
 	Arm, Text string
 }
 
-// annotation returns the text of arm's annotations, one per line.
-func (s Spec) annotation(arm string) string {
-	var out []string
-	for _, a := range s.Annotations {
-		if a.Arm == arm && a.Text != "" {
-			out = append(out, a.Text)
-		}
-	}
-	return strings.Join(out, "\n")
-}
-
-// isBaseline reports whether arm is the named baseline.
-func (s Spec) isBaseline(arm string) bool {
-	return s.Baseline != "" && arm == s.Baseline
-}
-
 // Figure geometry: 7×3.5 inches, rendered at 140 dpi (980×490 px) for PNG.
 const (
 	Width  = 7 * vg.Inch
@@ -90,119 +84,156 @@ const (
 // (and, for the timeline, a start time).
 var ErrNoPlottableRuns = errors.New("plots: no plottable runs")
 
-// okabeIto is the Okabe–Ito colour-blind-safe palette, ordered for a white
-// background (yellow, the weakest on white, comes last).
-var okabeIto = []color.RGBA{
-	{0x00, 0x72, 0xB2, 0xFF}, // blue
-	{0xE6, 0x9F, 0x00, 0xFF}, // orange
-	{0x00, 0x9E, 0x73, 0xFF}, // bluish green
-	{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
-	{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
-	{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
-	{0x00, 0x00, 0x00, 0xFF}, // black
-	{0xF0, 0xE4, 0x42, 0xFF}, // yellow
+// point is a plottable run placed in a figure.
+type point struct {
+	run  Run
+	arm  int     // index into the arm list
+	x0   float64 // timeline: seconds since first start
+	x1   float64
+	xj   float64 // distributions: jittered x position
+	hasT bool    // has a usable start time
 }
 
-// ArmColor is the colour of the i-th arm (in Spec.Arms order); the palette
-// repeats after eight arms (the marker shape then differs, see armShape).
-func ArmColor(i int) color.RGBA {
-	if i < 0 {
-		i = -i
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// prepare returns the plottable points (finite value) and the arm order:
+// Spec.Arms first, then arms only seen in runs, in order of first
+// appearance by Seq.
+func prepare(runs []Run, s Spec) ([]point, []string) {
+	sorted := slices.Clone(runs)
+	slices.SortStableFunc(sorted, func(a, b Run) int { return cmp.Or(cmp.Compare(a.Seq, b.Seq), a.Start.Compare(b.Start)) })
+	names := slices.Clone(s.Arms)
+	var t0 time.Time
+	for _, r := range sorted {
+		names = append(names, r.Arm)
+		if !r.Start.IsZero() && (t0.IsZero() || r.Start.Before(t0)) {
+			t0 = r.Start
+		}
 	}
-	return okabeIto[i%len(okabeIto)]
+	var arms []string
+	idx := map[string]int{}
+	for _, a := range names {
+		if _, ok := idx[a]; !ok {
+			idx[a] = len(arms)
+			arms = append(arms, a)
+		}
+	}
+	var pts []point
+	for _, r := range sorted {
+		if !finite(r.Value) {
+			continue
+		}
+		p := point{run: r, arm: idx[r.Arm]}
+		if !r.Start.IsZero() {
+			p.hasT = true
+			p.x0 = r.Start.Sub(t0).Seconds()
+			p.x1 = p.x0
+			if r.End.After(r.Start) {
+				p.x1 = r.End.Sub(t0).Seconds()
+			}
+		}
+		pts = append(pts, p)
+	}
+	return pts, arms
 }
 
-var (
-	textColor  = color.RGBA{0x1A, 0x1A, 0x1A, 0xFF}
-	axisColor  = color.RGBA{0x33, 0x33, 0x33, 0xFF}
-	gridColor  = color.RGBA{0xE3, 0xE3, 0xE3, 0xFF}
-	ringColor  = color.RGBA{0x1A, 0x1A, 0x1A, 0xFF}
-	refColor   = color.RGBA{0x44, 0x44, 0x44, 0xFF}
-	sansFont   = font.Font{Typeface: "Liberation", Variant: "Sans"}
-	markerSize = vg.Points(3.4)
-	ringRadius = vg.Points(6.5)
-	// legendNameLen caps arm names in the timeline legend.
-	legendNameLen = 36
+func noRunsErr(runs []Run, what string) error {
+	return fmt.Errorf("%w: %d run(s) given, none %s", ErrNoPlottableRuns, len(runs), what)
+}
+
+// File names written by WriteAll, in the order they are returned.
+const (
+	TimelinePNG      = "timeline.png"
+	TimelineSVG      = "timeline.svg"
+	DistributionsPNG = "distributions.png"
+	DistributionsSVG = "distributions.svg"
 )
 
-func newPlot(title, xLabel, yLabel string) *plot.Plot {
-	p := plot.New()
-	p.BackgroundColor = color.White
-	p.Title.Text = title
-	p.Title.TextStyle.Font = font.From(sansFont, 13)
-	p.Title.TextStyle.Color = textColor
-	p.Title.Padding = vg.Points(8)
-	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
-		ax.Label.TextStyle.Font = font.From(sansFont, 11)
-		ax.Label.TextStyle.Color = textColor
-		ax.Tick.Label.Font = font.From(sansFont, 10)
-		ax.Tick.Label.Color = textColor
-		ax.Color = axisColor
-		ax.Width = vg.Points(0.8)
-		ax.Tick.Color = axisColor
-		ax.Tick.Width = vg.Points(0.8)
-		ax.Tick.Length = vg.Points(4)
-		ax.Padding = vg.Points(3)
+// PNG renders p at Width×Height and DPI on an opaque white background.
+func PNG(p *plot.Plot) ([]byte, error) {
+	c := vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(DPI), vgimg.UseBackgroundColor(color.White))
+	p.Draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("plots: encode png: %w", err)
 	}
-	p.X.Label.Text = xLabel
-	p.Y.Label.Text = yLabel
-	p.X.Label.Padding = vg.Points(2)
-	p.Y.Label.Padding = vg.Points(4)
-	p.Y.Tick.Marker = ticker{}
-	p.X.Tick.Marker = ticker{}
-	p.Legend.TextStyle.Font = font.From(sansFont, 10)
-	p.Legend.TextStyle.Color = textColor
-	return p
+	return buf.Bytes(), nil
 }
 
-// hgrid returns the horizontal grid lines behind both figures.
-func hgrid() *plotter.Grid {
-	g := plotter.NewGrid()
-	g.Vertical.Color = nil
-	g.Horizontal = draw.LineStyle{Color: gridColor, Width: vg.Points(0.6)}
-	return g
+// SVG renders p at Width×Height. Fonts are not embedded (that would add
+// ~0.5 MB per file); instead the font family falls back to the
+// metric-compatible Arial/Helvetica, then any sans-serif, and every text
+// element carries its width as laid out with Liberation Sans (textLength),
+// so a substituted font is fitted to the same box and labels cannot collide.
+func SVG(p *plot.Plot) ([]byte, error) {
+	c := vgsvg.New(Width, Height)
+	p.Draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("plots: encode svg: %w", err)
+	}
+	out := svgText.ReplaceAllStringFunc(buf.String(), func(m string) string {
+		sm := svgText.FindStringSubmatch(m)
+		size, err := strconv.ParseFloat(sm[2], 64)
+		txt := html.UnescapeString(sm[3])
+		if err != nil || txt == "" {
+			return m
+		}
+		fnt := font.From(sansFont, vg.Length(size))
+		face := font.DefaultCache.Lookup(fnt, fnt.Size)
+		w := face.Width(txt)
+		return fmt.Sprintf(`%s textLength="%.2f" lengthAdjust="spacingAndGlyphs">%s</text>`, sm[1], w.Points(), sm[3])
+	})
+	out = strings.ReplaceAll(out, "font-family:Liberation Sans;",
+		"font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
+	return []byte(out), nil
 }
 
-// refStyle is the style of the baseline median's label.
-func refStyle(p *plot.Plot) text.Style {
-	sty := p.Legend.TextStyle
-	sty.Font = font.From(sansFont, 9)
-	sty.Color = refColor
-	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
-	return sty
-}
+// svgText matches a text element written by vgsvg in Liberation Sans:
+// 1: the start tag without its ">", 2: the font size, 3: the content.
+var svgText = regexp.MustCompile(`(<text [^>]*style="font-family:Liberation Sans;[^"]*font-size:([0-9.]+)px[^"]*")>([^<]*)</text>`)
 
-func unitSuffix(s Spec) string {
-	if s.Unit == "" {
-		return ""
+// WriteAll renders both figures and writes timeline.png, timeline.svg,
+// distributions.png and distributions.svg into dir (created if needed). It
+// returns the file names (relative to dir) in that order. Nothing is written
+// unless both figures render.
+func WriteAll(dir string, runs []Run, s Spec) ([]string, error) {
+	tl, err := Timeline(runs, s)
+	if err != nil {
+		return nil, err
 	}
-	return " (" + s.Unit + ")"
-}
-
-func metricName(s Spec) string {
-	if s.Label != "" {
-		return s.Label
+	ds, err := Distributions(runs, s)
+	if err != nil {
+		return nil, err
 	}
-	if s.Metric == "" {
-		return "value"
+	type file struct {
+		name string
+		data []byte
 	}
-	return s.Metric
-}
-
-// shortName shortens name to at most max runes by cutting out its middle
-// (arm names often share a prefix and differ at the end).
-func shortName(name string, max int) string {
-	if name == "" {
-		name = "(unnamed)"
+	var files []file
+	for _, f := range []struct {
+		p        *plot.Plot
+		png, svg string
+	}{{tl, TimelinePNG, TimelineSVG}, {ds, DistributionsPNG, DistributionsSVG}} {
+		b, err := PNG(f.p)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, file{f.png, b})
+		if b, err = SVG(f.p); err != nil {
+			return nil, err
+		}
+		files = append(files, file{f.svg, b})
 	}
-	if max < 5 {
-		max = 5
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("plots: %w", err)
 	}
-	r := []rune(name)
-	if len(r) <= max {
-		return name
+	names := make([]string, 0, len(files))
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+			return names, fmt.Errorf("plots: %w", err)
+		}
+		names = append(names, f.name)
 	}
-	head := max / 2
-	tail := max - 1 - head
-	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+	return names, nil
 }

@@ -88,21 +88,17 @@ func Timeline(runs []Run, s Spec) (*plot.Plot, error) {
 
 	// Legend: arms with data, in arm order; the trend if one is drawn; an
 	// entry for each mark that occurs.
-	present := make([]bool, len(arms))
+	var entries []hentry
 	trend := false
 	for i, g := range tl.byArm() {
-		present[i] = len(g) > 0
-		_, _, _, _, ok := trendLine(g)
-		trend = trend || ok
-	}
-	var entries []hentry
-	for i, a := range arms {
-		if !present[i] {
+		if len(g) == 0 {
 			continue
 		}
+		_, _, _, _, ok := trendLine(g)
+		trend = trend || ok
 		ls := draw.LineStyle{Color: ArmColor(i), Width: vg.Points(3)}
-		name := shortName(a, legendNameLen)
-		if s.isBaseline(a) {
+		name := shortName(arms[i], legendNameLen)
+		if arms[i] == s.Baseline && s.Baseline != "" {
 			name += " (baseline)"
 		}
 		entries = append(entries, hentry{name, thumb{line: &ls, marker: true, shape: armShape(i), color: ArmColor(i)}})

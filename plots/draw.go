@@ -1,11 +1,106 @@
 package plots
 
 import (
+	"image/color"
+	"math"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
+
+// shape is an arm's marker: one filled shape per arm, a ring around outliers.
+type shape int
+
+const (
+	circle shape = iota
+	square
+	triangle
+	diamond
+)
+
+// armShape cycles through the four shapes; past eight arms (where the
+// colours repeat) it is shifted so that colour and shape together still tell
+// arms apart.
+func armShape(i int) shape {
+	if i < 0 {
+		i = -i
+	}
+	return shape((i%4 + i/len(okabeIto)) % 4)
+}
+
+func drawMarker(c *draw.Canvas, sh shape, clr color.Color, r vg.Length, pt vg.Point) {
+	switch sh {
+	case square:
+		c.FillPolygon(clr, squareAt(pt, r*0.88))
+	case triangle:
+		h := r * 1.3
+		c.FillPolygon(clr, []vg.Point{{X: pt.X, Y: pt.Y + h}, {X: pt.X - h*0.866, Y: pt.Y - h*0.5}, {X: pt.X + h*0.866, Y: pt.Y - h*0.5}})
+	case diamond:
+		h := r * 1.25
+		c.FillPolygon(clr, []vg.Point{{X: pt.X, Y: pt.Y + h}, {X: pt.X + h*0.8, Y: pt.Y}, {X: pt.X, Y: pt.Y - h}, {X: pt.X - h*0.8, Y: pt.Y}})
+	default:
+		c.SetColor(clr)
+		c.Fill(circleAt(pt, r))
+	}
+}
+
+func drawRing(c *draw.Canvas, pt vg.Point) {
+	c.SetLineStyle(draw.LineStyle{Color: ringColor, Width: vg.Points(1.4)})
+	c.Stroke(circleAt(pt, ringRadius))
+}
+
+// squareAt returns the corners of the square of half side h around pt.
+func squareAt(pt vg.Point, h vg.Length) []vg.Point {
+	return []vg.Point{{X: pt.X - h, Y: pt.Y - h}, {X: pt.X + h, Y: pt.Y - h}, {X: pt.X + h, Y: pt.Y + h}, {X: pt.X - h, Y: pt.Y + h}}
+}
+
+// circleAt returns the circle of radius r around pt.
+func circleAt(pt vg.Point, r vg.Length) vg.Path {
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X + r, Y: pt.Y})
+	p.Arc(pt, r, 0, 2*math.Pi)
+	p.Close()
+	return p
+}
+
+// thumb is a legend thumbnail: optional line, optional marker, optional ring.
+type thumb struct {
+	line      *draw.LineStyle
+	marker    bool
+	shape     shape
+	color     color.Color
+	ring      bool
+	contended bool
+}
+
+func (t thumb) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	if t.line != nil {
+		c.StrokeLine2(*t.line, c.Min.X, y, c.Max.X, y)
+	}
+	if t.marker {
+		drawMarker(c, t.shape, t.color, markerSize, c.Center())
+	}
+	if t.ring {
+		drawRing(c, c.Center())
+	}
+	if t.contended {
+		drawContended(c, c.Center())
+	}
+}
+
+// drawPoints draws each point's marker at pos, then the outlier and
+// contention marks on top.
+func drawPoints(c *draw.Canvas, pts []point, pos func(point) vg.Point) {
+	for _, p := range pts {
+		drawMarker(c, armShape(p.arm), ArmColor(p.arm), markerSize, pos(p))
+	}
+	for _, p := range pts {
+		drawMarks(c, p.run, pos(p))
+	}
+}
 
 // margin reserves horizontal room to the right of the data area (for the
 // reference-line label) by posing as a glyph that sticks out of the right
@@ -28,6 +123,7 @@ type hlegend struct {
 	sty     text.Style
 	entries []hentry
 	rows    [][]hentry
+	widths  []vg.Length // of each row
 }
 
 type hentry struct {
@@ -59,13 +155,13 @@ func (h *hlegend) entryWidth(e hentry) vg.Length {
 
 // layout breaks the entries into rows no wider than avail.
 func (h *hlegend) layout(avail vg.Length) {
-	h.rows = nil
+	h.rows, h.widths = nil, nil
 	var row []hentry
 	var w vg.Length
 	for _, e := range h.entries {
 		ew := h.entryWidth(e)
 		if len(row) > 0 && w+hlSep+ew > avail {
-			h.rows = append(h.rows, row)
+			h.rows, h.widths = append(h.rows, row), append(h.widths, w)
 			row, w = nil, 0
 		}
 		if len(row) > 0 {
@@ -75,7 +171,7 @@ func (h *hlegend) layout(avail vg.Length) {
 		w += ew
 	}
 	if len(row) > 0 {
-		h.rows = append(h.rows, row)
+		h.rows, h.widths = append(h.rows, row), append(h.widths, w)
 	}
 }
 
@@ -95,15 +191,8 @@ func (h *hlegend) GlyphBoxes(*plot.Plot) []plot.GlyphBox {
 func (h *hlegend) Plot(c draw.Canvas, _ *plot.Plot) {
 	rh := h.rowHeight()
 	y := c.Max.Y + hlPad + vg.Length(len(h.rows))*rh - rh/2
-	for _, row := range h.rows {
-		var w vg.Length
-		for i, e := range row {
-			if i > 0 {
-				w += hlSep
-			}
-			w += h.entryWidth(e)
-		}
-		x := c.Center().X - w/2
+	for k, row := range h.rows {
+		x := c.Center().X - h.widths[k]/2
 		for _, e := range row {
 			tc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
 				Min: vg.Point{X: x, Y: y - rh/2}, Max: vg.Point{X: x + hlThumbW, Y: y + rh/2},
