@@ -128,10 +128,7 @@ func Distributions(runs []Run, s Spec) (*plot.Plot, error) {
 	// Arm labels: name (shortened to fit its slot), run count, a line
 	// marking the baseline arm, and the arm's annotation wrapped to the slot.
 	slot := (Width - vg.Points(100)) / vg.Length(len(arms))
-	maxChars := int(slot / (0.56 * p.X.Tick.Label.Font.Size))
-	if maxChars > 28 {
-		maxChars = 28
-	}
+	maxChars := min(int(slot/(0.56*p.X.Tick.Label.Font.Size)), 28)
 	ticks := make([]plot.Tick, len(arms))
 	for i, a := range arms {
 		lbl := shortName(a, maxChars) + "\n" + fmt.Sprintf("n=%d", st[i].n)

@@ -206,24 +206,16 @@ func WriteAll(dir string, runs []Run, s Spec) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	type file struct {
+	files := []struct {
 		name string
+		p    *plot.Plot
+		enc  func(*plot.Plot) ([]byte, error)
 		data []byte
-	}
-	var files []file
-	for _, f := range []struct {
-		p        *plot.Plot
-		png, svg string
-	}{{tl, TimelinePNG, TimelineSVG}, {ds, DistributionsPNG, DistributionsSVG}} {
-		b, err := PNG(f.p)
-		if err != nil {
+	}{{TimelinePNG, tl, PNG, nil}, {TimelineSVG, tl, SVG, nil}, {DistributionsPNG, ds, PNG, nil}, {DistributionsSVG, ds, SVG, nil}}
+	for i := range files {
+		if files[i].data, err = files[i].enc(files[i].p); err != nil {
 			return nil, err
 		}
-		files = append(files, file{f.png, b})
-		if b, err = SVG(f.p); err != nil {
-			return nil, err
-		}
-		files = append(files, file{f.svg, b})
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("plots: %w", err)

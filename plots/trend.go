@@ -2,7 +2,8 @@ package plots
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -30,18 +31,14 @@ func Trend(feature, metric string, points []TrendPoint) (*plot.Plot, error) {
 	p := newPlot(fmt.Sprintf("%s: ratio to baseline over time", feature), "record date", metric+" ratio (arm / baseline)")
 	p.X.Tick.Marker = plot.TimeTicks{Format: "2006-01-02"}
 	byHW := map[string][]TrendPoint{}
-	var hws []string
 	for _, pt := range points {
-		if _, ok := byHW[pt.Hardware]; !ok {
-			hws = append(hws, pt.Hardware)
-		}
 		byHW[pt.Hardware] = append(byHW[pt.Hardware], pt)
 	}
-	sort.Strings(hws)
+	hws := slices.Sorted(maps.Keys(byHW))
 	minX, maxX := float64(points[0].Date.Unix()), float64(points[0].Date.Unix())
 	for i, hw := range hws {
 		pts := byHW[hw]
-		sort.SliceStable(pts, func(a, b int) bool { return pts[a].Date.Before(pts[b].Date) })
+		slices.SortStableFunc(pts, func(a, b TrendPoint) int { return a.Date.Compare(b.Date) })
 		xy := make(plotter.XYs, len(pts))
 		var errs plotter.YErrors
 		for j, pt := range pts {
