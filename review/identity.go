@@ -1,0 +1,98 @@
+package review
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// Campaign is a stored campaign as the identity check reads it: its arms
+// with a finished run, in order, its baseline and its runs.
+type Campaign struct {
+	Arms     []string
+	Baseline string
+	Runs     []schema.Run
+}
+
+// LoadCampaign reads the runs of a record (a .md path, checked against its
+// hash) or of a runs.jsonl file, without executing anything from either.
+func LoadCampaign(path string) (*Campaign, error) {
+	out := &Campaign{}
+	if strings.HasSuffix(path, ".md") {
+		rec, err := recorder.Load(path)
+		if err != nil {
+			return nil, err
+		}
+		out.Runs, out.Baseline = rec.Runs, rec.Scenario.Baseline
+	} else {
+		runs, err := recorder.ReadRuns(path)
+		if err != nil {
+			return nil, err
+		}
+		out.Runs = runs
+	}
+	for _, r := range out.Runs {
+		if r.OK() && !slices.Contains(out.Arms, r.Arm) {
+			out.Arms = append(out.Arms, r.Arm)
+		}
+	}
+	if len(out.Arms) == 0 {
+		return nil, fmt.Errorf("%s: no finished runs", path)
+	}
+	if out.Baseline == "" {
+		out.Baseline = out.Arms[0]
+	}
+	return out, nil
+}
+
+// Identity compares stored outputs offline, exactly as a campaign's
+// exactness check does. Without b, every arm of a (or of only) is compared
+// with against (default: a's baseline); with b, each arm present in both
+// (or in only) is compared across the two, a's outputs the reference.
+func Identity(a, b *Campaign, against string, only []string, strip []*regexp.Regexp) []*schema.IdentityResult {
+	picked := func(arm string) bool { return len(only) == 0 || slices.Contains(only, arm) }
+	var out []*schema.IdentityResult
+	if b == nil {
+		if against == "" {
+			against = a.Baseline
+		}
+		var compare []string
+		for _, arm := range a.Arms {
+			if arm != against && picked(arm) {
+				compare = append(compare, arm)
+			}
+		}
+		return append(out, identityOf(a.Runs, against, compare, strip))
+	}
+	for _, arm := range a.Arms {
+		if slices.Contains(b.Arms, arm) && picked(arm) {
+			runs := append(relabel(a.Runs, arm, "A:"+arm), relabel(b.Runs, arm, "B:"+arm)...)
+			out = append(out, identityOf(runs, "A:"+arm, []string{"B:" + arm}, strip))
+		}
+	}
+	return out
+}
+
+// identityOf runs the analysis' identity check over stored runs.
+func identityOf(runs []schema.Run, against string, compare []string, strip []*regexp.Regexp) *schema.IdentityResult {
+	p := scenarios.Policy{Baseline: against, Exactness: &scenarios.ExactnessPolicy{Against: against, Compare: compare, Strip: strip}}
+	id := analysis.Analyze(recorder.AnalysisInput(p, runs, schema.Method{})).Identity
+	return recorder.FromAnalysis(analysis.Analysis{Identity: id}, nil, p).Identity
+}
+
+func relabel(runs []schema.Run, arm, as string) []schema.Run {
+	var out []schema.Run
+	for _, r := range runs {
+		if r.Arm == arm {
+			r.Arm = as
+			out = append(out, r)
+		}
+	}
+	return out
+}
