@@ -10,43 +10,11 @@ import (
 	"github.com/decodebench/decodebench/stats"
 )
 
-// Analysis is the outcome of Analyze.
+// Analysis is the outcome of Analyze: the verdict and the analysis the
+// record stores. Marks are per input run (same index).
 type Analysis struct {
 	Verdict schema.Verdict
-	// Reasons decide the verdict; Flags are reported beside it without
-	// changing it; Warnings qualify the results.
-	Reasons  []Reason
-	Flags    []Reason
-	Warnings []Reason
-	// Results holds, per metric (primary first), every arm's summary and
-	// comparison with the baseline; empty when the counter gate failed.
-	Results     []MetricResult
-	ArmVerdicts []ArmVerdict
-	Identity    *Identity
-	// Unmeasured is what the campaign itself could not measure.
-	Unmeasured []Reason
-	// FamilyAlpha is the family-wise error rate of the primary verdicts
-	// over the FamilySize test arms (Holm's method).
-	FamilyAlpha float64
-	FamilySize  int
-	// ClientEngineRatio is the median over runs of the client-side decode
-	// rate over the engine's own; 0 when the engine reported none.
-	ClientEngineRatio float64
-	// Marks says, per input run (same index), what the analysis found.
-	Marks []Mark
-}
-
-// Mark is what the analysis found about one run.
-type Mark struct {
-	// Outlier flags the primary metric's value (modified z-score);
-	// Dropped removes the run from the statistics (outliers: drop).
-	Outlier, Dropped bool
-	// Contended is set when other processes used more of the CPU during
-	// the measured window than the gate allows.
-	Contended bool
-	// CounterOK says, per counter with an expectation for the run's arm,
-	// whether the reading met it.
-	CounterOK map[string]bool
+	schema.Analysis
 }
 
 // Analyze derives the verdict and every statistic from the runs.
@@ -62,15 +30,15 @@ type Mark struct {
 // published; else VALID.
 func Analyze(in Input) Analysis {
 	p := in.Policy
-	a := Analysis{Marks: make([]Mark, len(in.Runs))}
+	a := Analysis{Analysis: schema.Analysis{Marks: marks(in)}}
 	a.FamilyAlpha, a.FamilySize = FamilyAlpha(p)
-	var gateFailures, runFailures []Reason
+	var gateFailures, runFailures []schema.Reason
 	absent := absentSources(in)
 	failed := 0
 	for i, run := range in.Runs {
 		if !run.OK() {
 			failed++
-			runFailures = append(runFailures, Reason{Code: RunFailed, Run: run.Seq, Round: run.Round, Arm: run.Arm, Attempt: run.Attempt, Text: abbrev.FirstLine(run.Error)})
+			runFailures = append(runFailures, schema.Reason{Code: schema.RunFailed, Run: run.Seq, Round: run.Round, Arm: run.Arm, Attempt: run.Attempt, Text: abbrev.FirstLine(run.Error)})
 			continue
 		}
 		a.Marks[i].CounterOK = map[string]bool{}
@@ -95,11 +63,11 @@ func Analyze(in Input) Analysis {
 
 	flagOutliers(in, a.Marks)
 	a.Identity = checkIdentity(in)
-	var inconclusive, flags []Reason
+	var inconclusive, flags []schema.Reason
 	if len(gateFailures) == 0 {
 		s := newSamples(in, a.Marks)
 		a.Results = results(in, s, a.Marks)
-		var control []Reason
+		var control []schema.Reason
 		a.ArmVerdicts, a.Warnings, control = armVerdicts(in, s)
 		inconclusive, flags = gates(in, s, a.Results, a.Marks)
 		// A control that differs from its baseline says the method finds
@@ -112,12 +80,12 @@ func Analyze(in Input) Analysis {
 		case id.Verdict == schema.Divergent && p.Exactness.OnMismatch == scenarios.MismatchFail:
 			identityReject = true
 		case id.Verdict == schema.Divergent:
-			flags = append(flags, identityReason(IdentityBrokenNote, id))
+			flags = append(flags, identityReason(schema.IdentityBrokenNote, id))
 		case id.Verdict == schema.Undecidable || id.Verdict == schema.IdentityError:
 			if len(id.Notes) > 0 {
 				inconclusive = append(inconclusive, id.Notes...)
 			} else {
-				inconclusive = append(inconclusive, Reason{Code: IdentityUndecided})
+				inconclusive = append(inconclusive, schema.Reason{Code: schema.IdentityUndecided})
 			}
 		}
 	}
@@ -136,10 +104,10 @@ func Analyze(in Input) Analysis {
 		a.Reasons = append(absent, runFailures...)
 	case identityReject:
 		a.Verdict = schema.Rejected
-		a.Reasons = append([]Reason{identityReason(IdentityMismatch, a.Identity)}, runFailures...)
+		a.Reasons = append([]schema.Reason{identityReason(schema.IdentityMismatch, a.Identity)}, runFailures...)
 	case in.Campaign.Interrupted:
 		a.Verdict = schema.Incomplete
-		a.Reasons = append([]Reason{{Code: Interrupted, N: countOK(in.Runs), M: in.Campaign.Planned}}, runFailures...)
+		a.Reasons = append([]schema.Reason{{Code: schema.Interrupted, N: countOK(in.Runs), M: in.Campaign.Planned}}, runFailures...)
 	case stopped:
 		a.Verdict = schema.Failed
 		a.Reasons = runFailures
@@ -158,13 +126,13 @@ func Analyze(in Input) Analysis {
 	}
 	a.Flags = flags
 	if failed > 0 && !stopped {
-		a.Warnings = append(a.Warnings, Reason{Code: RunsExcluded, N: failed, Text: p.Failure.String()})
+		a.Warnings = append(a.Warnings, schema.Reason{Code: schema.RunsExcluded, N: failed, Text: p.Failure.String()})
 	}
 	if relaxed := relaxedGates(p.Gates); relaxed != "" {
-		a.Warnings = append(a.Warnings, Reason{Code: GatesRelaxed, Text: relaxed})
+		a.Warnings = append(a.Warnings, schema.Reason{Code: schema.GatesRelaxed, Text: relaxed})
 	}
 	if p.AllowUnverified != "" {
-		a.Warnings = append(a.Warnings, Reason{Code: AllowUnverified, Text: p.AllowUnverified})
+		a.Warnings = append(a.Warnings, schema.Reason{Code: schema.AllowUnverified, Text: p.AllowUnverified})
 	}
 	a.Warnings = append(a.Warnings, hostWarnings(in)...)
 	a.ClientEngineRatio = clientEngineRatio(in.Runs)
@@ -176,21 +144,21 @@ func Analyze(in Input) Analysis {
 // counter gate of Analyze, exported so that the run loop stops a campaign
 // at the first failure (on_gate_failure: stop) by the same rule as the
 // analysis that rejects it.
-func CounterFailures(p scenarios.Policy, run Run) []Reason {
+func CounterFailures(p scenarios.Policy, run Run) []schema.Reason {
 	if !run.OK() {
 		return nil
 	}
-	var out []Reason
+	var out []schema.Reason
 	for _, c := range p.Counters {
 		ex, has := c.Expect[run.Arm]
 		rd, read := run.Counters[c.Name]
 		if !has || !read || ex.Holds(rd.Value) {
 			continue
 		}
-		out = append(out, Reason{Code: CounterFailed, Run: run.Seq, Round: run.Round, Arm: run.Arm, Counter: c.Name, Value: rd.Value, Text: ex.String()})
+		out = append(out, schema.Reason{Code: schema.CounterFailed, Run: run.Seq, Round: run.Round, Arm: run.Arm, Counter: c.Name, Value: rd.Value, Text: ex.String()})
 	}
 	if len(run.Declines) > 0 && p.Declines(run.Arm) {
-		out = append(out, Reason{Code: Declined, Run: run.Seq, Round: run.Round, Arm: run.Arm, N: len(run.Declines), Text: run.Declines[0]})
+		out = append(out, schema.Reason{Code: schema.Declined, Run: run.Seq, Round: run.Round, Arm: run.Arm, N: len(run.Declines), Text: run.Declines[0]})
 	}
 	return out
 }
@@ -199,8 +167,8 @@ func CounterFailures(p scenarios.Policy, run Run) []Reason {
 // finished run that read them, in every arm: a scenario error. A source
 // absent in some runs but present in others is read as 0 there
 // (llama-server omits a field when it has nothing to report).
-func absentSources(in Input) []Reason {
-	var out []Reason
+func absentSources(in Input) []schema.Reason {
+	var out []schema.Reason
 	for _, c := range in.Policy.Counters {
 		read, absent := 0, 0
 		armsRead := map[string]bool{}
@@ -220,13 +188,23 @@ func absentSources(in Input) []Reason {
 			everyArm = everyArm && armsRead[arm]
 		}
 		if read > 0 && absent == read && everyArm {
-			out = append(out, Reason{Code: SourceAbsent, Counter: c.Name, Other: c.Kind.String(), Text: c.Expr, N: read})
+			out = append(out, schema.Reason{Code: schema.SourceAbsent, Counter: c.Name, Other: c.Kind.String(), Text: c.Expr, N: read})
 		}
 	}
 	return out
 }
 
-func hasCounter(rs []Reason, name string) bool {
+// marks are the runs' marks, in input order, before the analysis fills
+// them.
+func marks(in Input) []schema.Mark {
+	var out []schema.Mark
+	for _, r := range in.Runs {
+		out = append(out, schema.Mark{Seq: r.Seq})
+	}
+	return out
+}
+
+func hasCounter(rs []schema.Reason, name string) bool {
 	for _, r := range rs {
 		if r.Counter == name {
 			return true
@@ -254,7 +232,7 @@ func finishedPlan(in Input) bool {
 	return last.OK() || in.Policy.Failure.Kind == scenarios.FailContinue
 }
 
-func thinArms(in Input) []Reason {
+func thinArms(in Input) []schema.Reason {
 	if len(in.Runs) == 0 {
 		return nil
 	}
@@ -264,10 +242,10 @@ func thinArms(in Input) []Reason {
 			n[r.Arm]++
 		}
 	}
-	var out []Reason
+	var out []schema.Reason
 	for _, a := range in.Policy.Arms {
 		if n[a.Name] < 2 {
-			out = append(out, Reason{Code: ThinArm, Arm: a.Name, N: n[a.Name]})
+			out = append(out, schema.Reason{Code: schema.ThinArm, Arm: a.Name, N: n[a.Name]})
 		}
 	}
 	return out
@@ -300,8 +278,8 @@ func clientEngineRatio(runs []Run) float64 {
 }
 
 // unmeasured lists what the campaign itself could not measure.
-func unmeasured(in Input) []Reason {
-	var out []Reason
+func unmeasured(in Input) []schema.Reason {
+	var out []schema.Reason
 	missingTimings, eventCounted, noContention := 0, 0, 0
 	for _, run := range in.Runs {
 		if !run.OK() {
@@ -318,21 +296,21 @@ func unmeasured(in Input) []Reason {
 		}
 	}
 	if missingTimings > 0 {
-		out = append(out, Reason{Code: NoEngineTimings, N: missingTimings})
+		out = append(out, schema.Reason{Code: schema.NoEngineTimings, N: missingTimings})
 	}
 	if eventCounted > 0 {
-		out = append(out, Reason{Code: EventCounted, N: eventCounted})
+		out = append(out, schema.Reason{Code: schema.EventCounted, N: eventCounted})
 	}
 	if noContention > 0 {
-		out = append(out, Reason{Code: NoContention, N: noContention, Value: in.Policy.Gates.MinContentionWindow.Seconds()})
+		out = append(out, schema.Reason{Code: schema.NoContention, N: noContention, Value: in.Policy.Gates.MinContentionWindow.Seconds()})
 	}
 	if n := in.Campaign.Planned - len(in.Runs); n > 0 {
-		out = append(out, Reason{Code: NotRun, N: n})
+		out = append(out, schema.Reason{Code: schema.NotRun, N: n})
 	}
 	if in.Policy.Exactness == nil {
-		out = append(out, Reason{Code: NoExactness})
+		out = append(out, schema.Reason{Code: schema.NoExactness})
 	}
-	return append(out, Reason{Code: KernelTiming})
+	return append(out, schema.Reason{Code: schema.KernelTiming})
 }
 
 // finite keeps NaN and ±Inf out of results: JSON cannot carry them.

@@ -4,37 +4,25 @@ import (
 	"math"
 
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
 )
 
-// Disagreement says whether the U (or signed-rank) test and the ratio's
-// interval tell the same story.
-type Disagreement string
-
-// Disagreements. When the two disagree the comparison is not significant,
-// and the record says which side said what.
-const (
-	Agree        Disagreement = ""
-	PWithoutCI   Disagreement = "p-without-interval" // p < alpha, but the interval includes no change
-	CIWithoutP   Disagreement = "interval-without-p" // the interval excludes no change, but p ≥ alpha
-	TooSmallDiff Disagreement = "below-min-effect"   // both agree, but the change is below min_effect
-)
-
 // disagreement classifies a comparison judged at alpha.
-func disagreement(c Comparison, alpha, minEffect float64) Disagreement {
+func disagreement(c schema.Comparison, alpha, minEffect float64) schema.Disagreement {
 	if !c.Defined() || !c.HasInterval() {
-		return Agree
+		return schema.Agree
 	}
 	pSig, ciSig := c.P < alpha, c.Lo > 1 || c.Hi < 1
 	switch {
 	case pSig && !ciSig:
-		return PWithoutCI
+		return schema.PWithoutCI
 	case ciSig && !pSig:
-		return CIWithoutP
+		return schema.CIWithoutP
 	case pSig && ciSig && math.Abs(c.Ratio-1) < minEffect:
-		return TooSmallDiff
+		return schema.TooSmallDiff
 	}
-	return Agree
+	return schema.Agree
 }
 
 // compareArms compares arm with ref on one metric. When the policy allows
@@ -42,7 +30,7 @@ func disagreement(c Comparison, alpha, minEffect float64) Disagreement {
 // one of each, the comparison is paired by round (stats.ComparePaired);
 // otherwise it compares two groups (stats.Compare). Pairing is off by
 // default, as chosen by simulation: see scenarios.PairOff.
-func compareArms(in Input, s samples, ref, arm, metric string) stats.Comparison {
+func compareArms(in Input, s samples, ref, arm, metric string) stats.Result {
 	cfg := statsConfig(in.Policy)
 	if b, a, ok := pairs(in, s, ref, arm, metric); ok {
 		return stats.ComparePaired(b, a, cfg)
@@ -141,12 +129,12 @@ func testArms(p scenarios.Policy) []string {
 // (SeparatesFromNoise). It returns the verdicts, the warnings of the
 // statistics library, and the reasons that make the campaign
 // INCONCLUSIVE (a control that differs from its baseline).
-func armVerdicts(in Input, s samples) ([]ArmVerdict, []Reason, []Reason) {
+func armVerdicts(in Input, s samples) ([]schema.ArmVerdict, []schema.Reason, []schema.Reason) {
 	p := in.Policy
 	alpha := p.Stats.Alpha
 	family := testArms(p)
-	var out []ArmVerdict
-	var warnings, inconclusive []Reason
+	var out []schema.ArmVerdict
+	var warnings, inconclusive []schema.Reason
 	controlName := ""
 	for _, a := range p.Arms {
 		if a.Control {
@@ -161,9 +149,9 @@ func armVerdicts(in Input, s samples) ([]ArmVerdict, []Reason, []Reason) {
 		}
 		c := compareArms(in, s, p.Baseline, a.Name, p.Primary)
 		for _, w := range c.Warnings {
-			warnings = append(warnings, Reason{Code: ComparisonNote, Arm: a.Name, Other: p.Baseline, Text: w})
+			warnings = append(warnings, schema.Reason{Code: schema.ComparisonNote, Arm: a.Name, Other: p.Baseline, Text: w})
 		}
-		v := ArmVerdict{Arm: a.Name, Control: a.Control, Comparison: comparison(c)}
+		v := schema.ArmVerdict{Arm: a.Name, Control: a.Control, Comparison: comparison(c)}
 		level := alpha
 		if !a.Control {
 			level = alpha / float64(len(family))
@@ -187,7 +175,7 @@ func armVerdicts(in Input, s samples) ([]ArmVerdict, []Reason, []Reason) {
 		if out[i].Control {
 			c.Disagreement = disagreement(*c, alpha, p.Stats.MinEffect)
 			if c.Significant {
-				inconclusive = append(inconclusive, Reason{Code: ControlDiffers, Arm: out[i].Arm, Other: p.Baseline, Metric: p.Primary,
+				inconclusive = append(inconclusive, schema.Reason{Code: schema.ControlDiffers, Arm: out[i].Arm, Other: p.Baseline, Metric: p.Primary,
 					Value: c.Ratio, P: c.P, Lo: c.Lo, Hi: c.Hi, Limit: alpha})
 			}
 			continue
@@ -198,7 +186,7 @@ func armVerdicts(in Input, s samples) ([]ArmVerdict, []Reason, []Reason) {
 		pp := adj[k]
 		k++
 		c.Significant = c.Significant && pp < alpha
-		c.Disagreement = disagreement(Comparison{Ratio: c.Ratio, Lo: c.Lo, Hi: c.Hi, P: pp}, alpha, p.Stats.MinEffect)
+		c.Disagreement = disagreement(schema.Comparison{Ratio: c.Ratio, Lo: c.Lo, Hi: c.Hi, P: pp}, alpha, p.Stats.MinEffect)
 	}
 	return out, warnings, inconclusive
 }

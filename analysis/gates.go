@@ -6,14 +6,15 @@ import (
 	"strings"
 
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // gates applies the publishability rules to the primary metric. It returns
 // the reasons that make the campaign INCONCLUSIVE and the flags reported
 // without changing the verdict.
-func gates(in Input, s samples, res []MetricResult, marks []Mark) (inconclusive, flags []Reason) {
+func gates(in Input, s samples, res []schema.MetricResult, marks []schema.Mark) (inconclusive, flags []schema.Reason) {
 	p := in.Policy
-	var primary *MetricResult
+	var primary *schema.MetricResult
 	for i := range res {
 		if res[i].Primary {
 			primary = &res[i]
@@ -28,11 +29,11 @@ func gates(in Input, s samples, res []MetricResult, marks []Mark) (inconclusive,
 		control[a.Name] = a.Control
 	}
 	for _, a := range primary.Arms {
-		if g := p.Gates.MaxSpread; g > 0 && a.Summary.Spread() > g {
-			inconclusive = append(inconclusive, Reason{Code: TooNoisy, Arm: a.Arm, Metric: p.Primary, Value: a.Summary.Spread(), Limit: g})
+		if g := p.Gates.MaxSpread; g > 0 && a.Spread() > g {
+			inconclusive = append(inconclusive, schema.Reason{Code: schema.TooNoisy, Arm: a.Arm, Metric: p.Primary, Value: a.Spread(), Limit: g})
 		}
-		if g := p.Gates.MaxDrift; g > 0 && a.Summary.N >= 6 && math.Abs(a.Drift) >= g && math.Abs(a.DriftRho) >= 0.5 {
-			flags = append(flags, Reason{Code: Drift, Arm: a.Arm, Value: a.Drift, Limit: a.DriftRho})
+		if g := p.Gates.MaxDrift; g > 0 && a.N >= 6 && math.Abs(a.Drift) >= g && math.Abs(a.DriftRho) >= 0.5 {
+			flags = append(flags, schema.Reason{Code: schema.Drift, Arm: a.Arm, Value: a.Drift, Limit: a.DriftRho})
 		}
 		if a.Arm != p.Baseline {
 			// Holm's first step compares the smallest p with alpha/m: an
@@ -42,7 +43,7 @@ func gates(in Input, s samples, res []MetricResult, marks []Mark) (inconclusive,
 				limit /= float64(family)
 			}
 			if mp, paired := minPFor(in, s, p.Baseline, a.Arm); mp >= limit {
-				r := Reason{Code: TooFewSamples, Arm: a.Arm, N: len(s.values(in, p.Baseline, p.Primary)), M: len(s.values(in, a.Arm, p.Primary)), Value: mp, Limit: limit}
+				r := schema.Reason{Code: schema.TooFewSamples, Arm: a.Arm, N: len(s.values(in, p.Baseline, p.Primary)), M: len(s.values(in, a.Arm, p.Primary)), Value: mp, Limit: limit}
 				if paired {
 					r.Text = "paired"
 				}
@@ -63,9 +64,9 @@ func gates(in Input, s samples, res []MetricResult, marks []Mark) (inconclusive,
 	g := p.Gates
 	switch {
 	case measured > 0 && g.MaxContended > 0 && float64(contended)/float64(measured) > g.MaxContended:
-		inconclusive = append(inconclusive, Reason{Code: ContendedHost, N: contended, M: measured, Value: g.ContendedCPU, Limit: g.MaxContended})
+		inconclusive = append(inconclusive, schema.Reason{Code: schema.ContendedHost, N: contended, M: measured, Value: g.ContendedCPU, Limit: g.MaxContended})
 	case contended > 0:
-		flags = append(flags, Reason{Code: Contention, N: contended, M: measured, Value: g.ContendedCPU, Limit: g.MaxContended})
+		flags = append(flags, schema.Reason{Code: schema.Contention, N: contended, M: measured, Value: g.ContendedCPU, Limit: g.MaxContended})
 	}
 	return inconclusive, flags
 }

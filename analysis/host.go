@@ -3,6 +3,8 @@ package analysis
 import (
 	"slices"
 	"strings"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // A HostCondition is a machine condition seen around a run that makes the
@@ -23,7 +25,7 @@ const (
 
 // hostWarnings counts the finished runs that saw each host condition, and
 // those started on a host the quiet gate did not find quiet.
-func hostWarnings(in Input) []Reason {
+func hostWarnings(in Input) []schema.Reason {
 	var battery, lowPower, thermal, gpuPower, timedOut, finished int
 	var thermalSeen []string
 	for _, r := range in.Runs {
@@ -57,19 +59,19 @@ func hostWarnings(in Input) []Reason {
 			thermal++
 		}
 	}
-	var out []Reason
-	add := func(code Code, n int, text string) {
+	var out []schema.Reason
+	add := func(code schema.Code, n int, text string) {
 		if n > 0 {
-			out = append(out, Reason{Code: code, N: n, M: finished, Text: text})
+			out = append(out, schema.Reason{Code: code, N: n, M: finished, Text: text})
 		}
 	}
-	add(HostOnBattery, battery, "")
-	add(HostLowPower, lowPower, "")
+	add(schema.HostOnBattery, battery, "")
+	add(schema.HostLowPower, lowPower, "")
 	slices.Sort(thermalSeen)
-	add(HostThermal, thermal, strings.Join(thermalSeen, ","))
-	add(HostGPUPowerCap, gpuPower, "")
+	add(schema.HostThermal, thermal, strings.Join(thermalSeen, ","))
+	add(schema.HostGPUPowerCap, gpuPower, "")
 	if q := in.Policy.Gates.Quiet; q != nil {
-		add(QuietTimedOut, timedOut, q.OnBusy.String())
+		add(schema.QuietTimedOut, timedOut, q.OnBusy.String())
 	}
 	return out
 }

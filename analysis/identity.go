@@ -7,39 +7,6 @@ import (
 	"github.com/decodebench/decodebench/schema"
 )
 
-// Identity is the output identity check.
-type Identity struct {
-	Verdict  schema.IdentityVerdict
-	Against  string
-	Baseline IdentityArm
-	Arms     []IdentityArm
-	// Stripped lists what the strip patterns removed.
-	Stripped []string
-	Notes    []Reason
-}
-
-// IdentityArm is one arm's identity verdict against the baseline (or, for
-// the baseline, against itself).
-type IdentityArm struct {
-	Arm     string
-	Verdict schema.IdentityVerdict
-	// Diverging counts the runs that differ from the reference; Runs the
-	// runs compared.
-	Diverging, Runs int
-	// RunA and RunB are the run numbers of the first divergence.
-	RunA, RunB int
-	First      identity.Divergence
-	// TokensCompared is set when every comparison had token ids.
-	TokensCompared bool
-	// Error says why the arm could not be compared.
-	Error string
-}
-
-// Identical reports whether the arm matched its reference.
-func (a IdentityArm) Identical() bool {
-	return a.Verdict == schema.Identical || a.Verdict == schema.SelfConsistent
-}
-
 // checkIdentity compares generated outputs between arms when the policy
 // asks for it, from the same runs that were timed.
 //
@@ -48,12 +15,15 @@ func (a IdentityArm) Identical() bool {
 // or outputs whose text all went to a reasoning channel, are errors, never
 // passes. Each compared arm's every run is then compared with the
 // baseline's output for the same request.
-func checkIdentity(in Input) *Identity {
+func checkIdentity(in Input) *schema.IdentityResult {
 	x := in.Policy.Exactness
 	if x == nil {
 		return nil
 	}
-	res := &Identity{Against: x.Against}
+	res := &schema.IdentityResult{Against: x.Against, OnMismatch: x.OnMismatch.String()}
+	for _, re := range x.Strip {
+		res.Strip = append(res.Strip, re.String())
+	}
 	outputs := map[string][]identity.Output{}
 	seqs := map[string][]int{}
 	for _, r := range in.Runs {
@@ -71,11 +41,11 @@ func checkIdentity(in Input) *Identity {
 	}
 
 	base := outputs[x.Against]
-	res.Baseline = IdentityArm{Arm: x.Against, Runs: len(base)}
+	res.Baseline = identityArm(x.Against, len(base))
 	if msg := firstEmpty(base, seqs[x.Against]); msg != "" {
 		res.Baseline.Verdict, res.Baseline.Error = schema.IdentityError, msg
 		res.Verdict = schema.IdentityError
-		res.Notes = append(res.Notes, Reason{Code: IdentityEmptyBaseline, Arm: x.Against, Text: msg})
+		res.Notes = append(res.Notes, schema.Reason{Code: schema.IdentityEmptyBaseline, Arm: x.Against, Text: msg})
 	} else {
 		ag := identity.SelfAgreement(base)
 		switch {
@@ -85,34 +55,35 @@ func checkIdentity(in Input) *Identity {
 		case ag.Uncomparable != "" && ag.Disagreeing == 0:
 			res.Baseline.Verdict, res.Baseline.Error = schema.Undecidable, ag.Uncomparable
 			res.Verdict = schema.Undecidable
-			res.Notes = append(res.Notes, Reason{Code: IdentityUncomparable, Arm: x.Against, Text: ag.Uncomparable})
+			res.Notes = append(res.Notes, schema.Reason{Code: schema.IdentityUncomparable, Arm: x.Against, Text: ag.Uncomparable})
 		default:
 			ia := &res.Baseline
 			ia.Verdict, ia.Diverging = schema.NotDeterministic, ag.Disagreeing
-			ia.RunA, ia.RunB, ia.First = seqs[x.Against][ag.RunA], seqs[x.Against][ag.RunB], ag.First
-			ia.TokensCompared = ag.First.TokensCompared
+			diverged(ia, seqs[x.Against][ag.RunA], seqs[x.Against][ag.RunB], ag.First)
 			res.Verdict = schema.Undecidable
-			res.Notes = append(res.Notes, Reason{Code: IdentityNotDeterminist, Arm: x.Against, N: ag.Disagreeing, M: ag.Runs, Run: ia.RunA, Round: ia.RunB})
+			res.Notes = append(res.Notes, schema.Reason{Code: schema.IdentityNotDeterminist, Arm: x.Against, N: ag.Disagreeing, M: ag.Runs, Run: ia.RunA, Round: ia.RunB})
 		}
 	}
 
 	anyDivergent := false
 	for _, arm := range x.Compare {
 		outs := outputs[arm]
-		ia := IdentityArm{Arm: arm, Runs: len(outs)}
+		ia := identityArm(arm, len(outs))
 		switch {
 		case res.Verdict != "":
 			ia.Verdict = schema.NotCompared
 		case firstEmpty(outs, seqs[arm]) != "":
 			ia.Verdict, ia.Error = schema.IdentityError, firstEmpty(outs, seqs[arm])
 			res.Verdict = schema.IdentityError
-			res.Notes = append(res.Notes, Reason{Code: IdentityEmptyArm, Arm: arm, Text: ia.Error})
+			res.Notes = append(res.Notes, schema.Reason{Code: schema.IdentityEmptyArm, Arm: arm, Text: ia.Error})
 		case len(outs) == 0:
 			ia.Verdict, ia.Error = schema.IdentityError, "no finished runs"
 			res.Verdict = schema.IdentityError
-			res.Notes = append(res.Notes, Reason{Code: IdentityNoRuns, Arm: arm})
+			res.Notes = append(res.Notes, schema.Reason{Code: schema.IdentityNoRuns, Arm: arm})
 		default:
 			ia.Verdict, ia.TokensCompared = schema.Identical, true
+			var runA, runB int
+			var first identity.Divergence
 			for i, o := range outs {
 				d := identity.Compare(base[0], o)
 				ia.TokensCompared = ia.TokensCompared && d.TokensCompared
@@ -120,12 +91,13 @@ func checkIdentity(in Input) *Identity {
 					continue
 				}
 				if ia.Diverging == 0 {
-					ia.RunA, ia.RunB, ia.First = seqs[x.Against][0], seqs[arm][i], d
+					runA, runB, first = seqs[x.Against][0], seqs[arm][i], d
 				}
 				ia.Diverging++
 			}
 			if ia.Diverging > 0 {
 				ia.Verdict = schema.Divergent
+				diverged(&ia, runA, runB, first)
 				anyDivergent = true
 			}
 		}
@@ -140,6 +112,24 @@ func checkIdentity(in Input) *Identity {
 	return res
 }
 
+// identityArm is an arm's identity result before it is compared: no
+// divergence.
+func identityArm(arm string, runs int) schema.IdentityArm {
+	return schema.IdentityArm{Arm: arm, Runs: runs, TokenIndex: -1, ByteOffset: -1, TokenA: -1, TokenB: -1}
+}
+
+// diverged records an arm's first divergence, between runs a and b.
+func diverged(ia *schema.IdentityArm, a, b int, d identity.Divergence) {
+	ia.RunA, ia.RunB = a, b
+	ia.TokenIndex, ia.ByteOffset, ia.TokenA, ia.TokenB = d.TokenIndex, d.ByteOffset, d.TokenA, d.TokenB
+	ia.TokensCompared = d.TokensCompared
+	ia.DifferingBytes, ia.DifferingTokens = d.DifferingBytes, d.DifferingTokens
+	ia.ExcerptA, ia.ExcerptB = d.ExcerptA, d.ExcerptB
+	if d.ByteOffset < 0 && d.ReasoningByteOffset >= 0 {
+		ia.ExcerptA, ia.ExcerptB = "reasoning: "+d.ReasoningExcerptA, "reasoning: "+d.ReasoningExcerptB
+	}
+}
+
 // firstEmpty returns why the first uncomparable output cannot be compared.
 func firstEmpty(outs []identity.Output, seqs []int) string {
 	for i, o := range outs {
@@ -151,11 +141,11 @@ func firstEmpty(outs []identity.Output, seqs []int) string {
 }
 
 // identityReason is the reason naming the first divergent arm.
-func identityReason(code Code, id *Identity) Reason {
+func identityReason(code schema.Code, id *schema.IdentityResult) schema.Reason {
 	for _, a := range id.Arms {
 		if a.Verdict == schema.Divergent {
-			return Reason{Code: code, Arm: a.Arm, Other: id.Against, Run: a.First.TokenIndex, N: a.First.ByteOffset, M: a.Diverging, Round: a.Runs}
+			return schema.Reason{Code: code, Arm: a.Arm, Other: id.Against, Run: a.TokenIndex, N: a.ByteOffset, M: a.Diverging, Round: a.Runs}
 		}
 	}
-	return Reason{Code: code, Other: id.Against}
+	return schema.Reason{Code: code, Other: id.Against}
 }

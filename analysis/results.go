@@ -8,89 +8,12 @@ import (
 	"github.com/decodebench/decodebench/stats"
 )
 
-// MetricResult is one metric's per-arm statistics.
-type MetricResult struct {
-	Metric         string
-	Unit           string
-	Primary        bool
-	HigherIsBetter bool
-	Arms           []ArmResult
-}
-
-// ArmResult is one arm's summary of one metric and, for arms other than
-// the baseline, its comparison with the baseline.
-type ArmResult struct {
-	Arm     string
-	Summary stats.Summary
-	// MedianLo and MedianHi bound the median at MedianConfidence, the level
-	// actually achievable with the samples.
-	MedianLo, MedianHi, MedianConfidence float64
-	// Comparison is nil for the baseline.
-	Comparison *Comparison
-	// Outliers counts this metric's values flagged by modified z-score;
-	// Dropped counts runs dropped from the statistics (outliers: drop).
-	Outliers, Dropped int
-	// Drift is the relative change from the first to the last third of
-	// the campaign, DriftRho its rank correlation with time.
-	Drift, DriftRho float64
-}
-
-// Comparison is an arm's samples judged against the baseline's.
-type Comparison struct {
-	// Ratio is median(arm)/median(baseline), Lo and Hi its interval at
-	// Confidence; all 0 when undefined.
-	Ratio, Lo, Hi, Confidence float64
-	// P is the two-sided Mann–Whitney U p-value.
-	P float64
-	// Significant: P (AdjustedP for the primary verdict of several arms)
-	// < alpha, the interval excludes 1, and the change is at least
-	// min_effect.
-	Significant bool
-	// AdjustedP is P adjusted by Holm's method over the family of test
-	// arms; 0 when the family has one arm (no adjustment).
-	AdjustedP float64
-	// Disagreement says when the test and the interval disagree.
-	Disagreement Disagreement
-	// Paired is set when the arms were compared round by round: Ratio is
-	// then the median within-round ratio, P the signed-rank test's, and
-	// N1 = N2 the number of rounds.
-	Paired bool
-	// N1 and N2 are the baseline's and the arm's sample counts.
-	N1, N2 int
-}
-
-// Defined reports whether a ratio could be computed at all.
-func (c Comparison) Defined() bool { return c.Ratio != 0 }
-
-// HasInterval reports whether the ratio has an interval.
-func (c Comparison) HasInterval() bool { return c.Lo != 0 || c.Hi != 0 }
-
-// ArmVerdict is one arm's primary-metric verdict against the baseline.
-type ArmVerdict struct {
-	Arm        string
-	Control    bool
-	Comparison Comparison
-	// ControlArm names the campaign's negative control when it has one
-	// (and this arm is not it); VsControl is then the arm compared with
-	// the control by the same rule as with the baseline, and
-	// SeparatesFromNoise whether it differs significantly, in the same
-	// direction as from the baseline.
-	ControlArm         string
-	VsControl          *Comparison
-	SeparatesFromNoise bool
-	// MDE is the minimum detectable effect of the comparison with the
-	// baseline (relative change, at MDEPower, from the observed robust
-	// noise and n; see stats.MDE) at the level MDEAlpha (alpha divided by
-	// the family's size: Holm's first step); 0 when undefined.
-	MDE, MDEAlpha float64
-}
-
 // samples holds, per arm, the indexes of the runs that count for
 // statistics: finished, and not dropped as outliers. Adaptive stopping and
 // the final statistics use the same samples.
 type samples map[string][]int
 
-func newSamples(in Input, marks []Mark) samples {
+func newSamples(in Input, marks []schema.Mark) samples {
 	s := samples{}
 	for i, r := range in.Runs {
 		if r.OK() && !marks[i].Dropped {
@@ -167,7 +90,7 @@ func outliersOf(in Input, metric string) map[int]bool {
 
 // flagOutliers marks the primary metric's outliers, and drops them when the
 // policy says outliers: drop.
-func flagOutliers(in Input, marks []Mark) {
+func flagOutliers(in Input, marks []schema.Mark) {
 	for i := range outliersOf(in, in.Policy.Primary) {
 		marks[i].Outlier = true
 		marks[i].Dropped = in.Policy.Outliers == scenarios.OutliersDrop
@@ -178,23 +101,24 @@ func statsConfig(p scenarios.Policy) stats.Config {
 	return stats.Config{Confidence: p.Stats.Confidence, Alpha: p.Stats.Alpha, MinEffect: p.Stats.MinEffect, Resamples: p.Stats.Resamples, Seed: p.Stats.Seed}
 }
 
-func comparison(c stats.Comparison) Comparison {
-	return Comparison{Ratio: finite(c.Ratio), Lo: finite(c.Lo), Hi: finite(c.Hi), Confidence: finite(c.Confidence), P: finite(c.P), Significant: c.Significant, Paired: c.Paired, N1: c.N1, N2: c.N2}
+// comparison stores a comparison: NaN and ±Inf become 0.
+func comparison(c stats.Result) schema.Comparison {
+	return schema.Comparison{Ratio: finite(c.Ratio), Lo: finite(c.Lo), Hi: finite(c.Hi), Confidence: finite(c.Confidence), P: finite(c.P), Significant: c.Significant, Paired: c.Paired, N1: c.N1, N2: c.N2}
 }
 
 // results computes per-arm statistics and comparisons for every metric.
-func results(in Input, s samples, marks []Mark) []MetricResult {
+func results(in Input, s samples, marks []schema.Mark) []schema.MetricResult {
 	p := in.Policy
 	cfg := statsConfig(p)
-	var out []MetricResult
+	var out []schema.MetricResult
 	for _, mp := range reported(in) {
 		m := mp.Name
-		res := MetricResult{Metric: m, Unit: mp.Unit, Primary: m == p.Primary, HigherIsBetter: mp.HigherIsBetter}
+		res := schema.MetricResult{Metric: m, Unit: mp.Unit, Primary: m == p.Primary, HigherIsBetter: mp.HigherIsBetter}
 		flagged := outliersOf(in, m)
 		for _, arm := range p.ArmNames() {
 			xs := s.values(in, arm, m)
 			ci := stats.MedianInterval(xs, cfg.Confidence)
-			ar := ArmResult{Arm: arm, Summary: stats.Summarize(xs), MedianLo: finite(ci.Lo), MedianHi: finite(ci.Hi), MedianConfidence: finite(ci.Confidence)}
+			ar := schema.ArmResult{Arm: arm, Summary: stats.Summarize(xs), MedianLo: finite(ci.Lo), MedianHi: finite(ci.Hi), MedianConfidence: finite(ci.Confidence)}
 			if arm != p.Baseline {
 				c := comparison(compareArms(in, s, p.Baseline, arm, m))
 				c.Disagreement = disagreement(c, p.Stats.Alpha, p.Stats.MinEffect)
@@ -229,9 +153,9 @@ func results(in Input, s samples, marks []Mark) []MetricResult {
 // for adaptive rounds. It uses the same samples as Analyze.
 func WidestInterval(in Input) (float64, string) {
 	p := in.Policy
-	marks := make([]Mark, len(in.Runs))
-	flagOutliers(in, marks)
-	s := newSamples(in, marks)
+	m := marks(in)
+	flagOutliers(in, m)
+	s := newSamples(in, m)
 	widest, arm := 0.0, ""
 	for _, a := range p.Arms {
 		if a.Name == p.Baseline {

@@ -66,7 +66,7 @@ func TestAbsentSourceIsAScenarioError(t *testing.T) {
 	p := policy("a", "b")
 	in := campaign(p, 6, level(map[string]float64{"a": 100, "b": 110}), func(string) Reading { return Reading{Absent: true} })
 	a := Analyze(in)
-	if a.Verdict != schema.Failed || len(a.Reasons) == 0 || a.Reasons[0].Code != SourceAbsent || a.Reasons[0].Text != "llamacpp:spec_decode_num_draft_total" {
+	if a.Verdict != schema.Failed || len(a.Reasons) == 0 || a.Reasons[0].Code != schema.SourceAbsent || a.Reasons[0].Text != "llamacpp:spec_decode_num_draft_total" {
 		t.Fatalf("verdict %s, reasons %+v", a.Verdict, a.Reasons)
 	}
 	// Absent only where the arm has nothing to report (llama-server omits
@@ -81,7 +81,7 @@ func TestAbsentSourceIsAScenarioError(t *testing.T) {
 		t.Fatalf("absent in the baseline only: %s %+v", a.Verdict, a.Reasons)
 	}
 	// The loop's fail-fast check and the analysis agree.
-	if f := CounterFailures(p, Run{Arm: "b", Counters: map[string]Reading{"c": {Value: 0}}}); len(f) != 1 || f[0].Code != CounterFailed {
+	if f := CounterFailures(p, Run{Arm: "b", Counters: map[string]Reading{"c": {Value: 0}}}); len(f) != 1 || f[0].Code != schema.CounterFailed {
 		t.Fatalf("CounterFailures: %+v", f)
 	}
 }
@@ -92,7 +92,7 @@ func TestControlThatDiffersIsInconclusive(t *testing.T) {
 	p := policy("a", "ctl", "b")
 	in := campaign(p, 8, level(map[string]float64{"a": 100, "ctl": 94, "b": 110}), honest)
 	a := Analyze(in)
-	if a.Verdict != schema.Inconclusive || a.Reasons[0].Code != ControlDiffers || a.Reasons[0].Arm != "ctl" || math.Abs(a.Reasons[0].Value-0.94) > 0.01 {
+	if a.Verdict != schema.Inconclusive || a.Reasons[0].Code != schema.ControlDiffers || a.Reasons[0].Arm != "ctl" || math.Abs(a.Reasons[0].Value-0.94) > 0.01 {
 		t.Fatalf("verdict %s, reasons %+v", a.Verdict, a.Reasons)
 	}
 	in = campaign(p, 8, level(map[string]float64{"a": 100, "ctl": 100.1, "b": 110}), honest)

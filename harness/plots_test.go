@@ -25,7 +25,7 @@ func TestPlotInputs(t *testing.T) {
 		Analysis: schema.Analysis{
 			Marks: []schema.Mark{{Seq: 1, Contended: true}, {Seq: 2}, {Seq: 3, Outlier: true}, {Seq: 4}},
 			Results: []schema.MetricResult{{Metric: "lat", Unit: "ms", Primary: true, HigherIsBetter: false,
-				Arms: []schema.ArmResult{{Arm: "a", Median: 10}, {Arm: "b", Median: 12}}}},
+				Arms: []schema.ArmResult{{Arm: "a", Summary: schema.Summary{Median: 10}}, {Arm: "b", Summary: schema.Summary{Median: 12}}}}},
 			ArmVerdicts: []schema.ArmVerdict{{Arm: "b", Comparison: schema.Comparison{Ratio: 1.2, Lo: 1.1, Hi: 1.3, Significant: true}}},
 		},
 	}

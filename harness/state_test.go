@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -286,7 +285,7 @@ func TestInterruptedRunIsNotAFailure(t *testing.T) {
 	c.rec.Method.Interrupted = true
 	c.conclude()
 	for _, r := range c.rec.Analysis.Reasons {
-		if r.Code == string(analysis.RunFailed) || strings.Contains(recorder.ReasonText(r), "failed") {
+		if r.Code == schema.RunFailed || strings.Contains(recorder.ReasonText(r), "failed") {
 			t.Errorf("an interrupted run counts as failed: %s", recorder.ReasonText(r))
 		}
 	}

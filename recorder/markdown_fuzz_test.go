@@ -21,10 +21,10 @@ import (
 // engine version, reasons' text, not-measured notes, run errors, identity
 // excerpts, …), and check what the issue asks of the renderer and parser.
 
-// codes are every reason code analysis defines, read from its source so
+// codes are every reason code schema defines, read from its source so
 // that a code added later is covered without editing this test.
 func codes(t testing.TB) []string {
-	b, err := os.ReadFile("../analysis/reason.go")
+	b, err := os.ReadFile("../schema/reason.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func codes(t testing.TB) []string {
 		out = append(out, m[1])
 	}
 	if len(out) < 10 {
-		t.Fatalf("found only %d reason codes in analysis/reason.go", len(out))
+		t.Fatalf("found only %d reason codes in schema/reason.go", len(out))
 	}
 	return out
 }
@@ -62,7 +62,7 @@ func richRecords(t testing.TB) []*schema.Record {
 			rec.Plots = []string{"timeline.png", "timeline.svg"}
 			a := &rec.Analysis
 			for _, c := range cs {
-				r := schema.Reason{Code: c, Arm: "draft", Other: "classic", Counter: "drafts", Metric: "decode_tok_s", Run: 1, Round: 1, Attempt: 2, N: 1, M: 2, Value: 0.5, Limit: 0.1, Text: "text"}
+				r := schema.Reason{Code: schema.Code(c), Arm: "draft", Other: "classic", Counter: "drafts", Metric: "decode_tok_s", Run: 1, Round: 1, Attempt: 2, N: 1, M: 2, Value: 0.5, Limit: 0.1, Text: "text"}
 				a.Reasons = append(a.Reasons, r)
 				a.Flags = append(a.Flags, r)
 				a.Warnings = append(a.Warnings, r)

@@ -32,8 +32,8 @@ func (m *mdWriter) identity(r *schema.Record) {
 				differing += fmt.Sprintf(", %d tokens", a.DifferingTokens)
 			}
 		}
-		verdict := a.Verdict
-		if a.Diverging > 0 && a.Verdict != string(schema.NotDeterministic) {
+		verdict := string(a.Verdict)
+		if a.Diverging > 0 && a.Verdict != schema.NotDeterministic {
 			verdict += fmt.Sprintf(" in %d of %d runs", a.Diverging, a.Runs)
 		}
 		if a.Error != "" {

@@ -85,7 +85,7 @@ func medianCI(a schema.ArmResult) string {
 // ratioCI formats a ratio's interval, or nothing when it has none.
 func ratioCI(a schema.ArmResult) string {
 	c := a.Comparison
-	if c == nil || (c.Lo == 0 && c.Hi == 0) {
+	if c == nil || !c.HasInterval() {
 		return ""
 	}
 	return "[" + num(c.Lo, 4) + ", " + num(c.Hi, 4) + "]"

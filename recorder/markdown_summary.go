@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -49,7 +48,7 @@ func verdictSentence(r *schema.Record) string {
 	case schema.Inconclusive:
 		return "The campaign ran, but the results do not support a conclusion (reasons below). Do not publish."
 	case schema.Failed:
-		if len(r.Analysis.Reasons) > 0 && r.Analysis.Reasons[0].Code == string(analysis.SourceAbsent) {
+		if len(r.Analysis.Reasons) > 0 && r.Analysis.Reasons[0].Code == schema.SourceAbsent {
 			return "Scenario error: a counter's source was absent from every run of every arm (below), so the counter proves nothing. Finished runs are kept below and in the data folder."
 		}
 		return "The campaign did not finish: a run failed. Finished runs are kept below and in the data folder."
@@ -105,7 +104,7 @@ func (m *mdWriter) summary(r *schema.Record) {
 				if a.Arm == r.Scenario.Baseline {
 					continue
 				}
-				if a.Comparison == nil || a.Comparison.Ratio == 0 {
+				if a.Comparison == nil || !a.Comparison.Defined() {
 					m.p("| **%s vs %s** | no comparison could be made |\n", cell(text(a.Arm)), cell(text(r.Scenario.Baseline)))
 					continue
 				}

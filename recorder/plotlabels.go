@@ -1,7 +1,6 @@
 package recorder
 
 import (
-	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -29,7 +28,7 @@ func MetricName(metric string) string {
 // what fits under a box.
 func ShortVerdict(v schema.ArmVerdict, higherIsBetter bool) string {
 	c := v.Comparison
-	if c.Ratio == 0 {
+	if !c.Defined() {
 		return "no comparison"
 	}
 	change := pct1(c.Ratio-1, true)
@@ -42,9 +41,9 @@ func ShortVerdict(v schema.ArmVerdict, higherIsBetter bool) string {
 			word = "faster"
 		}
 		s = change + " " + word + ci
-	case c.Disagreement == string(analysis.PWithoutCI) || c.Disagreement == string(analysis.CIWithoutP):
+	case c.Disagreement == schema.PWithoutCI || c.Disagreement == schema.CIWithoutP:
 		s = change + ci + " inconclusive"
-	case c.Disagreement == string(analysis.TooSmallDiff):
+	case c.Disagreement == schema.TooSmallDiff:
 		s = change + ci + " ~ (too small)"
 	default:
 		s = change + ci + " ~"

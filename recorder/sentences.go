@@ -39,81 +39,81 @@ func reasonText(r schema.Reason) string { return markdown.reason(r) }
 
 // reasonText states one reason.
 func (f style) reason(r schema.Reason) string {
-	switch analysis.Code(r.Code) {
-	case analysis.SourceAbsent:
+	switch r.Code {
+	case schema.SourceAbsent:
 		return fmt.Sprintf("Scenario error: counter %s reads the %s source %s, which was absent in all %d runs of every arm. A source no run could read is a misspelled name or one this engine does not expose, not a zero; fix the scenario.", f.code(r.Counter), f.text(r.Other), f.code(r.Text), r.N)
-	case analysis.ControlDiffers:
+	case schema.ControlDiffers:
 		return fmt.Sprintf("Negative control %s differs from the baseline %s on %s: %s%s, %s (alpha %s). The method finds a difference where none exists, so no arm's difference can be trusted. Remedies: a quieter host, more rounds, or find what differs between the two (warm-up, launch order).",
 			f.code(r.Arm), f.code(r.Other), f.code(r.Metric), pct1(r.Value-1, true), interval(r.Lo-1, r.Hi-1, true, r.Lo == 0 && r.Hi == 0), formatP(r.P), count(r.Limit))
-	case analysis.CounterFailed:
+	case schema.CounterFailed:
 		return fmt.Sprintf("Run %d (%s, round %d): counter %s = %s, expected %s.", r.Run, f.code(r.Arm), r.Round, f.code(r.Counter), count(r.Value), r.Text)
-	case analysis.Declined:
+	case schema.Declined:
 		return fmt.Sprintf("Run %d (%s, round %d): the engine declined the feature under test (%d matching log line(s)), e.g. %s.", r.Run, f.code(r.Arm), r.Round, r.N, f.code(r.Text))
-	case analysis.RunFailed:
+	case schema.RunFailed:
 		attempt := ""
 		if r.Attempt > 1 {
 			attempt = fmt.Sprintf(", attempt %d", r.Attempt)
 		}
 		return fmt.Sprintf("Run %d (%s, round %d%s) failed: %s", r.Run, f.code(r.Arm), r.Round, attempt, f.text(r.Text))
-	case analysis.IdentityMismatch:
+	case schema.IdentityMismatch:
 		return "Output identity: " + f.divergence(r) + " (on_mismatch: fail)."
-	case analysis.IdentityBrokenNote:
+	case schema.IdentityBrokenNote:
 		return "Output identity contract broken: " + f.divergence(r) + " (on_mismatch: report keeps the timing results valid)."
-	case analysis.IdentityUndecided:
+	case schema.IdentityUndecided:
 		return "Output identity undecidable: see the Output identity section."
-	case analysis.Interrupted:
+	case schema.Interrupted:
 		return fmt.Sprintf("Interrupted after %d of %d planned runs.", r.N, r.M)
-	case analysis.ThinArm:
+	case schema.ThinArm:
 		return fmt.Sprintf("Arm %s has %d successful run(s); at least 2 are needed to say anything.", f.code(r.Arm), r.N)
-	case analysis.TooNoisy:
+	case schema.TooNoisy:
 		return fmt.Sprintf("Too noisy: arm %s has a spread of %.1f%% (interquartile range over median of %s), %.1f points above the %s limit. Remedies: a quieter host (see Machine), or relax gates.max_spread (the record will disclose it).", f.code(r.Arm), r.Value*100, f.code(r.Metric), (r.Value-r.Limit)*100, pctShort(r.Limit))
-	case analysis.TooFewSamples:
+	case schema.TooFewSamples:
 		if r.Text == "paired" {
 			return fmt.Sprintf("Too few samples: with %d rounds the signed-rank test cannot reach p < %s whatever the data (smallest possible p is %.3f); run at least %d rounds.", r.N, count(round3(r.Limit)), r.Value, signedRankRounds(r.Limit))
 		}
 		return fmt.Sprintf("Too few samples: with %d and %d runs the U test cannot reach p < %s whatever the data (smallest possible p is %.3f); run at least %d rounds.", r.N, r.M, count(round3(r.Limit)), r.Value, uTestRounds(r.Limit))
-	case analysis.ContendedHost:
+	case schema.ContendedHost:
 		return fmt.Sprintf("Contended host: in %d of %d runs (%s) other processes used more than %s of the CPU during the measured request, above the %s limit. Remedies: stop the busy processes named under Machine and run again, or relax gates.max_contended (the record will disclose it).", r.N, r.M, pctShort(float64(r.N)/float64(max(r.M, 1))), pctShort(r.Value), pctShort(r.Limit))
-	case analysis.Drift:
+	case schema.Drift:
 		return fmt.Sprintf("Drift: arm %s drifted %+.1f%% over the campaign (first to last third; rank correlation with time %.2f). Interleaving spreads drift over the arms, but check the machine.", f.code(r.Arm), r.Value*100, r.Limit)
-	case analysis.Contention:
+	case schema.Contention:
 		return fmt.Sprintf("Contention: %d of %d runs had other processes using more than %s of the CPU during the measured request (limit %s of runs).", r.N, r.M, pctShort(r.Value), pctShort(r.Limit))
-	case analysis.ComparisonNote:
+	case schema.ComparisonNote:
 		return fmt.Sprintf("%s vs %s: %s.", f.code(r.Arm), f.code(r.Other), f.text(r.Text))
-	case analysis.RunsExcluded:
+	case schema.RunsExcluded:
 		return fmt.Sprintf("%d run(s) failed and are excluded from the statistics (on_failure: %s).", r.N, f.text(r.Text))
-	case analysis.GatesRelaxed:
+	case schema.GatesRelaxed:
 		return "This scenario relaxes the publishability gates (" + f.text(r.Text) + "); a VALID verdict here holds under those gates only."
-	case analysis.AllowUnverified:
+	case schema.AllowUnverified:
 		return fmt.Sprintf("Unverified: no counter tells the arms apart. The scenario's reason: %s.", f.text(strconv.Quote(r.Text)))
-	case analysis.NoEngineTimings:
+	case schema.NoEngineTimings:
 		return fmt.Sprintf("Engine-side timings: the engine reported no `timings.predicted_per_second` in %d run(s), so the client-side decode rate could not be cross-checked there.", r.N)
-	case analysis.EventCounted:
+	case schema.EventCounted:
 		return fmt.Sprintf("Exact token counts in %d run(s): the engine returned no totals, so tokens were counted as stream events, which undercounts when the engine merges tokens.", r.N)
-	case analysis.NoContention:
+	case schema.NoContention:
 		return fmt.Sprintf("Contention during the measured request in %d run(s): the engine's CPU time could not be read, or the request took less than %ss, too short to judge.", r.N, count(r.Value))
-	case analysis.NotRun:
+	case schema.NotRun:
 		return fmt.Sprintf("%d planned run(s) did not run.", r.N)
-	case analysis.NoExactness:
+	case schema.NoExactness:
 		return "Output identity between arms: the scenario has no `exactness` block, so generated text was recorded (runs.jsonl) but not compared."
-	case analysis.KernelTiming:
+	case schema.KernelTiming:
 		return "Engine-internal timing of individual kernels or layers: decodebench measures the production request path only."
-	case analysis.IdentityEmptyBaseline:
+	case schema.IdentityEmptyBaseline:
 		return fmt.Sprintf("Refused: the baseline %s %s; an empty comparison proves nothing.", f.code(r.Arm), f.text(r.Text))
-	case analysis.IdentityUncomparable:
+	case schema.IdentityUncomparable:
 		return fmt.Sprintf("The baseline %s cannot show that it agrees with itself: %s (it needs at least 2 finished runs).", f.code(r.Arm), f.text(r.Text))
-	case analysis.IdentityNotDeterminist:
+	case schema.IdentityNotDeterminist:
 		return fmt.Sprintf("The baseline %s is not deterministic: %d of its %d runs differ from its first (first difference between runs %d and %d), so identity between arms is undecidable.", f.code(r.Arm), r.N, r.M, r.Run, r.Round)
-	case analysis.IdentityEmptyArm:
+	case schema.IdentityEmptyArm:
 		return fmt.Sprintf("Refused: arm %s %s.", f.code(r.Arm), f.text(r.Text))
-	case analysis.IdentityNoRuns:
+	case schema.IdentityNoRuns:
 		return fmt.Sprintf("Arm %s has no finished runs to compare.", f.code(r.Arm))
 	default:
 		if t, ok := f.hostReason(r); ok {
 			return t
 		}
 	}
-	return fmt.Sprintf("Unknown reason code %s.", f.code(r.Code))
+	return fmt.Sprintf("Unknown reason code %s.", f.code(string(r.Code)))
 }
 
 // signedRankRounds is the fewest rounds whose signed-rank test can reach
@@ -162,7 +162,7 @@ func (f style) divergence(r schema.Reason) string {
 // difference".
 func comparisonSentence(c schema.Comparison, higherIsBetter, judged bool) string {
 	p := pText(c)
-	if c.Ratio == 0 {
+	if !c.Defined() {
 		return "no comparison could be made: " + noComparisonWhy(c)
 	}
 	change := pct1(c.Ratio-1, true) + interval(c.Lo-1, c.Hi-1, true, !c.HasInterval())
@@ -177,11 +177,11 @@ func comparisonSentence(c schema.Comparison, higherIsBetter, judged bool) string
 	switch {
 	case c.Significant:
 		return fmt.Sprintf("%s %s%s, %s", pct1(c.Ratio-1, true), word, ci, p)
-	case c.Disagreement == string(analysis.PWithoutCI):
+	case c.Disagreement == schema.PWithoutCI:
 		return fmt.Sprintf("inconclusive: %s but the interval%s includes no change (%s)", p, ci, pct1(c.Ratio-1, true))
-	case c.Disagreement == string(analysis.CIWithoutP):
+	case c.Disagreement == schema.CIWithoutP:
 		return fmt.Sprintf("inconclusive: the interval%s excludes no change but %s is not significant (%s)", ci, p, pct1(c.Ratio-1, true))
-	case c.Disagreement == string(analysis.TooSmallDiff):
+	case c.Disagreement == schema.TooSmallDiff:
 		return fmt.Sprintf("no difference that matters (~): %s, %s, below the minimum effect", change, p)
 	}
 	return "no significant difference (~): " + change + ", " + p
@@ -309,16 +309,16 @@ func IdentityLines(id *schema.IdentityResult) []string {
 
 // hostReason states the host warnings (analysis/host.go).
 func (f style) hostReason(r schema.Reason) (string, bool) {
-	switch analysis.Code(r.Code) {
-	case analysis.HostOnBattery:
+	switch r.Code {
+	case schema.HostOnBattery:
 		return fmt.Sprintf("On battery: the machine ran on battery power around %d of %d finished runs; a Mac on battery may run slower than on AC.", r.N, r.M), true
-	case analysis.HostLowPower:
+	case schema.HostLowPower:
 		return fmt.Sprintf("Low-power mode: low-power mode was on around %d of %d finished runs, which lowers clock speeds.", r.N, r.M), true
-	case analysis.HostThermal:
+	case schema.HostThermal:
 		return fmt.Sprintf("Thermal warning: the machine reported a thermal limit around %d of %d finished runs (%s); throttled runs are slower than the hardware can be.", r.N, r.M, f.code(r.Text)), true
-	case analysis.HostGPUPowerCap:
+	case schema.HostGPUPowerCap:
 		return fmt.Sprintf("GPU power capping: a GPU's clocks were capped for power around %d of %d finished runs.", r.N, r.M), true
-	case analysis.QuietTimedOut:
+	case schema.QuietTimedOut:
 		return fmt.Sprintf("Busy host: the quiet gate's maximum wait passed before %d of %d finished runs, which then ran anyway (on_busy: %s).", r.N, r.M, f.text(r.Text)), true
 	}
 	return "", false

@@ -151,12 +151,12 @@ func headline(rec *schema.Record) string {
 	}
 	var parts []string
 	for _, v := range rec.Analysis.ArmVerdicts {
-		if v.Control || v.Comparison.Ratio == 0 {
+		if v.Control || !v.Comparison.Defined() {
 			continue
 		}
 		c := v.Comparison
 		s := fmt.Sprintf("`%s` %.3f×", cellText(v.Arm), c.Ratio)
-		if c.Lo != 0 || c.Hi != 0 {
+		if c.HasInterval() {
 			s += fmt.Sprintf(" [%.3f, %.3f]", c.Lo, c.Hi)
 		}
 		if !c.Significant {
@@ -198,7 +198,7 @@ func writeTrend(dir, feature string, es []entry) (string, bool, error) {
 			continue
 		}
 		for _, v := range e.rec.Analysis.ArmVerdicts {
-			if v.Control || v.Comparison.Ratio == 0 {
+			if v.Control || !v.Comparison.Defined() {
 				continue
 			}
 			hw := e.rec.Hardware

@@ -1,7 +1,12 @@
 package schema
 
+import "math"
+
 // Analysis is what the analysis found, as the record stores it.
 type Analysis struct {
+	// Reasons decide the verdict; Flags are reported beside it without
+	// changing it; Warnings qualify the results; Unmeasured is what the
+	// campaign itself could not measure.
 	Reasons           []Reason        `json:"reasons,omitempty"`
 	Flags             []Reason        `json:"flags,omitempty"`
 	Warnings          []Reason        `json:"warnings,omitempty"`
@@ -18,27 +23,10 @@ type Analysis struct {
 	Marks []Mark `json:"marks"`
 }
 
-// Reason is a code with its parameters.
-type Reason struct {
-	Code    string  `json:"code"`
-	Arm     string  `json:"arm,omitempty"`
-	Other   string  `json:"other,omitempty"`
-	Counter string  `json:"counter,omitempty"`
-	Metric  string  `json:"metric,omitempty"`
-	Run     int     `json:"run,omitempty"`
-	Round   int     `json:"round,omitempty"`
-	Attempt int     `json:"attempt,omitempty"`
-	N       int     `json:"n,omitempty"`
-	M       int     `json:"m,omitempty"`
-	Value   float64 `json:"value,omitempty"`
-	Limit   float64 `json:"limit,omitempty"`
-	P       float64 `json:"p,omitempty"`
-	Lo      float64 `json:"lo,omitempty"`
-	Hi      float64 `json:"hi,omitempty"`
-	Text    string  `json:"text,omitempty"`
-}
-
-// Mark is what the analysis found about one run.
+// Mark is what the analysis found about one run: its primary value an
+// outlier (modified z-score), dropped from the statistics (outliers:
+// drop), contended, and per counter expected of its arm whether the
+// reading met the expectation.
 type Mark struct {
 	Seq       int             `json:"seq"`
 	Outlier   bool            `json:"outlier,omitempty"`
@@ -59,59 +47,98 @@ type MetricResult struct {
 // ArmResult is one arm's summary of one metric and its comparison with the
 // baseline.
 type ArmResult struct {
-	Arm              string      `json:"arm"`
-	N                int         `json:"n"`
-	Median           float64     `json:"median"`
-	MAD              float64     `json:"mad"`
-	Q1               float64     `json:"q1"`
-	Q3               float64     `json:"q3"`
-	Min              float64     `json:"min"`
-	Max              float64     `json:"max"`
-	Mean             float64     `json:"mean"`
-	StdDev           float64     `json:"stddev"`
-	CV               float64     `json:"cv"`
-	MedianLo         float64     `json:"median_lo"`
-	MedianHi         float64     `json:"median_hi"`
-	MedianConfidence float64     `json:"median_confidence"`
-	Comparison       *Comparison `json:"comparison,omitempty"`
-	Outliers         int         `json:"outliers,omitempty"`
-	Dropped          int         `json:"dropped,omitempty"`
-	Drift            float64     `json:"drift"`
-	DriftRho         float64     `json:"drift_rho"`
+	Arm string `json:"arm"`
+	Summary
+	// MedianLo and MedianHi bound the median at MedianConfidence, the level
+	// actually achievable with the samples.
+	MedianLo         float64 `json:"median_lo"`
+	MedianHi         float64 `json:"median_hi"`
+	MedianConfidence float64 `json:"median_confidence"`
+	// Comparison is nil for the baseline.
+	Comparison *Comparison `json:"comparison,omitempty"`
+	// Outliers counts this metric's values flagged by modified z-score;
+	// Dropped counts runs dropped from the statistics (outliers: drop).
+	Outliers int `json:"outliers,omitempty"`
+	Dropped  int `json:"dropped,omitempty"`
+	// Drift is the relative change from the first to the last third of
+	// the campaign, DriftRho its rank correlation with time.
+	Drift    float64 `json:"drift"`
+	DriftRho float64 `json:"drift_rho"`
 }
 
-// Spread is (Q3−Q1)/median.
-func (a ArmResult) Spread() float64 {
-	if a.Median == 0 {
+// Summary describes one arm's samples of one metric.
+type Summary struct {
+	N      int     `json:"n"`
+	Median float64 `json:"median"`
+	// MAD is the raw median absolute deviation from the median (not scaled
+	// by 1.4826).
+	MAD    float64 `json:"mad"`
+	Q1     float64 `json:"q1"`
+	Q3     float64 `json:"q3"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+	Mean   float64 `json:"mean"`
+	StdDev float64 `json:"stddev"`
+	// CV is the coefficient of variation, StdDev/Mean.
+	CV float64 `json:"cv"`
+}
+
+// Spread is the interquartile range relative to the median, (Q3−Q1)/median:
+// the dispersion measure the publishability gate uses, because unlike the
+// CV it is not inflated by a single outlier.
+func (s Summary) Spread() float64 {
+	if s.Median == 0 {
 		return 0
 	}
-	d := a.Median
-	if d < 0 {
-		d = -d
-	}
-	return (a.Q3 - a.Q1) / d
+	return (s.Q3 - s.Q1) / math.Abs(s.Median)
 }
 
-// Comparison is an arm judged against the baseline.
+// Comparison is an arm's samples judged against the baseline's.
 type Comparison struct {
-	Ratio       float64 `json:"ratio"`
-	Lo          float64 `json:"lo"`
-	Hi          float64 `json:"hi"`
-	Confidence  float64 `json:"confidence"`
-	P           float64 `json:"p"`
-	Significant bool    `json:"significant"`
-	// AdjustedP is the Holm-adjusted p-value (0: not adjusted).
+	// Ratio is median(arm)/median(baseline), Lo and Hi its interval at
+	// Confidence; all 0 when undefined.
+	Ratio      float64 `json:"ratio"`
+	Lo         float64 `json:"lo"`
+	Hi         float64 `json:"hi"`
+	Confidence float64 `json:"confidence"`
+	// P is the two-sided Mann–Whitney U p-value.
+	P float64 `json:"p"`
+	// Significant: P (AdjustedP for the primary verdict of several arms)
+	// < alpha, the interval excludes 1, and the change is at least
+	// min_effect.
+	Significant bool `json:"significant"`
+	// AdjustedP is P adjusted by Holm's method over the family of test
+	// arms; 0 when the family has one arm (no adjustment).
 	AdjustedP float64 `json:"adjusted_p,omitempty"`
-	// Disagreement is set when the test and the interval disagree.
-	Disagreement string `json:"disagreement,omitempty"`
-	// Paired: compared round by round (N1 = N2 = rounds).
+	// Disagreement says when the test and the interval disagree.
+	Disagreement Disagreement `json:"disagreement,omitempty"`
+	// Paired is set when the arms were compared round by round: Ratio is
+	// then the median within-round ratio, P the signed-rank test's, and
+	// N1 = N2 the number of rounds.
 	Paired bool `json:"paired,omitempty"`
-	N1     int  `json:"n1"`
-	N2     int  `json:"n2"`
+	// N1 and N2 are the baseline's and the arm's sample counts.
+	N1 int `json:"n1"`
+	N2 int `json:"n2"`
 }
 
-// HasInterval reports whether the comparison has a ratio interval.
+// Defined reports whether a ratio could be computed at all.
+func (c Comparison) Defined() bool { return c.Ratio != 0 }
+
+// HasInterval reports whether the ratio has an interval.
 func (c Comparison) HasInterval() bool { return c.Lo != 0 || c.Hi != 0 }
+
+// Disagreement says whether the U (or signed-rank) test and the ratio's
+// interval tell the same story.
+type Disagreement string
+
+// Disagreements. When the two disagree the comparison is not significant,
+// and the record says which side said what.
+const (
+	Agree        Disagreement = ""
+	PWithoutCI   Disagreement = "p-without-interval" // p < alpha, but the interval includes no change
+	CIWithoutP   Disagreement = "interval-without-p" // the interval excludes no change, but p ≥ alpha
+	TooSmallDiff Disagreement = "below-min-effect"   // both agree, but the change is below min_effect
+)
 
 // ArmVerdict is one arm's primary-metric verdict.
 type ArmVerdict struct {
@@ -129,37 +156,37 @@ type ArmVerdict struct {
 
 // IdentityResult is the output identity check.
 type IdentityResult struct {
-	Verdict    string        `json:"verdict"`
-	Against    string        `json:"against"`
-	OnMismatch string        `json:"on_mismatch"`
-	Baseline   IdentityArm   `json:"baseline"`
-	Arms       []IdentityArm `json:"arms"`
-	Strip      []string      `json:"strip,omitempty"`
-	Stripped   []string      `json:"stripped,omitempty"`
-	Notes      []Reason      `json:"notes,omitempty"`
+	Verdict    IdentityVerdict `json:"verdict"`
+	Against    string          `json:"against"`
+	OnMismatch string          `json:"on_mismatch"`
+	Baseline   IdentityArm     `json:"baseline"`
+	Arms       []IdentityArm   `json:"arms"`
+	Strip      []string        `json:"strip,omitempty"`
+	Stripped   []string        `json:"stripped,omitempty"`
+	Notes      []Reason        `json:"notes,omitempty"`
 }
 
 // IdentityArm is one arm's identity verdict.
 type IdentityArm struct {
-	Arm             string `json:"arm"`
-	Verdict         string `json:"verdict"`
-	Runs            int    `json:"runs"`
-	Diverging       int    `json:"diverging,omitempty"`
-	RunA            int    `json:"run_a,omitempty"`
-	RunB            int    `json:"run_b,omitempty"`
-	TokenIndex      int    `json:"token_index"`
-	ByteOffset      int    `json:"byte_offset"`
-	TokenA          int    `json:"token_a"`
-	TokenB          int    `json:"token_b"`
-	DifferingTokens int    `json:"differing_tokens,omitempty"`
-	DifferingBytes  int    `json:"differing_bytes,omitempty"`
-	ExcerptA        string `json:"excerpt_a,omitempty"`
-	ExcerptB        string `json:"excerpt_b,omitempty"`
-	TokensCompared  bool   `json:"tokens_compared"`
-	Error           string `json:"error,omitempty"`
+	Arm             string          `json:"arm"`
+	Verdict         IdentityVerdict `json:"verdict"`
+	Runs            int             `json:"runs"`
+	Diverging       int             `json:"diverging,omitempty"`
+	RunA            int             `json:"run_a,omitempty"`
+	RunB            int             `json:"run_b,omitempty"`
+	TokenIndex      int             `json:"token_index"`
+	ByteOffset      int             `json:"byte_offset"`
+	TokenA          int             `json:"token_a"`
+	TokenB          int             `json:"token_b"`
+	DifferingTokens int             `json:"differing_tokens,omitempty"`
+	DifferingBytes  int             `json:"differing_bytes,omitempty"`
+	ExcerptA        string          `json:"excerpt_a,omitempty"`
+	ExcerptB        string          `json:"excerpt_b,omitempty"`
+	TokensCompared  bool            `json:"tokens_compared"`
+	Error           string          `json:"error,omitempty"`
 }
 
 // Identical reports whether the arm matched its reference.
 func (a IdentityArm) Identical() bool {
-	return a.Verdict == string(Identical) || a.Verdict == string(SelfConsistent)
+	return a.Verdict == Identical || a.Verdict == SelfConsistent
 }

@@ -7,7 +7,7 @@ import "math"
 // baseline's median whatever the metric's unit, and one target serves all
 // metrics. An undefined interval is infinitely wide, so adaptive
 // repetition never stops on it.
-func CIWidth(c Comparison) float64 {
+func CIWidth(c Result) float64 {
 	w := c.Hi - c.Lo
 	if math.IsNaN(w) {
 		return math.Inf(1)

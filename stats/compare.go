@@ -48,9 +48,10 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Comparison is an arm's samples of one metric judged against the
-// baseline's.
-type Comparison struct {
+// Result is an arm's samples of one metric judged against the baseline's,
+// in raw form: NaN where undefined, with the method and the library's
+// warnings. The analysis stores it as a schema.Comparison.
+type Result struct {
 	// Ratio is median(arm)/median(base); NaN when undefined.
 	Ratio float64
 	// Lo and Hi bound the bootstrap interval of Ratio at Confidence; NaN
@@ -81,10 +82,10 @@ type Comparison struct {
 // nothing about the shape of the noise; the interval comes from a
 // bootstrap of the ratio of medians (see bootstrapRatio), because the
 // U test has no interval of its own for a ratio.
-func Compare(base, arm []float64, c Config) Comparison {
+func Compare(base, arm []float64, c Config) Result {
 	c = c.withDefaults()
 	b, a := sorted(base), sorted(arm)
-	out := Comparison{
+	out := Result{
 		Ratio:      math.NaN(),
 		Lo:         math.NaN(),
 		Hi:         math.NaN(),

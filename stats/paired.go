@@ -24,7 +24,7 @@ import (
 // Pairs with a NaN or non-positive value are dropped. Significant follows
 // the same rule as Compare: P < Alpha, the interval excludes 1 and
 // |Ratio−1| ≥ MinEffect.
-func ComparePaired(base, arm []float64, c Config) Comparison {
+func ComparePaired(base, arm []float64, c Config) Result {
 	c = c.withDefaults()
 	var d []float64
 	for i := range min(len(base), len(arm)) {
@@ -34,7 +34,7 @@ func ComparePaired(base, arm []float64, c Config) Comparison {
 		}
 		d = append(d, math.Log(a/b))
 	}
-	out := Comparison{
+	out := Result{
 		Ratio: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: c.Confidence, P: 1,
 		Method: fmt.Sprintf("paired by round: Wilcoxon signed-rank test and percentile bootstrap over rounds of the median log ratio, %d resamples, seed %d", c.Resamples, c.Seed),
 		N1:     len(d), N2: len(d), Paired: true,

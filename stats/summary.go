@@ -6,38 +6,12 @@ import (
 	"math"
 	"sort"
 
+	"github.com/decodebench/decodebench/schema"
 	"gonum.org/v1/gonum/stat"
 )
 
-// Summary describes one arm's samples of one metric.
-type Summary struct {
-	N      int     `json:"n"`
-	Median float64 `json:"median"`
-	// MAD is the raw median absolute deviation from the median (not scaled
-	// by 1.4826).
-	MAD    float64 `json:"mad"`
-	Q1     float64 `json:"q1"`
-	Q3     float64 `json:"q3"`
-	Min    float64 `json:"min"`
-	Max    float64 `json:"max"`
-	Mean   float64 `json:"mean"`
-	StdDev float64 `json:"stddev"`
-	// CV is the coefficient of variation, StdDev/Mean.
-	CV float64 `json:"cv"`
-}
-
-// Spread is the interquartile range relative to the median, (Q3−Q1)/median:
-// the dispersion measure the publishability gate uses, because unlike the
-// CV it is not inflated by a single outlier.
-func (s Summary) Spread() float64 {
-	if s.Median == 0 {
-		return 0
-	}
-	return (s.Q3 - s.Q1) / math.Abs(s.Median)
-}
-
 // Summarize computes a Summary. NaN values are ignored.
-func Summarize(xs []float64) Summary {
+func Summarize(xs []float64) schema.Summary {
 	v := make([]float64, 0, len(xs))
 	for _, x := range xs {
 		if !math.IsNaN(x) {
@@ -45,10 +19,10 @@ func Summarize(xs []float64) Summary {
 		}
 	}
 	if len(v) == 0 {
-		return Summary{}
+		return schema.Summary{}
 	}
 	sort.Float64s(v)
-	s := Summary{N: len(v), Min: v[0], Max: v[len(v)-1]}
+	s := schema.Summary{N: len(v), Min: v[0], Max: v[len(v)-1]}
 	s.Median = Quantile(v, 0.5)
 	s.Q1 = Quantile(v, 0.25)
 	s.Q3 = Quantile(v, 0.75)

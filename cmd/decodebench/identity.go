@@ -59,7 +59,7 @@ runs, a reference that disagrees with itself).`,
 				for _, l := range recorder.IdentityLines(id) {
 					fmt.Println(l)
 				}
-				switch schema.IdentityVerdict(id.Verdict) {
+				switch id.Verdict {
 				case schema.Divergent:
 					code = max(code, 3)
 				case schema.Identical:

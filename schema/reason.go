@@ -1,4 +1,4 @@
-package analysis
+package schema
 
 // Code names a reason. Codes are stable: they are persisted in records.
 type Code string
@@ -56,21 +56,22 @@ const (
 	QuietTimedOut   Code = "quiet-timed-out"    // N (runs started on a host not found quiet), M, Text (on_busy)
 )
 
-// Reason is a code with its parameters; which parameters a code uses is
-// said beside the code.
+// Reason is a code with its parameters.
 type Reason struct {
-	Code    Code
-	Arm     string
-	Other   string
-	Counter string
-	Metric  string
-	Run     int
-	Round   int
-	Attempt int
-	N, M    int
-	Value   float64
-	Limit   float64
-	// P, Lo and Hi are a comparison's p-value and interval.
-	P, Lo, Hi float64
-	Text      string
+	Code    Code    `json:"code"`
+	Arm     string  `json:"arm,omitempty"`
+	Other   string  `json:"other,omitempty"`
+	Counter string  `json:"counter,omitempty"`
+	Metric  string  `json:"metric,omitempty"`
+	Run     int     `json:"run,omitempty"`
+	Round   int     `json:"round,omitempty"`
+	Attempt int     `json:"attempt,omitempty"`
+	N       int     `json:"n,omitempty"`
+	M       int     `json:"m,omitempty"`
+	Value   float64 `json:"value,omitempty"`
+	Limit   float64 `json:"limit,omitempty"`
+	P       float64 `json:"p,omitempty"`
+	Lo      float64 `json:"lo,omitempty"`
+	Hi      float64 `json:"hi,omitempty"`
+	Text    string  `json:"text,omitempty"`
 }
