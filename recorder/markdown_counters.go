@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/decodebench/decodebench/schema"
@@ -18,40 +19,32 @@ func (m *mdWriter) counters(r *schema.Record) {
 		m.p("- %s: %s %s; expects %s.\n", code(c.Name), text(c.Kind), code(c.Expr), expectString(c.Expect, r.Scenario.Arms))
 	}
 	m.ln("")
-	header := "| Run | Round | Arm |"
-	sep := "|---:|---:|---|"
+	cols := slices.Clone(runColumns)
 	for _, c := range r.Counters {
-		header += " " + cell(text(c.Name)) + " (expected) | seen |"
-		sep += "---|---:|"
+		cols = append(cols,
+			column[runRow]{head: cell(text(c.Name)) + " (expected)", align: "---", cell: func(r runRow) string { return cell(text(dash(c.Expect[r.Arm]))) }},
+			column[runRow]{head: "seen", align: "---:", cell: func(r runRow) string { return seenCell(r, c.Name) }})
 	}
-	m.ln(header)
-	m.ln(sep)
-	for i, run := range r.Runs {
-		m.p("| %d | %d | %s |", run.Seq, run.Round, cellCode(run.Arm))
-		mk := markOf(r, i)
-		for _, c := range r.Counters {
-			cr, ok := run.Counters[c.Name]
-			expect := cell(text(dash(c.Expect[run.Arm])))
-			switch {
-			case !ok:
-				m.p(" %s | — |", expect)
-			default:
-				mark := ""
-				if okv, judged := mk.CounterOK[c.Name]; judged && okv {
-					mark = " ✅"
-				} else if judged {
-					mark = " ❌"
-				}
-				absent := ""
-				if cr.Absent {
-					absent = " (absent)"
-				}
-				m.p(" %s | %s%s%s |", expect, count(cr.Value), absent, mark)
-			}
-		}
-		m.ln("")
-	}
+	table(m, cols, runRows(r))
 	m.ln("")
+}
+
+// seenCell is a counter's reading in a run, marked as the analysis judged it.
+func seenCell(r runRow, counter string) string {
+	cr, ok := r.Counters[counter]
+	if !ok {
+		return "—"
+	}
+	s := count(cr.Value)
+	if cr.Absent {
+		s += " (absent)"
+	}
+	if ok, judged := r.mark.CounterOK[counter]; judged && ok {
+		s += " ✅"
+	} else if judged {
+		s += " ❌"
+	}
+	return s
 }
 
 func expectString(ex map[string]string, arms []schema.ArmInfo) string {

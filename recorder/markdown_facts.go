@@ -3,50 +3,37 @@ package recorder
 import (
 	"strconv"
 	"strings"
-
-	"github.com/decodebench/decodebench/schema"
 )
 
 // factColumns are the raw table's columns of what the engine itself
 // reported, each shown only when some run has it: the prompt's token
 // count, the draft tokens accepted of those proposed, and the start of the
 // generated text (the full text is in runs.jsonl).
-func factColumns(runs []schema.Run) []hostColumn {
-	some := func(f func(schema.Run) bool) bool {
-		for _, r := range runs {
-			if f(r) {
-				return true
-			}
+var factColumns = []column[runRow]{
+	{head: "prompt tokens", align: "---:", present: timing("prompt_n"), cell: func(r runRow) string {
+		v, ok := r.EngineTimings["prompt_n"]
+		if !ok {
+			return "—"
 		}
-		return false
-	}
-	var cols []hostColumn
-	if some(func(r schema.Run) bool { _, ok := r.EngineTimings["prompt_n"]; return ok }) {
-		cols = append(cols, hostColumn{"prompt tokens", "---:", func(r schema.Run) string {
-			v, ok := r.EngineTimings["prompt_n"]
-			if !ok {
-				return "—"
-			}
-			return count(v)
-		}})
-	}
-	if some(func(r schema.Run) bool { _, ok := r.EngineTimings["draft_n"]; return ok }) {
-		cols = append(cols, hostColumn{"drafts accepted", "---:", func(r schema.Run) string {
-			n, ok := r.EngineTimings["draft_n"]
-			if !ok || n == 0 {
-				return "—"
-			}
-			a := r.EngineTimings["draft_n_accepted"]
-			return count(a) + "/" + count(n) + " (" + strconv.FormatFloat(100*a/n, 'f', 0, 64) + "%)"
-		}})
-	}
-	if some(func(r schema.Run) bool { return r.Output != "" }) {
-		cols = append(cols, hostColumn{"output starts", "---", func(r schema.Run) string {
-			if r.Output == "" {
-				return "—"
-			}
-			return cellCode(excerpt(strings.TrimSpace(r.Output), 24))
-		}})
-	}
-	return cols
+		return count(v)
+	}},
+	{head: "drafts accepted", align: "---:", present: timing("draft_n"), cell: func(r runRow) string {
+		n, ok := r.EngineTimings["draft_n"]
+		if !ok || n == 0 {
+			return "—"
+		}
+		a := r.EngineTimings["draft_n_accepted"]
+		return count(a) + "/" + count(n) + " (" + strconv.FormatFloat(100*a/n, 'f', 0, 64) + "%)"
+	}},
+	{head: "output starts", align: "---", present: func(r runRow) bool { return r.Output != "" }, cell: func(r runRow) string {
+		if r.Output == "" {
+			return "—"
+		}
+		return cellCode(excerpt(strings.TrimSpace(r.Output), 24))
+	}},
+}
+
+// timing tests whether a run has the engine timing.
+func timing(name string) func(runRow) bool {
+	return func(r runRow) bool { _, ok := r.EngineTimings[name]; return ok }
 }

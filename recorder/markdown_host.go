@@ -11,64 +11,34 @@ import (
 // The host columns of the raw table: each only where some run has the
 // reading, so that records without them stay as they were.
 
-// hostColumn is one optional column of the raw table.
-type hostColumn struct {
-	head  string
-	align string
-	cell  func(schema.Run) string
-}
-
-func hostColumns(runs []schema.Run) []hostColumn {
-	some := func(f func(schema.Run) bool) bool {
-		for _, r := range runs {
-			if f(r) {
-				return true
-			}
+// hostColumns are the raw table's columns of the host's readings.
+var hostColumns = []column[runRow]{
+	{head: "quiet wait", align: "---", present: func(r runRow) bool { return r.Quiet != nil }, cell: quietCell},
+	{head: "cooldown ended by", align: "---", present: func(r runRow) bool { return r.Cooldown != nil && r.Cooldown.Mode != "fixed" }, cell: func(r runRow) string {
+		if r.Cooldown == nil {
+			return "—"
 		}
-		return false
-	}
-	var cols []hostColumn
-	if some(func(r schema.Run) bool { return r.Quiet != nil }) {
-		cols = append(cols, hostColumn{"quiet wait", "---", quietCell})
-	}
-	if some(func(r schema.Run) bool { return r.Cooldown != nil && r.Cooldown.Mode != "fixed" }) {
-		cols = append(cols, hostColumn{"cooldown ended by", "---", func(r schema.Run) string {
-			if r.Cooldown == nil {
-				return "—"
-			}
-			s := r.Cooldown.EndedBy
-			if len(r.Cooldown.Pending) > 0 {
-				s += " (pending " + strings.Join(r.Cooldown.Pending, ", ") + ")"
-			}
-			return cell(text(s))
-		}})
-	}
-	if some(func(r schema.Run) bool {
+		s := r.Cooldown.EndedBy
+		if len(r.Cooldown.Pending) > 0 {
+			s += " (pending " + strings.Join(r.Cooldown.Pending, ", ") + ")"
+		}
+		return cell(text(s))
+	}},
+	{head: "busiest other process", align: "---", present: func(r runRow) bool {
 		return r.Contention != nil && (r.Contention.Culprit != nil || len(r.Contention.GPUOthers) > 0)
-	}) {
-		cols = append(cols, hostColumn{"busiest other process", "---", culpritCell})
-	}
-	if some(func(r schema.Run) bool { return thermalCell(r) != "—" }) {
-		cols = append(cols, hostColumn{"thermal before→after", "---", thermalCell})
-	}
-	if some(func(r schema.Run) bool { return gpuCell(r) != "—" }) {
-		cols = append(cols, hostColumn{"GPU SM MHz, °C, W before→after", "---", gpuCell})
-	}
-	if some(func(r schema.Run) bool { return r.GPUWindow != nil }) {
-		cols = append(cols, hostColumn{"GPU in window: SM MHz min–max, max °C, max W, max util", "---", gpuWindowCell})
-	}
-	if some(func(r schema.Run) bool { return r.Footprint != nil }) {
-		cols = append(cols, hostColumn{"decodebench CPU in window", "---:", func(r schema.Run) string {
-			if r.Footprint == nil {
-				return "—"
-			}
-			return pct(r.Footprint.Share())
-		}})
-	}
-	return cols
+	}, cell: culpritCell},
+	{head: "thermal before→after", align: "---", present: func(r runRow) bool { return thermalCell(r) != "—" }, cell: thermalCell},
+	{head: "GPU SM MHz, °C, W before→after", align: "---", present: func(r runRow) bool { return gpuCell(r) != "—" }, cell: gpuCell},
+	{head: "GPU in window: SM MHz min–max, max °C, max W, max util", align: "---", present: func(r runRow) bool { return r.GPUWindow != nil }, cell: gpuWindowCell},
+	{head: "decodebench CPU in window", align: "---:", present: func(r runRow) bool { return r.Footprint != nil }, cell: func(r runRow) string {
+		if r.Footprint == nil {
+			return "—"
+		}
+		return pct(r.Footprint.Share())
+	}},
 }
 
-func quietCell(r schema.Run) string {
+func quietCell(r runRow) string {
 	q := r.Quiet
 	if q == nil {
 		return "—"
@@ -98,7 +68,7 @@ func quietCell(r schema.Run) string {
 	return cell(text(s))
 }
 
-func culpritCell(r schema.Run) string {
+func culpritCell(r runRow) string {
 	c := r.Contention
 	if c == nil {
 		return "—"
@@ -140,7 +110,7 @@ func thermalState(c *schema.HostConditions) string {
 	return strings.Join(parts, " ")
 }
 
-func thermalCell(r schema.Run) string {
+func thermalCell(r runRow) string {
 	b, a := thermalState(r.ConditionsBefore), thermalState(r.ConditionsAfter)
 	if b == "" && a == "" {
 		return "—"
@@ -169,7 +139,7 @@ func gpuState(c *schema.HostConditions) string {
 	return strings.Join(parts, "; ")
 }
 
-func gpuCell(r schema.Run) string {
+func gpuCell(r runRow) string {
 	b, a := gpuState(r.ConditionsBefore), gpuState(r.ConditionsAfter)
 	if b == "" && a == "" {
 		return "—"
@@ -177,7 +147,7 @@ func gpuCell(r schema.Run) string {
 	return cell(text(dash(b) + "→" + dash(a)))
 }
 
-func gpuWindowCell(r schema.Run) string {
+func gpuWindowCell(r runRow) string {
 	w := r.GPUWindow
 	if w == nil {
 		return "—"

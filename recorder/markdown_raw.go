@@ -2,61 +2,70 @@ package recorder
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/schema"
 )
 
+// runRow is one run with the analysis' mark of it: a row of the raw and
+// counter tables.
+type runRow struct {
+	schema.Run
+	mark schema.Mark
+}
+
+func runRows(r *schema.Record) []runRow {
+	rows := make([]runRow, len(r.Runs))
+	for i, run := range r.Runs {
+		rows[i] = runRow{run, markOf(r, i)}
+	}
+	return rows
+}
+
+// runColumns name a run at the start of the raw and counter tables.
+var runColumns = []column[runRow]{
+	{head: "Run", align: "---:", cell: func(r runRow) string { return strconv.Itoa(r.Seq) }},
+	{head: "Round", align: "---:", cell: func(r runRow) string { return strconv.Itoa(r.Round) }},
+	{head: "Arm", align: "---", cell: func(r runRow) string { return cellCode(r.Arm) }},
+}
+
+// rawColumns are the raw table's columns: fixed ones, then the engine's
+// facts and the host's readings where some run has them, then the status.
+func rawColumns(counters []schema.CounterSpec) []column[runRow] {
+	metric := func(head, name string) column[runRow] {
+		return column[runRow]{head: head, align: "---:", cell: func(r runRow) string { return metricCell(r.Metrics, name) }}
+	}
+	cols := append(slices.Clone(runColumns),
+		column[runRow]{head: "Start (UTC)", align: "---", cell: func(r runRow) string { return r.Start.UTC().Format("15:04:05.000") }},
+		column[runRow]{head: "Cooldown before", align: "---:", cell: cooldownCell},
+		metric("decode tok/s", schema.DecodeTokS),
+		metric("e2e tok/s", schema.E2ETokS),
+		metric("TTFT ms", schema.TTFTms),
+		metric("wall s", schema.WallS),
+		column[runRow]{head: "tokens", align: "---:", cell: func(r runRow) string { return strconv.Itoa(r.Tokens) }},
+		column[runRow]{head: "engine tok/s", align: "---:", cell: func(r runRow) string { return metricCell(r.EngineTimings, "predicted_per_second") }},
+		column[runRow]{head: "counters", align: "---", cell: func(r runRow) string { return countersCell(r, counters) }},
+		column[runRow]{head: "load1 before→after", align: "---", cell: func(r runRow) string {
+			return loadPair(r, func(l schema.LoadSample) float64 { return l.Load1 })
+		}},
+		column[runRow]{head: "CPU busy % before→after", align: "---", cell: func(r runRow) string {
+			return loadPair(r, func(l schema.LoadSample) float64 { return l.CPUBusyPct })
+		}},
+		column[runRow]{head: "others' CPU in window", align: "---:", cell: othersCell},
+		column[runRow]{head: "output sha256", align: "---", cell: func(r runRow) string { return cellCode(abbrev.Hash(r.OutputSHA256)) }},
+	)
+	cols = append(cols, factColumns...)
+	cols = append(cols, hostColumns...)
+	return append(cols, column[runRow]{head: "status", align: "---", cell: statusCell})
+}
+
 func (m *mdWriter) raw(r *schema.Record) {
 	m.ln("## Raw runs")
 	m.ln("")
-	hc := append(factColumns(r.Runs), hostColumns(r.Runs)...)
-	head, align := "", ""
-	for _, c := range hc {
-		head += " " + c.head + " |"
-		align += c.align + "|"
-	}
-	m.ln("| Run | Round | Arm | Start (UTC) | Cooldown before | decode tok/s | e2e tok/s | TTFT ms | wall s | tokens | engine tok/s | counters | load1 before→after | CPU busy % before→after | others' CPU in window | output sha256 |" + head + " status |")
-	m.ln("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|---:|---|" + align + "---|")
-	for i, run := range r.Runs {
-		mk := markOf(r, i)
-		var cs []string
-		for _, c := range r.Counters {
-			if cr, ok := run.Counters[c.Name]; ok {
-				cs = append(cs, cell(text(c.Name))+"="+count(cr.Value))
-			}
-		}
-		status := "ok"
-		if !run.OK() {
-			status = "❌ " + cell(text(excerpt(run.Error, 160)))
-		}
-		if mk.Outlier {
-			status += " · outlier"
-			if mk.Dropped {
-				status += " (dropped)"
-			}
-		}
-		if run.Attempt > 1 {
-			status += fmt.Sprintf(" · attempt %d", run.Attempt)
-		}
-		others := "—"
-		if run.Contention != nil {
-			others = pct(run.Contention.Others)
-			if mk.Contended {
-				others += " ⚠"
-			}
-		}
-		extra := ""
-		for _, c := range hc {
-			extra += " " + c.cell(run) + " |"
-		}
-		m.p("| %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |%s %s |\n",
-			run.Seq, run.Round, cellCode(run.Arm), run.Start.UTC().Format("15:04:05.000"), cooldown(run),
-			metric(run, schema.DecodeTokS, 4), metric(run, schema.E2ETokS, 4), metric(run, schema.TTFTms, 4), metric(run, schema.WallS, 4),
-			run.Tokens, engineRate(run), strings.Join(cs, " "), loadPair(run, func(l schema.LoadSample) float64 { return l.Load1 }),
-			loadPair(run, func(l schema.LoadSample) float64 { return l.CPUBusyPct }), others, cellCode(abbrev.Hash(run.OutputSHA256)), extra, status)
-	}
+	table(m, rawColumns(r.Counters), runRows(r))
 	m.ln("")
 	for _, run := range r.Runs {
 		if run.OK() {
@@ -67,32 +76,61 @@ func (m *mdWriter) raw(r *schema.Record) {
 	m.p("Raw data: [%s](%s) (one JSON object per run, with generated text), the scenario as run, and one engine log per run under %s.\n\n", code(r.DataDir+"/runs.jsonl"), linkPath(r.DataDir+"/runs.jsonl"), code(r.DataDir+"/logs/"))
 }
 
-func cooldown(run schema.Run) string {
-	if run.Seq == 1 {
+func cooldownCell(r runRow) string {
+	if r.Seq == 1 {
 		return "—"
 	}
-	return num(run.CooldownS, 3) + "s"
+	return num(r.CooldownS, 3) + "s"
 }
 
-func metric(run schema.Run, name string, digits int) string {
-	v, ok := run.Metrics[name]
-	if !ok {
-		return "—"
-	}
-	return num(v, digits)
-}
-
-func engineRate(run schema.Run) string {
-	v, ok := run.EngineTimings["predicted_per_second"]
+func metricCell(values map[string]float64, name string) string {
+	v, ok := values[name]
 	if !ok {
 		return "—"
 	}
 	return num(v, 4)
 }
 
-func loadPair(run schema.Run, f func(schema.LoadSample) float64) string {
-	if run.LoadBefore == nil || run.LoadAfter == nil {
+func countersCell(r runRow, counters []schema.CounterSpec) string {
+	var cs []string
+	for _, c := range counters {
+		if cr, ok := r.Counters[c.Name]; ok {
+			cs = append(cs, cell(text(c.Name))+"="+count(cr.Value))
+		}
+	}
+	return strings.Join(cs, " ")
+}
+
+func loadPair(r runRow, f func(schema.LoadSample) float64) string {
+	if r.LoadBefore == nil || r.LoadAfter == nil {
 		return "—"
 	}
-	return num(f(*run.LoadBefore), 3) + "→" + num(f(*run.LoadAfter), 3)
+	return num(f(*r.LoadBefore), 3) + "→" + num(f(*r.LoadAfter), 3)
+}
+
+func othersCell(r runRow) string {
+	if r.Contention == nil {
+		return "—"
+	}
+	if r.mark.Contended {
+		return pct(r.Contention.Others) + " ⚠"
+	}
+	return pct(r.Contention.Others)
+}
+
+func statusCell(r runRow) string {
+	status := "ok"
+	if !r.OK() {
+		status = "❌ " + cell(text(excerpt(r.Error, 160)))
+	}
+	if r.mark.Outlier {
+		status += " · outlier"
+		if r.mark.Dropped {
+			status += " (dropped)"
+		}
+	}
+	if r.Attempt > 1 {
+		status += fmt.Sprintf(" · attempt %d", r.Attempt)
+	}
+	return status
 }
