@@ -10,14 +10,14 @@ import (
 // count, the draft tokens accepted of those proposed, and the start of the
 // generated text (the full text is in runs.jsonl).
 var factColumns = []column[runRow]{
-	{head: "prompt tokens", align: "---:", present: timing("prompt_n"), cell: func(r runRow) string {
+	optional("prompt tokens", "---:", func(r runRow) string {
 		v, ok := r.EngineTimings["prompt_n"]
 		if !ok {
 			return "—"
 		}
 		return count(v)
-	}},
-	{head: "drafts accepted", align: "---:", present: timing("draft_n"), cell: func(r runRow) string {
+	}),
+	{head: "drafts accepted", align: "---:", present: func(r runRow) bool { _, ok := r.EngineTimings["draft_n"]; return ok }, cell: func(r runRow) string {
 		n, ok := r.EngineTimings["draft_n"]
 		if !ok || n == 0 {
 			return "—"
@@ -31,9 +31,4 @@ var factColumns = []column[runRow]{
 		}
 		return cellCode(excerpt(strings.TrimSpace(r.Output), 24))
 	}},
-}
-
-// timing tests whether a run has the engine timing.
-func timing(name string) func(runRow) bool {
-	return func(r runRow) bool { _, ok := r.EngineTimings[name]; return ok }
 }

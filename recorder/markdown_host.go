@@ -13,7 +13,7 @@ import (
 
 // hostColumns are the raw table's columns of the host's readings.
 var hostColumns = []column[runRow]{
-	{head: "quiet wait", align: "---", present: func(r runRow) bool { return r.Quiet != nil }, cell: quietCell},
+	optional("quiet wait", "---", quietCell),
 	{head: "cooldown ended by", align: "---", present: func(r runRow) bool { return r.Cooldown != nil && r.Cooldown.Mode != "fixed" }, cell: func(r runRow) string {
 		if r.Cooldown == nil {
 			return "—"
@@ -24,12 +24,10 @@ var hostColumns = []column[runRow]{
 		}
 		return cell(text(s))
 	}},
-	{head: "busiest other process", align: "---", present: func(r runRow) bool {
-		return r.Contention != nil && (r.Contention.Culprit != nil || len(r.Contention.GPUOthers) > 0)
-	}, cell: culpritCell},
-	{head: "thermal before→after", align: "---", present: func(r runRow) bool { return thermalCell(r) != "—" }, cell: thermalCell},
-	{head: "GPU SM MHz, °C, W before→after", align: "---", present: func(r runRow) bool { return gpuCell(r) != "—" }, cell: gpuCell},
-	{head: "GPU in window: SM MHz min–max, max °C, max W, max util", align: "---", present: func(r runRow) bool { return r.GPUWindow != nil }, cell: gpuWindowCell},
+	optional("busiest other process", "---", culpritCell),
+	optional("thermal before→after", "---", func(r runRow) string { return beforeAfter(r, thermalState) }),
+	optional("GPU SM MHz, °C, W before→after", "---", func(r runRow) string { return beforeAfter(r, gpuState) }),
+	optional("GPU in window: SM MHz min–max, max °C, max W, max util", "---", gpuWindowCell),
 	{head: "decodebench CPU in window", align: "---:", present: func(r runRow) bool { return r.Footprint != nil }, cell: func(r runRow) string {
 		if r.Footprint == nil {
 			return "—"
@@ -110,8 +108,9 @@ func thermalState(c *schema.HostConditions) string {
 	return strings.Join(parts, " ")
 }
 
-func thermalCell(r runRow) string {
-	b, a := thermalState(r.ConditionsBefore), thermalState(r.ConditionsAfter)
+// beforeAfter is a reading of the host before and after the run.
+func beforeAfter(r runRow, state func(*schema.HostConditions) string) string {
+	b, a := state(r.ConditionsBefore), state(r.ConditionsAfter)
 	if b == "" && a == "" {
 		return "—"
 	}
@@ -124,27 +123,13 @@ func gpuState(c *schema.HostConditions) string {
 	}
 	var parts []string
 	for _, g := range c.GPUs {
-		f := func(p *float64) string {
-			if p == nil {
-				return "?"
-			}
-			return num(*p, 3)
-		}
-		s := fmt.Sprintf("%s/%s/%s", f(g.SMClockMHz), f(g.TempC), f(g.PowerW))
+		s := fmt.Sprintf("%s/%s/%s", reading(g.SMClockMHz), reading(g.TempC), reading(g.PowerW))
 		if len(g.Reasons) > 0 {
 			s += " " + strings.Join(g.Reasons, "+")
 		}
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "; ")
-}
-
-func gpuCell(r runRow) string {
-	b, a := gpuState(r.ConditionsBefore), gpuState(r.ConditionsAfter)
-	if b == "" && a == "" {
-		return "—"
-	}
-	return cell(text(dash(b) + "→" + dash(a)))
 }
 
 func gpuWindowCell(r runRow) string {
@@ -155,19 +140,21 @@ func gpuWindowCell(r runRow) string {
 	if len(w.GPUs) == 0 {
 		return "no sample"
 	}
-	f := func(p *float64) string {
-		if p == nil {
-			return "?"
-		}
-		return num(*p, 3)
-	}
 	var parts []string
 	for _, g := range w.GPUs {
-		s := fmt.Sprintf("%s–%s, %s, %s, %s%% (%d)", f(g.SMClockMinMHz), f(g.SMClockMaxMHz), f(g.TempMaxC), f(g.PowerMaxW), f(g.UtilMaxPct), g.Samples)
+		s := fmt.Sprintf("%s–%s, %s, %s, %s%% (%d)", reading(g.SMClockMinMHz), reading(g.SMClockMaxMHz), reading(g.TempMaxC), reading(g.PowerMaxW), reading(g.UtilMaxPct), g.Samples)
 		if len(g.Reasons) > 0 {
 			s += " " + strings.Join(g.Reasons, "+")
 		}
 		parts = append(parts, s)
 	}
 	return cell(text(strings.Join(parts, "; ")))
+}
+
+// reading is a GPU reading, or ? where it was not readable.
+func reading(p *float64) string {
+	if p == nil {
+		return "?"
+	}
+	return num(*p, 3)
 }

@@ -31,3 +31,8 @@ func table[T any](m *mdWriter, cols []column[T], rows []T) {
 		m.ln(line)
 	}
 }
+
+// optional is a column shown only where some row's cell is not a dash.
+func optional[T any](head, align string, cell func(T) string) column[T] {
+	return column[T]{head: head, align: align, cell: cell, present: func(r T) bool { return cell(r) != "—" }}
+}
