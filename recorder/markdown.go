@@ -3,21 +3,10 @@ package recorder
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/decodebench/decodebench/schema"
-)
-
-// DataFence is the info string of the fenced block that carries the record's
-// machine-readable data, so tools can read a record without its data folder.
-const DataFence = "json decodebench-record"
-
-// The data block's fence lines and what follows it: nothing else may come
-// after the block.
-const (
-	dataFenceStart = "```" + DataFence
-	dataFenceEnd   = "```"
-	dataTrailer    = "</details>"
 )
 
 // Markdown renders the record. Sections come in a fixed order: title with
@@ -51,6 +40,7 @@ type mdWriter struct{ b *strings.Builder }
 
 func (m *mdWriter) p(format string, args ...any) { fmt.Fprintf(m.b, format, args...) }
 func (m *mdWriter) ln(s string)                  { m.b.WriteString(s); m.b.WriteString("\n") }
+func (m *mdWriter) h2(title string)              { m.p("## %s\n\n", title) }
 
 // reasonLine states a reason on one line, whatever its parameters hold.
 func reasonLine(r schema.Reason) string { return oneLine(reasonText(r)) }
@@ -77,10 +67,48 @@ func backquoted(xs []string, sep string) string {
 	return strings.Join(out, sep)
 }
 
-// markOf returns the analysis' mark of the i-th run.
-func markOf(r *schema.Record, i int) schema.Mark {
-	if i < len(r.Analysis.Marks) {
-		return r.Analysis.Marks[i]
+// column is one column of a table over rows of type T: its header, its
+// alignment and its cell; where present is set, the column shows only if
+// it holds for some row, so records without the reading stay as they were.
+type column[T any] struct {
+	head, align string
+	cell        func(T) string
+	present     func(T) bool
+}
+
+func left[T any](head string, cell func(T) string) column[T] {
+	return column[T]{head: head, align: "---", cell: cell}
+}
+
+func right[T any](head string, cell func(T) string) column[T] {
+	return column[T]{head: head, align: "---:", cell: cell}
+}
+
+// when shows the column only where present holds for some row.
+func (c column[T]) when(present func(T) bool) column[T] { c.present = present; return c }
+
+// optional shows the column only where some row's cell is not a dash.
+func (c column[T]) optional() column[T] {
+	return c.when(func(r T) bool { return c.cell(r) != "—" })
+}
+
+// table writes the rows under the columns that are present.
+func table[T any](m *mdWriter, cols []column[T], rows []T) {
+	cols = slices.DeleteFunc(slices.Clone(cols), func(c column[T]) bool {
+		return c.present != nil && !slices.ContainsFunc(rows, c.present)
+	})
+	head, align := "|", "|"
+	for _, c := range cols {
+		head += " " + c.head + " |"
+		align += c.align + "|"
 	}
-	return schema.Mark{}
+	m.ln(head)
+	m.ln(align)
+	for _, r := range rows {
+		line := "|"
+		for _, c := range cols {
+			line += " " + c.cell(r) + " |"
+		}
+		m.ln(line)
+	}
 }

@@ -8,8 +8,7 @@ import (
 )
 
 func (m *mdWriter) counters(r *schema.Record) {
-	m.ln("## Counter evidence")
-	m.ln("")
+	m.h2("Counter evidence")
 	if len(r.Counters) == 0 {
 		m.ln("The scenario declares no counters.")
 		m.ln("")
@@ -22,8 +21,8 @@ func (m *mdWriter) counters(r *schema.Record) {
 	cols := slices.Clone(runColumns)
 	for _, c := range r.Counters {
 		cols = append(cols,
-			column[runRow]{head: cell(text(c.Name)) + " (expected)", align: "---", cell: func(r runRow) string { return cell(text(dash(c.Expect[r.Arm]))) }},
-			column[runRow]{head: "seen", align: "---:", cell: func(r runRow) string { return seenCell(r, c.Name) }})
+			left(cell(text(c.Name))+" (expected)", func(r runRow) string { return cell(text(dash(c.Expect[r.Arm]))) }),
+			right("seen", func(r runRow) string { return seenCell(r, c.Name) }))
 	}
 	table(m, cols, runRows(r))
 	m.ln("")

@@ -10,8 +10,7 @@ import (
 )
 
 func (m *mdWriter) engine(r *schema.Record) {
-	m.ln("## Engine")
-	m.ln("")
+	m.h2("Engine")
 	e := r.Engine
 	m.p("| | |\n|---|---|\n")
 	m.p("| Command | %s |\n", cellCode(e.Command))

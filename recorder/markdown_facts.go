@@ -10,25 +10,25 @@ import (
 // count, the draft tokens accepted of those proposed, and the start of the
 // generated text (the full text is in runs.jsonl).
 var factColumns = []column[runRow]{
-	optional("prompt tokens", "---:", func(r runRow) string {
+	right("prompt tokens", func(r runRow) string {
 		v, ok := r.EngineTimings["prompt_n"]
 		if !ok {
 			return "—"
 		}
 		return count(v)
-	}),
-	{head: "drafts accepted", align: "---:", present: func(r runRow) bool { _, ok := r.EngineTimings["draft_n"]; return ok }, cell: func(r runRow) string {
+	}).optional(),
+	right("drafts accepted", func(r runRow) string {
 		n, ok := r.EngineTimings["draft_n"]
 		if !ok || n == 0 {
 			return "—"
 		}
 		a := r.EngineTimings["draft_n_accepted"]
 		return count(a) + "/" + count(n) + " (" + strconv.FormatFloat(100*a/n, 'f', 0, 64) + "%)"
-	}},
-	{head: "output starts", align: "---", present: func(r runRow) bool { return r.Output != "" }, cell: func(r runRow) string {
+	}).when(func(r runRow) bool { _, ok := r.EngineTimings["draft_n"]; return ok }),
+	left("output starts", func(r runRow) string {
 		if r.Output == "" {
 			return "—"
 		}
 		return cellCode(excerpt(strings.TrimSpace(r.Output), 24))
-	}},
+	}).when(func(r runRow) bool { return r.Output != "" }),
 }

@@ -13,8 +13,8 @@ import (
 
 // hostColumns are the raw table's columns of the host's readings.
 var hostColumns = []column[runRow]{
-	optional("quiet wait", "---", quietCell),
-	{head: "cooldown ended by", align: "---", present: func(r runRow) bool { return r.Cooldown != nil && r.Cooldown.Mode != "fixed" }, cell: func(r runRow) string {
+	left("quiet wait", quietCell).optional(),
+	left("cooldown ended by", func(r runRow) string {
 		if r.Cooldown == nil {
 			return "—"
 		}
@@ -23,17 +23,17 @@ var hostColumns = []column[runRow]{
 			s += " (pending " + strings.Join(r.Cooldown.Pending, ", ") + ")"
 		}
 		return cell(text(s))
-	}},
-	optional("busiest other process", "---", culpritCell),
-	optional("thermal before→after", "---", func(r runRow) string { return beforeAfter(r, thermalState) }),
-	optional("GPU SM MHz, °C, W before→after", "---", func(r runRow) string { return beforeAfter(r, gpuState) }),
-	optional("GPU in window: SM MHz min–max, max °C, max W, max util", "---", gpuWindowCell),
-	{head: "decodebench CPU in window", align: "---:", present: func(r runRow) bool { return r.Footprint != nil }, cell: func(r runRow) string {
+	}).when(func(r runRow) bool { return r.Cooldown != nil && r.Cooldown.Mode != "fixed" }),
+	left("busiest other process", culpritCell).optional(),
+	left("thermal before→after", func(r runRow) string { return beforeAfter(r, thermalState) }).optional(),
+	left("GPU SM MHz, °C, W before→after", func(r runRow) string { return beforeAfter(r, gpuState) }).optional(),
+	left("GPU in window: SM MHz min–max, max °C, max W, max util", gpuWindowCell).optional(),
+	right("decodebench CPU in window", func(r runRow) string {
 		if r.Footprint == nil {
 			return "—"
 		}
 		return pct(r.Footprint.Share())
-	}},
+	}).when(func(r runRow) bool { return r.Footprint != nil }),
 }
 
 func quietCell(r runRow) string {

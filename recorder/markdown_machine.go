@@ -9,8 +9,7 @@ import (
 )
 
 func (m *mdWriter) machine(r *schema.Record) {
-	m.ln("## Machine")
-	m.ln("")
+	m.h2("Machine")
 	id := r.Machine
 	m.p("| | |\n|---|---|\n")
 	m.p("| Hardware slug | %s |\n", cellCode(r.Hardware))

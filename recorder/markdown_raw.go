@@ -20,51 +20,49 @@ type runRow struct {
 func runRows(r *schema.Record) []runRow {
 	rows := make([]runRow, len(r.Runs))
 	for i, run := range r.Runs {
-		rows[i] = runRow{run, markOf(r, i)}
+		rows[i].Run = run
+		if i < len(r.Analysis.Marks) {
+			rows[i].mark = r.Analysis.Marks[i]
+		}
 	}
 	return rows
 }
 
 // runColumns name a run at the start of the raw and counter tables.
 var runColumns = []column[runRow]{
-	{head: "Run", align: "---:", cell: func(r runRow) string { return strconv.Itoa(r.Seq) }},
-	{head: "Round", align: "---:", cell: func(r runRow) string { return strconv.Itoa(r.Round) }},
-	{head: "Arm", align: "---", cell: func(r runRow) string { return cellCode(r.Arm) }},
+	right("Run", func(r runRow) string { return strconv.Itoa(r.Seq) }),
+	right("Round", func(r runRow) string { return strconv.Itoa(r.Round) }),
+	left("Arm", func(r runRow) string { return cellCode(r.Arm) }),
 }
 
 // rawColumns are the raw table's columns: fixed ones, then the engine's
 // facts and the host's readings where some run has them, then the status.
 func rawColumns(counters []schema.CounterSpec) []column[runRow] {
 	metric := func(head, name string) column[runRow] {
-		return column[runRow]{head: head, align: "---:", cell: func(r runRow) string { return metricCell(r.Metrics, name) }}
+		return right(head, func(r runRow) string { return metricCell(r.Metrics, name) })
 	}
 	cols := append(slices.Clone(runColumns),
-		column[runRow]{head: "Start (UTC)", align: "---", cell: func(r runRow) string { return r.Start.UTC().Format("15:04:05.000") }},
-		column[runRow]{head: "Cooldown before", align: "---:", cell: cooldownCell},
+		left("Start (UTC)", func(r runRow) string { return r.Start.UTC().Format("15:04:05.000") }),
+		right("Cooldown before", cooldownCell),
 		metric("decode tok/s", schema.DecodeTokS),
 		metric("e2e tok/s", schema.E2ETokS),
 		metric("TTFT ms", schema.TTFTms),
 		metric("wall s", schema.WallS),
-		column[runRow]{head: "tokens", align: "---:", cell: func(r runRow) string { return strconv.Itoa(r.Tokens) }},
-		column[runRow]{head: "engine tok/s", align: "---:", cell: func(r runRow) string { return metricCell(r.EngineTimings, "predicted_per_second") }},
-		column[runRow]{head: "counters", align: "---", cell: func(r runRow) string { return countersCell(r, counters) }},
-		column[runRow]{head: "load1 before→after", align: "---", cell: func(r runRow) string {
-			return loadPair(r, func(l schema.LoadSample) float64 { return l.Load1 })
-		}},
-		column[runRow]{head: "CPU busy % before→after", align: "---", cell: func(r runRow) string {
-			return loadPair(r, func(l schema.LoadSample) float64 { return l.CPUBusyPct })
-		}},
-		column[runRow]{head: "others' CPU in window", align: "---:", cell: othersCell},
-		column[runRow]{head: "output sha256", align: "---", cell: func(r runRow) string { return cellCode(abbrev.Hash(r.OutputSHA256)) }},
+		right("tokens", func(r runRow) string { return strconv.Itoa(r.Tokens) }),
+		right("engine tok/s", func(r runRow) string { return metricCell(r.EngineTimings, "predicted_per_second") }),
+		left("counters", func(r runRow) string { return countersCell(r, counters) }),
+		left("load1 before→after", func(r runRow) string { return loadPair(r, func(l schema.LoadSample) float64 { return l.Load1 }) }),
+		left("CPU busy % before→after", func(r runRow) string { return loadPair(r, func(l schema.LoadSample) float64 { return l.CPUBusyPct }) }),
+		right("others' CPU in window", othersCell),
+		left("output sha256", func(r runRow) string { return cellCode(abbrev.Hash(r.OutputSHA256)) }),
 	)
 	cols = append(cols, factColumns...)
 	cols = append(cols, hostColumns...)
-	return append(cols, column[runRow]{head: "status", align: "---", cell: statusCell})
+	return append(cols, left("status", statusCell))
 }
 
 func (m *mdWriter) raw(r *schema.Record) {
-	m.ln("## Raw runs")
-	m.ln("")
+	m.h2("Raw runs")
 	table(m, rawColumns(r.Counters), runRows(r))
 	m.ln("")
 	for _, run := range r.Runs {

@@ -8,8 +8,7 @@ import (
 )
 
 func (m *mdWriter) results(r *schema.Record) {
-	m.ln("## Results")
-	m.ln("")
+	m.h2("Results")
 	if r.Verdict != schema.Valid {
 		m.p("> **Do not publish:** verdict %s.\n\n", r.Verdict)
 	}
