@@ -10,20 +10,12 @@ import (
 
 func (m *mdWriter) method(r *schema.Record) {
 	me := r.Method
-	m.ln("## Method")
-	m.ln("")
+	m.h2("Method")
 	m.p("- %d rounds × %d arms, order %s (seed %d); %d discarded warmup request(s) after each engine start; cooldown %s between runs.\n",
 		me.Rounds, len(r.Scenario.Arms), code(me.Order), me.Seed, me.Warmup, text(me.Cooldown))
 	m.p("- Every run starts the engine afresh, waits for its ready path, sends the warmups and then the one measured request (streamed), then stops the engine's process group.\n")
 	m.p("- Order planned: %s.\n", orderString(me.Planned))
-	var ran []string
-	var cool []float64
-	for _, run := range r.Runs {
-		ran = append(ran, run.Arm)
-		if run.Seq > 1 {
-			cool = append(cool, run.CooldownS)
-		}
-	}
+	ran, cool := runOrder(r.Runs)
 	m.p("- Order run: %s.\n", orderString(ran))
 	if len(cool) > 0 {
 		s := stats.Summarize(cool)
@@ -52,6 +44,18 @@ func (m *mdWriter) method(r *schema.Record) {
 	}
 	m.hostMethod(me)
 	m.p("- decodebench %s, commit %s%s.\n\n", text(me.Version), code(me.Commit), dirty)
+}
+
+// runOrder is the arms in the order they ran and the cooldowns slept
+// before each run but the first.
+func runOrder(runs []schema.Run) (arms []string, cooldowns []float64) {
+	for _, run := range runs {
+		arms = append(arms, run.Arm)
+		if run.Seq > 1 {
+			cooldowns = append(cooldowns, run.CooldownS)
+		}
+	}
+	return arms, cooldowns
 }
 
 func tokenSources(runs []schema.Run) string {

@@ -59,8 +59,7 @@ func verdictSentence(r *schema.Record) string {
 }
 
 func (m *mdWriter) summary(r *schema.Record) {
-	m.ln("## Summary")
-	m.ln("")
+	m.h2("Summary")
 	m.p("| | |\n|---|---|\n")
 	m.p("| Feature | %s |\n", cellCode(r.Feature))
 	if r.Issue != "" {
@@ -75,24 +74,10 @@ func (m *mdWriter) summary(r *schema.Record) {
 	m.p("| Primary metric | %s (%s) |\n", cellCode(r.Scenario.Primary), direction(higherIsBetter(r, r.Scenario.Primary)))
 	m.p("| Hardware | %s |\n", cellCode(r.Hardware))
 	m.p("| Date | %s |\n", cell(text(r.Date)))
-	ok, failed := 0, 0
-	for _, run := range r.Runs {
-		if run.OK() {
-			ok++
-		} else {
-			failed++
-		}
-	}
-	m.p("| Runs | %d measured, %d failed, of %d planned |\n", ok, failed, len(r.Method.Planned))
-	outliers, dropped := 0, 0
-	for _, mk := range r.Analysis.Marks {
-		if mk.Outlier {
-			outliers++
-		}
-		if mk.Dropped {
-			dropped++
-		}
-	}
+	ok := countOf(r.Runs, schema.Run.OK)
+	m.p("| Runs | %d measured, %d failed, of %d planned |\n", ok, len(r.Runs)-ok, len(r.Method.Planned))
+	outliers := countOf(r.Analysis.Marks, func(mk schema.Mark) bool { return mk.Outlier })
+	dropped := countOf(r.Analysis.Marks, func(mk schema.Mark) bool { return mk.Dropped })
 	if outliers > 0 {
 		m.p("| Outliers | %d run(s) flagged on %s (%s), %d dropped |\n", outliers, cellCode(r.Scenario.Primary), outlierRule(), dropped)
 	} else {
@@ -114,6 +99,17 @@ func (m *mdWriter) summary(r *schema.Record) {
 		}
 	}
 	m.ln("")
+}
+
+// countOf counts the items for which f holds.
+func countOf[T any](xs []T, f func(T) bool) int {
+	n := 0
+	for _, x := range xs {
+		if f(x) {
+			n++
+		}
+	}
+	return n
 }
 
 func armList(r *schema.Record) string {
