@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/decodebench/decodebench/stats"
 )
 
 // Request is the measured request, in engine-neutral terms.
@@ -106,14 +108,7 @@ func (r *Response) ITL() (p50, p90, p99 time.Duration, ok bool) {
 		}
 	}
 	sort.Float64s(gaps)
-	q := func(p float64) time.Duration {
-		h := p * float64(len(gaps)-1)
-		lo := int(h)
-		if lo >= len(gaps)-1 {
-			return time.Duration(gaps[len(gaps)-1])
-		}
-		return time.Duration(gaps[lo] + (h-float64(lo))*(gaps[lo+1]-gaps[lo]))
-	}
+	q := func(p float64) time.Duration { return time.Duration(stats.Quantile(gaps, p)) }
 	return q(0.5), q(0.9), q(0.99), true
 }
 
@@ -189,15 +184,12 @@ func Complete(ctx context.Context, baseURL string, req Request) (*Response, erro
 }
 
 // post sends a JSON body.
-func post(ctx context.Context, url string, body []byte, stream bool) (*http.Response, error) {
+func post(ctx context.Context, url string, body []byte) (*http.Response, error) {
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
 	hreq.Header.Set("Content-Type", "application/json")
-	if stream {
-		hreq.Header.Set("Accept", "text/event-stream")
-	}
 	return client.Do(hreq)
 }
 
@@ -271,7 +263,7 @@ func Replay(ctx context.Context, baseURL string, req Request) (string, []int, er
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
 		defer cancel()
 	}
-	resp, err := post(ctx, baseURL+req.Endpoint, body, false)
+	resp, err := post(ctx, baseURL+req.Endpoint, body)
 	if err != nil {
 		return "", nil, fmt.Errorf("token replay: %w", err)
 	}
@@ -292,7 +284,7 @@ func Replay(ctx context.Context, baseURL string, req Request) (string, []int, er
 const TokensFromEvents = "stream events"
 
 // textBuilders collect the generated text and reasoning of a stream.
-type textBuilders struct{ text, reasoning *bytes.Buffer }
+type textBuilders struct{ text, reasoning bytes.Buffer }
 
 // take decodes one stream event into the response.
 func (r *Response) take(d dialect, ev Event, tb *textBuilders) error {

@@ -238,8 +238,7 @@ func streamed(ctx context.Context, baseURL string, req Request, d dialect, body 
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
 		return nil, &HTTPError{Status: resp.StatusCode, Body: string(bytes.TrimSpace(b))}
 	}
-	var text, reasoning bytes.Buffer
-	tb := &textBuilders{text: &text, reasoning: &reasoning}
+	tb := &textBuilders{}
 	var pending []Event
 	done, err := ReadEvents(resp.Body, time.Now, func(ev Event) error {
 		if r.FirstTokenAt != 0 && req.Reads == ReadEnds {
@@ -290,7 +289,7 @@ func streamed(ctx context.Context, baseURL string, req Request, d dialect, body 
 		return r, err
 	}
 	r.Done = r.Done || done
-	r.Text, r.Reasoning = text.String(), reasoning.String()
+	r.Text, r.Reasoning = tb.text.String(), tb.reasoning.String()
 	return r, nil
 }
 
