@@ -3,7 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/decodebench/decodebench/harness"
@@ -47,18 +48,10 @@ func printDryRun(w io.Writer, s *scenarios.Scenario) error {
 		}
 		fmt.Fprintf(w, "  %s%s:\n    %s\n", a.Name, role, shellJoin(append(append([]string{}, s.Engine.Command...), a.Args...)))
 		env := map[string]string{}
-		for k, v := range s.Engine.Env {
-			env[k] = v
-		}
-		for k, v := range a.Env {
-			env[k] = v
-		}
+		maps.Copy(env, s.Engine.Env)
+		maps.Copy(env, a.Env)
 		if len(env) > 0 {
-			keys := make([]string, 0, len(env))
-			for k := range env {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
+			keys := slices.Sorted(maps.Keys(env))
 			for i, k := range keys {
 				keys[i] = k + "=" + shellJoin([]string{env[k]})
 			}

@@ -6,8 +6,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -154,18 +155,9 @@ func printPlan(w io.Writer, s *scenarios.Scenario) {
 	for _, a := range s.Arms {
 		fmt.Fprintf(w, "  %s:\n    %s\n", a.Name, shellJoin(append(append([]string{}, s.Engine.Command...), a.Args...)))
 		env := map[string]string{}
-		for k, v := range s.Engine.Env {
-			env[k] = v
-		}
-		for k, v := range a.Env {
-			env[k] = v
-		}
-		var keys []string
-		for k := range env {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		maps.Copy(env, s.Engine.Env)
+		maps.Copy(env, a.Env)
+		for _, k := range slices.Sorted(maps.Keys(env)) {
 			fmt.Fprintf(w, "    env %s=%s\n", k, env[k])
 		}
 	}
