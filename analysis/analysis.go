@@ -77,7 +77,7 @@ func Analyze(in Input) Analysis {
 	identityReject := false
 	if id := a.Identity; id != nil {
 		switch {
-		case id.Verdict == schema.Divergent && p.Exactness.OnMismatch == scenarios.MismatchFail:
+		case id.Verdict == schema.Divergent && p.Exactness.OnMismatch != schema.MismatchReport:
 			identityReject = true
 		case id.Verdict == schema.Divergent:
 			flags = append(flags, identityReason(schema.IdentityBrokenNote, id))
@@ -126,7 +126,7 @@ func Analyze(in Input) Analysis {
 	}
 	a.Flags = flags
 	if failed > 0 && !stopped {
-		a.Warnings = append(a.Warnings, schema.Reason{Code: schema.RunsExcluded, N: failed, Text: p.Failure.String()})
+		a.Warnings = append(a.Warnings, schema.Reason{Code: schema.RunsExcluded, N: failed, Text: string(p.Failure)})
 	}
 	if relaxed := relaxedGates(p.Gates); relaxed != "" {
 		a.Warnings = append(a.Warnings, schema.Reason{Code: schema.GatesRelaxed, Text: relaxed})
@@ -188,7 +188,7 @@ func absentSources(in Input) []schema.Reason {
 			everyArm = everyArm && armsRead[arm]
 		}
 		if read > 0 && absent == read && everyArm {
-			out = append(out, schema.Reason{Code: schema.SourceAbsent, Counter: c.Name, Other: c.Kind.String(), Text: c.Expr, N: read})
+			out = append(out, schema.Reason{Code: schema.SourceAbsent, Counter: c.Name, Other: string(c.Kind), Text: c.Expr, N: read})
 		}
 	}
 	return out
@@ -229,7 +229,7 @@ func finishedPlan(in Input) bool {
 	if last.Seq < in.Campaign.Planned {
 		return false
 	}
-	return last.OK() || in.Policy.Failure.Kind == scenarios.FailContinue
+	return last.OK() || in.Policy.Failure == schema.FailContinue
 }
 
 func thinArms(in Input) []schema.Reason {

@@ -29,7 +29,7 @@ func disagreement(c schema.Comparison, alpha, minEffect float64) schema.Disagree
 // pairing and every round that holds a sample of either arm holds exactly
 // one of each, the comparison is paired by round (stats.ComparePaired);
 // otherwise it compares two groups (stats.Compare). Pairing is off by
-// default, as chosen by simulation: see scenarios.PairOff.
+// default, as chosen by simulation: see schema.PairOff.
 func compareArms(in Input, s samples, ref, arm, metric string) stats.Result {
 	cfg := statsConfig(in.Policy)
 	if b, a, ok := pairs(in, s, ref, arm, metric); ok {
@@ -42,7 +42,7 @@ func compareArms(in Input, s samples, ref, arm, metric string) stats.Result {
 // when pairing applies: the policy allows it, there are at least two
 // rounds, and no round holds a sample of one arm without one of the other.
 func pairs(in Input, s samples, ref, arm, metric string) (b, a []float64, ok bool) {
-	if in.Policy.Stats.Pairing != scenarios.PairAuto {
+	if in.Policy.Stats.Pairing != schema.PairAuto {
 		return nil, nil, false
 	}
 	byRound := func(name string) (map[int]float64, bool) {

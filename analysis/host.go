@@ -71,7 +71,7 @@ func hostWarnings(in Input) []schema.Reason {
 	add(schema.HostThermal, thermal, strings.Join(thermalSeen, ","))
 	add(schema.HostGPUPowerCap, gpuPower, "")
 	if q := in.Policy.Gates.Quiet; q != nil {
-		add(schema.QuietTimedOut, timedOut, q.OnBusy.String())
+		add(schema.QuietTimedOut, timedOut, string(q.OnBusy))
 	}
 	return out
 }

@@ -8,7 +8,7 @@ import (
 )
 
 func TestHostWarnings(t *testing.T) {
-	in := Input{Policy: scenarios.Policy{Gates: scenarios.GatesPolicy{Quiet: &scenarios.QuietPolicy{OnBusy: scenarios.BusyMark}}}, Runs: []Run{
+	in := Input{Policy: scenarios.Policy{Gates: scenarios.GatesPolicy{Quiet: &scenarios.QuietPolicy{OnBusy: schema.BusyMark}}}, Runs: []Run{
 		{HostWarnings: []HostCondition{CondOnBattery, CondCPUSpeed}},
 		{HostWarnings: []HostCondition{CondOnBattery, CondGPUThermal, CondGPUPower}, QuietTimedOut: true},
 		{HostWarnings: []HostCondition{CondLowPowerMode}},

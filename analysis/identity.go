@@ -20,7 +20,7 @@ func checkIdentity(in Input) *schema.IdentityResult {
 	if x == nil {
 		return nil
 	}
-	res := &schema.IdentityResult{Against: x.Against, OnMismatch: x.OnMismatch.String()}
+	res := &schema.IdentityResult{Against: x.Against, OnMismatch: x.OnMismatch}
 	for _, re := range x.Strip {
 		res.Strip = append(res.Strip, re.String())
 	}

@@ -93,7 +93,7 @@ func outliersOf(in Input, metric string) map[int]bool {
 func flagOutliers(in Input, marks []schema.Mark) {
 	for i := range outliersOf(in, in.Policy.Primary) {
 		marks[i].Outlier = true
-		marks[i].Dropped = in.Policy.Outliers == scenarios.OutliersDrop
+		marks[i].Dropped = in.Policy.Outliers == schema.OutliersDrop
 	}
 }
 

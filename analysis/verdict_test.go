@@ -14,7 +14,7 @@ import (
 func policy(arms ...string) scenarios.Policy {
 	p := scenarios.Policy{Baseline: arms[0], Primary: schema.DecodeTokS,
 		Stats: scenarios.StatsPolicy{Confidence: 0.95, Alpha: 0.05, MinEffect: 0.01, Resamples: 2000, Seed: 1}}
-	c := scenarios.CounterPolicy{Name: "c", Kind: scenarios.SourceMetric, Expr: "llamacpp:spec_decode_num_draft_total", Expect: map[string]scenarios.Expectation{}}
+	c := scenarios.CounterPolicy{Name: "c", Kind: schema.SourceMetric, Expr: "llamacpp:spec_decode_num_draft_total", Expect: map[string]scenarios.Expectation{}}
 	zero, _ := scenarios.ParseExpectation("== 0")
 	pos, _ := scenarios.ParseExpectation("> 0")
 	for i, a := range arms {
@@ -146,7 +146,7 @@ func TestOutliersPerMetricAndSameSamples(t *testing.T) {
 			t.Errorf("%s: %d outliers, want %d", m.Metric, total, want)
 		}
 	}
-	p.Outliers = scenarios.OutliersDrop
+	p.Outliers = schema.OutliersDrop
 	in = campaign(p, 8, level(map[string]float64{"a": 100, "b": 110}), honest)
 	in.Runs[3].Metrics[schema.DecodeTokS] = 300 // a primary outlier, dropped
 	a = Analyze(in)

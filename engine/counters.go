@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Counter reads one arm-distinguishing counter from a run.
 type Counter struct {
 	Name string
-	Kind scenarios.SourceKind
+	Kind schema.SourceKind
 	Expr string
 	sel  scenarios.MetricSelector
 	re   *regexp.Regexp
@@ -41,19 +42,19 @@ func NewCounter(c scenarios.CounterPolicy) (*Counter, error) {
 	expr := c.Expr
 	k := &Counter{Name: c.Name, Kind: c.Kind, Expr: expr}
 	switch c.Kind {
-	case scenarios.SourceMetric:
+	case schema.SourceMetric:
 		sel, err := scenarios.ParseMetricSelector(expr)
 		if err != nil {
 			return nil, err
 		}
 		k.sel = sel
-	case scenarios.SourceLog:
+	case schema.SourceLog:
 		re, err := regexp.Compile(expr)
 		if err != nil {
 			return nil, fmt.Errorf("counter %s: %w", c.Name, err)
 		}
 		k.re = re
-	case scenarios.SourceJSON:
+	case schema.SourceJSON:
 	default:
 		return nil, fmt.Errorf("counter %s: no source", c.Name)
 	}
@@ -61,19 +62,19 @@ func NewCounter(c scenarios.CounterPolicy) (*Counter, error) {
 }
 
 // NeedsMetrics reports whether the counter reads the metrics endpoint.
-func (c *Counter) NeedsMetrics() bool { return c.Kind == scenarios.SourceMetric }
+func (c *Counter) NeedsMetrics() bool { return c.Kind == schema.SourceMetric }
 
 // Read returns the counter's value in one run.
 func (c *Counter) Read(o Observation) (Reading, error) {
 	switch c.Kind {
-	case scenarios.SourceMetric:
+	case schema.SourceMetric:
 		after, okA := o.After.Value(c.sel)
 		before, okB := o.Before.Value(c.sel)
 		if !okA && !okB {
 			return Reading{Value: 0, Note: "metric absent from the endpoint; read as 0", Absent: true}, nil
 		}
 		return Reading{Value: after - before}, nil
-	case scenarios.SourceJSON:
+	case schema.SourceJSON:
 		v, found, err := JSONPath(o.Reply, c.Expr)
 		if err != nil {
 			return Reading{}, fmt.Errorf("counter %s: %w", c.Name, err)
@@ -82,7 +83,7 @@ func (c *Counter) Read(o Observation) (Reading, error) {
 			return Reading{Value: 0, Note: "field absent from the reply; read as 0", Absent: true}, nil
 		}
 		return Reading{Value: v}, nil
-	case scenarios.SourceLog:
+	case schema.SourceLog:
 		sum, n, err := SumLogMatches(c.re, o.Window)
 		if err != nil {
 			return Reading{}, fmt.Errorf("counter %s: %w", c.Name, err)

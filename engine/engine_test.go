@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 func metricsFixture(t *testing.T, name string) Metrics {
@@ -69,7 +70,7 @@ func TestParseRealMetrics(t *testing.T) {
 }
 
 func TestMetricCounterDelta(t *testing.T) {
-	c, err := NewCounter(scenarios.CounterPolicy{Name: "drafts", Kind: scenarios.SourceMetric, Expr: "llamacpp:spec_decode_num_drafts_total"})
+	c, err := NewCounter(scenarios.CounterPolicy{Name: "drafts", Kind: schema.SourceMetric, Expr: "llamacpp:spec_decode_num_drafts_total"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestMetricCounterDelta(t *testing.T) {
 	if err != nil || r.Value != 165 {
 		t.Errorf("delta = %v, %v; want 165", r.Value, err)
 	}
-	missing, _ := NewCounter(scenarios.CounterPolicy{Name: "x", Kind: scenarios.SourceMetric, Expr: "not_there"})
+	missing, _ := NewCounter(scenarios.CounterPolicy{Name: "x", Kind: schema.SourceMetric, Expr: "not_there"})
 	r, err = missing.Read(Observation{Before: before, After: after})
 	if err != nil || r.Value != 0 || !r.Absent || !strings.Contains(r.Note, "absent") {
 		t.Errorf("absent metric: %+v, %v", r, err)

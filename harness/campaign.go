@@ -288,10 +288,10 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 				continue
 			}
 			switch f := c.policy.Failure; {
-			case f.Kind == scenarios.FailRetry && attempt <= f.Retries:
+			case attempt <= f.Retries():
 				attempt++
-				c.progress.Printf("run %d failed; retrying (attempt %d of %d)", slot.Seq, attempt, f.Retries+1)
-			case f.Kind == scenarios.FailContinue:
+				c.progress.Printf("run %d failed; retrying (attempt %d of %d)", slot.Seq, attempt, f.Retries()+1)
+			case f == schema.FailContinue:
 				next, attempt = next+1, 1
 				c.progress.Printf("run %d failed; continuing (on_failure: continue)", slot.Seq)
 			default:
@@ -350,7 +350,7 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 	if ctx.Err() != nil {
 		return run, errInterrupted
 	}
-	if q := run.Quiet; q != nil && q.OnBusy == scenarios.BusyAbort.String() {
+	if q := run.Quiet; q != nil && q.OnBusy == schema.BusyAbort {
 		return run, errBusyHost{q}
 	}
 	if !c.lastEnd.IsZero() {
@@ -392,7 +392,7 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 // (analysis.CounterFailures), so the loop stops exactly when the analysis
 // would reject.
 func (c *campaign) gateStops(run schema.Run) bool {
-	if c.policy.GateFailure == scenarios.GateContinue {
+	if c.policy.GateFailure == schema.GateContinue {
 		return false
 	}
 	in := recorder.AnalysisInput(c.policy, []schema.Run{run}, c.rec.Method)
@@ -409,7 +409,7 @@ func (c *campaign) resumePoint() (next, attempt int) {
 	if last.OK() {
 		return last.Seq, 1
 	}
-	if c.policy.Failure.Kind == scenarios.FailContinue {
+	if c.policy.Failure == schema.FailContinue {
 		return last.Seq, 1
 	}
 	// The last slot failed and the campaign stopped there: try it again.
@@ -490,10 +490,10 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 			Overrides: s.Overrides,
 		},
 		Method: schema.Method{
-			Rounds: s.Schedule.Rounds.Min, Warmup: s.Schedule.Warmup, Order: p.Schedule.Order.String(), Seed: s.Schedule.Seed,
+			Rounds: s.Schedule.Rounds.Min, Warmup: s.Schedule.Warmup, Order: p.Schedule.Order, Seed: s.Schedule.Seed,
 			Cooldown: s.Schedule.Cooldown.String(), Started: started,
 			Version: c.opt.Version, Commit: c.opt.Commit, Dirty: c.opt.Dirty,
-			OnFailure: p.Failure.String(), Outliers: p.Outliers.String(),
+			OnFailure: p.Failure, Outliers: p.Outliers,
 			Confidence: p.Stats.Confidence, Alpha: p.Stats.Alpha, MinEffect: p.Stats.MinEffect,
 			MaxSpread: p.Gates.MaxSpread, MaxContended: p.Gates.MaxContended,
 			ContendedCPU: p.Gates.ContendedCPU, MaxDrift: p.Gates.MaxDrift, Resamples: p.Stats.Resamples,
@@ -517,8 +517,7 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 		})
 	}
 	for i, sc := range s.Counters {
-		kind, expr := p.Counters[i].Kind.String(), p.Counters[i].Expr
-		rec.Counters = append(rec.Counters, schema.CounterSpec{Name: sc.Name, Kind: kind, Expr: expr, Expect: sc.Expect})
+		rec.Counters = append(rec.Counters, schema.CounterSpec{Name: sc.Name, Kind: p.Counters[i].Kind, Expr: p.Counters[i].Expr, Expect: sc.Expect})
 	}
 	return rec
 }

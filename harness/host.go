@@ -140,7 +140,7 @@ func (c *campaign) quietGate(ctx context.Context, slot Slot) *schema.QuietWait {
 	res := wait(ctx, machine.QuietConfig{Window: q.Window, Interval: q.Interval, MaxWait: q.MaxWait, CPUThreshold: q.MaxCPU, Deny: deny, Conditions: c.host.conditions})
 	out := res.Record()
 	if res.EndedBy == machine.QuietTimedOut {
-		out.OnBusy = q.OnBusy.String()
+		out.OnBusy = q.OnBusy
 		c.progress.Printf("run %d: the host was not quiet after %v (%v); on_busy: %s", slot.Seq, res.Waited.Round(time.Second), res.Held, q.OnBusy)
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Key=value diagnostic lines in the form the seed project's server writes
@@ -26,7 +27,7 @@ func TestDiagnosticLinesInTheWindow(t *testing.T) {
 	log.Write([]byte("WARN MTP declined: verify batch too large, falling back to classic\n"))
 	window := log.EndWindow(0, 0)
 
-	rounds, err := engine.NewCounter(scenarios.CounterPolicy{Name: "rounds", Kind: scenarios.SourceLog, Expr: `DFlash diagnostics .*\brounds=(\d+)`})
+	rounds, err := engine.NewCounter(scenarios.CounterPolicy{Name: "rounds", Kind: schema.SourceLog, Expr: `DFlash diagnostics .*\brounds=(\d+)`})
 	if err != nil {
 		t.Fatal(err)
 	}

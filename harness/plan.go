@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Slot is one planned measured run.
@@ -27,7 +27,7 @@ type Slot struct {
 //     cancels a linear drift between two arms over each pair of rounds.
 //   - random: a shuffle per round from a PCG generator seeded with (seed,
 //     round), reproducible from the record.
-func Plan(arms []string, rounds int, order scenarios.Order, seed int64) ([]Slot, error) {
+func Plan(arms []string, rounds int, order schema.Order, seed int64) ([]Slot, error) {
 	k := len(arms)
 	if k == 0 || rounds < 1 {
 		return nil, fmt.Errorf("plan: %d arms × %d rounds", k, rounds)
@@ -36,11 +36,11 @@ func Plan(arms []string, rounds int, order scenarios.Order, seed int64) ([]Slot,
 	for r := 0; r < rounds; r++ {
 		round := make([]string, k)
 		switch order {
-		case scenarios.OrderRotate:
+		case schema.OrderRotate, "":
 			for i := range round {
 				round[i] = arms[(i+r)%k]
 			}
-		case scenarios.OrderABBA:
+		case schema.OrderABBA:
 			for i := range round {
 				if r%2 == 0 {
 					round[i] = arms[i]
@@ -48,7 +48,7 @@ func Plan(arms []string, rounds int, order scenarios.Order, seed int64) ([]Slot,
 					round[i] = arms[k-1-i]
 				}
 			}
-		case scenarios.OrderRandom:
+		case schema.OrderRandom:
 			copy(round, arms)
 			rng := rand.New(rand.NewPCG(uint64(seed), uint64(r)))
 			rng.Shuffle(k, func(i, j int) { round[i], round[j] = round[j], round[i] })

@@ -4,12 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 func order(t *testing.T, arms []string, rounds int, kind string, seed int64) string {
 	t.Helper()
-	o := map[string]scenarios.Order{"rotate": scenarios.OrderRotate, "abba": scenarios.OrderABBA, "random": scenarios.OrderRandom}[kind]
+	o := map[string]schema.Order{"rotate": schema.OrderRotate, "abba": schema.OrderABBA, "random": schema.OrderRandom}[kind]
 	p, err := Plan(arms, rounds, o, seed)
 	if err != nil {
 		t.Fatal(err)
@@ -75,10 +75,10 @@ func TestPlanRandom(t *testing.T) {
 }
 
 func TestPlanErrors(t *testing.T) {
-	if _, err := Plan([]string{"A"}, 0, scenarios.OrderRotate, 0); err == nil {
+	if _, err := Plan([]string{"A"}, 0, schema.OrderRotate, 0); err == nil {
 		t.Error("zero rounds accepted")
 	}
-	if _, err := Plan([]string{"A"}, 1, scenarios.Order(99), 0); err == nil {
+	if _, err := Plan([]string{"A"}, 1, schema.Order("shuffle"), 0); err == nil {
 		t.Error("unknown order accepted")
 	}
 }

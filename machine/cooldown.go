@@ -50,7 +50,7 @@ type CooldownResult struct {
 
 // Record is the persisted form of an adaptive cooldown.
 func (r CooldownResult) Record() *schema.CooldownWait {
-	return &schema.CooldownWait{Mode: "until_quiet", WaitedS: r.Waited.Seconds(), EndedBy: string(r.EndedBy), LastCPUPct: r.LastCPUPct, Pending: r.Pending}
+	return &schema.CooldownWait{Mode: schema.CooldownUntilQuiet, WaitedS: r.Waited.Seconds(), EndedBy: string(r.EndedBy), LastCPUPct: r.LastCPUPct, Pending: r.Pending}
 }
 
 // CoolDown waits until the machine is back to how it was before the

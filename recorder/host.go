@@ -28,6 +28,6 @@ func hostInput(ar *analysis.Run, r schema.Run) {
 	}
 	if q := r.Quiet; q != nil && q.EndedBy == schema.QuietMaxWait {
 		ar.QuietTimedOut = true
-		ar.HostBusy = q.OnBusy == "mark"
+		ar.HostBusy = q.OnBusy == schema.BusyMark
 	}
 }

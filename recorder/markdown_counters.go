@@ -15,7 +15,7 @@ func (m *mdWriter) counters(r *schema.Record) {
 		return
 	}
 	for _, c := range r.Counters {
-		m.p("- %s: %s %s; expects %s.\n", code(c.Name), text(c.Kind), code(c.Expr), expectString(c.Expect, r.Scenario.Arms))
+		m.p("- %s: %s %s; expects %s.\n", code(c.Name), text(string(c.Kind)), code(c.Expr), expectString(c.Expect, r.Scenario.Arms))
 	}
 	m.ln("")
 	cols := slices.Clone(runColumns)

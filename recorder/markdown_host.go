@@ -23,7 +23,7 @@ var hostColumns = []column[runRow]{
 			s += " (pending " + strings.Join(r.Cooldown.Pending, ", ") + ")"
 		}
 		return cell(text(s))
-	}).when(func(r runRow) bool { return r.Cooldown != nil && r.Cooldown.Mode != "fixed" }),
+	}).when(func(r runRow) bool { return r.Cooldown != nil && r.Cooldown.Mode != schema.CooldownFixed }),
 	left("busiest other process", culpritCell).optional(),
 	left("thermal before→after", func(r runRow) string { return beforeAfter(r, thermalState) }).optional(),
 	left("GPU SM MHz, °C, W before→after", func(r runRow) string { return beforeAfter(r, gpuState) }).optional(),
@@ -43,7 +43,7 @@ func quietCell(r runRow) string {
 	}
 	s := num(q.WaitedS, 3) + "s " + q.EndedBy
 	if q.OnBusy != "" {
-		s += ", " + q.OnBusy
+		s += ", " + string(q.OnBusy)
 	}
 	var held []string
 	for k, n := range q.Held {

@@ -12,7 +12,7 @@ func (m *mdWriter) method(r *schema.Record) {
 	me := r.Method
 	m.h2("Method")
 	m.p("- %d rounds × %d arms, order %s (seed %d); %d discarded warmup request(s) after each engine start; cooldown %s between runs.\n",
-		me.Rounds, len(r.Scenario.Arms), code(me.Order), me.Seed, me.Warmup, text(me.Cooldown))
+		me.Rounds, len(r.Scenario.Arms), code(string(me.Order)), me.Seed, me.Warmup, text(me.Cooldown))
 	m.p("- Every run starts the engine afresh, waits for its ready path, sends the warmups and then the one measured request (streamed), then stops the engine's process group.\n")
 	m.p("- Order planned: %s.\n", orderString(me.Planned))
 	ran, cool := runOrder(r.Runs)
@@ -32,7 +32,7 @@ func (m *mdWriter) method(r *schema.Record) {
 	m.p("- Gates: spread (interquartile range over median) at most %s per arm; at most %s of runs contended (other processes above %s of the CPU during the measured request); drift flagged above %s. Outliers (%s) are %s.\n",
 		pctShort(me.MaxSpread), pctShort(me.MaxContended), pctShort(me.ContendedCPU), pctShort(me.MaxDrift), outlierRule(), outlierPolicy(me.Outliers))
 	if me.OnFailure != "" {
-		m.p("- On a failed run: %s.\n", code(me.OnFailure))
+		m.p("- On a failed run: %s.\n", code(string(me.OnFailure)))
 	}
 	if x := r.Analysis.ClientEngineRatio; x > 0 {
 		m.p("- Check: the client-side decode rate is %s× the engine's own `predicted_per_second` (median over runs).\n", num(x, 4))
@@ -81,8 +81,8 @@ func orderString(order []string) string {
 	return backquoted(order, " ")
 }
 
-func outlierPolicy(p string) string {
-	if p == "drop" {
+func outlierPolicy(p schema.OutlierMode) string {
+	if p == schema.OutliersDrop {
 		return "dropped from the statistics (outliers: drop)"
 	}
 	return "flagged, never dropped"

@@ -89,6 +89,10 @@ type nodeChecker interface {
 
 var nodeCheckerType = reflect.TypeOf((*nodeChecker)(nil)).Elem()
 
+// choice is a string type that accepts only some values (see schema's
+// enums); Check says what is wrong with one.
+type choice interface{ Check() error }
+
 // check validates node against type t and records positions under key. It
 // reports false when n cannot be decoded into t; the caller then takes n
 // out of the tree, so that the rest of the file still decodes.
@@ -179,6 +183,11 @@ func check(p *problems, key string, n *yaml.Node, t reflect.Type) bool {
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode {
 			return fail("expected a string, got %s", kindName(n))
+		}
+		if c, ok := reflect.ValueOf(n.Value).Convert(t).Interface().(choice); ok {
+			if err := c.Check(); err != nil {
+				return fail("%v", err)
+			}
 		}
 	case reflect.Int, reflect.Int64:
 		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {

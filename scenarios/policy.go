@@ -2,9 +2,9 @@ package scenarios
 
 import (
 	"regexp"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Stats sets the confidence level and significance threshold of the
@@ -17,7 +17,7 @@ type Stats struct {
 	MinEffect Fraction `yaml:"min_effect" json:"min_effect"`
 	// Pairing is "off" (default: compare the arms as two groups) or
 	// "auto" (compare arms round by round when every round holds both).
-	Pairing string `yaml:"pairing" json:"pairing,omitempty"`
+	Pairing schema.Pairing `yaml:"pairing" json:"pairing,omitempty"`
 }
 
 // Gates are the publishability rules. A campaign that breaks one is
@@ -47,7 +47,7 @@ type Exactness struct {
 	// OnMismatch is "fail" (a mismatch REJECTS the campaign) or "report"
 	// (timing results stay VALID; the verdict line says the contract is
 	// broken).
-	OnMismatch string `yaml:"on_mismatch" json:"on_mismatch"`
+	OnMismatch schema.MismatchMode `yaml:"on_mismatch" json:"on_mismatch"`
 	// Strip lists regular expressions removed (line-wise) from outputs
 	// before comparing, such as a drafter's banner line.
 	Strip []string `yaml:"strip" json:"strip,omitempty"`
@@ -78,11 +78,11 @@ type Policy struct {
 	Counters []CounterPolicy
 	Stats    StatsPolicy
 	Gates    GatesPolicy
-	Outliers OutlierMode
-	Failure  FailurePolicy
+	Outliers schema.OutlierMode
+	Failure  schema.OnFailure
 	// GateFailure is what follows a run that fails its counter
 	// expectation.
-	GateFailure GateFailureMode
+	GateFailure schema.GateFailure
 	Schedule    SchedulePolicy
 	// Exactness is nil when the scenario asks for no identity check.
 	Exactness *ExactnessPolicy
@@ -125,31 +125,9 @@ type ArmPolicy struct {
 // without its own expectation takes the baseline's.
 type CounterPolicy struct {
 	Name   string
-	Kind   SourceKind
+	Kind   schema.SourceKind
 	Expr   string
 	Expect map[string]Expectation
-}
-
-// SourceKind is where a counter is read from.
-type SourceKind int
-
-// Counter sources.
-const (
-	SourceMetric SourceKind = iota + 1 // a Prometheus metric's delta over the measured window
-	SourceJSON                         // a dotted path into the engine's reply
-	SourceLog                          // a regular expression over the window's log lines
-)
-
-func (k SourceKind) String() string {
-	switch k {
-	case SourceMetric:
-		return "metric"
-	case SourceJSON:
-		return "json"
-	case SourceLog:
-		return "log"
-	}
-	return "unknown"
 }
 
 // StatsPolicy is the comparison configuration.
@@ -162,48 +140,7 @@ type StatsPolicy struct {
 	Resamples int
 	Seed      uint64
 	// Pairing says whether arms are compared round by round.
-	Pairing Pairing
-}
-
-// Pairing is how two arms' samples are compared.
-type Pairing int
-
-// Pairings. PairOff is the default, chosen by simulation
-// (stats/verdict_sim_cases_test.go TestPairingPower, through the planner
-// and the analysis): at this machine's noise (CV 9%, one run in 20
-// stalled) and a few percent of slow drift, the two-group comparison had
-// as much power or more at no higher false-positive rate (10% effect,
-// 10 rounds: 37% against 29%); pairing won only under strong drift (20%
-// over a campaign: 28% against 21%), because one stalled run flips the
-// sign of its round's largest log ratio, which the signed-rank test
-// weighs most.
-const (
-	PairOff  Pairing = iota // two independent groups
-	PairAuto                // paired by round when every round holds both arms
-)
-
-func (m Pairing) String() string {
-	if m == PairAuto {
-		return "auto"
-	}
-	return "off"
-}
-
-// GateFailureMode is what a run that fails its counter expectation does to
-// the rest of the campaign.
-type GateFailureMode int
-
-// Gate failure modes.
-const (
-	GateStop     GateFailureMode = iota // stop the campaign: it is REJECTED whatever follows
-	GateContinue                        // run on to the end of the schedule
-)
-
-func (m GateFailureMode) String() string {
-	if m == GateContinue {
-		return "continue"
-	}
-	return "stop"
+	Pairing schema.Pairing
 }
 
 // Resamples is the number of bootstrap resamples of every ratio interval.
@@ -223,73 +160,11 @@ type GatesPolicy struct {
 // ticks at most, and one background tick would read as heavy contention.
 const MinContentionWindow = 250 * time.Millisecond
 
-// OutlierMode says what happens to flagged outliers.
-type OutlierMode int
-
-// Outlier modes.
-const (
-	OutliersFlag OutlierMode = iota // mark them, keep them
-	OutliersDrop                    // remove them from the statistics
-)
-
-func (m OutlierMode) String() string {
-	if m == OutliersDrop {
-		return "drop"
-	}
-	return "flag"
-}
-
-// FailureKind is what follows a failed run.
-type FailureKind int
-
-// Failure policies.
-const (
-	FailAbort FailureKind = iota
-	FailContinue
-	FailRetry
-)
-
-// FailurePolicy is on_failure: abort, continue, or retry:N.
-type FailurePolicy struct {
-	Kind    FailureKind
-	Retries int
-}
-
-func (f FailurePolicy) String() string {
-	switch f.Kind {
-	case FailContinue:
-		return "continue"
-	case FailRetry:
-		return "retry:" + strconv.Itoa(f.Retries)
-	}
-	return "abort"
-}
-
-// Order is how arms are interleaved within each round.
-type Order int
-
-// Orders.
-const (
-	OrderRotate Order = iota
-	OrderABBA
-	OrderRandom
-)
-
-func (o Order) String() string {
-	switch o {
-	case OrderABBA:
-		return "abba"
-	case OrderRandom:
-		return "random"
-	}
-	return "rotate"
-}
-
 // SchedulePolicy is the schedule, typed.
 type SchedulePolicy struct {
 	Rounds Rounds
 	Warmup int
-	Order  Order
+	Order  schema.Order
 	Seed   int64
 	// Cooldown is the fixed sleep between runs.
 	Cooldown time.Duration
@@ -298,27 +173,11 @@ type SchedulePolicy struct {
 	UntilQuiet *CooldownPolicy
 }
 
-// MismatchMode is what an identity mismatch does.
-type MismatchMode int
-
-// Mismatch modes.
-const (
-	MismatchFail   MismatchMode = iota // REJECTED
-	MismatchReport                     // timing results stay valid; the verdict says the contract broke
-)
-
-func (m MismatchMode) String() string {
-	if m == MismatchReport {
-		return "report"
-	}
-	return "fail"
-}
-
 // ExactnessPolicy is the exactness block with its patterns compiled.
 type ExactnessPolicy struct {
 	Compare    []string
 	Against    string
-	OnMismatch MismatchMode
+	OnMismatch schema.MismatchMode
 	Strip      []*regexp.Regexp
 }
 
@@ -331,7 +190,7 @@ func (s *Scenario) compilePolicy() Policy {
 		AllowUnverified: s.AllowUnverified,
 		Stats: StatsPolicy{
 			Confidence: float64(s.Stats.Confidence), Alpha: float64(s.Stats.Alpha), MinEffect: float64(s.Stats.MinEffect),
-			Resamples: Resamples, Seed: uint64(s.Schedule.Seed) + 1,
+			Resamples: Resamples, Seed: uint64(s.Schedule.Seed) + 1, Pairing: s.Stats.Pairing,
 		},
 		Gates: GatesPolicy{
 			MaxSpread: float64(s.Gates.MaxSpread), MaxContended: float64(s.Gates.MaxContended),
@@ -339,7 +198,9 @@ func (s *Scenario) compilePolicy() Policy {
 			MinContentionWindow: MinContentionWindow,
 			Quiet:               s.Gates.Quiet.policy(),
 		},
-		Schedule:   SchedulePolicy{Rounds: s.Schedule.Rounds, Warmup: s.Schedule.Warmup, Seed: s.Schedule.Seed, Cooldown: s.Schedule.Cooldown.Duration},
+		Schedule: SchedulePolicy{Rounds: s.Schedule.Rounds, Warmup: s.Schedule.Warmup, Order: s.Schedule.Order,
+			Seed: s.Schedule.Seed, Cooldown: s.Schedule.Cooldown.Duration},
+		Outliers: s.Outliers, Failure: s.OnFailure, GateFailure: s.OnGateFailure,
 		EventTimes: s.Engine.Request.EventTimes || s.namesPerTokenMetric(),
 	}
 	if r := s.Schedule.Cooldown.UntilQuiet; r != nil {
@@ -348,38 +209,9 @@ func (s *Scenario) compilePolicy() Policy {
 	for _, a := range s.Arms {
 		p.Arms = append(p.Arms, ArmPolicy{Name: a.Name, Control: a.Control})
 	}
-	switch s.Schedule.Order {
-	case "abba":
-		p.Schedule.Order = OrderABBA
-	case "random":
-		p.Schedule.Order = OrderRandom
-	}
-	if s.OnGateFailure == "continue" {
-		p.GateFailure = GateContinue
-	}
-	if s.Stats.Pairing == "auto" {
-		p.Stats.Pairing = PairAuto
-	}
-	if s.Outliers == "drop" {
-		p.Outliers = OutliersDrop
-	}
-	switch {
-	case s.OnFailure == "continue":
-		p.Failure.Kind = FailContinue
-	case strings.HasPrefix(s.OnFailure, "retry:"):
-		p.Failure.Kind = FailRetry
-		p.Failure.Retries, _ = strconv.Atoi(strings.TrimPrefix(s.OnFailure, "retry:"))
-	}
 	for _, c := range s.Counters {
 		cp := CounterPolicy{Name: c.Name, Expect: map[string]Expectation{}}
-		switch {
-		case c.Metric != "":
-			cp.Kind, cp.Expr = SourceMetric, c.Metric
-		case c.JSON != "":
-			cp.Kind, cp.Expr = SourceJSON, c.JSON
-		case c.Log != "":
-			cp.Kind, cp.Expr = SourceLog, c.Log
-		}
+		cp.Kind, cp.Expr = c.Source()
 		for arm, ex := range c.Expect {
 			if e, err := ParseExpectation(ex); err == nil { // validated
 				cp.Expect[arm] = e
@@ -398,10 +230,7 @@ func (s *Scenario) compilePolicy() Policy {
 		p.Decline, _ = regexp.Compile(s.Engine.Decline) // validated
 	}
 	if x := s.Exactness; x != nil {
-		xp := &ExactnessPolicy{Compare: x.Compare, Against: x.Against}
-		if x.OnMismatch == "report" {
-			xp.OnMismatch = MismatchReport
-		}
+		xp := &ExactnessPolicy{Compare: x.Compare, Against: x.Against, OnMismatch: x.OnMismatch}
 		for _, re := range x.Strip {
 			if r, err := regexp.Compile(re); err == nil { // validated
 				xp.Strip = append(xp.Strip, r)

@@ -138,11 +138,7 @@ const (
 	defaultRequestTimeout = 5 * time.Minute
 	defaultRounds         = 5
 	defaultWarmup         = 1
-	defaultOrder          = "rotate"
 )
-
-// Orders the harness can run.
-var orders = map[string]bool{"rotate": true, "abba": true, "random": true}
 
 // applyDefaults fills empty fields from the preset and the global defaults.
 // Explicit zero values that mean something (warmup: 0, cooldown: 0s) are
@@ -191,24 +187,24 @@ func (s *Scenario) applyDefaults() {
 	fraction("gates.contended_cpu", &s.Gates.ContendedCPU, DefaultContendedCPU)
 	fraction("gates.max_drift", &s.Gates.MaxDrift, DefaultMaxDrift)
 	if s.Outliers == "" {
-		s.Outliers = "flag"
+		s.Outliers = schema.OutliersFlag
 	}
 	if s.OnFailure == "" {
-		s.OnFailure = "abort"
+		s.OnFailure = schema.FailAbort
 	}
 	if x := s.Exactness; x != nil {
 		if x.Against == "" {
 			x.Against = s.Baseline
 		}
 		if x.OnMismatch == "" {
-			x.OnMismatch = "fail"
+			x.OnMismatch = schema.MismatchFail
 		}
 	}
 	if _, set := s.pos["schedule.warmup"]; !set {
 		s.Schedule.Warmup = defaultWarmup
 	}
 	if s.Schedule.Order == "" {
-		s.Schedule.Order = defaultOrder
+		s.Schedule.Order = schema.OrderRotate
 	}
 	if s.Metrics.Primary == "" {
 		s.Metrics.Primary = schema.DecodeTokS

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/decodebench/decodebench/schema"
 	"gopkg.in/yaml.v3"
 )
 
@@ -33,7 +34,7 @@ type Quiet struct {
 	// OnBusy is what happens when max_wait passes: "wait" (run anyway,
 	// the wait recorded), "mark" (run, and the run counts as contended),
 	// or "abort" (stop the campaign; finished runs are kept).
-	OnBusy string `yaml:"on_busy" json:"on_busy,omitempty"`
+	OnBusy schema.BusyAction `yaml:"on_busy" json:"on_busy,omitempty"`
 }
 
 // Defaults of gates.quiet.
@@ -44,28 +45,6 @@ const (
 	DefaultQuietMaxWait  = 10 * time.Minute
 )
 
-// BusyAction is gates.quiet.on_busy.
-type BusyAction int
-
-// Busy actions.
-const (
-	BusyWait  BusyAction = iota // run anyway; the wait is recorded
-	BusyMark                    // run; the run counts as contended
-	BusyAbort                   // stop the campaign
-)
-
-func (b BusyAction) String() string {
-	switch b {
-	case BusyMark:
-		return "mark"
-	case BusyAbort:
-		return "abort"
-	}
-	return "wait"
-}
-
-var busyActions = map[string]BusyAction{"wait": BusyWait, "mark": BusyMark, "abort": BusyAbort}
-
 // QuietPolicy is gates.quiet, typed, with its defaults applied.
 type QuietPolicy struct {
 	Window, Interval, MaxWait time.Duration
@@ -73,7 +52,7 @@ type QuietPolicy struct {
 	MaxCPU float64
 	// Deny are the scenario's names, added to the machine's default list.
 	Deny   []string
-	OnBusy BusyAction
+	OnBusy schema.BusyAction
 }
 
 func (q *Quiet) policy() *QuietPolicy {
@@ -81,7 +60,7 @@ func (q *Quiet) policy() *QuietPolicy {
 		return nil
 	}
 	p := &QuietPolicy{Window: q.Window.Duration, Interval: q.Interval.Duration, MaxWait: q.MaxWait.Duration,
-		MaxCPU: float64(q.MaxCPU), Deny: q.Deny, OnBusy: busyActions[q.OnBusy]}
+		MaxCPU: float64(q.MaxCPU), Deny: q.Deny, OnBusy: q.OnBusy}
 	if p.Window == 0 {
 		p.Window = DefaultQuietWindow
 	}
@@ -93,6 +72,9 @@ func (q *Quiet) policy() *QuietPolicy {
 	}
 	if p.MaxCPU == 0 {
 		p.MaxCPU = DefaultQuietMaxCPU
+	}
+	if p.OnBusy == "" {
+		p.OnBusy = schema.BusyWait
 	}
 	return p
 }
@@ -120,9 +102,6 @@ func (s *Scenario) validateQuiet(p *problems) {
 		if d == "" {
 			p.at(fmt.Sprintf("gates.quiet.deny[%d]", i), "empty process name")
 		}
-	}
-	if _, ok := busyActions[q.OnBusy]; q.OnBusy != "" && !ok {
-		p.at("gates.quiet.on_busy", "%q is not one of wait, mark, abort", q.OnBusy)
 	}
 }
 

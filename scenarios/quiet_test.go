@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 const quietBase = `feature: q
@@ -43,15 +45,15 @@ func TestQuietGateOffByDefault(t *testing.T) {
 func TestQuietGateDefaultsAndValues(t *testing.T) {
 	s := parseQuiet(t, "gates:\n  quiet: {}\n")
 	q := s.Policy.Gates.Quiet
-	if q == nil || q.Window != 30*time.Second || q.Interval != 2*time.Second || q.MaxWait != 10*time.Minute || q.MaxCPU != 0.15 || q.OnBusy != BusyWait {
+	if q == nil || q.Window != 30*time.Second || q.Interval != 2*time.Second || q.MaxWait != 10*time.Minute || q.MaxCPU != 0.15 || q.OnBusy != schema.BusyWait {
 		t.Fatalf("defaults: %+v", q)
 	}
 	s = parseQuiet(t, "gates:\n  quiet: {window: 10s, interval: 1s, max_cpu: 5%, deny: [spinner], max_wait: 1m, on_busy: abort}\n")
 	q = s.Policy.Gates.Quiet
-	if q.Window != 10*time.Second || q.Interval != time.Second || q.MaxWait != time.Minute || q.MaxCPU != 0.05 || q.OnBusy != BusyAbort || strings.Join(q.Deny, ",") != "spinner" {
+	if q.Window != 10*time.Second || q.Interval != time.Second || q.MaxWait != time.Minute || q.MaxCPU != 0.05 || q.OnBusy != schema.BusyAbort || strings.Join(q.Deny, ",") != "spinner" {
 		t.Fatalf("values: %+v", q)
 	}
-	if parseQuiet(t, "gates:\n  quiet: {on_busy: mark}\n").Policy.Gates.Quiet.OnBusy != BusyMark {
+	if parseQuiet(t, "gates:\n  quiet: {on_busy: mark}\n").Policy.Gates.Quiet.OnBusy != schema.BusyMark {
 		t.Error("on_busy: mark not typed")
 	}
 }

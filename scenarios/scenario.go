@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/decodebench/decodebench/schema"
 	"gopkg.in/yaml.v3"
 )
 
@@ -32,18 +33,18 @@ type Scenario struct {
 	Stats    Stats             `yaml:"stats" json:"stats"`
 	Gates    Gates             `yaml:"gates" json:"gates"`
 	// Outliers is "flag" (default: mark them, keep them) or "drop".
-	Outliers  string     `yaml:"outliers" json:"outliers"`
-	Exactness *Exactness `yaml:"exactness" json:"exactness,omitempty"`
+	Outliers  schema.OutlierMode `yaml:"outliers" json:"outliers"`
+	Exactness *Exactness         `yaml:"exactness" json:"exactness,omitempty"`
 	// OnFailure is what follows a failed run: "abort" (default),
 	// "continue", or "retry:N" (run the same slot again up to N times).
-	OnFailure string `yaml:"on_failure" json:"on_failure"`
+	OnFailure schema.OnFailure `yaml:"on_failure" json:"on_failure"`
 	// OnGateFailure is what follows a run that fails its counter
 	// expectation: "stop" (default: the campaign is REJECTED whatever
 	// follows, so it ends there, keeping the runs so far) or "continue"
 	// (run the whole schedule, e.g. to see how often the gate fails).
-	OnGateFailure   string `yaml:"on_gate_failure" json:"on_gate_failure,omitempty"`
-	Unmeasured      []Note `yaml:"unmeasured" json:"unmeasured"`
-	AllowUnverified string `yaml:"allow_unverified" json:"allow_unverified,omitempty"`
+	OnGateFailure   schema.GateFailure `yaml:"on_gate_failure" json:"on_gate_failure,omitempty"`
+	Unmeasured      []Note             `yaml:"unmeasured" json:"unmeasured"`
+	AllowUnverified string             `yaml:"allow_unverified" json:"allow_unverified,omitempty"`
 
 	// Path is where the scenario came from: a file path, or
 	// "embedded:NAME.yaml" for a scenario shipped inside the binary.
@@ -134,11 +135,11 @@ type Arm struct {
 
 // Schedule says how many measured runs each arm gets and in which order.
 type Schedule struct {
-	Rounds   Rounds   `yaml:"rounds" json:"rounds"`
-	Warmup   int      `yaml:"warmup" json:"warmup"`
-	Order    string   `yaml:"order" json:"order"`
-	Seed     int64    `yaml:"seed" json:"seed"`
-	Cooldown Cooldown `yaml:"cooldown" json:"cooldown"`
+	Rounds   Rounds       `yaml:"rounds" json:"rounds"`
+	Warmup   int          `yaml:"warmup" json:"warmup"`
+	Order    schema.Order `yaml:"order" json:"order"`
+	Seed     int64        `yaml:"seed" json:"seed"`
+	Cooldown Cooldown     `yaml:"cooldown" json:"cooldown"`
 }
 
 // Counter is an arm-distinguishing counter: exactly one of Metric, JSON and
@@ -152,16 +153,15 @@ type Counter struct {
 	Expect map[string]string `yaml:"expect" json:"expect"`
 }
 
-// Source returns the counter's source kind ("metric", "json" or "log") and
-// its expression.
-func (c Counter) Source() (kind, expr string) {
+// Source returns the counter's source kind and its expression.
+func (c Counter) Source() (schema.SourceKind, string) {
 	switch {
 	case c.Metric != "":
-		return "metric", c.Metric
+		return schema.SourceMetric, c.Metric
 	case c.JSON != "":
-		return "json", c.JSON
+		return schema.SourceJSON, c.JSON
 	case c.Log != "":
-		return "log", c.Log
+		return schema.SourceLog, c.Log
 	}
 	return "", ""
 }

@@ -118,9 +118,6 @@ func (s *Scenario) validate(p *problems) {
 	if sc.Warmup < 0 {
 		p.at("schedule.warmup", "must not be negative (got %d)", sc.Warmup)
 	}
-	if !orders[sc.Order] {
-		p.at("schedule.order", "%q is not one of rotate, abba, random", sc.Order)
-	}
 	s.validateCooldown(p)
 	s.validateQuiet(p)
 	if sc.Cooldown.Duration < 0 {
@@ -258,10 +255,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-var onFailureRE = regexp.MustCompile(`^(abort|continue|retry:[1-9][0-9]*)$`)
-
-// validatePolicy checks the statistics, gates, outlier, failure and
-// exactness settings.
+// validatePolicy checks the statistics, gates, controls and exactness
+// settings.
 func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 	unit := func(key string, f Fraction, lo, hi float64, what string) {
 		if float64(f) <= lo || float64(f) >= hi {
@@ -275,18 +270,6 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 		if f < 0 {
 			p.at(key, "must not be negative (0 disables it)")
 		}
-	}
-	if s.Outliers != "flag" && s.Outliers != "drop" {
-		p.at("outliers", "%q is not one of flag, drop", s.Outliers)
-	}
-	if g := s.OnGateFailure; g != "" && g != "stop" && g != "continue" {
-		p.at("on_gate_failure", "%q is not one of stop, continue", g)
-	}
-	if m := s.Stats.Pairing; m != "" && m != "auto" && m != "off" {
-		p.at("stats.pairing", "%q is not one of auto, off", m)
-	}
-	if !onFailureRE.MatchString(s.OnFailure) {
-		p.at("on_failure", "%q is not one of abort, continue, retry:N", s.OnFailure)
 	}
 	controls := 0
 	for i, a := range s.Arms {
@@ -321,9 +304,6 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 		case a == x.Against:
 			p.at(key, "%q is compared against itself; the baseline's self-agreement is always checked", a)
 		}
-	}
-	if x.OnMismatch != "fail" && x.OnMismatch != "report" {
-		p.at("exactness.on_mismatch", "%q is not one of fail, report", x.OnMismatch)
 	}
 	for i, re := range x.Strip {
 		if _, err := regexp.Compile(re); err != nil {

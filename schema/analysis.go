@@ -158,7 +158,7 @@ type ArmVerdict struct {
 type IdentityResult struct {
 	Verdict    IdentityVerdict `json:"verdict"`
 	Against    string          `json:"against"`
-	OnMismatch string          `json:"on_mismatch"`
+	OnMismatch MismatchMode    `json:"on_mismatch"`
 	Baseline   IdentityArm     `json:"baseline"`
 	Arms       []IdentityArm   `json:"arms"`
 	Strip      []string        `json:"strip,omitempty"`

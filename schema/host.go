@@ -13,9 +13,9 @@ type QuietWait struct {
 	WaitedS float64 `json:"waited_s"`
 	// EndedBy is "quiet", "max_wait" or "canceled".
 	EndedBy string `json:"ended_by"`
-	// OnBusy is what the scenario said to do at max_wait ("wait", "mark",
-	// "abort"); set only when the wait ended by max_wait.
-	OnBusy string `json:"on_busy,omitempty"`
+	// OnBusy is what the scenario said to do at max_wait; set only when
+	// the wait ended by max_wait.
+	OnBusy BusyAction `json:"on_busy,omitempty"`
 	// Held counts, per reason, the samples in which the host was not
 	// quiet: busy_process, denied_process, on_battery, low_power_mode,
 	// thermal, process_list_failed.
@@ -37,9 +37,8 @@ type HostProcess struct {
 
 // CooldownWait is how the cooldown before a run went.
 type CooldownWait struct {
-	// Mode is "fixed" or "until_quiet".
-	Mode    string  `json:"mode"`
-	WaitedS float64 `json:"waited_s"`
+	Mode    CooldownMode `json:"mode"`
+	WaitedS float64      `json:"waited_s"`
 	// EndedBy: "fixed" (the fixed time passed), "settled" (load and
 	// thermal state back at the baseline), "max" or "canceled".
 	EndedBy    string   `json:"ended_by"`

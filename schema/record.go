@@ -150,7 +150,7 @@ type GPUInfo struct {
 type Method struct {
 	Rounds   int    `json:"rounds"`
 	Warmup   int    `json:"warmup"`
-	Order    string `json:"order"`
+	Order    Order  `json:"order"`
 	Seed     int64  `json:"seed"`
 	Cooldown string `json:"cooldown"`
 	// Planned is the arm order of the plan; each run's Seq indexes it.
@@ -170,16 +170,16 @@ type Method struct {
 	// RoundsRun is the number of rounds actually run.
 	RoundsRun int `json:"rounds_run"`
 	// The scenario's policies and thresholds, as applied.
-	OnFailure    string  `json:"on_failure,omitempty"`
-	Outliers     string  `json:"outliers,omitempty"`
-	Confidence   float64 `json:"confidence"`
-	Alpha        float64 `json:"alpha"`
-	MinEffect    float64 `json:"min_effect"`
-	MaxSpread    float64 `json:"max_spread"`
-	MaxContended float64 `json:"max_contended"`
-	ContendedCPU float64 `json:"contended_cpu"`
-	MaxDrift     float64 `json:"max_drift"`
-	Resamples    int     `json:"resamples"`
+	OnFailure    OnFailure   `json:"on_failure,omitempty"`
+	Outliers     OutlierMode `json:"outliers,omitempty"`
+	Confidence   float64     `json:"confidence"`
+	Alpha        float64     `json:"alpha"`
+	MinEffect    float64     `json:"min_effect"`
+	MaxSpread    float64     `json:"max_spread"`
+	MaxContended float64     `json:"max_contended"`
+	ContendedCPU float64     `json:"contended_cpu"`
+	MaxDrift     float64     `json:"max_drift"`
+	Resamples    int         `json:"resamples"`
 	// Quiet is the quiet gate as applied ("window 30s, ..."); empty when
 	// off.
 	Quiet string `json:"quiet,omitempty"`
@@ -190,7 +190,7 @@ type Method struct {
 // CounterSpec is a counter as the scenario declared it.
 type CounterSpec struct {
 	Name   string            `json:"name"`
-	Kind   string            `json:"kind"`
+	Kind   SourceKind        `json:"kind"`
 	Expr   string            `json:"expr"`
 	Expect map[string]string `json:"expect"`
 }

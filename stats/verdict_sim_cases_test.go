@@ -19,7 +19,7 @@ var (
 // Paired against unpaired: the false-positive rate of each (A/A/A
 // campaigns) and the power for a 5% and a 10% effect, on hosts with this
 // machine's noise and a quiet one, with slow and with strong drift. The
-// default (scenarios.PairOff) must be at least as good as pairing at this
+// default (schema.PairOff) must be at least as good as pairing at this
 // machine's noise and slow drift; pairing must win under strong drift on
 // a quiet host (else it would be useless).
 func TestPairingPower(t *testing.T) {
