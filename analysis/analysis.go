@@ -38,7 +38,7 @@ func Analyze(in Input) Analysis {
 	for i, run := range in.Runs {
 		if !run.OK() {
 			failed++
-			runFailures = append(runFailures, schema.Reason{Code: schema.RunFailed, Run: run.Seq, Round: run.Round, Arm: run.Arm, Attempt: run.Attempt, Text: abbrev.FirstLine(run.Error)})
+			runFailures = append(runFailures, schema.RunFailed{Run: run.Seq, Round: run.Round, Arm: run.Arm, Attempt: run.Attempt, Error: abbrev.FirstLine(run.Error)})
 			continue
 		}
 		a.Marks[i].CounterOK = map[string]bool{}
@@ -51,7 +51,7 @@ func Analyze(in Input) Analysis {
 			a.Marks[i].CounterOK[c.Name] = ok
 		}
 		for _, r := range CounterFailures(p, run) {
-			if !hasCounter(absent, r.Counter) {
+			if cf, ok := r.(schema.CounterFailed); !ok || !hasCounter(absent, cf.Counter) {
 				gateFailures = append(gateFailures, r)
 			}
 		}
@@ -80,12 +80,12 @@ func Analyze(in Input) Analysis {
 		case id.Verdict == schema.Divergent && p.Exactness.OnMismatch != schema.MismatchReport:
 			identityReject = true
 		case id.Verdict == schema.Divergent:
-			flags = append(flags, identityReason(schema.IdentityBrokenNote, id))
+			flags = append(flags, schema.IdentityBroken{Divergence: divergence(id)})
 		case id.Verdict == schema.Undecidable || id.Verdict == schema.IdentityError:
 			if len(id.Notes) > 0 {
 				inconclusive = append(inconclusive, id.Notes...)
 			} else {
-				inconclusive = append(inconclusive, schema.Reason{Code: schema.IdentityUndecided})
+				inconclusive = append(inconclusive, schema.IdentityUndecided{})
 			}
 		}
 	}
@@ -104,10 +104,10 @@ func Analyze(in Input) Analysis {
 		a.Reasons = append(absent, runFailures...)
 	case identityReject:
 		a.Verdict = schema.Rejected
-		a.Reasons = append([]schema.Reason{identityReason(schema.IdentityMismatch, a.Identity)}, runFailures...)
+		a.Reasons = append([]schema.Reason{schema.IdentityMismatch{Divergence: divergence(a.Identity)}}, runFailures...)
 	case in.Campaign.Interrupted:
 		a.Verdict = schema.Incomplete
-		a.Reasons = append([]schema.Reason{{Code: schema.Interrupted, N: countOK(in.Runs), M: in.Campaign.Planned}}, runFailures...)
+		a.Reasons = append([]schema.Reason{schema.Interrupted{Finished: countOK(in.Runs), Planned: in.Campaign.Planned}}, runFailures...)
 	case stopped:
 		a.Verdict = schema.Failed
 		a.Reasons = runFailures
@@ -126,13 +126,13 @@ func Analyze(in Input) Analysis {
 	}
 	a.Flags = flags
 	if failed > 0 && !stopped {
-		a.Warnings = append(a.Warnings, schema.Reason{Code: schema.RunsExcluded, N: failed, Text: string(p.Failure)})
+		a.Warnings = append(a.Warnings, schema.RunsExcluded{Failed: failed, OnFailure: string(p.Failure)})
 	}
 	if relaxed := relaxedGates(p.Gates); relaxed != "" {
-		a.Warnings = append(a.Warnings, schema.Reason{Code: schema.GatesRelaxed, Text: relaxed})
+		a.Warnings = append(a.Warnings, schema.GatesRelaxed{Which: relaxed})
 	}
 	if p.AllowUnverified != "" {
-		a.Warnings = append(a.Warnings, schema.Reason{Code: schema.AllowUnverified, Text: p.AllowUnverified})
+		a.Warnings = append(a.Warnings, schema.AllowUnverified{Why: p.AllowUnverified})
 	}
 	a.Warnings = append(a.Warnings, hostWarnings(in)...)
 	a.ClientEngineRatio = clientEngineRatio(in.Runs)
@@ -155,10 +155,10 @@ func CounterFailures(p scenarios.Policy, run Run) []schema.Reason {
 		if !has || !read || ex.Holds(rd.Value) {
 			continue
 		}
-		out = append(out, schema.Reason{Code: schema.CounterFailed, Run: run.Seq, Round: run.Round, Arm: run.Arm, Counter: c.Name, Value: rd.Value, Text: ex.String()})
+		out = append(out, schema.CounterFailed{Run: run.Seq, Round: run.Round, Arm: run.Arm, Counter: c.Name, Value: rd.Value, Expected: ex.String()})
 	}
 	if len(run.Declines) > 0 && p.Declines(run.Arm) {
-		out = append(out, schema.Reason{Code: schema.Declined, Run: run.Seq, Round: run.Round, Arm: run.Arm, N: len(run.Declines), Text: run.Declines[0]})
+		out = append(out, schema.Declined{Run: run.Seq, Round: run.Round, Arm: run.Arm, Lines: len(run.Declines), First: run.Declines[0]})
 	}
 	return out
 }
@@ -188,7 +188,7 @@ func absentSources(in Input) []schema.Reason {
 			everyArm = everyArm && armsRead[arm]
 		}
 		if read > 0 && absent == read && everyArm {
-			out = append(out, schema.Reason{Code: schema.SourceAbsent, Counter: c.Name, Other: string(c.Kind), Text: c.Expr, N: read})
+			out = append(out, schema.SourceAbsent{Counter: c.Name, Kind: string(c.Kind), Source: c.Expr, Runs: read})
 		}
 	}
 	return out
@@ -206,7 +206,7 @@ func marks(in Input) []schema.Mark {
 
 func hasCounter(rs []schema.Reason, name string) bool {
 	for _, r := range rs {
-		if r.Counter == name {
+		if s, ok := r.(schema.SourceAbsent); ok && s.Counter == name {
 			return true
 		}
 	}
@@ -245,7 +245,7 @@ func thinArms(in Input) []schema.Reason {
 	var out []schema.Reason
 	for _, a := range in.Policy.Arms {
 		if n[a.Name] < 2 {
-			out = append(out, schema.Reason{Code: schema.ThinArm, Arm: a.Name, N: n[a.Name]})
+			out = append(out, schema.ThinArm{Arm: a.Name, Runs: n[a.Name]})
 		}
 	}
 	return out
@@ -296,21 +296,21 @@ func unmeasured(in Input) []schema.Reason {
 		}
 	}
 	if missingTimings > 0 {
-		out = append(out, schema.Reason{Code: schema.NoEngineTimings, N: missingTimings})
+		out = append(out, schema.NoEngineTimings{Runs: missingTimings})
 	}
 	if eventCounted > 0 {
-		out = append(out, schema.Reason{Code: schema.EventCounted, N: eventCounted})
+		out = append(out, schema.EventCounted{Runs: eventCounted})
 	}
 	if noContention > 0 {
-		out = append(out, schema.Reason{Code: schema.NoContention, N: noContention, Value: in.Policy.Gates.MinContentionWindow.Seconds()})
+		out = append(out, schema.NoContention{Runs: noContention, WindowS: in.Policy.Gates.MinContentionWindow.Seconds()})
 	}
 	if n := in.Campaign.Planned - len(in.Runs); n > 0 {
-		out = append(out, schema.Reason{Code: schema.NotRun, N: n})
+		out = append(out, schema.NotRun{Runs: n})
 	}
 	if in.Policy.Exactness == nil {
-		out = append(out, schema.Reason{Code: schema.NoExactness})
+		out = append(out, schema.NoExactness{})
 	}
-	return append(out, schema.Reason{Code: schema.KernelTiming})
+	return append(out, schema.KernelTiming{})
 }
 
 // finite keeps NaN and ±Inf out of results: JSON cannot carry them.

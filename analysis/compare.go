@@ -149,7 +149,7 @@ func armVerdicts(in Input, s samples) ([]schema.ArmVerdict, []schema.Reason, []s
 		}
 		c := compareArms(in, s, p.Baseline, a.Name, p.Primary)
 		for _, w := range c.Warnings {
-			warnings = append(warnings, schema.Reason{Code: schema.ComparisonNote, Arm: a.Name, Other: p.Baseline, Text: w})
+			warnings = append(warnings, schema.ComparisonNote{Arm: a.Name, Baseline: p.Baseline, Note: w})
 		}
 		v := schema.ArmVerdict{Arm: a.Name, Control: a.Control, Comparison: comparison(c)}
 		level := alpha
@@ -175,8 +175,8 @@ func armVerdicts(in Input, s samples) ([]schema.ArmVerdict, []schema.Reason, []s
 		if out[i].Control {
 			c.Disagreement = disagreement(*c, alpha, p.Stats.MinEffect)
 			if c.Significant {
-				inconclusive = append(inconclusive, schema.Reason{Code: schema.ControlDiffers, Arm: out[i].Arm, Other: p.Baseline, Metric: p.Primary,
-					Value: c.Ratio, P: c.P, Lo: c.Lo, Hi: c.Hi, Limit: alpha})
+				inconclusive = append(inconclusive, schema.ControlDiffers{Arm: out[i].Arm, Baseline: p.Baseline, Metric: p.Primary,
+					Ratio: c.Ratio, P: c.P, Lo: c.Lo, Hi: c.Hi, Alpha: alpha})
 			}
 			continue
 		}

@@ -30,10 +30,10 @@ func gates(in Input, s samples, res []schema.MetricResult, marks []schema.Mark) 
 	}
 	for _, a := range primary.Arms {
 		if g := p.Gates.MaxSpread; g > 0 && a.Spread() > g {
-			inconclusive = append(inconclusive, schema.Reason{Code: schema.TooNoisy, Arm: a.Arm, Metric: p.Primary, Value: a.Spread(), Limit: g})
+			inconclusive = append(inconclusive, schema.TooNoisy{Arm: a.Arm, Metric: p.Primary, Spread: a.Spread(), Limit: g})
 		}
 		if g := p.Gates.MaxDrift; g > 0 && a.N >= 6 && math.Abs(a.Drift) >= g && math.Abs(a.DriftRho) >= 0.5 {
-			flags = append(flags, schema.Reason{Code: schema.Drift, Arm: a.Arm, Value: a.Drift, Limit: a.DriftRho})
+			flags = append(flags, schema.Drift{Arm: a.Arm, Change: a.Drift, Rho: a.DriftRho})
 		}
 		if a.Arm != p.Baseline {
 			// Holm's first step compares the smallest p with alpha/m: an
@@ -43,11 +43,8 @@ func gates(in Input, s samples, res []schema.MetricResult, marks []schema.Mark) 
 				limit /= float64(family)
 			}
 			if mp, paired := minPFor(in, s, p.Baseline, a.Arm); mp >= limit {
-				r := schema.Reason{Code: schema.TooFewSamples, Arm: a.Arm, N: len(s.values(in, p.Baseline, p.Primary)), M: len(s.values(in, a.Arm, p.Primary)), Value: mp, Limit: limit}
-				if paired {
-					r.Text = "paired"
-				}
-				inconclusive = append(inconclusive, r)
+				inconclusive = append(inconclusive, schema.TooFewSamples{Arm: a.Arm, N1: len(s.values(in, p.Baseline, p.Primary)), N2: len(s.values(in, a.Arm, p.Primary)),
+					SmallestP: mp, Alpha: limit, Paired: paired})
 			}
 		}
 	}
@@ -62,11 +59,12 @@ func gates(in Input, s samples, res []schema.MetricResult, marks []schema.Mark) 
 		}
 	}
 	g := p.Gates
+	c := schema.Contended{Runs: contended, Judged: measured, ContendedCPU: g.ContendedCPU, MaxContended: g.MaxContended}
 	switch {
 	case measured > 0 && g.MaxContended > 0 && float64(contended)/float64(measured) > g.MaxContended:
-		inconclusive = append(inconclusive, schema.Reason{Code: schema.ContendedHost, N: contended, M: measured, Value: g.ContendedCPU, Limit: g.MaxContended})
+		inconclusive = append(inconclusive, schema.ContendedHost{Contended: c})
 	case contended > 0:
-		flags = append(flags, schema.Reason{Code: schema.Contention, N: contended, M: measured, Value: g.ContendedCPU, Limit: g.MaxContended})
+		flags = append(flags, schema.Contention{Contended: c})
 	}
 	return inconclusive, flags
 }

@@ -60,18 +60,19 @@ func hostWarnings(in Input) []schema.Reason {
 		}
 	}
 	var out []schema.Reason
-	add := func(code schema.Code, n int, text string) {
+	add := func(n int, r schema.Reason) {
 		if n > 0 {
-			out = append(out, schema.Reason{Code: code, N: n, M: finished, Text: text})
+			out = append(out, r)
 		}
 	}
-	add(schema.HostOnBattery, battery, "")
-	add(schema.HostLowPower, lowPower, "")
+	h := func(n int) schema.HostRuns { return schema.HostRuns{Runs: n, Finished: finished} }
+	add(battery, schema.HostOnBattery{HostRuns: h(battery)})
+	add(lowPower, schema.HostLowPower{HostRuns: h(lowPower)})
 	slices.Sort(thermalSeen)
-	add(schema.HostThermal, thermal, strings.Join(thermalSeen, ","))
-	add(schema.HostGPUPowerCap, gpuPower, "")
+	add(thermal, schema.HostThermal{HostRuns: h(thermal), Conditions: strings.Join(thermalSeen, ",")})
+	add(gpuPower, schema.HostGPUPowerCap{HostRuns: h(gpuPower)})
 	if q := in.Policy.Gates.Quiet; q != nil {
-		add(schema.QuietTimedOut, timedOut, string(q.OnBusy))
+		add(timedOut, schema.QuietTimedOut{HostRuns: h(timedOut), OnBusy: string(q.OnBusy)})
 	}
 	return out
 }

@@ -17,20 +17,20 @@ func TestHostWarnings(t *testing.T) {
 	}}
 	got := map[schema.Code]schema.Reason{}
 	for _, r := range hostWarnings(in) {
-		got[r.Code] = r
+		got[r.Code()] = r
 	}
-	check := func(c schema.Code, n int, text string) {
+	check := func(want schema.Reason) {
 		t.Helper()
-		r, ok := got[c]
-		if !ok || r.N != n || r.M != 4 || r.Text != text {
-			t.Errorf("%s: %+v (present %v), want N=%d M=4 Text=%q", c, r, ok, n, text)
+		if r := got[want.Code()]; r != want {
+			t.Errorf("%s: %+v, want %+v", want.Code(), r, want)
 		}
 	}
-	check(schema.HostOnBattery, 2, "")
-	check(schema.HostLowPower, 1, "")
-	check(schema.HostThermal, 2, "cpu_speed_limited,gpu_thermal_capping")
-	check(schema.HostGPUPowerCap, 1, "")
-	check(schema.QuietTimedOut, 1, "mark")
+	h := func(n int) schema.HostRuns { return schema.HostRuns{Runs: n, Finished: 4} }
+	check(schema.HostOnBattery{HostRuns: h(2)})
+	check(schema.HostLowPower{HostRuns: h(1)})
+	check(schema.HostThermal{HostRuns: h(2), Conditions: "cpu_speed_limited,gpu_thermal_capping"})
+	check(schema.HostGPUPowerCap{HostRuns: h(1)})
+	check(schema.QuietTimedOut{HostRuns: h(1), OnBusy: "mark"})
 	if len(got) != 5 {
 		t.Errorf("extra warnings: %v", got)
 	}

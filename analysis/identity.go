@@ -45,7 +45,7 @@ func checkIdentity(in Input) *schema.IdentityResult {
 	if msg := firstEmpty(base, seqs[x.Against]); msg != "" {
 		res.Baseline.Verdict, res.Baseline.Error = schema.IdentityError, msg
 		res.Verdict = schema.IdentityError
-		res.Notes = append(res.Notes, schema.Reason{Code: schema.IdentityEmptyBaseline, Arm: x.Against, Text: msg})
+		res.Notes = append(res.Notes, schema.IdentityEmptyBaseline{Arm: x.Against, Why: msg})
 	} else {
 		ag := identity.SelfAgreement(base)
 		switch {
@@ -55,13 +55,13 @@ func checkIdentity(in Input) *schema.IdentityResult {
 		case ag.Uncomparable != "" && ag.Disagreeing == 0:
 			res.Baseline.Verdict, res.Baseline.Error = schema.Undecidable, ag.Uncomparable
 			res.Verdict = schema.Undecidable
-			res.Notes = append(res.Notes, schema.Reason{Code: schema.IdentityUncomparable, Arm: x.Against, Text: ag.Uncomparable})
+			res.Notes = append(res.Notes, schema.IdentityUncomparable{Arm: x.Against, Why: ag.Uncomparable})
 		default:
 			ia := &res.Baseline
 			ia.Verdict, ia.Diverging = schema.NotDeterministic, ag.Disagreeing
 			diverged(ia, seqs[x.Against][ag.RunA], seqs[x.Against][ag.RunB], ag.First)
 			res.Verdict = schema.Undecidable
-			res.Notes = append(res.Notes, schema.Reason{Code: schema.IdentityNotDeterminist, Arm: x.Against, N: ag.Disagreeing, M: ag.Runs, Run: ia.RunA, Round: ia.RunB})
+			res.Notes = append(res.Notes, schema.IdentityNonDeterministic{Arm: x.Against, Disagreeing: ag.Disagreeing, Runs: ag.Runs, RunA: ia.RunA, RunB: ia.RunB})
 		}
 	}
 
@@ -75,11 +75,11 @@ func checkIdentity(in Input) *schema.IdentityResult {
 		case firstEmpty(outs, seqs[arm]) != "":
 			ia.Verdict, ia.Error = schema.IdentityError, firstEmpty(outs, seqs[arm])
 			res.Verdict = schema.IdentityError
-			res.Notes = append(res.Notes, schema.Reason{Code: schema.IdentityEmptyArm, Arm: arm, Text: ia.Error})
+			res.Notes = append(res.Notes, schema.IdentityEmptyArm{Arm: arm, Why: ia.Error})
 		case len(outs) == 0:
 			ia.Verdict, ia.Error = schema.IdentityError, "no finished runs"
 			res.Verdict = schema.IdentityError
-			res.Notes = append(res.Notes, schema.Reason{Code: schema.IdentityNoRuns, Arm: arm})
+			res.Notes = append(res.Notes, schema.IdentityNoRuns{Arm: arm})
 		default:
 			ia.Verdict, ia.TokensCompared = schema.Identical, true
 			var runA, runB int
@@ -140,12 +140,12 @@ func firstEmpty(outs []identity.Output, seqs []int) string {
 	return ""
 }
 
-// identityReason is the reason naming the first divergent arm.
-func identityReason(code schema.Code, id *schema.IdentityResult) schema.Reason {
+// divergence is where the first divergent arm diverged.
+func divergence(id *schema.IdentityResult) schema.Divergence {
 	for _, a := range id.Arms {
 		if a.Verdict == schema.Divergent {
-			return schema.Reason{Code: code, Arm: a.Arm, Other: id.Against, Run: a.TokenIndex, N: a.ByteOffset, M: a.Diverging, Round: a.Runs}
+			return schema.Divergence{Arm: a.Arm, Against: id.Against, TokenIndex: a.TokenIndex, ByteOffset: a.ByteOffset, Diverging: a.Diverging, Runs: a.Runs}
 		}
 	}
-	return schema.Reason{Code: code, Other: id.Against}
+	return schema.Divergence{Against: id.Against}
 }

@@ -6,7 +6,7 @@
 // runs stored beside a record, so a record's verdict can be re-derived by
 // anyone who has its raw data.
 //
-// It returns typed values and reasons as codes with their parameters;
+// It returns typed values and typed reasons (schema.Reason);
 // only the recorder turns them into sentences.
 package analysis
 

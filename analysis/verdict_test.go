@@ -47,6 +47,13 @@ func campaign(p scenarios.Policy, rounds int, value func(arm string, round int) 
 	return in
 }
 
+func first(rs schema.Reasons) schema.Reason {
+	if len(rs) == 0 {
+		return nil
+	}
+	return rs[0]
+}
+
 var wobble = []float64{0, 0.4, -0.3, 0.2, -0.1, 0.3, -0.2, 0.1, -0.4, 0.05}
 
 func level(base map[string]float64) func(string, int) float64 {
@@ -66,7 +73,7 @@ func TestAbsentSourceIsAScenarioError(t *testing.T) {
 	p := policy("a", "b")
 	in := campaign(p, 6, level(map[string]float64{"a": 100, "b": 110}), func(string) Reading { return Reading{Absent: true} })
 	a := Analyze(in)
-	if a.Verdict != schema.Failed || len(a.Reasons) == 0 || a.Reasons[0].Code != schema.SourceAbsent || a.Reasons[0].Text != "llamacpp:spec_decode_num_draft_total" {
+	if r, ok := first(a.Reasons).(schema.SourceAbsent); a.Verdict != schema.Failed || !ok || r.Source != "llamacpp:spec_decode_num_draft_total" {
 		t.Fatalf("verdict %s, reasons %+v", a.Verdict, a.Reasons)
 	}
 	// Absent only where the arm has nothing to report (llama-server omits
@@ -81,7 +88,7 @@ func TestAbsentSourceIsAScenarioError(t *testing.T) {
 		t.Fatalf("absent in the baseline only: %s %+v", a.Verdict, a.Reasons)
 	}
 	// The loop's fail-fast check and the analysis agree.
-	if f := CounterFailures(p, Run{Arm: "b", Counters: map[string]Reading{"c": {Value: 0}}}); len(f) != 1 || f[0].Code != schema.CounterFailed {
+	if f := CounterFailures(p, Run{Arm: "b", Counters: map[string]Reading{"c": {Value: 0}}}); len(f) != 1 || f[0].Code() != schema.CodeCounterFailed {
 		t.Fatalf("CounterFailures: %+v", f)
 	}
 }
@@ -92,7 +99,7 @@ func TestControlThatDiffersIsInconclusive(t *testing.T) {
 	p := policy("a", "ctl", "b")
 	in := campaign(p, 8, level(map[string]float64{"a": 100, "ctl": 94, "b": 110}), honest)
 	a := Analyze(in)
-	if a.Verdict != schema.Inconclusive || a.Reasons[0].Code != schema.ControlDiffers || a.Reasons[0].Arm != "ctl" || math.Abs(a.Reasons[0].Value-0.94) > 0.01 {
+	if r, ok := first(a.Reasons).(schema.ControlDiffers); a.Verdict != schema.Inconclusive || !ok || r.Arm != "ctl" || math.Abs(r.Ratio-0.94) > 0.01 {
 		t.Fatalf("verdict %s, reasons %+v", a.Verdict, a.Reasons)
 	}
 	in = campaign(p, 8, level(map[string]float64{"a": 100, "ctl": 100.1, "b": 110}), honest)

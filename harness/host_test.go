@@ -103,7 +103,7 @@ func TestQuietGateAndAdaptiveCooldownRecorded(t *testing.T) {
 	}
 	found := false
 	for _, w := range rec.Analysis.Warnings {
-		found = found || w.Code == "host-thermal"
+		found = found || w.Code() == "host-thermal"
 	}
 	if !found {
 		t.Errorf("thermal warning level 3 raised no warning: %+v", rec.Analysis.Warnings)

@@ -285,7 +285,7 @@ func TestInterruptedRunIsNotAFailure(t *testing.T) {
 	c.rec.Method.Interrupted = true
 	c.conclude()
 	for _, r := range c.rec.Analysis.Reasons {
-		if r.Code == schema.RunFailed || strings.Contains(recorder.ReasonText(r), "failed") {
+		if r.Code() == schema.CodeRunFailed || strings.Contains(recorder.ReasonText(r), "failed") {
 			t.Errorf("an interrupted run counts as failed: %s", recorder.ReasonText(r))
 		}
 	}

@@ -32,7 +32,7 @@ func (m *mdWriter) notMeasured(r *schema.Record) {
 
 func (m *mdWriter) data(r *schema.Record) error {
 	// The runs are in runs.jsonl, whose hash is in Files.
-	b, err := json.MarshalIndent(r, "", "  ")
+	b, err := json.MarshalIndent(r.Stored(), "", "  ")
 	if err != nil {
 		return fmt.Errorf("record data: %w", err)
 	}

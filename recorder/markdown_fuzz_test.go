@@ -62,7 +62,11 @@ func richRecords(t testing.TB) []*schema.Record {
 			rec.Plots = []string{"timeline.png", "timeline.svg"}
 			a := &rec.Analysis
 			for _, c := range cs {
-				r := schema.Reason{Code: schema.Code(c), Arm: "draft", Other: "classic", Counter: "drafts", Metric: "decode_tok_s", Run: 1, Round: 1, Attempt: 2, N: 1, M: 2, Value: 0.5, Limit: 0.1, Text: "text"}
+				var rs schema.Reasons // every field set, in the legacy form
+				if err := json.Unmarshal([]byte(`[{"code":"`+c+`","arm":"draft","other":"classic","counter":"drafts","metric":"decode_tok_s","run":1,"round":1,"attempt":2,"n":1,"m":2,"value":0.5,"limit":0.1,"text":"text"}]`), &rs); err != nil {
+					t.Fatal(err)
+				}
+				r := rs[0]
 				a.Reasons = append(a.Reasons, r)
 				a.Flags = append(a.Flags, r)
 				a.Warnings = append(a.Warnings, r)
@@ -96,6 +100,10 @@ func substituted(v reflect.Value, next func() string) reflect.Value {
 		if !v.IsNil() {
 			out.Set(substituted(v.Elem(), next).Addr())
 		}
+	case reflect.Interface:
+		if !v.IsNil() {
+			out.Set(substituted(v.Elem(), next))
+		}
 	case reflect.Slice:
 		if !v.IsNil() {
 			out.Set(reflect.MakeSlice(v.Type(), v.Len(), v.Len()))
@@ -120,7 +128,7 @@ func substituted(v reflect.Value, next func() string) reflect.Value {
 			f := v.Type().Field(i)
 			switch {
 			case !f.IsExported():
-			case f.Name == "Schema" || f.Name == "Verdict" || (v.Type() == reflect.TypeOf(schema.Reason{}) && f.Name == "Code"):
+			case f.Name == "Schema" || f.Name == "Verdict":
 				out.Field(i).Set(v.Field(i))
 			default:
 				out.Field(i).Set(substituted(v.Field(i), next))

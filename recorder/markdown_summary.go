@@ -48,7 +48,7 @@ func verdictSentence(r *schema.Record) string {
 	case schema.Inconclusive:
 		return "The campaign ran, but the results do not support a conclusion (reasons below). Do not publish."
 	case schema.Failed:
-		if len(r.Analysis.Reasons) > 0 && r.Analysis.Reasons[0].Code == schema.SourceAbsent {
+		if len(r.Analysis.Reasons) > 0 && r.Analysis.Reasons[0].Code() == schema.CodeSourceAbsent {
 			return "Scenario error: a counter's source was absent from every run of every arm (below), so the counter proves nothing. Finished runs are kept below and in the data folder."
 		}
 		return "The campaign did not finish: a run failed. Finished runs are kept below and in the data folder."
@@ -94,7 +94,7 @@ func (m *mdWriter) summary(r *schema.Record) {
 					continue
 				}
 				m.p("| **%s vs %s** | **%s× %s** %s (median %s vs %s %s) |\n", cell(text(a.Arm)), cell(text(r.Scenario.Baseline)), num(a.Comparison.Ratio, 3), cell(text(r.Scenario.Primary)),
-					ratioCI(a), num(a.Median, 4), num(baselineMedian(res, r.Scenario.Baseline), 4), res.Unit)
+					ratioCI(a), num(a.Median, 4), num(baselineMedian(res, r.Scenario.Baseline), 4), cell(text(res.Unit)))
 			}
 		}
 	}

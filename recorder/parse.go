@@ -76,7 +76,7 @@ func Parse(r io.Reader) (*schema.Record, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("line %d: data block: more than one JSON value", start+1)
 	}
-	if rec.Schema != schema.Schema {
+	if rec.Schema != schema.Schema && rec.Schema != schema.SchemaV2 {
 		return nil, fmt.Errorf("line %d: data block schema %q, want %q", start+1, rec.Schema, schema.Schema)
 	}
 	return &rec, nil

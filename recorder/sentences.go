@@ -39,81 +39,87 @@ func reasonText(r schema.Reason) string { return markdown.reason(r) }
 
 // reasonText states one reason.
 func (f style) reason(r schema.Reason) string {
-	switch r.Code {
+	switch r := r.(type) {
 	case schema.SourceAbsent:
-		return fmt.Sprintf("Scenario error: counter %s reads the %s source %s, which was absent in all %d runs of every arm. A source no run could read is a misspelled name or one this engine does not expose, not a zero; fix the scenario.", f.code(r.Counter), f.text(r.Other), f.code(r.Text), r.N)
+		return fmt.Sprintf("Scenario error: counter %s reads the %s source %s, which was absent in all %d runs of every arm. A source no run could read is a misspelled name or one this engine does not expose, not a zero; fix the scenario.", f.code(r.Counter), f.text(r.Kind), f.code(r.Source), r.Runs)
 	case schema.ControlDiffers:
 		return fmt.Sprintf("Negative control %s differs from the baseline %s on %s: %s%s, %s (alpha %s). The method finds a difference where none exists, so no arm's difference can be trusted. Remedies: a quieter host, more rounds, or find what differs between the two (warm-up, launch order).",
-			f.code(r.Arm), f.code(r.Other), f.code(r.Metric), pct1(r.Value-1, true), interval(r.Lo-1, r.Hi-1, true, r.Lo == 0 && r.Hi == 0), formatP(r.P), count(r.Limit))
+			f.code(r.Arm), f.code(r.Baseline), f.code(r.Metric), pct1(r.Ratio-1, true), interval(r.Lo-1, r.Hi-1, true, r.Lo == 0 && r.Hi == 0), formatP(r.P), count(r.Alpha))
 	case schema.CounterFailed:
-		return fmt.Sprintf("Run %d (%s, round %d): counter %s = %s, expected %s.", r.Run, f.code(r.Arm), r.Round, f.code(r.Counter), count(r.Value), r.Text)
+		return fmt.Sprintf("Run %d (%s, round %d): counter %s = %s, expected %s.", r.Run, f.code(r.Arm), r.Round, f.code(r.Counter), count(r.Value), r.Expected)
 	case schema.Declined:
-		return fmt.Sprintf("Run %d (%s, round %d): the engine declined the feature under test (%d matching log line(s)), e.g. %s.", r.Run, f.code(r.Arm), r.Round, r.N, f.code(r.Text))
+		return fmt.Sprintf("Run %d (%s, round %d): the engine declined the feature under test (%d matching log line(s)), e.g. %s.", r.Run, f.code(r.Arm), r.Round, r.Lines, f.code(r.First))
 	case schema.RunFailed:
 		attempt := ""
 		if r.Attempt > 1 {
 			attempt = fmt.Sprintf(", attempt %d", r.Attempt)
 		}
-		return fmt.Sprintf("Run %d (%s, round %d%s) failed: %s", r.Run, f.code(r.Arm), r.Round, attempt, f.text(r.Text))
+		return fmt.Sprintf("Run %d (%s, round %d%s) failed: %s", r.Run, f.code(r.Arm), r.Round, attempt, f.text(r.Error))
 	case schema.IdentityMismatch:
-		return "Output identity: " + f.divergence(r) + " (on_mismatch: fail)."
-	case schema.IdentityBrokenNote:
-		return "Output identity contract broken: " + f.divergence(r) + " (on_mismatch: report keeps the timing results valid)."
+		return "Output identity: " + f.divergence(r.Divergence) + " (on_mismatch: fail)."
+	case schema.IdentityBroken:
+		return "Output identity contract broken: " + f.divergence(r.Divergence) + " (on_mismatch: report keeps the timing results valid)."
 	case schema.IdentityUndecided:
 		return "Output identity undecidable: see the Output identity section."
 	case schema.Interrupted:
-		return fmt.Sprintf("Interrupted after %d of %d planned runs.", r.N, r.M)
+		return fmt.Sprintf("Interrupted after %d of %d planned runs.", r.Finished, r.Planned)
 	case schema.ThinArm:
-		return fmt.Sprintf("Arm %s has %d successful run(s); at least 2 are needed to say anything.", f.code(r.Arm), r.N)
+		return fmt.Sprintf("Arm %s has %d successful run(s); at least 2 are needed to say anything.", f.code(r.Arm), r.Runs)
 	case schema.TooNoisy:
-		return fmt.Sprintf("Too noisy: arm %s has a spread of %.1f%% (interquartile range over median of %s), %.1f points above the %s limit. Remedies: a quieter host (see Machine), or relax gates.max_spread (the record will disclose it).", f.code(r.Arm), r.Value*100, f.code(r.Metric), (r.Value-r.Limit)*100, pctShort(r.Limit))
+		return fmt.Sprintf("Too noisy: arm %s has a spread of %.1f%% (interquartile range over median of %s), %.1f points above the %s limit. Remedies: a quieter host (see Machine), or relax gates.max_spread (the record will disclose it).", f.code(r.Arm), r.Spread*100, f.code(r.Metric), (r.Spread-r.Limit)*100, pctShort(r.Limit))
 	case schema.TooFewSamples:
-		if r.Text == "paired" {
-			return fmt.Sprintf("Too few samples: with %d rounds the signed-rank test cannot reach p < %s whatever the data (smallest possible p is %.3f); run at least %d rounds.", r.N, count(round3(r.Limit)), r.Value, signedRankRounds(r.Limit))
+		if r.Paired {
+			return fmt.Sprintf("Too few samples: with %d rounds the signed-rank test cannot reach p < %s whatever the data (smallest possible p is %.3f); run at least %d rounds.", r.N1, count(round3(r.Alpha)), r.SmallestP, signedRankRounds(r.Alpha))
 		}
-		return fmt.Sprintf("Too few samples: with %d and %d runs the U test cannot reach p < %s whatever the data (smallest possible p is %.3f); run at least %d rounds.", r.N, r.M, count(round3(r.Limit)), r.Value, uTestRounds(r.Limit))
+		return fmt.Sprintf("Too few samples: with %d and %d runs the U test cannot reach p < %s whatever the data (smallest possible p is %.3f); run at least %d rounds.", r.N1, r.N2, count(round3(r.Alpha)), r.SmallestP, uTestRounds(r.Alpha))
 	case schema.ContendedHost:
-		return fmt.Sprintf("Contended host: in %d of %d runs (%s) other processes used more than %s of the CPU during the measured request, above the %s limit. Remedies: stop the busy processes named under Machine and run again, or relax gates.max_contended (the record will disclose it).", r.N, r.M, pctShort(float64(r.N)/float64(max(r.M, 1))), pctShort(r.Value), pctShort(r.Limit))
+		return fmt.Sprintf("Contended host: in %d of %d runs (%s) other processes used more than %s of the CPU during the measured request, above the %s limit. Remedies: stop the busy processes named under Machine and run again, or relax gates.max_contended (the record will disclose it).", r.Runs, r.Judged, pctShort(float64(r.Runs)/float64(max(r.Judged, 1))), pctShort(r.ContendedCPU), pctShort(r.MaxContended))
 	case schema.Drift:
-		return fmt.Sprintf("Drift: arm %s drifted %+.1f%% over the campaign (first to last third; rank correlation with time %.2f). Interleaving spreads drift over the arms, but check the machine.", f.code(r.Arm), r.Value*100, r.Limit)
+		return fmt.Sprintf("Drift: arm %s drifted %+.1f%% over the campaign (first to last third; rank correlation with time %.2f). Interleaving spreads drift over the arms, but check the machine.", f.code(r.Arm), r.Change*100, r.Rho)
 	case schema.Contention:
-		return fmt.Sprintf("Contention: %d of %d runs had other processes using more than %s of the CPU during the measured request (limit %s of runs).", r.N, r.M, pctShort(r.Value), pctShort(r.Limit))
+		return fmt.Sprintf("Contention: %d of %d runs had other processes using more than %s of the CPU during the measured request (limit %s of runs).", r.Runs, r.Judged, pctShort(r.ContendedCPU), pctShort(r.MaxContended))
 	case schema.ComparisonNote:
-		return fmt.Sprintf("%s vs %s: %s.", f.code(r.Arm), f.code(r.Other), f.text(r.Text))
+		return fmt.Sprintf("%s vs %s: %s.", f.code(r.Arm), f.code(r.Baseline), f.text(r.Note))
 	case schema.RunsExcluded:
-		return fmt.Sprintf("%d run(s) failed and are excluded from the statistics (on_failure: %s).", r.N, f.text(r.Text))
+		return fmt.Sprintf("%d run(s) failed and are excluded from the statistics (on_failure: %s).", r.Failed, f.text(r.OnFailure))
 	case schema.GatesRelaxed:
-		return "This scenario relaxes the publishability gates (" + f.text(r.Text) + "); a VALID verdict here holds under those gates only."
+		return "This scenario relaxes the publishability gates (" + f.text(r.Which) + "); a VALID verdict here holds under those gates only."
 	case schema.AllowUnverified:
-		return fmt.Sprintf("Unverified: no counter tells the arms apart. The scenario's reason: %s.", f.text(strconv.Quote(r.Text)))
+		return fmt.Sprintf("Unverified: no counter tells the arms apart. The scenario's reason: %s.", f.text(strconv.Quote(r.Why)))
 	case schema.NoEngineTimings:
-		return fmt.Sprintf("Engine-side timings: the engine reported no `timings.predicted_per_second` in %d run(s), so the client-side decode rate could not be cross-checked there.", r.N)
+		return fmt.Sprintf("Engine-side timings: the engine reported no `timings.predicted_per_second` in %d run(s), so the client-side decode rate could not be cross-checked there.", r.Runs)
 	case schema.EventCounted:
-		return fmt.Sprintf("Exact token counts in %d run(s): the engine returned no totals, so tokens were counted as stream events, which undercounts when the engine merges tokens.", r.N)
+		return fmt.Sprintf("Exact token counts in %d run(s): the engine returned no totals, so tokens were counted as stream events, which undercounts when the engine merges tokens.", r.Runs)
 	case schema.NoContention:
-		return fmt.Sprintf("Contention during the measured request in %d run(s): the engine's CPU time could not be read, or the request took less than %ss, too short to judge.", r.N, count(r.Value))
+		return fmt.Sprintf("Contention during the measured request in %d run(s): the engine's CPU time could not be read, or the request took less than %ss, too short to judge.", r.Runs, count(r.WindowS))
 	case schema.NotRun:
-		return fmt.Sprintf("%d planned run(s) did not run.", r.N)
+		return fmt.Sprintf("%d planned run(s) did not run.", r.Runs)
 	case schema.NoExactness:
 		return "Output identity between arms: the scenario has no `exactness` block, so generated text was recorded (runs.jsonl) but not compared."
 	case schema.KernelTiming:
 		return "Engine-internal timing of individual kernels or layers: decodebench measures the production request path only."
 	case schema.IdentityEmptyBaseline:
-		return fmt.Sprintf("Refused: the baseline %s %s; an empty comparison proves nothing.", f.code(r.Arm), f.text(r.Text))
+		return fmt.Sprintf("Refused: the baseline %s %s; an empty comparison proves nothing.", f.code(r.Arm), f.text(r.Why))
 	case schema.IdentityUncomparable:
-		return fmt.Sprintf("The baseline %s cannot show that it agrees with itself: %s (it needs at least 2 finished runs).", f.code(r.Arm), f.text(r.Text))
-	case schema.IdentityNotDeterminist:
-		return fmt.Sprintf("The baseline %s is not deterministic: %d of its %d runs differ from its first (first difference between runs %d and %d), so identity between arms is undecidable.", f.code(r.Arm), r.N, r.M, r.Run, r.Round)
+		return fmt.Sprintf("The baseline %s cannot show that it agrees with itself: %s (it needs at least 2 finished runs).", f.code(r.Arm), f.text(r.Why))
+	case schema.IdentityNonDeterministic:
+		return fmt.Sprintf("The baseline %s is not deterministic: %d of its %d runs differ from its first (first difference between runs %d and %d), so identity between arms is undecidable.", f.code(r.Arm), r.Disagreeing, r.Runs, r.RunA, r.RunB)
 	case schema.IdentityEmptyArm:
-		return fmt.Sprintf("Refused: arm %s %s.", f.code(r.Arm), f.text(r.Text))
+		return fmt.Sprintf("Refused: arm %s %s.", f.code(r.Arm), f.text(r.Why))
 	case schema.IdentityNoRuns:
 		return fmt.Sprintf("Arm %s has no finished runs to compare.", f.code(r.Arm))
-	default:
-		if t, ok := f.hostReason(r); ok {
-			return t
-		}
+	case schema.HostOnBattery:
+		return fmt.Sprintf("On battery: the machine ran on battery power around %d of %d finished runs; a Mac on battery may run slower than on AC.", r.Runs, r.Finished)
+	case schema.HostLowPower:
+		return fmt.Sprintf("Low-power mode: low-power mode was on around %d of %d finished runs, which lowers clock speeds.", r.Runs, r.Finished)
+	case schema.HostThermal:
+		return fmt.Sprintf("Thermal warning: the machine reported a thermal limit around %d of %d finished runs (%s); throttled runs are slower than the hardware can be.", r.Runs, r.Finished, f.code(r.Conditions))
+	case schema.HostGPUPowerCap:
+		return fmt.Sprintf("GPU power capping: a GPU's clocks were capped for power around %d of %d finished runs.", r.Runs, r.Finished)
+	case schema.QuietTimedOut:
+		return fmt.Sprintf("Busy host: the quiet gate's maximum wait passed before %d of %d finished runs, which then ran anyway (on_busy: %s).", r.Runs, r.Finished, f.text(r.OnBusy))
 	}
-	return fmt.Sprintf("Unknown reason code %s.", f.code(string(r.Code)))
+	return fmt.Sprintf("Unknown reason code %s.", f.code(string(r.Code())))
 }
 
 // signedRankRounds is the fewest rounds whose signed-rank test can reach
@@ -136,15 +142,13 @@ func uTestRounds(limit float64) int {
 	return n
 }
 
-// divergenceText states where an arm first diverged (IdentityMismatch and
-// IdentityBrokenNote: Run is the token index, N the byte offset, M the
-// diverging runs, Round the runs compared).
-func (f style) divergence(r schema.Reason) string {
-	where := fmt.Sprintf("byte %d", r.N)
-	if r.Run >= 0 {
-		where = fmt.Sprintf("token %d / byte %d", r.Run, r.N)
+// divergence states where an arm first diverged.
+func (f style) divergence(d schema.Divergence) string {
+	where := fmt.Sprintf("byte %d", d.ByteOffset)
+	if d.TokenIndex >= 0 {
+		where = fmt.Sprintf("token %d / byte %d", d.TokenIndex, d.ByteOffset)
 	}
-	return fmt.Sprintf("arm %s diverges from %s (%d of %d runs) at %s", f.code(r.Arm), f.code(r.Other), r.M, r.Round, where)
+	return fmt.Sprintf("arm %s diverges from %s (%d of %d runs) at %s", f.code(d.Arm), f.code(d.Against), d.Diverging, d.Runs, where)
 }
 
 // comparisonSentence states a comparison in plain words, e.g.
@@ -305,21 +309,4 @@ func IdentityLines(id *schema.IdentityResult) []string {
 		out = append(out, line)
 	}
 	return out
-}
-
-// hostReason states the host warnings (analysis/host.go).
-func (f style) hostReason(r schema.Reason) (string, bool) {
-	switch r.Code {
-	case schema.HostOnBattery:
-		return fmt.Sprintf("On battery: the machine ran on battery power around %d of %d finished runs; a Mac on battery may run slower than on AC.", r.N, r.M), true
-	case schema.HostLowPower:
-		return fmt.Sprintf("Low-power mode: low-power mode was on around %d of %d finished runs, which lowers clock speeds.", r.N, r.M), true
-	case schema.HostThermal:
-		return fmt.Sprintf("Thermal warning: the machine reported a thermal limit around %d of %d finished runs (%s); throttled runs are slower than the hardware can be.", r.N, r.M, f.code(r.Text)), true
-	case schema.HostGPUPowerCap:
-		return fmt.Sprintf("GPU power capping: a GPU's clocks were capped for power around %d of %d finished runs.", r.N, r.M), true
-	case schema.QuietTimedOut:
-		return fmt.Sprintf("Busy host: the quiet gate's maximum wait passed before %d of %d finished runs, which then ran anyway (on_busy: %s).", r.N, r.M, f.text(r.Text)), true
-	}
-	return "", false
 }

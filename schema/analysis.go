@@ -7,13 +7,13 @@ type Analysis struct {
 	// Reasons decide the verdict; Flags are reported beside it without
 	// changing it; Warnings qualify the results; Unmeasured is what the
 	// campaign itself could not measure.
-	Reasons           []Reason        `json:"reasons,omitempty"`
-	Flags             []Reason        `json:"flags,omitempty"`
-	Warnings          []Reason        `json:"warnings,omitempty"`
+	Reasons           Reasons         `json:"reasons,omitempty"`
+	Flags             Reasons         `json:"flags,omitempty"`
+	Warnings          Reasons         `json:"warnings,omitempty"`
 	Results           []MetricResult  `json:"results,omitempty"`
 	ArmVerdicts       []ArmVerdict    `json:"arm_verdicts,omitempty"`
 	Identity          *IdentityResult `json:"identity,omitempty"`
-	Unmeasured        []Reason        `json:"unmeasured"`
+	Unmeasured        Reasons         `json:"unmeasured"`
 	ClientEngineRatio float64         `json:"client_engine_ratio,omitempty"`
 	// FamilyAlpha is the family-wise error rate of the primary verdicts
 	// over FamilySize test arms (Holm).
@@ -163,7 +163,7 @@ type IdentityResult struct {
 	Arms       []IdentityArm   `json:"arms"`
 	Strip      []string        `json:"strip,omitempty"`
 	Stripped   []string        `json:"stripped,omitempty"`
-	Notes      []Reason        `json:"notes,omitempty"`
+	Notes      Reasons         `json:"notes,omitempty"`
 }
 
 // IdentityArm is one arm's identity verdict.

@@ -1,64 +1,178 @@
 package schema
 
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
 // Code names a reason. Codes are stable: they are persisted in records.
 type Code string
 
-// Reasons that decide the verdict, flags that accompany it, warnings, and
-// what the campaign could not measure. The parameters each uses are named
-// beside it.
+// Codes, by kind.
 const (
-	// Verdict reasons.
-	CounterFailed      Code = "counter-failed"        // Run, Round, Arm, Counter, Value, Text (expectation)
-	Declined           Code = "declined"              // Run, Round, Arm, N (lines), Text (the first line)
-	SourceAbsent       Code = "counter-source-absent" // Counter, Text (source: metric name, JSON path or log pattern), Other (source kind), N (runs read)
-	ControlDiffers     Code = "control-differs"       // Arm (control), Other (baseline), Metric, Value (ratio), Lo, Hi (interval), P, Limit (alpha)
-	RunFailed          Code = "run-failed"            // Run, Round, Arm, Attempt, Text (error's first line)
-	IdentityMismatch   Code = "identity-mismatch"     // Arm, Other (against), Run (token index), N (byte offset), Text (arm verdict)
-	Interrupted        Code = "interrupted"           // N (finished runs), M (planned runs)
-	ThinArm            Code = "thin-arm"              // Arm, N (successful runs)
-	TooNoisy           Code = "too-noisy"             // Arm, Metric, Value (spread), Limit
-	TooFewSamples      Code = "too-few-samples"       // Arm, N, M (samples; rounds when paired), Value (smallest p), Limit (alpha the arm must reach), Text ("paired" or "")
-	ContendedHost      Code = "contended-host"        // N (contended), M (judged), Value (contended_cpu), Limit (max_contended)
-	IdentityUndecided  Code = "identity-undecidable"  // identity Notes say why
-	IdentityBrokenNote Code = "identity-broken"       // Arm, Other, Run (token index), N (byte offset), Text (arm verdict); on_mismatch: report
+	// Verdict reasons (reasons_verdict.go).
+	CodeCounterFailed     Code = "counter-failed"
+	CodeDeclined          Code = "declined"
+	CodeSourceAbsent      Code = "counter-source-absent"
+	CodeControlDiffers    Code = "control-differs"
+	CodeRunFailed         Code = "run-failed"
+	CodeIdentityMismatch  Code = "identity-mismatch"
+	CodeInterrupted       Code = "interrupted"
+	CodeThinArm           Code = "thin-arm"
+	CodeTooNoisy          Code = "too-noisy"
+	CodeTooFewSamples     Code = "too-few-samples"
+	CodeContendedHost     Code = "contended-host"
+	CodeIdentityUndecided Code = "identity-undecidable"
+	CodeIdentityBroken    Code = "identity-broken"
 
-	// Flags.
-	Drift      Code = "drift"      // Arm, Value (change), Limit (rho)
-	Contention Code = "contention" // N, M, Value (contended_cpu), Limit (max_contended)
+	// Flags (reasons_verdict.go).
+	CodeDrift      Code = "drift"
+	CodeContention Code = "contention"
 
-	// Warnings.
-	ComparisonNote  Code = "comparison-note"  // Arm, Other (baseline), Text (the statistics library's warning)
-	RunsExcluded    Code = "runs-excluded"    // N, Text (on_failure)
-	GatesRelaxed    Code = "gates-relaxed"    // Text (which)
-	AllowUnverified Code = "allow-unverified" // Text (the scenario's reason)
+	// Warnings (reasons_warning.go).
+	CodeComparisonNote  Code = "comparison-note"
+	CodeRunsExcluded    Code = "runs-excluded"
+	CodeGatesRelaxed    Code = "gates-relaxed"
+	CodeAllowUnverified Code = "allow-unverified"
+	CodeHostOnBattery   Code = "host-on-battery"
+	CodeHostLowPower    Code = "host-low-power"
+	CodeHostThermal     Code = "host-thermal"
+	CodeHostGPUPowerCap Code = "host-gpu-power-cap"
+	CodeQuietTimedOut   Code = "quiet-timed-out"
 
-	// Not measured.
-	NoEngineTimings Code = "no-engine-timings" // N
-	EventCounted    Code = "event-counted"     // N
-	NoContention    Code = "no-contention"     // N, Value (window, seconds)
-	NotRun          Code = "not-run"           // N
-	NoExactness     Code = "no-exactness"
-	KernelTiming    Code = "kernel-timing"
+	// Not measured (reasons_warning.go).
+	CodeNoEngineTimings Code = "no-engine-timings"
+	CodeEventCounted    Code = "event-counted"
+	CodeNoContention    Code = "no-contention"
+	CodeNotRun          Code = "not-run"
+	CodeNoExactness     Code = "no-exactness"
+	CodeKernelTiming    Code = "kernel-timing"
 
-	// Identity notes.
-	IdentityEmptyBaseline  Code = "identity-empty-baseline"   // Arm, Text (why)
-	IdentityUncomparable   Code = "identity-uncomparable"     // Arm, Text (why)
-	IdentityNotDeterminist Code = "identity-nondeterministic" // Arm, N (disagreeing), M (runs), Run, Round (run numbers), Value (byte offset), Limit (token index)
-	IdentityEmptyArm       Code = "identity-empty-arm"        // Arm, Text (why)
-	IdentityNoRuns         Code = "identity-no-runs"          // Arm
-
-	// Host warnings (host.go): the machine was not as it should be during
-	// N of M finished runs.
-	HostOnBattery   Code = "host-on-battery"    // N, M
-	HostLowPower    Code = "host-low-power"     // N, M
-	HostThermal     Code = "host-thermal"       // N, M, Text (the conditions seen, comma-separated: thermal_warning, cpu_speed_limited, cpu_thermal_trip, gpu_thermal_capping)
-	HostGPUPowerCap Code = "host-gpu-power-cap" // N, M
-	QuietTimedOut   Code = "quiet-timed-out"    // N (runs started on a host not found quiet), M, Text (on_busy)
+	// Identity notes (reasons_identity.go).
+	CodeIdentityEmptyBaseline    Code = "identity-empty-baseline"
+	CodeIdentityUncomparable     Code = "identity-uncomparable"
+	CodeIdentityNonDeterministic Code = "identity-nondeterministic"
+	CodeIdentityEmptyArm         Code = "identity-empty-arm"
+	CodeIdentityNoRuns           Code = "identity-no-runs"
 )
 
-// Reason is a code with its parameters.
-type Reason struct {
-	Code    Code    `json:"code"`
+var allReasons = []Reason{
+	CounterFailed{}, Declined{}, SourceAbsent{}, ControlDiffers{}, RunFailed{}, IdentityMismatch{}, Interrupted{}, ThinArm{}, TooNoisy{},
+	TooFewSamples{}, ContendedHost{}, IdentityUndecided{}, IdentityBroken{}, Drift{}, Contention{},
+	ComparisonNote{}, RunsExcluded{}, GatesRelaxed{}, AllowUnverified{}, HostOnBattery{}, HostLowPower{}, HostThermal{}, HostGPUPowerCap{}, QuietTimedOut{},
+	NoEngineTimings{}, EventCounted{}, NoContention{}, NotRun{}, NoExactness{}, KernelTiming{},
+	IdentityEmptyBaseline{}, IdentityUncomparable{}, IdentityNonDeterministic{}, IdentityEmptyArm{}, IdentityNoRuns{},
+}
+
+// Reason is one thing the analysis found: a verdict reason, a flag, a
+// warning, something not measured, or an identity note. Each code is one
+// struct with its own fields (reasons_*.go).
+type Reason interface{ Code() Code }
+
+// Reasons are stored as {"code": …, the reason's own fields}; a v2 record
+// stores them in the legacy generic form (see Stored), which they are also
+// read from.
+type Reasons []Reason
+
+// reasonTypes are the reason structs by code; legacyKeys the legacy
+// form's fields by JSON name.
+var (
+	reasonTypes = map[Code]reflect.Type{}
+	legacyKeys  = map[string]int{}
+)
+
+func init() {
+	for _, r := range allReasons {
+		reasonTypes[r.Code()] = reflect.TypeOf(r)
+	}
+	t := reflect.TypeOf(legacy{})
+	for i := 0; i < t.NumField(); i++ {
+		legacyKeys[strings.Split(t.Field(i).Tag.Get("json"), ",")[0]] = i
+	}
+}
+
+// MarshalJSON writes each reason as {"code": …, own fields}.
+func (rs Reasons) MarshalJSON() ([]byte, error) {
+	if rs == nil {
+		return []byte("null"), nil
+	}
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	for i, r := range rs {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := r.(legacy); !ok {
+			code, _ := json.Marshal(r.Code())
+			rest := ""
+			if string(b) != "{}" {
+				rest = "," + string(b[1:len(b)-1])
+			}
+			b = []byte(`{"code":` + string(code) + rest + "}")
+		}
+		buf.Write(b)
+	}
+	buf.WriteByte(']')
+	return buf.Bytes(), nil
+}
+
+// UnmarshalJSON reads each reason by its code, from its own fields or, for
+// a v2 record, from the legacy form. An unknown code is an error.
+func (rs *Reasons) UnmarshalJSON(b []byte) error {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(b, &raws); err != nil {
+		return err
+	}
+	*rs = nil
+	if raws != nil {
+		*rs = make(Reasons, 0, len(raws))
+	}
+	for _, raw := range raws {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &fields); err != nil {
+			return err
+		}
+		var code Code
+		if err := json.Unmarshal(fields["code"], &code); err != nil {
+			return fmt.Errorf("reason without a code: %s", raw)
+		}
+		t, ok := reasonTypes[code]
+		if !ok {
+			return fmt.Errorf("unknown reason code %q", code)
+		}
+		delete(fields, "code")
+		own, _ := json.Marshal(fields)
+		v := reflect.New(t)
+		if err := strict(own, v.Interface()); err != nil {
+			var l legacy
+			if strict(raw, &l) != nil {
+				return fmt.Errorf("reason %s: %w", code, err)
+			}
+			mapLegacy(v.Elem(), reflect.ValueOf(&l).Elem(), false)
+		}
+		*rs = append(*rs, v.Elem().Interface().(Reason))
+	}
+	return nil
+}
+
+func strict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// legacy is the generic form a v2 record stores a reason in. Each reason
+// field's v2 tag names its legacy field (its JSON name when absent); a bool
+// tagged "text,word" is stored as that word in text.
+type legacy struct {
+	Kind    Code    `json:"code"`
 	Arm     string  `json:"arm,omitempty"`
 	Other   string  `json:"other,omitempty"`
 	Counter string  `json:"counter,omitempty"`
@@ -74,4 +188,76 @@ type Reason struct {
 	Lo      float64 `json:"lo,omitempty"`
 	Hi      float64 `json:"hi,omitempty"`
 	Text    string  `json:"text,omitempty"`
+}
+
+func (l legacy) Code() Code { return l.Kind }
+
+// mapLegacy copies a reason's fields (r) to the legacy form (l), or back.
+func mapLegacy(r, l reflect.Value, toLegacy bool) {
+	for i := 0; i < r.NumField(); i++ {
+		f, sf := r.Field(i), r.Type().Field(i)
+		if sf.Anonymous {
+			mapLegacy(f, l, toLegacy)
+			continue
+		}
+		tag := sf.Tag.Get("v2")
+		if tag == "" {
+			tag = strings.Split(sf.Tag.Get("json"), ",")[0]
+		}
+		key, word, _ := strings.Cut(tag, ",")
+		k, ok := legacyKeys[key]
+		if !ok {
+			panic("schema: reason field " + sf.Name + " has no legacy field " + key)
+		}
+		lf := l.Field(k)
+		switch {
+		case toLegacy && word != "":
+			if f.Bool() {
+				lf.SetString(word)
+			}
+		case toLegacy:
+			lf.Set(f)
+		case word != "":
+			f.SetBool(lf.String() == word)
+		default:
+			f.Set(lf)
+		}
+	}
+}
+
+// toLegacy is a reason in the legacy form.
+func toLegacy(r Reason) Reason {
+	l := legacy{Kind: r.Code()}
+	mapLegacy(reflect.ValueOf(r), reflect.ValueOf(&l).Elem(), true)
+	return l
+}
+
+// Stored is the record as its schema version stores it: a v2 record's
+// reasons in the legacy form, which check compares byte for byte.
+func (r *Record) Stored() *Record {
+	if r.Schema != SchemaV2 {
+		return r
+	}
+	c := *r
+	a := &c.Analysis
+	for _, rs := range []*Reasons{&a.Reasons, &a.Flags, &a.Warnings, &a.Unmeasured} {
+		*rs = legacyAll(*rs)
+	}
+	if a.Identity != nil {
+		id := *a.Identity
+		id.Notes = legacyAll(id.Notes)
+		a.Identity = &id
+	}
+	return &c
+}
+
+func legacyAll(rs Reasons) Reasons {
+	if rs == nil {
+		return nil
+	}
+	out := make(Reasons, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, toLegacy(r))
+	}
+	return out
 }

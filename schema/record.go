@@ -6,8 +6,12 @@ package schema
 
 import "time"
 
-// Schema names the version of the record's data block.
-const Schema = "decodebench/record/v2"
+// Schema names the version of the record's data block; SchemaV2 is the
+// earlier version, read and re-rendered as it was (see Record.Stored).
+const (
+	Schema   = "decodebench/record/v3"
+	SchemaV2 = "decodebench/record/v2"
+)
 
 // Record is everything one campaign produced. The data block holds all of
 // it but the runs, which live in the data folder's runs.jsonl (checked by

@@ -132,7 +132,7 @@ func TestUnknownCommandBinary(t *testing.T) {
 func TestSummaryTextShowsLogLines(t *testing.T) {
 	rec := &schema.Record{
 		Verdict:  schema.Failed,
-		Analysis: schema.Analysis{Reasons: []schema.Reason{{Code: "run-failed", Run: 2, Round: 1, Arm: "b", Text: "engine exited while starting (exit status 1); last engine log lines:"}}},
+		Analysis: schema.Analysis{Reasons: []schema.Reason{schema.RunFailed{Run: 2, Round: 1, Arm: "b", Error: "engine exited while starting (exit status 1); last engine log lines:"}}},
 		Runs: []schema.Run{
 			{Seq: 1, Arm: "a"},
 			{Seq: 2, Arm: "b", Log: "logs/run-002-b.log", Error: "engine exited while starting (exit status 1); last engine log lines:\n    load_model: failed to open model\n    main: exiting"},

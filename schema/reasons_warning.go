@@ -1,0 +1,102 @@
+package schema
+
+// Warnings that qualify the results, and what a campaign could not measure.
+
+// ComparisonNote: the statistics library's Note on comparing Arm with
+// Baseline.
+type ComparisonNote struct {
+	Arm      string `json:"arm"`
+	Baseline string `json:"baseline" v2:"other"`
+	Note     string `json:"note" v2:"text"`
+}
+
+// RunsExcluded: Failed runs are excluded from the statistics (OnFailure).
+type RunsExcluded struct {
+	Failed    int    `json:"failed" v2:"n"`
+	OnFailure string `json:"on_failure" v2:"text"`
+}
+
+// GatesRelaxed: the scenario set the gates Which looser than the defaults.
+type GatesRelaxed struct {
+	Which string `json:"which" v2:"text"`
+}
+
+// AllowUnverified: the scenario allowed running without a distinguishing
+// counter, for Why.
+type AllowUnverified struct {
+	Why string `json:"why" v2:"text"`
+}
+
+// HostRuns counts the finished runs around which the host was not as it
+// should be: Runs of Finished.
+type HostRuns struct {
+	Runs     int `json:"runs" v2:"n"`
+	Finished int `json:"finished" v2:"m"`
+}
+
+// HostOnBattery: the machine ran on battery.
+type HostOnBattery struct{ HostRuns }
+
+// HostLowPower: low-power mode was on.
+type HostLowPower struct{ HostRuns }
+
+// HostThermal: the machine reported a thermal limit; Conditions are those
+// seen, comma-separated.
+type HostThermal struct {
+	HostRuns
+	Conditions string `json:"conditions" v2:"text"`
+}
+
+// HostGPUPowerCap: a GPU's clocks were capped for power.
+type HostGPUPowerCap struct{ HostRuns }
+
+// QuietTimedOut: runs started on a host the quiet gate did not find quiet
+// (OnBusy).
+type QuietTimedOut struct {
+	HostRuns
+	OnBusy string `json:"on_busy" v2:"text"`
+}
+
+// NoEngineTimings: the engine reported no timings in Runs runs.
+type NoEngineTimings struct {
+	Runs int `json:"runs" v2:"n"`
+}
+
+// EventCounted: tokens were counted as stream events in Runs runs.
+type EventCounted struct {
+	Runs int `json:"runs" v2:"n"`
+}
+
+// NoContention: contention could not be judged in Runs runs (no CPU time,
+// or a request shorter than WindowS seconds).
+type NoContention struct {
+	Runs    int     `json:"runs" v2:"n"`
+	WindowS float64 `json:"window_s" v2:"value"`
+}
+
+// NotRun: Runs planned runs did not run.
+type NotRun struct {
+	Runs int `json:"runs" v2:"n"`
+}
+
+// NoExactness: the scenario has no exactness block.
+type NoExactness struct{}
+
+// KernelTiming: kernel timing is not measured.
+type KernelTiming struct{}
+
+func (ComparisonNote) Code() Code  { return CodeComparisonNote }
+func (RunsExcluded) Code() Code    { return CodeRunsExcluded }
+func (GatesRelaxed) Code() Code    { return CodeGatesRelaxed }
+func (AllowUnverified) Code() Code { return CodeAllowUnverified }
+func (HostOnBattery) Code() Code   { return CodeHostOnBattery }
+func (HostLowPower) Code() Code    { return CodeHostLowPower }
+func (HostThermal) Code() Code     { return CodeHostThermal }
+func (HostGPUPowerCap) Code() Code { return CodeHostGPUPowerCap }
+func (QuietTimedOut) Code() Code   { return CodeQuietTimedOut }
+func (NoEngineTimings) Code() Code { return CodeNoEngineTimings }
+func (EventCounted) Code() Code    { return CodeEventCounted }
+func (NoContention) Code() Code    { return CodeNoContention }
+func (NotRun) Code() Code          { return CodeNotRun }
+func (NoExactness) Code() Code     { return CodeNoExactness }
+func (KernelTiming) Code() Code    { return CodeKernelTiming }
