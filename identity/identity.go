@@ -210,17 +210,11 @@ func excerpt(t string, start, mark int) string {
 	return sb.String()
 }
 
-// Escape renders s as an excerpt shows it: valid UTF-8 on one line, with
+// escapeTo writes s as an excerpt shows it: valid UTF-8 on one line, with
 // invalid bytes as \xNN, non-printing characters as strconv.Quote escapes
 // them, a backslash as \\, and "⟦", "…" and U+FFFD as \u27e6, \u2026 and
 // \ufffd. '"' is not escaped. strconv.Unquote of the result, with each '"'
 // preceded by a backslash and the whole in double quotes, gives s back.
-func Escape(s string) string {
-	var sb strings.Builder
-	escapeTo(&sb, s)
-	return sb.String()
-}
-
 func escapeTo(sb *strings.Builder, s string) {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
@@ -239,54 +233,6 @@ func escapeTo(sb *strings.Builder, s string) {
 		}
 		i += n
 	}
-}
-
-// String is a one-line human summary, e.g. "identical (812 bytes, 200
-// tokens)" or "diverges at token 37 / byte 159: …the cat⟦ sat… vs …the
-// cat⟦s sat…".
-func (d Divergence) String() string {
-	if d.Identical {
-		return "identical (" + d.sizes() + ")"
-	}
-	var s string
-	switch {
-	case d.ByteOffset >= 0 && d.TokenIndex >= 0:
-		s = fmt.Sprintf("diverges at token %d / byte %d: %s vs %s", d.TokenIndex, d.ByteOffset, d.ExcerptA, d.ExcerptB)
-	case d.ByteOffset >= 0 && d.TokensCompared:
-		s = fmt.Sprintf("diverges at byte %d with identical tokens (%d tokens; detokenization or stripping differs): %s vs %s",
-			d.ByteOffset, d.TokenCountA, d.ExcerptA, d.ExcerptB)
-	case d.ByteOffset >= 0:
-		s = fmt.Sprintf("diverges at byte %d (tokens not compared): %s vs %s", d.ByteOffset, d.ExcerptA, d.ExcerptB)
-	case d.TokenIndex >= 0:
-		s = fmt.Sprintf("diverges at token %d (id %s vs %s) with identical text (%d bytes)",
-			d.TokenIndex, tokenString(d.TokenA), tokenString(d.TokenB), d.LenA)
-	}
-	if d.ReasoningByteOffset >= 0 {
-		r := fmt.Sprintf("diverges in the reasoning channel at byte %d: %s vs %s", d.ReasoningByteOffset, d.ReasoningExcerptA, d.ReasoningExcerptB)
-		if s == "" {
-			return r + "; text identical (" + d.sizes() + ")"
-		}
-		s += "; also " + r
-	}
-	return s
-}
-
-func (d Divergence) sizes() string {
-	s := fmt.Sprintf("%d bytes", d.LenA)
-	if d.ReasoningLenA > 0 {
-		s += fmt.Sprintf(" + %d bytes reasoning", d.ReasoningLenA)
-	}
-	if d.TokensCompared {
-		return s + fmt.Sprintf(", %d tokens", d.TokenCountA)
-	}
-	return s + ", tokens not compared"
-}
-
-func tokenString(t int) string {
-	if t < 0 {
-		return "end"
-	}
-	return strconv.Itoa(t)
 }
 
 // Strip removes every match of the patterns from text and reports what it
@@ -421,21 +367,4 @@ func SelfAgreement(outs []Output) Agreement {
 	}
 	ag.Agree = ag.Disagreeing == 0 && ag.Uncomparable == ""
 	return ag
-}
-
-// String is a one-line human summary.
-func (ag Agreement) String() string {
-	switch {
-	case ag.Agree:
-		return fmt.Sprintf("%d runs agree: %s", ag.Runs, ag.First)
-	case ag.Disagreeing > 0:
-		s := fmt.Sprintf("run %d disagrees with run %d (%d of %d runs differ from run 0): %s",
-			ag.RunB, ag.RunA, ag.Disagreeing, ag.Runs-1, ag.First)
-		if ag.Uncomparable != "" {
-			s += "; also " + ag.Uncomparable
-		}
-		return s
-	default:
-		return fmt.Sprintf("agreement not established over %d runs: %s", ag.Runs, ag.Uncomparable)
-	}
 }
