@@ -94,9 +94,6 @@ func writeBenchstat(w io.Writer, rec *schema.Record, stem string) error {
 	return nil
 }
 
-// benchUnit is the benchfmt unit export writes for a metric.
-func benchUnit(metric string) string { return schema.MetricOf(metric).Bench }
-
 // oneLine keeps a configuration value on its line.
 func oneLine(s string) string { return strings.NewReplacer("\n", " ", "\r", " ").Replace(s) }
 

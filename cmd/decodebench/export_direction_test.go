@@ -77,7 +77,7 @@ unmeasured: [everything]
 		return benchmath.AssumeNothing.Summary(benchmath.NewSample(xs, &benchmath.DefaultThresholds), 0.95).Center
 	}
 	for _, m := range []string{"decode_tok_s", "e2e_tok_s", "ttft_ms", "wall_s"} {
-		unit := benchUnit(m)
+		unit := schema.MetricOf(m).Bench
 		delta := center(values["draft"][unit]) - center(values["classic"][unit])
 		res, _ := rec.Result(m)
 		var ratio float64
