@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 )
 
 // Version is the GGUF format version written. Version 3 is the one current
@@ -142,13 +143,6 @@ func (w *Writer) AddUint32(key string, v uint32) {
 	})
 }
 
-// AddInt32 adds an int32 metadata value.
-func (w *Writer) AddInt32(key string, v int32) {
-	w.addKV(key, func(b []byte) []byte {
-		return le.AppendUint32(appendType(b, TypeInt32), uint32(v))
-	})
-}
-
 // AddFloat32 adds a float32 metadata value.
 func (w *Writer) AddFloat32(key string, v float32) {
 	w.addKV(key, func(b []byte) []byte {
@@ -176,35 +170,26 @@ func (w *Writer) AddString(key, v string) {
 
 // AddStringArray adds an array-of-string metadata value. The slice is copied.
 func (w *Writer) AddStringArray(key string, v []string) {
-	v = append([]string(nil), v...)
-	w.addKV(key, func(b []byte) []byte {
-		b = appendArrayHeader(b, TypeString, len(v))
-		for _, s := range v {
-			b = appendString(b, s)
-		}
-		return b
-	})
+	addArray(w, key, TypeString, v, appendString)
 }
 
 // AddFloat32Array adds an array-of-float32 metadata value. The slice is copied.
 func (w *Writer) AddFloat32Array(key string, v []float32) {
-	v = append([]float32(nil), v...)
-	w.addKV(key, func(b []byte) []byte {
-		b = appendArrayHeader(b, TypeFloat32, len(v))
-		for _, f := range v {
-			b = le.AppendUint32(b, math.Float32bits(f))
-		}
-		return b
-	})
+	addArray(w, key, TypeFloat32, v, func(b []byte, f float32) []byte { return le.AppendUint32(b, math.Float32bits(f)) })
 }
 
 // AddInt32Array adds an array-of-int32 metadata value. The slice is copied.
 func (w *Writer) AddInt32Array(key string, v []int32) {
-	v = append([]int32(nil), v...)
+	addArray(w, key, TypeInt32, v, func(b []byte, x int32) []byte { return le.AppendUint32(b, uint32(x)) })
+}
+
+// addArray adds a copy of v as an array of elem, each element appended by put.
+func addArray[T any](w *Writer, key string, elem ValueType, v []T, put func([]byte, T) []byte) {
+	v = slices.Clone(v)
 	w.addKV(key, func(b []byte) []byte {
-		b = appendArrayHeader(b, TypeInt32, len(v))
+		b = appendArrayHeader(b, elem, len(v))
 		for _, x := range v {
-			b = le.AppendUint32(b, uint32(x))
+			b = put(b, x)
 		}
 		return b
 	})
