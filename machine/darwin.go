@@ -242,24 +242,6 @@ func parseMemorySize(s string) uint64 {
 	return 0
 }
 
-var appleArchRE = regexp.MustCompile(`applegpu_g(\d+)([a-z]*)`)
-
-// ParseAppleGPUArchitecture reads a Metal GPU architecture name
-// (MTLDevice.architecture.name, mx.metal.device_info()["architecture"]),
-// such as "applegpu_g17s", anywhere in s: the generation (17) and the
-// size letter ("s"). ok is false when s holds none.
-func ParseAppleGPUArchitecture(s string) (arch string, generation int, variant string, ok bool) {
-	m := appleArchRE.FindStringSubmatch(s)
-	if m == nil {
-		return "", 0, "", false
-	}
-	g, err := strconv.Atoi(m[1])
-	if err != nil {
-		return "", 0, "", false
-	}
-	return m[0], g, m[2], true
-}
-
 var appleChipRE = regexp.MustCompile(`^Apple M(\d+)\b`)
 
 // chipGPUGeneration infers the Apple GPU generation from the chip name:

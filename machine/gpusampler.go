@@ -2,7 +2,6 @@ package machine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -259,9 +258,6 @@ func (s *GPUSampler) Stop() error {
 	}
 	return s.out.Close()
 }
-
-// ErrNoNvidiaSMI reports whether err says nvidia-smi is not installed.
-func ErrNoNvidiaSMI(err error) bool { return errors.Is(err, errNotAvailable) }
 
 // WindowSummary summarises each GPU's samples stamped between from and to,
 // in index order, with the warnings (thermal or power capping in any

@@ -106,7 +106,7 @@ func TestGPUSamplerProcess(t *testing.T) {
 		t.Error("sampler still running after Stop")
 	}
 
-	if _, err := startGPUSampler(context.Background(), filepath.Join(dir, "absent"), time.Second); err == nil || !ErrNoNvidiaSMI(err) {
+	if _, err := startGPUSampler(context.Background(), filepath.Join(dir, "absent"), time.Second); err == nil || !isNotAvailable(err) {
 		t.Errorf("missing nvidia-smi: %v", err)
 	}
 }
