@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -52,15 +51,13 @@ func newCommandExecutor(c *campaign) *commandExecutor {
 // Execute implements Executor.
 func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *schema.Run) error {
 	c, s := e.c, e.c.scenario
-	arm, _ := s.Arm(slot.Arm)
-	logName := fmt.Sprintf("run-%03d-%s.log", slot.Seq, slot.Arm)
-	run.Log = filepath.Join("logs", logName)
+	command, env, logPath := c.armLaunch(slot, run)
 	cfg := engine.CommandConfig{
-		Command:   append(append([]string{}, s.Engine.Command...), arm.Args...),
-		Env:       mergeEnv(s.Engine.Env, arm.Env),
+		Command:   command,
+		Env:       env,
 		Timeout:   s.Engine.Request.Timeout.Duration,
 		StopGrace: s.Engine.StopGrace.Duration,
-		LogPath:   filepath.Join(c.dataDir, "logs", logName),
+		LogPath:   logPath,
 		Redact:    c.redact.Text,
 	}
 	for i := 0; i < s.Schedule.Warmup; i++ {

@@ -5,10 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/decodebench/decodebench/recorder"
-	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -32,27 +29,9 @@ func (f fakeExec) Execute(_ context.Context, slot Slot, run *schema.Run) error {
 
 func runFake(t *testing.T, extra string, failAt int) *schema.Record {
 	t.Helper()
-	s, _, err := scenarios.Parse("t.yaml", ".", []byte(testScenario+extra), scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := newCampaign(s, Options{OutDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testCampaign(t, testScenario+extra)
 	c.exec = fakeExec{failAt: failAt}
-	c.recPath, c.dataDir, err = recorder.Reserve(c.opt.OutDir, s.Feature, "x", "2026-01-01")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.prepareDataDir(); err != nil {
-		t.Fatal(err)
-	}
-	c.rec = c.newRecord("x", "2026-01-01", schema.MachineInfo{}, time.Now().Round(0))
-	out, err := c.execute(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := executeTest(t, context.Background(), c)
 	if filepath.Dir(out.RecordPath) == "" {
 		t.Fatal("no record")
 	}

@@ -2,14 +2,11 @@ package harness
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/decodebench/decodebench/machine"
-	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -33,27 +30,10 @@ func (f *hostFakeExec) Execute(ctx context.Context, slot Slot, run *schema.Run) 
 func loopCampaign(t *testing.T, extra string, host hostState) (*schema.Record, *hostFakeExec) {
 	t.Helper()
 	src := strings.Replace(testScenario, "schedule: {rounds: 6}", extra, 1)
-	s, _, err := scenarios.Parse("t.yaml", ".", []byte(src), scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := newCampaign(s, Options{OutDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testCampaign(t, src)
 	fx := &hostFakeExec{}
 	c.exec, c.host = fx, host
-	c.recPath = filepath.Join(c.opt.OutDir, "t.md")
-	c.dataDir = filepath.Join(c.opt.OutDir, "data", "t")
-	if err := os.MkdirAll(c.dataDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	c.rec = c.newRecord("x", "2026-01-02", schema.MachineInfo{}, time.Now())
-	out, err := c.execute(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.Record, fx
+	return executeTest(t, context.Background(), c).Record, fx
 }
 
 func TestQuietGateAndAdaptiveCooldownRecorded(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/recorder"
-	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -48,22 +47,9 @@ func (f *fakeEngine) Execute(ctx context.Context, slot Slot, run *schema.Run) er
 	return nil
 }
 
-// loop runs a campaign of 2 arms × 4 rounds through the fake engine.
-func loop(t *testing.T, onFailure string, f *fakeEngine) (*schema.Record, []string) {
+// executeTest runs c's schedule into a record in a temporary folder.
+func executeTest(t *testing.T, ctx context.Context, c *campaign) *Outcome {
 	t.Helper()
-	src := strings.Replace(testScenario, "rounds: 6", "rounds: 4, cooldown: 0s", 1) + "on_failure: " + onFailure + "\n"
-	s, _, err := scenarios.Parse("t.yaml", ".", []byte(src), scenarios.Options{Offline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := newCampaign(s, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	f.stop = cancel
-	c.exec = f
 	dir := t.TempDir()
 	c.recPath, c.dataDir = filepath.Join(dir, "t.md"), filepath.Join(dir, "data", "t")
 	if err := c.prepareDataDir(); err != nil {
@@ -74,6 +60,19 @@ func loop(t *testing.T, onFailure string, f *fakeEngine) (*schema.Record, []stri
 	if err != nil {
 		t.Fatal(err)
 	}
+	return out
+}
+
+// loop runs a campaign of 2 arms × 4 rounds through the fake engine.
+func loop(t *testing.T, onFailure string, f *fakeEngine) (*schema.Record, []string) {
+	t.Helper()
+	src := strings.Replace(testScenario, "rounds: 6", "rounds: 4, cooldown: 0s", 1) + "on_failure: " + onFailure + "\n"
+	c := testCampaign(t, src)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f.stop = cancel
+	c.exec = f
+	out := executeTest(t, ctx, c)
 	runs, err := recorder.ReadRuns(filepath.Join(c.dataDir, recorder.RunsFile))
 	if err != nil {
 		t.Fatal(err)

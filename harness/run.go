@@ -30,16 +30,14 @@ func (e serverExecutor) Execute(ctx context.Context, slot Slot, run *schema.Run)
 // the counters. The engine is stopped on every path out of this function.
 func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err error) {
 	s := c.scenario
-	arm, _ := s.Arm(slot.Arm)
-	logName := fmt.Sprintf("run-%03d-%s.log", slot.Seq, slot.Arm)
-	run.Log = filepath.Join("logs", logName)
+	command, env, logPath := c.armLaunch(slot, run)
 	cfg := engine.Config{
-		Command:      append(append([]string{}, s.Engine.Command...), arm.Args...),
-		Env:          mergeEnv(s.Engine.Env, arm.Env),
+		Command:      command,
+		Env:          env,
 		ReadyPath:    s.Engine.Ready.Path,
 		ReadyTimeout: s.Engine.Ready.Timeout.Duration,
 		StopGrace:    s.Engine.StopGrace.Duration,
-		LogPath:      filepath.Join(c.dataDir, "logs", logName),
+		LogPath:      logPath,
 		Redact:       c.redact.Text,
 		PIDFiles:     c.pidFiles(),
 	}
@@ -187,6 +185,14 @@ func (c *campaign) request() engine.Request {
 		Reads:       reads(c.policy.EventTimes),
 		Timeout:     r.Timeout.Duration,
 	}
+}
+
+// armLaunch returns the command line and environment of slot's arm, and
+// the path of the run's log, which it names in run.Log.
+func (c *campaign) armLaunch(slot Slot, run *schema.Run) ([]string, map[string]string, string) {
+	arm, _ := c.scenario.Arm(slot.Arm)
+	run.Log = filepath.Join("logs", fmt.Sprintf("run-%03d-%s.log", slot.Seq, slot.Arm))
+	return append(append([]string{}, c.scenario.Engine.Command...), arm.Args...), mergeEnv(c.scenario.Engine.Env, arm.Env), filepath.Join(c.dataDir, run.Log)
 }
 
 func mergeEnv(a, b map[string]string) map[string]string {

@@ -23,6 +23,16 @@ func parseTest(t *testing.T, src string) *scenarios.Scenario {
 	return s
 }
 
+// testCampaign parses src and builds its campaign.
+func testCampaign(t *testing.T, src string) *campaign {
+	t.Helper()
+	c, err := newCampaign(parseTest(t, src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // craftedFolder makes out/data/<stem> as a campaign would have left it,
 // with a campaign.json that names a record path outside out.
 func craftedFolder(t *testing.T, s *scenarios.Scenario, stem string) (out, dataDir string) {
@@ -252,11 +262,7 @@ func (e interruptingExec) Execute(ctx context.Context, slot Slot, run *schema.Ru
 // A run cut short by an interruption is not journaled: it is not a failed
 // run of the campaign, and the resumed campaign runs that slot again.
 func TestInterruptedRunIsNotAFailure(t *testing.T) {
-	s := parseTest(t, testScenario)
-	c, err := newCampaign(s, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testCampaign(t, testScenario)
 	c.dataDir = t.TempDir()
 	c.recPath = filepath.Join(c.dataDir, "r.md")
 	c.rec = c.newRecord("x", "2026-01-01", machineIdentity(), time.Unix(0, 0))

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/recorder"
-	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -35,14 +34,8 @@ func concluded(t *testing.T, extra string, values map[string][]float64, mutate f
 	if strings.Contains(extra, "#rounds3") {
 		src = strings.Replace(src, "rounds: 6", "rounds: 3", 1)
 	}
-	s, _, err := scenarios.Parse("t.yaml", ".", []byte(src), scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := newCampaign(s, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testCampaign(t, src)
+	s := c.scenario
 	plan, _ := Plan(s.ArmNames(), s.Schedule.Rounds.Min, s.Policy.Schedule.Order, s.Schedule.Seed)
 	c.rec = c.newRecord("x", "2026-01-01", schema.MachineInfo{}, time.Unix(0, 0))
 	c.rec.Method.Planned = Arms(plan)
