@@ -11,14 +11,10 @@ import (
 // the campaign FAILS as a scenario error named on the console and at the
 // top of the record, instead of showing 0 for every arm.
 func TestMisspelledMetricIsAScenarioError(t *testing.T) {
-	needEngine(t)
 	tg := tag(t)
 	res := run(t, scenario{
-		Feature:     "e2e-misspelled",
-		Tag:         tg,
-		ClassicArgs: `"--spec-type", "none"`,
-		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
-		Rounds:      4,
+		Feature: "e2e-misspelled",
+		Tag:     tg,
 		Counters: `  - name: drafts
     metric: "llamacpp:spec_decode_num_draft_total"
     expect: {classic: "== 0", draft: "> 0"}

@@ -14,15 +14,11 @@ import (
 // A two-arm campaign whose speculative arm really drafts comes out VALID,
 // with every section, a results table, and the raw data beside it.
 func TestValidCampaign(t *testing.T) {
-	needEngine(t)
 	tg := tag(t)
 	res := run(t, scenario{
-		Feature:     "e2e-valid",
-		Tag:         tg,
-		ClassicArgs: `"--spec-type", "none"`,
-		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
-		Rounds:      4,
-		Warmup:      1,
+		Feature: "e2e-valid",
+		Tag:     tg,
+		Warmup:  1,
 		// With small layer weights the draft-model output is byte-identical
 		// to classic decode (checked by hand on this engine build).
 		Extra: "exactness: {compare: [draft], against: classic, on_mismatch: fail}\n",
@@ -121,16 +117,13 @@ func TestValidCampaign(t *testing.T) {
 // draft model: llama-server runs classic decode) must be REJECTED with exit
 // 3 and no results table.
 func TestSilentArmRejected(t *testing.T) {
-	needEngine(t)
 	tg := tag(t)
 	res := run(t, scenario{
-		Feature:     "e2e-silent",
-		Tag:         tg,
-		ClassicArgs: `"--spec-type", "none"`,
-		DraftArgs:   `"--spec-draft-n-max", "4"`,
-		Rounds:      3,
-		Warmup:      0,
-		Gates:       "gates: {max_spread: 50%, max_contended: 100%}\n",
+		Feature:   "e2e-silent",
+		Tag:       tg,
+		DraftArgs: `"--spec-draft-n-max", "4"`,
+		Rounds:    3,
+		Gates:     "gates: {max_spread: 50%, max_contended: 100%}\n",
 	})
 	if res.code != 3 {
 		t.Fatalf("exit %d, want 3 (REJECTED)", res.code)
@@ -166,15 +159,10 @@ func armsOf(runs []schema.Run) []string {
 // The OpenAI-compatible chat endpoint is driven too: token counts come from
 // the engine's totals and the counters still prove the arms.
 func TestOpenAIChatEndpoint(t *testing.T) {
-	needEngine(t)
 	res := run(t, scenario{
-		Feature:     "e2e-chat",
-		Tag:         tag(t),
-		ClassicArgs: `"--spec-type", "none"`,
-		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
-		Request:     "    endpoint: /v1/chat/completions\n",
-		Warmup:      0,
-		Counters:    "  - name: drafts\n    metric: \"llamacpp:spec_decode_num_drafts_total\"\n    expect: {classic: \"== 0\", draft: \"> 0\"}\n",
+		Feature:  "e2e-chat",
+		Request:  "    endpoint: /v1/chat/completions\n",
+		Counters: "  - name: drafts\n    metric: \"llamacpp:spec_decode_num_drafts_total\"\n    expect: {classic: \"== 0\", draft: \"> 0\"}\n",
 	})
 	if res.code != 0 || res.record == nil {
 		t.Fatalf("exit %d", res.code)

@@ -28,6 +28,7 @@ func sibling(t *testing.T, name string) string {
 // returns the exit code and the record, loaded with its runs.
 func runFile(t *testing.T, yaml string, env ...string) (int, *schema.Record, string, string) {
 	t.Helper()
+	needEngine(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.yaml")
 	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {

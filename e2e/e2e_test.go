@@ -103,9 +103,11 @@ func tag(t *testing.T) string {
 }
 
 type scenario struct {
+	// Tag is a fresh tag(t) when empty.
 	Feature, Tag string
 	// Arms replaces the arms section (YAML list items); by default a
-	// classic and a draft arm with ClassicArgs and DraftArgs.
+	// classic and a draft arm with ClassicArgs and DraftArgs, which
+	// default to no speculation and to the synthetic draft model.
 	Arms                   string
 	ClassicArgs, DraftArgs string
 	Baseline               string
@@ -161,6 +163,8 @@ func (s scenario) yaml() string {
     json: timings.draft_n
     expect: {classic: "== 0", draft: "> 0"}
 `)
+	def(&s.ClassicArgs, `"--spec-type", "none"`)
+	def(&s.DraftArgs, `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`)
 	def(&s.Gates, "gates: {max_spread: 0, max_contended: 0}\n")
 	def(&s.Arms, fmt.Sprintf("  - name: classic\n    args: [%s]\n  - name: draft\n    args: [%s]\n", s.ClassicArgs, s.DraftArgs))
 	rounds := fmt.Sprint(s.Rounds)
@@ -232,6 +236,10 @@ type proc struct {
 // start writes the scenario and starts decodebench in the background.
 func start(t *testing.T, s scenario, args ...string) *proc {
 	t.Helper()
+	needEngine(t)
+	if s.Tag == "" {
+		s.Tag = tag(t)
+	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "scenario.yaml")
 	if err := os.WriteFile(path, []byte(s.yaml()), 0o644); err != nil {

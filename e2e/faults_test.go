@@ -16,14 +16,11 @@ import (
 // a record that says what happened.
 
 func TestFaultBadModelPath(t *testing.T) {
-	needEngine(t)
 	res := run(t, scenario{
-		Feature:     "e2e-badmodel",
-		Tag:         tag(t),
-		Models:      "/nonexistent/models",
-		ClassicArgs: `"--spec-type", "none"`,
-		DraftArgs:   `"--spec-type", "none"`,
-		Counters:    "  - name: x\n    json: timings.draft_n\n    expect: {classic: \"== 0\", draft: \"> 0\"}\n",
+		Feature:   "e2e-badmodel",
+		Models:    "/nonexistent/models",
+		DraftArgs: `"--spec-type", "none"`,
+		Counters:  "  - name: x\n    json: timings.draft_n\n    expect: {classic: \"== 0\", draft: \"> 0\"}\n",
 	})
 	if res.code != 1 || res.record == nil || res.record.Verdict != schema.Failed {
 		t.Fatalf("exit %d, want 1 with a FAILED record", res.code)
@@ -36,13 +33,9 @@ func TestFaultBadModelPath(t *testing.T) {
 }
 
 func TestFaultNeverReady(t *testing.T) {
-	needEngine(t)
 	res := run(t, scenario{
-		Feature:     "e2e-neverready",
-		Tag:         tag(t),
-		Ready:       "{path: /no-such-path, timeout: 3s}",
-		ClassicArgs: `"--spec-type", "none"`,
-		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
+		Feature: "e2e-neverready",
+		Ready:   "{path: /no-such-path, timeout: 3s}",
 	})
 	if res.code != 1 || res.record == nil || res.record.Verdict != schema.Failed {
 		t.Fatalf("exit %d, want 1 with a FAILED record", res.code)
@@ -56,18 +49,13 @@ func TestFaultNeverReady(t *testing.T) {
 // record is INCOMPLETE with the run that finished, exit 130; then
 // `run --resume` finishes the campaign into the same record.
 func TestFaultInterruptAndResume(t *testing.T) {
-	needEngine(t)
 	tg := tag(t)
 	s := scenario{
-		Feature:     "e2e-resume",
-		Tag:         tg,
-		ClassicArgs: `"--spec-type", "none"`,
-		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
-		Rounds:      2,
-		MaxTokens:   800,
-		Ctx:         1024,
-		Warmup:      0,
-		Gates:       "gates: {max_spread: 0, max_contended: 0}\n",
+		Feature:   "e2e-resume",
+		Tag:       tg,
+		Rounds:    2,
+		MaxTokens: 800,
+		Ctx:       1024,
 	}
 	p := start(t, s)
 	p.waitFor(t, "run 2/4 draft: measuring", 60*time.Second)
@@ -118,16 +106,13 @@ func TestFaultInterruptAndResume(t *testing.T) {
 
 // SIGTERM (a cancelled CI job) exits 143 with an INCOMPLETE record.
 func TestFaultSIGTERM(t *testing.T) {
-	needEngine(t)
 	p := start(t, scenario{
-		Feature:     "e2e-sigterm",
-		Tag:         tag(t),
-		ClassicArgs: `"--spec-type", "none"`,
-		DraftArgs:   `"--spec-type", "none"`,
-		Counters:    "  - name: x\n    json: timings.draft_n\n    expect: {classic: \"== 0\", draft: \"== 0\"}\n",
-		Extra:       "allow_unverified: fault test\n",
-		MaxTokens:   800,
-		Ctx:         1024,
+		Feature:   "e2e-sigterm",
+		DraftArgs: `"--spec-type", "none"`,
+		Counters:  "  - name: x\n    json: timings.draft_n\n    expect: {classic: \"== 0\", draft: \"== 0\"}\n",
+		Extra:     "allow_unverified: fault test\n",
+		MaxTokens: 800,
+		Ctx:       1024,
 	})
 	p.waitFor(t, "run 1/8 classic: measuring", 60*time.Second)
 	p.cmd.Process.Signal(syscall.SIGTERM)
@@ -141,18 +126,14 @@ func TestFaultSIGTERM(t *testing.T) {
 // fail with the reason; under on_failure: continue the campaign goes on and
 // the record keeps every other run.
 func TestFaultEngineKilledMidRun(t *testing.T) {
-	needEngine(t)
 	tg := tag(t)
 	p := start(t, scenario{
-		Feature:     "e2e-killed",
-		Tag:         tg,
-		ClassicArgs: `"--spec-type", "none"`,
-		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
-		Rounds:      3,
-		MaxTokens:   600,
-		Ctx:         1024,
-		Gates:       "gates: {max_spread: 0, max_contended: 0}\n",
-		Extra:       "on_failure: continue\n",
+		Feature:   "e2e-killed",
+		Tag:       tg,
+		Rounds:    3,
+		MaxTokens: 600,
+		Ctx:       1024,
+		Extra:     "on_failure: continue\n",
 	})
 	p.waitFor(t, "run 1/6 classic: measuring", 60*time.Second)
 	syscall.Kill(enginePID(t, tg), syscall.SIGKILL)
@@ -178,17 +159,13 @@ func TestFaultEngineKilledMidRun(t *testing.T) {
 // timeout; the run fails with that reason and the stopped engine is still
 // killed.
 func TestFaultEngineHangs(t *testing.T) {
-	needEngine(t)
 	tg := tag(t)
 	p := start(t, scenario{
-		Feature:     "e2e-hang",
-		Tag:         tg,
-		ClassicArgs: `"--spec-type", "none"`,
-		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
-		MaxTokens:   800,
-		Ctx:         1024,
-		Request:     "    timeout: 3s\n",
-		Extra:       "",
+		Feature:   "e2e-hang",
+		Tag:       tg,
+		MaxTokens: 800,
+		Ctx:       1024,
+		Request:   "    timeout: 3s\n",
 	})
 	p.waitFor(t, "run 1/8 classic: measuring", 60*time.Second)
 	syscall.Kill(enginePID(t, tg), syscall.SIGSTOP)

@@ -16,19 +16,13 @@ import (
 // must say DIVERGENT at the first differing token and byte, which the test
 // recomputes on its own from the raw outputs in runs.jsonl.
 func TestIdentityDivergent(t *testing.T) {
-	needEngine(t)
 	res := run(t, scenario{
-		Feature:     "e2e-divergent",
-		Tag:         tag(t),
-		Models:      chaoticDir,
-		ClassicArgs: `"--spec-type", "none"`,
-		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
-		Rounds:      2,
-		MaxTokens:   400,
-		Ctx:         1024,
-		// Two rounds cannot reach significance: this test is about identity.
-		Gates: "gates: {max_spread: 0, max_contended: 0}\n",
-		Extra: "exactness: {compare: [draft], against: classic, on_mismatch: report}\n",
+		Feature:   "e2e-divergent",
+		Models:    chaoticDir,
+		Rounds:    2,
+		MaxTokens: 400,
+		Ctx:       1024,
+		Extra:     "exactness: {compare: [draft], against: classic, on_mismatch: report}\n",
 	})
 	if res.record == nil {
 		t.Fatalf("no record (exit %d)", res.code)
@@ -71,13 +65,8 @@ func TestIdentityDivergent(t *testing.T) {
 // random seed) makes identity undecidable: INCONCLUSIVE, exit 2, with the
 // baseline's own first divergence.
 func TestIdentityNondeterministicBaseline(t *testing.T) {
-	needEngine(t)
 	res := run(t, scenario{
 		Feature:     "e2e-nondeterministic",
-		Tag:         tag(t),
-		ClassicArgs: `"--spec-type", "none"`,
-		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
-		Rounds:      4,
 		MaxTokens:   32,
 		Temperature: "1.0",
 		Seed:        "-1",
@@ -98,14 +87,9 @@ func TestIdentityNondeterministicBaseline(t *testing.T) {
 // An empty output (a stop sequence that fires on the first token) is an
 // error in the record, never an identity pass.
 func TestIdentityRefusesEmpty(t *testing.T) {
-	needEngine(t)
 	res := run(t, scenario{
-		Feature:     "e2e-empty",
-		Tag:         tag(t),
-		ClassicArgs: `"--spec-type", "none"`,
-		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
-		Rounds:      4,
-		MaxTokens:   8,
+		Feature:   "e2e-empty",
+		MaxTokens: 8,
 		// The synthetic model answers "Hello" with "^" first.
 		Prompt:  "Hello",
 		Request: "    stop: [\"^\"]\n",

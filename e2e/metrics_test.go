@@ -46,7 +46,6 @@ unmeasured: [Everything but the metrics: this is a test.]
 // a log capture of the measured window and a ratio of two Prometheus
 // deltas, each summarised with its median and interval.
 func TestExtraMetricsAcceptance(t *testing.T) {
-	needEngine(t)
 	code, rec, md, _ := runFile(t, metricsScenario("/completion", ""))
 	if code != 0 && code != 2 {
 		t.Fatalf("exit %d", code)
@@ -86,7 +85,6 @@ func TestExtraMetricsAcceptance(t *testing.T) {
 // acceptance below 100% as a decline, so that the real llama-server's own
 // "draft acceptance = …" line, written only when it drafts, is the line.)
 func TestDeclineRejects(t *testing.T) {
-	needEngine(t)
 	code, rec, md, _ := runFile(t, metricsScenario("/completion", "  decline: 'draft acceptance = 0\\.'\n"))
 	if code != 3 || rec.Verdict != schema.Rejected {
 		t.Fatalf("exit %d, verdict %s", code, rec.Verdict)
@@ -100,7 +98,6 @@ func TestDeclineRejects(t *testing.T) {
 // token and inter-token latency percentiles are metrics of every run, and
 // the record says every event was timestamped.
 func TestOpenAIChatLatencies(t *testing.T) {
-	needEngine(t)
 	code, rec, md, _ := runFile(t, metricsScenario("/v1/chat/completions, event_times: true", ""))
 	if code != 0 && code != 2 {
 		t.Fatalf("exit %d", code)

@@ -11,19 +11,14 @@ import (
 	"time"
 )
 
-// orphanScenario runs long enough requests that decodebench can be killed
-// while the engine generates.
-func orphanScenario(tg string) scenario {
-	return scenario{
-		Feature:     "e2e-orphan",
-		Tag:         tg,
-		ClassicArgs: `"--spec-type", "none"`,
-		DraftArgs:   `"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"`,
-		Rounds:      2,
-		MaxTokens:   400,
-		Ctx:         1024,
-		Warmup:      0,
-	}
+// startOrphan starts, without a parent-death signal, requests long enough
+// that decodebench can be killed while the engine generates, and waits for
+// the first measured run.
+func startOrphan(t *testing.T) *proc {
+	t.Setenv("DECODEBENCH_TEST_NO_PDEATHSIG", "1")
+	p := start(t, scenario{Feature: "e2e-orphan", Rounds: 2, MaxTokens: 400, Ctx: 1024})
+	p.waitFor(t, "run 1/4 classic: measuring", 60*time.Second)
+	return p
 }
 
 // killed SIGKILLs decodebench and waits for it, without reading a record
@@ -53,30 +48,23 @@ func watchdogOf(t *testing.T, pid int) int {
 	return 0
 }
 
-// Without a parent-death signal (macOS; turned off here with a test-only
-// variable), a SIGKILLed decodebench leaves no engine: its watchdog ends
+// Without a parent-death signal (macOS; startOrphan turns it off with a
+// test-only variable), a SIGKILLed decodebench leaves no engine: its watchdog ends
 // the engine's group.
 func TestOrphanWatchdogEndsEngine(t *testing.T) {
-	needEngine(t)
-	t.Setenv("DECODEBENCH_TEST_NO_PDEATHSIG", "1")
-	tg := tag(t)
-	p := start(t, orphanScenario(tg))
-	p.waitFor(t, "run 1/4 classic: measuring", 60*time.Second)
-	enginePID(t, tg) // the engine runs
+	p := startOrphan(t)
+	enginePID(t, p.tag) // the engine runs
 	watchdogOf(t, p.cmd.Process.Pid)
 	p.killed(t)
-	assertNoEngineLeft(t, tg)
+	assertNoEngineLeft(t, p.tag)
 }
 
 // With the watchdog killed too, the engine is left running; `--resume`
 // reaps it (its pid and start time match the data folder's record) before
 // it continues.
 func TestOrphanResumeReapsEngine(t *testing.T) {
-	needEngine(t)
-	t.Setenv("DECODEBENCH_TEST_NO_PDEATHSIG", "1")
-	tg := tag(t)
-	p := start(t, orphanScenario(tg))
-	p.waitFor(t, "run 1/4 classic: measuring", 60*time.Second)
+	p := startOrphan(t)
+	tg := p.tag
 	eng := enginePID(t, tg)
 	syscall.Kill(watchdogOf(t, p.cmd.Process.Pid), syscall.SIGKILL)
 	p.killed(t)
