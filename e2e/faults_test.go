@@ -122,22 +122,26 @@ func TestFaultSIGTERM(t *testing.T) {
 	}
 }
 
+// signalEngine sends sig to the engine once decodebench prints line, and
+// waits for decodebench to end.
+func (p *proc) signalEngine(t *testing.T, line string, sig syscall.Signal) result {
+	t.Helper()
+	p.waitFor(t, line, 60*time.Second)
+	syscall.Kill(enginePID(t, p.tag), sig)
+	return p.wait(t)
+}
+
 // An engine killed in the middle of the measured request makes that run
 // fail with the reason; under on_failure: continue the campaign goes on and
 // the record keeps every other run.
 func TestFaultEngineKilledMidRun(t *testing.T) {
-	tg := tag(t)
-	p := start(t, scenario{
+	res := start(t, scenario{
 		Feature:   "e2e-killed",
-		Tag:       tg,
 		Rounds:    3,
 		MaxTokens: 600,
 		Ctx:       1024,
 		Extra:     "on_failure: continue\n",
-	})
-	p.waitFor(t, "run 1/6 classic: measuring", 60*time.Second)
-	syscall.Kill(enginePID(t, tg), syscall.SIGKILL)
-	res := p.wait(t)
+	}).signalEngine(t, "run 1/6 classic: measuring", syscall.SIGKILL)
 	if res.record == nil || len(res.record.Runs) != 6 {
 		t.Fatalf("exit %d, runs %d; want all 6 runs recorded", res.code, len(res.record.Runs))
 	}
@@ -159,17 +163,12 @@ func TestFaultEngineKilledMidRun(t *testing.T) {
 // timeout; the run fails with that reason and the stopped engine is still
 // killed.
 func TestFaultEngineHangs(t *testing.T) {
-	tg := tag(t)
-	p := start(t, scenario{
+	res := start(t, scenario{
 		Feature:   "e2e-hang",
-		Tag:       tg,
 		MaxTokens: 800,
 		Ctx:       1024,
 		Request:   "    timeout: 3s\n",
-	})
-	p.waitFor(t, "run 1/8 classic: measuring", 60*time.Second)
-	syscall.Kill(enginePID(t, tg), syscall.SIGSTOP)
-	res := p.wait(t)
+	}).signalEngine(t, "run 1/8 classic: measuring", syscall.SIGSTOP)
 	if res.code != 1 || res.record == nil || res.record.Verdict != schema.Failed {
 		t.Fatalf("exit %d, want 1 with a FAILED record", res.code)
 	}
