@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -209,32 +210,30 @@ func samples(rec *schema.Record, arm, metric string) []float64 {
 
 func armNames(old, nu *schema.Record) []string {
 	var out []string
-	seen := map[string]bool{}
 	for _, r := range []*schema.Record{nu, old} {
 		for _, a := range r.Scenario.Arms {
-			if !seen[a.Name] {
-				seen[a.Name] = true
-				out = append(out, a.Name)
-			}
+			out = append(out, a.Name)
 		}
 	}
-	return out
+	return distinct(out)
+}
+
+// distinct keeps the first of each name, in order.
+func distinct(names []string) []string {
+	seen := map[string]bool{}
+	return slices.DeleteFunc(names, func(n string) bool { s := seen[n]; seen[n] = true; return s })
 }
 
 // metricNames lists the metrics either record reports (the new record's
 // order first): built-in ones and the scenarios' own.
 func metricNames(nu, old *schema.Record) []string {
 	var out []string
-	seen := map[string]bool{}
 	for _, r := range []*schema.Record{nu, old} {
 		for _, m := range r.Analysis.Results {
-			if !seen[m.Metric] {
-				seen[m.Metric] = true
-				out = append(out, m.Metric)
-			}
+			out = append(out, m.Metric)
 		}
 	}
-	if len(out) == 0 {
+	if out = distinct(out); len(out) == 0 {
 		out = append(out, nu.Scenario.Primary)
 		for _, m := range schema.Metrics {
 			if !m.Stream && m.Name != nu.Scenario.Primary {
