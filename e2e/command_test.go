@@ -28,14 +28,20 @@ func sibling(t *testing.T, name string) string {
 // returns the exit code and the record, loaded with its runs.
 func runFile(t *testing.T, yaml string, env ...string) (int, *schema.Record, string, string) {
 	t.Helper()
-	needEngine(t)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "s.yaml")
+	path := filepath.Join(t.TempDir(), "s.yaml")
 	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "rec")
-	cmd := exec.Command(binary, "run", path, "--out", out, "--hw", "test", "--date", "2026-01-02")
+	return runScenario(t, path, nil, env...)
+}
+
+// runScenario runs decodebench on a scenario file or shipped name with
+// extra flags and environment, and checks the one record it writes.
+func runScenario(t *testing.T, scenario string, flags []string, env ...string) (int, *schema.Record, string, string) {
+	t.Helper()
+	needEngine(t)
+	out := filepath.Join(t.TempDir(), "rec")
+	cmd := exec.Command(binary, append([]string{"run", scenario, "--out", out, "--hw", "test", "--date", "2026-01-02"}, flags...)...)
 	cmd.Env = append(append(os.Environ(), "MODEL_DIR="+modelDir), env...)
 	b, err := cmd.CombinedOutput()
 	code := 0
@@ -88,19 +94,26 @@ func retriedLater(later []schema.Run, r schema.Run) bool {
 	return false
 }
 
+// cliScenario reads a shipped scenario, changed by the old, new pairs, and
+// the variable env that points it at the llama.cpp tool beside llama-server.
+func cliScenario(t *testing.T, file, tool, env string, oldnew ...string) (yaml, toolEnv string) {
+	t.Helper()
+	needEngine(t)
+	src, err := os.ReadFile("../scenarios/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.NewReplacer(oldnew...).Replace(string(src)), env + "=" + sibling(t, tool)
+}
+
 // The command engine runs llama-completion once per measured run: the
 // decode rate comes from its own "eval time" line, the thread count that
 // tells the arms apart from its system_info line, the text from stdout.
 func TestCommandEngineLlamaCompletion(t *testing.T) {
-	needEngine(t)
-	bin := sibling(t, "llama-completion")
-	src, err := os.ReadFile("../scenarios/llamacpp-cli.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	yaml := strings.NewReplacer(`"-n", "64"`, `"-n", "16"`, "rounds: 5, warmup: 1, cooldown: 1s", "rounds: 4, warmup: 1, cooldown: 0s",
-		"gates: {max_spread: 50%, max_contended: 50%}", "gates: {max_spread: 0, max_contended: 0}\nexactness: {compare: [t1], on_mismatch: report}").Replace(string(src))
-	code, rec, md, _ := runFile(t, yaml, "LLAMA_COMPLETION="+bin)
+	yaml, bin := cliScenario(t, "llamacpp-cli.yaml", "llama-completion", "LLAMA_COMPLETION",
+		`"-n", "64"`, `"-n", "16"`, "rounds: 5, warmup: 1, cooldown: 1s", "rounds: 4, warmup: 1, cooldown: 0s",
+		"gates: {max_spread: 50%, max_contended: 50%}", "gates: {max_spread: 0, max_contended: 0}\nexactness: {compare: [t1], on_mismatch: report}")
+	code, rec, md, _ := runFile(t, yaml, bin)
 	if code != 0 && code != 2 {
 		t.Fatalf("exit %d", code)
 	}
@@ -126,15 +139,10 @@ func TestCommandEngineLlamaCompletion(t *testing.T) {
 // the arms apart, its drafted and accepted counts are recorded, a wrong
 // expectation REJECTS.
 func TestCommandEngineLlamaSpeculative(t *testing.T) {
-	needEngine(t)
-	bin := sibling(t, "llama-speculative")
-	src, err := os.ReadFile("../scenarios/llamacpp-speculative-cli.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	yaml := strings.NewReplacer(`"-n", "64"`, `"-n", "16"`, "rounds: 5, warmup: 0, cooldown: 1s", "rounds: 2, warmup: 0, cooldown: 0s",
-		"gates: {max_spread: 50%, max_contended: 50%}", "gates: {max_spread: 0, max_contended: 0}").Replace(string(src))
-	code, rec, _, _ := runFile(t, yaml, "LLAMA_SPECULATIVE="+bin)
+	yaml, bin := cliScenario(t, "llamacpp-speculative-cli.yaml", "llama-speculative", "LLAMA_SPECULATIVE",
+		`"-n", "64"`, `"-n", "16"`, "rounds: 5, warmup: 0, cooldown: 1s", "rounds: 2, warmup: 0, cooldown: 0s",
+		"gates: {max_spread: 50%, max_contended: 50%}", "gates: {max_spread: 0, max_contended: 0}")
+	code, rec, _, _ := runFile(t, yaml, bin)
 	if code != 0 && code != 2 {
 		t.Fatalf("exit %d", code)
 	}
@@ -149,7 +157,7 @@ func TestCommandEngineLlamaSpeculative(t *testing.T) {
 		}
 	}
 	wrong := strings.Replace(yaml, `expect: {draft3: "== 3", draft8: "== 8"}`, `expect: {draft3: "== 3", draft8: "== 9"}`, 1)
-	code, rec, _, _ = runFile(t, wrong, "LLAMA_SPECULATIVE="+bin)
+	code, rec, _, _ = runFile(t, wrong, bin)
 	if code != 3 || rec.Verdict != schema.Rejected {
 		t.Errorf("a wrong draft size expectation: exit %d, verdict %s", code, rec.Verdict)
 	}
