@@ -2,11 +2,11 @@ package analysis
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
+	"github.com/decodebench/decodebench/stats"
 )
 
 // gates applies the publishability rules to the primary metric. It returns
@@ -32,7 +32,7 @@ func gates(in Input, s samples, res []schema.MetricResult, marks []schema.Mark) 
 		if g := p.Gates.MaxSpread; g > 0 && a.Spread() > g {
 			inconclusive = append(inconclusive, schema.TooNoisy{Arm: a.Arm, Metric: p.Primary, Spread: a.Spread(), Limit: g})
 		}
-		if g := p.Gates.MaxDrift; g > 0 && a.N >= 6 && math.Abs(a.Drift) >= g && math.Abs(a.DriftRho) >= 0.5 {
+		if g := p.Gates.MaxDrift; g > 0 && (stats.Drift{N: a.N, Change: a.Drift, Rho: a.DriftRho}).Flagged(g) {
 			flags = append(flags, schema.Drift{Arm: a.Arm, Change: a.Drift, Rho: a.DriftRho})
 		}
 		if a.Arm != p.Baseline {

@@ -56,14 +56,6 @@ func measured(in Input, metric string) bool {
 	return false
 }
 
-// higherIsBetter is a metric's direction under the policy.
-func higherIsBetter(p scenarios.Policy, metric string) bool {
-	if m, ok := p.Metric(metric); ok {
-		return m.HigherIsBetter
-	}
-	return schema.MetricOf(metric).HigherIsBetter
-}
-
 // outliersOf flags, per arm, the finished runs' values of one metric by
 // modified z-score. It returns the run indexes flagged.
 func outliersOf(in Input, metric string) map[int]bool {

@@ -1,0 +1,118 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// newRecord is the record's frame before any run: method, machine and
+// scenario as the campaign starts.
+func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started time.Time) *schema.Record {
+	s := c.scenario
+	p := c.policy
+	rec := &schema.Record{
+		Schema:   schema.Schema,
+		Feature:  s.Feature,
+		Title:    s.Title,
+		Issue:    s.Issue,
+		Hardware: hw,
+		Date:     date,
+		Machine:  id,
+		Scenario: schema.ScenarioInfo{
+			Path:            s.Path,
+			Hash:            s.Hash(),
+			Baseline:        s.Baseline,
+			Primary:         s.Metrics.Primary,
+			Vars:            listedVars(s, c.redact),
+			AllowUnverified: s.AllowUnverified,
+			Request: schema.RequestInfo{
+				Endpoint: s.Engine.Request.Endpoint, Prompt: s.Engine.Request.Prompt, MaxTokens: s.Engine.Request.MaxTokens,
+				Temperature: s.Engine.Request.Temperature, Seed: s.Engine.Request.Seed, IgnoreEOS: s.Engine.Request.IgnoreEOS,
+			},
+			Warnings:  c.opt.ScenarioWarnings,
+			Overrides: s.Overrides,
+		},
+		Method: schema.Method{
+			Rounds: s.Schedule.Rounds.Min, Warmup: s.Schedule.Warmup, Order: p.Schedule.Order, Seed: s.Schedule.Seed,
+			Cooldown: s.Schedule.Cooldown.String(), Started: started,
+			Version: c.opt.Version, Commit: c.opt.Commit, Dirty: c.opt.Dirty,
+			OnFailure: p.Failure, Outliers: p.Outliers,
+			Confidence: p.Stats.Confidence, Alpha: p.Stats.Alpha, MinEffect: p.Stats.MinEffect,
+			MaxSpread: p.Gates.MaxSpread, MaxContended: p.Gates.MaxContended,
+			ContendedCPU: p.Gates.ContendedCPU, MaxDrift: p.Gates.MaxDrift, Resamples: p.Stats.Resamples,
+		},
+	}
+	for _, n := range s.Unmeasured {
+		rec.Scenario.Unmeasured = append(rec.Scenario.Unmeasured, string(n))
+	}
+	rel, err := filepath.Rel(filepath.Dir(c.recPath), c.dataDir)
+	if err != nil {
+		rel = c.dataDir
+	}
+	rec.DataDir = filepath.ToSlash(rel)
+	for _, a := range s.Arms {
+		cmd := append(append([]string{}, s.Engine.Command...), a.Args...)
+		rec.Scenario.Arms = append(rec.Scenario.Arms, schema.ArmInfo{
+			Name:    a.Name,
+			Command: c.redact.Args(cmd),
+			Env:     c.redact.Env(mergeEnv(s.Engine.Env, a.Env)),
+			Control: a.Control,
+		})
+	}
+	for i, sc := range s.Counters {
+		rec.Counters = append(rec.Counters, schema.CounterSpec{Name: sc.Name, Kind: p.Counters[i].Kind, Expr: p.Counters[i].Expr, Expect: sc.Expect})
+	}
+	return rec
+}
+
+// identifyEngine identifies the engine binary and hashes the files its
+// command lines name.
+func (c *campaign) identifyEngine(ctx context.Context) schema.EngineInfo {
+	s := c.scenario
+	id := engine.Identify(ctx, s.Engine.Command[0], os.Environ(), s.Engine.Source)
+	if vc := s.VersionCommand(); len(vc) > 0 {
+		v, err := engine.VersionOf(ctx, vc, mergeEnv(s.Engine.Env, nil))
+		if err != nil {
+			id.Problems = append(id.Problems, fmt.Sprintf("version command %s: %v", strings.Join(vc, " "), err))
+		}
+		if v != "" {
+			id.Version = strings.TrimSpace(id.Version + "\n" + strings.Join(vc, " ") + ": " + v)
+		}
+	}
+	args := append([]string{}, s.Engine.Command...)
+	for _, a := range s.Arms {
+		args = append(args, a.Args...)
+	}
+	models, problems := engine.ModelFiles(args)
+	id.Models = models
+	id.Problems = append(id.Problems, problems...)
+	return id
+}
+
+// conclude analyses the runs and puts the analysis into the record.
+func (c *campaign) conclude() {
+	c.rec.Method.Footprint = footprintTotal(c.rec.Runs)
+	c.rec.Analysis, c.rec.Verdict = recorder.Analyze(c.policy, c.rec.Runs, c.rec.Method)
+}
+
+// writeOutputs writes the plots, hashes the data folder's files into the
+// record, and writes the record.
+func (c *campaign) writeOutputs() error {
+	c.rec.Plots = c.writePlots()
+	// Every string of the record (data block and Markdown alike) is masked.
+	c.redact.Walk(c.rec)
+	files, err := recorder.HashDataDir(c.dataDir)
+	if err != nil {
+		return err
+	}
+	c.rec.Files = files
+	return recorder.WriteFile(c.recPath, c.rec)
+}

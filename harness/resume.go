@@ -1,0 +1,83 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// Resume continues an interrupted campaign from its data folder: the same
+// scenario (by semantic hash) and the same engine binary (by hash), from the
+// run after the last finished one, into the same record. It trusts nothing
+// it reads there: the record's path, hardware slug and date come from the
+// data folder's own path and name (<out>/data/<stem>, record
+// <out>/<stem>.md), and a data folder holding a symbolic link is refused.
+// opt.OutDir, when set, must be that <out>.
+func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Options) (*Outcome, error) {
+	dataDir, err := filepath.Abs(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	recPath, stem, err := resumeTarget(dataDir, s.Feature, opt.OutDir)
+	if err != nil {
+		return nil, err
+	}
+	st, err := readState(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	if h := s.Hash(); h != st.ScenarioHash {
+		return nil, scenarioChanged(dataDir, s, h, st.ScenarioHash)
+	}
+	c, err := newCampaign(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	c.dataDir, c.recPath = dataDir, recPath
+	runs, err := recorder.ReadRuns(filepath.Join(dataDir, recorder.RunsFile))
+	if err != nil {
+		return nil, err
+	}
+	id, err := machine.Identify(ctx)
+	if err != nil {
+		c.progress.Printf("machine identity incomplete: %v", err)
+	}
+	c.rec = c.newRecord(stem.Hardware, stem.Date, id, st.Started)
+	c.rec.Engine = c.identifyEngine(ctx)
+	if c.rec.Engine.SHA256 != st.EngineSHA256 {
+		return nil, fmt.Errorf("resume %s: the engine binary changed since the campaign started (sha256 %.12s, was %.12s)", dataDir, c.rec.Engine.SHA256, st.EngineSHA256)
+	}
+	now := time.Now().Round(0)
+	st.Resumed = append(st.Resumed, now)
+	c.rec.Method.Resumed = st.Resumed
+	c.redact.Walk(&st)
+	if err := writeState(dataDir, st); err != nil {
+		return nil, err
+	}
+	c.rec.Runs = runs
+	c.progress.Printf("resuming %s: %d run(s) already finished", dataDir, len(runs))
+	return c.execute(ctx)
+}
+
+// resumePoint returns the index of the next slot to run and its attempt
+// number, given the runs already in the record.
+func (c *campaign) resumePoint() (next, attempt int) {
+	if len(c.rec.Runs) == 0 {
+		return 0, 1
+	}
+	last := c.rec.Runs[len(c.rec.Runs)-1]
+	if last.OK() {
+		return last.Seq, 1
+	}
+	if c.policy.Failure == schema.FailContinue {
+		return last.Seq, 1
+	}
+	// The last slot failed and the campaign stopped there: try it again.
+	return last.Seq - 1, max(last.Attempt, 1) + 1
+}
