@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
 )
 
@@ -78,7 +79,11 @@ type Response struct {
 	// from sending the request to the end of the stream: what reading the
 	// reply cost the machine the engine ran on.
 	SelfCPU time.Duration
-	wakeups int
+	// Impossible are the engine's numbers that could not be true (not
+	// finite, negative, more tokens than max_tokens allows): left out of
+	// Timings and the token count.
+	Impossible []schema.ImpossibleValue
+	wakeups    int
 }
 
 // TPOT is the time per output token after the first: (last − first token
@@ -175,8 +180,8 @@ func Complete(ctx context.Context, baseURL string, req Request) (*Response, erro
 	if !r.Done {
 		return r, fmt.Errorf("stream ended without a final event after %d events (truncated reply)", r.Events)
 	}
-	r.Timings = numbers(r.Final["timings"])
-	r.Tokens, r.TokenSource = tokenCount(r)
+	r.Timings = r.plausibleTimings(numbers(r.Final["timings"]), req.MaxTokens)
+	r.Tokens, r.TokenSource = tokenCount(r, req.MaxTokens)
 	if r.Tokens == 0 && r.Text == "" && r.Reasoning == "" {
 		return r, errors.New("engine returned no tokens")
 	}
@@ -207,16 +212,17 @@ func requestBody(d dialect, req Request, stream bool) ([]byte, error) {
 
 // tokenCount takes the number of generated tokens from the engine's own
 // totals first: counting stream events undercounts when the engine merges
-// tokens (llama-server does, at multi-byte characters).
-func tokenCount(r *Response) (int, string) {
+// tokens (llama-server does, at multi-byte characters). A total that
+// cannot be true (ImpossibleTokens) is passed over and noted.
+func tokenCount(r *Response, maxTokens int) (int, string) {
 	if v, ok := r.Timings["predicted_n"]; ok && v > 0 {
-		return int(v), "timings.predicted_n"
+		return int(v), "timings.predicted_n" // checked by plausibleTimings
 	}
-	if v, ok := r.Final["tokens_predicted"].(float64); ok && v > 0 {
+	if v, ok := r.Final["tokens_predicted"].(float64); ok && v != 0 && r.plausibleTokens("tokens_predicted", v, maxTokens) {
 		return int(v), "tokens_predicted"
 	}
 	if u, ok := r.Final["usage"].(map[string]any); ok {
-		if v, ok := u["completion_tokens"].(float64); ok && v > 0 {
+		if v, ok := u["completion_tokens"].(float64); ok && v != 0 && r.plausibleTokens("usage.completion_tokens", v, maxTokens) {
 			return int(v), "usage.completion_tokens"
 		}
 	}
@@ -224,6 +230,42 @@ func tokenCount(r *Response) (int, string) {
 		return len(r.TokenIDs), "streamed token ids"
 	}
 	return r.StreamedTokens, TokensFromEvents
+}
+
+// plausibleTokens reports whether a token total can be true, noting it
+// in r.Impossible when it cannot.
+func (r *Response) plausibleTokens(source string, v float64, maxTokens int) bool {
+	if iv, bad := ImpossibleTokens(source, v, maxTokens); bad {
+		r.Impossible = append(r.Impossible, iv)
+		return false
+	}
+	return true
+}
+
+// plausibleTimings keeps the timing fields that can be true: finite, not
+// negative, and a predicted_n within what the request allows.
+func (r *Response) plausibleTimings(t map[string]float64, maxTokens int) map[string]float64 {
+	for _, k := range sortedKeys(t) {
+		v := t[k]
+		iv, bad := Impossible("timings."+k, v, false)
+		if !bad && k == "predicted_n" {
+			iv, bad = ImpossibleTokens("timings."+k, v, maxTokens)
+		}
+		if bad {
+			r.Impossible = append(r.Impossible, iv)
+			delete(t, k)
+		}
+	}
+	return t
+}
+
+func sortedKeys(m map[string]float64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // numbers keeps the numeric fields of a JSON object.

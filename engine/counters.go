@@ -28,6 +28,8 @@ type Reading struct {
 	// Absent is set when the source did not appear at all (no such
 	// metric, no such reply field, no matching log line) and was read as 0.
 	Absent bool `json:"absent,omitempty"`
+	// Impossible says what the source reported when it could not be true.
+	Impossible *schema.ImpossibleValue `json:"-"`
 }
 
 // Observation is everything a counter can be read from in one run.
@@ -64,8 +66,22 @@ func NewCounter(c scenarios.CounterPolicy) (*Counter, error) {
 // NeedsMetrics reports whether the counter reads the metrics endpoint.
 func (c *Counter) NeedsMetrics() bool { return c.Kind == schema.SourceMetric }
 
-// Read returns the counter's value in one run.
+// Read returns the counter's value in one run. A value that is not a
+// finite number (a metric page's NaN, a reply field "Infinity", a sum that
+// overflowed) cannot be true: it is read as absent, with a note, and
+// Impossible says what it was.
 func (c *Counter) Read(o Observation) (Reading, error) {
+	rd, err := c.read(o)
+	if err != nil {
+		return rd, err
+	}
+	if iv, bad := Impossible("counter "+c.Name, rd.Value, true); bad {
+		return Reading{Note: "the engine reported " + iv.Value + ", not a finite number; recorded as absent", Absent: true, Impossible: &iv}, nil
+	}
+	return rd, nil
+}
+
+func (c *Counter) read(o Observation) (Reading, error) {
 	switch c.Kind {
 	case schema.SourceMetric:
 		after, okA := o.After.Value(c.sel)

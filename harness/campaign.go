@@ -321,8 +321,10 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 	if err != nil {
 		run.Error = err.Error()
 	}
-	// The analysis sees exactly what is stored: the redacted run.
+	// The analysis sees exactly what is stored: the redacted run, every
+	// number in it finite.
 	c.redact.Walk(&run)
+	finiteRun(&run)
 	if err := c.journal.Append(run); err != nil {
 		return run, err
 	}

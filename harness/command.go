@@ -82,11 +82,21 @@ func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *schema.Ru
 			}
 			continue
 		}
+		if !plausible(run, "metric "+m, v, false) {
+			if m == s.Metrics.Primary {
+				return fmt.Errorf("the command's output gives %s as %s, which cannot be true", m, engine.FormatValue(v))
+			}
+			continue
+		}
 		run.Metrics[m] = v
 	}
 	if e.tokens != nil {
 		if v, ok := lastNumber(e.tokens, res.Lines); ok {
-			run.Tokens, run.TokenSource = int(v), TokensFromCommand
+			if iv, bad := engine.ImpossibleTokens("tokens", v, s.Engine.Request.MaxTokens); bad {
+				run.Impossible = append(run.Impossible, iv)
+			} else {
+				run.Tokens, run.TokenSource = int(v), TokensFromCommand
+			}
 		}
 	}
 	run.Output = e.text(res.Stdout)

@@ -1,8 +1,11 @@
 package harness
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -13,11 +16,25 @@ import (
 
 // Journal appends finished runs to runs.jsonl, one JSON object a line, and
 // syncs the file before the next run starts, so that a crash or a killed
-// runner loses at most the run in progress.
+// runner loses at most the run in progress. Each run is one write of its
+// whole line; a write or sync that fails (a full disk) cuts the file back
+// to its last whole run, so the journal never holds half a line that a
+// later run would be appended onto.
 type Journal struct {
-	f *os.File
+	f journalFile
+	// size is the length of the journal's whole runs.
+	size int64
 	// Redactor, when set, masks secrets in every run written.
 	Redactor *redact.Redactor
+}
+
+// journalFile is what the journal needs of its file; tests inject one
+// that fails part-way.
+type journalFile interface {
+	io.Writer
+	Sync() error
+	Truncate(size int64) error
+	Close() error
 }
 
 // OpenJournal opens (or creates) the journal for appending; it never
@@ -27,11 +44,18 @@ func OpenJournal(path string) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	return &Journal{f: f}, nil
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	return &Journal{f: f, size: fi.Size()}, nil
 }
 
-// Append writes one run and syncs it to disk.
+// Append writes one run and syncs it to disk. On any failure the journal
+// is as it was before the call.
 func (j *Journal) Append(r schema.Run) error {
+	finiteRun(&r)
 	r, err := redactedRun(j.Redactor, r)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
@@ -40,14 +64,71 @@ func (j *Journal) Append(r schema.Run) error {
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
-	if _, err := j.f.Write(append(b, '\n')); err != nil {
-		return fmt.Errorf("journal: %w", err)
+	line := append(b, '\n')
+	n, err := j.f.Write(line)
+	if err == nil && n < len(line) {
+		err = io.ErrShortWrite
 	}
-	if err := j.f.Sync(); err != nil {
-		return fmt.Errorf("journal: %w", err)
+	if err == nil {
+		err = j.f.Sync()
 	}
+	if err != nil {
+		if terr := j.f.Truncate(j.size); terr != nil {
+			return fmt.Errorf("journal: writing run %d: %w; cutting the journal back to its last whole run also failed: %v", r.Seq, err, terr)
+		}
+		return fmt.Errorf("journal: writing run %d: %w (the journal was cut back to its last whole run)", r.Seq, err)
+	}
+	j.size += int64(len(line))
 	return nil
 }
 
 // Close closes the journal.
 func (j *Journal) Close() error { return j.f.Close() }
+
+// RepairJournal cuts a torn last line (one without its newline, left by a
+// crash or a full disk) off the journal at path, and returns how many
+// bytes it cut. A journal that does not exist, or ends in a whole line,
+// is left alone.
+func RepairJournal(path string) (int64, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|unix.O_NOFOLLOW, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("journal: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("journal: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return 0, fmt.Errorf("journal %s: not a regular file", path)
+	}
+	end := fi.Size()
+	// The last whole line ends at the last newline: search back from
+	// the end, a block at a time.
+	buf := make([]byte, 64<<10)
+	keep := int64(0)
+	for off := end; off > 0; {
+		n := min(int64(len(buf)), off)
+		off -= n
+		if _, err := f.ReadAt(buf[:n], off); err != nil {
+			return 0, fmt.Errorf("journal: %w", err)
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			keep = off + int64(i) + 1
+			break
+		}
+	}
+	if keep == end {
+		return 0, nil
+	}
+	if err := f.Truncate(keep); err != nil {
+		return 0, fmt.Errorf("journal: cutting its torn last line: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		return 0, fmt.Errorf("journal: %w", err)
+	}
+	return end - keep, nil
+}

@@ -51,7 +51,7 @@ func newExtraMetrics(p scenarios.Policy) ([]extraMetric, bool) {
 // derived ones, in declaration order, from everything the run has.
 func (c *campaign) readExtraMetrics(obs engine.Observation, run *schema.Run) {
 	for _, em := range c.extra {
-		if v, ok := em.read(obs); ok {
+		if v, ok := em.read(obs); ok && plausible(run, "metric "+em.mp.Name, v, true) {
 			run.Metrics[em.mp.Name] = v
 		}
 	}
@@ -63,7 +63,7 @@ func (c *campaign) readExtraMetrics(obs engine.Observation, run *schema.Run) {
 		for k, v := range run.Metrics {
 			vars[k] = v
 		}
-		if v, ok := em.mp.Eval(vars); ok && haveAll(em.mp.Extra.Expr, vars) {
+		if v, ok := em.mp.Eval(vars); ok && haveAll(em.mp.Extra.Expr, vars) && plausible(run, "metric "+em.mp.Name, v, true) {
 			run.Metrics[em.mp.Name] = v
 		}
 	}
@@ -127,6 +127,17 @@ func aggregate(re *regexp.Regexp, lines []string, how string) (float64, bool) {
 		return sum / float64(len(vals)), true
 	}
 	return vals[len(vals)-1], true
+}
+
+// plausible reports whether an engine-reported value can be true
+// (engine.Impossible), noting it in the run when it cannot: such a value
+// is recorded as absent, never as a number.
+func plausible(run *schema.Run, source string, v float64, signed bool) bool {
+	if iv, bad := engine.Impossible(source, v, signed); bad {
+		run.Impossible = append(run.Impossible, iv)
+		return false
+	}
+	return true
 }
 
 var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)

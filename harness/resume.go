@@ -40,6 +40,12 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 		return nil, err
 	}
 	c.dataDir, c.recPath = dataDir, recPath
+	journalPath := filepath.Join(dataDir, recorder.RunsFile)
+	if cut, err := RepairJournal(journalPath); err != nil {
+		return nil, err
+	} else if cut > 0 {
+		c.progress.Printf("warning: %s ended in a torn line (%d bytes: a run cut off by a crash or a full disk); it was removed, and that run will be measured again", journalPath, cut)
+	}
 	runs, err := recorder.ReadRuns(filepath.Join(dataDir, recorder.RunsFile))
 	if err != nil {
 		return nil, err

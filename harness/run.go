@@ -101,6 +101,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	obs.Reply = resp.Final
 
 	run.Tokens, run.TokenSource = resp.Tokens, resp.TokenSource
+	run.Impossible = append(run.Impossible, resp.Impossible...)
 	run.EngineTimings = resp.Timings
 	run.Output, run.Reasoning = resp.Text, resp.Reasoning
 	if resp.CompleteTokenIDs() {
@@ -150,6 +151,9 @@ func (c *campaign) observe(obs engine.Observation, run *schema.Run) error {
 			return err
 		}
 		run.Counters[k.Name] = schema.CounterReading{Value: rd.Value, Note: rd.Note, Absent: rd.Absent}
+		if rd.Impossible != nil {
+			run.Impossible = append(run.Impossible, *rd.Impossible)
+		}
 	}
 	return nil
 }

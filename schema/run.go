@@ -42,6 +42,9 @@ type Run struct {
 	// the scenario's decline pattern.
 	Declines []string `json:"declines,omitempty"`
 	Error    string   `json:"error,omitempty"`
+	// Impossible are engine-reported values that could not be true and
+	// were recorded as absent instead.
+	Impossible []ImpossibleValue `json:"impossible,omitempty"`
 	// Log is the engine log of this run, relative to the data folder.
 	Log string `json:"log,omitempty"`
 

@@ -1,0 +1,161 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// shortFile is a journal file on a disk that fills up: it takes room
+// bytes, then writes part of what it is given and fails with ENOSPC.
+type shortFile struct {
+	*os.File
+	room int
+}
+
+func (f *shortFile) Write(p []byte) (int, error) {
+	if len(p) <= f.room {
+		f.room -= len(p)
+		return f.File.Write(p)
+	}
+	n, _ := f.File.Write(p[:f.room])
+	f.room = 0
+	return n, syscall.ENOSPC
+}
+
+// On a full disk a run is either whole in runs.jsonl or not there at all:
+// the half line a failing write left is cut back, so a resume never
+// appends onto it, and every line stays a run.
+func TestJournalFullDiskLeavesNoTornLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), recorder.RunsFile)
+	j, err := OpenJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.f = &shortFile{File: j.f.(*os.File), room: 300}
+	run := func(seq int) schema.Run {
+		return schema.Run{Seq: seq, Round: 1, Arm: "a", Output: strings.Repeat("x", 100)}
+	}
+	if err := j.Append(run(1)); err != nil {
+		t.Fatal(err)
+	}
+	err = j.Append(run(2))
+	if err == nil || !strings.Contains(err.Error(), "no space left") || !strings.Contains(err.Error(), "cut back") {
+		t.Fatalf("append on a full disk: %v", err)
+	}
+	j.Close()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasSuffix(b, []byte("\n")) || bytes.Count(b, []byte("\n")) != 1 {
+		t.Fatalf("journal after a failed append: %q", b)
+	}
+	// The disk has room again: the journal goes on from its last whole run.
+	j, err = OpenJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(run(2)); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	runs, err := recorder.ReadRuns(path)
+	if err != nil || len(runs) != 2 || runs[1].Seq != 2 {
+		t.Fatalf("runs %+v, %v", runs, err)
+	}
+}
+
+// A journal that a crash left with half a line is repaired on resume: the
+// torn line is cut (and said), never appended onto.
+func TestResumeCutsTornJournalLine(t *testing.T) {
+	s := parseTest(t, testScenario)
+	out, dataDir := craftedFolder(t, s, "t-x-2026-01-01")
+	st := state{ScenarioPath: "t.yaml", ScenarioHash: s.Hash(), EngineSHA256: "never-this"}
+	if err := writeState(dataDir, st); err != nil {
+		t.Fatal(err)
+	}
+	whole, _ := json.Marshal(schema.Run{Seq: 1, Round: 1, Arm: "a"})
+	torn := append(append(whole, '\n'), []byte(`{"seq":2,"round":1,"arm":"b","metr`)...)
+	path := filepath.Join(dataDir, recorder.RunsFile)
+	if err := os.WriteFile(path, torn, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var progress bytes.Buffer
+	// The resume stops at the engine check (no such engine here), after
+	// the journal was repaired.
+	_, err := Resume(context.Background(), dataDir, s, Options{OutDir: out, Progress: &progress})
+	t.Logf("resume: %v", err)
+	if err == nil || strings.Contains(err.Error(), "runs.jsonl") {
+		t.Fatalf("resume: %v", err)
+	}
+	b, _ := os.ReadFile(path)
+	if !bytes.Equal(b, append(whole, '\n')) {
+		t.Errorf("journal after resume: %q", b)
+	}
+	if !strings.Contains(progress.String(), "torn line") {
+		t.Errorf("no warning: %q", progress.String())
+	}
+	// A whole journal, or none, is left as it is.
+	for _, body := range []string{"", string(whole) + "\n"} {
+		os.WriteFile(path, []byte(body), 0o644)
+		if cut, err := RepairJournal(path); cut != 0 || err != nil {
+			t.Errorf("%q: cut %d, %v", body, cut, err)
+		}
+	}
+	// One torn line alone is cut to nothing.
+	os.WriteFile(path, []byte(`{"seq":1`), 0o644)
+	if cut, err := RepairJournal(path); cut != 8 || err != nil {
+		t.Errorf("lone torn line: cut %d, %v", cut, err)
+	}
+}
+
+// nanExec reports values no engine can have measured.
+type nanExec struct{}
+
+func (nanExec) Execute(_ context.Context, slot Slot, run *schema.Run) error {
+	run.Metrics = map[string]float64{schema.DecodeTokS: 100 + float64(slot.Seq%3), schema.WallS: 1, "x": math.NaN()}
+	run.EngineTimings = map[string]float64{"predicted_per_second": math.Inf(1)}
+	run.Counters = map[string]schema.CounterReading{"c": {Value: math.NaN()}}
+	run.Output = "same"
+	return nil
+}
+
+// A NaN that reaches a run (from a metrics page, a reply field, a
+// command's output) no longer kills the journal with "json: unsupported
+// value: NaN": the campaign writes its record, the value is absent, and
+// the run says what it was.
+func TestNaNNeverReachesTheJournal(t *testing.T) {
+	c := testCampaign(t, strings.Replace(testScenario, "rounds: 6", "rounds: 2, cooldown: 0s", 1))
+	c.exec = nanExec{}
+	out := executeTest(t, context.Background(), c)
+	runs, err := recorder.ReadRuns(filepath.Join(c.dataDir, recorder.RunsFile))
+	if err != nil || len(runs) < 2 || len(runs) != len(out.Record.Runs) {
+		t.Fatalf("runs %d: %v %+v", len(runs), err, out.Record.Method)
+	}
+	r := runs[0]
+	if _, ok := r.Metrics["x"]; ok || r.EngineTimings["predicted_per_second"] != 0 || !r.Counters["c"].Absent {
+		t.Errorf("impossible values stored: %+v", r)
+	}
+	got := map[string]bool{}
+	for _, iv := range r.Impossible {
+		got[iv.Source+"="+iv.Value] = iv.Why == schema.NotFinite
+	}
+	for _, want := range []string{"metrics.x=NaN", "engine_timings.predicted_per_second=+Inf", "counter c=NaN"} {
+		if !got[want] {
+			t.Errorf("impossible %+v lacks %s", r.Impossible, want)
+		}
+	}
+	if out.Record == nil || out.Record.Verdict == "" {
+		t.Errorf("no record")
+	}
+}
