@@ -135,6 +135,9 @@ func Analyze(in Input) Analysis {
 		a.Warnings = append(a.Warnings, schema.AllowUnverified{Why: p.AllowUnverified})
 	}
 	a.Warnings = append(a.Warnings, hostWarnings(in)...)
+	if !in.Campaign.V2 {
+		a.Warnings = append(a.Warnings, metricsWithoutValue(in)...)
+	}
 	a.ClientEngineRatio = clientEngineRatio(in.Runs)
 	a.Unmeasured = unmeasured(in)
 	return a

@@ -32,6 +32,10 @@ type Campaign struct {
 	Started time.Time
 	// Interrupted is set when a signal stopped the campaign.
 	Interrupted bool
+	// V2 is set when the runs are a v2 record's: its analysis is derived
+	// as v2 derived it, without the warnings added since (an extra metric
+	// with no value).
+	V2 bool
 }
 
 // Run is one measured run (or failed attempt), as the analysis reads it.

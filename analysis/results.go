@@ -163,3 +163,30 @@ func WidestInterval(in Input) (float64, string) {
 	}
 	return widest, arm
 }
+
+// metricsWithoutValue names the scenario's own metrics that no finished
+// run has a value for: a misspelled source, or an expression whose input
+// never came, would otherwise leave no trace in the record.
+func metricsWithoutValue(in Input) []schema.Reason {
+	finished := countOK(in.Runs)
+	if finished == 0 {
+		return nil
+	}
+	var out []schema.Reason
+	for _, m := range in.Policy.Metrics {
+		if m.Extra == nil {
+			continue
+		}
+		has := false
+		for _, r := range in.Runs {
+			if _, ok := r.Metrics[m.Name]; ok && r.OK() {
+				has = true
+				break
+			}
+		}
+		if !has {
+			out = append(out, schema.MetricNoValue{Metric: m.Name, Runs: finished})
+		}
+	}
+	return out
+}

@@ -48,23 +48,40 @@ func newExtraMetrics(p scenarios.Policy) ([]extraMetric, bool) {
 
 // readExtraMetrics adds the scenario's own metrics to the run: read ones
 // from the observation (a source absent in this run gives no value), then
-// derived ones, in declaration order, from everything the run has.
+// derived ones from everything the run has, each once all of its inputs
+// have a value (so an expression may use one declared after it). An
+// input without a value (tokens the engine did not count, a model file
+// not found) leaves the metric without one, never a 0.
 func (c *campaign) readExtraMetrics(obs engine.Observation, run *schema.Run) {
 	for _, em := range c.extra {
 		if v, ok := em.read(obs); ok && plausible(run, "metric "+em.mp.Name, v, true) {
 			run.Metrics[em.mp.Name] = v
 		}
 	}
-	for _, em := range c.extra {
-		if !em.mp.Derived() {
-			continue
-		}
-		vars := map[string]float64{"tokens": float64(run.Tokens), "model_bytes": c.modelBytes()}
-		for k, v := range run.Metrics {
-			vars[k] = v
-		}
-		if v, ok := em.mp.Eval(vars); ok && haveAll(em.mp.Extra.Expr, vars) && plausible(run, "metric "+em.mp.Name, v, true) {
-			run.Metrics[em.mp.Name] = v
+	vars := map[string]float64{}
+	if run.Tokens > 0 {
+		vars[scenarios.VarTokens] = float64(run.Tokens)
+	}
+	if b, ok := c.modelBytes(); ok {
+		vars[scenarios.VarModelBytes] = b
+	}
+	done := map[string]bool{}
+	for progress := true; progress; {
+		progress = false
+		for _, em := range c.extra {
+			if !em.mp.Derived() || done[em.mp.Name] {
+				continue
+			}
+			for k, v := range run.Metrics {
+				vars[k] = v
+			}
+			if !haveAll(em.mp.Inputs, vars) {
+				continue
+			}
+			done[em.mp.Name], progress = true, true
+			if v, ok := em.mp.Eval(vars); ok && plausible(run, "metric "+em.mp.Name, v, true) {
+				run.Metrics[em.mp.Name] = v
+			}
 		}
 	}
 }
@@ -140,28 +157,24 @@ func plausible(run *schema.Run, source string, v float64, signed bool) bool {
 	return true
 }
 
-var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
-
-// haveAll reports whether every name the expression uses has a value in
+// haveAll reports whether every input of an expression has a value in
 // this run, so that a missing input never reads as 0.
-func haveAll(expr string, vars map[string]float64) bool {
-	for _, name := range identRE.FindAllString(expr, -1) {
-		if _, ok := vars[name]; !ok && !exprBuiltin[name] {
+func haveAll(inputs []string, vars map[string]float64) bool {
+	for _, name := range inputs {
+		if _, ok := vars[name]; !ok {
 			return false
 		}
 	}
 	return true
 }
 
-// exprBuiltin are names an expression may use that are not values.
-var exprBuiltin = map[string]bool{"e": true, "and": true, "or": true, "not": true, "abs": true, "max": true, "min": true, "round": true, "ceil": true, "floor": true}
-
-// modelBytes is the size of the first model file the command names.
-func (c *campaign) modelBytes() float64 {
-	if len(c.rec.Engine.Models) == 0 {
-		return 0
+// modelBytes is the size of the first model file the command names;
+// false when it names none decodebench found.
+func (c *campaign) modelBytes() (float64, bool) {
+	if len(c.rec.Engine.Models) == 0 || c.rec.Engine.Models[0].Bytes == 0 {
+		return 0, false
 	}
-	return float64(c.rec.Engine.Models[0].Bytes)
+	return float64(c.rec.Engine.Models[0].Bytes), true
 }
 
 // streamMetrics adds what the stream's arrival times give beyond the

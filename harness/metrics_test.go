@@ -49,3 +49,52 @@ func TestDiagnosticLinesInTheWindow(t *testing.T) {
 		t.Error("no pattern, yet declines")
 	}
 }
+
+// The README's metrics, read from a reply the way a run reads them: the
+// GB/s expression (1e9 is a number) has a value when the model's size and
+// the decode rate do; an expression may use one declared after it; an
+// input without a value (no token count, no model file) leaves the metric
+// without one, never a 0.
+func TestExtraMetricsFromARun(t *testing.T) {
+	src := `feature: x
+engine:
+  preset: llama.cpp
+  command: [llama-server, --port, "${PORT}"]
+  request: {prompt: hi, max_tokens: 8}
+arms: [{name: a}, {name: b, args: [-x]}]
+baseline: a
+allow_unverified: test
+unmeasured: [Prefill.]
+metrics:
+  extra:
+    - {name: per_token, expr: "gbps / tokens"}
+    - {name: gbps, unit: GB/s, expr: "model_bytes * decode_tok_s / 1e9"}
+    - {name: drafted, unit: tok, json: timings.draft_n}
+    - {name: accepted, unit: tok, json: timings.draft_n_accepted}
+    - {name: acceptance, better: higher, expr: "accepted / drafted"}
+`
+	s, _, err := scenarios.Parse("x.yaml", t.TempDir(), []byte(src), scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &campaign{rec: &schema.Record{Engine: schema.EngineInfo{Models: []schema.ModelFile{{Bytes: 2_000_000_000}}}}}
+	c.extra, _ = newExtraMetrics(s.Policy)
+	run := &schema.Run{Tokens: 4, Metrics: map[string]float64{schema.DecodeTokS: 50}}
+	c.readExtraMetrics(engine.Observation{Reply: map[string]any{"timings": map[string]any{"draft_n": 8.0, "draft_n_accepted": 6.0}}}, run)
+	want := map[string]float64{schema.DecodeTokS: 50, "gbps": 100, "per_token": 25, "drafted": 8, "accepted": 6, "acceptance": 0.75}
+	if len(run.Metrics) != len(want) {
+		t.Errorf("metrics %v, want %v", run.Metrics, want)
+	}
+	for k, v := range want {
+		if run.Metrics[k] != v {
+			t.Errorf("%s = %v, want %v", k, run.Metrics[k], v)
+		}
+	}
+
+	c.rec.Engine.Models = nil
+	run = &schema.Run{Metrics: map[string]float64{schema.DecodeTokS: 50}}
+	c.readExtraMetrics(engine.Observation{Reply: map[string]any{}}, run)
+	if len(run.Metrics) != 1 {
+		t.Errorf("without a model file, token count or reply fields: %v; want decode_tok_s only", run.Metrics)
+	}
+}

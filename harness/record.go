@@ -100,7 +100,7 @@ func (c *campaign) identifyEngine(ctx context.Context) schema.EngineInfo {
 // conclude analyses the runs and puts the analysis into the record.
 func (c *campaign) conclude() {
 	c.rec.Method.Footprint = footprintTotal(c.rec.Runs)
-	c.rec.Analysis, c.rec.Verdict = recorder.Analyze(c.policy, c.rec.Runs, c.rec.Method)
+	c.rec.Analysis, c.rec.Verdict = recorder.Analyze(c.policy, c.rec.Runs, c.rec.Method, c.rec.Schema)
 }
 
 // writeOutputs writes the plots, hashes the data folder's files into the

@@ -30,8 +30,11 @@ func AnalysisInput(p scenarios.Policy, runs []schema.Run, m schema.Method) analy
 	return in
 }
 
-// Analyze derives the analysis and verdict of runs under policy p.
-func Analyze(p scenarios.Policy, runs []schema.Run, m schema.Method) (schema.Analysis, schema.Verdict) {
-	a := analysis.Analyze(AnalysisInput(p, runs, m))
+// Analyze derives the analysis and verdict of runs under policy p, as a
+// record of schema version (schema.Schema or schema.SchemaV2) has it.
+func Analyze(p scenarios.Policy, runs []schema.Run, m schema.Method, version string) (schema.Analysis, schema.Verdict) {
+	in := AnalysisInput(p, runs, m)
+	in.Campaign.V2 = version == schema.SchemaV2
+	a := analysis.Analyze(in)
 	return a.Analysis, a.Verdict
 }

@@ -33,7 +33,7 @@ func TestHostColumnsOnlyWhenPresent(t *testing.T) {
 	rec.Method.Quiet = "window 30s"
 	rec.Method.Footprint = &schema.Footprint{CPUS: 0.002, WindowS: 3.2}
 	rec.Machine.Telemetry = &schema.PlatformInfo{Chip: "Apple M5 Max", GPUGeneration: 17, GPUArchitecture: "applegpu_g17s", Unavailable: []string{"nvidia-smi: not installed"}}
-	rec.Analysis, rec.Verdict = Analyze(fixedPolicy(t), rec.Runs, rec.Method)
+	rec.Analysis, rec.Verdict = Analyze(fixedPolicy(t), rec.Runs, rec.Method, rec.Schema)
 	var buf bytes.Buffer
 	if err := Markdown(&buf, rec); err != nil {
 		t.Fatal(err)

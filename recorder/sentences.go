@@ -116,6 +116,8 @@ func (f style) reason(r schema.Reason) string {
 		return fmt.Sprintf("Thermal warning: the machine reported a thermal limit around %d of %d finished runs (%s); throttled runs are slower than the hardware can be.", r.Runs, r.Finished, f.code(r.Conditions))
 	case schema.HostGPUPowerCap:
 		return fmt.Sprintf("GPU power capping: a GPU's clocks were capped for power around %d of %d finished runs.", r.Runs, r.Finished)
+	case schema.MetricNoValue:
+		return fmt.Sprintf("No value: metric %s has no value in any of the %d finished runs, so it has no section; its source was absent in every run, or an input of its expression was. Check the source against an engine log or reply in the data folder.", f.code(r.Metric), r.Runs)
 	case schema.QuietTimedOut:
 		return fmt.Sprintf("Busy host: the quiet gate's maximum wait passed before %d of %d finished runs, which then ran anyway (on_busy: %s).", r.Runs, r.Finished, f.text(r.OnBusy))
 	}

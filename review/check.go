@@ -224,7 +224,7 @@ func readRegular(p string) ([]byte, error) {
 // checkAnalysis re-derives the analysis from the runs and compares it with
 // the data block's.
 func checkAnalysis(p scenarios.Policy, rec *schema.Record) []Problem {
-	fresh, verdict := recorder.Analyze(p, rec.Runs, rec.Method)
+	fresh, verdict := recorder.Analyze(p, rec.Runs, rec.Method, rec.Schema)
 	var probs []Problem
 	if verdict != rec.Verdict {
 		probs = append(probs, Problem{"Title", fmt.Sprintf("verdict %s, but the runs give %s", rec.Verdict, verdict)})

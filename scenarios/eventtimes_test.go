@@ -16,7 +16,7 @@ func TestEventTimes(t *testing.T) {
 		{"asked", strings.Replace(quietBase, "max_tokens: 16}", "max_tokens: 16, event_times: true}", 1), "", true},
 		{"primary itl", quietBase, "metrics: {primary: itl_p50_ms}\n", true},
 		{"primary step", quietBase, "metrics: {primary: step_tok_s}\n", true},
-		{"expr", quietBase, "metrics:\n  extra:\n    - {name: jitter, expr: 'itl_p99_ms / itl_p50_ms'}\n", true},
+		{"expr", strings.Replace(quietBase, "max_tokens: 16}", "max_tokens: 16, endpoint: /v1/completions}", 1), "metrics:\n  extra:\n    - {name: jitter, expr: 'itl_p99_ms / itl_p50_ms'}\n", true},
 		{"tpot needs only the ends", quietBase, "metrics: {primary: tpot_ms}\n", false},
 	}
 	for _, c := range cases {

@@ -27,16 +27,13 @@ func (s *Scenario) namesPerTokenMetric() bool {
 			return true
 		}
 		for _, m := range s.Metrics.Extra {
-			if m.Expr != "" && slices.Contains(identRE.FindAllString(m.Expr, -1), bm.Name) {
+			if in, err := exprInputs(m.Expr); err == nil && slices.Contains(in, bm.Name) {
 				return true
 			}
 		}
 	}
 	return false
 }
-
-// identRE matches the names an expression uses.
-var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 
 // ExtraMetric is a metric a scenario declares beyond the built-in ones,
 // summarised, compared and tabled like them:
@@ -76,7 +73,10 @@ type MetricPolicy struct {
 	// Extra is the declaration of a scenario's own metric; nil for a
 	// built-in one.
 	Extra *ExtraMetric
-	prog  *vm.Program
+	// Inputs are the names a derived metric's expression reads, as the
+	// expression parser reads them.
+	Inputs []string
+	prog   *vm.Program
 }
 
 // Derived reports whether the metric is an expression of others.
@@ -165,20 +165,25 @@ func (s *Scenario) validateExtraMetrics(p *problems) {
 			checkCapture(p, key+".log", m.Log)
 		}
 	}
+	compiled := true
 	for i, m := range s.Metrics.Extra {
 		if m.Expr == "" {
 			continue
 		}
 		if _, err := compileExpr(m.Expr, seen); err != nil {
 			p.at(fmt.Sprintf("metrics.extra[%d].expr", i), "%v", err)
+			compiled = false
 		}
+	}
+	if compiled {
+		s.checkExprInputs(p)
 	}
 }
 
 // compileExpr compiles an expression over metric names, tokens and
 // model_bytes.
 func compileExpr(src string, names map[string]bool) (*vm.Program, error) {
-	env := map[string]any{"tokens": 0.0, "model_bytes": 0.0}
+	env := map[string]any{VarTokens: 0.0, VarModelBytes: 0.0}
 	for n := range names {
 		env[n] = 0.0
 	}
@@ -206,6 +211,7 @@ func (s *Scenario) compileMetrics() []MetricPolicy {
 		mp := MetricPolicy{Name: m.Name, Unit: m.Unit, HigherIsBetter: m.Better != betterLow, Extra: &m}
 		if m.Expr != "" {
 			mp.prog, _ = compileExpr(m.Expr, names) // validated
+			mp.Inputs, _ = exprInputs(m.Expr)
 		}
 		all = append(all, mp)
 	}

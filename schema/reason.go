@@ -42,6 +42,7 @@ const (
 	CodeHostThermal     Code = "host-thermal"
 	CodeHostGPUPowerCap Code = "host-gpu-power-cap"
 	CodeQuietTimedOut   Code = "quiet-timed-out"
+	CodeMetricNoValue   Code = "metric-no-value"
 
 	// Not measured (reasons_warning.go).
 	CodeNoEngineTimings Code = "no-engine-timings"
@@ -62,7 +63,7 @@ const (
 var allReasons = []Reason{
 	CounterFailed{}, Declined{}, SourceAbsent{}, ControlDiffers{}, RunFailed{}, IdentityMismatch{}, Interrupted{}, ThinArm{}, TooNoisy{},
 	TooFewSamples{}, ContendedHost{}, IdentityUndecided{}, IdentityBroken{}, Drift{}, Contention{},
-	ComparisonNote{}, RunsExcluded{}, GatesRelaxed{}, AllowUnverified{}, HostOnBattery{}, HostLowPower{}, HostThermal{}, HostGPUPowerCap{}, QuietTimedOut{},
+	ComparisonNote{}, RunsExcluded{}, GatesRelaxed{}, AllowUnverified{}, HostOnBattery{}, HostLowPower{}, HostThermal{}, HostGPUPowerCap{}, QuietTimedOut{}, MetricNoValue{},
 	NoEngineTimings{}, EventCounted{}, NoContention{}, NotRun{}, NoExactness{}, KernelTiming{},
 	IdentityEmptyBaseline{}, IdentityUncomparable{}, IdentityNonDeterministic{}, IdentityEmptyArm{}, IdentityNoRuns{},
 }

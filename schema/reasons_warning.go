@@ -74,6 +74,14 @@ type NoContention struct {
 	WindowS float64 `json:"window_s" v2:"value"`
 }
 
+// MetricNoValue: the scenario's own metric Metric has no value in any of
+// the Runs finished runs (its source was absent, or an input of its
+// expression was).
+type MetricNoValue struct {
+	Metric string `json:"metric"`
+	Runs   int    `json:"runs" v2:"n"`
+}
+
 // NotRun: Runs planned runs did not run.
 type NotRun struct {
 	Runs int `json:"runs" v2:"n"`
@@ -98,5 +106,6 @@ func (NoEngineTimings) Code() Code { return CodeNoEngineTimings }
 func (EventCounted) Code() Code    { return CodeEventCounted }
 func (NoContention) Code() Code    { return CodeNoContention }
 func (NotRun) Code() Code          { return CodeNotRun }
+func (MetricNoValue) Code() Code   { return CodeMetricNoValue }
 func (NoExactness) Code() Code     { return CodeNoExactness }
 func (KernelTiming) Code() Code    { return CodeKernelTiming }
