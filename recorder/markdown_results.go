@@ -19,10 +19,24 @@ func (m *mdWriter) results(r *schema.Record) {
 		if res.Primary {
 			role = "primary"
 		}
-		m.p("### %s (%s, %s, %s)\n\n", code(res.Metric), text(res.Unit), role, direction(res.HigherIsBetter))
+		if res.Unit == "" && r.Schema != schema.SchemaV2 {
+			m.p("### %s (%s, %s)\n\n", code(res.Metric), role, direction(res.HigherIsBetter))
+		} else {
+			m.p("### %s (%s, %s, %s)\n\n", code(res.Metric), text(res.Unit), role, direction(res.HigherIsBetter))
+		}
 		m.ln("| Arm | n | median [interval] | MAD | Q1 | Q3 | min | max | CV | spread | outliers | drift | ratio [interval] | p | verdict |")
 		m.ln("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
+		baselineN := 0
 		for _, a := range res.Arms {
+			if a.Comparison == nil {
+				baselineN = a.N
+			}
+		}
+		for _, a := range res.Arms {
+			if r.Schema != schema.SchemaV2 && (a.N == 0 || (a.Comparison != nil && baselineN == 0)) {
+				m.ln(absentRow(a, baselineN))
+				continue
+			}
 			ratio, p, verdict := "1 (baseline)", "—", "—"
 			if c := a.Comparison; c != nil {
 				judged := *c
@@ -88,4 +102,16 @@ func ratioCI(a schema.ArmResult) string {
 		return ""
 	}
 	return "[" + num(c.Lo, 4) + ", " + num(c.Hi, 4) + "]"
+}
+
+// absentRow is the row of an arm that has no value for the metric, or
+// whose baseline has none: dashes, never statistics of nothing (records
+// before v3 printed zeros there).
+func absentRow(a schema.ArmResult, baselineN int) string {
+	if a.N == 0 {
+		return fmt.Sprintf("| %s | 0 |%s no value for this arm (source absent) |", cellCode(a.Arm), strings.Repeat(" — |", 12))
+	}
+	ratio := "— (no baseline value)"
+	return fmt.Sprintf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %d | %+.1f%% | %s | — | no value for the baseline (source absent) |", cellCode(a.Arm), a.N,
+		medianCI(a), num(a.MAD, 3), num(a.Q1, 4), num(a.Q3, 4), num(a.Min, 4), num(a.Max, 4), pct(a.CV), pct(a.Spread()), a.Outliers, a.Drift*100, ratio)
 }
