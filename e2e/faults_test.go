@@ -19,7 +19,7 @@ func TestFaultBadModelPath(t *testing.T) {
 	res := run(t, scenario{
 		Feature:   "e2e-badmodel",
 		Models:    "/nonexistent/models",
-		DraftArgs: `"--spec-type", "none"`,
+		DraftArgs: `"--spec-type", "none", "--spec-draft-n-max", "4"`,
 		Counters:  "  - name: x\n    json: timings.draft_n\n    expect: {classic: \"== 0\", draft: \"> 0\"}\n",
 	})
 	if res.code != 1 || res.record == nil || res.record.Verdict != schema.Failed {
@@ -108,7 +108,7 @@ func TestFaultInterruptAndResume(t *testing.T) {
 func TestFaultSIGTERM(t *testing.T) {
 	p := start(t, scenario{
 		Feature:   "e2e-sigterm",
-		DraftArgs: `"--spec-type", "none"`,
+		DraftArgs: `"--spec-type", "none", "--spec-draft-n-max", "4"`,
 		Counters:  "  - name: x\n    json: timings.draft_n\n    expect: {classic: \"== 0\", draft: \"== 0\"}\n",
 		Extra:     "allow_unverified: fault test\n",
 		MaxTokens: 800,

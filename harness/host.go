@@ -130,8 +130,10 @@ func (c *campaign) quietGate(ctx context.Context, slot Slot) *schema.QuietWait {
 	deny := append(append([]string{}, machine.DefaultDeny...), q.Deny...)
 	// Another instance of the engine binary, not started by this campaign
 	// (its own engines are stopped by now).
-	if name := filepath.Base(c.scenario.Engine.Command[0]); !slices.Contains(genericLaunchers, name) {
-		deny = append(deny, name)
+	for _, e := range c.scenario.Engines() {
+		if name := filepath.Base(e.Launch.Binary()); !slices.Contains(genericLaunchers, name) && !slices.Contains(deny, name) {
+			deny = append(deny, name)
+		}
 	}
 	wait := c.host.waitQuiet
 	if wait == nil {

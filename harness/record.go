@@ -59,11 +59,11 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 	}
 	rec.DataDir = filepath.ToSlash(rel)
 	for _, a := range s.Arms {
-		cmd := append(append([]string{}, s.Engine.Command...), a.Args...)
+		l := s.Launch(a.Name)
 		rec.Scenario.Arms = append(rec.Scenario.Arms, schema.ArmInfo{
 			Name:    a.Name,
-			Command: c.redact.Args(cmd),
-			Env:     c.redact.Env(mergeEnv(s.Engine.Env, a.Env)),
+			Command: c.redact.Args(l.Command),
+			Env:     c.redact.Env(l.Env),
 			Control: a.Control,
 		})
 	}

@@ -27,9 +27,9 @@ func NewRedactor(s *scenarios.Scenario) *redact.Redactor {
 	src := redact.Source{Vars: map[string]string{}}
 	envs := []map[string]string{s.Engine.Env}
 	src.Commands = append(src.Commands, s.Engine.Command)
-	for _, a := range s.Arms {
-		src.Commands = append(src.Commands, append(append([]string{}, s.Engine.Command...), a.Args...))
-		envs = append(envs, mergeEnv(s.Engine.Env, a.Env))
+	for _, l := range s.Launches() {
+		src.Commands = append(src.Commands, l.Command)
+		envs = append(envs, l.Env, l.EngineEnv)
 	}
 	src.Envs = envs
 	for _, kv := range s.VarsUsed() {

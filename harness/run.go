@@ -194,9 +194,9 @@ func (c *campaign) request() engine.Request {
 // armLaunch returns the command line and environment of slot's arm, and
 // the path of the run's log, which it names in run.Log.
 func (c *campaign) armLaunch(slot Slot, run *schema.Run) ([]string, map[string]string, string) {
-	arm, _ := c.scenario.Arm(slot.Arm)
+	l := c.scenario.Launch(slot.Arm)
 	run.Log = filepath.Join("logs", fmt.Sprintf("run-%03d-%s.log", slot.Seq, slot.Arm))
-	return append(append([]string{}, c.scenario.Engine.Command...), arm.Args...), mergeEnv(c.scenario.Engine.Env, arm.Env), filepath.Join(c.dataDir, run.Log)
+	return l.Command, l.Env, filepath.Join(c.dataDir, run.Log)
 }
 
 func mergeEnv(a, b map[string]string) map[string]string {

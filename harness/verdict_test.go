@@ -17,6 +17,7 @@ engine:
 arms:
   - name: a
   - name: b
+    args: [--b]
 baseline: a
 schedule: {rounds: 6}
 counters:

@@ -6,6 +6,9 @@ import "math"
 // whether a counter with these two expectations can tell the two arms apart.
 // It is exact for every pair of finite constants: see witness.
 func Disjoint(a, b Expectation) bool {
+	if a.IsText || b.IsText {
+		return disjointText(a, b)
+	}
 	_, ok := witness(a, b)
 	return !ok
 }
@@ -74,4 +77,23 @@ func witness(a, b Expectation) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// disjointText decides Disjoint when one expectation compares text. A text
+// expectation's text is never a number (ParseTextExpectation reads numbers
+// as numbers), so "== TEXT" meets no numeric expectation.
+func disjointText(a, b Expectation) bool {
+	if !a.IsText {
+		a, b = b, a
+	}
+	if !b.IsText {
+		return a.Op == "=="
+	}
+	switch {
+	case a.Op == "==" && b.Op == "==":
+		return a.Text != b.Text
+	case a.Op == "!=" && b.Op == "!=":
+		return false
+	}
+	return a.Text == b.Text // one == and one !=
 }

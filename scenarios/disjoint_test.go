@@ -68,7 +68,7 @@ func TestDisjointProperty(t *testing.T) {
 		for _, y := range consts {
 			for _, o1 := range ops {
 				for _, o2 := range ops {
-					check(Expectation{o1, x}, Expectation{o2, y})
+					check(Expectation{Op: o1, Value: x}, Expectation{Op: o2, Value: y})
 				}
 			}
 		}
@@ -78,7 +78,7 @@ func TestDisjointProperty(t *testing.T) {
 		if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
 			continue
 		}
-		check(Expectation{ops[rng.Intn(len(ops))], x}, Expectation{ops[rng.Intn(len(ops))], y})
+		check(Expectation{Op: ops[rng.Intn(len(ops))], Value: x}, Expectation{Op: ops[rng.Intn(len(ops))], Value: y})
 	}
 }
 
@@ -90,19 +90,19 @@ func TestDisjointEdges(t *testing.T) {
 		want bool
 	}{
 		// One value between them: next(0) meets both.
-		{Expectation{">", 0}, Expectation{"<", next(next(0))}, false},
-		{Expectation{">", 1e300}, Expectation{"<", 1e300 + 1e285}, false},
-		{Expectation{"!=", 1e17}, Expectation{"==", 1e17 + 16}, false},
-		{Expectation{"!=", 0}, Expectation{"!=", 1}, false},
-		{Expectation{">", 0}, Expectation{"<", next(0)}, true},
-		{Expectation{">", math.MaxFloat64}, Expectation{">=", 0}, true},
-		{Expectation{"<", -math.MaxFloat64}, Expectation{"<=", 0}, true},
-		{Expectation{"==", 0}, Expectation{"==", math.Copysign(0, -1)}, false},
-		{Expectation{">", math.Copysign(0, -1)}, Expectation{"<=", 0}, true},
+		{Expectation{Op: ">", Value: 0}, Expectation{Op: "<", Value: next(next(0))}, false},
+		{Expectation{Op: ">", Value: 1e300}, Expectation{Op: "<", Value: 1e300 + 1e285}, false},
+		{Expectation{Op: "!=", Value: 1e17}, Expectation{Op: "==", Value: 1e17 + 16}, false},
+		{Expectation{Op: "!=", Value: 0}, Expectation{Op: "!=", Value: 1}, false},
+		{Expectation{Op: ">", Value: 0}, Expectation{Op: "<", Value: next(0)}, true},
+		{Expectation{Op: ">", Value: math.MaxFloat64}, Expectation{Op: ">=", Value: 0}, true},
+		{Expectation{Op: "<", Value: -math.MaxFloat64}, Expectation{Op: "<=", Value: 0}, true},
+		{Expectation{Op: "==", Value: 0}, Expectation{Op: "==", Value: math.Copysign(0, -1)}, false},
+		{Expectation{Op: ">", Value: math.Copysign(0, -1)}, Expectation{Op: "<=", Value: 0}, true},
 		// Beyond 2^53, c+1 == c: the old lo-1/hi+1 probes found nothing.
-		{Expectation{">", 1e17}, Expectation{">=", 1e17}, false},
-		{Expectation{"<", -1e300}, Expectation{"<", -1e300}, false},
-		{Expectation{">=", math.MaxFloat64}, Expectation{"<=", -math.MaxFloat64}, true},
+		{Expectation{Op: ">", Value: 1e17}, Expectation{Op: ">=", Value: 1e17}, false},
+		{Expectation{Op: "<", Value: -1e300}, Expectation{Op: "<", Value: -1e300}, false},
+		{Expectation{Op: ">=", Value: math.MaxFloat64}, Expectation{Op: "<=", Value: -math.MaxFloat64}, true},
 	}
 	for _, tt := range tests {
 		if got := Disjoint(tt.a, tt.b); got != tt.want {
@@ -117,7 +117,7 @@ func TestDisjointEdges(t *testing.T) {
 func TestHoldsRefusesNonFinite(t *testing.T) {
 	for _, op := range ops {
 		for _, c := range []float64{0, 1, -1, math.MaxFloat64} {
-			e := Expectation{op, c}
+			e := Expectation{Op: op, Value: c}
 			for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 				if e.Holds(v) {
 					t.Errorf("%v holds for %v", e, v)

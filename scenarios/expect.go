@@ -13,6 +13,10 @@ import (
 type Expectation struct {
 	Op    string // one of == != > >= < <=
 	Value float64
+	// Text, when IsText, is the text an == or != expectation compares
+	// a text counter's reading with ("== b11669").
+	Text   string
+	IsText bool
 }
 
 var ops = []string{"==", "!=", ">=", "<=", ">", "<"}
@@ -20,12 +24,34 @@ var ops = []string{"==", "!=", ">=", "<=", ">", "<"}
 // ParseExpectation parses "OP N". The operator is required: a bare number is
 // refused because "0" is ambiguous between "== 0" and ">= 0" to a reader.
 func ParseExpectation(s string) (Expectation, error) {
+	return parseExpectation(s, false)
+}
+
+// ParseTextExpectation parses the expectation of a counter that reads
+// text (props, version): "OP N" as ParseExpectation, or "== TEXT" and
+// "!= TEXT" when TEXT is not a number. Quotes around TEXT are taken off.
+func ParseTextExpectation(s string) (Expectation, error) {
+	return parseExpectation(s, true)
+}
+
+func parseExpectation(s string, text bool) (Expectation, error) {
 	t := strings.TrimSpace(s)
 	for _, op := range ops {
 		if rest, ok := strings.CutPrefix(t, op); ok {
 			num := strings.TrimSpace(rest)
 			v, err := strconv.ParseFloat(num, 64)
 			switch {
+			case text && err != nil && !errors.Is(err, strconv.ErrRange):
+				if op != "==" && op != "!=" {
+					return Expectation{}, fmt.Errorf("expectation %q: text compares only with == or !=", s)
+				}
+				if uq, err := strconv.Unquote(num); err == nil {
+					num = uq
+				}
+				if num == "" {
+					return Expectation{}, fmt.Errorf("expectation %q: no text to compare with", s)
+				}
+				return Expectation{Op: op, Text: num, IsText: true}, nil
 			case err != nil && !errors.Is(err, strconv.ErrRange):
 				return Expectation{}, fmt.Errorf("expectation %q: %q is not a number", s, num)
 			case math.IsNaN(v) || math.IsInf(v, 0):
@@ -63,6 +89,28 @@ func (e Expectation) Holds(v float64) bool {
 	return false
 }
 
+// HoldsText reports whether a text reading satisfies the expectation: a
+// text expectation compares the text; a numeric one, the text's number
+// (a reading that is no number meets no numeric expectation).
+func (e Expectation) HoldsText(text string, v float64) bool {
+	if !e.IsText {
+		if _, err := strconv.ParseFloat(strings.TrimSpace(text), 64); err != nil {
+			return false
+		}
+		return e.Holds(v)
+	}
+	switch e.Op {
+	case "==":
+		return text == e.Text
+	case "!=":
+		return text != e.Text
+	}
+	return false
+}
+
 func (e Expectation) String() string {
+	if e.IsText {
+		return e.Op + " " + e.Text
+	}
 	return e.Op + " " + strconv.FormatFloat(e.Value, 'g', -1, 64)
 }

@@ -80,6 +80,10 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 		s.Engine.Request.Prompt = opt.PromptText
 	}
 	s.meaning = semanticHash(raw, s)
+	if !opt.Offline {
+		// On the expanded values; a stored scenario is re-read as it ran.
+		s.validateDistinctArms(p)
+	}
 	s.warnNonLoopback(p) // on the expanded values
 	s.warnRounds(p)
 	if !opt.Offline && !p.has("engine") && !p.has("arms") {
@@ -126,6 +130,17 @@ func (s *Scenario) resolve(p *problems, v *Vars, offline, skipPromptFile bool) {
 			expand(fmt.Sprintf("arms[%d].args[%d]", i, j), &s.Arms[i].Args[j])
 		}
 		expandMap(s.Arms[i].Env, fmt.Sprintf("arms[%d].env", i), expand)
+		if o := s.Arms[i].Engine; o != nil {
+			key := fmt.Sprintf("arms[%d].engine", i)
+			for j := range o.Command {
+				expand(fmt.Sprintf("%s.command[%d]", key, j), &o.Command[j])
+			}
+			for j := range o.VersionCommand {
+				expand(fmt.Sprintf("%s.version_command[%d]", key, j), &o.VersionCommand[j])
+			}
+			expandMap(o.Env, key+".env", expand)
+			expand(key+".source", &o.Source)
+		}
 	}
 	s.used = v.Used()
 	if f := s.Engine.Request.PromptFile; f != "" && s.Engine.Request.Prompt == "" && !skipPromptFile {

@@ -128,6 +128,9 @@ type CounterPolicy struct {
 	Kind   schema.SourceKind
 	Expr   string
 	Expect map[string]Expectation
+	// Capture narrows a text source's reading to its one group; nil
+	// takes the whole text.
+	Capture *regexp.Regexp
 }
 
 // StatsPolicy is the comparison configuration.
@@ -212,8 +215,11 @@ func (s *Scenario) compilePolicy() Policy {
 	for _, c := range s.Counters {
 		cp := CounterPolicy{Name: c.Name, Expect: map[string]Expectation{}}
 		cp.Kind, cp.Expr = c.Source()
+		if c.Capture != "" {
+			cp.Capture, _ = regexp.Compile(c.Capture) // validated
+		}
 		for arm, ex := range c.Expect {
-			if e, err := ParseExpectation(ex); err == nil { // validated
+			if e, err := c.ParseExpect(ex); err == nil { // validated
 				cp.Expect[arm] = e
 			}
 		}

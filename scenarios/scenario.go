@@ -93,6 +93,10 @@ type Engine struct {
 	// [python3, -c, "import mlx_lm; print(mlx_lm.__version__)"]). The
 	// preset's when left out; see (*Scenario).VersionCommand.
 	VersionCommand []string `yaml:"version_command" json:"version_command,omitempty"`
+	// AllowDirty is the reason to run although the source checkout
+	// (Source) is dirty or newer than the binary; without it such an
+	// engine is refused when the campaign starts.
+	AllowDirty string `yaml:"allow_dirty" json:"allow_dirty,omitempty"`
 }
 
 // Ready says how to tell that a started engine can take requests.
@@ -131,6 +135,10 @@ type Arm struct {
 	// measured as if it were a change. Its ratio is the method's noise
 	// floor, and the counter gate treats it like the baseline.
 	Control bool `yaml:"control" json:"control,omitempty"`
+	// Engine, when given, overrides keys of the scenario's engine for
+	// this arm: another build, its source, its version command (see
+	// ArmEngine). The arm's args are still appended to its command.
+	Engine *ArmEngine `yaml:"engine" json:"engine,omitempty"`
 }
 
 // Schedule says how many measured runs each arm gets and in which order.
@@ -146,11 +154,19 @@ type Schedule struct {
 // Log names its source, and Expect maps arm names to expectations such as
 // "== 0" or "> 0".
 type Counter struct {
-	Name   string            `yaml:"name" json:"name"`
-	Metric string            `yaml:"metric" json:"metric,omitempty"`
-	JSON   string            `yaml:"json" json:"json,omitempty"`
-	Log    string            `yaml:"log" json:"log,omitempty"`
-	Expect map[string]string `yaml:"expect" json:"expect"`
+	Name   string `yaml:"name" json:"name"`
+	Metric string `yaml:"metric" json:"metric,omitempty"`
+	JSON   string `yaml:"json" json:"json,omitempty"`
+	Log    string `yaml:"log" json:"log,omitempty"`
+	// Props is a dotted path into the server's GET /props reply
+	// (build_info), read in every run; Version reads the arm's engine
+	// version output ("output": all of it). Both read text, which
+	// Capture, a regular expression with one group, may narrow
+	// ("^(b[0-9]+)"); expectations may then compare text ("== b11669").
+	Props   string            `yaml:"props" json:"props,omitempty"`
+	Version string            `yaml:"version" json:"version,omitempty"`
+	Capture string            `yaml:"capture" json:"capture,omitempty"`
+	Expect  map[string]string `yaml:"expect" json:"expect"`
 }
 
 // Source returns the counter's source kind and its expression.
@@ -162,6 +178,10 @@ func (c Counter) Source() (schema.SourceKind, string) {
 		return schema.SourceJSON, c.JSON
 	case c.Log != "":
 		return schema.SourceLog, c.Log
+	case c.Props != "":
+		return schema.SourceProps, c.Props
+	case c.Version != "":
+		return schema.SourceVersion, c.Version
 	}
 	return "", ""
 }

@@ -124,6 +124,7 @@ func (s *Scenario) validate(p *problems) {
 		p.at("schedule.cooldown", "must not be negative")
 	}
 
+	s.validateArmEngines(p)
 	s.validateCounters(p, arms)
 	s.validatePolicy(p, arms)
 	s.validateBounds(p)
@@ -155,14 +156,15 @@ func (s *Scenario) validateCounters(p *problems, arms map[string]bool) {
 		}
 		names[c.Name] = true
 		n := 0
-		for _, src := range []string{c.Metric, c.JSON, c.Log} {
+		for _, src := range []string{c.Metric, c.JSON, c.Log, c.Props, c.Version} {
 			if src != "" {
 				n++
 			}
 		}
 		if n != 1 {
-			p.at(key, "give exactly one source: metric, json or log")
+			p.at(key, "give exactly one source: metric, json, log, props or version")
 		}
+		s.validateTextCounter(p, key, c)
 		switch {
 		case c.Metric != "":
 			if _, err := ParseMetricSelector(c.Metric); err != nil {
@@ -191,7 +193,7 @@ func (s *Scenario) validateCounters(p *problems, arms map[string]bool) {
 			if !arms[arm] {
 				p.at(k, "%q is not an arm (arms: %s)", arm, strings.Join(s.ArmNames(), ", "))
 			}
-			if _, err := ParseExpectation(ex); err != nil {
+			if _, err := c.ParseExpect(ex); err != nil {
 				p.at(k, "%v", err)
 			}
 		}
@@ -220,8 +222,8 @@ func (s *Scenario) Distinguishing(arm string) []string {
 		if !okA || !okB {
 			continue
 		}
-		xa, errA := ParseExpectation(ea)
-		xb, errB := ParseExpectation(eb)
+		xa, errA := c.ParseExpect(ea)
+		xb, errB := c.ParseExpect(eb)
 		if errA == nil && errB == nil && Disjoint(xa, xb) {
 			out = append(out, c.Name)
 		}
@@ -237,6 +239,13 @@ func (s *Scenario) mentionsPort() bool {
 		}
 	}
 	for _, arm := range s.Arms {
+		if arm.Engine != nil {
+			for _, a := range arm.Engine.Command {
+				if strings.Contains(a, ref) {
+					return true
+				}
+			}
+		}
 		for _, a := range arm.Args {
 			if strings.Contains(a, ref) {
 				return true

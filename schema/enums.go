@@ -141,4 +141,15 @@ const (
 	SourceMetric SourceKind = "metric" // a Prometheus metric's delta over the measured window
 	SourceJSON   SourceKind = "json"   // a dotted path into the engine's reply
 	SourceLog    SourceKind = "log"    // a regular expression over the window's log lines
+	// SourceProps is a dotted path into the server's GET /props reply,
+	// read after the measured request (llama-server's build_info).
+	SourceProps SourceKind = "props"
+	// SourceVersion is the arm's engine version output (its version
+	// command's, else its --version), taken when the campaign starts and
+	// held to the run by the binary's hash, checked at every run start.
+	SourceVersion SourceKind = "version"
 )
+
+// Text reports whether the source reads text (a build string) rather than
+// a number; its expectations may compare text.
+func (k SourceKind) Text() bool { return k == SourceProps || k == SourceVersion }

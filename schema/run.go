@@ -63,6 +63,9 @@ func (r Run) OK() bool { return r.Error == "" }
 // CounterReading is a counter's value in one run.
 type CounterReading struct {
 	Value float64 `json:"value"`
+	// Text is what a text source (props, version) read; Value is its
+	// number when it is one.
+	Text string `json:"text,omitempty"`
 	// Absent is set when the source did not appear and was read as 0.
 	Absent bool   `json:"absent,omitempty"`
 	Note   string `json:"note,omitempty"`

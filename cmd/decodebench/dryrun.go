@@ -46,10 +46,8 @@ func printDryRun(w io.Writer, s *scenarios.Scenario) error {
 		case a.Control:
 			role = " (negative control)"
 		}
-		fmt.Fprintf(w, "  %s%s:\n    %s\n", a.Name, role, shellJoin(append(append([]string{}, s.Engine.Command...), a.Args...)))
-		env := map[string]string{}
-		maps.Copy(env, s.Engine.Env)
-		maps.Copy(env, a.Env)
+		fmt.Fprintf(w, "  %s%s:\n    %s\n", a.Name, role, shellJoin(s.Launch(a.Name).Command))
+		env := s.Launch(a.Name).Env
 		if len(env) > 0 {
 			keys := slices.Sorted(maps.Keys(env))
 			for i, k := range keys {

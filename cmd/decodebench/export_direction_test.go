@@ -23,7 +23,7 @@ engine:
   command: [llama-server, --port, "${PORT}"]
   request: {prompt: p, max_tokens: 8}
 arms:
-  - {name: draft}
+  - {name: draft, args: [--spec-type, draft-simple]}
   - {name: classic}
 baseline: classic
 schedule: {rounds: 6, order: random, seed: 3}

@@ -153,16 +153,16 @@ func readStoredScenario(path string, rec *schema.Record) ([]byte, error) {
 func printPlan(w io.Writer, s *scenarios.Scenario) {
 	fmt.Fprintf(w, "The campaign %q will start this engine, once per measured run (%d arms × %d+ rounds):\n", s.Feature, len(s.Arms), s.Schedule.Rounds.Min)
 	for _, a := range s.Arms {
-		fmt.Fprintf(w, "  %s:\n    %s\n", a.Name, shellJoin(append(append([]string{}, s.Engine.Command...), a.Args...)))
-		env := map[string]string{}
-		maps.Copy(env, s.Engine.Env)
-		maps.Copy(env, a.Env)
+		fmt.Fprintf(w, "  %s:\n    %s\n", a.Name, shellJoin(s.Launch(a.Name).Command))
+		env := s.Launch(a.Name).Env
 		for _, k := range slices.Sorted(maps.Keys(env)) {
 			fmt.Fprintf(w, "    env %s=%s\n", k, env[k])
 		}
 	}
-	if s.Engine.Source != "" {
-		fmt.Fprintf(w, "  and read the git state of %s\n", s.Engine.Source)
+	for _, e := range s.Engines() {
+		if e.Launch.Source != "" {
+			fmt.Fprintf(w, "  and read the git state of %s\n", e.Launch.Source)
+		}
 	}
 }
 
