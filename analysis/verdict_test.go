@@ -88,7 +88,7 @@ func TestAbsentSourceIsAScenarioError(t *testing.T) {
 		t.Fatalf("absent in the baseline only: %s %+v", a.Verdict, a.Reasons)
 	}
 	// The loop's fail-fast check and the analysis agree.
-	if f := CounterFailures(p, Run{Arm: "b", Counters: map[string]Reading{"c": {Value: 0}}}); len(f) != 1 || f[0].Code() != schema.CodeCounterFailed {
+	if f := CounterFailures(p, Run{Arm: "b", Counters: map[string]Reading{"c": {Value: 0}}}); len(f) != 1 || f[0].Code() != (schema.CounterFailed{}).Code() {
 		t.Fatalf("CounterFailures: %+v", f)
 	}
 }

@@ -48,8 +48,10 @@ func verdictSentence(r *schema.Record) string {
 	case schema.Inconclusive:
 		return "The campaign ran, but the results do not support a conclusion (reasons below). Do not publish."
 	case schema.Failed:
-		if len(r.Analysis.Reasons) > 0 && r.Analysis.Reasons[0].Code() == schema.CodeSourceAbsent {
-			return "Scenario error: a counter's source was absent from every run of every arm (below), so the counter proves nothing. Finished runs are kept below and in the data folder."
+		if rs := r.Analysis.Reasons; len(rs) > 0 {
+			if _, absent := rs[0].(schema.SourceAbsent); absent {
+				return "Scenario error: a counter's source was absent from every run of every arm (below), so the counter proves nothing. Finished runs are kept below and in the data folder."
+			}
 		}
 		return "The campaign did not finish: a run failed. Finished runs are kept below and in the data folder."
 	case schema.Incomplete:

@@ -9,56 +9,8 @@ import (
 )
 
 // Code names a reason. Codes are stable: they are persisted in records.
+// Each reason type's Code method holds its code (reasons_*.go).
 type Code string
-
-// Codes, by kind.
-const (
-	// Verdict reasons (reasons_verdict.go).
-	CodeCounterFailed     Code = "counter-failed"
-	CodeDeclined          Code = "declined"
-	CodeSourceAbsent      Code = "counter-source-absent"
-	CodeControlDiffers    Code = "control-differs"
-	CodeRunFailed         Code = "run-failed"
-	CodeIdentityMismatch  Code = "identity-mismatch"
-	CodeInterrupted       Code = "interrupted"
-	CodeThinArm           Code = "thin-arm"
-	CodeTooNoisy          Code = "too-noisy"
-	CodeTooFewSamples     Code = "too-few-samples"
-	CodeContendedHost     Code = "contended-host"
-	CodeIdentityUndecided Code = "identity-undecidable"
-	CodeIdentityBroken    Code = "identity-broken"
-
-	// Flags (reasons_verdict.go).
-	CodeDrift      Code = "drift"
-	CodeContention Code = "contention"
-
-	// Warnings (reasons_warning.go).
-	CodeComparisonNote  Code = "comparison-note"
-	CodeRunsExcluded    Code = "runs-excluded"
-	CodeGatesRelaxed    Code = "gates-relaxed"
-	CodeAllowUnverified Code = "allow-unverified"
-	CodeHostOnBattery   Code = "host-on-battery"
-	CodeHostLowPower    Code = "host-low-power"
-	CodeHostThermal     Code = "host-thermal"
-	CodeHostGPUPowerCap Code = "host-gpu-power-cap"
-	CodeQuietTimedOut   Code = "quiet-timed-out"
-	CodeMetricNoValue   Code = "metric-no-value"
-
-	// Not measured (reasons_warning.go).
-	CodeNoEngineTimings Code = "no-engine-timings"
-	CodeEventCounted    Code = "event-counted"
-	CodeNoContention    Code = "no-contention"
-	CodeNotRun          Code = "not-run"
-	CodeNoExactness     Code = "no-exactness"
-	CodeKernelTiming    Code = "kernel-timing"
-
-	// Identity notes (reasons_identity.go).
-	CodeIdentityEmptyBaseline    Code = "identity-empty-baseline"
-	CodeIdentityUncomparable     Code = "identity-uncomparable"
-	CodeIdentityNonDeterministic Code = "identity-nondeterministic"
-	CodeIdentityEmptyArm         Code = "identity-empty-arm"
-	CodeIdentityNoRuns           Code = "identity-no-runs"
-)
 
 var allReasons = []Reason{
 	CounterFailed{}, Declined{}, SourceAbsent{}, ControlDiffers{}, RunFailed{}, IdentityMismatch{}, Interrupted{}, ThinArm{}, TooNoisy{},

@@ -36,8 +36,8 @@ type IdentityNoRuns struct {
 	Arm string `json:"arm"`
 }
 
-func (IdentityEmptyBaseline) Code() Code    { return CodeIdentityEmptyBaseline }
-func (IdentityUncomparable) Code() Code     { return CodeIdentityUncomparable }
-func (IdentityNonDeterministic) Code() Code { return CodeIdentityNonDeterministic }
-func (IdentityEmptyArm) Code() Code         { return CodeIdentityEmptyArm }
-func (IdentityNoRuns) Code() Code           { return CodeIdentityNoRuns }
+func (IdentityEmptyBaseline) Code() Code    { return "identity-empty-baseline" }
+func (IdentityUncomparable) Code() Code     { return "identity-uncomparable" }
+func (IdentityNonDeterministic) Code() Code { return "identity-nondeterministic" }
+func (IdentityEmptyArm) Code() Code         { return "identity-empty-arm" }
+func (IdentityNoRuns) Code() Code           { return "identity-no-runs" }

@@ -127,18 +127,18 @@ type Drift struct {
 	Rho    float64 `json:"rho" v2:"limit"`
 }
 
-func (CounterFailed) Code() Code     { return CodeCounterFailed }
-func (Declined) Code() Code          { return CodeDeclined }
-func (SourceAbsent) Code() Code      { return CodeSourceAbsent }
-func (ControlDiffers) Code() Code    { return CodeControlDiffers }
-func (RunFailed) Code() Code         { return CodeRunFailed }
-func (IdentityMismatch) Code() Code  { return CodeIdentityMismatch }
-func (IdentityBroken) Code() Code    { return CodeIdentityBroken }
-func (IdentityUndecided) Code() Code { return CodeIdentityUndecided }
-func (Interrupted) Code() Code       { return CodeInterrupted }
-func (ThinArm) Code() Code           { return CodeThinArm }
-func (TooNoisy) Code() Code          { return CodeTooNoisy }
-func (TooFewSamples) Code() Code     { return CodeTooFewSamples }
-func (ContendedHost) Code() Code     { return CodeContendedHost }
-func (Contention) Code() Code        { return CodeContention }
-func (Drift) Code() Code             { return CodeDrift }
+func (CounterFailed) Code() Code     { return "counter-failed" }
+func (Declined) Code() Code          { return "declined" }
+func (SourceAbsent) Code() Code      { return "counter-source-absent" }
+func (ControlDiffers) Code() Code    { return "control-differs" }
+func (RunFailed) Code() Code         { return "run-failed" }
+func (IdentityMismatch) Code() Code  { return "identity-mismatch" }
+func (IdentityBroken) Code() Code    { return "identity-broken" }
+func (IdentityUndecided) Code() Code { return "identity-undecidable" }
+func (Interrupted) Code() Code       { return "interrupted" }
+func (ThinArm) Code() Code           { return "thin-arm" }
+func (TooNoisy) Code() Code          { return "too-noisy" }
+func (TooFewSamples) Code() Code     { return "too-few-samples" }
+func (ContendedHost) Code() Code     { return "contended-host" }
+func (Contention) Code() Code        { return "contention" }
+func (Drift) Code() Code             { return "drift" }

@@ -93,19 +93,19 @@ type NoExactness struct{}
 // KernelTiming: kernel timing is not measured.
 type KernelTiming struct{}
 
-func (ComparisonNote) Code() Code  { return CodeComparisonNote }
-func (RunsExcluded) Code() Code    { return CodeRunsExcluded }
-func (GatesRelaxed) Code() Code    { return CodeGatesRelaxed }
-func (AllowUnverified) Code() Code { return CodeAllowUnverified }
-func (HostOnBattery) Code() Code   { return CodeHostOnBattery }
-func (HostLowPower) Code() Code    { return CodeHostLowPower }
-func (HostThermal) Code() Code     { return CodeHostThermal }
-func (HostGPUPowerCap) Code() Code { return CodeHostGPUPowerCap }
-func (QuietTimedOut) Code() Code   { return CodeQuietTimedOut }
-func (NoEngineTimings) Code() Code { return CodeNoEngineTimings }
-func (EventCounted) Code() Code    { return CodeEventCounted }
-func (NoContention) Code() Code    { return CodeNoContention }
-func (NotRun) Code() Code          { return CodeNotRun }
-func (MetricNoValue) Code() Code   { return CodeMetricNoValue }
-func (NoExactness) Code() Code     { return CodeNoExactness }
-func (KernelTiming) Code() Code    { return CodeKernelTiming }
+func (ComparisonNote) Code() Code  { return "comparison-note" }
+func (RunsExcluded) Code() Code    { return "runs-excluded" }
+func (GatesRelaxed) Code() Code    { return "gates-relaxed" }
+func (AllowUnverified) Code() Code { return "allow-unverified" }
+func (HostOnBattery) Code() Code   { return "host-on-battery" }
+func (HostLowPower) Code() Code    { return "host-low-power" }
+func (HostThermal) Code() Code     { return "host-thermal" }
+func (HostGPUPowerCap) Code() Code { return "host-gpu-power-cap" }
+func (QuietTimedOut) Code() Code   { return "quiet-timed-out" }
+func (NoEngineTimings) Code() Code { return "no-engine-timings" }
+func (EventCounted) Code() Code    { return "event-counted" }
+func (NoContention) Code() Code    { return "no-contention" }
+func (NotRun) Code() Code          { return "not-run" }
+func (MetricNoValue) Code() Code   { return "metric-no-value" }
+func (NoExactness) Code() Code     { return "no-exactness" }
+func (KernelTiming) Code() Code    { return "kernel-timing" }
