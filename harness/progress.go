@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/decodebench/decodebench/internal/termsafe"
 )
 
 // Progress reports a campaign's progress: on a terminal, one line redrawn in
@@ -29,6 +31,10 @@ type Progress struct {
 	wg       sync.WaitGroup
 	now      func() time.Time
 }
+
+// clearLine returns the cursor to the start of the line and clears it:
+// the only control sequence decodebench draws itself.
+const clearLine = "\r\033[K"
 
 // NewProgress writes to w; live selects the in-place terminal line.
 func NewProgress(w io.Writer, live bool, total int, cooldown time.Duration) *Progress {
@@ -79,7 +85,7 @@ func (p *Progress) Phase(seq int, arm, phase string) {
 		p.draw()
 		return
 	}
-	fmt.Fprintf(p.w, "%s run %d/%d %s: %s (ETA %s)\n", p.now().UTC().Format(time.RFC3339), seq, p.total, arm, phase, p.eta())
+	fmt.Fprintf(p.w, "%s run %d/%d %s: %s (ETA %s)\n", p.now().UTC().Format(time.RFC3339), seq, p.total, termsafe.String(arm), termsafe.String(phase), p.eta())
 }
 
 // RunDone records that a run finished after d, and prints its result line.
@@ -88,9 +94,10 @@ func (p *Progress) RunDone(seq int, arm string, d time.Duration, result string) 
 	defer p.mu.Unlock()
 	p.done++
 	p.spent += d
-	line := fmt.Sprintf("run %d/%d %s: %s", seq, p.total, arm, result)
+	line := fmt.Sprintf("run %d/%d %s: %s", seq, p.total, termsafe.String(arm), termsafe.Text(result))
 	if p.live {
-		fmt.Fprintf(p.w, "\r\033[K%s\n", line)
+		_ = termsafe.Control(p.w, clearLine)
+		fmt.Fprintf(p.w, "%s\n", line)
 		p.draw()
 		return
 	}
@@ -101,9 +108,10 @@ func (p *Progress) RunDone(seq int, arm string, d time.Duration, result string) 
 func (p *Progress) Printf(format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	msg := strings.TrimRight(fmt.Sprintf(format, args...), "\n")
+	msg := termsafe.Text(strings.TrimRight(fmt.Sprintf(format, args...), "\n"))
 	if p.live {
-		fmt.Fprintf(p.w, "\r\033[K%s\n", msg)
+		_ = termsafe.Control(p.w, clearLine)
+		fmt.Fprintf(p.w, "%s\n", msg)
 		p.draw()
 		return
 	}
@@ -114,7 +122,7 @@ func (p *Progress) Printf(format string, args ...any) {
 func (p *Progress) Close() {
 	p.mu.Lock()
 	if p.live {
-		fmt.Fprint(p.w, "\r\033[K")
+		_ = termsafe.Control(p.w, clearLine)
 	}
 	p.mu.Unlock()
 	select {
@@ -130,7 +138,8 @@ func (p *Progress) draw() {
 		return
 	}
 	elapsed := p.now().Sub(p.started).Round(time.Second)
-	fmt.Fprintf(p.w, "\r\033[Krun %d/%d  %s  %s  elapsed %s  ETA %s", p.seq, p.total, p.arm, p.phase, elapsed, p.eta())
+	_ = termsafe.Control(p.w, clearLine)
+	fmt.Fprintf(p.w, "run %d/%d  %s  %s  elapsed %s  ETA %s", p.seq, p.total, termsafe.String(p.arm), termsafe.String(p.phase), elapsed, p.eta())
 }
 
 // eta estimates the time left: the mean duration of finished runs times the

@@ -115,3 +115,14 @@ func linkPath(p string) string {
 	}
 	return strings.Join(segs, "/")
 }
+
+// MarkdownText escapes s as inline text of a Markdown table cell, as the
+// record does: one line, every Markdown mark backslash-escaped, no HTML.
+// For other Markdown decodebench writes (the index, diff --markdown).
+func MarkdownText(s string) string { return cell(text(s)) }
+
+// MarkdownCode writes s as an inline code span of a table cell that s
+// cannot close: for free-form text such as an engine's version or an
+// error, which inside a code span cannot become a link, an autolink, an
+// image or HTML.
+func MarkdownCode(s string) string { return cellCode(s) }

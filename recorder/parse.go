@@ -9,15 +9,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/schema"
 )
 
 // maxRecordBytes bounds what Parse reads: a record is tens of kilobytes.
-const maxRecordBytes = 64 << 20
+const maxRecordBytes = safefs.MaxRecord
 
 // Parse reads a record's data block back from its Markdown. The file must
 // hold exactly one data block, and it must be the file's last fenced block:
@@ -82,9 +82,10 @@ func Parse(r io.Reader) (*schema.Record, error) {
 	return &rec, nil
 }
 
-// ParseFile reads a record file's data block.
+// ParseFile reads a record file's data block, through the guarded reader:
+// a link, a device, a FIFO or a file over safefs.MaxRecord is refused.
 func ParseFile(path string) (*schema.Record, error) {
-	f, err := os.Open(path)
+	f, err := safefs.Open(path, maxRecordBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -118,18 +119,61 @@ func Load(path string) (*schema.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(runsPath)
+	b, err := ReadDataFile(path, rec, RunsFile, safefs.MaxRuns)
 	if err != nil {
-		return nil, fmt.Errorf("%s: runs: %w", path, err)
-	}
-	if want := rec.FileSum(RunsFile); want != "" && want != sha(b) {
-		return nil, fmt.Errorf("%s: %s has sha256 %.12s, the record names %.12s: the runs were changed after the record was written", path, runsPath, sha(b), want)
+		return nil, err
 	}
 	rec.Runs, err = ParseRuns(bytes.NewReader(b), runsPath)
 	if err != nil {
 		return nil, err
 	}
 	return rec, nil
+}
+
+// IntegrityError says a data folder's file is not the one its record names.
+type IntegrityError struct {
+	Record, File, Got, Want string
+}
+
+func (e *IntegrityError) Error() string {
+	return fmt.Sprintf("%s: %s has sha256 %.12s, the record names %.12s: changed after the record was written", e.Record, e.File, e.Got, e.Want)
+}
+
+// OpenData holds the record's data folder open: resolved against the
+// record file's folder, and never reached through a link.
+func OpenData(recordPath string, rec *schema.Record) (*safefs.Dir, error) {
+	if _, err := DataPath(recordPath, rec); err != nil {
+		return nil, err
+	}
+	top, err := safefs.OpenDir(filepath.Dir(recordPath))
+	if err != nil {
+		return nil, err
+	}
+	defer top.Close()
+	d, err := top.Sub(filepath.ToSlash(filepath.Clean(filepath.FromSlash(rec.DataDir))), false)
+	if err != nil {
+		return nil, fmt.Errorf("%s: data folder: %w", recordPath, err)
+	}
+	return d, nil
+}
+
+// ReadDataFile reads a file of the record's data folder through the
+// guarded reader (at most limit bytes) and, when the record names its
+// sha256, refuses it unless the sha256 matches.
+func ReadDataFile(recordPath string, rec *schema.Record, name string, limit int64) ([]byte, error) {
+	d, err := OpenData(recordPath, rec)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	b, err := d.ReadFile(name, limit)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", recordPath, err)
+	}
+	if want := rec.FileSum(name); want != "" && want != sha(b) {
+		return nil, &IntegrityError{Record: recordPath, File: name, Got: sha(b), Want: want}
+	}
+	return b, nil
 }
 
 // Files in a data folder.
@@ -166,9 +210,9 @@ func ParseRuns(r io.Reader, name string) ([]schema.Run, error) {
 	return runs, nil
 }
 
-// ReadRuns reads a runs.jsonl file.
+// ReadRuns reads a runs.jsonl file, through the guarded reader.
 func ReadRuns(path string) ([]schema.Run, error) {
-	f, err := os.Open(path)
+	f, err := safefs.Open(path, safefs.MaxRuns)
 	if err != nil {
 		return nil, fmt.Errorf("runs: %w", err)
 	}
@@ -181,11 +225,16 @@ func sha(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// HashFile returns a file's sha256.
+// HashFile returns a file's sha256, read through the guarded reader.
 func HashFile(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	f, err := safefs.Open(path, safefs.MaxDataFile)
 	if err != nil {
 		return "", err
 	}
-	return sha(b), nil
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, io.LimitReader(f, safefs.MaxDataFile+1)); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

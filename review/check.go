@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -21,6 +22,8 @@ import (
 	"strings"
 
 	"github.com/decodebench/decodebench/internal/abbrev"
+	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -46,10 +49,16 @@ var requiredSections = []string{"## Summary", "## Engine", "## Machine", "## Met
 // verdict; and the Markdown is exactly what the data block and the runs
 // render to, so a number edited by hand in any of the three places is
 // caught.
+//
+// Every file is read through the guarded reader (safefs: regular files
+// only, never through a link, never blocking, within its size cap), and
+// check stops at the first integrity failure: a file whose sha256 is not
+// the one the record names, or a run whose output does not match its hash,
+// is reported and nothing is analysed or rendered from it.
 func Check(recordPath string) []Problem {
-	src, err := os.ReadFile(recordPath)
+	src, err := safefs.ReadFile(recordPath, safefs.MaxRecord)
 	if err != nil {
-		return []Problem{{"Record", err.Error()}}
+		return []Problem{{"Record", termsafe.String(err.Error())}}
 	}
 	rec, err := recorder.Parse(bytes.NewReader(src))
 	if err != nil {
@@ -63,18 +72,28 @@ func Check(recordPath string) []Problem {
 
 	dataDir, err := recorder.DataPath(recordPath, rec)
 	if err != nil {
-		add("Data", "%v", err)
+		add("Data", "%s", termsafe.String(err.Error()))
 		return probs
 	}
 	if st, err := os.Lstat(dataDir); err != nil || !st.IsDir() {
-		add("Raw runs", "data folder %s is missing", rec.DataDir)
+		add("Raw runs", "data folder %s is missing", termsafe.String(rec.DataDir))
 		return probs
 	}
-	probs = append(probs, checkFiles(dataDir, rec)...)
-
-	runsBytes, err := readRegular(filepath.Join(dataDir, recorder.RunsFile))
+	d, err := recorder.OpenData(recordPath, rec)
 	if err != nil {
-		add("Raw runs", "%v", err)
+		add("Raw runs", "%s", termsafe.String(err.Error()))
+		return probs
+	}
+	defer d.Close()
+	fileProbs, intact := checkFiles(d, dataDir, rec)
+	probs = append(probs, fileProbs...)
+	if !intact {
+		return probs
+	}
+
+	runsBytes, err := d.ReadFile(recorder.RunsFile, safefs.MaxRuns)
+	if err != nil {
+		add("Raw runs", "%s", termsafe.String(err.Error()))
 		return probs
 	}
 	runs, err := recorder.ParseRuns(bytes.NewReader(runsBytes), recorder.RunsFile)
@@ -87,19 +106,20 @@ func Check(recordPath string) []Problem {
 			continue
 		}
 		if sum := sha256.Sum256([]byte(r.Output)); hex.EncodeToString(sum[:]) != r.OutputSHA256 {
-			add("Raw runs", "run %d (%s): output_sha256 %.12s does not match its output (%.12s)", r.Seq, r.Arm, r.OutputSHA256, hex.EncodeToString(sum[:]))
+			add("Raw runs", "run %d (%s): output_sha256 %.12s does not match its output (%.12s)", r.Seq, termsafe.String(r.Arm), termsafe.String(r.OutputSHA256), hex.EncodeToString(sum[:]))
+			return probs
 		}
 	}
 	rec.Runs = runs
 
-	scenarioBytes, err := readRegular(filepath.Join(dataDir, recorder.ScenarioFile))
+	scenarioBytes, err := d.ReadFile(recorder.ScenarioFile, scenarios.MaxScenarioBytes)
 	if err != nil {
-		add("Summary", "stored scenario: %v", err)
+		add("Summary", "stored scenario: %s", termsafe.String(err.Error()))
 		return probs
 	}
 	s, _, err := scenarios.Parse(recorder.ScenarioFile, dataDir, scenarioBytes, scenarios.Options{Offline: true, PromptText: rec.Scenario.Request.Prompt, Set: rec.Scenario.Overrides})
 	if err != nil {
-		add("Summary", "stored scenario does not load: %v", abbrev.FirstLine(err.Error()))
+		add("Summary", "stored scenario does not load: %s", termsafe.String(abbrev.FirstLine(err.Error())))
 		return probs
 	}
 	if s.Hash() != rec.Scenario.Hash && !strings.Contains(string(scenarioBytes), "[redacted]") {
@@ -152,9 +172,12 @@ func checkSections(md string, rec *schema.Record) []Problem {
 	return probs
 }
 
-// checkFiles compares the data folder with the record's list of files.
-func checkFiles(dataDir string, rec *schema.Record) []Problem {
-	var probs []Problem
+// checkFiles compares the data folder with the record's list of files. It
+// reports every file the record names that is missing and every file it
+// does not name, but stops at the first file whose sha256 differs (intact
+// false): nothing read from a changed folder is analysed.
+func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record) (probs []Problem, intact bool) {
+	intact = true
 	listed := map[string]string{}
 	for _, f := range rec.Files {
 		clean := path.Clean(f.Path)
@@ -173,14 +196,15 @@ func checkFiles(dataDir string, rec *schema.Record) []Problem {
 		if _, ok := listed[f.Path]; !ok {
 			continue
 		}
-		b, err := readRegular(filepath.Join(dataDir, filepath.FromSlash(f.Path)))
+		got, err := hashIn(d, f.Path)
 		if err != nil {
-			probs = append(probs, Problem{sectionOf(f.Path), err.Error()})
+			probs = append(probs, Problem{sectionOf(f.Path), termsafe.String(err.Error())})
+			intact = false
 			continue
 		}
-		sum := sha256.Sum256(b)
-		if got := hex.EncodeToString(sum[:]); got != f.SHA256 {
-			probs = append(probs, Problem{sectionOf(f.Path), fmt.Sprintf("%s has sha256 %.12s, the record names %.12s: changed after the record was written", f.Path, got, f.SHA256)})
+		if got != f.SHA256 {
+			probs = append(probs, Problem{sectionOf(f.Path), fmt.Sprintf("%s has sha256 %.12s, the record names %.12s: changed after the record was written", f.Path, got, termsafe.String(f.SHA256))})
+			return probs, false
 		}
 	}
 	_ = filepath.WalkDir(dataDir, func(p string, d fs.DirEntry, err error) error {
@@ -190,11 +214,30 @@ func checkFiles(dataDir string, rec *schema.Record) []Problem {
 		rel, _ := filepath.Rel(dataDir, p)
 		rel = filepath.ToSlash(rel)
 		if _, ok := listed[rel]; !ok && rel != "campaign.json" {
-			probs = append(probs, Problem{"Data", fmt.Sprintf("%s is in the data folder but the record does not name it", rel)})
+			probs = append(probs, Problem{"Data", fmt.Sprintf("%s is in the data folder but the record does not name it", termsafe.String(rel))})
 		}
 		return nil
 	})
-	return probs
+	return probs, intact
+}
+
+// hashIn is the sha256 of a data folder's file, read through the guarded
+// reader.
+func hashIn(d *safefs.Dir, rel string) (string, error) {
+	limit := int64(safefs.MaxDataFile)
+	if rel == recorder.RunsFile {
+		limit = safefs.MaxRuns
+	}
+	f, err := d.Open(rel, limit)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, io.LimitReader(f, limit+1)); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func sectionOf(file string) string {
@@ -209,17 +252,6 @@ func sectionOf(file string) string {
 	return "Data"
 }
 
-// readRegular reads a regular file, refusing links and special files.
-func readRegular(p string) ([]byte, error) {
-	st, err := os.Lstat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", filepath.Base(p))
-	}
-	return os.ReadFile(p)
-}
 
 // checkAnalysis re-derives the analysis from the runs and compares it with
 // the data block's.
@@ -340,7 +372,7 @@ func lines(b []byte) []string {
 
 func excerpt(s string) string {
 	if r := []rune(s); len(r) > 160 {
-		return string(r[:160]) + "…"
+		return termsafe.String(string(r[:160])) + "…"
 	}
-	return s
+	return termsafe.String(s)
 }

@@ -357,11 +357,7 @@ func loadLevel(r *schema.Record) float64 {
 // whose value differs, by its path (comments and formatting do not count).
 func scenarioDiff(oldPath string, old *schema.Record, newPath string, nu *schema.Record) []Condition {
 	read := func(path string, rec *schema.Record) []byte {
-		p, err := recorder.DataPath(path, rec, recorder.ScenarioFile)
-		if err != nil {
-			return nil
-		}
-		b, _ := readRegular(p)
+		b, _ := recorder.ReadDataFile(path, rec, recorder.ScenarioFile, scenarios.MaxScenarioBytes)
 		return b
 	}
 	a, b := read(oldPath, old), read(newPath, nu)

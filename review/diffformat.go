@@ -6,25 +6,30 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/decodebench/decodebench/internal/termsafe"
+	"github.com/decodebench/decodebench/recorder"
 )
 
-// WriteText writes a diff for the terminal.
+// WriteText writes a diff for the terminal: every value from a record is
+// escaped by termsafe (an engine version cannot clear the screen).
 func (d Diff) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "old: %s\nnew: %s\n\n", d.Old, d.New)
+	t := termsafe.String
+	fmt.Fprintf(w, "old: %s\nnew: %s\n\n", t(d.Old), t(d.New))
 	if len(d.Conditions) == 0 {
 		fmt.Fprintln(w, "Conditions: the same machine, engine, model files, decodebench, scenario and gates.")
 	} else {
 		fmt.Fprintln(w, "Conditions that differ (the comparison may be suspect):")
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, c := range d.Conditions {
-			fmt.Fprintf(tw, "  %s\t%s\t→ %s\n", c.What, dash(c.Old), dash(c.New))
+			fmt.Fprintf(tw, "  %s\t%s\t→ %s\n", t(c.What), t(dash(c.Old)), t(dash(c.New)))
 		}
 		tw.Flush()
 	}
 	fmt.Fprintln(w)
 	if len(d.Refused) > 0 {
 		for _, r := range d.Refused {
-			fmt.Fprintln(w, "Refused: "+r+".")
+			fmt.Fprintln(w, "Refused: "+termsafe.Text(r)+".")
 		}
 		return nil
 	}
@@ -32,7 +37,7 @@ func (d Diff) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "  arm\tmetric\told\tnew\tchange [interval]\tp\tverdict")
 	for _, m := range d.Metrics {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Arm, m.Metric, median(m.OldMedian, m.OldN, m.Unit), median(m.NewMedian, m.NewN, m.Unit), change(m.Change, m.Lo, m.Hi, m.Verdict), pval(m.P, m.Verdict), m.Verdict)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", t(m.Arm), t(m.Metric), median(m.OldMedian, m.OldN, m.Unit), median(m.NewMedian, m.NewN, m.Unit), change(m.Change, m.Lo, m.Hi, m.Verdict), pval(m.P, m.Verdict), m.Verdict)
 	}
 	tw.Flush()
 	if len(d.Ratios) > 0 {
@@ -40,7 +45,7 @@ func (d Diff) WriteText(w io.Writer) error {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "  arm / baseline\tmetric\told ratio\tnew ratio\tchange [interval]\tverdict")
 		for _, r := range d.Ratios {
-			fmt.Fprintf(tw, "  %s / %s\t%s\t%s\t%s\t%s\t%s\n", r.Arm, r.Baseline, r.Metric, ratio(r.Old), ratio(r.New), change(r.Change, r.Lo, r.Hi, r.Verdict), r.Verdict)
+			fmt.Fprintf(tw, "  %s / %s\t%s\t%s\t%s\t%s\t%s\n", t(r.Arm), t(r.Baseline), t(r.Metric), ratio(r.Old), ratio(r.New), change(r.Change, r.Lo, r.Hi, r.Verdict), r.Verdict)
 		}
 		tw.Flush()
 	}
@@ -49,7 +54,7 @@ func (d Diff) WriteText(w io.Writer) error {
 
 // WriteMarkdown writes a diff to paste into a pull request.
 func (d Diff) WriteMarkdown(w io.Writer) error {
-	fmt.Fprintf(w, "**decodebench diff**: `%s` → `%s`\n\n", cellText(d.Old), cellText(d.New))
+	fmt.Fprintf(w, "**decodebench diff**: %s → %s\n\n", cellCode(d.Old), cellCode(d.New))
 	if len(d.Conditions) == 0 {
 		fmt.Fprintln(w, "Conditions: the same machine, engine, model files, decodebench, scenario and gates.")
 	} else {
@@ -72,7 +77,7 @@ func (d Diff) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintln(w, "| arm | metric | old | new | change [interval] | p | |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---|---:|---|")
 	for _, m := range d.Metrics {
-		fmt.Fprintf(w, "| `%s` | `%s` | %s | %s | %s | %s | %s |\n", cellText(m.Arm), m.Metric, median(m.OldMedian, m.OldN, m.Unit), median(m.NewMedian, m.NewN, m.Unit), change(m.Change, m.Lo, m.Hi, m.Verdict), pval(m.P, m.Verdict), bold(m.Verdict))
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", cellCode(m.Arm), cellCode(m.Metric), median(m.OldMedian, m.OldN, m.Unit), median(m.NewMedian, m.NewN, m.Unit), change(m.Change, m.Lo, m.Hi, m.Verdict), pval(m.P, m.Verdict), bold(m.Verdict))
 	}
 	if len(d.Ratios) > 0 {
 		fmt.Fprintln(w)
@@ -81,7 +86,7 @@ func (d Diff) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintln(w, "| arm / baseline | metric | old ratio | new ratio | change [interval] | |")
 		fmt.Fprintln(w, "|---|---|---:|---:|---|---|")
 		for _, r := range d.Ratios {
-			fmt.Fprintf(w, "| `%s` / `%s` | `%s` | %s | %s | %s | %s |\n", cellText(r.Arm), cellText(r.Baseline), r.Metric, ratio(r.Old), ratio(r.New), change(r.Change, r.Lo, r.Hi, r.Verdict), bold(r.Verdict))
+			fmt.Fprintf(w, "| %s / %s | %s | %s | %s | %s | %s |\n", cellCode(r.Arm), cellCode(r.Baseline), cellCode(r.Metric), ratio(r.Old), ratio(r.New), change(r.Change, r.Lo, r.Hi, r.Verdict), bold(r.Verdict))
 		}
 	}
 	return nil
@@ -138,11 +143,10 @@ func pval(p float64, v Change) string {
 	return strconv.FormatFloat(p, 'g', 2, 64)
 }
 
-// cellText keeps a value on one line inside a table cell.
-func cellText(s string) string {
-	s = strings.NewReplacer("\n", " ", "\r", " ", "|", "\\|", "<", "&lt;", ">", "&gt;").Replace(s)
-	return s
-}
+// cellText keeps a value on one line inside a table cell, every Markdown
+// mark escaped (no link, image or HTML can come of it), as the record's
+// own cells are.
+func cellText(s string) string { return recorder.MarkdownText(s) }
 
 func cellCode(s string) string {
 	if s == "" {

@@ -1,9 +1,8 @@
 package review
 
 import (
-	"bytes"
 	"fmt"
-	"os"
+	"net/url"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/internal/abbrev"
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/plots"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
@@ -37,7 +37,20 @@ type entry struct {
 // engine version, a link, and the problems check finds; and one trend
 // plot per feature. Files are rewritten only when their bytes change, and
 // the same records always give the same bytes.
+//
+// Nothing a record says chooses where a file is written: a record whose
+// feature, hardware slug or date is not a valid name (as a scenario's
+// must be) is listed as not readable, and draws no plot. Every file is
+// written through a folder held open, create-exclusive into a temporary
+// file beside its target and renamed over it, never through a link.
+// Hidden and temporary files (a killed run's .record-*.md) are not
+// records.
 func Index(dir string) (written []string, err error) {
+	d, err := safefs.OpenDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
 	names, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		return nil, err
@@ -45,11 +58,16 @@ func Index(dir string) (written []string, err error) {
 	var entries []entry
 	for _, n := range names {
 		base := filepath.Base(n)
-		if base == IndexFile {
+		if base == IndexFile || safefs.IsTemp(base) {
 			continue
 		}
 		e := entry{file: base, stem: strings.TrimSuffix(base, ".md")}
 		e.rec, e.err = recorder.ParseFile(n)
+		if e.err == nil {
+			if err := recorder.CheckName(e.rec.Feature, e.rec.Hardware, e.rec.Date); err != nil {
+				e.err = fmt.Errorf("%s: not a valid record name: %w", n, err)
+			}
+		}
 		if e.err == nil {
 			e.problems = Check(n)
 			e.seq = suffix(e.stem, e.rec)
@@ -93,7 +111,7 @@ func Index(dir string) (written []string, err error) {
 			return a.seq > c.seq
 		})
 		fmt.Fprintf(&b, "## `%s`\n\n", f)
-		plotName, changed, err := writeTrend(dir, f, es)
+		plotName, changed, err := writeTrend(d, f, es)
 		if err != nil {
 			return written, err
 		}
@@ -110,7 +128,7 @@ func Index(dir string) (written []string, err error) {
 				fmt.Fprintf(&b, "### `%s`\n\n", hw)
 				b.WriteString("| date | record | verdict | headline | engine | problems |\n|---|---|---|---|---|---|\n")
 			}
-			fmt.Fprintf(&b, "| %s | [%s](%s) | %s | %s | %s | %s |\n", cellText(e.rec.Date), cellText(e.stem), e.file, e.rec.Verdict,
+			fmt.Fprintf(&b, "| %s | [%s](%s) | %s | %s | %s | %s |\n", cellText(e.rec.Date), cellText(e.stem), linkTarget(e.file), cellText(string(e.rec.Verdict)),
 				headline(e.rec), cellText(engineVersion(e.rec)), problemsCell(e.problems))
 		}
 		b.WriteString("\n")
@@ -118,12 +136,12 @@ func Index(dir string) (written []string, err error) {
 	if len(broken) > 0 {
 		b.WriteString("## Not readable as records\n\n| file | problem |\n|---|---|\n")
 		for _, e := range broken {
-			fmt.Fprintf(&b, "| [%s](%s) | %s |\n", cellText(e.file), e.file, cellText(e.err.Error()))
+			fmt.Fprintf(&b, "| [%s](%s) | %s |\n", cellText(e.file), linkTarget(e.file), cellText(e.err.Error()))
 		}
 		b.WriteString("\n")
 	}
 	out := filepath.Join(dir, IndexFile)
-	changed, err := writeIfChanged(out, []byte(b.String()))
+	changed, err := d.WriteIfChanged(IndexFile, []byte(b.String()), 0o644)
 	if err != nil {
 		return written, err
 	}
@@ -155,7 +173,7 @@ func headline(rec *schema.Record) string {
 			continue
 		}
 		c := v.Comparison
-		s := fmt.Sprintf("`%s` %.3f×", cellText(v.Arm), c.Ratio)
+		s := fmt.Sprintf("%s %.3f×", cellCode(v.Arm), c.Ratio)
 		if c.HasInterval() {
 			s += fmt.Sprintf(" [%.3f, %.3f]", c.Lo, c.Hi)
 		}
@@ -185,8 +203,13 @@ func problemsCell(ps []Problem) string {
 	return fmt.Sprintf("⚠ %d, first: %s", len(ps), cellText(abbrev.FirstLine(ps[0].String())))
 }
 
+// linkTarget is a file name as a Markdown link's target: percent-escaped,
+// so that no character of it ends the link or starts another.
+func linkTarget(file string) string { return (&url.URL{Path: file}).EscapedPath() }
+
 // writeTrend draws the feature's trend plot; "" when nothing has a ratio.
-func writeTrend(dir, feature string, es []entry) (string, bool, error) {
+// The feature is a checked name (recorder.CheckName) by now.
+func writeTrend(d *safefs.Dir, feature string, es []entry) (string, bool, error) {
 	var pts []plots.TrendPoint
 	metric := ""
 	for _, e := range es {
@@ -220,22 +243,10 @@ func writeTrend(dir, feature string, es []entry) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, indexPlotDir), 0o755); err != nil {
+	if err := recorder.CheckName(feature, "x", "2006-01-02"); err != nil {
 		return "", false, err
 	}
-	out := filepath.Join(dir, indexPlotDir, feature+"-trend.png")
-	changed, err := writeIfChanged(out, png)
-	return out, changed, err
-}
-
-// writeIfChanged writes b to path unless it already holds exactly b.
-func writeIfChanged(path string, b []byte) (bool, error) {
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, b) {
-		return false, nil
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return false, err
-	}
-	return true, os.Rename(tmp, path)
+	rel := indexPlotDir + "/" + feature + "-trend.png"
+	changed, err := d.WriteIfChanged(rel, png, 0o644)
+	return filepath.Join(d.Path(), filepath.FromSlash(rel)), changed, err
 }

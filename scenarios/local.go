@@ -90,7 +90,7 @@ func (s *Scenario) warnLocal(p *problems) {
 					continue
 				}
 			}
-			if val == "" || varRef.MatchString(val) || strings.HasPrefix(val, "-") || (!modelFile(val) && !strings.ContainsRune(val, '/')) {
+			if val == "" || varRef.MatchString(val) || strings.HasPrefix(val, "-") || isURL(val) || (!modelFile(val) && !strings.ContainsRune(val, '/')) {
 				continue
 			}
 			if _, err := os.Stat(val); err != nil {
@@ -110,6 +110,21 @@ func (s *Scenario) warnLocal(p *problems) {
 	for i, arm := range s.Arms {
 		paths(fmt.Sprintf("arms[%d].args", i), arm.Args)
 	}
+}
+
+// isURL reports whether a value is a URL (scheme://…, as for --hf-repo or
+// --model-url): it names no local file, so it is not checked as a path.
+func isURL(v string) bool {
+	scheme, rest, ok := strings.Cut(v, "://")
+	if !ok || scheme == "" || rest == "" {
+		return false
+	}
+	for i, r := range scheme {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
+			return false
+		}
+	}
+	return true
 }
 
 // fileFlag reports whether an engine flag takes a file path: -m, --model,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/review"
 )
 
@@ -30,17 +31,18 @@ Exit 0 when every record passes, 1 when one has a problem.`,
 			bad := 0
 			start := time.Now()
 			for _, path := range c.Args().Slice() {
+				shown := termsafe.String(path) // a file name is shown, never acted on
 				if filepath.Base(path) == review.IndexFile {
-					fmt.Fprintf(c.App.Writer, "skip %s (the index that decodebench index writes, not a record)\n", path)
+					fmt.Fprintf(c.App.Writer, "skip %s (the index that decodebench index writes, not a record)\n", shown)
 					continue
 				}
 				probs := review.Check(path)
 				if len(probs) == 0 {
-					fmt.Fprintf(c.App.Writer, "ok   %s\n", path)
+					fmt.Fprintf(c.App.Writer, "ok   %s\n", shown)
 					continue
 				}
 				bad++
-				fmt.Fprintf(c.App.Writer, "FAIL %s: %d problem(s)\n", path, len(probs))
+				fmt.Fprintf(c.App.Writer, "FAIL %s: %d problem(s)\n", shown, len(probs))
 				for _, p := range probs {
 					fmt.Fprintf(c.App.Writer, "  %s\n", p)
 				}

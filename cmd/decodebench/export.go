@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -41,7 +40,7 @@ Only the record's data block is read; nothing in it is executed.`,
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
-			return writeBenchstat(os.Stdout, rec, strings.TrimSuffix(filepath.Base(c.Args().First()), ".md"))
+			return writeBenchstat(c.App.Writer, rec, strings.TrimSuffix(filepath.Base(c.Args().First()), ".md"))
 		},
 	}
 }

@@ -57,7 +57,7 @@ runs, a reference that disagrees with itself).`,
 			code := 0
 			for _, id := range checks {
 				for _, l := range recorder.IdentityLines(id) {
-					fmt.Println(l)
+					fmt.Fprintln(c.App.Writer, l)
 				}
 				switch id.Verdict {
 				case schema.Divergent:
@@ -68,7 +68,7 @@ runs, a reference that disagrees with itself).`,
 				}
 			}
 			if len(checks) == 0 {
-				fmt.Println("no arm to compare")
+				fmt.Fprintln(c.App.Writer, "no arm to compare")
 				code = 2
 			}
 			if code != 0 {

@@ -32,7 +32,7 @@ line).`,
 		Action: func(c *cli.Context) error {
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runMachine(ctx, os.Stdout, c.Duration("watch"), c.Bool("json"))
+			return runMachine(ctx, c.App.Writer, c.Duration("watch"), c.Bool("json"))
 		},
 	}
 }

@@ -42,7 +42,7 @@ func runMain(args []string) int {
 	app := newApp()
 	args, notes, err := reorderArgs(app, args)
 	for _, n := range notes {
-		fmt.Fprintln(os.Stderr, "decodebench: note:", n)
+		fmt.Fprintln(stderr, "decodebench: note:", n)
 	}
 	if err == nil {
 		err = app.Run(args)
@@ -64,16 +64,16 @@ func exitCode(err error) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(os.Stderr, "decodebench:", ee.msg)
+			fmt.Fprintln(stderr, "decodebench:", ee.msg)
 		}
 		return ee.code
 	}
 	var ce cli.ExitCoder
 	if errors.As(err, &ce) {
-		fmt.Fprintln(os.Stderr, "decodebench:", err)
+		fmt.Fprintln(stderr, "decodebench:", err)
 		return ce.ExitCode()
 	}
-	fmt.Fprintln(os.Stderr, "decodebench:", err)
+	fmt.Fprintln(stderr, "decodebench:", err)
 	return 1
 }
 
@@ -93,6 +93,8 @@ understand (an unknown command or flag, a flag without its value, a wrong number
 arguments). Flags may come before or after the arguments; after "--" everything is an
 argument.`,
 		HideHelpCommand: true,
+		Writer:          stdout,
+		ErrWriter:       stderr,
 		Commands:        []*cli.Command{runCommand(), validateCommand(), checkCommand(), diffCommand(), reproduceCommand(), indexCommand(), exportCommand(), identityCommand(), machineCommand(), initCommand(), presetsCommand(), scenariosCommand()},
 		ExitErrHandler:  func(*cli.Context, error) {}, // main prints and exits
 		OnUsageError:    onUsageError,

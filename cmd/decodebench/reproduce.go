@@ -75,6 +75,7 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 			if err != nil {
 				return &exitError{code: 1, msg: "reproduce: the stored scenario does not resolve here:\n" + err.Error() + "\n(point its variables at this machine with --var NAME=VALUE)"}
 			}
+			learnSecrets(harness.NewRedactor(s))
 			var warnings []string
 			for _, w := range warns {
 				fmt.Fprintln(c.App.ErrWriter, w)
@@ -126,25 +127,13 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 	}
 }
 
-// readStoredScenario reads the scenario from a record's data folder.
+// readStoredScenario reads the scenario from a record's data folder,
+// through the guarded reader, refusing it when its sha256 is not the one
+// the record names.
 func readStoredScenario(path string, rec *schema.Record) ([]byte, error) {
-	p, err := recorder.DataPath(path, rec, recorder.ScenarioFile)
-	if err != nil {
-		return nil, err
-	}
-	st, err := os.Lstat(p)
+	b, err := recorder.ReadDataFile(path, rec, recorder.ScenarioFile, scenarios.MaxScenarioBytes)
 	if err != nil {
 		return nil, fmt.Errorf("reproduce: stored scenario: %w", err)
-	}
-	if !st.Mode().IsRegular() || st.Size() > scenarios.MaxScenarioBytes {
-		return nil, fmt.Errorf("reproduce: stored scenario %s is not a regular file under %d bytes", p, scenarios.MaxScenarioBytes)
-	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return nil, err
-	}
-	if want := rec.FileSum(recorder.ScenarioFile); want != "" && want != sha256Hex(b) {
-		return nil, fmt.Errorf("reproduce: %s was changed after the record was written (sha256 differs)", p)
 	}
 	return b, nil
 }

@@ -89,9 +89,12 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				}
 			}
 			s, warns, err := scenarios.Load(arg, scenarios.Options{Set: set})
+			if s != nil {
+				learnSecrets(harness.NewRedactor(s))
+			}
 			var warnings []string
 			for _, w := range warns {
-				fmt.Fprintln(os.Stderr, w)
+				fmt.Fprintln(stderr, w)
 				warnings = append(warnings, w.Error())
 			}
 			if err != nil {
@@ -118,7 +121,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				OutDir:   outDir,
 				Hardware: c.String("hw"),
 				Date:     c.String("date"),
-				Progress: os.Stderr,
+				Progress: stderr,
 				Live:     term.IsTerminal(int(os.Stderr.Fd())),
 				Version:  ver,
 				Commit:   rev,
@@ -142,16 +145,16 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			}
 			if c.Bool("github-summary") {
 				if err := appendGitHubSummary(os.Getenv("GITHUB_STEP_SUMMARY"), out); err != nil {
-					fmt.Fprintln(os.Stderr, "decodebench: github summary:", err)
+					fmt.Fprintln(stderr, "decodebench: github summary:", err)
 				}
 			}
 			if c.Bool("json") {
-				if err := printSummary(os.Stdout, out, code); err != nil {
+				if err := printSummary(stdout, out, code); err != nil {
 					return err
 				}
 			} else {
-				fmt.Printf("%s: %s\n", v, out.RecordPath)
-				printSummaryText(os.Stdout, out.Record)
+				fmt.Fprintf(stdout, "%s: %s\n", v, out.RecordPath)
+				printSummaryText(stdout, out.Record)
 			}
 			if code != 0 {
 				return &exitError{code: code}
@@ -242,7 +245,7 @@ func interruptible(parent context.Context) (context.Context, *signalBox, func())
 		select {
 		case s := <-ch:
 			box.set(s)
-			fmt.Fprintf(os.Stderr, "\ndecodebench: %s: stopping the engine and writing the record (again to stop at once)\n", s)
+			fmt.Fprintf(stderr, "\ndecodebench: %s: stopping the engine and writing the record (again to stop at once)\n", s)
 			cancel()
 		case <-done:
 			return
@@ -250,7 +253,7 @@ func interruptible(parent context.Context) (context.Context, *signalBox, func())
 		select {
 		case s := <-ch:
 			engine.KillAll()
-			fmt.Fprintf(os.Stderr, "decodebench: %s again: engines killed; exiting without a record\n", s)
+			fmt.Fprintf(stderr, "decodebench: %s again: engines killed; exiting without a record\n", s)
 			if s == syscall.SIGTERM {
 				os.Exit(143)
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/scenarios"
 )
 
@@ -35,6 +36,9 @@ message and severity, runs, estimate in seconds).`,
 			bad := 0
 			for _, arg := range c.Args().Slice() {
 				s, warns, err := scenarios.Load(arg, scenarios.Options{})
+				if s != nil {
+					learnSecrets(harness.NewRedactor(s))
+				}
 				for _, w := range warns {
 					fmt.Fprintln(c.App.ErrWriter, w)
 				}

@@ -1,0 +1,159 @@
+package safefs
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// The guarded reader refuses a link to /dev/zero, a device, a FIFO (at
+// once, without hanging) and a file over its cap, and reads a regular file.
+func TestReadFileRefusesSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero.md")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo.md")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.md")
+	if err := os.WriteFile(big, make([]byte, 101), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ok := filepath.Join(dir, "ok.md")
+	if err := os.WriteFile(ok, []byte("hello"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var nr *NotRegularError
+	var tl *TooLargeError
+	for _, c := range []struct {
+		path string
+		want func(error) bool
+	}{
+		{zero, func(err error) bool { return errors.As(err, &nr) && strings.Contains(err.Error(), "link") }},
+		{"/dev/zero", func(err error) bool { return errors.As(err, &nr) && strings.Contains(err.Error(), "character device") }},
+		{fifo, func(err error) bool { return errors.As(err, &nr) && strings.Contains(err.Error(), "FIFO") }},
+		{dir, func(err error) bool { return errors.As(err, &nr) }},
+		{big, func(err error) bool { return errors.As(err, &tl) }},
+	} {
+		done := make(chan error, 1)
+		go func() { _, err := ReadFile(c.path, 100); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !c.want(err) {
+				t.Errorf("ReadFile(%s) = %v", c.path, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("ReadFile(%s) blocked", c.path)
+		}
+	}
+	if b, err := ReadFile(ok, 100); err != nil || string(b) != "hello" {
+		t.Errorf("ReadFile(ok) = %q, %v", b, err)
+	}
+	// The same under a held folder, and a link as a folder on the way.
+	d, err := OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := os.Symlink("/dev", filepath.Join(dir, "dev")); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"zero.md", "fifo.md", "big.md", "dev/zero", "../ok.md", "/etc/passwd"} {
+		if _, err := d.ReadFile(rel, 100); err == nil {
+			t.Errorf("Dir.ReadFile(%s) read it", rel)
+		}
+	}
+}
+
+// WriteFile replaces a link planted at the target and ignores one planted
+// at the old fixed temporary name: neither link's target changes.
+func TestWriteFileNeverFollowsLinks(t *testing.T) {
+	dir, victim := t.TempDir(), filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("precious"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, planted := range []string{"README.md", "README.md.tmp", "index/x-trend.png", "index/x-trend.png.tmp"} {
+		p := filepath.Join(dir, planted)
+		_ = os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.Symlink(victim, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, rel := range []string{"README.md", "index/x-trend.png"} {
+		if err := WriteFile(filepath.Join(dir, rel), []byte("new"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Lstat(filepath.Join(dir, rel))
+		if err != nil || !fi.Mode().IsRegular() {
+			t.Errorf("%s: %v, %v: want a regular file", rel, fi, err)
+		}
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "precious" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+	// A folder on the way that is a link is refused.
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := OpenDir(dir)
+	defer d.Close()
+	if err := d.WriteFile("sub/f", []byte("x"), 0o644); err == nil {
+		t.Error("wrote through a linked folder")
+	}
+	if f, err := d.OpenFile("README.md.tmp", os.O_WRONLY|os.O_APPEND, 0o644); err == nil {
+		f.Close()
+		t.Error("opened a link for appending")
+	}
+	// No temporary file is left behind.
+	left, _ := filepath.Glob(filepath.Join(dir, ".*tmp-*"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// A held folder keeps receiving what is written through it after its path
+// is swapped for a link, and Verify notices the swap.
+func TestDirSurvivesSwap(t *testing.T) {
+	parent, elsewhere := t.TempDir(), t.TempDir()
+	data := filepath.Join(parent, "data")
+	if err := os.Mkdir(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d, err := OpenDir(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(data, data+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, data); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WriteFile("logs/run.log", []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(elsewhere, "logs")); err == nil {
+		t.Error("the write followed the swapped-in link")
+	}
+	if _, err := os.Stat(filepath.Join(data+".moved", "logs", "run.log")); err != nil {
+		t.Errorf("the write did not reach the held folder: %v", err)
+	}
+	if err := d.Verify(); err == nil {
+		t.Error("Verify did not notice the swap")
+	}
+	if _, err := OpenDir(data); err == nil {
+		t.Error("OpenDir followed a link")
+	}
+}
