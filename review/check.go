@@ -252,7 +252,6 @@ func sectionOf(file string) string {
 	return "Data"
 }
 
-
 // checkAnalysis re-derives the analysis from the runs and compares it with
 // the data block's.
 func checkAnalysis(p scenarios.Policy, rec *schema.Record) []Problem {
