@@ -5,10 +5,27 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/sys/unix"
 )
+
+// unquote expands Go's escapes in a script's argument.
+func unquote(ts *testscript.TestScript, s string) string {
+	v, err := strconv.Unquote(`"` + strings.ReplaceAll(s, `"`, `\"`) + `"`)
+	ts.Check(err)
+	return v
+}
+
+// repoRoot is the module's root, two folders above this package.
+func repoRoot(ts *testscript.TestScript) string {
+	wd, err := os.Getwd()
+	ts.Check(err)
+	return filepath.Join(wd, "..", "..")
+}
 
 // TestMain lets testscript run decodebench in-process as the
 // `decodebench` command of the scripts.
@@ -44,6 +61,51 @@ func TestScripts(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// cprecord NAME DIR copies the committed record NAME (from
+			// docs/benchmark_results) and its data folder into DIR: real
+			// records for the scripts that need no engine.
+			"cprecord": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: cprecord NAME DIR")
+				}
+				src := filepath.Join(repoRoot(ts), "docs", "benchmark_results")
+				dst := ts.MkAbs(args[1])
+				ts.Check(os.MkdirAll(filepath.Join(dst, "data"), 0o755))
+				b, err := os.ReadFile(filepath.Join(src, args[0]+".md"))
+				ts.Check(err)
+				ts.Check(os.WriteFile(filepath.Join(dst, args[0]+".md"), b, 0o644))
+				ts.Check(os.CopyFS(filepath.Join(dst, "data", args[0]), os.DirFS(filepath.Join(src, "data", args[0]))))
+			},
+			// mkfifo PATH makes a named pipe.
+			"mkfifo": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: mkfifo PATH")
+				}
+				ts.Check(unix.Mkfifo(ts.MkAbs(args[0]), 0o644))
+			},
+			// printf FILE TEXT writes TEXT to FILE, Go's escapes (\x1b,
+			// \r, \u202e) expanded in both: file names and contents that
+			// hold control characters.
+			"printf": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: printf FILE TEXT")
+				}
+				ts.Check(os.WriteFile(ts.MkAbs(unquote(ts, args[0])), []byte(unquote(ts, args[1])), 0o644))
+			},
+			// setq VAR VALUE sets VAR to VALUE with Go's escapes expanded.
+			"setq": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: setq VAR VALUE")
+				}
+				ts.Setenv(args[0], unquote(ts, args[1]))
+			},
+			// mvq SRC DST renames with Go escapes expanded in DST.
+			"mvq": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: mvq SRC DST")
+				}
+				ts.Check(os.Rename(ts.MkAbs(args[0]), ts.MkAbs(unquote(ts, args[1]))))
+			},
 			// replace FILE REGEXP REPLACEMENT edits the first match, and
 			// fails when nothing matches, so a tampering step cannot
 			// silently tamper with nothing.
