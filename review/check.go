@@ -54,11 +54,15 @@ var requiredSections = []string{"## Summary", "## Engine", "## Machine", "## Met
 // only, never through a link, never blocking, within its size cap), and
 // check stops at the first integrity failure: a file whose sha256 is not
 // the one the record names, or a run whose output does not match its hash,
-// is reported and nothing is analysed or rendered from it.
+// is reported and nothing is analysed or rendered from it. A bisect
+// summary is checked as one (checkBisect).
 func Check(recordPath string) []Problem {
 	src, err := safefs.ReadFile(recordPath, safefs.MaxRecord)
 	if err != nil {
 		return []Problem{{"Record", termsafe.String(err.Error())}}
+	}
+	if recorder.IsBisect(src) {
+		return checkBisect(recordPath, src)
 	}
 	rec, err := recorder.Parse(bytes.NewReader(src))
 	if err != nil {

@@ -1,0 +1,321 @@
+package recorder
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+// BisectFence is the info string of a bisect summary's data block: another
+// kind of document than a campaign record, told apart by it.
+const BisectFence = "json decodebench-bisect"
+
+const bisectFenceStart = "```" + BisectFence
+
+// IsBisect reports whether a file's text holds a bisect summary's data
+// block (a line that is exactly its fence).
+func IsBisect(src []byte) bool {
+	for _, l := range strings.Split(string(src), "\n") {
+		if strings.TrimRight(l, "\r") == bisectFenceStart {
+			return true
+		}
+	}
+	return false
+}
+
+// BisectMarkdown renders a bisect summary: the outcome and one row per
+// step (commit, build, campaign verdict, class, change with its interval
+// and p, a link to each campaign's record), the range with every commit's
+// class, the method, and the data block.
+func BisectMarkdown(w io.Writer, b *schema.Bisect) error {
+	var sb strings.Builder
+	m := &mdWriter{b: &sb}
+	m.p("# Bisect %s on %s, %s: %s\n\n", text(b.Feature), text(b.Hardware), text(b.Date), bisectResultTitle(b.Outcome.Result))
+	m.h2("Summary")
+	m.ln(BisectOutcomeText(b))
+	m.ln("")
+	m.ln(BisectTable(b))
+	m.h2("Range")
+	m.p("Good %s (%s), bad %s (%s): %d commit(s) after the good one, oldest first.\n\n", code(short(b.Good)), code(b.GoodRef), code(short(b.Bad)), code(b.BadRef), len(b.Commits))
+	classes := map[string]schema.BisectClass{}
+	for _, s := range b.Steps {
+		classes[s.Commit] = s.Class
+	}
+	table(m, []column[schema.BisectCommit]{
+		left("commit", func(c schema.BisectCommit) string { return cellCode(short(c.SHA)) }),
+		left("subject", func(c schema.BisectCommit) string { return cell(text(c.Subject)) }),
+		left("class", func(c schema.BisectCommit) string {
+			if k, ok := classes[c.SHA]; ok {
+				return string(k)
+			}
+			return "untested"
+		}),
+	}, b.Commits)
+	m.ln("")
+	m.h2("Method")
+	m.p("- Scenario %s (hash %s): the reference arm %s runs the good commit's build (`${REFERENCE_DIR}`), the candidate arm %s the commit under test (`${CANDIDATE_DIR}`), interleaved, one campaign per step.\n",
+		code(b.ScenarioPath), code(short(b.ScenarioHash)), code(b.Reference), code(b.Candidate))
+	m.p("- Build command, run in each commit's own git worktree: %s. The good commit's build: %s.\n", code(b.Build), buildText(b.ReferenceBuild))
+	m.p("- Threshold %s: a commit is bad when its change on the primary metric is significant and slower by at least the threshold; good when the slow end of the interval is within it; undecided otherwise, or when its campaign shows no results (then it is run again with twice the rounds, and skipped if still undecided, as `git bisect skip` does). A commit that does not build is skipped.\n", pctShort(b.Threshold))
+	m.p("- The bad revision is measured first: the search needs it slower than the good one.\n\n")
+	b2, err := json.MarshalIndent(b, "", "  ")
+	if err != nil {
+		return fmt.Errorf("bisect data: %w", err)
+	}
+	m.h2("Data")
+	m.ln("<details><summary>Machine-readable bisect summary (parsed by <code>decodebench</code> tools)</summary>")
+	m.ln("")
+	m.ln(bisectFenceStart)
+	m.ln(string(b2))
+	m.ln(dataFenceEnd)
+	m.ln("")
+	m.ln(dataTrailer)
+	_, err = io.WriteString(w, sb.String())
+	return err
+}
+
+func bisectResultTitle(r schema.BisectResult) string {
+	switch r {
+	case schema.FoundFirstBad:
+		return "first bad commit found"
+	case schema.AmbiguousSkipped:
+		return "first bad commit among skipped commits"
+	case schema.BadNotBad:
+		return "the bad revision is not slower"
+	case schema.OutOfTime:
+		return "out of time"
+	}
+	return "unfinished"
+}
+
+// BisectOutcomeText is the outcome in one sentence.
+func BisectOutcomeText(b *schema.Bisect) string {
+	o := b.Outcome
+	n := len(b.Steps)
+	switch o.Result {
+	case schema.FoundFirstBad:
+		return fmt.Sprintf("The first bad commit is %s %s, found in %d step(s): it is slower than the good commit by at least %s, and the commit before it is not.", code(short(o.FirstBad)), text(subject(b, o.FirstBad)), n, pctShort(b.Threshold))
+	case schema.AmbiguousSkipped:
+		return fmt.Sprintf("The first bad commit is one of %s: the commits between were skipped (%d step(s)).", shortList(o.Among), n)
+	case schema.BadNotBad:
+		return fmt.Sprintf("The bad revision %s was not found slower than the good one by %s or more: there is no regression to search for (%d step(s)).", code(short(b.Bad)), pctShort(b.Threshold), n)
+	case schema.OutOfTime:
+		return fmt.Sprintf("Out of time after %d step(s): the first bad commit is one of %s.", n, shortList(o.Among))
+	}
+	return fmt.Sprintf("Unfinished after %d step(s): the first bad commit is one of %s; `decodebench bisect --resume` on the data folder %s continues it.", n, shortList(o.Among), code(b.DataDir))
+}
+
+// BisectTable is the steps' evidence chain as a Markdown table, one row
+// per campaign.
+func BisectTable(b *schema.Bisect) string {
+	var sb strings.Builder
+	m := &mdWriter{b: &sb}
+	type row struct {
+		s schema.BisectStep
+		c *schema.BisectCampaign
+	}
+	var rows []row
+	steps := b.Steps
+	if b.Pending != nil {
+		p := *b.Pending
+		p.Class = "under way"
+		steps = append(append([]schema.BisectStep{}, steps...), p)
+	}
+	for _, s := range steps {
+		if len(s.Campaigns) == 0 {
+			rows = append(rows, row{s: s})
+		}
+		for i := range s.Campaigns {
+			rows = append(rows, row{s, &s.Campaigns[i]})
+		}
+	}
+	table(m, []column[row]{
+		right("step", func(r row) string { return fmt.Sprint(r.s.N) }),
+		left("commit", func(r row) string { return cellCode(short(r.s.Commit)) }),
+		left("build", func(r row) string {
+			if r.s.Build.Log == "" {
+				return "—"
+			}
+			return buildText(r.s.Build)
+		}),
+		left("campaign", func(r row) string {
+			if r.c == nil {
+				return "—"
+			}
+			return fmt.Sprintf("%s, %d rounds", r.c.Verdict, r.c.Rounds)
+		}),
+		left("class", func(r row) string {
+			if r.c == nil || r.s.Class == "under way" {
+				return string(r.s.Class)
+			}
+			if r.c.Why != "" {
+				return fmt.Sprintf("%s (%s)", r.c.Class, r.c.Why)
+			}
+			return string(r.c.Class)
+		}),
+		right("change", func(r row) string {
+			if r.c == nil || r.c.Ratio == 0 {
+				return "—"
+			}
+			return signedPct(r.c.Ratio - 1)
+		}),
+		left("interval", func(r row) string {
+			if r.c == nil || (r.c.Lo == 0 && r.c.Hi == 0) {
+				return "—"
+			}
+			return fmt.Sprintf("[%s, %s] at %s", signedPct(r.c.Lo-1), signedPct(r.c.Hi-1), pctShort(round4(r.c.Confidence)))
+		}),
+		right("p", func(r row) string {
+			if r.c == nil || r.c.Ratio == 0 {
+				return "—"
+			}
+			return num(r.c.P, 2)
+		}),
+		left("record", func(r row) string {
+			if r.c == nil {
+				return "—"
+			}
+			return fmt.Sprintf("[%s](%s)", cell(text(filepath.Base(r.c.Record))), linkPath(r.c.Record))
+		}),
+	}, rows)
+	return sb.String()
+}
+
+func signedPct(v float64) string {
+	if v >= 0 {
+		return "+" + pct(v)
+	}
+	return pct(v)
+}
+
+func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
+
+func buildText(b schema.BisectBuild) string {
+	if b.OK {
+		return fmt.Sprintf("ok, %.1f s", b.Seconds)
+	}
+	return fmt.Sprintf("failed (exit %d), log %s", b.ExitCode, code(b.Log))
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+func shortList(shas []string) string {
+	var out []string
+	for _, s := range shas {
+		out = append(out, code(short(s)))
+	}
+	return strings.Join(out, ", ")
+}
+
+func subject(b *schema.Bisect, sha string) string {
+	for _, c := range b.Commits {
+		if c.SHA == sha {
+			return "(" + c.Subject + ")"
+		}
+	}
+	return ""
+}
+
+// BisectStepLine is one finished step in a sentence, for the progress
+// output.
+func BisectStepLine(s schema.BisectStep) string {
+	line := fmt.Sprintf("step %d: %s %s", s.N, short(s.Commit), s.Class)
+	if !s.Build.OK {
+		return line + fmt.Sprintf(": build failed (exit %d), skipped; log %s", s.Build.ExitCode, s.Build.Log)
+	}
+	if n := len(s.Campaigns); n > 0 {
+		c := s.Campaigns[n-1]
+		if c.Ratio != 0 {
+			line += fmt.Sprintf(": %s %s [%s, %s], p=%s", c.Metric, signedPct(c.Ratio-1), signedPct(c.Lo-1), signedPct(c.Hi-1), num(c.P, 2))
+		}
+		if c.Why != "" {
+			line += fmt.Sprintf(" (%s, campaign %s)", c.Why, c.Verdict)
+		}
+		line += "; record " + c.Record
+	}
+	return line
+}
+
+// WriteBisectFile renders the summary to path atomically.
+func WriteBisectFile(path string, b *schema.Bisect) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".bisect-*.md")
+	if err != nil {
+		return fmt.Errorf("write bisect summary: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := BisectMarkdown(tmp, b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// ParseBisect reads a bisect summary's data block back: exactly one, the
+// last thing in the file, holding one JSON value of the current schema.
+func ParseBisect(src []byte) (*schema.Bisect, error) {
+	lines := strings.Split(string(src), "\n")
+	start := -1
+	for i, l := range lines {
+		l = strings.TrimRight(l, "\r")
+		if l == bisectFenceStart || l == dataFenceStart {
+			if start >= 0 {
+				return nil, fmt.Errorf("line %d: a second data block (the first is at line %d)", i+1, start+1)
+			}
+			start = i
+		}
+	}
+	if start < 0 || strings.TrimRight(lines[start], "\r") != bisectFenceStart {
+		return nil, errors.New("no " + bisectFenceStart + " block: not a bisect summary")
+	}
+	end := -1
+	for i := start + 1; i < len(lines); i++ {
+		if strings.TrimRight(lines[i], "\r") == dataFenceEnd {
+			end = i
+			break
+		}
+	}
+	if end < 0 {
+		return nil, fmt.Errorf("line %d: data block is not closed", start+1)
+	}
+	trailer := false
+	for i := end + 1; i < len(lines); i++ {
+		switch t := strings.TrimSpace(lines[i]); {
+		case t == "":
+		case t == dataTrailer && !trailer:
+			trailer = true
+		default:
+			return nil, fmt.Errorf("line %d: text after the data block", i+1)
+		}
+	}
+	var b schema.Bisect
+	dec := json.NewDecoder(strings.NewReader(strings.Join(lines[start+1:end], "\n")))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&b); err != nil {
+		return nil, fmt.Errorf("line %d: data block: %w", start+1, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("line %d: data block: more than one JSON value", start+1)
+	}
+	if b.Schema != schema.BisectSchema {
+		return nil, fmt.Errorf("line %d: data block schema %q, want %q", start+1, b.Schema, schema.BisectSchema)
+	}
+	return &b, nil
+}
