@@ -49,3 +49,11 @@ func (f *Fraction) UnmarshalYAML(n *yaml.Node) error {
 func (f Fraction) String() string {
 	return strconv.FormatFloat(float64(f)*100, 'g', -1, 64) + "%"
 }
+
+// ParseFraction reads a proportion written as a number (0.03) or a
+// percentage ("3%"), as the scenario's thresholds are, for command-line
+// flags.
+func ParseFraction(s string) (float64, error) {
+	f, err := parseFraction(s)
+	return float64(f), err
+}

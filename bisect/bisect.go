@@ -1,0 +1,504 @@
+// Package bisect finds the commit where a performance regression started:
+// each step checks a commit out into its own git worktree, builds it, and
+// runs the scenario as a full interleaved campaign (the harness's run path,
+// as `decodebench run` takes it) with ${CANDIDATE_DIR} set to that
+// worktree and ${REFERENCE_DIR} to the good commit's, built once. Each
+// campaign is classified from its record (analysis.ClassifyStep) and the
+// search narrows as `git bisect` does, skipping commits that do not build
+// or stay undecided. A summary record with the evidence chain is written
+// after every step, and an interrupted bisect resumes from its state.
+package bisect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// The variables each step sets for the scenario.
+const (
+	CandidateVar = "CANDIDATE_DIR"
+	ReferenceVar = "REFERENCE_DIR"
+)
+
+// Config is a new bisect.
+type Config struct {
+	// Source is a folder of the repository's checkout; it is only read.
+	Source    string
+	Good, Bad string
+	// Build is run with sh -c in each commit's worktree.
+	Build string
+	// Threshold is the slowdown (a fraction) past which a commit is bad.
+	Threshold float64
+	// MaxTime stops the search before a step would start past it; 0 is
+	// no limit.
+	MaxTime time.Duration
+	// Scenario is a path or a shipped scenario's name.
+	Scenario string
+	// WorkDir holds the worktrees; a fresh temporary folder when empty.
+	WorkDir string
+}
+
+// Options are what every step's campaign takes (harness.Options as
+// `decodebench run` builds them; OutDir is where the summary goes, the
+// steps' records go into its data folder) and where steps are reported.
+type Options struct {
+	Harness harness.Options
+	// OnStep is called after each finished step.
+	OnStep func(schema.BisectStep)
+	// MaxTime, when set, replaces a resumed bisect's --max-time (counted
+	// from its start, over every resume).
+	MaxTime time.Duration
+}
+
+// Outcome is the summary written and where.
+type Outcome struct {
+	Summary *schema.Bisect
+	Path    string
+	DataDir string
+	// Interrupted is set when the context ended before the search did.
+	Interrupted bool
+}
+
+type bisector struct {
+	st      *state
+	dataDir string
+	sumPath string
+	opt     Options
+	started time.Time
+}
+
+// Run starts a bisect.
+func Run(ctx context.Context, cfg Config, opt Options) (*Outcome, error) {
+	src, err := filepath.Abs(cfg.Source)
+	if err != nil {
+		return nil, err
+	}
+	good, err := resolve(ctx, src, cfg.Good)
+	if err != nil {
+		return nil, fmt.Errorf("--good: %w", err)
+	}
+	bad, err := resolve(ctx, src, cfg.Bad)
+	if err != nil {
+		return nil, fmt.Errorf("--bad: %w", err)
+	}
+	commits, err := rangeCommits(ctx, src, good, bad)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Threshold <= 0 || cfg.Threshold >= 1 {
+		return nil, fmt.Errorf("--threshold %v: want a slowdown between 0 and 100%%", cfg.Threshold)
+	}
+	scenarioPath := cfg.Scenario
+	if _, err := os.Stat(scenarioPath); err == nil {
+		if scenarioPath, err = filepath.Abs(scenarioPath); err != nil {
+			return nil, err
+		}
+	}
+	s, err := loadStep(scenarioPath, "/nonexistent/candidate", "/nonexistent/reference", nil)
+	if err != nil {
+		return nil, err
+	}
+	ref, cand, err := bisectArms(s)
+	if err != nil {
+		return nil, err
+	}
+	hw := opt.Harness.Hardware
+	if hw == "" && s.Hardware != "" && s.Hardware != "auto" {
+		hw = s.Hardware
+	}
+	if hw == "" {
+		id, _ := machine.Identify(ctx)
+		hw = id.Slug
+	}
+	opt.Harness.Hardware = hw
+	date := opt.Harness.Date
+	if date == "" {
+		date = time.Now().Format("2006-01-02")
+	}
+	opt.Harness.Date = date
+	out := opt.Harness.OutDir
+	if out == "" {
+		out = filepath.Join("docs", "benchmark_results")
+	}
+	sumPath, dataDir, err := recorder.Reserve(out, "bisect-"+s.Feature, hw, date)
+	if err != nil {
+		return nil, err
+	}
+	work := cfg.WorkDir
+	if work == "" {
+		if work, err = os.MkdirTemp("", "decodebench-bisect-"); err != nil {
+			return nil, err
+		}
+	}
+	rounds := s.Schedule.Rounds.Min
+	if s.Schedule.Rounds.Adaptive() {
+		rounds = s.Schedule.Rounds.Max
+	}
+	st := &state{
+		Source: src, ScenarioPath: scenarioPath, WorkDir: work, MaxSeconds: cfg.MaxTime.Seconds(), BaseRounds: rounds,
+		Summary: schema.Bisect{
+			Schema: schema.BisectSchema, Feature: s.Feature, Hardware: hw, Date: date,
+			Good: good, GoodRef: cfg.Good, Bad: bad, BadRef: cfg.Bad, Build: cfg.Build, Threshold: cfg.Threshold,
+			ScenarioPath: s.Path, ScenarioHash: s.Hash(), Reference: ref, Candidate: cand,
+			Commits: commits, Steps: []schema.BisectStep{}, Outcome: schema.BisectOutcome{Result: schema.Unfinished},
+			DataDir: filepath.ToSlash(filepath.Join("data", filepath.Base(dataDir))),
+		},
+	}
+	b := &bisector{st: st, dataDir: dataDir, sumPath: sumPath, opt: opt}
+	if err := b.save(); err != nil {
+		return nil, err
+	}
+	return b.search(ctx)
+}
+
+// Resume continues an interrupted bisect from its data folder
+// (<out>/data/<stem>, summary <out>/<stem>.md).
+func Resume(ctx context.Context, dataDir string, opt Options) (*Outcome, error) {
+	dataDir, err := filepath.Abs(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	if filepath.Base(filepath.Dir(dataDir)) != "data" {
+		return nil, fmt.Errorf("%s: a bisect's data folder is <out>/data/<name>", dataDir)
+	}
+	st, err := readState(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	out := filepath.Dir(filepath.Dir(dataDir))
+	if opt.MaxTime > 0 {
+		st.MaxSeconds = opt.MaxTime.Seconds()
+	}
+	if st.Summary.Outcome.Result == schema.OutOfTime {
+		st.Summary.Outcome.Result = schema.Unfinished
+	}
+	opt.Harness.Hardware, opt.Harness.Date = st.Summary.Hardware, st.Summary.Date
+	b := &bisector{st: st, dataDir: dataDir, sumPath: filepath.Join(out, filepath.Base(dataDir)+".md"), opt: opt}
+	return b.search(ctx)
+}
+
+// search runs steps until the outcome is decided, time runs out or the
+// context ends.
+func (b *bisector) search(ctx context.Context) (*Outcome, error) {
+	b.started = time.Now()
+	sum := &b.st.Summary
+	refDir := filepath.Join(b.st.WorkDir, "reference")
+	if err := addWorktree(ctx, b.st.Source, refDir, sum.Good); err != nil {
+		return nil, err
+	}
+	rb, err := build(ctx, b.dataDir, refDir, sum.Build, buildsDir+"/reference-"+short(sum.Good)+".log")
+	if err != nil {
+		return b.stopped(ctx, err)
+	}
+	sum.ReferenceBuild = rb
+	if !rb.OK {
+		_ = b.save()
+		return nil, fmt.Errorf("the good commit %.12s does not build (exit %d): see %s", sum.Good, rb.ExitCode, filepath.Join(b.dataDir, filepath.FromSlash(rb.Log)))
+	}
+	for {
+		var commit string
+		if p := sum.Pending; p != nil {
+			commit = p.Commit
+		} else {
+			next, done := nextCommit(sum)
+			if done {
+				break
+			}
+			if b.st.MaxSeconds > 0 && b.elapsed() >= b.st.MaxSeconds {
+				sum.Outcome = analysis.ConcludeBisect(commitIDs(sum.Commits), classesOf(sum.Steps))
+				sum.Outcome.Result = schema.OutOfTime
+				break
+			}
+			commit = next
+			sum.Pending = &schema.BisectStep{N: len(sum.Steps) + 1, Commit: commit}
+		}
+		if err := b.step(ctx, refDir, sum.Pending); err != nil {
+			return b.stopped(ctx, err)
+		}
+		step := *sum.Pending
+		sum.Steps = append(sum.Steps, step)
+		sum.Pending = nil
+		if err := b.save(); err != nil {
+			return nil, err
+		}
+		if b.opt.OnStep != nil {
+			b.opt.OnStep(step)
+		}
+	}
+	if err := b.save(); err != nil {
+		return nil, err
+	}
+	_ = removeWorktree(context.Background(), b.st.Source, refDir)
+	_ = os.Remove(b.st.WorkDir)
+	return &Outcome{Summary: sum, Path: b.sumPath, DataDir: b.dataDir}, nil
+}
+
+// nextCommit is the commit the search measures next: the bad revision
+// first, then the untested commit nearest the middle of the range the
+// first bad commit is still in. done when the outcome is decided.
+func nextCommit(sum *schema.Bisect) (string, bool) {
+	shas := commitIDs(sum.Commits)
+	classes := classesOf(sum.Steps)
+	bad := shas[len(shas)-1]
+	if _, tested := classes[bad]; !tested {
+		return bad, false
+	}
+	o := analysis.ConcludeBisect(shas, classes)
+	sum.Outcome = o
+	if o.Result != schema.Unfinished {
+		return "", true
+	}
+	lo, hi := analysis.BisectRange(shas, classes)
+	if i := Next(shas, classes, lo, hi); i >= 0 {
+		return shas[i], false
+	}
+	return "", true
+}
+
+// Next picks the untested commit of [lo, hi) nearest the middle of
+// [lo, hi], the lower one on a tie (-1 when every one is tested).
+func Next(shas []string, classes map[string]schema.BisectClass, lo, hi int) int {
+	mid := (lo + hi) / 2
+	best := -1
+	for i := lo; i < hi; i++ {
+		if _, tested := classes[shas[i]]; tested {
+			continue
+		}
+		if best < 0 || abs(i-mid) < abs(best-mid) {
+			best = i
+		}
+	}
+	return best
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// step builds the commit in its own worktree and runs its campaigns,
+// filling in st. An error stops the bisect (the context ended, or
+// something other than the build or the campaign failed).
+func (b *bisector) step(ctx context.Context, refDir string, st *schema.BisectStep) error {
+	start := time.Now()
+	dir := filepath.Join(b.st.WorkDir, short(st.Commit))
+	if err := addWorktree(ctx, b.st.Source, dir, st.Commit); err != nil {
+		return err
+	}
+	defer func() { _ = removeWorktree(context.Background(), b.st.Source, dir) }()
+	res, err := build(ctx, b.dataDir, dir, b.st.Summary.Build, buildsDir+"/"+short(st.Commit)+".log")
+	if err != nil {
+		return err
+	}
+	st.Build = res
+	if !res.OK {
+		st.Class = schema.ClassBuildFailed
+		st.Seconds += roundSeconds(time.Since(start))
+		return nil
+	}
+	for {
+		n := len(st.Campaigns)
+		var resume string
+		rounds := b.st.BaseRounds
+		if n > 0 {
+			last := st.Campaigns[n-1]
+			switch {
+			case last.Verdict == schema.Incomplete:
+				resume = last.Record // interrupted: finish it
+				rounds = last.Rounds
+			case last.Class != schema.ClassUndecided || n >= 2:
+				st.Class = last.Class
+				st.Seconds += roundSeconds(time.Since(start))
+				return nil
+			default:
+				rounds = 2 * last.Rounds
+			}
+		}
+		c, err := b.campaign(ctx, dir, refDir, rounds, resume)
+		if err != nil {
+			return err
+		}
+		if resume != "" {
+			st.Campaigns[n-1] = c
+		} else {
+			st.Campaigns = append(st.Campaigns, c)
+		}
+		if err := b.save(); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			st.Seconds += roundSeconds(time.Since(start))
+			return ctx.Err()
+		}
+	}
+}
+
+// campaign runs (or, given the record of an interrupted one, resumes) one
+// campaign of the scenario with the two worktrees and classifies it.
+func (b *bisector) campaign(ctx context.Context, candDir, refDir string, rounds int, resume string) (schema.BisectCampaign, error) {
+	var set []string
+	if rounds != b.st.BaseRounds {
+		set = []string{scenarios.RoundsOverride(rounds)}
+	}
+	s, err := loadStep(b.st.ScenarioPath, candDir, refDir, set)
+	if err != nil {
+		return schema.BisectCampaign{}, err
+	}
+	if s.Hash() != b.st.Summary.ScenarioHash && len(set) == 0 {
+		return schema.BisectCampaign{}, fmt.Errorf("the scenario %s changed since the bisect started (hash %.12s, was %.12s)", s.Path, s.Hash(), b.st.Summary.ScenarioHash)
+	}
+	opt := b.opt.Harness
+	opt.OutDir = filepath.Join(b.dataDir, "steps")
+	var out *harness.Outcome
+	if resume != "" {
+		rec := filepath.Join(filepath.Dir(b.sumPath), filepath.FromSlash(resume))
+		out, err = harness.Resume(ctx, filepath.Join(filepath.Dir(rec), "data", strings.TrimSuffix(filepath.Base(rec), ".md")), s, opt)
+		if err != nil {
+			// The interrupted campaign cannot go on (its binary was
+			// rebuilt differently, say): it stays as it was, INCOMPLETE,
+			// and a fresh campaign follows.
+			b.progress("resume of %s refused (%v): starting a fresh campaign", resume, err)
+			out, err = harness.Run(ctx, s, opt)
+		}
+	} else {
+		out, err = harness.Run(ctx, s, opt)
+	}
+	if err != nil {
+		return schema.BisectCampaign{}, err
+	}
+	c := analysis.ClassifyStep(out.Record, b.st.Summary.Reference, b.st.Summary.Candidate, b.st.Summary.Threshold)
+	rel, err := filepath.Rel(filepath.Dir(b.sumPath), out.RecordPath)
+	if err != nil {
+		return c, err
+	}
+	c.Record, c.Rounds = filepath.ToSlash(rel), rounds
+	return c, nil
+}
+
+func (b *bisector) progress(format string, args ...any) {
+	if w := b.opt.Harness.Progress; w != nil {
+		fmt.Fprintf(w, "bisect: "+format+"\n", args...)
+	}
+}
+
+// stopped saves what there is when a step could not finish: an ended
+// context is an interruption (the summary says unfinished), anything else
+// an error.
+func (b *bisector) stopped(ctx context.Context, err error) (*Outcome, error) {
+	if serr := b.save(); serr != nil {
+		return nil, errors.Join(err, serr)
+	}
+	if ctx.Err() != nil {
+		return &Outcome{Summary: &b.st.Summary, Path: b.sumPath, DataDir: b.dataDir, Interrupted: true}, nil
+	}
+	return nil, err
+}
+
+func (b *bisector) elapsed() float64 { return b.st.Elapsed + time.Since(b.started).Seconds() }
+
+// save writes the state and the summary (its outcome as the steps so far
+// give it, and the build logs' hashes).
+func (b *bisector) save() error {
+	sum := &b.st.Summary
+	if sum.Outcome.Result != schema.OutOfTime {
+		sum.Outcome = analysis.ConcludeBisect(commitIDs(sum.Commits), classesOf(sum.Steps))
+	}
+	files, err := recorder.HashDataDir(filepath.Join(b.dataDir, buildsDir))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	sum.Files = sum.Files[:0]
+	for _, f := range files {
+		sum.Files = append(sum.Files, schema.FileSum{Path: buildsDir + "/" + f.Path, SHA256: f.SHA256})
+	}
+	st := *b.st
+	st.Elapsed = b.elapsed()
+	if err := writeState(b.dataDir, &st); err != nil {
+		return err
+	}
+	return recorder.WriteBisectFile(b.sumPath, sum)
+}
+
+// loadStep loads the scenario with the two worktrees as its variables.
+func loadStep(path, candDir, refDir string, set []string) (*scenarios.Scenario, error) {
+	lookup := func(name string) (string, bool) {
+		switch name {
+		case CandidateVar:
+			return candDir, true
+		case ReferenceVar:
+			return refDir, true
+		}
+		return os.LookupEnv(name)
+	}
+	s, _, err := scenarios.Load(path, scenarios.Options{LookupEnv: lookup, Set: set})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// bisectArms finds the reference arm (the baseline) and the candidate
+// (the one other arm that is not a control), and checks that the scenario
+// uses both worktrees: without them every step would measure the same
+// build.
+func bisectArms(s *scenarios.Scenario) (ref, cand string, err error) {
+	for _, a := range s.Arms {
+		if a.Name == s.Baseline || a.Control {
+			continue
+		}
+		if cand != "" {
+			return "", "", fmt.Errorf("%s: a bisect compares two arms, the baseline (the good commit's build) and one candidate; %s and %s are both candidates", s.Path, cand, a.Name)
+		}
+		cand = a.Name
+	}
+	if cand == "" {
+		return "", "", fmt.Errorf("%s: no arm besides the baseline to run the candidate commit's build", s.Path)
+	}
+	used := map[string]bool{}
+	for _, kv := range s.VarsUsed() {
+		used[kv.Key] = true
+	}
+	for _, v := range []string{CandidateVar, ReferenceVar} {
+		if !used[v] {
+			return "", "", fmt.Errorf("%s never uses ${%s}: the candidate arm's engine runs from ${%s}, the baseline's from ${%s}", s.Path, v, CandidateVar, ReferenceVar)
+		}
+	}
+	return s.Baseline, cand, nil
+}
+
+func commitIDs(cs []schema.BisectCommit) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.SHA
+	}
+	return out
+}
+
+func classesOf(steps []schema.BisectStep) map[string]schema.BisectClass {
+	m := map[string]schema.BisectClass{}
+	for _, s := range steps {
+		m[s.Commit] = s.Class
+	}
+	return m
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}

@@ -1,0 +1,72 @@
+package bisect
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+// git runs git in the source repository and returns its trimmed stdout.
+func git(ctx context.Context, repo string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", repo}, args...)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
+// resolve names a revision by its full commit id.
+func resolve(ctx context.Context, repo, rev string) (string, error) {
+	if strings.HasPrefix(rev, "-") {
+		return "", fmt.Errorf("revision %q: a revision does not start with -", rev)
+	}
+	return git(ctx, repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+}
+
+// rangeCommits lists the commits after good up to and including bad,
+// oldest first, along bad's first-parent line. good must be an ancestor
+// of bad.
+func rangeCommits(ctx context.Context, repo, good, bad string) ([]schema.BisectCommit, error) {
+	if _, err := git(ctx, repo, "merge-base", "--is-ancestor", good, bad); err != nil {
+		return nil, fmt.Errorf("the good revision %.12s is not an ancestor of the bad one %.12s", good, bad)
+	}
+	out, err := git(ctx, repo, "log", "--reverse", "--first-parent", "--ancestry-path", "--format=%H%x00%s", good+".."+bad)
+	if err != nil {
+		return nil, err
+	}
+	var cs []schema.BisectCommit
+	for _, l := range strings.Split(out, "\n") {
+		if l == "" {
+			continue
+		}
+		sha, subj, _ := strings.Cut(l, "\x00")
+		cs = append(cs, schema.BisectCommit{SHA: sha, Subject: subj})
+	}
+	if len(cs) == 0 || cs[len(cs)-1].SHA != bad {
+		return nil, fmt.Errorf("no commits from %.12s to %.12s along the first-parent line", good, bad)
+	}
+	return cs, nil
+}
+
+// addWorktree checks the commit out, detached, into its own worktree at
+// dir; the user's checkout is not touched. A worktree already there at
+// that commit (a resumed bisect) is kept.
+func addWorktree(ctx context.Context, repo, dir, sha string) error {
+	if head, err := git(ctx, dir, "rev-parse", "HEAD"); err == nil && head == sha {
+		return nil
+	}
+	_, err := git(ctx, repo, "worktree", "add", "--force", "--detach", dir, sha)
+	return err
+}
+
+// removeWorktree removes a worktree and its administrative files.
+func removeWorktree(ctx context.Context, repo, dir string) error {
+	_, err := git(ctx, repo, "worktree", "remove", "--force", dir)
+	return err
+}

@@ -1,0 +1,77 @@
+package bisect
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+// StateFile is the bisect's resume state in its data folder: everything a
+// resume needs (the repository, the scenario, the work folder, the time
+// spent) and the summary so far. It changes on every step and is not part
+// of the summary's evidence.
+const StateFile = "bisect.json"
+
+// maxStateBytes bounds what readState reads.
+const maxStateBytes = 16 << 20
+
+type state struct {
+	// Source is the repository's folder, absolute.
+	Source string `json:"source"`
+	// ScenarioPath is absolute (or embedded:NAME).
+	ScenarioPath string `json:"scenario_path"`
+	// WorkDir holds the worktrees.
+	WorkDir string `json:"work_dir"`
+	// MaxSeconds is --max-time; Elapsed the seconds spent so far, over
+	// every resume.
+	MaxSeconds float64 `json:"max_seconds"`
+	Elapsed    float64 `json:"elapsed"`
+	// BaseRounds is the scenario's rounds per arm; an undecided campaign
+	// is followed by one with twice as many.
+	BaseRounds int           `json:"base_rounds"`
+	Summary    schema.Bisect `json:"summary"`
+}
+
+func writeState(dataDir string, st *state) error {
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(dataDir, StateFile+".tmp")
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("bisect state: %w", err)
+	}
+	return os.Rename(tmp, filepath.Join(dataDir, StateFile))
+}
+
+func readState(dataDir string) (*state, error) {
+	p := filepath.Join(dataDir, StateFile)
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a bisect's data folder: %w", dataDir, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxStateBytes))
+	if err != nil {
+		return nil, err
+	}
+	var st state
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&st); err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return &st, nil
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/decodebench/decodebench/bisect"
+	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+)
+
+func bisectCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "bisect",
+		Usage:     "find the commit where a performance regression started",
+		ArgsUsage: "--source DIR --good REV --bad REV --build CMD SCENARIO | --resume DIR",
+		Description: `Each step checks a commit out into its own git worktree (your checkout is never
+touched), runs the build command there (sh -c), and runs SCENARIO as a full interleaved
+campaign with ${CANDIDATE_DIR} set to that worktree and ${REFERENCE_DIR} to the good
+commit's worktree (built once). The scenario's baseline arm runs the reference build and its
+one other arm the candidate, e.g. arms[].engine.command: ["${CANDIDATE_DIR}/bin/server", ...].
+
+A step is bad when the candidate is significantly slower on the primary metric by at least
+--threshold, good when the interval rules that out, and undecided otherwise: it is run again
+with twice the rounds, then skipped as git bisect skip does. A commit that does not build is
+skipped. The bad revision is measured first. Each campaign writes its own record; the
+summary <out>/bisect-<feature>-<hw>-<date>.md links them all and passes decodebench check.
+
+An interrupted bisect resumes from its data folder: decodebench bisect --resume
+<out>/data/bisect-<feature>-<hw>-<date>.
+
+Exit codes: 0 first bad commit found, 2 the search ended without one (only skipped commits
+left, the bad revision not slower, or --max-time reached), 1 error, 130/143 interrupted.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "source", Value: ".", Usage: "the engine's git repository (`DIR`); only read"},
+			&cli.StringFlag{Name: "good", Usage: "a revision without the regression"},
+			&cli.StringFlag{Name: "bad", Usage: "a revision with the regression"},
+			&cli.StringFlag{Name: "build", Usage: "build command, run with sh -c in each commit's worktree"},
+			&cli.StringFlag{Name: "threshold", Value: "3%", Usage: "the slowdown on the primary metric that makes a commit bad"},
+			&cli.DurationFlag{Name: "max-time", Value: 4 * time.Hour, Usage: "start no step after this long (over every resume)"},
+			&cli.StringFlag{Name: "out", Value: defaultOut, Usage: "folder for the summary; the steps' records go into its data folder"},
+			&cli.StringFlag{Name: "hw", Usage: "hardware slug for the records' names (default: the scenario's, else detected)"},
+			&cli.StringFlag{Name: "date", Usage: "records' date, YYYY-MM-DD (default: today)"},
+			&cli.StringFlag{Name: "resume", Usage: "continue the interrupted bisect whose data folder is `DIR`"},
+			&cli.DurationFlag{Name: "wait-lock", Usage: "wait up to `DURATION` for another campaign on this host to finish"},
+		},
+		Action: func(c *cli.Context) error {
+			resume := c.String("resume")
+			if resume == "" {
+				if c.NArg() != 1 {
+					return usageError("bisect: name exactly one scenario")
+				}
+				for _, f := range []string{"good", "bad", "build"} {
+					if c.String(f) == "" {
+						return usageError("bisect: --%s is required", f)
+					}
+				}
+			} else if c.NArg() > 0 {
+				return usageError("bisect --resume DIR: the scenario is the one the bisect started with")
+			}
+			threshold, err := scenarios.ParseFraction(c.String("threshold"))
+			if err != nil {
+				return usageError("bisect --threshold: %v", err)
+			}
+			if d := c.String("date"); d != "" {
+				if err := recorder.CheckDate(d); err != nil {
+					return usageError("bisect --date: %v", err)
+				}
+			}
+			out, err := outFolder(c.String("out"), c.IsSet("out"), resume != "")
+			if err != nil {
+				return &exitError{code: 1, msg: err.Error()}
+			}
+			ctx, sig, stop := interruptible(context.Background())
+			defer stop()
+			lock, err := machine.AcquireHostLock(ctx, c.Duration("wait-lock"), machine.HolderInfo{PID: os.Getpid(), Start: time.Now(), Scenario: "bisect " + c.Args().First()})
+			if err != nil {
+				return &exitError{code: 1, msg: err.Error()}
+			}
+			defer lock.Release()
+			ver, rev, dirty := buildInfo()
+			opt := bisect.Options{
+				Harness: harness.Options{OutDir: out, Hardware: c.String("hw"), Date: c.String("date"), Progress: stderr,
+					Live: term.IsTerminal(int(os.Stderr.Fd())), Version: ver, Commit: rev, Dirty: dirty},
+				OnStep: func(s schema.BisectStep) { fmt.Fprintln(stderr, "decodebench bisect:", recorder.BisectStepLine(s)) },
+			}
+			var res *bisect.Outcome
+			if resume != "" {
+				if c.IsSet("max-time") {
+					opt.MaxTime = c.Duration("max-time")
+				}
+				res, err = bisect.Resume(ctx, resume, opt)
+			} else {
+				res, err = bisect.Run(ctx, bisect.Config{Source: c.String("source"), Good: c.String("good"), Bad: c.String("bad"), Build: c.String("build"),
+					Threshold: threshold, MaxTime: c.Duration("max-time"), Scenario: c.Args().First()}, opt)
+			}
+			if err != nil {
+				return &exitError{code: 1, msg: err.Error()}
+			}
+			fmt.Fprintf(stdout, "%s: %s\n\n%s\n\n%s", res.Summary.Outcome.Result, res.Path, recorder.BisectOutcomeText(res.Summary), recorder.BisectTable(res.Summary))
+			switch {
+			case res.Interrupted && sig.get() == syscall.SIGTERM:
+				return &exitError{code: 143}
+			case res.Interrupted:
+				return &exitError{code: 130}
+			case res.Summary.Outcome.Result != schema.FoundFirstBad:
+				return &exitError{code: 2}
+			}
+			return nil
+		},
+	}
+}
