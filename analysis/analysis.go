@@ -128,7 +128,7 @@ func Analyze(in Input) Analysis {
 	if failed > 0 && !stopped {
 		a.Warnings = append(a.Warnings, schema.RunsExcluded{Failed: failed, OnFailure: string(p.Failure)})
 	}
-	if relaxed := relaxedGates(p.Gates); relaxed != "" {
+	if relaxed := relaxedGates(p.Gates, in.Campaign.V2); relaxed != "" {
 		a.Warnings = append(a.Warnings, schema.GatesRelaxed{Which: relaxed})
 	}
 	if p.AllowUnverified != "" {

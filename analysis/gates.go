@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/decodebench/decodebench/scenarios"
@@ -85,14 +86,19 @@ func MinP(n1, n2 int) float64 {
 
 // relaxedGates lists the gates the scenario set looser than the defaults
 // (or turned off).
-func relaxedGates(g scenarios.GatesPolicy) string {
+// A v2 record wrote every digit of the percentages (7.000000000000001%).
+func relaxedGates(g scenarios.GatesPolicy, v2 bool) string {
 	var out []string
+	pct := scenarios.Percent
+	if v2 {
+		pct = func(v float64) string { return strconv.FormatFloat(v*100, 'g', -1, 64) + "%" }
+	}
 	check := func(name string, v, def float64) {
 		switch {
 		case v == 0:
 			out = append(out, name+" off")
 		case v > def:
-			out = append(out, fmt.Sprintf("%s %s instead of %s", name, scenarios.Fraction(v), scenarios.Fraction(def)))
+			out = append(out, fmt.Sprintf("%s %s instead of %s", name, pct(v), pct(def)))
 		}
 	}
 	check("max_spread", g.MaxSpread, scenarios.DefaultMaxSpread)

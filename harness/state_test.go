@@ -291,8 +291,8 @@ func TestInterruptedRunIsNotAFailure(t *testing.T) {
 	c.rec.Method.Interrupted = true
 	c.conclude()
 	for _, r := range c.rec.Analysis.Reasons {
-		if _, failed := r.(schema.RunFailed); failed || strings.Contains(recorder.ReasonText(r), "failed") {
-			t.Errorf("an interrupted run counts as failed: %s", recorder.ReasonText(r))
+		if _, failed := r.(schema.RunFailed); failed || strings.Contains(recorder.ReasonText(c.rec, r), "failed") {
+			t.Errorf("an interrupted run counts as failed: %s", recorder.ReasonText(c.rec, r))
 		}
 	}
 	if c.rec.Verdict == schema.Failed {

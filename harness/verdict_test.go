@@ -65,7 +65,7 @@ func concluded(t *testing.T, extra string, values map[string][]float64, mutate f
 func reasons(rec *schema.Record) string {
 	var out []string
 	for _, r := range append(append([]schema.Reason{}, rec.Analysis.Reasons...), rec.Analysis.Flags...) {
-		out = append(out, recorder.ReasonText(r))
+		out = append(out, recorder.ReasonText(rec, r))
 	}
 	return strings.Join(out, "\n")
 }
@@ -73,7 +73,7 @@ func reasons(rec *schema.Record) string {
 func warnings(rec *schema.Record) string {
 	var out []string
 	for _, r := range rec.Analysis.Warnings {
-		out = append(out, recorder.ReasonText(r))
+		out = append(out, recorder.ReasonText(rec, r))
 	}
 	return strings.Join(out, "\n")
 }

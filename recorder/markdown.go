@@ -14,7 +14,7 @@ import (
 // (only for verdicts that show them), raw runs, not measured, data.
 func Markdown(w io.Writer, r *schema.Record) error {
 	var b strings.Builder
-	md := &mdWriter{b: &b}
+	md := &mdWriter{b: &b, st: recordStyle(r, true)}
 	md.title(r)
 	md.summary(r)
 	md.engine(r)
@@ -36,21 +36,24 @@ func Markdown(w io.Writer, r *schema.Record) error {
 	return err
 }
 
-type mdWriter struct{ b *strings.Builder }
+type mdWriter struct {
+	b  *strings.Builder
+	st style
+}
 
 func (m *mdWriter) p(format string, args ...any) { fmt.Fprintf(m.b, format, args...) }
 func (m *mdWriter) ln(s string)                  { m.b.WriteString(s); m.b.WriteString("\n") }
 func (m *mdWriter) h2(title string)              { m.p("## %s\n\n", title) }
 
 // reasonLine states a reason on one line, whatever its parameters hold.
-func reasonLine(r schema.Reason) string { return oneLine(reasonText(r)) }
+func (m *mdWriter) reasonLine(r schema.Reason) string { return oneLine(m.st.reason(r)) }
 
 // Headline writes what a CI job summary shows of a record: its title with
 // the verdict, the reasons and warnings, the arms' verdict sentences and
 // the summary table, followed by where the full record is.
 func Headline(w io.Writer, r *schema.Record, recordPath string) error {
 	var b strings.Builder
-	md := &mdWriter{b: &b}
+	md := &mdWriter{b: &b, st: recordStyle(r, true)}
 	md.title(r)
 	md.summary(r)
 	md.p("Full record: %s\n\n", code(recordPath))

@@ -25,7 +25,7 @@ func (m *mdWriter) notMeasured(r *schema.Record) {
 		m.p("- %s\n", text(s))
 	}
 	for _, u := range r.Analysis.Unmeasured {
-		m.p("- %s\n", reasonLine(u))
+		m.p("- %s\n", m.reasonLine(u))
 	}
 	m.ln("")
 }

@@ -12,7 +12,7 @@ func (m *mdWriter) identity(r *schema.Record) {
 	m.h2("Output identity")
 	m.p("**%s.** Each compared arm's generated output, per measured run, against the %s arm's output for the same request (on mismatch: %s). Tokens are compared where the engine returned every token id; bytes of text always.\n\n", id.Verdict, code(id.Against), code(string(id.OnMismatch)))
 	for _, n := range id.Notes {
-		m.p("- %s\n", reasonLine(n))
+		m.p("- %s\n", m.reasonLine(n))
 	}
 	if len(id.Notes) > 0 {
 		m.ln("")

@@ -14,7 +14,7 @@ func (m *mdWriter) title(r *schema.Record) {
 	m.p("# %s — %s\n\n", text(r.Title), r.Verdict)
 	m.p("**Verdict: %s** (exit %d). %s\n\n", r.Verdict, r.Verdict.ExitCode(), verdictSentence(r))
 	for _, reason := range append(append([]schema.Reason{}, a.Reasons...), a.Flags...) {
-		m.p("- %s\n", reasonLine(reason))
+		m.p("- %s\n", m.reasonLine(reason))
 	}
 	if len(a.Reasons)+len(a.Flags) > 0 {
 		m.ln("")
@@ -23,7 +23,7 @@ func (m *mdWriter) title(r *schema.Record) {
 		m.p("> **Warning:** scenario: %s\n", text(w))
 	}
 	for _, w := range a.Warnings {
-		m.p("> **Warning:** %s\n", reasonLine(w))
+		m.p("> **Warning:** %s\n", m.reasonLine(w))
 	}
 	if len(a.Warnings)+len(r.Scenario.Warnings) > 0 {
 		m.ln("")

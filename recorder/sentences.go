@@ -3,9 +3,12 @@ package recorder
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
 )
@@ -13,8 +16,26 @@ import (
 // This file is the one place where the analysis' codes become sentences.
 
 // style says how user-controlled text is written: escaped for Markdown,
-// or as is for the console.
-type style struct{ md bool }
+// or as is for the console; and what of its record a sentence may point
+// at: v2 for a v2 record, whose sentences stay as they were, and busy, the
+// processes its runs caught using the CPU (a remedy names them only when
+// there are some).
+type style struct {
+	md   bool
+	v2   bool
+	busy []string
+}
+
+// recordStyle is the style of a record's sentences.
+func recordStyle(r *schema.Record, md bool) style {
+	f := style{md: md, v2: r.Schema == schema.SchemaV2}
+	for _, run := range r.Runs {
+		if c := run.Contention; c != nil && c.Culprit != nil && !slices.Contains(f.busy, c.Culprit.Name) {
+			f.busy = append(f.busy, c.Culprit.Name)
+		}
+	}
+	return f
+}
 
 var (
 	markdown = style{md: true}
@@ -34,8 +55,6 @@ func (f style) code(s string) string {
 	}
 	return "`" + oneLine(s) + "`"
 }
-
-func reasonText(r schema.Reason) string { return markdown.reason(r) }
 
 // reasonText states one reason.
 func (f style) reason(r schema.Reason) string {
@@ -66,18 +85,21 @@ func (f style) reason(r schema.Reason) string {
 	case schema.ThinArm:
 		return fmt.Sprintf("Arm %s has %d successful run(s); at least 2 are needed to say anything.", f.code(r.Arm), r.Runs)
 	case schema.TooNoisy:
-		return fmt.Sprintf("Too noisy: arm %s has a spread of %.1f%% (interquartile range over median of %s), %.1f points above the %s limit. Remedies: a quieter host (see Machine), or relax gates.max_spread (the record will disclose it).", f.code(r.Arm), r.Spread*100, f.code(r.Metric), (r.Spread-r.Limit)*100, pctShort(r.Limit))
+		return fmt.Sprintf("Too noisy: arm %s has a spread of %.1f%% (interquartile range over median of %s), %.1f points above the %s limit. Remedies: a quieter host (see Machine), or relax gates.max_spread (the record will disclose it).", f.code(r.Arm), r.Spread*100, f.code(r.Metric), (r.Spread-r.Limit)*100, f.pct(r.Limit))
 	case schema.TooFewSamples:
 		if r.Paired {
 			return fmt.Sprintf("Too few samples: with %d rounds the signed-rank test cannot reach p < %s whatever the data (smallest possible p is %.3f); run at least %d rounds.", r.N1, count(round3(r.Alpha)), r.SmallestP, signedRankRounds(r.Alpha))
 		}
 		return fmt.Sprintf("Too few samples: with %d and %d runs the U test cannot reach p < %s whatever the data (smallest possible p is %.3f); run at least %d rounds.", r.N1, r.N2, count(round3(r.Alpha)), r.SmallestP, uTestRounds(r.Alpha))
 	case schema.ContendedHost:
+		if !f.v2 {
+			return fmt.Sprintf("Contended host: in %d of %d runs (%s) other processes used more than %s of the CPU during the measured request, above the %s limit. Remedies: %s and run again, or relax gates.max_contended (the record will disclose it).", r.Runs, r.Judged, share(r.Runs, r.Judged), f.pct(r.ContendedCPU), f.pct(r.MaxContended), f.busyRemedy())
+		}
 		return fmt.Sprintf("Contended host: in %d of %d runs (%s) other processes used more than %s of the CPU during the measured request, above the %s limit. Remedies: stop the busy processes named under Machine and run again, or relax gates.max_contended (the record will disclose it).", r.Runs, r.Judged, pctShort(float64(r.Runs)/float64(max(r.Judged, 1))), pctShort(r.ContendedCPU), pctShort(r.MaxContended))
 	case schema.Drift:
 		return fmt.Sprintf("Drift: arm %s drifted %+.1f%% over the campaign (first to last third; rank correlation with time %.2f). Interleaving spreads drift over the arms, but check the machine.", f.code(r.Arm), r.Change*100, r.Rho)
 	case schema.Contention:
-		return fmt.Sprintf("Contention: %d of %d runs had other processes using more than %s of the CPU during the measured request (limit %s of runs).", r.Runs, r.Judged, pctShort(r.ContendedCPU), pctShort(r.MaxContended))
+		return fmt.Sprintf("Contention: %d of %d runs had other processes using more than %s of the CPU during the measured request (limit %s of runs).", r.Runs, r.Judged, f.pct(r.ContendedCPU), f.pct(r.MaxContended))
 	case schema.ComparisonNote:
 		return fmt.Sprintf("%s vs %s: %s.", f.code(r.Arm), f.code(r.Baseline), f.text(r.Note))
 	case schema.RunsExcluded:
@@ -282,8 +304,45 @@ func outlierRule() string {
 	return fmt.Sprintf("modified z-score > %s", count(stats.OutlierThreshold))
 }
 
-// ReasonText states a reason as a sentence, for the console.
-func ReasonText(r schema.Reason) string { return plain.reason(r) }
+// ReasonText states a reason of the record as a sentence, for the
+// console.
+func ReasonText(rec *schema.Record, r schema.Reason) string { return recordStyle(rec, false).reason(r) }
+
+// busyRemedy says what to do about the other processes: stop those the
+// runs caught, or, when none was caught, find them.
+func (f style) busyRemedy() string {
+	if len(f.busy) == 0 {
+		return "find what else was running (no single process was caught using the CPU; see the load under Machine)"
+	}
+	names := f.busy
+	more := ""
+	if len(names) > 3 {
+		names, more = names[:3], ", …"
+	}
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = f.code(n)
+	}
+	return "stop the busy processes the raw runs name under \"busiest other process\" (" + strings.Join(q, ", ") + more + ")"
+}
+
+// pct formats a threshold: to ten significant digits (7%, not the
+// 7.000000000000001% of 0.07×100), every digit in a v2 record.
+func (f style) pct(v float64) string {
+	if f.v2 {
+		return pctShort(v)
+	}
+	return scenarios.Percent(v)
+}
+
+// share is n of d as a percentage to one decimal (61.1%, not
+// 61.111111111111114%), without a trailing .0.
+func share(n, d int) string {
+	if d == 0 {
+		return "—"
+	}
+	return strings.TrimSuffix(strconv.FormatFloat(float64(n)/float64(d)*100, 'f', 1, 64), ".0") + "%"
+}
 
 // ArmVerdictText is an arm's verdict line, for the console.
 func ArmVerdictText(r *schema.Record, v schema.ArmVerdict) string {

@@ -63,3 +63,26 @@ func TestFormatP(t *testing.T) {
 		}
 	}
 }
+
+// A share of runs reads 61.1%, never 61.111111111111114%; the remedy
+// names the busy processes the runs caught, and points at none when none
+// was caught; a v2 record's sentence stays as it was.
+func TestContendedHostSentence(t *testing.T) {
+	r := schema.ContendedHost{Contended: schema.Contended{Runs: 11, Judged: 18, ContendedCPU: 0.07, MaxContended: 0.2}}
+	rec := &schema.Record{Schema: schema.Schema}
+	got := ReasonText(rec, r)
+	if !strings.Contains(got, "in 11 of 18 runs (61.1%) other processes used more than 7% of the CPU") || strings.Contains(got, "61.11") {
+		t.Errorf("share: %s", got)
+	}
+	if strings.Contains(got, "stop the busy processes") || !strings.Contains(got, "no single process was caught") {
+		t.Errorf("no process was caught, yet: %s", got)
+	}
+	rec.Runs = []schema.Run{{Contention: &schema.ContentionSample{Culprit: &schema.HostProcess{Name: "cc1plus", PID: 42}}}}
+	if got := ReasonText(rec, r); !strings.Contains(got, "stop the busy processes the raw runs name under \"busiest other process\" (`cc1plus`)") {
+		t.Errorf("with a process caught: %s", got)
+	}
+	rec.Schema = schema.SchemaV2
+	if got := ReasonText(rec, r); !strings.Contains(got, "(61.111111111111114%)") || !strings.Contains(got, "named under Machine") {
+		t.Errorf("a v2 record's sentence changed: %s", got)
+	}
+}

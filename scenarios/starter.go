@@ -149,10 +149,14 @@ func hasVar(vars [][2]string, name string) bool {
 }
 
 // quote writes s as a YAML double-quoted scalar (JSON's escapes are
-// YAML's).
+// YAML's), with <, > and & as they are: they need no escape in YAML, and
+// "\u003e 0" is no way to write "> 0" for a person to read.
 func quote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func list(items []string) string {

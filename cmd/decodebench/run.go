@@ -196,7 +196,7 @@ const maxLogLines = 8
 func printSummaryText(w io.Writer, rec *schema.Record) {
 	a := rec.Analysis
 	for _, r := range append(append([]schema.Reason{}, a.Reasons...), a.Flags...) {
-		fmt.Fprintln(w, "  "+engine.ParseStartError(strings.TrimSpace(recorder.ReasonText(r))).Reason)
+		fmt.Fprintln(w, "  "+engine.ParseStartError(strings.TrimSpace(recorder.ReasonText(rec, r))).Reason)
 	}
 	if rec.Verdict.ShowsResults() {
 		for _, v := range a.ArmVerdicts {

@@ -32,7 +32,7 @@ func printSummary(w io.Writer, out *harness.Outcome, code int) error {
 	a := r.Analysis
 	return enc.Encode(summary{
 		Verdict: r.Verdict, ExitCode: code, Record: out.RecordPath, DataDir: out.DataDir,
-		Reasons: texts(append(append([]schema.Reason{}, a.Reasons...), a.Flags...)), Warnings: texts(a.Warnings),
+		Reasons: texts(r, append(append([]schema.Reason{}, a.Reasons...), a.Flags...)), Warnings: texts(r, a.Warnings),
 		Primary: r.Scenario.Primary, Baseline: r.Scenario.Baseline,
 		ArmVerdicts: armVerdicts(r), Results: a.Results, Identity: a.Identity,
 	})
@@ -59,10 +59,10 @@ func armVerdicts(r *schema.Record) []armVerdict {
 	return out
 }
 
-func texts(rs []schema.Reason) []string {
+func texts(rec *schema.Record, rs []schema.Reason) []string {
 	var out []string
 	for _, r := range rs {
-		out = append(out, recorder.ReasonText(r))
+		out = append(out, recorder.ReasonText(rec, r))
 	}
 	return out
 }
