@@ -17,6 +17,10 @@ type Error struct {
 	Msg  string
 	// Warning marks a problem that does not stop the scenario from running.
 	Warning bool
+	// Futile marks a warning that makes every outcome of the campaign
+	// INCONCLUSIVE (too few rounds to ever reach significance): run runs
+	// it, as a quick look; validate refuses it.
+	Futile bool
 }
 
 func (e *Error) Error() string {
@@ -112,6 +116,12 @@ func (p *problems) at(key, format string, args ...any) {
 // warn records a warning at the position of key.
 func (p *problems) warn(key, format string, args ...any) {
 	p.errs = append(p.errs, &Error{File: p.file, Pos: p.pos.of(key), Key: key, Msg: fmt.Sprintf(format, args...), Warning: true})
+}
+
+// futile records a warning that makes every outcome inconclusive.
+func (p *problems) futile(key, format string, args ...any) {
+	p.warn(key, format, args...)
+	p.errs[len(p.errs)-1].Futile = true
 }
 
 // has reports whether an error was recorded at key or below it.

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -93,7 +95,7 @@ func (s *Scenario) warnLocal(p *problems) {
 			if val == "" || varRef.MatchString(val) || strings.HasPrefix(val, "-") || isURL(val) || (!modelFile(val) && !strings.ContainsRune(val, '/')) {
 				continue
 			}
-			if _, err := os.Stat(val); err != nil {
+			if _, err := os.Stat(val); err != nil && !hubModelID(val) {
 				cwd, _ := os.Getwd()
 				fix := "give an absolute path, or set the variable it is built from"
 				if filepath.IsAbs(val) {
@@ -146,6 +148,24 @@ func fileFlag(flag string) bool {
 	return false
 }
 
+// hubIDRE matches a model hub id such as mlx-community/Qwen2.5-7B-Instruct-4bit.
+var hubIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// hubModelID reports whether a missing argument is a model hub id that
+// the engine fetches itself (org/name, no file extension of a model),
+// not a path: unless its first part is a folder here, which makes it a
+// path that is missing.
+func hubModelID(a string) bool {
+	if !hubIDRE.MatchString(a) || modelFile(a) {
+		return false
+	}
+	org, _, _ := strings.Cut(a, "/")
+	if fi, err := os.Stat(org); err == nil && fi.IsDir() {
+		return false
+	}
+	return true
+}
+
 // modelFile reports whether an argument looks like a model file by its
 // extension.
 func modelFile(a string) bool {
@@ -179,14 +199,30 @@ func minP(n int) float64 {
 	return math.Min(1, 2/c)
 }
 
-// warnRounds warns when no outcome of the campaign could be significant.
+// warnRounds warns when no outcome of the campaign could be significant:
+// against alpha, or, with several test arms, against Holm's first step,
+// alpha over the number of test arms, which the most significant arm
+// must get below (the analysis' too-few-samples gate, analysis/gates.go).
 func (s *Scenario) warnRounds(p *problems) {
 	n, alpha := max(s.Schedule.Rounds.Min, s.Schedule.Rounds.Max), float64(s.Stats.Alpha)
 	if n < 1 || n > MaxRounds || alpha <= 0 || alpha >= 0.5 {
 		return // refused elsewhere
 	}
-	if minP(n) >= alpha {
-		p.warn("schedule.rounds", "with %d rounds the U test's smallest possible p-value is %.3g (2/C(%d,%d)), never below alpha %g: no difference can be found significant; use at least %d rounds",
-			n, minP(n), 2*n, n, alpha, minRoundsFor(alpha))
+	family := 0
+	if slices.Contains(s.ArmNames(), s.Baseline) {
+		for _, a := range s.Arms {
+			if a.Name != s.Baseline && !a.Control {
+				family++
+			}
+		}
+	}
+	limit, against := alpha, fmt.Sprintf("alpha %g", alpha)
+	if family > 1 {
+		limit = alpha / float64(family)
+		against = fmt.Sprintf("the Holm-adjusted alpha %.3g (alpha %g over %d test arms)", limit, alpha, family)
+	}
+	if minP(n) >= limit {
+		p.futile("schedule.rounds", "with %d rounds the U test's smallest possible p-value is %.3g (2/C(%d,%d)), never below %s: no difference can be found significant; use at least %d rounds",
+			n, minP(n), 2*n, n, against, minRoundsFor(limit))
 	}
 }

@@ -145,3 +145,66 @@ func TestOffline(t *testing.T) {
 		t.Errorf("online: %v", err)
 	}
 }
+
+// A model hub id (mlx-community/…) is no missing path; a missing file
+// under a folder that exists here, or with a model file's extension, is.
+func TestHubModelIDIsNotAPath(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.Mkdir("models", 0o755)
+	for _, c := range []struct {
+		arg  string
+		warn bool
+	}{
+		{"mlx-community/Qwen2.5-7B-Instruct-4bit", false},
+		{"Qwen/Qwen2.5-0.5B", false},
+		{"models/missing-dir", true},
+		{"org/model.gguf", true},
+		{"./rel/model", true},
+		{"/abs/model", true},
+	} {
+		src := strings.Replace(quietBase, "command: [llama-server, --port, \"${PORT}\"]", "command: [llama-server, --model, \""+c.arg+"\", --port, \"${PORT}\"]", 1)
+		_, warns, err := Parse("q.yaml", dir, []byte(src), Options{LookupEnv: noEnv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(warns.Error(), "does not exist"); got != c.warn {
+			t.Errorf("%s: warned %v, want %v: %v", c.arg, got, c.warn, warns)
+		}
+	}
+}
+
+// With several test arms, the rounds must reach Holm's first step, alpha
+// over the number of test arms; a negative control is no test arm. Such a
+// warning is futile: validate refuses it.
+func TestRoundsAgainstHolmAlpha(t *testing.T) {
+	arms := func(extra string) string {
+		return strings.Replace(quietBase, "  - {name: b, args: [-x]}\n", "  - {name: b, args: [-x]}\n"+extra, 1)
+	}
+	for _, c := range []struct {
+		name, src string
+		futile    bool
+	}{
+		{"one test arm, 4 rounds", quietBase, false},
+		{"two test arms, 4 rounds", arms("  - {name: c, args: [-y]}\n"), true},
+		{"a test arm and a control, 4 rounds", arms("  - {name: ctl, args: [-z], control: true}\n"), false},
+		{"two test arms, 5 rounds", strings.Replace(arms("  - {name: c, args: [-y]}\n"), "rounds: 4", "rounds: 5", 1), false},
+	} {
+		_, warns, err := Parse("q.yaml", ".", []byte(c.src), Options{LookupEnv: noEnv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, w := range warns {
+			if w.Futile {
+				got = true
+				if !strings.Contains(w.Msg, "Holm-adjusted alpha 0.025 (alpha 0.05 over 2 test arms)") || !strings.Contains(w.Msg, "use at least 5 rounds") {
+					t.Errorf("%s: %s", c.name, w.Msg)
+				}
+			}
+		}
+		if got != c.futile {
+			t.Errorf("%s: futile %v, want %v: %v", c.name, got, c.futile, warns)
+		}
+	}
+}

@@ -47,6 +47,11 @@ message and severity, runs, estimate in seconds).`,
 					bad++
 					continue
 				}
+				if futile(warns) {
+					fmt.Fprintf(c.App.ErrWriter, "%s: refused: every outcome of this campaign would be INCONCLUSIVE (decodebench run still runs it, as a quick look)\n", s.Path)
+					bad++
+					continue
+				}
 				fmt.Fprintf(c.App.Writer, "%s: ok (%s: %d arms, %d counters, %s runs, estimated %s)\n", s.Path, s.Feature, len(s.Arms), len(s.Counters), runs(s), scenarios.Round(s.Estimate()))
 			}
 			if bad > 0 {
@@ -98,16 +103,20 @@ func validateJSON(c *cli.Context) error {
 			v.Problems = append(v.Problems, problem{Message: err.Error(), Severity: "error"})
 		}
 		all = append(all, warns...)
+		if futile(warns) {
+			v.OK = false
+		}
 		for _, e := range all {
 			sev := "error"
-			if e.Warning {
+			if e.Warning && !e.Futile {
 				sev = "warning"
 			}
 			v.Problems = append(v.Problems, problem{Line: e.Pos.Line, Col: e.Pos.Col, Key: e.Key, Message: e.Msg, Severity: sev})
 		}
 		if s != nil {
 			v.File, v.Runs, v.Estimate = s.Path, runs(s), s.Estimate().Seconds()
-		} else {
+		}
+		if !v.OK {
 			bad++
 		}
 		if err := enc.Encode(v); err != nil {
@@ -118,4 +127,15 @@ func validateJSON(c *cli.Context) error {
 		return &exitError{code: 1}
 	}
 	return nil
+}
+
+// futile reports whether a warning makes every outcome of the campaign
+// INCONCLUSIVE: validate refuses such a scenario.
+func futile(warns scenarios.Errors) bool {
+	for _, w := range warns {
+		if w.Futile {
+			return true
+		}
+	}
+	return false
 }
