@@ -151,7 +151,7 @@ type HTTPError struct {
 }
 
 func (e *HTTPError) Error() string {
-	return fmt.Sprintf("engine answered HTTP %d: %s", e.Status, e.Body)
+	return fmt.Sprintf("engine answered HTTP %d: %s", e.Status, Quote(e.Body))
 }
 
 // client opens a fresh connection for every request. Reusing a kept-alive
@@ -160,7 +160,8 @@ func (e *HTTPError) Error() string {
 // measured request) would otherwise turn a POST into a spurious EOF that
 // Go's client may not retry. It sends the unmeasured requests (token
 // replays); the measured stream has a connection of its own (stream.go).
-var client = &http.Client{Transport: &http.Transport{DisableKeepAlives: true, Proxy: nil}}
+// Its replies' headers are bounded (MaxHeaderBytes).
+var client = httpClient()
 
 // Complete sends req to the server at baseURL with streaming on and
 // measures the reply as it arrives.
@@ -307,15 +308,16 @@ func Replay(ctx context.Context, baseURL string, req Request) (string, []int, er
 	}
 	resp, err := post(ctx, baseURL+req.Endpoint, body)
 	if err != nil {
-		return "", nil, fmt.Errorf("token replay: %w", err)
+		return "", nil, fmt.Errorf("token replay: %w", quoteErr(err))
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return "", nil, fmt.Errorf("token replay: %w", err)
-	}
 	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, MaxQuotedBytes+1))
 		return "", nil, &HTTPError{Status: resp.StatusCode, Body: strings.TrimSpace(string(b))}
+	}
+	b, err := readBounded(resp.Body, MaxReplyBytes, "the replay's reply")
+	if err != nil {
+		return "", nil, fmt.Errorf("token replay: %w", quoteErr(err))
 	}
 	return d.replayIDs(b)
 }
@@ -332,15 +334,15 @@ type textBuilders struct{ text, reasoning bytes.Buffer }
 func (r *Response) take(d dialect, ev Event, tb *textBuilders) error {
 	r.Events++
 	if ev.Field == "error" {
-		return fmt.Errorf("engine sent an error event: %s", ev.Data)
+		return fmt.Errorf("engine sent an error event: %s", Quote(string(ev.Data)))
 	}
 	var obj map[string]any
 	if err := json.Unmarshal(ev.Data, &obj); err != nil {
-		return fmt.Errorf("malformed stream event %d: %v: %.200s", r.Events, err, ev.Data)
+		return fmt.Errorf("malformed stream event %d: %v: %s", r.Events, quoteErr(err), Quote(string(ev.Data)))
 	}
 	if e, ok := obj["error"]; ok {
 		b, _ := json.Marshal(e)
-		return fmt.Errorf("engine reported an error: %s", b)
+		return fmt.Errorf("engine reported an error: %s", Quote(string(b)))
 	}
 	piece, think, ids, stop := d.event(obj)
 	tb.text.WriteString(piece)

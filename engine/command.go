@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -43,6 +44,9 @@ type CommandResult struct {
 	// unredacted: what counters and metric patterns read.
 	Lines []string
 	Wall  time.Duration
+	// Leftovers are processes the command left running, killed when it
+	// exited.
+	Leftovers []Leftover
 }
 
 // maxStdout bounds the standard output kept for the generated text.
@@ -76,15 +80,22 @@ func RunCommand(ctx context.Context, cfg CommandConfig) (*CommandResult, error) 
 	stdout.max = maxStdout
 	cmd.Stdout = io.MultiWriter(&stdout, log)
 	cmd.Stderr = log
-	cmd.SysProcAttr = procAttr()
+	tr, err := newTree()
+	if err != nil {
+		log.Close()
+		return nil, err
+	}
+	cmd.SysProcAttr = tr.procAttr(procAttr())
 	cmd.WaitDelay = 2 * time.Second
 	log.BeginWindow()
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
+		tr.close()
 		log.Close()
 		return nil, &StartError{Reason: fmt.Sprintf("cannot start engine %q: %v", cfg.Command[0], err)}
 	}
-	s := &Server{Argv: cfg.Command, Log: log, cmd: cmd, grace: cfg.StopGrace, done: make(chan struct{})}
+	tr.started(cmd.Process.Pid)
+	s := &Server{Argv: cfg.Command, Log: log, cmd: cmd, grace: cfg.StopGrace, done: make(chan struct{}), tree: tr}
 	if s.grace <= 0 {
 		s.grace = 5 * time.Second
 	}
@@ -115,16 +126,21 @@ func RunCommand(ctx context.Context, cfg CommandConfig) (*CommandResult, error) 
 		return nil, &StartError{Reason: failure.Error(), LogTail: log.Tail()}
 	}
 	lines := log.EndWindow(0, 0)
+	// What the command left running ends with it.
+	signalGroup(cmd.Process.Pid, syscall.SIGKILL)
+	s.endTree()
 	untrack(s)
 	log.Mark("exited (%s)", exitText(s.waitErr))
 	tail := log.Tail()
 	if err := log.Close(); err != nil {
 		return nil, err
 	}
-	if s.waitErr != nil {
+	// A command that exited well but left a process holding its output
+	// open is not a failure: that process was killed above, and is named.
+	if s.waitErr != nil && !errors.Is(s.waitErr, exec.ErrWaitDelay) {
 		return nil, &StartError{Reason: "the command failed (" + exitText(s.waitErr) + ")", LogTail: tail}
 	}
-	return &CommandResult{Stdout: stdout.Bytes(), Lines: lines, Wall: wall}, nil
+	return &CommandResult{Stdout: stdout.Bytes(), Lines: lines, Wall: wall, Leftovers: s.leftovers}, nil
 }
 
 // capped is a buffer that keeps at most max bytes.

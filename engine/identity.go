@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,18 +48,18 @@ func Identify(ctx context.Context, command string, env []string, sourceDir strin
 			id.Problems = append(id.Problems, err.Error())
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, "--version")
-	cmd.Env = env
-	cmd.SysProcAttr = procAttr()
-	out, err := cmd.CombinedOutput()
-	id.Version = strings.TrimSpace(string(out))
-	if len(id.Version) > 2000 {
-		id.Version = id.Version[:2000]
-	}
+	res, err := probe{argv: []string{path, "--version"}, env: env, timeout: versionTimeout, combined: true}.run(ctx)
+	id.Version = cutText(strings.TrimSpace(res.out), 2000)
 	if err != nil {
 		id.Problems = append(id.Problems, fmt.Sprintf("%s --version: %v", command, err))
+	}
+	if res.cut > 0 {
+		id.Problems = append(id.Problems, fmt.Sprintf("%s --version printed more than %s; the rest was not read", command, sizeText(MaxVersionBytes)))
+	}
+	if len(res.killed) > 0 {
+		id.Problems = append(id.Problems, fmt.Sprintf("%s --version left processes running; killed: %s", command, leftoversText(res.killed)))
 	}
 	if sourceDir != "" {
 		id.SourceDir = sourceDir
@@ -74,6 +75,18 @@ func Identify(ctx context.Context, command string, env []string, sourceDir strin
 		}
 	}
 	return id
+}
+
+// versionTimeout bounds a version probe, whatever the processes it starts
+// do (probe.go).
+const versionTimeout = 30 * time.Second
+
+// cutText keeps the first n bytes of s.
+func cutText(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }
 
 // gitTimeout bounds each git command run on an engine source folder.
@@ -108,8 +121,7 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 			safe = append(safe, "-c", "filter."+d+".required=false")
 		}
 	}
-	cmd := exec.CommandContext(ctx, "git", append(append(safe, "-C", dir), args...)...)
-	cmd.Env = append(os.Environ(),
+	env := append(os.Environ(),
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_PAGER=cat",
 		"PAGER=cat",
@@ -117,16 +129,14 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 		"GIT_OPTIONAL_LOCKS=0",
 		"GIT_EXTERNAL_DIFF=",
 	)
-	cmd.SysProcAttr = procAttr()
-	cmd.WaitDelay = time.Second
-	out, err := cmd.Output()
+	res, err := probe{argv: append(append(append([]string{"git"}, safe...), "-C", dir), args...), env: env, timeout: gitTimeout}.run(ctx)
 	if err != nil {
-		if ctx.Err() == context.DeadlineExceeded {
+		if errors.Is(err, errProbeTimeout) || ctx.Err() == context.DeadlineExceeded {
 			return "", fmt.Errorf("git %s: no answer within %s", strings.Join(args, " "), gitTimeout)
 		}
 		return "", fmt.Errorf("git %s: %v", strings.Join(args, " "), err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	return strings.TrimSpace(res.out), nil
 }
 
 // filterNames returns the driver names of NUL-separated filter.<name>.<key>
@@ -188,18 +198,11 @@ func VersionOf(ctx context.Context, argv []string, env map[string]string) (strin
 	if len(argv) == 0 {
 		return "", nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = os.Environ()
+	env2 := os.Environ()
 	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
+		env2 = append(env2, k+"="+v)
 	}
-	cmd.SysProcAttr = procAttr()
-	out, err := cmd.CombinedOutput()
-	v := strings.Join(strings.Fields(string(out)), " ")
-	if len(v) > 500 {
-		v = v[:500]
-	}
+	res, err := probe{argv: argv, env: env2, timeout: versionTimeout, combined: true}.run(ctx)
+	v := cutText(strings.Join(strings.Fields(res.out), " "), 500)
 	return v, err
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -39,14 +40,21 @@ func Scrape(ctx context.Context, baseURL, path string) (Metrics, error) {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("scrape %s: %w", path, err)
+		return nil, fmt.Errorf("scrape %s: %w", path, quoteErr(err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return nil, fmt.Errorf("scrape %s: HTTP %d: %s (llama-server needs --metrics for this endpoint)", path, resp.StatusCode, b)
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, MaxQuotedBytes+1))
+		return nil, fmt.Errorf("scrape %s: HTTP %d: %s (llama-server needs --metrics for this endpoint)", path, resp.StatusCode, Quote(string(b)))
 	}
-	return ParseMetrics(io.LimitReader(resp.Body, 32<<20))
+	// Read whole before parsing: a page past the bound is an error, not
+	// a page cut short that parses.
+	b, err := readBounded(resp.Body, MaxMetricsBytes, "the metrics page "+path)
+	if err != nil {
+		return nil, fmt.Errorf("scrape %s: %w", path, quoteErr(err))
+	}
+	m, err := ParseMetrics(bytes.NewReader(b))
+	return m, quoteErr(err)
 }
 
 // Value returns the sum of the samples that match sel (a selector without

@@ -61,6 +61,10 @@ type Server struct {
 	// signal (watchdog.go).
 	pidFiles []string
 	watchdog *exec.Cmd
+	// tree holds every process the engine starts (tree.go); leftovers
+	// are those still running when it stopped, which were killed.
+	tree      *tree
+	leftovers []Leftover
 }
 
 // StartError is an engine that could not be started or never became
@@ -170,11 +174,18 @@ func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
 		return nil, &StartError{Reason: err.Error()}
 	}
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = procAttr()
+	tr, err := newTree()
+	if err != nil {
+		log.Close()
+		return nil, &StartError{Reason: err.Error()}
+	}
+	cmd.SysProcAttr = tr.procAttr(procAttr())
 	if err := cmd.Start(); err != nil {
+		tr.close()
 		log.Close()
 		return nil, &StartError{Reason: fmt.Sprintf("cannot start engine %q: %v", argv[0], err)}
 	}
+	tr.started(cmd.Process.Pid)
 	s := &Server{
 		Port:    port,
 		BaseURL: "http://127.0.0.1:" + ps,
@@ -183,6 +194,7 @@ func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
 		cmd:     cmd,
 		grace:   cfg.StopGrace,
 		done:    make(chan struct{}),
+		tree:    tr,
 	}
 	if s.grace <= 0 {
 		s.grace = 5 * time.Second
@@ -193,6 +205,7 @@ func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
 	if needWatchdog() {
 		if wd, err := startWatchdog(cmd.Process.Pid); err == nil {
 			s.watchdog = wd
+			registerLeader(wd.Process.Pid)
 		} else {
 			log.Mark("no watchdog: %v", err)
 		}
@@ -214,7 +227,8 @@ func (s *Server) waitReady(ctx context.Context, path string, timeout time.Durati
 		timeout = 2 * time.Minute
 	}
 	deadline := time.Now().Add(timeout)
-	client := &http.Client{Timeout: 2 * time.Second}
+	client := httpClient()
+	client.Timeout = 2 * time.Second
 	url := s.BaseURL + path
 	for {
 		select {
@@ -271,10 +285,13 @@ func (s *Server) Stop() error {
 			signalGroup(pgid, syscall.SIGKILL)
 			<-s.done
 		}
-		// Children that outlived the leader are still in the group.
+		// Children that outlived the leader are still in the group; those
+		// that left it are still in its tree.
 		signalGroup(pgid, syscall.SIGKILL)
+		s.endTree()
 		if s.watchdog != nil {
 			_ = s.watchdog.Process.Kill()
+			unregisterLeader(s.watchdog.Process.Pid)
 		}
 		removePIDFiles(s.pidFiles)
 		s.Log.Mark("stopped (%s)", exitText(s.waitErr))
@@ -282,6 +299,22 @@ func (s *Server) Stop() error {
 	})
 	return s.stopErr
 }
+
+// endTree kills what is left of the engine's tree, and says so in the log.
+func (s *Server) endTree() {
+	if s.tree == nil {
+		return
+	}
+	if l := s.tree.kill(); len(l) > 0 {
+		s.leftovers = append(s.leftovers, l...)
+		s.Log.Mark("killed %d process(es) the engine left running: %s", len(l), leftoversText(l))
+	}
+	s.tree.close()
+}
+
+// Leftovers are the processes of the engine's tree that were still
+// running after it stopped, and were killed.
+func (s *Server) Leftovers() []Leftover { return s.leftovers }
 
 func signalGroup(pgid int, sig syscall.Signal) {
 	if err := syscall.Kill(-pgid, sig); err != nil {
@@ -343,5 +376,11 @@ func KillAll() {
 	defer live.Unlock()
 	for s := range live.m {
 		signalGroup(s.cmd.Process.Pid, syscall.SIGKILL)
+		if s.tree != nil {
+			s.tree.killCgroup()
+			for _, p := range s.tree.members() {
+				_ = syscall.Kill(p.pid, syscall.SIGKILL)
+			}
+		}
 	}
 }

@@ -19,10 +19,6 @@ type Event struct {
 	At time.Time
 }
 
-// maxEventSize bounds one event so that a runaway stream cannot exhaust
-// memory.
-const maxEventSize = 16 << 20
-
 // ErrDone is returned by the callback of ReadEvents (or by ReadEvents
 // itself, never to callers) when the OpenAI-style `data: [DONE]` arrives.
 var errDone = errors.New("done")
@@ -36,7 +32,7 @@ var errDone = errors.New("done")
 // and retry fields are ignored.
 func ReadEvents(r io.Reader, now func() time.Time, fn func(Event) error) (done bool, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	var data []byte
+	var data, long []byte
 	field := ""
 	dispatch := func() error {
 		if field == "" {
@@ -50,9 +46,9 @@ func ReadEvents(r io.Reader, now func() time.Time, fn func(Event) error) (done b
 		return fn(ev)
 	}
 	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > maxEventSize || len(data) > maxEventSize {
-			return false, fmt.Errorf("event stream: event larger than %d bytes", maxEventSize)
+		line, err := readLine(br, &long)
+		if err == nil && len(data)+len(line) > MaxEventBytes {
+			err = errEventTooLarge
 		}
 		if err != nil && err != io.EOF {
 			return false, fmt.Errorf("event stream: %w", err)
@@ -82,10 +78,13 @@ func ReadEvents(r io.Reader, now func() time.Time, fn func(Event) error) (done b
 					}
 				}
 				if field != "" {
+					data = grow(data, 1+len(value))
 					data = append(data, '\n')
 				}
-				field = string(name)
-				data = append(data, value...)
+				if field == "" {
+					field = fieldName(name)
+				}
+				data = append(grow(data, len(value)), value...)
 			}
 		}
 		if eof {
@@ -94,4 +93,47 @@ func ReadEvents(r io.Reader, now func() time.Time, fn func(Event) error) (done b
 			return false, nil
 		}
 	}
+}
+
+var errEventTooLarge = tooLarge("an event", MaxEventBytes)
+
+// readLine reads one line, its newline included, refusing a line longer
+// than MaxEventBytes as soon as it has read that much of it: the bound is
+// checked while reading, before the line is kept. The line is valid until
+// the next call; long holds the pieces of a line longer than br's buffer.
+func readLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
+	line, err := br.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return line, err
+	}
+	*long = append((*long)[:0], line...)
+	for err == bufio.ErrBufferFull {
+		line, err = br.ReadSlice('\n')
+		n := len(*long) + len(line)
+		if n > MaxEventBytes {
+			return nil, errEventTooLarge
+		}
+		*long = append(grow(*long, len(line)), line...)
+	}
+	return *long, err
+}
+
+// fieldName is the event field a line names, without allocating.
+func fieldName(name []byte) string {
+	if string(name) == "error" {
+		return "error"
+	}
+	return "data"
+}
+
+// grow makes room for n more bytes in b, doubling its capacity (up to
+// MaxEventBytes) rather than growing it by a quarter as append does for
+// large slices: what a large event costs stays about twice its size.
+func grow(b []byte, n int) []byte {
+	if len(b)+n <= cap(b) {
+		return b
+	}
+	g := make([]byte, len(b), min(max(2*cap(b), len(b)+n), max(MaxEventBytes, len(b)+n)))
+	copy(g, b)
+	return g
 }

@@ -82,9 +82,22 @@ type heldConn struct {
 	fromCheck bool
 	bytes     int64
 	wakeups   int // reads that returned data, for tests
+	// limit, when positive, is how many bytes the connection may give in
+	// all (the reply's headers are read under it); overLimit says it was
+	// reached.
+	limit     int64
+	overLimit bool
 }
 
 func (c *heldConn) Read(p []byte) (int, error) {
+	if c.limit > 0 {
+		left := c.limit - c.bytes
+		if left <= 0 {
+			c.overLimit = true
+			return 0, errHeadersTooLarge
+		}
+		p = p[:min(int64(len(p)), left)]
+	}
 	checked := false
 	for {
 		if c.held && c.ctx.Err() != nil {
@@ -169,14 +182,25 @@ func forgetHeaders(baseURL string) {
 	})
 }
 
-// send writes the request and reads the reply's status and headers.
+var errHeadersTooLarge = tooLarge("the reply's status line and headers", MaxHeaderBytes)
+
+// send writes the request and reads the reply's status and headers, no
+// more than MaxHeaderBytes of them (and what the reader buffers beyond).
 func (s *stream) send() (*http.Response, error) {
 	if err := s.hreq.Write(s.conn); err != nil {
 		return nil, err
 	}
+	s.conn.limit = s.conn.bytes + MaxHeaderBytes + int64(s.br.Size())
 	resp, err := http.ReadResponse(s.br, s.hreq)
+	s.conn.limit = 0
+	if s.conn.overLimit || (err == nil && int(s.conn.bytes)-s.br.Buffered() > MaxHeaderBytes) {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		return nil, errHeadersTooLarge
+	}
 	if err != nil {
-		return nil, err
+		return nil, quoteErr(err)
 	}
 	headerSizes.Store(s.key, int(s.conn.bytes)-s.br.Buffered())
 	if s.headerHeld {
@@ -231,16 +255,17 @@ func streamed(ctx context.Context, baseURL string, req Request, d dialect, body 
 	r.Start = time.Now()
 	resp, err := s.send()
 	if err != nil {
-		return nil, timeoutErr(ctx, req, fmt.Errorf("request: %w", err))
+		return nil, timeoutErr(ctx, req, fmt.Errorf("request: %w", quoteErr(err)))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, MaxQuotedBytes+1))
 		return nil, &HTTPError{Status: resp.StatusCode, Body: string(bytes.TrimSpace(b))}
 	}
 	tb := &textBuilders{}
 	var pending []Event
-	done, err := ReadEvents(resp.Body, time.Now, func(ev Event) error {
+	limited := newBoundedReader(resp.Body, StreamLimit(req.MaxTokens), fmt.Sprintf("the stream (for max_tokens %d)", req.MaxTokens))
+	done, err := ReadEvents(limited, time.Now, func(ev Event) error {
 		if r.FirstTokenAt != 0 && req.Reads == ReadEnds {
 			pending = append(pending, ev)
 			return nil

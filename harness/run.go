@@ -51,6 +51,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		if stopErr := srv.Stop(); stopErr != nil && err == nil {
 			err = fmt.Errorf("stop engine: %w", stopErr)
 		}
+		run.Leftovers = leftovers(srv.Leftovers())
 	}()
 	req := c.request()
 	for i := 0; i < s.Schedule.Warmup; i++ {
@@ -199,6 +200,16 @@ func (c *campaign) armLaunch(slot Slot, run *schema.Run) ([]string, map[string]s
 	return l.Command, l.Env, filepath.Join(c.dataDir, run.Log)
 }
 
+// leftovers are the processes an engine left running, as the run
+// records them.
+func leftovers(l []engine.Leftover) []schema.HostProcess {
+	var out []schema.HostProcess
+	for _, p := range l {
+		out = append(out, schema.HostProcess{PID: p.PID, Name: p.Name})
+	}
+	return out
+}
+
 func mergeEnv(a, b map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, v := range a {
@@ -228,12 +239,25 @@ func freezeMaxProcs() { runtime.GOMAXPROCS(runtime.GOMAXPROCS(0)) }
 // holdGC collects garbage now and holds the collector off until the
 // returned function is called: a collection inside the measured window
 // would run on the engine's cores (it cost a third of decodebench's CPU
-// there). A window allocates little: the stream's bytes and events.
+// there). A window allocates little: the stream's bytes and events. What
+// an engine streams is bounded (engine.StreamLimit), and a soft memory
+// limit of the live heap plus gcHeldHeadroom brings the collector back
+// should garbage reach it: a held collector never lets memory grow
+// without bound.
 func holdGC() (release func()) {
 	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	oldLimit := debug.SetMemoryLimit(int64(ms.HeapAlloc) + gcHeldHeadroom)
 	old := debug.SetGCPercent(-1)
-	return func() { debug.SetGCPercent(old) }
+	return func() {
+		debug.SetGCPercent(old)
+		debug.SetMemoryLimit(oldLimit)
+	}
 }
+
+// gcHeldHeadroom is how much the heap may grow while the collector is held.
+const gcHeldHeadroom = 512 << 20
 
 // samplerCPU is the GPU sampler's CPU time so far; -1 without one.
 func (c *campaign) samplerCPU() time.Duration {

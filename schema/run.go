@@ -45,6 +45,10 @@ type Run struct {
 	// Impossible are engine-reported values that could not be true and
 	// were recorded as absent instead.
 	Impossible []ImpossibleValue `json:"impossible,omitempty"`
+	// Leftovers are processes of the engine's tree still running after it
+	// stopped (a daemon it forked, a worker that detached); they were
+	// killed.
+	Leftovers []HostProcess `json:"leftovers,omitempty"`
 	// Log is the engine log of this run, relative to the data folder.
 	Log string `json:"log,omitempty"`
 

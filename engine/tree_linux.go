@@ -1,0 +1,173 @@
+//go:build linux
+
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// cgroupRoot is where the unified (v2) cgroup hierarchy is mounted.
+const cgroupRoot = "/sys/fs/cgroup"
+
+var (
+	subreaperOnce sync.Once
+	treeSeq       atomic.Int64
+)
+
+// newTree prepares a tree: a cgroup of its own under decodebench's, where
+// the unified hierarchy is mounted and decodebench may write it; and in
+// any case decodebench becomes a child subreaper, so that what detaches
+// from the tree is adopted by decodebench and can be found.
+func newTree() (*tree, error) {
+	subreaperOnce.Do(func() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
+	t := &tree{}
+	if dir, err := makeCgroup(); err == nil {
+		t.cg = dir
+	}
+	return t, nil
+}
+
+// makeCgroup creates an empty cgroup beside... under decodebench's own.
+func makeCgroup() (string, error) {
+	if _, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.controllers")); err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return "", err
+	}
+	own := ""
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, "0::"); ok {
+			own = rest
+		}
+	}
+	if own == "" {
+		return "", errors.New("no unified cgroup")
+	}
+	dir := filepath.Join(cgroupRoot, filepath.Clean("/"+own), fmt.Sprintf("decodebench-%d-%d", os.Getpid(), treeSeq.Add(1)))
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+// join moves pid into the tree's cgroup; where that fails the tree goes
+// on without one.
+func (t *tree) join(pid int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cg == "" {
+		return
+	}
+	if err := os.WriteFile(filepath.Join(t.cg, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {
+		_ = os.Remove(t.cg)
+		t.cg = ""
+	}
+}
+
+func (t *tree) cgroupDir() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.cg
+}
+
+func (t *tree) cgroupProcs() []int {
+	dir := t.cgroupDir()
+	if dir == "" {
+		return nil
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	return pids
+}
+
+// killCgroup kills every process in the cgroup at once, where the kernel
+// has cgroup.kill (5.14 and later).
+func (t *tree) killCgroup() {
+	if dir := t.cgroupDir(); dir != "" {
+		_ = os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0)
+	}
+}
+
+func (t *tree) removeCgroup() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cg != "" {
+		_ = os.Remove(t.cg)
+		t.cg = ""
+	}
+}
+
+// procAttr adds nothing on Linux: the engine joins its cgroup once started.
+func (t *tree) procAttr(a *syscall.SysProcAttr) *syscall.SysProcAttr { return a }
+
+// listProcs reads every process's parent, group, session and state from
+// /proc.
+func listProcs() ([]proc, error) {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]proc, 0, len(names))
+	buf := make([]byte, 1024)
+	for _, n := range names {
+		pid, err := strconv.Atoi(n)
+		if err != nil {
+			continue
+		}
+		if p, ok := readStat(pid, buf); ok {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// readStat parses /proc/<pid>/stat: "pid (comm) state ppid pgrp session …";
+// comm may hold spaces and parentheses, so it ends at the last ')'.
+func readStat(pid int, buf []byte) (proc, bool) {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return proc{}, false
+	}
+	n, _ := bufio.NewReader(f).Read(buf)
+	f.Close()
+	b := buf[:n]
+	open, close := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+	if open < 0 || close < open {
+		return proc{}, false
+	}
+	fields := strings.Fields(string(b[close+1:]))
+	if len(fields) < 4 {
+		return proc{}, false
+	}
+	ppid, _ := strconv.Atoi(fields[1])
+	pgid, _ := strconv.Atoi(fields[2])
+	sid, _ := strconv.Atoi(fields[3])
+	return proc{pid: pid, ppid: ppid, pgid: pgid, sid: sid, name: string(b[open+1 : close]), zombie: fields[0] == "Z" || fields[0] == "X"}, true
+}
