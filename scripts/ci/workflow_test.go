@@ -12,12 +12,16 @@ import (
 )
 
 func lint(t *testing.T, src []byte) []*actionlint.Error {
+	return lintFile(t, "decodebench.yml", src)
+}
+
+func lintFile(t *testing.T, name string, src []byte) []*actionlint.Error {
 	t.Helper()
 	l, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{ConfigFile: "actionlint.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	errs, err := l.Lint("decodebench.yml", src, nil)
+	errs, err := l.Lint(name, src, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

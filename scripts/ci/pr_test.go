@@ -1,0 +1,216 @@
+package ci
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+const prWorkflow = "decodebench-pr.yml"
+
+// The pull-request workflow passes actionlint, and holds to its rules:
+// no pull_request_target, every action pinned by a full commit, an empty
+// token by default and per-job permissions, the campaign job gated to
+// same-repository branches or the maintainers' label, the comment job on
+// a GitHub-hosted runner with no checkout, and the scripts taken from the
+// base commit.
+func TestPRWorkflow(t *testing.T) {
+	src, err := os.ReadFile(prWorkflow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range lintFile(t, prWorkflow, src) {
+		t.Errorf("%s:%d:%d: %s [%s]", e.Filepath, e.Line, e.Column, e.Message, e.Kind)
+	}
+	var wf struct {
+		On          map[string]any `yaml:"on"`
+		Permissions map[string]any `yaml:"permissions"`
+		Jobs        map[string]struct {
+			If          string            `yaml:"if"`
+			RunsOn      any               `yaml:"runs-on"`
+			Permissions map[string]string `yaml:"permissions"`
+			Steps       []struct {
+				Uses string            `yaml:"uses"`
+				Run  string            `yaml:"run"`
+				With map[string]any    `yaml:"with"`
+				Env  map[string]string `yaml:"env"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(src, &wf); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := wf.On["pull_request_target"]; ok || strings.Contains(string(src), "\n  pull_request_target") {
+		t.Error("the workflow triggers on pull_request_target")
+	}
+	if len(wf.Permissions) != 0 {
+		t.Errorf("top-level permissions %v, want none", wf.Permissions)
+	}
+	pinned := regexp.MustCompile(`^[\w.-]+/[\w.-]+@[0-9a-f]{40}$`)
+	for name, j := range wf.Jobs {
+		if j.Permissions == nil {
+			t.Errorf("job %s states no permissions", name)
+		}
+		for _, s := range j.Steps {
+			if s.Uses != "" && !pinned.MatchString(s.Uses) {
+				t.Errorf("job %s: %s is not pinned by a full commit", name, s.Uses)
+			}
+			if strings.Contains(s.Run, "${{") {
+				t.Errorf("job %s: a run script expands ${{ }} inline (pass it through env): %q", name, s.Run)
+			}
+			if strings.HasPrefix(s.Uses, "actions/checkout@") && s.With["persist-credentials"] != false {
+				t.Errorf("job %s: a checkout keeps its credentials", name)
+			}
+		}
+	}
+	camp, com := wf.Jobs["campaign"], wf.Jobs["comment"]
+	if len(camp.Permissions) != 1 || camp.Permissions["contents"] != "read" {
+		t.Errorf("campaign permissions %v, want contents: read only", camp.Permissions)
+	}
+	for _, want := range []string{"github.event.pull_request.head.repo.full_name == github.repository", "github.event.action == 'labeled' && github.event.label.name == 'benchmark'"} {
+		if !strings.Contains(camp.If, want) {
+			t.Errorf("campaign job's condition lacks %q", want)
+		}
+	}
+	if !strings.Contains(strings.Join(strings.Fields(func() string { b, _ := yaml.Marshal(camp.RunsOn); return string(b) }()), " "), "self-hosted") {
+		t.Errorf("campaign job runs on %v, want the self-hosted runner", camp.RunsOn)
+	}
+	if len(com.Permissions) != 1 || com.Permissions["pull-requests"] != "write" {
+		t.Errorf("comment permissions %v, want pull-requests: write only", com.Permissions)
+	}
+	if com.RunsOn != "ubuntu-latest" {
+		t.Errorf("comment job runs on %v, want a GitHub-hosted runner", com.RunsOn)
+	}
+	for _, s := range com.Steps {
+		if s.Uses != "" {
+			t.Errorf("comment job uses %s: it must check nothing out", s.Uses)
+		}
+	}
+	for _, want := range []string{`show "$BASE:scripts/ci/$s"`, "pr-builds.sh", "pr-bench.sh", "upload-artifact", "head.sha"} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("workflow lacks %q", want)
+		}
+	}
+}
+
+// engineRepo is a real git repository of an "engine" whose build leaves
+// an executable that prints the commit it was built from; base and head
+// are two commits of it, and the checkout is left on a third branch.
+func engineRepo(t *testing.T) (dir, base, head string) {
+	r := &repo{t, t.TempDir()}
+	r.git("init", "-q", "-b", "main")
+	r.write("VERSION", "1\n")
+	r.commit()
+	base = strings.TrimSpace(r.git("rev-parse", "HEAD"))
+	r.git("checkout", "-q", "-b", "pr")
+	r.write("VERSION", "2\n")
+	r.commit()
+	head = strings.TrimSpace(r.git("rev-parse", "HEAD"))
+	r.git("checkout", "-q", "main")
+	return r.dir, base, head
+}
+
+const printCommit = `mkdir -p out && printf '#!/bin/sh\necho %s %s\n' "$(git rev-parse HEAD)" "$(cat VERSION)" > out/engine && chmod +x out/engine`
+
+func runScript(t *testing.T, env []string, name string, args ...string) (string, string, error) {
+	t.Helper()
+	script, _ := filepath.Abs(name)
+	cmd := exec.Command("bash", append([]string{script}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	return out.String(), errb.String(), err
+}
+
+func TestPRBuilds(t *testing.T) {
+	dir, base, head := engineRepo(t)
+	builds := filepath.Join(t.TempDir(), "builds")
+	out, stderr, err := runScript(t, []string{"BUILD=" + printCommit, "BIN=out/engine"}, "pr-builds.sh", dir, base, head, builds)
+	if err != nil {
+		t.Fatalf("pr-builds.sh: %v\n%s", err, stderr)
+	}
+	vars := map[string]string{}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), "=")
+		if !ok {
+			t.Fatalf("not NAME=VALUE: %q", sc.Text())
+		}
+		vars[k] = v
+	}
+	for side, want := range map[string]string{"BASE": base + " 1", "HEAD": head + " 2"} {
+		got, err := exec.Command(vars[side+"_BIN"]).Output()
+		if err != nil || strings.TrimSpace(string(got)) != want {
+			t.Errorf("%s_BIN %q printed %q (%v), want %q", side, vars[side+"_BIN"], got, err, want)
+		}
+		if src := vars[side+"_SRC"]; filepath.Dir(vars[side+"_BIN"]) != filepath.Join(src, "out") {
+			t.Errorf("%s_SRC %q is not the tree of %s_BIN %q", side, src, side, vars[side+"_BIN"])
+		}
+	}
+	// The checkout is untouched: still on main, clean.
+	r := &repo{t, dir}
+	if b := strings.TrimSpace(r.git("rev-parse", "--abbrev-ref", "HEAD")); b != "main" {
+		t.Errorf("the checkout moved to %s", b)
+	}
+	if st := r.git("status", "--porcelain"); st != "" {
+		t.Errorf("the checkout changed:\n%s", st)
+	}
+}
+
+func TestPRBuildsFailure(t *testing.T) {
+	dir, base, head := engineRepo(t)
+	for _, c := range []struct {
+		build, bin, want string
+	}{
+		{`test "$(cat VERSION)" = 1 || exit 3; ` + printCommit, "out/engine", "the head build"},
+		{"exit 3", "out/engine", "the base build"},
+		{"true", "out/engine", "left no executable out/engine"},
+		{"true", "../escape", "plain path"},
+	} {
+		_, stderr, err := runScript(t, []string{"BUILD=" + c.build, "BIN=" + c.bin}, "pr-builds.sh", dir, base, head, filepath.Join(t.TempDir(), "b"))
+		if err == nil || !strings.Contains(stderr, c.want) {
+			t.Errorf("BUILD=%q BIN=%q: err %v, stderr %q, want a failure saying %q", c.build, c.bin, err, stderr, c.want)
+		}
+	}
+}
+
+// pr-bench.sh keeps the headline decodebench writes, appends it to the job
+// summary and hands it and the exit code to the next job, and exits 0 so
+// that the record is uploaded whatever the verdict. decodebench is a stub
+// here: the script's part is the plumbing, the campaign is decodebench's.
+func TestPRBench(t *testing.T) {
+	for _, code := range []string{"0", "1", "2", "3"} {
+		dir := t.TempDir()
+		stub := filepath.Join(dir, "decodebench")
+		if err := os.WriteFile(stub, []byte("#!/bin/sh\necho \"$@\" > \""+dir+"/args\"\nprintf '# VALID\\n| arm | x |\\nEOF\\n' >> \"$GITHUB_STEP_SUMMARY\"\nexit "+code+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		summary, output := filepath.Join(dir, "summary.md"), filepath.Join(dir, "output")
+		out := filepath.Join(dir, "results")
+		_, stderr, err := runScript(t, []string{"DECODEBENCH=" + stub, "GITHUB_STEP_SUMMARY=" + summary, "GITHUB_OUTPUT=" + output}, "pr-bench.sh", out, "llamacpp-builds", "--set", "a=b")
+		if err != nil {
+			t.Fatalf("exit %s: pr-bench.sh failed: %v\n%s", code, err, stderr)
+		}
+		args, _ := os.ReadFile(filepath.Join(dir, "args"))
+		if got := strings.TrimSpace(string(args)); got != "run --out "+out+" --github-summary --set a=b -- llamacpp-builds" {
+			t.Errorf("decodebench ran with %q", got)
+		}
+		s, _ := os.ReadFile(summary)
+		h, _ := os.ReadFile(filepath.Join(out, "headline.md"))
+		if string(s) != "# VALID\n| arm | x |\nEOF\n" || string(h) != string(s) {
+			t.Errorf("job summary %q, headline %q", s, h)
+		}
+		o, _ := os.ReadFile(output)
+		lines := strings.Split(strings.TrimSpace(string(o)), "\n")
+		if lines[0] != "exit_code="+code || !strings.HasPrefix(lines[1], "headline<<EOF_") || lines[len(lines)-1] != strings.TrimPrefix(lines[1], "headline<<") || lines[4] != "EOF" {
+			t.Errorf("GITHUB_OUTPUT:\n%s", o)
+		}
+	}
+}
