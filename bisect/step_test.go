@@ -1,0 +1,108 @@
+package bisect
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/review"
+	"github.com/decodebench/decodebench/schema"
+)
+
+func gitT(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, b)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// A commit that does not build is skipped, with its exit status and the
+// log of its build, and no campaign runs; its worktree is removed and the
+// user's checkout is untouched. The summary says so.
+func TestStepBuildFailureSkips(t *testing.T) {
+	repo := t.TempDir()
+	gitT(t, repo, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(repo, "f"), []byte("1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitT(t, repo, "add", "f")
+	gitT(t, repo, "commit", "-q", "-m", "one")
+	sha := gitT(t, repo, "rev-parse", "HEAD")
+
+	out := t.TempDir()
+	dataDir := filepath.Join(out, "data", "bisect-x-test-2026-01-02")
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	st := &state{Source: repo, WorkDir: t.TempDir(), BaseRounds: 5, Summary: schema.Bisect{
+		Schema: schema.BisectSchema, Feature: "x", Hardware: "test", Date: "2026-01-02", Good: sha, Bad: sha,
+		Build: "echo compiling; echo 'syntax error' >&2; exit 3", Threshold: 0.03,
+		Commits: []schema.BisectCommit{{SHA: sha, Subject: "one"}}, DataDir: "data/bisect-x-test-2026-01-02"}}
+	b := &bisector{st: st, dataDir: dataDir, sumPath: filepath.Join(out, "bisect-x-test-2026-01-02.md")}
+	step := schema.BisectStep{N: 1, Commit: sha}
+	if err := b.step(context.Background(), "", &step); err != nil {
+		t.Fatal(err)
+	}
+	if step.Class != schema.ClassBuildFailed || step.Build.OK || step.Build.ExitCode != 3 || len(step.Campaigns) != 0 {
+		t.Fatalf("step %+v, want build-failed with exit 3 and no campaign", step)
+	}
+	log, err := os.ReadFile(filepath.Join(dataDir, filepath.FromSlash(step.Build.Log)))
+	if err != nil || string(log) != "compiling\nsyntax error\n" {
+		t.Errorf("build log %q (%v)", log, err)
+	}
+	if wt := gitT(t, repo, "worktree", "list", "--porcelain"); strings.Count(wt, "worktree ") != 1 {
+		t.Errorf("the step's worktree was left behind:\n%s", wt)
+	}
+	if s := gitT(t, repo, "status", "--porcelain"); s != "" {
+		t.Errorf("the checkout changed: %s", s)
+	}
+	st.Summary.Steps = append(st.Summary.Steps, step)
+	if err := b.save(); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(b.sumPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "failed (exit 3), log `builds/"+sha[:12]+".log`") || !strings.Contains(string(src), "| build-failed |") {
+		t.Errorf("the summary does not say the build failed:\n%s", src)
+	}
+	got, err := recorder.ParseBisect(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Outcome.Result != schema.BadNotBad || len(got.Files) != 1 || got.Files[0].Path != "builds/"+sha[:12]+".log" {
+		t.Errorf("outcome %s, files %v", got.Outcome.Result, got.Files)
+	}
+	for _, p := range review.Check(b.sumPath) {
+		t.Errorf("check: %s", p)
+	}
+	// The log edited afterwards, and a class the build does not give:
+	// check finds both.
+	if err := os.WriteFile(filepath.Join(dataDir, filepath.FromSlash(step.Build.Log)), []byte("ok\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st.Summary.Steps[0].Class = schema.ClassBad
+	var md bytes.Buffer
+	if err := recorder.BisectMarkdown(&md, &st.Summary); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b.sumPath, md.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	probs := fmt.Sprint(review.Check(b.sumPath))
+	for _, want := range []string{"changed after the summary was written", "the build failed, so the commit is build-failed", "outcome bad-not-slower"} {
+		if !strings.Contains(probs, want) {
+			t.Errorf("check found %s, want a problem saying %q", probs, want)
+		}
+	}
+}
