@@ -1,13 +1,17 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/decodebench/decodebench/recorder"
@@ -63,8 +67,10 @@ const bisectBuild = `go build -ldflags "-X main.build=$(git rev-list --count HEA
 // TestBisectFindsSlowCommit: in a repository of 13 commits, one of which
 // makes each token half again as slow, bisect names that commit within
 // ceil(log2 12)+1 steps, never touches the user's checkout, and writes a
-// summary that check passes; a summary whose threshold is changed (and
-// re-rendered, so only the evidence can catch it) fails check.
+// summary that check passes; interrupted in the middle of a step, it
+// leaves a summary that check passes and resumes that step's campaign; a
+// summary whose threshold is changed (and re-rendered, so only the
+// evidence can catch it) fails check.
 func TestBisectFindsSlowCommit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the test engine at every step")
@@ -77,15 +83,58 @@ func TestBisectFindsSlowCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "results")
-	cmd := exec.Command(binary, "bisect", "--source", repo, "--good", shas[0], "--bad", "HEAD", "--build", bisectBuild,
+	bisect := func(args ...string) *exec.Cmd {
+		cmd := exec.Command(binary, append([]string{"bisect"}, args...)...)
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+		return cmd
+	}
+
+	// Interrupted in the middle of step 3's campaign...
+	cmd := bisect("--source", repo, "--good", shas[0], "--bad", "HEAD", "--build", bisectBuild,
 		"--threshold", "10%", "--out", out, "--hw", "test", "--date", "2026-01-02", scen)
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	stderrPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	sc := bufio.NewScanner(stderrPipe)
+	stepsDone := 0
+	for sc.Scan() {
+		l := sc.Text()
+		log.WriteString(l + "\n")
+		if strings.HasPrefix(l, "decodebench bisect: step ") {
+			stepsDone++
+		}
+		if stepsDone == 2 && strings.Contains(l, " run 4/") {
+			_ = cmd.Process.Signal(syscall.SIGINT)
+			break
+		}
+	}
+	go io.Copy(&log, stderrPipe)
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("interrupted bisect: %v, want exit 130\n%s", err, log.String())
+	}
+	sumPath := filepath.Join(out, "bisect-bisect-e2e-test-2026-01-02.md")
+	if b, err := exec.Command(binary, "check", sumPath).CombinedOutput(); err != nil {
+		t.Fatalf("check of the interrupted bisect's summary: %v\n%s", err, b)
+	}
+	// ...and resumed from its data folder, where step 3's campaign goes on
+	// into the same record.
 	var stdout, stderr bytes.Buffer
+	cmd = bisect("--resume", filepath.Join(out, "data", "bisect-bisect-e2e-test-2026-01-02"))
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	err = cmd.Run()
 	t.Logf("stdout:\n%s", stdout.String())
 	if err != nil {
-		t.Fatalf("bisect: %v\n%s", err, stderr.String())
+		t.Fatalf("bisect --resume: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "resuming ") {
+		t.Errorf("the interrupted campaign was not resumed:\n%s", stderr.String())
 	}
 
 	if st := git(t, repo, "status", "--porcelain"); st != "" {
@@ -98,7 +147,6 @@ func TestBisectFindsSlowCommit(t *testing.T) {
 		t.Errorf("worktrees left behind:\n%s", wt)
 	}
 
-	sumPath := filepath.Join(out, "bisect-bisect-e2e-test-2026-01-02.md")
 	src, err := os.ReadFile(sumPath)
 	if err != nil {
 		t.Fatal(err)
