@@ -33,18 +33,40 @@ func Parse(r io.Reader) (*schema.Record, error) {
 	if len(src) > maxRecordBytes {
 		return nil, fmt.Errorf("record larger than %d bytes", maxRecordBytes)
 	}
+	body, line, err := dataBlock(src)
+	if err != nil {
+		return nil, err
+	}
+	var rec schema.Record
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rec); err != nil {
+		return nil, fmt.Errorf("line %d: data block: %w", line, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("line %d: data block: more than one JSON value", line)
+	}
+	if rec.Schema != schema.Schema && rec.Schema != schema.SchemaV2 {
+		return nil, fmt.Errorf("line %d: data block schema %q, want %q", line, rec.Schema, schema.Schema)
+	}
+	return &rec, nil
+}
+
+// dataBlock finds the record's one data block: the JSON between its
+// fences, and the line of its opening fence (1-based).
+func dataBlock(src []byte) (string, int, error) {
 	lines := strings.Split(string(src), "\n")
 	start := -1
 	for i, l := range lines {
 		if strings.TrimRight(l, "\r") == dataFenceStart {
 			if start >= 0 {
-				return nil, fmt.Errorf("line %d: a second data block (the first is at line %d): a record has exactly one", i+1, start+1)
+				return "", 0, fmt.Errorf("line %d: a second data block (the first is at line %d): a record has exactly one", i+1, start+1)
 			}
 			start = i
 		}
 	}
 	if start < 0 {
-		return nil, errors.New("no " + dataFenceStart + " block: not a decodebench record")
+		return "", 0, errors.New("no " + dataFenceStart + " block: not a decodebench record")
 	}
 	end := -1
 	for i := start + 1; i < len(lines); i++ {
@@ -54,7 +76,7 @@ func Parse(r io.Reader) (*schema.Record, error) {
 		}
 	}
 	if end < 0 {
-		return nil, fmt.Errorf("line %d: data block is not closed", start+1)
+		return "", 0, fmt.Errorf("line %d: data block is not closed", start+1)
 	}
 	trailer := false
 	for i := end + 1; i < len(lines); i++ {
@@ -63,23 +85,28 @@ func Parse(r io.Reader) (*schema.Record, error) {
 		case t == dataTrailer && !trailer:
 			trailer = true
 		default:
-			return nil, fmt.Errorf("line %d: text after the data block: the data block must be the last thing in a record", i+1)
+			return "", 0, fmt.Errorf("line %d: text after the data block: the data block must be the last thing in a record", i+1)
 		}
 	}
-	body := strings.Join(lines[start+1:end], "\n")
-	var rec schema.Record
-	dec := json.NewDecoder(strings.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&rec); err != nil {
-		return nil, fmt.Errorf("line %d: data block: %w", start+1, err)
+	return strings.Join(lines[start+1:end], "\n"), start + 1, nil
+}
+
+// DataDirOf reads only the data folder a record names (relative to the
+// record), from its data block as Parse finds it, without decoding the
+// rest: for callers that need to know where a record's files are and
+// nothing more.
+func DataDirOf(src []byte) (string, error) {
+	body, line, err := dataBlock(src)
+	if err != nil {
+		return "", err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("line %d: data block: more than one JSON value", start+1)
+	var only struct {
+		DataDir string `json:"data_dir"`
 	}
-	if rec.Schema != schema.Schema && rec.Schema != schema.SchemaV2 {
-		return nil, fmt.Errorf("line %d: data block schema %q, want %q", start+1, rec.Schema, schema.Schema)
+	if err := json.Unmarshal([]byte(body), &only); err != nil {
+		return "", fmt.Errorf("line %d: data block: %w", line, err)
 	}
-	return &rec, nil
+	return only.DataDir, nil
 }
 
 // ParseFile reads a record file's data block, through the guarded reader:

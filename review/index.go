@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,7 +46,10 @@ type entry struct {
 // file beside its target and renamed over it, never through a link.
 // Hidden and temporary files (a killed run's .record-*.md) are not
 // records.
-func Index(dir string) (written []string, err error) {
+//
+// Records are read and checked on every CPU at once, through cache when
+// it is not nil (see CheckCache).
+func Index(dir string, cache *CheckCache) (written []string, err error) {
 	d, err := safefs.OpenDir(dir)
 	if err != nil {
 		return nil, err
@@ -55,12 +59,14 @@ func Index(dir string) (written []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	var entries []entry
-	for _, n := range names {
+	names = slices.DeleteFunc(names, func(n string) bool {
 		base := filepath.Base(n)
-		if base == IndexFile || safefs.IsTemp(base) {
-			continue
-		}
+		return base == IndexFile || safefs.IsTemp(base)
+	})
+	entries := make([]entry, len(names))
+	forEach(len(names), func(i int) {
+		n := names[i]
+		base := filepath.Base(n)
 		e := entry{file: base, stem: strings.TrimSuffix(base, ".md")}
 		e.rec, e.err = recorder.ParseFile(n)
 		if e.err == nil {
@@ -69,11 +75,11 @@ func Index(dir string) (written []string, err error) {
 			}
 		}
 		if e.err == nil {
-			e.problems = Check(n)
+			e.problems = CheckCached(n, cache)
 			e.seq = suffix(e.stem, e.rec)
 		}
-		entries = append(entries, e)
-	}
+		entries[i] = e
+	})
 	byFeature := map[string][]entry{}
 	var features []string
 	var broken []entry

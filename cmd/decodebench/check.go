@@ -11,11 +11,30 @@ import (
 	"github.com/decodebench/decodebench/review"
 )
 
+// cacheFlags choose where check results are kept (check and index).
+var cacheFlags = []cli.Flag{
+	&cli.StringFlag{Name: "cache-dir", Usage: "where check results are kept by content (default: the user's cache folder, decodebench/check)"},
+	&cli.BoolFlag{Name: "no-cache", Usage: "check every record afresh and keep nothing"},
+}
+
+// checkCache is the cache the flags name; nil with --no-cache.
+func checkCache(c *cli.Context) *review.CheckCache {
+	if c.Bool("no-cache") {
+		return nil
+	}
+	dir := c.String("cache-dir")
+	if dir == "" {
+		dir = review.DefaultCacheDir()
+	}
+	return &review.CheckCache{Dir: dir}
+}
+
 func checkCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "check",
 		Usage:     "lint records: every problem, with the section it is in",
 		ArgsUsage: "RECORD.md...",
+		Flags:     cacheFlags,
 		Description: `check reads each record's data block, its data folder and its stored scenario, and
 reports every problem: missing or empty sections, files whose sha256 differs from the one
 the record names, outputs that do not match their hash, a data block that a fresh analysis
@@ -23,31 +42,47 @@ of runs.jsonl does not reproduce (verdict included), and Markdown that does not 
 the data block and the runs (a number edited by hand anywhere is caught).
 Nothing in a record or its data folder is executed.
 
+Records are checked on every CPU at once. Each result is kept in a cache under a key that
+hashes the record's bytes, every file of its data folder and this decodebench executable, so
+a record checked before is not analysed again until a byte of it, of its data or of
+decodebench changes (--no-cache checks afresh; --cache-dir moves the cache).
+
 Exit 0 when every record passes, 1 when one has a problem.`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usageError("check: name at least one record")
 			}
-			bad := 0
 			start := time.Now()
+			var paths []string
+			for _, path := range c.Args().Slice() {
+				if filepath.Base(path) != review.IndexFile {
+					paths = append(paths, path)
+				}
+			}
+			results := review.CheckAll(paths, checkCache(c))
+			bad, cached, next := 0, 0, 0
 			for _, path := range c.Args().Slice() {
 				shown := termsafe.String(path) // a file name is shown, never acted on
 				if filepath.Base(path) == review.IndexFile {
 					fmt.Fprintf(c.App.Writer, "skip %s (the index that decodebench index writes, not a record)\n", shown)
 					continue
 				}
-				probs := review.Check(path)
-				if len(probs) == 0 {
+				r := results[next]
+				next++
+				if r.Cached {
+					cached++
+				}
+				if len(r.Problems) == 0 {
 					fmt.Fprintf(c.App.Writer, "ok   %s\n", shown)
 					continue
 				}
 				bad++
-				fmt.Fprintf(c.App.Writer, "FAIL %s: %d problem(s)\n", shown, len(probs))
-				for _, p := range probs {
+				fmt.Fprintf(c.App.Writer, "FAIL %s: %d problem(s)\n", shown, len(r.Problems))
+				for _, p := range r.Problems {
 					fmt.Fprintf(c.App.Writer, "  %s\n", p)
 				}
 			}
-			fmt.Fprintf(c.App.ErrWriter, "checked %d record(s) in %s\n", c.NArg(), time.Since(start).Round(time.Millisecond))
+			fmt.Fprintf(c.App.ErrWriter, "checked %d record(s) in %s (%d from the cache)\n", c.NArg(), time.Since(start).Round(time.Millisecond), cached)
 			if bad > 0 {
 				return &exitError{code: 1, msg: fmt.Sprintf("%d of %d record(s) have problems", bad, c.NArg())}
 			}

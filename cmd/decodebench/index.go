@@ -13,6 +13,7 @@ func indexCommand() *cli.Command {
 		Name:      "index",
 		Usage:     "write DIR/README.md: every record at a glance, with trend plots",
 		ArgsUsage: "DIR",
+		Flags:     cacheFlags,
 		Description: `index writes DIR/README.md: every record of DIR grouped by feature, then hardware, newest
 first, with date, verdict, headline ratio and interval, engine version, a link, and the
 problems check finds; and one trend plot per feature under DIR/index/ (ratio against
@@ -21,7 +22,7 @@ date, one line per hardware slug). Rerunning it on unchanged records changes no 
 			if c.NArg() != 1 {
 				return usageError("index: name one folder of records")
 			}
-			written, err := review.Index(c.Args().First())
+			written, err := review.Index(c.Args().First(), checkCache(c))
 			if err != nil {
 				return &exitError{code: 1, msg: "index: " + err.Error()}
 			}

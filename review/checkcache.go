@@ -1,0 +1,191 @@
+package review
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// cacheFormat names the layout of a cache entry and of its key; a change
+// to either changes it, so old entries are never read as new ones.
+const cacheFormat = "decodebench/check-cache/v1"
+
+// CheckCache keeps check's results by content: an entry's key is the hash
+// of the record file's bytes, its path, every file in its data folder
+// (path, kind and sha256), and the identity of the decodebench doing the
+// check (the sha256 of its own executable), so a changed byte anywhere, a
+// file added or removed, or another build of decodebench checks afresh.
+// Entries are written atomically and an entry that does not parse, or
+// whose stored key is not the one asked for, is ignored.
+type CheckCache struct {
+	Dir string
+	// Identity names the analysis doing the checks; empty means the
+	// sha256 of the running executable.
+	Identity string
+}
+
+// DefaultCacheDir is the user's cache folder for check results
+// (os.UserCacheDir()/decodebench/check), or .cache/decodebench/check when
+// the user has none.
+func DefaultCacheDir() string {
+	if d, err := os.UserCacheDir(); err == nil && d != "" {
+		return filepath.Join(d, "decodebench", "check")
+	}
+	return filepath.Join(".cache", "decodebench", "check")
+}
+
+var (
+	selfOnce sync.Once
+	selfSum  string
+)
+
+// selfIdentity is the sha256 of the running executable ("" when it cannot
+// be read: then nothing is cached).
+func selfIdentity() string {
+	selfOnce.Do(func() {
+		exe, err := os.Executable()
+		if err != nil {
+			return
+		}
+		f, err := os.Open(exe)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, f); err == nil {
+			selfSum = hex.EncodeToString(h.Sum(nil))
+		}
+	})
+	return selfSum
+}
+
+func (c *CheckCache) identity() string {
+	if c.Identity != "" {
+		return c.Identity
+	}
+	return selfIdentity()
+}
+
+// key hashes everything a check of recordPath reads. ok is false when the
+// record cannot be keyed (unreadable, no data block, no data folder):
+// such a record is checked every time, which is cheap.
+func (c *CheckCache) key(recordPath string, src []byte) (string, bool) {
+	id := c.identity()
+	if id == "" {
+		return "", false
+	}
+	dd, err := recorder.DataDirOf(src)
+	if err != nil {
+		return "", false
+	}
+	dataDir, err := recorder.DataPath(recordPath, &schema.Record{DataDir: dd})
+	if err != nil {
+		return "", false
+	}
+	if st, err := os.Lstat(dataDir); err != nil || !st.IsDir() {
+		return "", false
+	}
+	abs, err := filepath.Abs(recordPath)
+	if err != nil {
+		return "", false
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00", cacheFormat, id, abs, len(src))
+	h.Write(src)
+	walkErr := filepath.WalkDir(dataDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dataDir, p)
+		fmt.Fprintf(h, "\x00%s\x00%v\x00", filepath.ToSlash(rel), d.Type())
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		f, err := safefs.Open(p, safefs.MaxRuns)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		fh := sha256.New()
+		if _, err := io.Copy(fh, f); err != nil {
+			return err
+		}
+		h.Write(fh.Sum(nil))
+		return nil
+	})
+	if walkErr != nil {
+		return "", false
+	}
+	return hex.EncodeToString(h.Sum(nil)), true
+}
+
+type cacheEntry struct {
+	Format   string    `json:"format"`
+	Key      string    `json:"key"`
+	Problems []Problem `json:"problems"`
+}
+
+func (c *CheckCache) entryPath(key string) string {
+	return filepath.Join(c.Dir, key[:2], key+".json")
+}
+
+// load returns the cached problems for key; ok is false on a miss or on
+// an entry that does not hold exactly what a valid entry holds.
+func (c *CheckCache) load(key string) ([]Problem, bool) {
+	b, err := os.ReadFile(c.entryPath(key))
+	if err != nil {
+		return nil, false
+	}
+	var e cacheEntry
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if dec.Decode(&e) != nil || dec.More() || e.Format != cacheFormat || e.Key != key || e.Problems == nil {
+		return nil, false
+	}
+	for _, p := range e.Problems {
+		if p.Section == "" || p.Message == "" {
+			return nil, false
+		}
+	}
+	return e.Problems, true
+}
+
+// store writes an entry atomically (a temporary file renamed into
+// place); a failure to write only costs a later re-check.
+func (c *CheckCache) store(key string, probs []Problem) {
+	if probs == nil {
+		probs = []Problem{}
+	}
+	b, err := json.Marshal(cacheEntry{Format: cacheFormat, Key: key, Problems: probs})
+	if err != nil {
+		return
+	}
+	p := c.entryPath(key)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".entry-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(b)
+	if cerr := tmp.Close(); werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	if os.Rename(tmp.Name(), p) != nil {
+		os.Remove(tmp.Name())
+	}
+}

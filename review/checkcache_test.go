@@ -1,0 +1,173 @@
+package review
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/internal/synthrecords"
+)
+
+const demoRecord = "../docs/benchmark_results/spec-draft-epyc-2026-11-29.md"
+
+// history writes n generated records into a fresh folder.
+func history(t testing.TB, n int) []string {
+	t.Helper()
+	paths, err := synthrecords.Generate(synthrecords.Spec{Source: demoRecord, Dir: t.TempDir(), N: n,
+		Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Hardware: []string{"epyc", "xeon"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths
+}
+
+func cachedCount(rs []Checked) int {
+	n := 0
+	for _, r := range rs {
+		if r.Cached {
+			n++
+		}
+	}
+	return n
+}
+
+func TestGeneratedRecordsPassCheck(t *testing.T) {
+	for _, r := range CheckAll(history(t, 3), nil) {
+		for _, p := range r.Problems {
+			t.Errorf("%s: %s", filepath.Base(r.Path), p)
+		}
+	}
+}
+
+// A second check of unchanged records comes from the cache with the same
+// result; a changed byte in the record, in any data file, a file added to
+// the data folder or another decodebench re-checks, and the changed record
+// fails.
+func TestCheckCacheByContent(t *testing.T) {
+	paths := history(t, 3)
+	cache := &CheckCache{Dir: t.TempDir(), Identity: "build-a"}
+	first := CheckAll(paths, cache)
+	if n := cachedCount(first); n != 0 {
+		t.Fatalf("a cold cache answered %d checks", n)
+	}
+	second := CheckAll(paths, cache)
+	if n := cachedCount(second); n != len(paths) {
+		t.Fatalf("a warm cache answered %d of %d checks", n, len(paths))
+	}
+	for i := range paths {
+		if len(first[i].Problems) != 0 || len(second[i].Problems) != 0 {
+			t.Fatalf("%s: problems %v then %v", paths[i], first[i].Problems, second[i].Problems)
+		}
+	}
+
+	other := &CheckCache{Dir: cache.Dir, Identity: "build-b"}
+	if n := cachedCount(CheckAll(paths, other)); n != 0 {
+		t.Errorf("another decodebench took %d results checked by the first", n)
+	}
+
+	dataDir := filepath.Join(filepath.Dir(paths[1]), "data", stemOf(paths[1]))
+	tamper := map[string]func(){
+		"record": func() { flipLastDigit(t, paths[0], "| 1 | 1 |") },
+		"log": func() {
+			logs, _ := filepath.Glob(filepath.Join(dataDir, "logs", "*.log"))
+			appendTo(t, logs[0], "x")
+		},
+		"extra file": func() {
+			if err := os.WriteFile(filepath.Join(filepath.Dir(paths[2]), "data", stemOf(paths[2]), "extra.txt"), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		},
+	}
+	for _, name := range []string{"record", "log", "extra file"} {
+		tamper[name]()
+	}
+	third := CheckAll(paths, cache)
+	for i, r := range third {
+		if r.Cached {
+			t.Errorf("%s: changed (%d), yet its result came from the cache", filepath.Base(r.Path), i)
+		}
+		if len(r.Problems) == 0 {
+			t.Errorf("%s: changed, yet check finds nothing", filepath.Base(r.Path))
+		}
+	}
+	if n := cachedCount(CheckAll(paths, cache)); n != len(paths) {
+		t.Errorf("the failing results were not kept: %d of %d from the cache", n, len(paths))
+	}
+}
+
+// An entry that does not parse, or holds another key, is not trusted: the
+// record is checked again and the entry rewritten.
+func TestCheckCacheMalformedEntries(t *testing.T) {
+	paths := history(t, 1)
+	cache := &CheckCache{Dir: t.TempDir(), Identity: "build-a"}
+	CheckAll(paths, cache)
+	entries, _ := filepath.Glob(filepath.Join(cache.Dir, "*", "*.json"))
+	if len(entries) != 1 {
+		t.Fatalf("%d cache entries, want 1", len(entries))
+	}
+	good, err := os.ReadFile(entries[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, bad := range map[string]string{
+		"truncated":     string(good[:len(good)/2]),
+		"not json":      "ok",
+		"another key":   `{"format":"decodebench/check-cache/v1","key":"00","problems":[]}`,
+		"no problems":   `{"format":"decodebench/check-cache/v1","key":"` + filepath.Base(entries[0][:len(entries[0])-5]) + `"}`,
+		"old format":    `{"format":"v0","key":"` + filepath.Base(entries[0][:len(entries[0])-5]) + `","problems":[]}`,
+		"trailing data": string(good) + "{}",
+	} {
+		if err := os.WriteFile(entries[0], []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if r := CheckAll(paths, cache)[0]; r.Cached || len(r.Problems) != 0 {
+			t.Errorf("%s entry: cached %v, problems %v", name, r.Cached, r.Problems)
+		}
+		if r := CheckAll(paths, cache)[0]; !r.Cached {
+			t.Errorf("%s entry was not rewritten", name)
+		}
+	}
+}
+
+func stemOf(path string) string { return filepath.Base(path[:len(path)-len(".md")]) }
+
+func appendTo(t *testing.T, path, s string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// flipLastDigit changes the last digit on the first line containing marker.
+func flipLastDigit(t *testing.T, path, marker string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := -1
+	for i := 0; i+len(marker) <= len(b); i++ {
+		if string(b[i:i+len(marker)]) == marker {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		t.Fatalf("%s: no line with %q", path, marker)
+	}
+	for i := at + len(marker); i < len(b) && b[i] != '\n'; i++ {
+		if b[i] >= '0' && b[i] <= '8' {
+			b[i]++
+			break
+		}
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,90 @@
+package review
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/recorder"
+)
+
+// Checked is one record's check result.
+type Checked struct {
+	Path     string
+	Problems []Problem
+	// Cached is set when the result came from the cache, not a fresh
+	// check.
+	Cached bool
+}
+
+// CheckAll checks every record, spread over one worker per CPU, and
+// returns the results in the order of paths. With a cache, a record whose
+// entry holds is not re-analysed; every fresh result is stored.
+func CheckAll(paths []string, cache *CheckCache) []Checked {
+	out := make([]Checked, len(paths))
+	forEach(len(paths), func(i int) { out[i] = checkOne(paths[i], cache) })
+	return out
+}
+
+// CheckCached checks one record through the cache (nil: no cache).
+func CheckCached(path string, cache *CheckCache) []Problem {
+	return checkOne(path, cache).Problems
+}
+
+func checkOne(path string, cache *CheckCache) Checked {
+	if cache == nil || cache.Dir == "" {
+		return Checked{Path: path, Problems: Check(path)}
+	}
+	src, err := safefs.ReadFile(path, safefs.MaxRecord)
+	if err != nil || recorder.IsBisect(src) {
+		// A bisect summary's result depends on the records it links:
+		// it is checked every time.
+		return Checked{Path: path, Problems: Check(path)}
+	}
+	key, ok := cache.key(path, src)
+	if !ok {
+		return Checked{Path: path, Problems: Check(path)}
+	}
+	if probs, ok := cache.load(key); ok {
+		if len(probs) == 0 {
+			probs = nil
+		}
+		return Checked{Path: path, Problems: probs, Cached: true}
+	}
+	probs := Check(path)
+	// The files may have changed while they were checked: store only
+	// when the key still holds.
+	if again, err := safefs.ReadFile(path, safefs.MaxRecord); err == nil {
+		if k2, ok := cache.key(path, again); ok && k2 == key {
+			cache.store(key, probs)
+		}
+	}
+	return Checked{Path: path, Problems: probs}
+}
+
+// forEach runs f(0) … f(n-1) on a bounded pool of one worker per CPU.
+func forEach(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}

@@ -1,0 +1,106 @@
+// Package fleetbench measures check and index on a fleet's history: 1,000
+// generated records (copies of the demo record, see synthrecords), with a
+// cold cache (every record analysed) and a warm one (every result kept).
+// `make bench` runs it with a few iterations: a cold check of 1,000
+// records analyses each of them.
+package fleetbench
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/internal/synthrecords"
+	"github.com/decodebench/decodebench/review"
+)
+
+const records = 1000
+
+var (
+	once    sync.Once
+	dir     string
+	paths   []string
+	genErr  error
+	tempDir string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if tempDir != "" {
+		os.RemoveAll(tempDir)
+	}
+	os.Exit(code)
+}
+
+// fleet writes the history once per process.
+func fleet(b *testing.B) (string, []string) {
+	once.Do(func() {
+		tempDir, genErr = os.MkdirTemp("", "fleetbench-")
+		if genErr != nil {
+			return
+		}
+		dir = filepath.Join(tempDir, "records")
+		paths, genErr = synthrecords.Generate(synthrecords.Spec{
+			Source: "../../docs/benchmark_results/spec-draft-epyc-2026-11-29.md", Dir: dir, N: records,
+			Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), PerDay: 2, Hardware: []string{"epyc", "xeon"}, Link: true})
+	})
+	if genErr != nil {
+		b.Fatal(genErr)
+	}
+	return dir, paths
+}
+
+func BenchmarkCheck1000(b *testing.B) {
+	_, paths := fleet(b)
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			cache := &review.CheckCache{Dir: b.TempDir()}
+			b.StartTimer()
+			mustPass(b, review.CheckAll(paths, cache))
+		}
+	})
+	b.Run("warm", func(b *testing.B) {
+		cache := &review.CheckCache{Dir: b.TempDir()}
+		mustPass(b, review.CheckAll(paths, cache))
+		for b.Loop() {
+			mustPass(b, review.CheckAll(paths, cache))
+		}
+	})
+}
+
+func BenchmarkIndex1000(b *testing.B) {
+	dir, _ := fleet(b)
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			cache := &review.CheckCache{Dir: b.TempDir()}
+			b.StartTimer()
+			if _, err := review.Index(dir, cache); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("warm", func(b *testing.B) {
+		cache := &review.CheckCache{Dir: b.TempDir()}
+		if _, err := review.Index(dir, cache); err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if _, err := review.Index(dir, cache); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func mustPass(b *testing.B, rs []review.Checked) {
+	b.Helper()
+	for _, r := range rs {
+		if len(r.Problems) > 0 {
+			b.Fatalf("%s: %v", r.Path, r.Problems[0])
+		}
+	}
+}
