@@ -28,19 +28,12 @@ const pcgStream = 0x9e3779b97f4a7c15
 // The result depends only on the data, resamples, confidence and seed.
 func bootstrapRatio(base, arm []float64, confidence float64, resamples int, seed uint64) (lo, hi float64, dropped int) {
 	rng := rand.New(rand.NewPCG(seed, pcgStream))
-	bb := make([]float64, len(base))
-	ab := make([]float64, len(arm))
+	bb, ab := newResampler(base), newResampler(arm)
 	ratios := make([]float64, 0, resamples)
 	for range resamples {
-		for i := range bb {
-			bb[i] = base[rng.IntN(len(base))]
-		}
-		for i := range ab {
-			ab[i] = arm[rng.IntN(len(arm))]
-		}
-		slices.Sort(bb)
-		slices.Sort(ab)
-		r := Ratio(Quantile(ab, 0.5), Quantile(bb, 0.5))
+		mb := bb.median(rng) // base first: the generator's order
+		ma := ab.median(rng)
+		r := Ratio(ma, mb)
 		if math.IsNaN(r) {
 			dropped++
 			continue

@@ -35,20 +35,12 @@ func CompareRatios(oldBase, oldArm, newBase, newArm []float64, c Config) RatioCh
 		return out
 	}
 	rng := rand.New(rand.NewPCG(c.Seed, pcgStream))
-	groups := [][]float64{ob, oa, nb, na}
-	bufs := make([][]float64, 4)
-	for i, g := range groups {
-		bufs[i] = make([]float64, len(g))
-	}
+	groups := []*resampler{newResampler(ob), newResampler(oa), newResampler(nb), newResampler(na)}
 	var changes []float64
 	for range c.Resamples {
 		var m [4]float64
 		for i, g := range groups {
-			for j := range bufs[i] {
-				bufs[i][j] = g[rng.IntN(len(g))]
-			}
-			slices.Sort(bufs[i])
-			m[i] = med(bufs[i])
+			m[i] = g.median(rng)
 		}
 		v := Ratio(Ratio(m[3], m[2]), Ratio(m[1], m[0]))
 		if !math.IsNaN(v) && !math.IsInf(v, 0) {

@@ -1,0 +1,106 @@
+package review
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// bigRecord writes a record of n runs into a temporary folder: a committed
+// record's runs repeated, analysed and rendered as the harness does, so
+// that it passes check. It returns the record's path.
+func bigRecord(tb testing.TB, n int) string {
+	tb.Helper()
+	const name = "spec-draft-epyc-2026-11-29"
+	src := filepath.Join("..", "docs", "benchmark_results", name+".md")
+	rec, err := recorder.Load(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	scen, err := recorder.ReadDataFile(src, rec, recorder.ScenarioFile, scenarios.MaxScenarioBytes)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, _, err := scenarios.Parse(recorder.ScenarioFile, ".", scen, scenarios.Options{Offline: true, PromptText: rec.Scenario.Request.Prompt, Set: rec.Scenario.Overrides})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	base := rec.Runs
+	runs := make([]schema.Run, 0, n)
+	for i := range n {
+		r := base[i%len(base)]
+		r.Seq, r.Round, r.Log = i+1, i/len(rec.Scenario.Arms)+1, ""
+		runs = append(runs, r)
+	}
+	var jsonl bytes.Buffer
+	enc := json.NewEncoder(&jsonl)
+	for _, r := range runs {
+		if err := enc.Encode(r); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	dir := tb.TempDir()
+	data := filepath.Join(dir, "data", name)
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	for file, b := range map[string][]byte{recorder.RunsFile: jsonl.Bytes(), recorder.ScenarioFile: scen} {
+		if err := os.WriteFile(filepath.Join(data, file), b, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	rec.Runs = runs
+	rec.Analysis, rec.Verdict = recorder.Analyze(s.Policy, runs, rec.Method, rec.Schema)
+	rec.Files, err = recorder.HashDataDir(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := filepath.Join(dir, name+".md")
+	if err := recorder.WriteFile(out, rec); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// A large record passes check, and a changed runs.jsonl stops it at the
+// checksum: no analysis follows an integrity failure.
+func TestCheckBigRecord(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 2000-run record")
+	}
+	p := bigRecord(t, 2000)
+	if probs := Check(p); len(probs) != 0 {
+		t.Fatalf("check: %v", probs)
+	}
+	runs := filepath.Join(filepath.Dir(p), "data", "spec-draft-epyc-2026-11-29", recorder.RunsFile)
+	b, err := safefs.ReadFile(runs, safefs.MaxRuns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(runs, append(b, b...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	probs := Check(p)
+	if len(probs) != 1 || probs[0].Section != "Raw runs" {
+		t.Fatalf("after doubling runs.jsonl: %v, want one checksum problem", probs)
+	}
+}
+
+// BenchmarkCheckBig checks a 20,000-run record (issue 19: 33.6 s before
+// the counting resampler).
+func BenchmarkCheckBig(b *testing.B) {
+	p := bigRecord(b, 20000)
+	b.ResetTimer()
+	for b.Loop() {
+		if probs := Check(p); len(probs) != 0 {
+			b.Fatalf("check: %v", probs[0])
+		}
+	}
+}
