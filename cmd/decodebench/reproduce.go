@@ -6,9 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -17,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/review"
@@ -32,7 +31,10 @@ func reproduceCommand() *cli.Command {
 		Description: `reproduce reads the scenario stored in the record's data folder, resolves it on this
 machine (--var NAME=VALUE first, then the environment, then the scenario's own vars; the
 prompt is the record's), prints every engine command line and environment it is about to
-run, and asks for confirmation: a record from a pull request can name any command. --yes
+run, every file it will read (a file outside the record's data folder, such as a
+prompt_file the record does not carry, is refused unless --allow-local-files), with every
+control character shown escaped, and asks for confirmation: a record from a pull request can
+name any command. --yes
 skips the question (for CI, on records you trust). It then runs the campaign into a new
 record under --out and prints the diff against the original, conditions first.
 
@@ -43,6 +45,7 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 			&cli.StringFlag{Name: "out", Value: "reproductions", Usage: "folder for the new record"},
 			&cli.StringFlag{Name: "hw", Usage: "hardware slug for the new record (default: detected)"},
 			&cli.BoolFlag{Name: "markdown", Usage: "print the diff as Markdown"},
+			&cli.BoolFlag{Name: "allow-local-files", Usage: "let the stored scenario read files from this machine outside the record's data folder (a prompt_file); the plan names them"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -71,7 +74,15 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 				}
 				return os.LookupEnv(name)
 			}
-			s, warns, err := scenarios.Parse(orig.Scenario.Path, ".", src, scenarios.Options{LookupEnv: lookup, PromptText: orig.Scenario.Request.Prompt, Set: orig.Scenario.Overrides})
+			// The stored prompt stands in for any prompt_file, so that
+			// nothing outside the record is read before it is confirmed: a
+			// placeholder when the record carries none.
+			prompt := orig.Scenario.Request.Prompt
+			parsePrompt := prompt
+			if parsePrompt == "" {
+				parsePrompt = "\x00"
+			}
+			s, warns, err := scenarios.Parse(orig.Scenario.Path, ".", src, scenarios.Options{LookupEnv: lookup, PromptText: parsePrompt, Set: orig.Scenario.Overrides})
 			if err != nil {
 				return &exitError{code: 1, msg: "reproduce: the stored scenario does not resolve here:\n" + err.Error() + "\n(point its variables at this machine with --var NAME=VALUE)"}
 			}
@@ -81,7 +92,11 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 				fmt.Fprintln(c.App.ErrWriter, w)
 				warnings = append(warnings, w.Error())
 			}
-			printPlan(c.App.Writer, s)
+			local := localFiles(s, prompt)
+			printPlan(c.App.Writer, path, s, local)
+			if len(local) > 0 && !c.Bool("allow-local-files") {
+				return &exitError{code: 1, msg: fmt.Sprintf("reproduce: the stored scenario reads %s (%s) from this machine, outside the record's data folder; nothing was run (--allow-local-files reads it)", termsafe.String(local[0].Path), local[0].Key)}
+			}
 			if !c.Bool("yes") {
 				ok, err := confirm(c.App.Reader, c.App.Writer)
 				if err != nil {
@@ -89,6 +104,12 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 				}
 				if !ok {
 					return &exitError{code: 1, msg: "reproduce: not confirmed; nothing was run"}
+				}
+			}
+			if len(local) > 0 {
+				// Allowed and confirmed: now read the local files.
+				if s, _, err = scenarios.Parse(orig.Scenario.Path, ".", src, scenarios.Options{LookupEnv: lookup, Set: orig.Scenario.Overrides}); err != nil {
+					return &exitError{code: 1, msg: "reproduce: " + err.Error()}
 				}
 			}
 			ctx, sig, stop := interruptible(c.Context)
@@ -138,27 +159,17 @@ func readStoredScenario(path string, rec *schema.Record) ([]byte, error) {
 	return b, nil
 }
 
-// printPlan lists every command line and environment a campaign will run.
-func printPlan(w io.Writer, s *scenarios.Scenario) {
-	fmt.Fprintf(w, "The campaign %q will start this engine, once per measured run (%d arms × %d+ rounds):\n", s.Feature, len(s.Arms), s.Schedule.Rounds.Min)
-	for _, a := range s.Arms {
-		fmt.Fprintf(w, "  %s:\n    %s\n", a.Name, shellJoin(s.Launch(a.Name).Command))
-		env := s.Launch(a.Name).Env
-		for _, k := range slices.Sorted(maps.Keys(env)) {
-			fmt.Fprintf(w, "    env %s=%s\n", k, env[k])
-		}
-	}
-	for _, e := range s.Engines() {
-		if e.Launch.Source != "" {
-			fmt.Fprintf(w, "  and read the git state of %s\n", e.Launch.Source)
-		}
-	}
-}
-
+// shellJoin writes a command line for a person to read: an argument that
+// holds a shell metacharacter is single-quoted, and one that holds a
+// control character, an escape sequence or a bidirectional override is
+// shown with it escaped (\r, \x1b, \u202e) and quoted, so that no stored
+// argument can redraw the line it is shown on.
 func shellJoin(args []string) string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`|&;<>()*?[]#~") {
+		if e := termsafe.String(a); e != a {
+			a = "'" + strings.ReplaceAll(e, "'", `'\''`) + "'"
+		} else if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`|&;<>()*?[]#~") {
 			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}
 		out[i] = a

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,6 +77,26 @@ func TestScripts(t *testing.T) {
 				ts.Check(err)
 				ts.Check(os.WriteFile(filepath.Join(dst, args[0]+".md"), b, 0o644))
 				ts.Check(os.CopyFS(filepath.Join(dst, "data", args[0]), os.DirFS(filepath.Join(src, "data", args[0]))))
+			},
+			// resum RECORD FILE writes the sha256 of FILE in RECORD's data
+			// folder into RECORD's list of files: a tampered data file
+			// that the record vouches for, as a hostile record would.
+			"resum": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: resum RECORD FILE")
+				}
+				rec := ts.MkAbs(args[0])
+				data, err := os.ReadFile(filepath.Join(filepath.Dir(rec), "data", strings.TrimSuffix(filepath.Base(rec), ".md"), args[1]))
+				ts.Check(err)
+				sum := sha256.Sum256(data)
+				b, err := os.ReadFile(rec)
+				ts.Check(err)
+				re := regexp.MustCompile(`("path": "` + regexp.QuoteMeta(args[1]) + `",\s*"sha256": ")[0-9a-f]+`)
+				if !re.Match(b) {
+					ts.Fatalf("resum: %s names no sha256 for %s", args[0], args[1])
+				}
+				b = re.ReplaceAll(b, []byte("${1}"+hex.EncodeToString(sum[:])))
+				ts.Check(os.WriteFile(rec, b, 0o644))
 			},
 			// mkfifo PATH makes a named pipe.
 			"mkfifo": func(ts *testscript.TestScript, neg bool, args []string) {

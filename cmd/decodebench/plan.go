@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/decodebench/decodebench/internal/termsafe"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// localFile is a file outside the record's own data folder whose content a
+// reproduction would read into the campaign (and so send to the engine and
+// write into the new record).
+type localFile struct {
+	Key, Path string
+}
+
+// localFiles lists the files a stored scenario reads from this machine
+// beyond the record's data folder: the prompt_file when the record does
+// not carry the prompt itself.
+func localFiles(s *scenarios.Scenario, storedPrompt string) []localFile {
+	var out []localFile
+	if f := s.Engine.Request.PromptFile; f != "" && storedPrompt == "" {
+		out = append(out, localFile{Key: "engine.request.prompt_file", Path: f})
+	}
+	return out
+}
+
+// printPlan lists, before anything runs, every command line a campaign
+// will run (each arm's engine, every version command), every environment
+// entry, and every file it will read: the record's own data, the files the
+// engine's arguments name (hashed, not read into the record), the source
+// folders whose git state is read, and any file from outside the record's
+// data folder. Every string is escaped by termsafe, so a stored command
+// holding \r or escape sequences shows them rather than acting on the
+// screen.
+func printPlan(w io.Writer, recordPath string, s *scenarios.Scenario, local []localFile) {
+	t := termsafe.String
+	fmt.Fprintf(w, "The campaign %s will start these engines, once per measured run (%d arms × %d+ rounds):\n", t(s.Feature), len(s.Arms), s.Schedule.Rounds.Min)
+	var versions [][]string
+	sources := map[string]bool{}
+	var hashed []string
+	for _, a := range s.Arms {
+		l := s.Launch(a.Name)
+		fmt.Fprintf(w, "  arm %s runs:\n    %s\n", t(a.Name), shellJoin(l.Command))
+		for _, k := range slices.Sorted(maps.Keys(l.Env)) {
+			fmt.Fprintf(w, "    env %s=%s\n", t(k), shellJoin([]string{l.Env[k]}))
+		}
+		if len(l.VersionCommand) > 0 && !slices.ContainsFunc(versions, func(v []string) bool { return slices.Equal(v, l.VersionCommand) }) {
+			versions = append(versions, l.VersionCommand)
+		}
+		if l.Source != "" {
+			sources[l.Source] = true
+		}
+		for _, f := range argFiles(l.Command) {
+			if !slices.Contains(hashed, f) {
+				hashed = append(hashed, f)
+			}
+		}
+	}
+	for _, v := range versions {
+		fmt.Fprintf(w, "  and, for the engine's version, once:\n    %s\n", shellJoin(v))
+	}
+	fmt.Fprintln(w, "It will read:")
+	fmt.Fprintf(w, "  %s and its data folder (runs.jsonl, scenario.yaml): the record being reproduced\n", t(recordPath))
+	for _, b := range engineBinaries(s) {
+		fmt.Fprintf(w, "  %s: the engine binary (its sha256)\n", t(b))
+	}
+	for _, f := range hashed {
+		fmt.Fprintf(w, "  %s: named by the engine's arguments (its sha256)\n", t(f))
+	}
+	for _, src := range slices.Sorted(maps.Keys(sources)) {
+		fmt.Fprintf(w, "  %s: the git state of the engine's source folder\n", t(src))
+	}
+	for _, f := range local {
+		fmt.Fprintf(w, "  %s (%s): OUTSIDE the record's data folder; its content would be sent to the engine and written into the new record\n", t(f.Path), f.Key)
+	}
+}
+
+// engineBinaries are the arms' distinct engine binaries.
+func engineBinaries(s *scenarios.Scenario) []string {
+	var out []string
+	for _, a := range s.Arms {
+		if b := s.Launch(a.Name).Binary(); b != "" && !slices.Contains(out, b) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// argFiles are the existing regular files a command's arguments name (a
+// bare path or --flag=path), as engine.ModelFiles hashes them.
+func argFiles(cmd []string) []string {
+	var out []string
+	for i, a := range cmd {
+		if i == 0 {
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			_, v, ok := strings.Cut(a, "=")
+			if !ok {
+				continue
+			}
+			a = v
+		}
+		if a == "" || strings.Contains(a, "${") {
+			continue
+		}
+		if fi, err := os.Stat(a); err == nil && fi.Mode().IsRegular() {
+			if abs, err := filepath.Abs(a); err == nil {
+				a = abs
+			}
+			out = append(out, a)
+		}
+	}
+	return out
+}
