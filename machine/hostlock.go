@@ -70,8 +70,19 @@ var lockPoll = 200 * time.Millisecond
 // The lock ends with Release or with the process: the kernel drops a dead
 // holder's flock, so a crashed campaign never blocks the next.
 func AcquireHostLock(ctx context.Context, wait time.Duration, info HolderInfo) (*HostLock, error) {
+	return WaitHostLock(ctx, wait, info, nil)
+}
+
+// LockNotifyEvery is how often WaitHostLock says who holds the lock.
+var LockNotifyEvery = 30 * time.Second
+
+// WaitHostLock is AcquireHostLock that, while it waits, calls waiting
+// with who holds the lock and how long it has waited: once when it starts
+// to wait, then every LockNotifyEvery, so that a wait is never silent.
+func WaitHostLock(ctx context.Context, wait time.Duration, info HolderInfo, waiting func(*LockHeldError)) (*HostLock, error) {
 	path := LockPath()
 	start := time.Now()
+	var told time.Time
 	for {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 		if err != nil {
@@ -94,6 +105,10 @@ func AcquireHostLock(ctx context.Context, wait time.Duration, info HolderInfo) (
 		waited := time.Since(start)
 		if waited >= wait {
 			return nil, &LockHeldError{Path: path, Holder: holder, Waited: waited}
+		}
+		if waiting != nil && (told.IsZero() || time.Since(told) >= LockNotifyEvery) {
+			told = time.Now()
+			waiting(&LockHeldError{Path: path, Holder: holder, Waited: waited})
 		}
 		if err := sleep(ctx, min(lockPoll, wait-waited)); err != nil {
 			return nil, fmt.Errorf("machine: waiting for the host lock %s held by pid %d: %w", path, holder.PID, err)

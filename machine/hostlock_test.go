@@ -114,3 +114,41 @@ func TestLockPath(t *testing.T) {
 		t.Errorf("LockPath = %q", p)
 	}
 }
+
+// A wait is never silent: the waiter hears who holds the lock when it
+// starts to wait and every LockNotifyEvery after, and nothing once the
+// lock is its own.
+func TestHostLockWaitSaysWhoHoldsIt(t *testing.T) {
+	t.Setenv("DECODEBENCH_LOCK", filepath.Join(t.TempDir(), "host.lock"))
+	defer func(d time.Duration) { LockNotifyEvery = d }(LockNotifyEvery)
+	LockNotifyEvery = 300 * time.Millisecond
+	ctx := context.Background()
+	a, err := AcquireHostLock(ctx, 0, HolderInfo{PID: 4242, Scenario: "holder.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var told []*LockHeldError
+	_, err = WaitHostLock(ctx, time.Second, HolderInfo{PID: 2}, func(e *LockHeldError) { told = append(told, e) })
+	if err == nil {
+		t.Fatal("lock taken while held")
+	}
+	// At 0, 0.3, 0.6 and 0.9 s, give or take a poll on a loaded host.
+	if len(told) < 3 || len(told) > 4 {
+		t.Fatalf("told %d times in a 1s wait, want 3 or 4", len(told))
+	}
+	if told[0].Holder.PID != 4242 || told[0].Holder.Scenario != "holder.yaml" || told[0].Waited > 250*time.Millisecond {
+		t.Errorf("first notice %+v", told[0])
+	}
+	for i := 1; i < len(told); i++ {
+		if gap := told[i].Waited - told[i-1].Waited; gap < LockNotifyEvery {
+			t.Errorf("notices %d and %d only %v apart", i-1, i, gap)
+		}
+	}
+	a.Release()
+	told = nil
+	b, err := WaitHostLock(ctx, time.Second, HolderInfo{PID: 2}, func(e *LockHeldError) { told = append(told, e) })
+	if err != nil || len(told) != 0 {
+		t.Errorf("free lock: %v, told %d times", err, len(told))
+	}
+	b.Release()
+}

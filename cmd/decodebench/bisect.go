@@ -82,7 +82,7 @@ left, the bad revision not slower, or --max-time reached), 1 error, 130/143 inte
 			}
 			ctx, sig, stop := interruptible(context.Background())
 			defer stop()
-			lock, err := machine.AcquireHostLock(ctx, c.Duration("wait-lock"), machine.HolderInfo{PID: os.Getpid(), Start: time.Now(), Scenario: "bisect " + c.Args().First()})
+			lock, err := machine.WaitHostLock(ctx, c.Duration("wait-lock"), machine.HolderInfo{PID: os.Getpid(), Start: time.Now(), Scenario: "bisect " + c.Args().First()}, lockWaiting(c.App.ErrWriter, "bisect", c.Duration("wait-lock")))
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}

@@ -51,6 +51,9 @@ func TestRunRefusesWhileAnotherCampaignHoldsTheHost(t *testing.T) {
 		if took < tc.min {
 			t.Errorf("%s: gave up after %v", tc.args, took)
 		}
+		if waiting := strings.Count(string(b), "waiting up to 700ms for the host lock: another campaign holds the host lock"); (tc.min > 0) != (waiting == 1) {
+			t.Errorf("%s: said it was waiting %d times:\n%s", tc.args, waiting, b)
+		}
 		if entries, _ := os.ReadDir(out); len(entries) != 0 {
 			t.Errorf("%s: a refused campaign wrote %d file(s)", tc.args, len(entries))
 		}

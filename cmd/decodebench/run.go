@@ -111,7 +111,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			defer stop()
 			// One campaign per host: held until the campaign ends (the
 			// kernel drops it if decodebench dies).
-			lock, err := machine.AcquireHostLock(ctx, c.Duration("wait-lock"), machine.HolderInfo{PID: os.Getpid(), Start: time.Now(), Scenario: s.Path})
+			lock, err := machine.WaitHostLock(ctx, c.Duration("wait-lock"), machine.HolderInfo{PID: os.Getpid(), Start: time.Now(), Scenario: s.Path}, lockWaiting(stderr, "run", c.Duration("wait-lock")))
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
@@ -262,4 +262,13 @@ func interruptible(parent context.Context) (context.Context, *signalBox, func())
 		}
 	}()
 	return ctx, box, func() { signal.Stop(ch); close(done); cancel() }
+}
+
+// lockWaiting says, while a command waits for the host lock, who holds it
+// and how long it has waited: when the wait starts and every
+// machine.LockNotifyEvery after.
+func lockWaiting(w io.Writer, cmd string, limit time.Duration) func(*machine.LockHeldError) {
+	return func(e *machine.LockHeldError) {
+		fmt.Fprintf(w, "decodebench: %s: waiting up to %v for the host lock: %v\n", cmd, limit, e)
+	}
 }
