@@ -66,7 +66,12 @@ func reorderArgs(app *cli.App, args []string) (out []string, notes []string, err
 	}
 	out = append(out, name)
 	known := flagIndex(cmd.Flags, !cmd.HideHelp, true)
+	optional := optionalFlags(cmd.Flags)
 	var flags, positional []string
+	// valueOf are the arguments that directly follow a flag whose value is
+	// optional (run --github-summary [FILE]): by index in positional, the
+	// index of that flag in flags.
+	valueOf := map[int]int{}
 	for i++; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -81,6 +86,9 @@ func reorderArgs(app *cli.App, args []string) (out []string, notes []string, err
 			break
 		}
 		if !isFlag(a) {
+			if i > 1 && isFlag(args[i-1]) && optional[flagName(args[i-1])] && !strings.Contains(args[i-1], "=") {
+				valueOf[len(positional)] = len(flags) - 1
+			}
 			positional = append(positional, a)
 			continue
 		}
@@ -103,6 +111,21 @@ func reorderArgs(app *cli.App, args []string) (out []string, notes []string, err
 			flags = append(flags, args[i])
 		}
 	}
+	// An argument after a flag with an optional value is the flag's value
+	// when the command keeps an argument without it: `run --github-summary
+	// FILE s.yaml` writes to FILE, `run --github-summary s.yaml` to the
+	// default.
+	var kept []string
+	left := len(positional)
+	for j, p := range positional {
+		if fi, ok := valueOf[j]; ok && left > 1 {
+			flags[fi] += "=" + p
+			left--
+			continue
+		}
+		kept = append(kept, p)
+	}
+	positional = kept
 	out = append(out, flags...)
 	if len(positional) > 0 {
 		out = append(append(out, "--"), positional...)
@@ -125,6 +148,11 @@ func flagIndex(flags []cli.Flag, help, hideVersion bool) map[string]bool {
 	idx := map[string]bool{}
 	for _, f := range flags {
 		_, isBool := f.(*cli.BoolFlag)
+		if g, ok := f.(*cli.GenericFlag); ok {
+			if b, ok := g.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+				isBool = true
+			}
+		}
 		for _, n := range f.Names() {
 			idx[n] = !isBool
 		}
@@ -134,6 +162,22 @@ func flagIndex(flags []cli.Flag, help, hideVersion bool) map[string]bool {
 	}
 	if !hideVersion {
 		idx["version"], idx["v"] = false, false
+	}
+	return idx
+}
+
+// optionalFlags are the flags whose value may be left out (a Generic
+// value that is also a bool flag, such as --github-summary [FILE]).
+func optionalFlags(flags []cli.Flag) map[string]bool {
+	idx := map[string]bool{}
+	for _, f := range flags {
+		if g, ok := f.(*cli.GenericFlag); ok {
+			if b, ok := g.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+				for _, n := range f.Names() {
+					idx[n] = true
+				}
+			}
+		}
 	}
 	return idx
 }

@@ -44,6 +44,13 @@ func TestReorderArgs(t *testing.T) {
 		{in: "validate x.yaml --json", want: "validate --json -- x.yaml"},
 		{in: "validate x.yaml --bogus", err: "validate: flag --bogus is not understood"},
 		{in: "run s.yaml --out", err: "flag --out needs a value"},
+		// --github-summary [FILE]: an argument after it is its value when
+		// the command keeps its scenario without it.
+		{in: "run --github-summary s.yaml", want: "run --github-summary -- s.yaml"},
+		{in: "run --github-summary sum.md s.yaml", want: "run --github-summary=sum.md -- s.yaml"},
+		{in: "run s.yaml --github-summary sum.md", want: "run --github-summary=sum.md -- s.yaml"},
+		{in: "run s.yaml --github-summary=sum.md --json", want: "run --github-summary=sum.md --json -- s.yaml"},
+		{in: "run --github-summary=false s.yaml", want: "run --github-summary=false -- s.yaml"},
 		{in: "frobnicate", err: `unknown command "frobnicate"; commands: run, validate, check, diff, reproduce, index, export, identity, machine, init, presets, scenarios`},
 		{in: "list --all", err: `unknown command "list"`},
 		{in: "help list", err: `no help for "list"`},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -45,18 +46,28 @@ Only the record's data block is read; nothing in it is executed.`,
 	}
 }
 
-var benchName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+var (
+	benchName   = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+	benchUnitRE = regexp.MustCompile(`[\s]+`)
+)
 
-// writeBenchstat writes the Go benchmark format: configuration lines
-// (key: value) first, the record's file stem among them, then
-// "BenchmarkName/arm=X 1 v1 unit1 v2 unit2 …" per finished run, the
-// baseline's runs first: benchstat takes the first value of a column as
-// its base. Times are written in seconds with -sec units, which benchstat
-// scales.
+// writeBenchstat writes the Go benchmark format: a comment naming the
+// record, its verdict and engine, then the machine's configuration lines
+// (key: value), then "BenchmarkName/arm=X 1 v1 unit1 v2 unit2 …" per
+// finished run, the baseline's runs first: benchstat takes the first
+// value of a column as its base. Times are written in seconds with -sec
+// units, which benchstat scales; the scenario's own metrics follow the
+// built-in ones, each as its name and unit.
+//
+// Only what two records of one machine share is configuration: benchstat
+// puts files whose configuration differs in separate tables, so a record
+// name or verdict there would keep `benchstat a b` from comparing them.
 func writeBenchstat(w io.Writer, rec *schema.Record, stem string) error {
+	if _, err := fmt.Fprintf(w, "# decodebench record %s: verdict %s, engine sha256 %s\n", oneLine(stem), rec.Verdict, oneLine(rec.Engine.SHA256)); err != nil {
+		return err
+	}
 	res := &benchfmt.Result{Iters: 1}
-	for _, kv := range [][2]string{{"goos", rec.Machine.OS}, {"goarch", rec.Machine.Arch}, {"cpu", rec.Machine.CPUModel},
-		{"decodebench-record", stem}, {"verdict", string(rec.Verdict)}, {"engine-sha256", rec.Engine.SHA256}} {
+	for _, kv := range [][2]string{{"goos", rec.Machine.OS}, {"goarch", rec.Machine.Arch}, {"cpu", rec.Machine.CPUModel}} {
 		res.Config = append(res.Config, benchfmt.Config{Key: kv[0], Value: []byte(oneLine(kv[1])), File: true})
 	}
 	var metrics []schema.Metric
@@ -64,6 +75,16 @@ func writeBenchstat(w io.Writer, rec *schema.Record, stem string) error {
 		if m.Bench != "" {
 			metrics = append(metrics, m)
 		}
+	}
+	for _, r := range rec.Analysis.Results {
+		if schema.MetricOf(r.Metric).Name != "" {
+			continue
+		}
+		unit := r.Metric
+		if u := benchUnitRE.ReplaceAllString(r.Unit, ""); u != "" {
+			unit += "-" + u
+		}
+		metrics = append(metrics, schema.Metric{Name: r.Metric, Bench: unit, BenchDiv: 1})
 	}
 	sort.SliceStable(metrics, func(i, j int) bool { return metrics[i].Name == rec.Scenario.Primary })
 	order := []string{rec.Scenario.Baseline}

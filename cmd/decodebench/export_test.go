@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/decodebench/decodebench/schema"
 	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchproc"
 )
 
 // The export is valid Go benchmark format: benchfmt (what benchstat reads)
@@ -25,6 +28,9 @@ func TestExportBenchstat(t *testing.T) {
 	if err := writeBenchstat(&buf, rec, "spec-draft-xeon-2026-11-29-3"); err != nil {
 		t.Fatal(err)
 	}
+	if !bytes.HasPrefix(buf.Bytes(), []byte("# decodebench record spec-draft-xeon-2026-11-29-3: verdict VALID")) {
+		t.Errorf("the export does not start by naming the record:\n%s", buf.String())
+	}
 	r := benchfmt.NewReader(&buf, "export")
 	n := 0
 	for r.Scan() {
@@ -36,9 +42,6 @@ func TestExportBenchstat(t *testing.T) {
 		name := string(res.Name)
 		if n == 1 && name != "SpecDraft/arm=classic" {
 			t.Errorf("first result %q: the baseline must come first, benchstat compares against the first", name)
-		}
-		if got := res.GetConfig("decodebench-record"); got != "spec-draft-xeon-2026-11-29-3" {
-			t.Errorf("label %q, want the record's file stem", got)
 		}
 		if name != "SpecDraft/arm=classic" && name != "SpecDraft/arm=draft" {
 			t.Errorf("name %q", name)
@@ -55,5 +58,80 @@ func TestExportBenchstat(t *testing.T) {
 	}
 	if n != 4 {
 		t.Errorf("%d results, want 4 (the failed run is left out)", n)
+	}
+}
+
+// `benchstat a b` compares two exports of one machine without -ignore:
+// benchstat puts files whose configuration differs in separate tables
+// (its default -table is .config), so two records' exports must project
+// to one table, their files to two columns. The scenario's own metrics
+// are exported too, under their name and unit.
+func TestExportsCompareInOneBenchstatTable(t *testing.T) {
+	export := func(stem string, verdict schema.Verdict, sha string, f float64) []byte {
+		rec := &schema.Record{Feature: "spec-draft", Verdict: verdict, Engine: schema.EngineInfo{SHA256: sha},
+			Machine: schema.MachineInfo{OS: "linux", Arch: "amd64", CPUModel: "Xeon"}}
+		rec.Scenario.Primary, rec.Scenario.Baseline = "decode_tok_s", "classic"
+		rec.Scenario.Arms = []schema.ArmInfo{{Name: "classic"}, {Name: "draft"}}
+		rec.Analysis.Results = []schema.MetricResult{{Metric: "decode_tok_s", Unit: "tok/s"}, {Metric: "gbps", Unit: "GB/s"}, {Metric: "acceptance"}}
+		for i, arm := range []string{"classic", "draft", "draft", "classic"} {
+			m := map[string]float64{"decode_tok_s": 100 * f, "gbps": 2 * f}
+			if arm == "draft" {
+				m["acceptance"] = 0.5
+			}
+			rec.Runs = append(rec.Runs, schema.Run{Seq: i + 1, Arm: arm, Metrics: m})
+		}
+		var buf bytes.Buffer
+		if err := writeBenchstat(&buf, rec, stem); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	files := map[string][]byte{
+		"a.txt": export("spec-draft-x-2026-01-01", schema.Valid, "aaaa", 1),
+		"b.txt": export("spec-draft-x-2026-01-02", schema.Inconclusive, "bbbb", 1.1),
+	}
+	// benchstat's default projections: -table .config, -col .file.
+	// benchstat's default projections, parsed in its order: -table
+	// .config, -row .fullname, -col .file.
+	var parser benchproc.ProjectionParser
+	tableBy, err := parser.Parse(".config", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parser.Parse(".fullname", nil); err != nil {
+		t.Fatal(err)
+	}
+	colBy, err := parser.Parse(".file", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"a.txt", "b.txt"} {
+		paths = append(paths, filepath.Join(dir, name))
+		if err := os.WriteFile(paths[len(paths)-1], files[name], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tables, cols, units := map[benchproc.Key]bool{}, map[benchproc.Key]bool{}, map[string]bool{}
+	r := benchfmt.Files{Paths: paths}
+	for r.Scan() {
+		res, ok := r.Result().(*benchfmt.Result)
+		if !ok {
+			t.Fatalf("%v", r.Result())
+		}
+		tables[tableBy.Project(res)] = true
+		cols[colBy.Project(res)] = true
+		for _, v := range res.Values {
+			units[v.Unit] = true
+		}
+	}
+	if len(tables) != 1 || len(cols) != 2 {
+		t.Errorf("benchstat a b would give %d table(s) of %d column(s), want 1 of 2", len(tables), len(cols))
+	}
+	for _, u := range []string{"decode-tok/s", "gbps-GB/s", "acceptance"} {
+		if !units[u] {
+			t.Errorf("unit %q not exported (have %v)", u, units)
+		}
 	}
 }

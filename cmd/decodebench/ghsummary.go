@@ -24,3 +24,43 @@ func appendGitHubSummary(path string, out *harness.Outcome) error {
 	}
 	return f.Close()
 }
+
+// summaryFlag is run's --github-summary [FILE]: on by itself (appending to
+// $GITHUB_STEP_SUMMARY, and on by default when that is set), or given the
+// file to append to; --github-summary=false turns it off.
+type summaryFlag struct {
+	on   bool
+	path string
+}
+
+func newSummaryFlag() *summaryFlag { return &summaryFlag{on: os.Getenv("GITHUB_STEP_SUMMARY") != ""} }
+
+func (s *summaryFlag) Set(v string) error {
+	switch v {
+	case "true":
+		s.on = true
+	case "false":
+		s.on, s.path = false, ""
+	default:
+		s.on, s.path = true, v
+	}
+	return nil
+}
+
+func (s *summaryFlag) String() string {
+	if s == nil || !s.on {
+		return ""
+	}
+	return s.file()
+}
+
+// IsBoolFlag lets the flag stand without a value.
+func (s *summaryFlag) IsBoolFlag() bool { return true }
+
+// file is where the summary goes.
+func (s *summaryFlag) file() string {
+	if s.path != "" {
+		return s.path
+	}
+	return os.Getenv("GITHUB_STEP_SUMMARY")
+}

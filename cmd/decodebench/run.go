@@ -58,7 +58,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			&cli.GenericFlag{Name: "set", Value: &repeatable{}, Usage: "override one value of the scenario, `KEY=VALUE` (dotted path, e.g. schedule.cooldown=0s); repeatable"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (arms, engine commands, order, estimated duration) and run nothing"},
 			&cli.DurationFlag{Name: "wait-lock", Usage: "wait up to `DURATION` for another campaign on this host to finish (default 0: fail at once, naming its pid and scenario)"},
-			&cli.BoolFlag{Name: "github-summary", Value: os.Getenv("GITHUB_STEP_SUMMARY") != "", Usage: "append the verdict and headline table to $GITHUB_STEP_SUMMARY (default on when it is set)"},
+			&cli.GenericFlag{Name: "github-summary", Value: newSummaryFlag(), Usage: "append the verdict and headline table to `[FILE]`, $GITHUB_STEP_SUMMARY when none is given (default on when it is set; --github-summary=false turns it off)"},
 		},
 		Action: func(c *cli.Context) error {
 			resume := c.String("resume")
@@ -143,8 +143,8 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			if v == schema.Incomplete && sig.get() == syscall.SIGTERM {
 				code = 143
 			}
-			if c.Bool("github-summary") {
-				if err := appendGitHubSummary(os.Getenv("GITHUB_STEP_SUMMARY"), out); err != nil {
+			if gs := c.Generic("github-summary").(*summaryFlag); gs.on {
+				if err := appendGitHubSummary(gs.file(), out); err != nil {
 					fmt.Fprintln(stderr, "decodebench: github summary:", err)
 				}
 			}
