@@ -67,6 +67,7 @@ func runMachine(ctx context.Context, w io.Writer, watch time.Duration, asJSON bo
 		rep.Warnings = []machine.Warning{}
 	}
 	enc := json.NewEncoder(w)
+	na := snapshotPrinter{}
 	if asJSON {
 		if watch == 0 {
 			enc.SetIndent("", "  ")
@@ -76,7 +77,7 @@ func runMachine(ctx context.Context, w io.Writer, watch time.Duration, asJSON bo
 		}
 	} else {
 		printIdentity(w, rep)
-		printSnapshot(w, snap)
+		na.print(w, snap)
 	}
 	if watch == 0 {
 		return nil
@@ -98,9 +99,24 @@ func runMachine(ctx context.Context, w io.Writer, watch time.Duration, asJSON bo
 				return err
 			}
 		} else {
-			printSnapshot(w, snap)
+			na.print(w, snap)
 		}
 	}
+}
+
+// snapshotPrinter prints snapshots one after another, each source that is
+// not available only when it first is, or when its reason changes: a
+// watch does not repeat the same n/a lines every sample.
+type snapshotPrinter map[string]string
+
+func (na snapshotPrinter) print(w io.Writer, s machine.Snapshot) {
+	printSnapshot(w, s, func(source, reason string) bool {
+		if na[source] == reason {
+			return false
+		}
+		na[source] = reason
+		return true
+	})
 }
 
 func printIdentity(w io.Writer, r machineReport) {
@@ -133,7 +149,9 @@ func printIdentity(w io.Writer, r machineReport) {
 	}
 }
 
-func printSnapshot(w io.Writer, s machine.Snapshot) {
+// printSnapshot prints one snapshot; a source that is not available is
+// printed when newNA says so.
+func printSnapshot(w io.Writer, s machine.Snapshot, newNA func(source, reason string) bool) {
 	fmt.Fprintf(w, "-- %s\n", s.Time.Format(time.RFC3339))
 	if l := s.Load; l != nil {
 		fmt.Fprintf(w, "load      cpu %.1f%% busy, load avg %.2f %.2f %.2f, %.1f GiB available, swap %.1f GiB used\n",
@@ -173,7 +191,9 @@ func printSnapshot(w io.Writer, s machine.Snapshot) {
 		fmt.Fprintf(w, "gpu proc  %d %s %.0f MiB\n", p.PID, p.Name, p.UsedMemMiB)
 	}
 	for _, u := range c.Unavailable {
-		fmt.Fprintf(w, "n/a       %s: %s\n", u.Source, u.Reason)
+		if newNA(u.Source, u.Reason) {
+			fmt.Fprintf(w, "n/a       %s: %s\n", u.Source, u.Reason)
+		}
 	}
 	ws := c.Warnings()
 	if len(ws) == 0 {
