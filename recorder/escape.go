@@ -1,8 +1,11 @@
 package recorder
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Everything a user, a scenario or an engine controls (titles, names,
@@ -126,3 +129,38 @@ func MarkdownText(s string) string { return cell(text(s)) }
 // error, which inside a code span cannot become a link, an autolink, an
 // image or HTML.
 func MarkdownCode(s string) string { return cellCode(s) }
+
+// escapeBytes writes what an engine generated so that every byte of it is
+// seen: a byte that is not UTF-8 as \xNN, a character that prints nothing
+// or moves the text (controls, format characters such as a bidi override,
+// a line break) as \uNNNN, a backslash as \\; everything printable as
+// itself. It keeps the first n characters (or bytes that are none), then
+// "…".
+func escapeBytes(s string, n int) string {
+	var b strings.Builder
+	for i, kept := 0, 0; i < len(s); kept++ {
+		if kept == n {
+			b.WriteString("…")
+			break
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == ' ':
+			b.WriteByte(' ')
+		case !unicode.IsGraphic(r) || unicode.Is(unicode.Cf, r) || unicode.IsSpace(r):
+			if r > 0xffff {
+				fmt.Fprintf(&b, "\\U%08x", r)
+			} else {
+				fmt.Fprintf(&b, "\\u%04x", r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+		i += size
+	}
+	return b.String()
+}

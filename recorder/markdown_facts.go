@@ -29,6 +29,9 @@ var factColumns = []column[runRow]{
 		if r.Output == "" {
 			return "—"
 		}
-		return cellCode(excerpt(strings.TrimSpace(r.Output), 24))
+		if r.v2 {
+			return cellCode(excerpt(strings.TrimSpace(r.Output), 24))
+		}
+		return cellCode(escapeBytes(strings.TrimSpace(r.Output), 24))
 	}).when(func(r runRow) bool { return r.Output != "" }),
 }

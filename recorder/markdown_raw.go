@@ -15,12 +15,15 @@ import (
 type runRow struct {
 	schema.Run
 	mark schema.Mark
+	// v2 is set in a v2 record, whose cells render as they did.
+	v2 bool
 }
 
 func runRows(r *schema.Record) []runRow {
 	rows := make([]runRow, len(r.Runs))
 	for i, run := range r.Runs {
 		rows[i].Run = run
+		rows[i].v2 = r.Schema == schema.SchemaV2
 		if i < len(r.Analysis.Marks) {
 			rows[i].mark = r.Analysis.Marks[i]
 		}

@@ -86,3 +86,36 @@ func TestContendedHostSentence(t *testing.T) {
 		t.Errorf("a v2 record's sentence changed: %s", got)
 	}
 }
+
+// The "output starts" column shows every byte an engine generated: bytes
+// that are not UTF-8, controls and bidi overrides escaped, printable text
+// as is; a v2 record's column stays as it was.
+func TestOutputStartsEscapesBytes(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Once upon a time", "Once upon a time"},
+		{"caf\xc3\xa9 \xff\xfe ok", `café \xff\xfe ok`},
+		{"a\x1b[31mred", `a\u001b[31mred`},
+		{"abc\u202edcba", `abc\u202edcba`},
+		{"x\u0085y\u00a0z", `x\u0085y\u00a0z`},
+		{`back\slash`, `back\\slash`},
+		{"line\nbreak", `line\u000abreak`},
+		{"0123456789012345678901234567890", "012345678901234567890123…"},
+		{"\xe2\x82", `\xe2\x82`},
+	} {
+		if got := escapeBytes(c.in, 24); got != c.want {
+			t.Errorf("escapeBytes(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	rec := fixedRecord(schema.Inconclusive)
+	rec.Runs[0].Output = "hi \xff\u202e"
+	for _, tc := range []struct{ version, want string }{{schema.Schema, "`hi \\xff\\u202e`"}, {schema.SchemaV2, "`hi \ufffd\u202e`"}} {
+		rec.Schema = tc.version
+		var buf strings.Builder
+		if err := Markdown(&buf, rec); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), "| "+tc.want+" |") {
+			t.Errorf("%s: the output column lacks %s", tc.version, tc.want)
+		}
+	}
+}
