@@ -84,7 +84,8 @@ func TestBisectFindsSlowCommit(t *testing.T) {
 	}
 	out := filepath.Join(dir, "results")
 	bisect := func(args ...string) *exec.Cmd {
-		cmd := exec.Command(binary, append([]string{"bisect"}, args...)...)
+		// Other campaigns on this host (other tests) hold its lock a while.
+		cmd := exec.Command(binary, append([]string{"bisect", "--wait-lock", "10m"}, args...)...)
 		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
 		return cmd
 	}
@@ -184,6 +185,19 @@ func TestBisectFindsSlowCommit(t *testing.T) {
 	check := exec.Command(binary, "check", sumPath)
 	if b, err := check.CombinedOutput(); err != nil {
 		t.Fatalf("check %s: %v\n%s", sumPath, err, b)
+	}
+
+	// The index lists the bisection, with its outcome and first bad commit.
+	if b, err := exec.Command(binary, "index", out).CombinedOutput(); err != nil {
+		t.Fatalf("index: %v\n%s", err, b)
+	}
+	idx, err := os.ReadFile(filepath.Join(out, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := fmt.Sprintf("| [bisect-bisect-e2e-test-2026-01-02](bisect-bisect-e2e-test-2026-01-02.md) | found | %s | %d | none |", shas[slowCommit-1][:12], len(sum.Steps))
+	if !strings.Contains(string(idx), "## Bisections") || !strings.Contains(string(idx), row) || strings.Contains(string(idx), "Not readable") {
+		t.Errorf("the index does not list the bisection as %q:\n%s", row, idx)
 	}
 
 	// A threshold changed after the fact: the summary re-renders, but its

@@ -59,9 +59,21 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 	if err != nil {
 		return nil, err
 	}
+	var bisects []bisectEntry
+	var brokenBisects []entry
 	names = slices.DeleteFunc(names, func(n string) bool {
 		base := filepath.Base(n)
-		return base == IndexFile || safefs.IsTemp(base)
+		if base == IndexFile || safefs.IsTemp(base) {
+			return true
+		}
+		be, ok := readBisect(n, base)
+		switch {
+		case ok && be.err != nil:
+			brokenBisects = append(brokenBisects, entry{file: base, stem: strings.TrimSuffix(base, ".md"), err: be.err})
+		case ok:
+			bisects = append(bisects, be)
+		}
+		return ok
 	})
 	entries := make([]entry, len(names))
 	forEach(len(names), func(i int) {
@@ -80,6 +92,7 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 		}
 		entries[i] = e
 	})
+	entries = append(entries, brokenBisects...)
 	byFeature := map[string][]entry{}
 	var features []string
 	var broken []entry
@@ -101,7 +114,7 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 	b.WriteString("Written by `decodebench index`; do not edit by hand. Every record is grouped by feature, then hardware, newest first. ")
 	b.WriteString("The headline is each non-control arm's ratio of medians to the baseline on the primary metric, with its interval. ")
 	b.WriteString("Problems are what `decodebench check` finds.\n\n")
-	if len(entries) == 0 {
+	if len(entries) == 0 && len(bisects) == 0 {
 		b.WriteString("No records yet.\n")
 	}
 	for _, f := range features {
@@ -138,6 +151,9 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 				headline(e.rec), cellText(engineVersion(e.rec)), problemsCell(e.problems))
 		}
 		b.WriteString("\n")
+	}
+	if len(bisects) > 0 {
+		b.WriteString(bisectSection(bisects))
 	}
 	if len(broken) > 0 {
 		b.WriteString("## Not readable as records\n\n| file | problem |\n|---|---|\n")
