@@ -73,6 +73,8 @@ type thumb struct {
 	color     color.Color
 	ring      bool
 	contended bool
+	hollow    bool // the marker's outline only
+	arrow     bool // an arrowhead (an interval that continues)
 }
 
 func (t thumb) Thumbnail(c *draw.Canvas) {
@@ -80,8 +82,13 @@ func (t thumb) Thumbnail(c *draw.Canvas) {
 	if t.line != nil {
 		c.StrokeLine2(*t.line, c.Min.X, y, c.Max.X, y)
 	}
-	if t.marker {
+	switch {
+	case t.marker && t.hollow:
+		drawHollow(c, t.shape, t.color, markerSize, c.Center())
+	case t.marker:
 		drawMarker(c, t.shape, t.color, markerSize, c.Center())
+	case t.arrow:
+		drawArrow(c, t.color, vg.Point{X: c.Center().X, Y: c.Center().Y - vg.Points(2.5)}, 1)
 	}
 	if t.ring {
 		drawRing(c, c.Center())

@@ -250,7 +250,7 @@ func writeTrend(d *safefs.Dir, feature string, es []entry) (string, bool, error)
 			if len(e.rec.Analysis.ArmVerdicts) > 1 {
 				hw += " " + v.Arm
 			}
-			pts = append(pts, plots.TrendPoint{Date: d, Hardware: hw, Ratio: v.Comparison.Ratio, Lo: v.Comparison.Lo, Hi: v.Comparison.Hi})
+			pts = append(pts, plots.TrendPoint{Date: d, Hardware: hw, Ratio: v.Comparison.Ratio, Lo: v.Comparison.Lo, Hi: v.Comparison.Hi, Valid: e.rec.Verdict == schema.Valid})
 			metric = e.rec.Scenario.Primary
 		}
 	}
