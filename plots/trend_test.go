@@ -91,4 +91,3 @@ func TestTrendClipsAWideInterval(t *testing.T) {
 		t.Fatal(err)
 	}
 }
-
