@@ -47,7 +47,7 @@ func Analyze(in Input) Analysis {
 			if _, read := run.Counters[c.Name]; !has || !read {
 				continue
 			}
-			ok := ex.Holds(run.Counters[c.Name].Value)
+			ok := CounterHolds(c, ex, run.Counters[c.Name])
 			a.Marks[i].CounterOK[c.Name] = ok
 		}
 		for _, r := range CounterFailures(p, run) {
@@ -155,10 +155,14 @@ func CounterFailures(p scenarios.Policy, run Run) []schema.Reason {
 	for _, c := range p.Counters {
 		ex, has := c.Expect[run.Arm]
 		rd, read := run.Counters[c.Name]
-		if !has || !read || ex.Holds(rd.Value) {
+		if !has || !read || CounterHolds(c, ex, rd) {
 			continue
 		}
-		out = append(out, schema.CounterFailed{Run: run.Seq, Round: run.Round, Arm: run.Arm, Counter: c.Name, Value: rd.Value, Expected: ex.String()})
+		cf := schema.CounterFailed{Run: run.Seq, Round: run.Round, Arm: run.Arm, Counter: c.Name, Value: rd.Value, Expected: ex.String()}
+		if c.Kind.Text() {
+			cf.Text = rd.Text
+		}
+		out = append(out, cf)
 	}
 	if len(run.Declines) > 0 && p.Declines(run.Arm) {
 		out = append(out, schema.Declined{Run: run.Seq, Round: run.Round, Arm: run.Arm, Lines: len(run.Declines), First: run.Declines[0]})
@@ -322,4 +326,13 @@ func finite(v float64) float64 {
 		return 0
 	}
 	return v
+}
+
+// CounterHolds reports whether a counter's reading meets an expectation: a text
+// source's reading is compared as text (or as its number).
+func CounterHolds(c scenarios.CounterPolicy, ex scenarios.Expectation, rd Reading) bool {
+	if c.Kind.Text() {
+		return ex.HoldsText(rd.Text, rd.Value)
+	}
+	return ex.Holds(rd.Value)
 }

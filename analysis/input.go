@@ -77,6 +77,8 @@ type Run struct {
 // Reading is one counter's value in one run.
 type Reading struct {
 	Value float64
+	// Text is what a text source (props, version) read.
+	Text string
 	// Absent is set when the source did not appear at all (a metric not
 	// exposed, a reply field missing) and the value was read as 0.
 	Absent bool

@@ -17,6 +17,9 @@ type Counter struct {
 	Expr string
 	sel  scenarios.MetricSelector
 	re   *regexp.Regexp
+	// text is the policy of a text source (props, version), whose
+	// capture pattern narrows what it read.
+	text *scenarios.CounterPolicy
 }
 
 // Reading is one counter's value in one run.
@@ -30,6 +33,9 @@ type Reading struct {
 	Absent bool `json:"absent,omitempty"`
 	// Impossible says what the source reported when it could not be true.
 	Impossible *schema.ImpossibleValue `json:"-"`
+	// Text is what a text source read (after its capture pattern); Value
+	// is its number when it is one.
+	Text string `json:"text,omitempty"`
 }
 
 // Observation is everything a counter can be read from in one run.
@@ -37,6 +43,12 @@ type Observation struct {
 	Before, After Metrics        // scrapes around the measured request
 	Reply         map[string]any // the engine's final reply
 	Window        []string       // engine log lines of the measured window
+	// Props is the server's GET /props reply after the measured request
+	// (read only when a counter asks for it).
+	Props map[string]any
+	// Version is the version output of the arm's engine, taken when the
+	// campaign started.
+	Version string
 }
 
 // NewCounter compiles a scenario counter.
@@ -57,6 +69,8 @@ func NewCounter(c scenarios.CounterPolicy) (*Counter, error) {
 		}
 		k.re = re
 	case schema.SourceJSON:
+	case schema.SourceProps, schema.SourceVersion:
+		k.text = &c
 	default:
 		return nil, fmt.Errorf("counter %s: no source", c.Name)
 	}
@@ -65,6 +79,46 @@ func NewCounter(c scenarios.CounterPolicy) (*Counter, error) {
 
 // NeedsMetrics reports whether the counter reads the metrics endpoint.
 func (c *Counter) NeedsMetrics() bool { return c.Kind == schema.SourceMetric }
+
+// NeedsProps reports whether the counter reads the server's GET /props.
+func (c *Counter) NeedsProps() bool { return c.Kind == schema.SourceProps }
+
+// readText reads a text source and applies its capture pattern.
+func (c *Counter) readText(o Observation) (Reading, error) {
+	var raw string
+	switch c.Kind {
+	case schema.SourceProps:
+		t, found, err := JSONText(o.Props, c.Expr)
+		if err != nil {
+			return Reading{}, fmt.Errorf("counter %s: GET %s: %w", c.Name, PropsPath, err)
+		}
+		if !found {
+			return Reading{Note: "field absent from GET " + PropsPath, Absent: true}, nil
+		}
+		raw = t
+	case schema.SourceVersion:
+		if strings.TrimSpace(o.Version) == "" {
+			return Reading{Note: "the engine printed no version", Absent: true}, nil
+		}
+		raw = o.Version
+	}
+	t, ok := c.text.CaptureText(raw)
+	if !ok {
+		return Reading{Note: fmt.Sprintf("capture %s matches nothing in %q", c.text.Capture, abbrevText(raw, 80)), Absent: true}, nil
+	}
+	rd := Reading{Text: t}
+	if v, err := strconv.ParseFloat(strings.TrimSpace(t), 64); err == nil {
+		rd.Value = v
+	}
+	return rd, nil
+}
+
+func abbrevText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
 
 // Read returns the counter's value in one run. A value that is not a
 // finite number (a metric page's NaN, a reply field "Infinity", a sum that
@@ -99,6 +153,8 @@ func (c *Counter) read(o Observation) (Reading, error) {
 			return Reading{Value: 0, Note: "field absent from the reply; read as 0", Absent: true}, nil
 		}
 		return Reading{Value: v}, nil
+	case schema.SourceProps, schema.SourceVersion:
+		return c.readText(o)
 	case schema.SourceLog:
 		sum, n, err := SumLogMatches(c.re, o.Window)
 		if err != nil {

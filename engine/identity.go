@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -70,6 +71,7 @@ func Identify(ctx context.Context, command string, env []string, sourceDir strin
 				dirty := st != ""
 				id.SourceDirty = &dirty
 			}
+			id.BinaryOlderThanSource = binaryOlder(ctx, id, sourceDir)
 		} else {
 			id.Problems = append(id.Problems, fmt.Sprintf("engine source %s: %v", sourceDir, err))
 		}
@@ -157,6 +159,9 @@ func filterNames(names string) []string {
 	return out
 }
 
+// FileSHA256 hashes a file as the engine identity does.
+func FileSHA256(path string) (string, error) { return fileSHA256(path) }
+
 func fileSHA256(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -205,4 +210,27 @@ func VersionOf(ctx context.Context, argv []string, env map[string]string) (strin
 	res, err := probe{argv: argv, env: env2, timeout: versionTimeout, combined: true}.run(ctx)
 	v := cutText(strings.Join(strings.Fields(res.out), " "), 500)
 	return v, err
+}
+
+// binaryOlder reports whether the binary (the wrapped one, for a wrapper
+// script) was last modified before the source's last commit: then it
+// cannot have been built from that commit.
+func binaryOlder(ctx context.Context, id schema.EngineInfo, sourceDir string) bool {
+	bin := id.Path
+	if id.RealBinary != "" {
+		bin = id.RealBinary
+	}
+	st, err := os.Stat(bin)
+	if err != nil {
+		return false
+	}
+	ct, err := git(ctx, sourceDir, "log", "-1", "--format=%ct", "HEAD")
+	if err != nil {
+		return false
+	}
+	sec, err := strconv.ParseInt(strings.TrimSpace(ct), 10, 64)
+	if err != nil {
+		return false
+	}
+	return st.ModTime().Before(time.Unix(sec, 0))
 }

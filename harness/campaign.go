@@ -58,8 +58,12 @@ type campaign struct {
 	journal     *Journal
 	counters    []*engine.Counter
 	needMetrics bool
-	sampler     *machine.Sampler
-	lastEnd     time.Time
+	needProps   bool
+	// engines are the campaign's engines, identified once each, and
+	// checked at every run start (engines.go).
+	engines *engineSet
+	sampler *machine.Sampler
+	lastEnd time.Time
 	// extra reads the scenario's own metrics.
 	extra []extraMetric
 	// exec performs each measured run: the real engine, or a fake in the
@@ -108,10 +112,9 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 	if err := recorder.CheckName(s.Feature, hw, date); err != nil {
 		return nil, fmt.Errorf("record name: %w; nothing was written", err)
 	}
-	eng := c.identifyEngine(ctx)
-	if eng.Path == "" {
-		return nil, fmt.Errorf("engine %q does not resolve (%s): install it or name it by path (the shipped scenarios take ${LLAMA_SERVER}, which `make demo` sets to the llama-server it installs under .cache/llama.cpp/bin); nothing was written",
-			s.Engine.Command[0], strings.Join(eng.Problems, "; "))
+	c.engines = identifyEngines(ctx, s)
+	if err := c.engines.refuse(s); err != nil {
+		return nil, err
 	}
 	c.recPath, c.dataDir, err = recorder.Reserve(c.opt.OutDir, s.Feature, hw, date)
 	if err != nil {
@@ -121,7 +124,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 		return nil, err
 	}
 	c.rec = c.newRecord(hw, date, id, time.Now().Round(0))
-	c.rec.Engine = eng
+	c.engines.record(c.rec, s.Baseline)
 	// The state names the scenario by absolute path, so that a resume from
 	// another folder finds it. It names no path to write to: a resume
 	// derives those from the data folder (resumeTarget).
@@ -131,7 +134,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 			scenarioPath = abs
 		}
 	}
-	st := state{ScenarioPath: scenarioPath, ScenarioHash: s.Hash(), Started: c.rec.Method.Started, EngineSHA256: c.rec.Engine.SHA256, Overrides: s.Overrides}
+	st := state{ScenarioPath: scenarioPath, ScenarioHash: s.Hash(), Started: c.rec.Method.Started, EngineSHA256: c.rec.Engine.SHA256, ArmEngines: c.engines.armHashes(), Overrides: s.Overrides}
 	c.redact.Walk(&st)
 	if err := writeState(c.dataDir, st); err != nil {
 		return nil, err
@@ -161,6 +164,7 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 		}
 		c.counters = append(c.counters, k)
 		c.needMetrics = c.needMetrics || k.NeedsMetrics()
+		c.needProps = c.needProps || k.NeedsProps()
 	}
 	c.progress = NewProgress(opt.Progress, opt.Live, 0, s.Schedule.Cooldown.Duration)
 	return c, nil
@@ -308,7 +312,10 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 		run.LoadBefore = &l
 	}
 	run.Start = time.Now().Round(0)
-	err := c.exec.Execute(ctx, slot, &run)
+	err := c.engines.check(slot.Arm)
+	if err == nil {
+		err = c.exec.Execute(ctx, slot, &run)
+	}
 	run.Seconds = time.Since(run.Start).Seconds()
 	if l, err := c.sampler.Sample(context.WithoutCancel(ctx)); err == nil {
 		run.LoadAfter = &l
@@ -382,13 +389,17 @@ func (c *campaign) runSummary(r schema.Run) string {
 			continue
 		}
 		mark := "ok"
-		if ex, has := k.Expect[r.Arm]; has && !ex.Holds(cr.Value) {
+		if ex, has := k.Expect[r.Arm]; has && !analysis.CounterHolds(k, ex, analysis.Reading{Value: cr.Value, Text: cr.Text}) {
 			mark = "FAILS " + ex.String()
 		}
 		if cr.Absent {
 			mark += ", source absent"
 		}
-		parts = append(parts, fmt.Sprintf("%s=%g (%s)", k.Name, cr.Value, mark))
+		seen := fmt.Sprintf("%g", cr.Value)
+		if cr.Text != "" {
+			seen = cr.Text
+		}
+		parts = append(parts, fmt.Sprintf("%s=%s (%s)", k.Name, seen, mark))
 	}
 	if g := p.Gates.ContendedCPU; r.Contention != nil && g > 0 && r.Contention.Others > g {
 		parts = append(parts, fmt.Sprintf("CONTENDED: other processes used %.0f%% of the CPU", r.Contention.Others*100))

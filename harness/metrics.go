@@ -62,7 +62,7 @@ func (c *campaign) readExtraMetrics(obs engine.Observation, run *schema.Run) {
 	if run.Tokens > 0 {
 		vars[scenarios.VarTokens] = float64(run.Tokens)
 	}
-	if b, ok := c.modelBytes(); ok {
+	if b, ok := c.modelBytes(run.Arm); ok {
 		vars[scenarios.VarModelBytes] = b
 	}
 	done := map[string]bool{}
@@ -168,13 +168,17 @@ func haveAll(inputs []string, vars map[string]float64) bool {
 	return true
 }
 
-// modelBytes is the size of the first model file the command names;
-// false when it names none decodebench found.
-func (c *campaign) modelBytes() (float64, bool) {
-	if len(c.rec.Engine.Models) == 0 || c.rec.Engine.Models[0].Bytes == 0 {
+// modelBytes is the size of the first model file the arm's engine command
+// names; false when it names none decodebench found.
+func (c *campaign) modelBytes(arm string) (float64, bool) {
+	if c.rec == nil {
 		return 0, false
 	}
-	return float64(c.rec.Engine.Models[0].Bytes), true
+	e := c.rec.EngineOf(arm)
+	if len(e.Models) == 0 || e.Models[0].Bytes == 0 {
+		return 0, false
+	}
+	return float64(e.Models[0].Bytes), true
 }
 
 // streamMetrics adds what the stream's arrival times give beyond the

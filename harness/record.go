@@ -1,14 +1,9 @@
 package harness
 
 import (
-	"context"
-	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -71,30 +66,6 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 		rec.Counters = append(rec.Counters, schema.CounterSpec{Name: sc.Name, Kind: p.Counters[i].Kind, Expr: p.Counters[i].Expr, Expect: sc.Expect})
 	}
 	return rec
-}
-
-// identifyEngine identifies the engine binary and hashes the files its
-// command lines name.
-func (c *campaign) identifyEngine(ctx context.Context) schema.EngineInfo {
-	s := c.scenario
-	id := engine.Identify(ctx, s.Engine.Command[0], os.Environ(), s.Engine.Source)
-	if vc := s.VersionCommand(); len(vc) > 0 {
-		v, err := engine.VersionOf(ctx, vc, mergeEnv(s.Engine.Env, nil))
-		if err != nil {
-			id.Problems = append(id.Problems, fmt.Sprintf("version command %s: %v", strings.Join(vc, " "), err))
-		}
-		if v != "" {
-			id.Version = strings.TrimSpace(id.Version + "\n" + strings.Join(vc, " ") + ": " + v)
-		}
-	}
-	args := append([]string{}, s.Engine.Command...)
-	for _, a := range s.Arms {
-		args = append(args, a.Args...)
-	}
-	models, problems := engine.ModelFiles(args)
-	id.Models = models
-	id.Problems = append(id.Problems, problems...)
-	return id
 }
 
 // conclude analyses the runs and puts the analysis into the record.

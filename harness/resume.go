@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/decodebench/decodebench/machine"
@@ -55,9 +56,16 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 		c.progress.Printf("machine identity incomplete: %v", err)
 	}
 	c.rec = c.newRecord(stem.Hardware, stem.Date, id, st.Started)
-	c.rec.Engine = c.identifyEngine(ctx)
+	c.engines = identifyEngines(ctx, s)
+	c.engines.record(c.rec, s.Baseline)
+	if changed := c.engines.changedSince(st); len(changed) > 0 {
+		return nil, fmt.Errorf("resume %s: the engine binary of arm %s changed since the campaign started", dataDir, strings.Join(changed, ", arm "))
+	}
 	if c.rec.Engine.SHA256 != st.EngineSHA256 {
 		return nil, fmt.Errorf("resume %s: the engine binary changed since the campaign started (sha256 %.12s, was %.12s)", dataDir, c.rec.Engine.SHA256, st.EngineSHA256)
+	}
+	if err := c.engines.refuse(s); err != nil {
+		return nil, fmt.Errorf("resume %s: %w", dataDir, err)
 	}
 	now := time.Now().Round(0)
 	st.Resumed = append(st.Resumed, now)

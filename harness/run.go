@@ -100,6 +100,11 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		}
 	}
 	obs.Reply = resp.Final
+	if c.needProps {
+		if obs.Props, err = engine.Props(ctx, srv.BaseURL); err != nil {
+			return c.engineErr(srv, err)
+		}
+	}
 
 	run.Tokens, run.TokenSource = resp.Tokens, resp.TokenSource
 	run.Impossible = append(run.Impossible, resp.Impossible...)
@@ -146,12 +151,13 @@ func (c *campaign) observe(obs engine.Observation, run *schema.Run) error {
 	c.readExtraMetrics(obs, run)
 	run.Declines = declines(c.policy.Decline, obs.Window)
 	run.Counters = map[string]schema.CounterReading{}
+	obs.Version = c.engines.version(run.Arm)
 	for _, k := range c.counters {
 		rd, err := k.Read(obs)
 		if err != nil {
 			return err
 		}
-		run.Counters[k.Name] = schema.CounterReading{Value: rd.Value, Note: rd.Note, Absent: rd.Absent}
+		run.Counters[k.Name] = schema.CounterReading{Value: rd.Value, Text: rd.Text, Note: rd.Note, Absent: rd.Absent}
 		if rd.Impossible != nil {
 			run.Impossible = append(run.Impossible, *rd.Impossible)
 		}

@@ -36,6 +36,9 @@ type state struct {
 	ScenarioHash string    `json:"scenario_hash"`
 	Started      time.Time `json:"started"`
 	EngineSHA256 string    `json:"engine_sha256"`
+	// ArmEngines is each arm's engine binary hash (with its wrapped
+	// binary's); a resume refuses when any changed.
+	ArmEngines map[string]string `json:"arm_engines,omitempty"`
 	// Overrides are the --set overrides the campaign started with; a
 	// resume applies them again.
 	Overrides []string `json:"overrides,omitempty"`

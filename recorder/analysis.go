@@ -22,7 +22,7 @@ func AnalysisInput(p scenarios.Policy, runs []schema.Run, m schema.Method) analy
 		if len(r.Counters) > 0 {
 			ar.Counters = map[string]analysis.Reading{}
 			for k, c := range r.Counters {
-				ar.Counters[k] = analysis.Reading{Value: c.Value, Absent: c.Absent}
+				ar.Counters[k] = analysis.Reading{Value: c.Value, Text: c.Text, Absent: c.Absent}
 			}
 		}
 		in.Runs = append(in.Runs, ar)

@@ -34,7 +34,7 @@ func seenCell(r runRow, counter string) string {
 	if !ok {
 		return "—"
 	}
-	s := count(cr.Value)
+	s := readingText(cr)
 	if cr.Absent {
 		s += " (absent)"
 	}
@@ -54,4 +54,13 @@ func expectString(ex map[string]string, arms []schema.ArmInfo) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// readingText is a counter's reading: a text source's text, else the
+// number.
+func readingText(cr schema.CounterReading) string {
+	if cr.Text != "" {
+		return cell(text(cr.Text))
+	}
+	return count(cr.Value)
 }

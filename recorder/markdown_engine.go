@@ -11,28 +11,25 @@ import (
 
 func (m *mdWriter) engine(r *schema.Record) {
 	m.h2("Engine")
-	e := r.Engine
-	m.p("| | |\n|---|---|\n")
-	m.p("| Command | %s |\n", cellCode(e.Command))
-	m.p("| Resolved path | %s |\n", cellCode(e.Path))
-	m.p("| sha256 | %s |\n", cellCode(e.SHA256))
-	if e.RealBinary != "" {
-		m.p("| Wrapped binary | %s |\n", cellCode(e.RealBinary))
-		m.p("| Wrapped sha256 | %s |\n", cellCode(e.RealSHA256))
-	}
-	m.p("| Version | %s |\n", cell(text(strings.ReplaceAll(e.Version, "\n", "; "))))
-	if e.SourceDir != "" {
-		dirty := "unknown"
-		if e.SourceDirty != nil {
-			dirty = fmt.Sprint(*e.SourceDirty)
+	if len(r.Engines) == 0 {
+		m.engineTable(r.Engine)
+	} else {
+		m.p("The arms ran %d engines:\n\n", len(r.Engines))
+		for i, e := range r.Engines {
+			arms := make([]string, len(e.Arms))
+			for j, a := range e.Arms {
+				arms[j] = code(a)
+			}
+			word := "arms"
+			if len(arms) == 1 {
+				word = "arm"
+			}
+			m.p("Engine %d, run by %s %s:\n\n", i+1, word, strings.Join(arms, ", "))
+			m.engineTable(e.EngineInfo)
+			if i < len(r.Engines)-1 {
+				m.ln("")
+			}
 		}
-		m.p("| Source | %s at %s (dirty: %s) |\n", cellCode(e.SourceDir), cellCode(e.SourceCommit), dirty)
-	}
-	for _, f := range e.Models {
-		m.p("| Model file | %s → %s, %s bytes, sha256 %s |\n", cellCode(f.Arg), cellCode(f.Path), strconv.FormatInt(f.Bytes, 10), cellCode(f.SHA256))
-	}
-	for _, p := range e.Problems {
-		m.p("| Problem | %s |\n", cell(text(p)))
 	}
 	m.ln("")
 	m.ln("Command line per arm (`${PORT}` is a free loopback port chosen per engine start):")
@@ -58,6 +55,38 @@ func (m *mdWriter) engine(r *schema.Record) {
 			vs = append(vs, v)
 		}
 		m.p("Variables: %s.\n\n", strings.Join(vs, ", "))
+	}
+}
+
+// engineTable is one engine's identity.
+func (m *mdWriter) engineTable(e schema.EngineInfo) {
+	m.p("| | |\n|---|---|\n")
+	m.p("| Command | %s |\n", cellCode(e.Command))
+	m.p("| Resolved path | %s |\n", cellCode(e.Path))
+	m.p("| sha256 | %s |\n", cellCode(e.SHA256))
+	if e.RealBinary != "" {
+		m.p("| Wrapped binary | %s |\n", cellCode(e.RealBinary))
+		m.p("| Wrapped sha256 | %s |\n", cellCode(e.RealSHA256))
+	}
+	m.p("| Version | %s |\n", cell(text(strings.ReplaceAll(e.Version, "\n", "; "))))
+	if e.SourceDir != "" {
+		dirty := "unknown"
+		if e.SourceDirty != nil {
+			dirty = fmt.Sprint(*e.SourceDirty)
+		}
+		m.p("| Source | %s at %s (dirty: %s) |\n", cellCode(e.SourceDir), cellCode(e.SourceCommit), dirty)
+	}
+	if e.BinaryOlderThanSource {
+		m.p("| Stale binary | older than the source's last commit: not built from it |\n")
+	}
+	if e.AllowDirty != "" {
+		m.p("| Allowed dirty or stale | %s |\n", cell(text(e.AllowDirty)))
+	}
+	for _, f := range e.Models {
+		m.p("| Model file | %s → %s, %s bytes, sha256 %s |\n", cellCode(f.Arg), cellCode(f.Path), strconv.FormatInt(f.Bytes, 10), cellCode(f.SHA256))
+	}
+	for _, p := range e.Problems {
+		m.p("| Problem | %s |\n", cell(text(p)))
 	}
 }
 

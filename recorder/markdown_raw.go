@@ -96,7 +96,7 @@ func countersCell(r runRow, counters []schema.CounterSpec) string {
 	var cs []string
 	for _, c := range counters {
 		if cr, ok := r.Counters[c.Name]; ok {
-			cs = append(cs, cell(text(c.Name))+"="+count(cr.Value))
+			cs = append(cs, cell(text(c.Name))+"="+readingText(cr))
 		}
 	}
 	return strings.Join(cs, " ")

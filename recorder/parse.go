@@ -46,7 +46,7 @@ func Parse(r io.Reader) (*schema.Record, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("line %d: data block: more than one JSON value", line)
 	}
-	if rec.Schema != schema.Schema && rec.Schema != schema.SchemaV2 {
+	if rec.Schema != schema.Schema && rec.Schema != schema.SchemaV2 && rec.Schema != schema.SchemaV4 {
 		return nil, fmt.Errorf("line %d: data block schema %q, want %q", line, rec.Schema, schema.Schema)
 	}
 	return &rec, nil

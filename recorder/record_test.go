@@ -221,3 +221,55 @@ func TestReserveNeverOverwrites(t *testing.T) {
 		}
 	}
 }
+
+// A record whose arms ran their own engines (v4) shows one identity block
+// per engine, naming its arms, and a text counter's readings as text; it
+// parses back to the same record.
+func TestMarkdownEnginesPerArm(t *testing.T) {
+	rec := fixedRecord(schema.Valid)
+	rec.Schema = schema.SchemaV4
+	dirty, older := true, true
+	head := schema.EngineInfo{Command: "/pr/llama-server", Path: "/pr/llama-server", SHA256: "cd34", Version: "version: 0.7.1 (build 11670)",
+		SourceDir: "/src/pr", SourceCommit: "f00d", SourceDirty: &dirty, BinaryOlderThanSource: older, AllowDirty: "benchmarking a work in progress"}
+	rec.Engines = []schema.ArmsEngine{{Arms: []string{"classic"}, EngineInfo: rec.Engine}, {Arms: []string{"draft"}, EngineInfo: head}}
+	rec.Counters = append(rec.Counters, schema.CounterSpec{Name: "build", Kind: schema.SourceProps, Expr: "build_info", Expect: map[string]string{"classic": "== b11669", "draft": "!= b11669"}})
+	for i := range rec.Runs {
+		b := "b11669"
+		if rec.Runs[i].Arm == "draft" {
+			b = "b11670"
+		}
+		rec.Runs[i].Counters["build"] = schema.CounterReading{Text: b, Value: 0}
+	}
+	var buf bytes.Buffer
+	if err := Markdown(&buf, rec); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "engines.golden.md")
+	if *update {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./recorder -update)", err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("Markdown differs from %s; run go test ./recorder -update and review the diff", golden)
+	}
+	md := buf.String()
+	for _, s := range []string{"The arms ran 2 engines:", "Engine 1, run by arm `classic`:", "Engine 2, run by arm `draft`:",
+		"| Stale binary |", "| Allowed dirty or stale | benchmarking a work in progress |", "b11670"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("record lacks %q", s)
+		}
+	}
+	got, err := Parse(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Runs = nil
+	if !reflect.DeepEqual(normalize(t, got), normalize(t, rec)) || got.EngineOf("draft").SHA256 != "cd34" {
+		t.Errorf("parsed record differs from the rendered one")
+	}
+}

@@ -65,7 +65,11 @@ func (f style) reason(r schema.Reason) string {
 		return fmt.Sprintf("Negative control %s differs from the baseline %s on %s: %s%s, %s (alpha %s). The method finds a difference where none exists, so no arm's difference can be trusted. Remedies: a quieter host, more rounds, or find what differs between the two (warm-up, launch order).",
 			f.code(r.Arm), f.code(r.Baseline), f.code(r.Metric), pct1(r.Ratio-1, true), interval(r.Lo-1, r.Hi-1, true, r.Lo == 0 && r.Hi == 0), formatP(r.P), count(r.Alpha))
 	case schema.CounterFailed:
-		return fmt.Sprintf("Run %d (%s, round %d): counter %s = %s, expected %s.", r.Run, f.code(r.Arm), r.Round, f.code(r.Counter), count(r.Value), r.Expected)
+		seen := count(r.Value)
+		if r.Text != "" {
+			seen = f.code(r.Text)
+		}
+		return fmt.Sprintf("Run %d (%s, round %d): counter %s = %s, expected %s.", r.Run, f.code(r.Arm), r.Round, f.code(r.Counter), seen, r.Expected)
 	case schema.Declined:
 		return fmt.Sprintf("Run %d (%s, round %d): the engine declined the feature under test (%d matching log line(s)), e.g. %s.", r.Run, f.code(r.Arm), r.Round, r.Lines, f.code(r.First))
 	case schema.RunFailed:

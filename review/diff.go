@@ -278,22 +278,24 @@ func conditions(oldPath string, old *schema.Record, newPath string, nu *schema.R
 	add("GPUs", gpus(mo), gpus(mn))
 	add("OS", fmt.Sprintf("%s %s %s, kernel %s, %s", mo.OS, mo.Platform, mo.PlatformVersion, mo.Kernel, mo.Arch), fmt.Sprintf("%s %s %s, kernel %s, %s", mn.OS, mn.Platform, mn.PlatformVersion, mn.Kernel, mn.Arch))
 	add("host", mo.Hostname, mn.Hostname)
-	eo, en := old.Engine, nu.Engine
-	add("engine sha256", eo.SHA256, en.SHA256)
-	add("engine wrapped binary sha256", eo.RealSHA256, en.RealSHA256)
-	add("engine version", eo.Version, en.Version)
-	add("engine source commit", eo.SourceCommit, en.SourceCommit)
-	add("engine source dirty", dirty(eo.SourceDirty), dirty(en.SourceDirty))
 	models := map[string][2]string{}
-	for _, m := range eo.Models {
-		v := models[filepath.Base(m.Arg)]
-		v[0] = m.SHA256
-		models[filepath.Base(m.Arg)] = v
-	}
-	for _, m := range en.Models {
-		v := models[filepath.Base(m.Arg)]
-		v[1] = m.SHA256
-		models[filepath.Base(m.Arg)] = v
+	for _, pair := range enginePairs(old, nu) {
+		eo, en, of := pair.old, pair.nu, pair.of
+		add("engine sha256"+of, eo.SHA256, en.SHA256)
+		add("engine wrapped binary sha256"+of, eo.RealSHA256, en.RealSHA256)
+		add("engine version"+of, eo.Version, en.Version)
+		add("engine source commit"+of, eo.SourceCommit, en.SourceCommit)
+		add("engine source dirty"+of, dirty(eo.SourceDirty), dirty(en.SourceDirty))
+		for _, m := range eo.Models {
+			v := models[filepath.Base(m.Arg)]
+			v[0] = m.SHA256
+			models[filepath.Base(m.Arg)] = v
+		}
+		for _, m := range en.Models {
+			v := models[filepath.Base(m.Arg)]
+			v[1] = m.SHA256
+			models[filepath.Base(m.Arg)] = v
+		}
 	}
 	var names []string
 	for n := range models {
@@ -386,4 +388,33 @@ func LoadPair(oldPath, newPath string) (*schema.Record, *schema.Record, error) {
 		return nil, nil, err
 	}
 	return a, b, nil
+}
+
+// enginePair is the engines two records ran for one arm ("of" names it,
+// " of arm X"), or for every arm when both ran one engine ("of" empty).
+type enginePair struct {
+	old, nu schema.EngineInfo
+	of      string
+}
+
+// enginePairs pairs the records' engines: one pair when neither record's
+// arms ran more than one engine (as before arms could carry their own),
+// else one per arm of either record, in the new record's arm order.
+func enginePairs(old, nu *schema.Record) []enginePair {
+	if len(old.Engines) == 0 && len(nu.Engines) == 0 {
+		return []enginePair{{old: old.Engine, nu: nu.Engine}}
+	}
+	var arms []string
+	for _, r := range []*schema.Record{nu, old} {
+		for _, a := range r.Scenario.Arms {
+			if !slices.Contains(arms, a.Name) {
+				arms = append(arms, a.Name)
+			}
+		}
+	}
+	var out []enginePair
+	for _, a := range arms {
+		out = append(out, enginePair{old: old.EngineOf(a), nu: nu.EngineOf(a), of: " of arm " + a})
+	}
+	return out
 }

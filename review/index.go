@@ -211,6 +211,14 @@ func headline(rec *schema.Record) string {
 }
 
 func engineVersion(rec *schema.Record) string {
+	if len(rec.Engines) > 0 {
+		var parts []string
+		for _, e := range rec.Engines {
+			v, _, _ := strings.Cut(e.Version, "\n")
+			parts = append(parts, strings.Join(e.Arms, ", ")+": "+v)
+		}
+		return strings.Join(parts, "; ")
+	}
 	v, _, _ := strings.Cut(rec.Engine.Version, "\n")
 	return v
 }

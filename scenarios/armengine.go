@@ -35,6 +35,8 @@ type Launch struct {
 	Arm string
 	// Command is the engine command with the arm's args appended.
 	Command []string
+	// EngineCommand is the engine command alone, Args the arm's args.
+	EngineCommand, Args []string
 	// Env is the engine's environment with the arm's env over it.
 	Env map[string]string
 	// EngineEnv is the engine's environment alone (version commands run
@@ -94,6 +96,8 @@ func (s *Scenario) Launch(arm string) Launch {
 			l.AllowDirty = o.AllowDirty
 		}
 	}
+	l.EngineCommand = slices.Clone(l.Command)
+	l.Args = slices.Clone(a.Args)
 	l.Command = append(l.Command, a.Args...)
 	l.Env = map[string]string{}
 	maps.Copy(l.Env, l.EngineEnv)

@@ -122,7 +122,8 @@ func strict(b []byte, v any) error {
 }
 
 // legacy is the generic form a v2 record stores a reason in. Each reason
-// field's v2 tag names its legacy field (its JSON name when absent); a bool
+// field's v2 tag names its legacy field (its JSON name when absent; "-" for
+// a field no v2 record has); a bool
 // tagged "text,word" is stored as that word in text.
 type legacy struct {
 	Kind    Code    `json:"code"`
@@ -154,6 +155,9 @@ func mapLegacy(r, l reflect.Value, toLegacy bool) {
 			continue
 		}
 		tag := sf.Tag.Get("v2")
+		if tag == "-" {
+			continue // newer than v2: no v2 record has it
+		}
 		if tag == "" {
 			tag = strings.Split(sf.Tag.Get("json"), ",")[0]
 		}

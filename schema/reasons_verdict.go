@@ -10,6 +10,8 @@ type CounterFailed struct {
 	Counter  string  `json:"counter"`
 	Value    float64 `json:"value"`
 	Expected string  `json:"expected" v2:"text"`
+	// Text is a text source's reading (props, version).
+	Text string `json:"reading,omitempty" v2:"-"`
 }
 
 // Declined: the engine declined the feature under test in a run; First is

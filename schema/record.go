@@ -8,9 +8,12 @@ import "time"
 
 // Schema names the version of the record's data block; SchemaV2 is the
 // earlier version, read and re-rendered as it was (see Record.Stored).
+// SchemaV4 is a record whose arms ran more than one engine (Engines); a
+// record whose arms all ran one engine has v3's form and is written as v3.
 const (
 	Schema   = "decodebench/record/v3"
 	SchemaV2 = "decodebench/record/v2"
+	SchemaV4 = "decodebench/record/v4"
 )
 
 // Record is everything one campaign produced. The data block holds all of
@@ -26,8 +29,12 @@ type Record struct {
 	Hardware string `json:"hardware"`
 	Date     string `json:"date"`
 
-	Scenario ScenarioInfo  `json:"scenario"`
-	Engine   EngineInfo    `json:"engine"`
+	Scenario ScenarioInfo `json:"scenario"`
+	Engine   EngineInfo   `json:"engine"`
+	// Engines lists each engine the arms ran and the arms that ran it,
+	// when they ran more than one (arms[].engine); Engine is then the
+	// baseline's. Empty when every arm ran Engine.
+	Engines  []ArmsEngine  `json:"engines,omitempty"`
 	Machine  MachineInfo   `json:"machine"`
 	Method   Method        `json:"method"`
 	Counters []CounterSpec `json:"counters"`
@@ -101,17 +108,31 @@ type RequestInfo struct {
 
 // EngineInfo says exactly which engine binary and model files ran.
 type EngineInfo struct {
-	Command      string      `json:"command"`
-	Path         string      `json:"path"`
-	SHA256       string      `json:"sha256"`
-	Version      string      `json:"version"`
-	RealBinary   string      `json:"real_binary,omitempty"`
-	RealSHA256   string      `json:"real_sha256,omitempty"`
-	SourceDir    string      `json:"source_dir,omitempty"`
-	SourceCommit string      `json:"source_commit,omitempty"`
-	SourceDirty  *bool       `json:"source_dirty,omitempty"`
-	Models       []ModelFile `json:"models,omitempty"`
-	Problems     []string    `json:"problems,omitempty"`
+	Command      string `json:"command"`
+	Path         string `json:"path"`
+	SHA256       string `json:"sha256"`
+	Version      string `json:"version"`
+	RealBinary   string `json:"real_binary,omitempty"`
+	RealSHA256   string `json:"real_sha256,omitempty"`
+	SourceDir    string `json:"source_dir,omitempty"`
+	SourceCommit string `json:"source_commit,omitempty"`
+	SourceDirty  *bool  `json:"source_dirty,omitempty"`
+	// BinaryOlderThanSource is set when the binary (the wrapped one, for
+	// a wrapper script) was modified before the source's last commit: it
+	// was not built from that commit.
+	BinaryOlderThanSource bool `json:"binary_older_than_source,omitempty"`
+	// AllowDirty is the scenario's reason to run although the source was
+	// dirty or newer than the binary; set only when one of them was.
+	AllowDirty string      `json:"allow_dirty,omitempty"`
+	Models     []ModelFile `json:"models,omitempty"`
+	Problems   []string    `json:"problems,omitempty"`
+}
+
+// ArmsEngine is one engine of a record whose arms ran several, and the
+// arms that ran it.
+type ArmsEngine struct {
+	Arms []string `json:"arms"`
+	EngineInfo
 }
 
 // ModelFile is a file the engine command names, with its size and hash.
@@ -217,4 +238,17 @@ func (r *Record) FileSum(path string) string {
 		}
 	}
 	return ""
+}
+
+// EngineOf returns the identity of the engine arm ran: its entry in
+// Engines when the arms ran several, else Engine.
+func (r *Record) EngineOf(arm string) EngineInfo {
+	for _, e := range r.Engines {
+		for _, a := range e.Arms {
+			if a == arm {
+				return e.EngineInfo
+			}
+		}
+	}
+	return r.Engine
 }

@@ -70,6 +70,12 @@ func writeBenchstat(w io.Writer, rec *schema.Record, stem string) error {
 	for _, kv := range [][2]string{{"goos", rec.Machine.OS}, {"goarch", rec.Machine.Arch}, {"cpu", rec.Machine.CPUModel}} {
 		res.Config = append(res.Config, benchfmt.Config{Key: kv[0], Value: []byte(oneLine(kv[1])), File: true})
 	}
+	// Arms that ran their own engines: each arm's binary hash.
+	if len(rec.Engines) > 0 {
+		for _, a := range rec.Scenario.Arms {
+			res.Config = append(res.Config, benchfmt.Config{Key: "engine-sha256-" + benchName.ReplaceAllString(a.Name, "_"), Value: []byte(rec.EngineOf(a.Name).SHA256), File: true})
+		}
+	}
 	var metrics []schema.Metric
 	for _, m := range schema.Metrics {
 		if m.Bench != "" {

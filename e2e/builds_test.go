@@ -1,0 +1,296 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// Arms that carry their own engine (arms[].engine), on the real
+// llama-server: builds are stood in for by copies of the installed build,
+// which are distinct files of the same build.
+
+// copyBuild copies the llama-server build under test into dir and returns
+// the path of the copy's entry point. The installer's llama-server is a
+// wrapper script that runs the real binary through a private loader; the
+// copy then holds its own copy of the real binary and a wrapper naming it,
+// so that the two really are different files. extra arguments are appended
+// after the caller's (llama-server takes the last -t given).
+func copyBuild(t *testing.T, dir string, extra ...string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(llamaServer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tail := ""
+	for _, a := range extra {
+		tail += " " + shellQuote(a)
+	}
+	wrapper := filepath.Join(dir, "llama-server")
+	if m := regexp.MustCompile(regexp.QuoteMeta(engine.RealBinaryMarker) + `(.+)`).FindSubmatch(src); m != nil {
+		real := strings.TrimSpace(string(m[1]))
+		copied := filepath.Join(dir, "llama-server.bin")
+		copyFile(t, real, copied)
+		script := strings.ReplaceAll(string(src), real, copied)
+		if tail != "" {
+			script = strings.Replace(script, `"$@"`, `"$@"`+tail, 1)
+		}
+		if !strings.Contains(script, copied) || (tail != "" && !strings.Contains(script, tail)) {
+			t.Fatalf("cannot rewrite the wrapper %s:\n%s", llamaServer, src)
+		}
+		if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		copied := filepath.Join(dir, "llama-server.bin")
+		copyFile(t, llamaServer, copied)
+		script := fmt.Sprintf("#!/bin/sh\n%s%s\nexec %s \"$@\"%s\n", engine.RealBinaryMarker, copied, shellQuote(copied), tail)
+		if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The copy must really run.
+	out, err := exec.Command(wrapper, "--version").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "version") {
+		t.Fatalf("the copied build does not run: %v\n%s", err, out)
+	}
+	return wrapper
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// buildNumber is the installed build's number as llama-server's GET /props
+// build_info starts ("b11669"), read from its --version.
+func buildNumber(t *testing.T) string {
+	t.Helper()
+	out, _ := exec.Command(llamaServer, "--version").CombinedOutput()
+	m := regexp.MustCompile(`build (\d+)`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("no build number in llama-server --version:\n%s", out)
+	}
+	return "b" + string(m[1])
+}
+
+// buildArms are a base arm on the installed build and arms whose engine is
+// another file: each arm's command is the scenario engine's with its own
+// binary.
+func buildArms(tag string, arms map[string]string, order ...string) string {
+	var b strings.Builder
+	b.WriteString("  - name: base\n    args: [\"--spec-type\", \"none\"]\n")
+	for _, name := range order {
+		fmt.Fprintf(&b, `  - name: %s
+    args: ["--spec-type", "none"]
+    engine:
+      command: [%q, "-m", "${MODEL_DIR}/target.gguf", "--host", "127.0.0.1", "--port", "${PORT}",
+                "--metrics", "-t", "2", "-np", "1", "-c", "512", "--alias", %q]
+`, name, arms[name], tag)
+	}
+	return b.String()
+}
+
+// buildCounter reads the build every run was served by from GET /props.
+func buildCounter(build string, arms ...string) string {
+	var ex []string
+	for _, a := range append([]string{"base"}, arms...) {
+		ex = append(ex, fmt.Sprintf("%s: %q", a, "== "+build))
+	}
+	return fmt.Sprintf("  - name: build\n    props: build_info\n    capture: '^(b[0-9]+)'\n    expect: {%s}\n", strings.Join(ex, ", "))
+}
+
+// One campaign, three engines: the installed build, a copy of it (a
+// distinct file: no significant difference), and a copy whose wrapper runs
+// it with one thread instead of two (found slower). The record carries
+// three engine identities and a per-run build counter read from the
+// servers, and passes check.
+func TestArmEnginesCopyAndFewerThreads(t *testing.T) {
+	needEngine(t)
+	dir := t.TempDir()
+	build := buildNumber(t)
+	tg := tag(t)
+	arms := map[string]string{
+		"copy": copyBuild(t, filepath.Join(dir, "copy")),
+		"slow": copyBuild(t, filepath.Join(dir, "slow"), "-t", "1"),
+	}
+	res := run(t, scenario{
+		Feature:  "e2e-builds",
+		Tag:      tg,
+		Arms:     buildArms(tg, arms, "copy", "slow"),
+		Baseline: "base",
+		Counters: buildCounter(build, "copy", "slow"),
+		// The same build in every arm: no counter can tell them apart,
+		// which is the point of the copy arm; the slow arm differs by
+		// its wrapper, not by its build.
+		Extra:     "allow_unverified: \"every arm runs the same build; the arms differ by file and by thread count\"\n",
+		Rounds:    5,
+		MaxTokens: 64,
+	})
+	rec := res.record
+	if rec == nil {
+		t.Fatalf("no record (exit %d)", res.code)
+	}
+	if rec.Schema != schema.SchemaV4 || len(rec.Engines) != 3 {
+		t.Fatalf("want a v4 record with three engines, got %s with %d", rec.Schema, len(rec.Engines))
+	}
+	paths := map[string]bool{}
+	for _, e := range rec.Engines {
+		if len(e.Arms) != 1 || e.SHA256 == "" || e.Version == "" {
+			t.Errorf("engine identity incomplete: %+v", e)
+		}
+		paths[e.Path] = true
+	}
+	if len(paths) != 3 || rec.Engine.Path != rec.Engines[0].Path || rec.Engines[0].Arms[0] != "base" {
+		t.Errorf("engines: want three paths, the baseline's first: %+v", rec.Engines)
+	}
+	for _, want := range []string{"The arms ran 3 engines:", "Engine 2, run by arm `copy`:", "Engine 3, run by arm `slow`:", "| build (expected) |"} {
+		if !strings.Contains(res.md, want) {
+			t.Errorf("record lacks %q", want)
+		}
+	}
+	failed := 0
+	for _, r := range rec.Runs {
+		if !r.OK() {
+			failed++
+			continue
+		}
+		if c := r.Counters["build"]; c.Text != build {
+			t.Errorf("run %d (%s): build counter %+v, want %s", r.Seq, r.Arm, c, build)
+		}
+	}
+	if failed > 0 {
+		t.Fatalf("%d runs failed", failed)
+	}
+	dec, ok := rec.Result(schema.DecodeTokS)
+	if !ok {
+		t.Fatal("no decode_tok_s result")
+	}
+	for _, a := range dec.Arms {
+		c := a.Comparison
+		switch a.Arm {
+		case "copy":
+			if c == nil || c.Significant {
+				t.Errorf("a copy of the same build: want no significant difference, got %+v", c)
+			}
+		case "slow":
+			if c == nil || !c.Significant || c.Ratio >= 0.9 {
+				t.Errorf("one thread instead of two: want significantly slower, got %+v", c)
+			}
+		}
+	}
+	out, err := exec.Command(binary, "check", res.path).CombinedOutput()
+	if err != nil {
+		t.Errorf("check: %v\n%s", err, out)
+	}
+}
+
+// Two arms that run the same thing are refused, whether the command lines
+// are the same (at load) or the binaries are different files of the same
+// content (at start, by hash); nothing is written and no engine starts.
+// A negative control is allowed.
+func TestArmEnginesIdenticalRefused(t *testing.T) {
+	needEngine(t)
+	dir := t.TempDir()
+	same := filepath.Join(dir, "same")
+	if err := os.MkdirAll(same, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	twin := filepath.Join(same, "llama-server")
+	copyFile(t, llamaServer, twin) // byte-identical: a wrapper naming the same binary, or the binary
+	for _, tc := range []struct {
+		name, bin, want string
+	}{
+		{"same command", llamaServer, `arm "twin" runs exactly what arm "base" runs`},
+		{"byte-identical file", twin, "byte-identical binaries"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tg := tag(t)
+			bin := tc.bin
+			if bin == llamaServer {
+				bin = "${LLAMA_SERVER}"
+			}
+			res := run(t, scenario{
+				Feature:   "e2e-twins",
+				Tag:       tg,
+				Arms:      buildArms(tg, map[string]string{"twin": bin}, "twin"),
+				Baseline:  "base",
+				Counters:  buildCounter("b0", "twin"),
+				Extra:     "allow_unverified: twins\n",
+				Rounds:    2,
+				MaxTokens: 8,
+			})
+			if res.code != 1 || res.record != nil || !strings.Contains(res.stderr, tc.want) || !strings.Contains(res.stderr, "control: true") {
+				t.Errorf("want exit 1 saying %q and no record; got exit %d", tc.want, res.code)
+			}
+		})
+	}
+}
+
+// A binary replaced while the campaign runs fails the first run that
+// would have started it: the run does not measure an engine the record
+// does not identify.
+func TestArmEngineReplacedMidCampaign(t *testing.T) {
+	needEngine(t)
+	dir := t.TempDir()
+	head := copyBuild(t, filepath.Join(dir, "head"))
+	tg := tag(t)
+	p := start(t, scenario{
+		Feature:   "e2e-rebuilt",
+		Tag:       tg,
+		Arms:      buildArms(tg, map[string]string{"head": head}, "head"),
+		Baseline:  "base",
+		Counters:  buildCounter(buildNumber(t), "head"),
+		Extra:     "allow_unverified: same build\n",
+		Rounds:    3,
+		MaxTokens: 16,
+	})
+	p.waitFor(t, "run 1/6 base: measuring", 90*time.Second)
+	// "Rebuild" head underneath the campaign: same size class, new content.
+	b, err := os.ReadFile(head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := head + ".new"
+	if err := os.WriteFile(tmp, append(b, []byte("# rebuilt\n")...), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, head); err != nil {
+		t.Fatal(err)
+	}
+	res := p.wait(t)
+	if res.code != 1 || res.record == nil || res.record.Verdict != schema.Failed {
+		t.Fatalf("want exit 1 with a FAILED record, got exit %d", res.code)
+	}
+	var failed []schema.Run
+	for _, r := range res.record.Runs {
+		if !r.OK() {
+			failed = append(failed, r)
+		}
+	}
+	if len(failed) != 1 || failed[0].Arm != "head" || !strings.Contains(failed[0].Error, "changed since the campaign started") {
+		t.Fatalf("want the head arm's first run failed for the changed binary, got %+v", failed)
+	}
+	if !strings.Contains(res.md, "changed since the campaign started") {
+		t.Error("the record does not say why the run failed")
+	}
+}

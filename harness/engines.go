@@ -1,0 +1,200 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// engineSet is a campaign's engines: one identity per distinct engine the
+// arms run (scenarios.Scenario.Engines), taken once when the campaign
+// starts, and the binaries' file state, checked at every run start so that
+// a binary rebuilt or replaced under the campaign fails the run that sees
+// it.
+type engineSet struct {
+	uses []scenarios.EngineUse
+	ids  []schema.EngineInfo
+	// versions is each engine's version output: its version command's,
+	// else its --version (version counters read it).
+	versions []string
+	byArm    map[string]int
+	watched  [][]*watchedFile
+}
+
+// identifyEngines identifies every distinct engine of the scenario.
+func identifyEngines(ctx context.Context, s *scenarios.Scenario) *engineSet {
+	es := &engineSet{uses: s.Engines(), byArm: map[string]int{}}
+	for i, u := range es.uses {
+		for _, arm := range u.Arms {
+			es.byArm[arm] = i
+		}
+		l := u.Launch
+		id := engine.Identify(ctx, l.Binary(), os.Environ(), l.Source)
+		version := id.Version
+		if vc := l.VersionCommand; len(vc) > 0 {
+			v, err := engine.VersionOf(ctx, vc, l.EngineEnv)
+			if err != nil {
+				id.Problems = append(id.Problems, fmt.Sprintf("version command %s: %v", strings.Join(vc, " "), err))
+			}
+			if v != "" {
+				id.Version = strings.TrimSpace(id.Version + "\n" + strings.Join(vc, " ") + ": " + v)
+				version = v
+			}
+		}
+		args := slices.Clone(l.EngineCommand)
+		for _, arm := range u.Arms {
+			args = append(args, s.Launch(arm).Args...)
+		}
+		models, problems := engine.ModelFiles(args)
+		id.Models = models
+		id.Problems = append(id.Problems, problems...)
+		if l.AllowDirty != "" && (dirty(id) || id.BinaryOlderThanSource) {
+			id.AllowDirty = l.AllowDirty
+		}
+		es.ids = append(es.ids, id)
+		es.versions = append(es.versions, version)
+		es.watched = append(es.watched, watch(id))
+	}
+	return es
+}
+
+func dirty(id schema.EngineInfo) bool { return id.SourceDirty != nil && *id.SourceDirty }
+
+// of returns the identity of the engine arm runs.
+func (es *engineSet) of(arm string) schema.EngineInfo { return es.ids[es.byArm[arm]] }
+
+// version is the version output of the engine arm runs.
+func (es *engineSet) version(arm string) string {
+	if es == nil {
+		return ""
+	}
+	i, ok := es.byArm[arm]
+	if !ok {
+		return ""
+	}
+	return es.versions[i]
+}
+
+// refuse returns why the campaign must not start: an engine that does not
+// resolve, a source checkout that is dirty or newer than its binary
+// (unless the scenario allows it), or two arms that run byte-identical
+// binaries with the same arguments and environment, neither a negative
+// control (an accidental A/A comparison).
+func (es *engineSet) refuse(s *scenarios.Scenario) error {
+	for i, id := range es.ids {
+		u := es.uses[i]
+		if id.Path == "" {
+			return fmt.Errorf("engine %q does not resolve (%s): install it or name it by path (the shipped scenarios take ${LLAMA_SERVER}, which `make demo` sets to the llama-server it installs under .cache/llama.cpp/bin); nothing was written",
+				u.Launch.Binary(), strings.Join(id.Problems, "; "))
+		}
+		if id.AllowDirty != "" {
+			continue
+		}
+		var why []string
+		if dirty(id) {
+			why = append(why, fmt.Sprintf("its source %s has uncommitted changes", id.SourceDir))
+		}
+		if id.BinaryOlderThanSource {
+			why = append(why, fmt.Sprintf("the binary %s is older than the last commit of %s (%.12s): it was not built from it", binaryOf(id), id.SourceDir, id.SourceCommit))
+		}
+		if len(why) > 0 {
+			return fmt.Errorf("engine %s (arm %s): %s; rebuild from a clean checkout, or give allow_dirty: \"<why>\" beside its source; nothing was written",
+				id.Path, strings.Join(u.Arms, ", "), strings.Join(why, ", and "))
+		}
+	}
+	return es.sameBinaries(s)
+}
+
+// sameBinaries refuses two arms, neither a control, whose engines are
+// different files with the same content and whose arguments and
+// environment are the same (identical command lines are refused at load).
+func (es *engineSet) sameBinaries(s *scenarios.Scenario) error {
+	ls := s.Launches()
+	for j := range ls {
+		for i := 0; i < j; i++ {
+			a, b := ls[i], ls[j]
+			ea, eb := es.byArm[a.Arm], es.byArm[b.Arm]
+			if s.Arms[i].Control || s.Arms[j].Control || ea == eb {
+				continue
+			}
+			ia, ib := es.ids[ea], es.ids[eb]
+			if ia.SHA256 == "" || ia.SHA256 != ib.SHA256 || ia.RealSHA256 != ib.RealSHA256 ||
+				!slices.Equal(a.Command[1:], b.Command[1:]) || !sameEnv(a.Env, b.Env) {
+				continue
+			}
+			return fmt.Errorf("arms %q and %q run byte-identical binaries (%s and %s, sha256 %.12s) with the same arguments and environment: an accidental A/A comparison; build the arms from different sources, or mark one control: true to measure the method's noise floor; nothing was written",
+				a.Arm, b.Arm, ia.Path, ib.Path, ia.SHA256)
+		}
+	}
+	return nil
+}
+
+func sameEnv(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+func binaryOf(id schema.EngineInfo) string {
+	if id.RealBinary != "" {
+		return id.RealBinary
+	}
+	return id.Path
+}
+
+// record puts the identities into the record: Engine is the baseline's;
+// when the arms ran more than one engine, Engines lists each with its arms
+// and the record is v4.
+func (es *engineSet) record(rec *schema.Record, baseline string) {
+	rec.Engine = es.of(baseline)
+	rec.Engines = nil
+	if len(es.ids) < 2 {
+		return
+	}
+	for i, id := range es.ids {
+		rec.Engines = append(rec.Engines, schema.ArmsEngine{Arms: slices.Clone(es.uses[i].Arms), EngineInfo: id})
+	}
+	rec.Schema = schema.SchemaV4
+}
+
+// armHashes is each arm's binary hash (and its wrapped binary's), for the
+// campaign state: a resume refuses when any of them changed.
+func (es *engineSet) armHashes() map[string]string {
+	out := map[string]string{}
+	for arm, i := range es.byArm {
+		out[arm] = hashKey(es.ids[i])
+	}
+	return out
+}
+
+func hashKey(id schema.EngineInfo) string {
+	if id.RealSHA256 != "" {
+		return id.SHA256 + " wrapping " + id.RealSHA256
+	}
+	return id.SHA256
+}
+
+// changedSince returns the arms whose binary hash differs from the state's.
+func (es *engineSet) changedSince(st state) []string {
+	var out []string
+	for arm, h := range st.ArmEngines {
+		i, ok := es.byArm[arm]
+		if ok && hashKey(es.ids[i]) != h {
+			out = append(out, fmt.Sprintf("%s (%s: sha256 %.12s, was %.12s)", arm, es.ids[i].Path, es.ids[i].SHA256, h))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
