@@ -22,6 +22,7 @@ import (
 	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -60,6 +61,9 @@ type Options struct {
 	// MaxTime, when set, replaces a resumed bisect's --max-time (counted
 	// from its start, over every resume).
 	MaxTime time.Duration
+	// Build is a resumed bisect's build command, needed only when it held
+	// a secret (which is not stored).
+	Build string
 }
 
 // Outcome is the summary written and where.
@@ -72,7 +76,11 @@ type Outcome struct {
 }
 
 type bisector struct {
-	st      *state
+	st *state
+	// build is the build command as given; the summary and the state
+	// hold it with its secrets masked.
+	build   string
+	redact  *redact.Redactor
 	dataDir string
 	sumPath string
 	opt     Options
@@ -150,13 +158,14 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Outcome, error) {
 		Source: src, ScenarioPath: scenarioPath, WorkDir: work, MaxSeconds: cfg.MaxTime.Seconds(), BaseRounds: rounds,
 		Summary: schema.Bisect{
 			Schema: schema.BisectSchema, Feature: s.Feature, Hardware: hw, Date: date,
-			Good: good, GoodRef: cfg.Good, Bad: bad, BadRef: cfg.Bad, Build: cfg.Build, Threshold: cfg.Threshold,
+			Good: good, GoodRef: cfg.Good, Bad: bad, BadRef: cfg.Bad, Threshold: cfg.Threshold,
 			ScenarioPath: s.Path, ScenarioHash: s.Hash(), Reference: ref, Candidate: cand,
 			Commits: commits, Steps: []schema.BisectStep{}, Outcome: schema.BisectOutcome{Result: schema.Unfinished},
 			DataDir: filepath.ToSlash(filepath.Join("data", filepath.Base(dataDir))),
 		},
 	}
 	b := &bisector{st: st, dataDir: dataDir, sumPath: sumPath, opt: opt}
+	b.setBuild(cfg.Build)
 	if err := b.save(); err != nil {
 		return nil, err
 	}
@@ -186,7 +195,28 @@ func Resume(ctx context.Context, dataDir string, opt Options) (*Outcome, error) 
 	}
 	opt.Harness.Hardware, opt.Harness.Date = st.Summary.Hardware, st.Summary.Date
 	b := &bisector{st: st, dataDir: dataDir, sumPath: filepath.Join(out, filepath.Base(dataDir)+".md"), opt: opt}
+	build := opt.Build
+	if build == "" {
+		if strings.Contains(st.Summary.Build, redact.Mask) {
+			return nil, fmt.Errorf("the build command held a secret, which the bisect did not store: give it again with --build")
+		}
+		build = st.Summary.Build
+	}
+	b.setBuild(build)
+	if b.st.Summary.Build != st.Summary.Build {
+		return nil, fmt.Errorf("--build %q is not the command the bisect started with (%q)", b.st.Summary.Build, st.Summary.Build)
+	}
 	return b.search(ctx)
+}
+
+// setBuild takes the build command: it is run as given, and stored (in
+// the summary and the state) and its logs are kept with the secrets it
+// shows masked (a NAME=value whose name says it is a credential, a
+// token flag's value, URL credentials).
+func (b *bisector) setBuild(cmd string) {
+	b.build = cmd
+	b.redact = redact.New(redact.Source{Commands: [][]string{strings.Fields(cmd)}, Vars: map[string]string{"build": cmd}})
+	b.st.Summary.Build = b.redact.Text(cmd)
 }
 
 // search runs steps until the outcome is decided, time runs out or the
@@ -198,7 +228,7 @@ func (b *bisector) search(ctx context.Context) (*Outcome, error) {
 	if err := addWorktree(ctx, b.st.Source, refDir, sum.Good); err != nil {
 		return nil, err
 	}
-	rb, err := build(ctx, b.dataDir, refDir, sum.Build, buildsDir+"/reference-"+short(sum.Good)+".log")
+	rb, err := build(ctx, b.dataDir, refDir, b.build, buildsDir+"/reference-"+short(sum.Good)+".log", b.redact)
 	if err != nil {
 		return b.stopped(ctx, err)
 	}
@@ -300,7 +330,7 @@ func (b *bisector) step(ctx context.Context, refDir string, st *schema.BisectSte
 		return err
 	}
 	defer func() { _ = removeWorktree(context.Background(), b.st.Source, dir) }()
-	res, err := build(ctx, b.dataDir, dir, b.st.Summary.Build, buildsDir+"/"+short(st.Commit)+".log")
+	res, err := build(ctx, b.dataDir, dir, b.build, buildsDir+"/"+short(st.Commit)+".log", b.redact)
 	if err != nil {
 		return err
 	}

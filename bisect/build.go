@@ -1,6 +1,7 @@
 package bisect
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -17,27 +19,26 @@ const buildsDir = "builds"
 
 // build runs the build command with sh -c in the commit's worktree,
 // writing its output to a log in the data folder (logName, relative to
-// it). A failed build is a result, not an error: the commit is skipped.
-// The error is for what stops the bisect (the log cannot be written, or
-// the context ended).
-func build(ctx context.Context, dataDir, worktree, command, logName string) (schema.BisectBuild, error) {
+// it), its secrets masked by r. A failed build is a result, not an
+// error: the commit is skipped. The error is for what stops the bisect
+// (the log cannot be written, or the context ended).
+func build(ctx context.Context, dataDir, worktree, command, logName string, r *redact.Redactor) (schema.BisectBuild, error) {
 	res := schema.BisectBuild{Log: logName}
 	logPath := filepath.Join(dataDir, filepath.FromSlash(logName))
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
 		return res, err
 	}
-	f, err := os.Create(logPath)
-	if err != nil {
-		return res, fmt.Errorf("build log: %w", err)
-	}
-	defer f.Close()
+	var out bytes.Buffer
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	cmd.Dir = worktree
-	cmd.Stdout, cmd.Stderr = f, f
+	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.WaitDelay = 10 * time.Second
 	start := time.Now()
-	err = cmd.Run()
+	err := cmd.Run()
 	res.Seconds = roundSeconds(time.Since(start))
+	if werr := os.WriteFile(logPath, []byte(r.Text(out.String())), 0o644); werr != nil {
+		return res, fmt.Errorf("build log: %w", werr)
+	}
 	if ctx.Err() != nil {
 		return res, ctx.Err()
 	}
@@ -50,7 +51,7 @@ func build(ctx context.Context, dataDir, worktree, command, logName string) (sch
 	default:
 		return res, fmt.Errorf("build command: %w", err)
 	}
-	return res, f.Sync()
+	return res, nil
 }
 
 // roundSeconds keeps a duration to a tenth of a second, as the summary

@@ -45,9 +45,11 @@ func TestStepBuildFailureSkips(t *testing.T) {
 	}
 	st := &state{Source: repo, WorkDir: t.TempDir(), BaseRounds: 5, Summary: schema.Bisect{
 		Schema: schema.BisectSchema, Feature: "x", Hardware: "test", Date: "2026-01-02", Good: sha, Bad: sha,
-		Build: "echo compiling; echo 'syntax error' >&2; exit 3", Threshold: 0.03,
-		Commits: []schema.BisectCommit{{SHA: sha, Subject: "one"}}, DataDir: "data/bisect-x-test-2026-01-02"}}
+		Threshold: 0.03,
+		Commits:   []schema.BisectCommit{{SHA: sha, Subject: "one"}}, DataDir: "data/bisect-x-test-2026-01-02"}}
 	b := &bisector{st: st, dataDir: dataDir, sumPath: filepath.Join(out, "bisect-x-test-2026-01-02.md")}
+	// A secret in the build command is neither stored nor logged.
+	b.setBuild(`API_TOKEN=s3cr3t-value sh -c 'echo compiling with $API_TOKEN; echo "syntax error" >&2; exit 3'`)
 	step := schema.BisectStep{N: 1, Commit: sha}
 	if err := b.step(context.Background(), "", &step); err != nil {
 		t.Fatal(err)
@@ -56,7 +58,7 @@ func TestStepBuildFailureSkips(t *testing.T) {
 		t.Fatalf("step %+v, want build-failed with exit 3 and no campaign", step)
 	}
 	log, err := os.ReadFile(filepath.Join(dataDir, filepath.FromSlash(step.Build.Log)))
-	if err != nil || string(log) != "compiling\nsyntax error\n" {
+	if err != nil || string(log) != "compiling with [redacted]\nsyntax error\n" {
 		t.Errorf("build log %q (%v)", log, err)
 	}
 	if wt := gitT(t, repo, "worktree", "list", "--porcelain"); strings.Count(wt, "worktree ") != 1 {
@@ -73,7 +75,7 @@ func TestStepBuildFailureSkips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(src), "failed (exit 3), log `builds/"+sha[:12]+".log`") || !strings.Contains(string(src), "| build-failed |") {
+	if !strings.Contains(string(src), "failed (exit 3), log `builds/"+sha[:12]+".log`") || !strings.Contains(string(src), "| build-failed |") || strings.Contains(string(src), "s3cr3t") {
 		t.Errorf("the summary does not say the build failed:\n%s", src)
 	}
 	got, err := recorder.ParseBisect(src)
@@ -82,6 +84,9 @@ func TestStepBuildFailureSkips(t *testing.T) {
 	}
 	if got.Outcome.Result != schema.BadNotBad || len(got.Files) != 1 || got.Files[0].Path != "builds/"+sha[:12]+".log" {
 		t.Errorf("outcome %s, files %v", got.Outcome.Result, got.Files)
+	}
+	if state, _ := os.ReadFile(filepath.Join(dataDir, StateFile)); strings.Contains(string(state), "s3cr3t") || !strings.Contains(string(state), "API_TOKEN=[redacted]") {
+		t.Errorf("the state holds the secret, or not the masked command:\n%s", state)
 	}
 	for _, p := range review.Check(b.sumPath) {
 		t.Errorf("check: %s", p)

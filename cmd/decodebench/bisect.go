@@ -98,6 +98,7 @@ left, the bad revision not slower, or --max-time reached), 1 error, 130/143 inte
 				if c.IsSet("max-time") {
 					opt.MaxTime = c.Duration("max-time")
 				}
+				opt.Build = c.String("build")
 				res, err = bisect.Resume(ctx, resume, opt)
 			} else {
 				res, err = bisect.Run(ctx, bisect.Config{Source: c.String("source"), Good: c.String("good"), Bad: c.String("bad"), Build: c.String("build"),
