@@ -70,7 +70,7 @@ bench: models llama-server
 # ordinary tests.
 FUZZTIME ?= 20s
 FUZZ_TARGETS := FuzzParse:./scenarios FuzzParse:./recorder FuzzMarkdownRoundTrip:./recorder \
-	FuzzMarkdownEscaping:./recorder FuzzReadEvents:./engine \
+	FuzzMarkdownEscaping:./recorder FuzzReadEvents:./engine FuzzStream:./engine \
 	FuzzMetrics:./engine FuzzLogCounter:./engine FuzzCompare:./identity
 
 fuzz:

@@ -56,7 +56,7 @@ func Analyze(in Input) Analysis {
 			}
 		}
 		if run.HasContention && p.Gates.ContendedCPU > 0 && judged(run, p.Gates) {
-			a.Marks[i].Contended = run.Contention > p.Gates.ContendedCPU || run.HostBusy
+			a.Marks[i].Contended = run.Contention > p.Gates.ContendedCPU || run.HostBusy || run.OutputFlood
 		}
 	}
 	stopped := failed > 0 && !finishedPlan(in)
@@ -287,8 +287,11 @@ func clientEngineRatio(runs []Run) float64 {
 // unmeasured lists what the campaign itself could not measure.
 func unmeasured(in Input) []schema.Reason {
 	var out []schema.Reason
-	missingTimings, eventCounted, noContention := 0, 0, 0
+	missingTimings, eventCounted, noContention, impossible := 0, 0, 0, 0
 	for _, run := range in.Runs {
+		if run.Impossible {
+			impossible++
+		}
 		if !run.OK() {
 			continue
 		}
@@ -316,6 +319,9 @@ func unmeasured(in Input) []schema.Reason {
 	}
 	if in.Policy.Exactness == nil {
 		out = append(out, schema.NoExactness{})
+	}
+	if impossible > 0 {
+		out = append(out, schema.ImpossibleValues{Runs: impossible})
 	}
 	return append(out, schema.KernelTiming{})
 }

@@ -25,8 +25,13 @@ const (
 
 // hostWarnings counts the finished runs that saw each host condition, and
 // those started on a host the quiet gate did not find quiet.
+// FloodMiB is the engine output, in MiB, inside a measured window past
+// which the window was flooded (engine.FloodBytes; analysis imports no
+// engine code).
+const FloodMiB = 1
+
 func hostWarnings(in Input) []schema.Reason {
-	var battery, lowPower, thermal, gpuPower, timedOut, finished int
+	var battery, lowPower, thermal, gpuPower, timedOut, flood, finished int
 	var thermalSeen []string
 	for _, r := range in.Runs {
 		if !r.OK() {
@@ -35,6 +40,9 @@ func hostWarnings(in Input) []schema.Reason {
 		finished++
 		if r.QuietTimedOut {
 			timedOut++
+		}
+		if r.OutputFlood {
+			flood++
 		}
 		has := func(c HostCondition) bool { return slices.Contains(r.HostWarnings, c) }
 		if has(CondOnBattery) {
@@ -74,5 +82,6 @@ func hostWarnings(in Input) []schema.Reason {
 	if q := in.Policy.Gates.Quiet; q != nil {
 		add(timedOut, schema.QuietTimedOut{HostRuns: h(timedOut), OnBusy: string(q.OnBusy)})
 	}
+	add(flood, schema.OutputFlood{HostRuns: h(flood), LimitMiB: FloodMiB})
 	return out
 }

@@ -72,6 +72,12 @@ type Run struct {
 	// HostBusy when it also said to count the run as contended
 	// (on_busy: mark).
 	QuietTimedOut, HostBusy bool
+	// OutputFlood is set when the engine flooded its standard output or
+	// error during the measured window: a contention warning for the run.
+	OutputFlood bool
+	// Impossible is set when the engine reported values that could not be
+	// true, recorded as absent.
+	Impossible bool
 }
 
 // Reading is one counter's value in one run.

@@ -47,6 +47,10 @@ type CommandResult struct {
 	// Leftovers are processes the command left running, killed when it
 	// exited.
 	Leftovers []Leftover
+	// Window is what the command wrote (its run is the window); LogCut
+	// how much of it the log file left out.
+	Window WindowOutput
+	LogCut int64
 }
 
 // maxStdout bounds the standard output kept for the generated text.
@@ -140,7 +144,7 @@ func RunCommand(ctx context.Context, cfg CommandConfig) (*CommandResult, error) 
 	if s.waitErr != nil && !errors.Is(s.waitErr, exec.ErrWaitDelay) {
 		return nil, &StartError{Reason: "the command failed (" + exitText(s.waitErr) + ")", LogTail: tail}
 	}
-	return &CommandResult{Stdout: stdout.Bytes(), Lines: lines, Wall: wall, Leftovers: s.leftovers}, nil
+	return &CommandResult{Stdout: stdout.Bytes(), Lines: lines, Wall: wall, Leftovers: s.leftovers, Window: log.Window(), LogCut: log.Cut()}, nil
 }
 
 // capped is a buffer that keeps at most max bytes.

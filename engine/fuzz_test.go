@@ -2,6 +2,8 @@ package engine
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"os"
 	"regexp"
 	"strings"
@@ -74,6 +76,42 @@ func FuzzLogCounter(f *testing.F) {
 		sum, n, err := SumLogMatches(re, strings.Split(text, "\n"))
 		if err == nil && n == 0 && sum != 0 {
 			t.Fatalf("no matches but sum %v", sum)
+		}
+	})
+}
+
+// FuzzStream: whatever an engine answers to the measured request (status
+// line, headers and event stream, as raw bytes), Complete never panics,
+// quotes engine text only shortly in its errors, and returns no number
+// that cannot be true: tokens within what max_tokens allows or counted
+// from the stream, every timing finite and not negative.
+func FuzzStream(f *testing.F) {
+	head := "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n"
+	if b, err := os.ReadFile("testdata/completion-stream.sse"); err == nil {
+		f.Add([]byte(head + string(b)))
+		f.Add([]byte(head + strings.Replace(string(b), `"predicted_n":16`, `"predicted_n":1e300`, 1)))
+	}
+	f.Add([]byte(head + "data: {\"content\":\"a\",\"tokens\":[1],\"stop\":true,\"timings\":{\"predicted_n\":-1}}\n\n"))
+	f.Add([]byte("HTTP/1.1 500 " + strings.Repeat("x", 5000) + "\r\n\r\n"))
+	f.Add([]byte("HTTP/1.1 200 OK\r\nX: " + strings.Repeat("y", 5000) + "\r\n\r\nerror: z\n\n"))
+	f.Fuzz(func(t *testing.T, reply []byte) {
+		url := rawServer(t, func(w io.Writer) { w.Write(reply) })
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		resp, err := Complete(ctx, url, Request{Endpoint: "/completion", MaxTokens: 16})
+		if err != nil && len(err.Error()) > 8*MaxQuotedBytes {
+			t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
+		}
+		if err != nil || resp == nil {
+			return
+		}
+		if resp.Tokens < 0 || (resp.Tokens > int(TokenLimit(16)) && resp.TokenSource != TokensFromEvents && resp.TokenSource != "streamed token ids") {
+			t.Fatalf("tokens %d from %s", resp.Tokens, resp.TokenSource)
+		}
+		for k, v := range resp.Timings {
+			if _, bad := Impossible(k, v, false); bad {
+				t.Fatalf("timing %s = %v", k, v)
+			}
 		}
 	})
 }

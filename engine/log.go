@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,6 +15,14 @@ import (
 // keeps in memory the lines written inside the measured window, which is
 // what log counters read. Marker lines written by decodebench itself show in
 // the file where the window starts and ends.
+//
+// Everything it keeps is bounded, whatever the engine writes: the file
+// holds the first LogHeadBytes and the last LogTailBytes of a run's log,
+// with a marker saying what was cut between them (decodebench's own marker
+// lines are never cut); the window keeps MaxWindowBytes of lines; a line
+// longer than MaxLogLine is split. A write to the file that fails (a full
+// disk) makes Close fail: a log that could not be written whole is not
+// the log of an OK run.
 type Log struct {
 	mu       sync.Mutex
 	f        *os.File
@@ -21,17 +30,73 @@ type Log struct {
 	partial  []byte
 	inWindow bool
 	window   []string
-	tail     []string // last tailSize lines, for error messages
-	last     time.Time
+	// windowKept is the size of window; windowBytes what the engine wrote
+	// during the window; windowCut the lines not kept past MaxWindowBytes.
+	windowKept, windowBytes int64
+	windowCut               int
+	lastWindow              WindowOutput
+	tail                    []string // last tailSize lines, unredacted, for error messages
+	last                    time.Time
+	// written is the size of the file's head; once it would pass
+	// LogHeadBytes the log keeps its tail in ring (at most LogTailBytes)
+	// and counts what falls out of it in cutBytes and cutLines, keeping
+	// decodebench's markers that fall out in cutMarkers.
+	written            int64
+	cutting            bool
+	ring               []logLine
+	ringBytes          int64
+	cutBytes, cutLines int64
+	cutMarkers         []string
+	// err is the first write to the file that failed.
+	err error
 	// spool is where the engine writes (spool.go), read from spoolOff;
 	// follow copies it into the file outside the measured window.
 	spool    *os.File
 	spoolOff int64
+	punched  int64
 	spoolBuf []byte
 	follow   *time.Timer
 }
 
+// logLine is a line held for the end of the file: an engine line as
+// written (redacted when it is written), or a marker.
+type logLine struct {
+	s      string
+	marker bool
+}
+
+// Bounds on an engine's log (see the README's Bounds).
+const (
+	// LogHeadBytes and LogTailBytes are how much of a run's log the file
+	// keeps from its start and its end.
+	LogHeadBytes = 4 << 20
+	LogTailBytes = 4 << 20
+	// MaxLogLine is the longest line kept whole; a longer one is split.
+	MaxLogLine = 1 << 20
+	// MaxWindowBytes bounds the window's lines kept for counters.
+	MaxWindowBytes = 16 << 20
+	// FloodBytes: more engine output than this inside the measured window
+	// is a flood, a contention warning for that run.
+	FloodBytes = 1 << 20
+	// maxCutMarkers bounds the marker lines kept from a cut stretch.
+	maxCutMarkers = 64
+	// tailLineBytes bounds each line of an error's log tail.
+	tailLineBytes = 512
+)
+
 const tailSize = 30
+
+// WindowOutput is what the engine wrote during the last measured window.
+type WindowOutput struct {
+	// Bytes is everything it wrote, lines kept or not.
+	Bytes int64
+	// LinesCut counts the lines not kept for counters (past
+	// MaxWindowBytes).
+	LinesCut int
+}
+
+// Flood reports whether the window's output was a flood.
+func (w WindowOutput) Flood() bool { return w.Bytes > FloodBytes }
 
 // MarkerPrefix starts every line decodebench writes into an engine log.
 const MarkerPrefix = "#### decodebench: "
@@ -41,13 +106,20 @@ func NewLog(path string) (*Log, error) { return openLog(path, os.O_CREATE|os.O_W
 
 // openLog opens the log file with the given flags, never through a
 // symbolic link: the log lives in a data folder that may have been copied
-// from elsewhere.
+// from elsewhere. A log opened to append counts what the file holds
+// towards its head.
 func openLog(path string, flags int) (*Log, error) {
 	f, err := os.OpenFile(path, flags|unix.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("engine log: %w", err)
 	}
-	return &Log{f: f, last: time.Now()}, nil
+	l := &Log{f: f, last: time.Now()}
+	if flags&os.O_APPEND != 0 {
+		if fi, err := f.Stat(); err == nil {
+			l.written = fi.Size()
+		}
+	}
+	return l, nil
 }
 
 // red masks secrets in a line bound for the file or an error message.
@@ -67,7 +139,13 @@ func (l *Log) Write(p []byte) (int, error) {
 
 func (l *Log) writeLocked(p []byte) (int, error) {
 	l.last = time.Now()
-	data := append(l.partial, p...)
+	if l.inWindow {
+		l.windowBytes += int64(len(p))
+	}
+	data := p
+	if len(l.partial) > 0 {
+		data = append(l.partial, p...)
+	}
 	for {
 		i := bytes.IndexByte(data, '\n')
 		if i < 0 {
@@ -76,23 +154,82 @@ func (l *Log) writeLocked(p []byte) (int, error) {
 		l.addLine(string(bytes.TrimRight(data[:i], "\r")))
 		data = data[i+1:]
 	}
+	for len(data) > MaxLogLine {
+		l.addLine(string(data[:MaxLogLine]))
+		data = data[MaxLogLine:]
+	}
 	l.partial = append(l.partial[:0], data...)
 	return len(p), nil
 }
 
 // addLine takes one complete engine line: the window keeps it as written,
-// for the counters; the file and the tail get it redacted.
+// for the counters; the file gets it redacted.
 func (l *Log) addLine(s string) {
 	if l.inWindow {
-		l.window = append(l.window, s)
+		if l.windowKept+int64(len(s)) <= MaxWindowBytes {
+			l.window = append(l.window, s)
+			l.windowKept += int64(len(s))
+		} else {
+			l.windowCut++
+		}
 	}
-	s = l.red(s)
-	if l.f != nil {
-		l.f.WriteString(s + "\n")
-	}
+	l.fileLine(logLine{s: s})
 	l.tail = append(l.tail, s)
-	if len(l.tail) > tailSize {
-		l.tail = l.tail[len(l.tail)-tailSize:]
+	if len(l.tail) > 2*tailSize {
+		l.tail = append(l.tail[:0], l.tail[len(l.tail)-tailSize:]...)
+	}
+}
+
+// fileLine sends a line to the file: into its head while there is room,
+// else into the ring of its tail.
+func (l *Log) fileLine(ln logLine) {
+	if l.f == nil {
+		return
+	}
+	if !l.cutting {
+		s := ln.s
+		if !ln.marker {
+			s = l.red(s)
+		}
+		if l.written+int64(len(s))+1 <= LogHeadBytes {
+			l.writeFile(s + "\n")
+			l.written += int64(len(s)) + 1
+			return
+		}
+		l.cutting = true
+	}
+	l.ring = append(l.ring, ln)
+	l.ringBytes += int64(len(ln.s)) + 1
+	drop := 0
+	for l.ringBytes > LogTailBytes && drop < len(l.ring)-1 {
+		out := l.ring[drop]
+		drop++
+		l.ringBytes -= int64(len(out.s)) + 1
+		if out.marker {
+			if len(l.cutMarkers) < maxCutMarkers {
+				l.cutMarkers = append(l.cutMarkers, out.s)
+			}
+			continue
+		}
+		l.cutBytes += int64(len(out.s)) + 1
+		l.cutLines++
+	}
+	if drop > 0 {
+		// Reuse the ring's storage once its front has moved far enough.
+		l.ring = l.ring[drop:]
+		if cap(l.ring) > 4*len(l.ring)+1024 {
+			l.ring = append([]logLine(nil), l.ring...)
+		}
+	}
+}
+
+// writeFile writes to the file, remembering the first failure.
+func (l *Log) writeFile(s string) {
+	if l.err != nil {
+		return
+	}
+	if _, err := l.f.WriteString(s); err != nil {
+		l.err = err
 	}
 }
 
@@ -113,7 +250,7 @@ func (l *Log) markLocked(format string, args ...any) {
 		l.addLine(string(l.partial))
 		l.partial = l.partial[:0]
 	}
-	fmt.Fprintf(l.f, "%s%s %s\n", MarkerPrefix, time.Now().UTC().Format(time.RFC3339Nano), l.red(fmt.Sprintf(format, args...)))
+	l.fileLine(logLine{s: fmt.Sprintf("%s%s %s", MarkerPrefix, time.Now().UTC().Format(time.RFC3339Nano), l.red(fmt.Sprintf(format, args...))), marker: true})
 }
 
 // BeginWindow marks the start of the measured window.
@@ -122,7 +259,7 @@ func (l *Log) BeginWindow() {
 	defer l.mu.Unlock()
 	l.markLocked("measured window start")
 	l.inWindow = true
-	l.window = nil
+	l.window, l.windowKept, l.windowBytes, l.windowCut = nil, 0, 0, 0
 	if l.follow != nil {
 		l.follow.Stop()
 	}
@@ -148,6 +285,13 @@ func (l *Log) EndWindow(quiet, max time.Duration) []string {
 	defer l.mu.Unlock()
 	l.markLocked("measured window end")
 	l.inWindow = false
+	l.lastWindow = WindowOutput{Bytes: l.windowBytes, LinesCut: l.windowCut}
+	if l.windowCut > 0 {
+		l.markLocked("the window's lines past %s (%d lines) were not kept for counters", sizeText(MaxWindowBytes), l.windowCut)
+	}
+	if l.lastWindow.Flood() {
+		l.markLocked("the engine wrote %s to its output during the measured window (a flood: more than %s)", sizeText(l.windowBytes), sizeText(FloodBytes))
+	}
 	w := l.window
 	l.window = nil
 	if l.follow != nil && l.spool != nil {
@@ -156,19 +300,55 @@ func (l *Log) EndWindow(quiet, max time.Duration) []string {
 	return w
 }
 
-// Tail returns the last lines the engine wrote.
+// Window is what the engine wrote during the last measured window.
+func (l *Log) Window() WindowOutput {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lastWindow
+}
+
+// Cut is how many bytes of engine output the file left out, so far.
+func (l *Log) Cut() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cutBytes
+}
+
+// Tail returns the last lines the engine wrote, redacted, each at most
+// tailLineBytes.
 func (l *Log) Tail() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.drainLocked()
-	out := append([]string(nil), l.tail...)
+	lines := l.tail
+	if len(lines) > tailSize {
+		lines = lines[len(lines)-tailSize:]
+	}
+	out := make([]string, 0, len(lines)+1)
+	for _, s := range lines {
+		out = append(out, l.red(cutLine(s)))
+	}
 	if len(l.partial) > 0 {
-		out = append(out, l.red(string(l.partial)))
+		out = append(out, l.red(cutLine(string(l.partial))))
 	}
 	return out
 }
 
-// Close flushes and closes the file.
+// cutLine shortens a line for an error's log tail.
+func cutLine(s string) string {
+	if len(s) <= tailLineBytes {
+		return s
+	}
+	cut := tailLineBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d more bytes)", len(s)-cut)
+}
+
+// Close writes what the log holds of its tail, with a marker saying what
+// was cut before it, and closes the file. It fails when any write to the
+// file failed: the log is incomplete.
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -177,10 +357,30 @@ func (l *Log) Close() error {
 		return nil
 	}
 	if len(l.partial) > 0 {
-		l.f.WriteString(l.red(string(l.partial)) + "\n")
+		l.addLine(string(l.partial))
 		l.partial = l.partial[:0]
+	}
+	if l.cutting {
+		if l.cutBytes > 0 || len(l.cutMarkers) > 0 {
+			l.writeFile(fmt.Sprintf("%s%s engine output cut: %d bytes in %d lines between the log's first %s and its last %s were left out (decodebench's own marker lines from that stretch follow)\n",
+				MarkerPrefix, time.Now().UTC().Format(time.RFC3339Nano), l.cutBytes, l.cutLines, sizeText(LogHeadBytes), sizeText(LogTailBytes)))
+		}
+		for _, m := range l.cutMarkers {
+			l.writeFile(m + "\n")
+		}
+		for _, ln := range l.ring {
+			if ln.marker {
+				l.writeFile(ln.s + "\n")
+			} else {
+				l.writeFile(l.red(ln.s) + "\n")
+			}
+		}
+		l.ring, l.cutMarkers = nil, nil
 	}
 	err := l.f.Close()
 	l.f = nil
+	if l.err != nil {
+		return fmt.Errorf("engine log incomplete: %w", l.err)
+	}
 	return err
 }

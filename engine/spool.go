@@ -64,8 +64,13 @@ func (l *Log) drainLocked() {
 			l.writeLocked(buf[:n])
 		}
 		if err == io.EOF || n < len(buf) || err != nil {
-			return
+			break
 		}
+	}
+	// What was copied is freed: the spool of a long-running engine (on
+	// Linux, memory) holds only what the log has not read yet.
+	if l.spoolOff-l.punched >= 1<<20 && punchHole(l.spool, l.spoolOff) == nil {
+		l.punched = l.spoolOff
 	}
 }
 

@@ -74,6 +74,7 @@ func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *schema.Ru
 		return err
 	}
 	run.Leftovers = leftovers(res.Leftovers)
+	run.EngineOutput = engineOutput(res.Window, res.LogCut)
 	run.Metrics = map[string]float64{schema.WallS: res.Wall.Seconds()}
 	for m, re := range e.metrics {
 		v, ok := lastNumber(re, res.Lines)

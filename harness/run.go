@@ -52,6 +52,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 			err = fmt.Errorf("stop engine: %w", stopErr)
 		}
 		run.Leftovers = leftovers(srv.Leftovers())
+		run.EngineOutput = engineOutput(srv.Log.Window(), srv.Log.Cut())
 	}()
 	req := c.request()
 	for i := 0; i < s.Schedule.Warmup; i++ {
@@ -214,6 +215,15 @@ func leftovers(l []engine.Leftover) []schema.HostProcess {
 		out = append(out, schema.HostProcess{PID: p.PID, Name: p.Name})
 	}
 	return out
+}
+
+// engineOutput is what the run records of the engine's output: set when
+// it flooded the measured window or its log was cut.
+func engineOutput(w engine.WindowOutput, cut int64) *schema.EngineOutput {
+	if !w.Flood() && cut == 0 {
+		return nil
+	}
+	return &schema.EngineOutput{WindowBytes: w.Bytes, Flood: w.Flood(), LogCutBytes: cut}
 }
 
 func mergeEnv(a, b map[string]string) map[string]string {

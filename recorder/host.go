@@ -30,4 +30,6 @@ func hostInput(ar *analysis.Run, r schema.Run) {
 		ar.QuietTimedOut = true
 		ar.HostBusy = q.OnBusy == schema.BusyMark
 	}
+	ar.OutputFlood = r.EngineOutput != nil && r.EngineOutput.Flood
+	ar.Impossible = len(r.Impossible) > 0
 }

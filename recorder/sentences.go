@@ -144,6 +144,10 @@ func (f style) reason(r schema.Reason) string {
 		return fmt.Sprintf("GPU power capping: a GPU's clocks were capped for power around %d of %d finished runs.", r.Runs, r.Finished)
 	case schema.MetricNoValue:
 		return fmt.Sprintf("No value: metric %s has no value in any of the %d finished runs, so it has no section; its source was absent in every run, or an input of its expression was. Check the source against an engine log or reply in the data folder.", f.code(r.Metric), r.Runs)
+	case schema.OutputFlood:
+		return fmt.Sprintf("Engine output flood: in %d of %d finished runs the engine wrote more than %s MiB to its standard output and error during the measured request; writing it competes with decoding, so those runs count as contended. Their logs keep the first and last 4 MiB.", r.Runs, r.Finished, count(r.LimitMiB))
+	case schema.ImpossibleValues:
+		return fmt.Sprintf("Impossible values: in %d run(s) the engine reported numbers that cannot be true (not finite, negative, or more tokens than max_tokens allows); they are recorded as absent, and each run's %s list in %s says what they were.", r.Runs, f.code("impossible"), f.code("runs.jsonl"))
 	case schema.QuietTimedOut:
 		return fmt.Sprintf("Busy host: the quiet gate's maximum wait passed before %d of %d finished runs, which then ran anyway (on_busy: %s).", r.Runs, r.Finished, f.text(r.OnBusy))
 	}

@@ -57,6 +57,20 @@ type QuietTimedOut struct {
 	OnBusy string `json:"on_busy" v2:"text"`
 }
 
+// OutputFlood: in Runs of Finished runs the engine wrote more than LimitMiB
+// MiB to its standard output and error during the measured window, which
+// competes with decoding: a contention warning for those runs.
+type OutputFlood struct {
+	HostRuns
+	LimitMiB float64 `json:"limit_mib" v2:"value"`
+}
+
+// ImpossibleValues: in Runs runs the engine reported values that could
+// not be true; they were recorded as absent.
+type ImpossibleValues struct {
+	Runs int `json:"runs" v2:"n"`
+}
+
 // NoEngineTimings: the engine reported no timings in Runs runs.
 type NoEngineTimings struct {
 	Runs int `json:"runs" v2:"n"`
@@ -93,19 +107,21 @@ type NoExactness struct{}
 // KernelTiming: kernel timing is not measured.
 type KernelTiming struct{}
 
-func (ComparisonNote) Code() Code  { return "comparison-note" }
-func (RunsExcluded) Code() Code    { return "runs-excluded" }
-func (GatesRelaxed) Code() Code    { return "gates-relaxed" }
-func (AllowUnverified) Code() Code { return "allow-unverified" }
-func (HostOnBattery) Code() Code   { return "host-on-battery" }
-func (HostLowPower) Code() Code    { return "host-low-power" }
-func (HostThermal) Code() Code     { return "host-thermal" }
-func (HostGPUPowerCap) Code() Code { return "host-gpu-power-cap" }
-func (QuietTimedOut) Code() Code   { return "quiet-timed-out" }
-func (NoEngineTimings) Code() Code { return "no-engine-timings" }
-func (EventCounted) Code() Code    { return "event-counted" }
-func (NoContention) Code() Code    { return "no-contention" }
-func (NotRun) Code() Code          { return "not-run" }
-func (MetricNoValue) Code() Code   { return "metric-no-value" }
-func (NoExactness) Code() Code     { return "no-exactness" }
-func (KernelTiming) Code() Code    { return "kernel-timing" }
+func (ComparisonNote) Code() Code   { return "comparison-note" }
+func (RunsExcluded) Code() Code     { return "runs-excluded" }
+func (GatesRelaxed) Code() Code     { return "gates-relaxed" }
+func (AllowUnverified) Code() Code  { return "allow-unverified" }
+func (HostOnBattery) Code() Code    { return "host-on-battery" }
+func (HostLowPower) Code() Code     { return "host-low-power" }
+func (HostThermal) Code() Code      { return "host-thermal" }
+func (HostGPUPowerCap) Code() Code  { return "host-gpu-power-cap" }
+func (QuietTimedOut) Code() Code    { return "quiet-timed-out" }
+func (OutputFlood) Code() Code      { return "output-flood" }
+func (ImpossibleValues) Code() Code { return "impossible-values" }
+func (NoEngineTimings) Code() Code  { return "no-engine-timings" }
+func (EventCounted) Code() Code     { return "event-counted" }
+func (NoContention) Code() Code     { return "no-contention" }
+func (NotRun) Code() Code           { return "not-run" }
+func (MetricNoValue) Code() Code    { return "metric-no-value" }
+func (NoExactness) Code() Code      { return "no-exactness" }
+func (KernelTiming) Code() Code     { return "kernel-timing" }

@@ -49,6 +49,9 @@ type Run struct {
 	// stopped (a daemon it forked, a worker that detached); they were
 	// killed.
 	Leftovers []HostProcess `json:"leftovers,omitempty"`
+	// EngineOutput says how much the engine wrote; set when its output
+	// flooded the measured window or its log was cut.
+	EngineOutput *EngineOutput `json:"engine_output,omitempty"`
 	// Log is the engine log of this run, relative to the data folder.
 	Log string `json:"log,omitempty"`
 
@@ -102,4 +105,17 @@ type ContentionSample struct {
 	Culprit *HostProcess `json:"culprit,omitempty"`
 	// GPUOthers are processes outside the engine's tree on an NVIDIA GPU.
 	GPUOthers []HostProcess `json:"gpu_others,omitempty"`
+}
+
+// EngineOutput is what an engine wrote to its standard output and error in
+// one run, where that matters to a reader.
+type EngineOutput struct {
+	// WindowBytes is what it wrote during the measured window.
+	WindowBytes int64 `json:"window_bytes"`
+	// Flood is set when WindowBytes passed the flood limit: writing that
+	// much competed with decoding, a contention warning for the run.
+	Flood bool `json:"flood,omitempty"`
+	// LogCutBytes is how much of the run's log was left out of its file
+	// (which keeps its head and tail).
+	LogCutBytes int64 `json:"log_cut_bytes,omitempty"`
 }

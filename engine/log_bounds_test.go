@@ -1,0 +1,89 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A 500 MB stdout flood inside a window gave a 501 MB log and minutes of
+// processing, and the run still counted as OK. The log file keeps the
+// first and last 4 MiB with a marker saying what was cut (decodebench's
+// own markers are kept), the window keeps at most MaxWindowBytes for
+// counters, and the flood is reported.
+func TestLogFloodKeepsHeadAndTail(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "e.log")
+	// A real command engine floods its output: 40 MB of lines.
+	script := `echo first line; yes 'flood line of the engine, about fifty bytes long' | head -c 40000000; echo; echo last line`
+	start := time.Now()
+	res, err := RunCommand(context.Background(), CommandConfig{Command: []string{"sh", "-c", script}, LogPath: path, Label: "measured", Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("processed in %s", time.Since(start))
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > LogHeadBytes+LogTailBytes+64<<10 {
+		t.Errorf("log file is %d MB", fi.Size()>>20)
+	}
+	b, _ := os.ReadFile(path)
+	f := string(b)
+	for _, want := range []string{"first line", "last line", "engine output cut: ", "measured window start", "measured window end", "a flood"} {
+		if !strings.Contains(f, want) {
+			t.Errorf("log lacks %q", want)
+		}
+	}
+	if !res.Window.Flood() || res.Window.Bytes < 40000000 || res.LogCut < 30000000 {
+		t.Errorf("window %+v, cut %d", res.Window, res.LogCut)
+	}
+	kept := 0
+	for _, l := range res.Lines {
+		kept += len(l)
+	}
+	if kept > MaxWindowBytes || res.Window.LinesCut == 0 || res.Lines[0] != "first line" {
+		t.Errorf("window kept %d bytes, cut %d lines", kept, res.Window.LinesCut)
+	}
+}
+
+// An engine line with no newline cannot grow the log's memory: it is
+// split at MaxLogLine, and an error's log tail quotes each line shortly.
+func TestLogLongLineSplitAndTailShort(t *testing.T) {
+	l, err := NewLog(filepath.Join(t.TempDir(), "e.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := []byte(strings.Repeat("z", 64<<10))
+	for i := 0; i < 100; i++ { // 6.4 MB, one line
+		l.Write(chunk)
+	}
+	if len(l.partial) > MaxLogLine {
+		t.Errorf("partial line %d bytes", len(l.partial))
+	}
+	for _, s := range l.Tail() {
+		if len(s) > tailLineBytes+64 {
+			t.Errorf("tail line of %d bytes", len(s))
+		}
+	}
+	l.Close()
+}
+
+// A log that could not be written whole (a full disk) makes Close fail:
+// its run is not OK.
+func TestLogWriteFailureFailsClose(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full:", err)
+	}
+	l := &Log{f: full, last: time.Now()}
+	l.Mark("start")
+	l.Write([]byte("engine line\n"))
+	if err := l.Close(); err == nil || !strings.Contains(err.Error(), "engine log incomplete") {
+		t.Errorf("Close on a full disk: %v", err)
+	}
+}
