@@ -75,6 +75,7 @@ type thumb struct {
 	contended bool
 	hollow    bool // the marker's outline only
 	arrow     bool // an arrowhead (an interval that continues)
+	cross     bool // a REJECTED record's ×
 }
 
 func (t thumb) Thumbnail(c *draw.Canvas) {
@@ -83,6 +84,8 @@ func (t thumb) Thumbnail(c *draw.Canvas) {
 		c.StrokeLine2(*t.line, c.Min.X, y, c.Max.X, y)
 	}
 	switch {
+	case t.cross:
+		drawCross(c, t.color, c.Center())
 	case t.marker && t.hollow:
 		drawHollow(c, t.shape, t.color, markerSize, c.Center())
 	case t.marker:

@@ -25,13 +25,29 @@ type TrendPoint struct {
 	// Valid marks a publishable record (VALID): drawn filled; any other
 	// (INCONCLUSIVE, UNVERIFIED) is drawn hollow.
 	Valid bool
+	// Rejected marks a REJECTED record, which has no ratio: a cross at
+	// the foot of the plot on its date.
+	Rejected bool
 }
+
+// TrendStep is a step detected in one line of the plot: a dashed
+// vertical line in the line's colour at the first record after it.
+type TrendStep struct {
+	Date     time.Time
+	Hardware string
+}
+
+// denseLine is the number of records above which a line's records drop
+// their intervals and draw smaller markers, so hundreds stay readable.
+const denseLine = 60
 
 // Legend texts of the trend plot, also what tests look for.
 const (
-	TrendValidLabel   = "VALID"
-	TrendNotPubLabel  = "not publishable (INCONCLUSIVE, UNVERIFIED)"
-	TrendClippedLabel = "interval clipped (continues past the arrow)"
+	TrendValidLabel    = "VALID"
+	TrendNotPubLabel   = "not publishable (INCONCLUSIVE, UNVERIFIED)"
+	TrendClippedLabel  = "interval clipped (continues past the arrow)"
+	TrendRejectedLabel = "REJECTED (no ratio)"
+	TrendStepLabel     = "step (change point)"
 )
 
 // day is a date's calendar day as the seconds of its UTC midnight: a record
@@ -79,12 +95,19 @@ func (dayTicks) Ticks(min, max float64) []plot.Tick {
 // strip above the data, never cut. The drawing depends only on the
 // points, so the same records give the same bytes.
 func Trend(feature, metric string, points []TrendPoint) (*plot.Plot, error) {
-	p, _, _, err := trend(feature, metric, points)
+	p, _, _, err := trend(feature, metric, points, nil)
+	return p, err
+}
+
+// TrendWithSteps is Trend with each detected step drawn as a dashed
+// vertical line in its line's colour.
+func TrendWithSteps(feature, metric string, points []TrendPoint, steps []TrendStep) (*plot.Plot, error) {
+	p, _, _, err := trend(feature, metric, points, steps)
 	return p, err
 }
 
 // trend is Trend, also returning the marks and the legend's entries.
-func trend(feature, metric string, points []TrendPoint) (*plot.Plot, *trendMarks, []hentry, error) {
+func trend(feature, metric string, points []TrendPoint, steps []TrendStep) (*plot.Plot, *trendMarks, []hentry, error) {
 	if len(points) == 0 {
 		return nil, nil, nil, fmt.Errorf("%w: no records with a ratio", ErrNoPlottableRuns)
 	}
@@ -99,18 +122,31 @@ func trend(feature, metric string, points []TrendPoint) (*plot.Plot, *trendMarks
 	yLo, yHi := trendRange(points)
 	var entries []hentry
 	marks := &trendMarks{lo: yLo, hi: yHi}
-	valid, notPub := false, false
+	valid, notPub, rejected := false, false, false
+	colorOf := map[string]color.Color{}
 	for i, hw := range hws {
 		pts := byHW[hw]
 		slices.SortStableFunc(pts, func(a, b TrendPoint) int { return a.Date.Compare(b.Date) })
-		xy := make(plotter.XYs, len(pts))
+		var xy plotter.XYs
 		clr := ArmColor(i)
-		for j, pt := range pts {
+		colorOf[hw] = clr
+		dense := len(pts) > denseLine
+		for _, pt := range pts {
 			x := day(pt.Date)
 			minX, maxX = min(minX, x), max(maxX, x)
-			xy[j] = plotter.XY{X: x, Y: pt.Ratio}
-			marks.pts = append(marks.pts, trendMark{TrendPoint: pt, x: x, color: clr, shape: armShape(i)})
+			if dense {
+				pt.Lo, pt.Hi = 0, 0
+			}
+			marks.pts = append(marks.pts, trendMark{TrendPoint: pt, x: x, color: clr, shape: armShape(i), dense: dense})
+			if pt.Rejected {
+				rejected = true
+				continue
+			}
+			xy = append(xy, plotter.XY{X: x, Y: pt.Ratio})
 			valid, notPub = valid || pt.Valid, notPub || !pt.Valid
+		}
+		if len(xy) == 0 {
+			continue
 		}
 		line, err := plotter.NewLine(xy)
 		if err != nil {
@@ -125,6 +161,26 @@ func trend(feature, metric string, points []TrendPoint) (*plot.Plot, *trendMarks
 	one.Color = axisColor
 	one.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
 	p.Add(one, marks)
+	for _, st := range steps {
+		x := day(st.Date)
+		l, err := plotter.NewLine(plotter.XYs{{X: x, Y: yLo}, {X: x, Y: yHi}})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		l.Color = colorOf[st.Hardware]
+		if l.Color == nil {
+			l.Color = refColor
+		}
+		l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+		p.Add(l)
+	}
+	if rejected {
+		entries = append(entries, hentry{name: TrendRejectedLabel, thumb: thumb{cross: true, color: axisColor}})
+	}
+	if len(steps) > 0 {
+		ls := draw.LineStyle{Color: refColor, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}
+		entries = append(entries, hentry{name: TrendStepLabel, thumb: thumb{line: &ls}})
+	}
 	if valid && notPub {
 		entries = append(entries, hentry{name: TrendValidLabel, thumb: thumb{marker: true, color: axisColor}},
 			hentry{name: TrendNotPubLabel, thumb: thumb{marker: true, color: axisColor, hollow: true}})
@@ -145,7 +201,9 @@ func trend(feature, metric string, points []TrendPoint) (*plot.Plot, *trendMarks
 func trendRange(points []TrendPoint) (float64, float64) {
 	lo, hi := 1.0, 1.0
 	for _, pt := range points {
-		lo, hi = min(lo, pt.Ratio), max(hi, pt.Ratio)
+		if !pt.Rejected {
+			lo, hi = min(lo, pt.Ratio), max(hi, pt.Ratio)
+		}
 	}
 	span := max(hi-lo, 0.05)
 	limLo, limHi := lo-3*span, hi+3*span
@@ -165,6 +223,7 @@ type trendMark struct {
 	x     float64
 	color color.Color
 	shape shape
+	dense bool
 }
 
 // trendMarks draws each record's interval (clipped to lo..hi, with an
@@ -208,11 +267,19 @@ func (m *trendMarks) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 	}
 	for _, pt := range m.pts {
+		r := markerSize * 1.1
+		if pt.dense {
+			r = markerSize * 0.6
+		}
+		if pt.Rejected {
+			drawCross(&c, pt.color, vg.Point{X: tx(pt.x), Y: ty(m.lo) + vg.Points(5)})
+			continue
+		}
 		at := vg.Point{X: tx(pt.x), Y: ty(pt.Ratio)}
 		if pt.Valid {
-			drawMarker(&c, pt.shape, pt.color, markerSize*1.1, at)
+			drawMarker(&c, pt.shape, pt.color, r, at)
 		} else {
-			drawHollow(&c, pt.shape, pt.color, markerSize*1.1, at)
+			drawHollow(&c, pt.shape, pt.color, r, at)
 		}
 	}
 }
@@ -222,6 +289,14 @@ func (m *trendMarks) Plot(c draw.Canvas, p *plot.Plot) {
 func drawHollow(c *draw.Canvas, sh shape, clr color.Color, r vg.Length, pt vg.Point) {
 	drawMarker(c, sh, clr, r+vg.Points(0.8), pt)
 	drawMarker(c, sh, color.White, r-vg.Points(0.6), pt)
+}
+
+// drawCross is a REJECTED record's mark: an ×.
+func drawCross(c *draw.Canvas, clr color.Color, pt vg.Point) {
+	h := vg.Points(3.5)
+	sty := draw.LineStyle{Color: clr, Width: vg.Points(1.4)}
+	c.StrokeLine2(sty, pt.X-h, pt.Y-h, pt.X+h, pt.Y+h)
+	c.StrokeLine2(sty, pt.X-h, pt.Y+h, pt.X+h, pt.Y-h)
 }
 
 // drawArrow is an arrowhead at pt pointing up (dir 1) or down (-1).

@@ -14,7 +14,7 @@ func TestTrendDateAxis(t *testing.T) {
 			{Date: time.Date(2026, 11, 29, 0, 0, 0, 0, loc), Hardware: "epyc", Ratio: 1.1, Valid: true},
 			{Date: time.Date(2026, 12, 1, 0, 0, 0, 0, loc), Hardware: "epyc", Ratio: 1.2, Valid: true},
 		}
-		p, marks, _, err := trend("spec", "decode_tok_s", pts)
+		p, marks, _, err := trend("spec", "decode_tok_s", pts, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func TestTrendClipsAWideInterval(t *testing.T) {
 		{Date: d(2), Hardware: "epyc", Ratio: 1.12, Lo: 1.10, Hi: 1.14, Valid: true},
 		{Date: d(3), Hardware: "epyc", Ratio: 1.11, Lo: 0.2, Hi: 9.5},
 	}
-	p, _, entries, err := trend("spec", "decode_tok_s", pts)
+	p, _, entries, err := trend("spec", "decode_tok_s", pts, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

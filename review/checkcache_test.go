@@ -11,8 +11,8 @@ import (
 
 const demoRecord = "../docs/benchmark_results/spec-draft-epyc-2026-11-29.md"
 
-// history writes n generated records into a fresh folder.
-func history(t testing.TB, n int) []string {
+// generated writes n generated records into a fresh folder.
+func generated(t testing.TB, n int) []string {
 	t.Helper()
 	paths, err := synthrecords.Generate(synthrecords.Spec{Source: demoRecord, Dir: t.TempDir(), N: n,
 		Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Hardware: []string{"epyc", "xeon"}})
@@ -33,7 +33,7 @@ func cachedCount(rs []Checked) int {
 }
 
 func TestGeneratedRecordsPassCheck(t *testing.T) {
-	for _, r := range CheckAll(history(t, 3), nil) {
+	for _, r := range CheckAll(generated(t, 3), nil) {
 		for _, p := range r.Problems {
 			t.Errorf("%s: %s", filepath.Base(r.Path), p)
 		}
@@ -45,7 +45,7 @@ func TestGeneratedRecordsPassCheck(t *testing.T) {
 // the data folder or another decodebench re-checks, and the changed record
 // fails.
 func TestCheckCacheByContent(t *testing.T) {
-	paths := history(t, 3)
+	paths := generated(t, 3)
 	cache := &CheckCache{Dir: t.TempDir(), Identity: "build-a"}
 	first := CheckAll(paths, cache)
 	if n := cachedCount(first); n != 0 {
@@ -99,7 +99,7 @@ func TestCheckCacheByContent(t *testing.T) {
 // An entry that does not parse, or holds another key, is not trusted: the
 // record is checked again and the entry rewritten.
 func TestCheckCacheMalformedEntries(t *testing.T) {
-	paths := history(t, 1)
+	paths := generated(t, 1)
 	cache := &CheckCache{Dir: t.TempDir(), Identity: "build-a"}
 	CheckAll(paths, cache)
 	entries, _ := filepath.Glob(filepath.Join(cache.Dir, "*", "*.json"))

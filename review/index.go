@@ -8,11 +8,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/decodebench/decodebench/changepoint"
+	"github.com/decodebench/decodebench/history"
 	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/internal/safefs"
-	"github.com/decodebench/decodebench/plots"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -96,6 +96,7 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 	byFeature := map[string][]entry{}
 	var features []string
 	var broken []entry
+	var all []history.Record
 	for _, e := range entries {
 		if e.err != nil {
 			broken = append(broken, e)
@@ -106,31 +107,61 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 			features = append(features, f)
 		}
 		byFeature[f] = append(byFeature[f], e)
+		all = append(all, history.Record{Stem: e.stem, Seq: e.seq, Rec: e.rec})
 	}
 	sort.Strings(features)
+	series := history.Build(all, changepoint.Defaults)
 
 	var b strings.Builder
 	b.WriteString("# Benchmark records\n\n")
-	b.WriteString("Written by `decodebench index`; do not edit by hand. Every record is grouped by feature, then hardware, newest first. ")
-	b.WriteString("The headline is each non-control arm's ratio of medians to the baseline on the primary metric, with its interval. ")
+	b.WriteString("Written by `decodebench index`; do not edit by hand. One row per feature and hardware: its latest record, ")
+	b.WriteString("the verdict, the headline (each non-control arm's ratio of medians to the baseline on the primary metric, with its interval), ")
+	b.WriteString("the trend of the first arm's ratio over the last records, and the steps found in its history. ")
+	b.WriteString("Every record, the steps with the records on either side, and the trend plot are on the feature's page. ")
 	b.WriteString("Problems are what `decodebench check` finds.\n\n")
+	fmt.Fprintf(&b, "Steps: %s; two-sided p < %g, a change of at least %g%%, at least %d records on either side; ",
+		changepoint.Method, changepoint.Defaults.Alpha, 100*changepoint.Defaults.MinStep, changepoint.Defaults.MinSegment)
+	b.WriteString("per feature, hardware and scenario (by its hash), over VALID, INCONCLUSIVE and UNVERIFIED records, in the baseline's own median and in each ratio.\n\n")
 	if len(entries) == 0 && len(bisects) == 0 {
 		b.WriteString("No records yet.\n")
 	}
+	if len(features) > 0 {
+		b.WriteString("| feature | hardware | latest | verdict | headline | trend | records | steps | problems |\n|---|---|---|---|---|---|---|---|---|\n")
+	}
 	for _, f := range features {
 		es := byFeature[f]
-		sort.SliceStable(es, func(i, j int) bool {
-			a, c := es[i], es[j]
-			if a.rec.Hardware != c.rec.Hardware {
-				return a.rec.Hardware < c.rec.Hardware
+		sortEntries(es)
+		hw := ""
+		for _, e := range es {
+			if e.rec.Hardware == hw {
+				continue
 			}
-			if a.rec.Date != c.rec.Date {
-				return a.rec.Date > c.rec.Date
+			hw = e.rec.Hardware
+			n, bad := 0, 0
+			for _, o := range es {
+				if o.rec.Hardware == hw {
+					n++
+					if len(o.problems) > 0 {
+						bad++
+					}
+				}
 			}
-			return a.seq > c.seq
-		})
-		fmt.Fprintf(&b, "## `%s`\n\n", f)
-		plotName, changed, err := writeTrend(d, f, es)
+			probs := problemsCell(e.problems)
+			if bad > 0 && len(e.problems) == 0 {
+				probs = fmt.Sprintf("⚠ %d older record(s)", bad)
+			}
+			fmt.Fprintf(&b, "| [%s](%s) | %s | [%s](%s) %s | %s | %s | %s | %d | %s | %s |\n", cellCode(f), linkTarget(featurePage(f)), cellCode(hw),
+				cellText(e.stem), linkTarget(e.file), cellText(e.rec.Date), cellText(string(e.rec.Verdict)), headline(e.rec),
+				sparkline(es, hw), n, stepsCell(series, f, hw), probs)
+		}
+	}
+	if len(features) > 0 {
+		b.WriteString("\n")
+	}
+	for _, f := range features {
+		es := byFeature[f]
+		fmt.Fprintf(&b, "## %s\n\n", cellCode(f))
+		plotName, changed, err := writeTrend(d, f, es, series)
 		if err != nil {
 			return written, err
 		}
@@ -138,19 +169,16 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 			written = append(written, plotName)
 		}
 		if plotName != "" {
-			fmt.Fprintf(&b, "![%s trend](%s)\n\n", f, filepath.ToSlash(filepath.Join(indexPlotDir, filepath.Base(plotName))))
+			fmt.Fprintf(&b, "![%s trend](%s)\n\n", f, indexPlotDir+"/"+linkTarget(filepath.Base(plotName)))
 		}
-		hw := ""
-		for _, e := range es {
-			if e.rec.Hardware != hw {
-				hw = e.rec.Hardware
-				fmt.Fprintf(&b, "### `%s`\n\n", hw)
-				b.WriteString("| date | record | verdict | headline | engine | problems |\n|---|---|---|---|---|---|\n")
-			}
-			fmt.Fprintf(&b, "| %s | [%s](%s) | %s | %s | %s | %s |\n", cellText(e.rec.Date), cellText(e.stem), linkTarget(e.file), cellText(string(e.rec.Verdict)),
-				headline(e.rec), cellText(engineVersion(e.rec)), problemsCell(e.problems))
+		fmt.Fprintf(&b, "[Every record of %s (%d), and its steps](%s)\n\n", cellCode(f), len(es), linkTarget(featurePage(f)))
+		page, changed, err := writeFeaturePage(d, f, es, series, plotName != "")
+		if err != nil {
+			return written, err
 		}
-		b.WriteString("\n")
+		if changed {
+			written = append(written, page)
+		}
 	}
 	if len(bisects) > 0 {
 		b.WriteString(bisectSection(bisects))
@@ -171,6 +199,20 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 		written = append(written, out)
 	}
 	return written, nil
+}
+
+// sortEntries orders a feature's records by hardware, then newest first.
+func sortEntries(es []entry) {
+	sort.SliceStable(es, func(i, j int) bool {
+		a, c := es[i], es[j]
+		if a.rec.Hardware != c.rec.Hardware {
+			return a.rec.Hardware < c.rec.Hardware
+		}
+		if a.rec.Date != c.rec.Date {
+			return a.rec.Date > c.rec.Date
+		}
+		return a.seq > c.seq
+	})
 }
 
 // suffix is the -N of a record file stem (1 for none).
@@ -236,47 +278,3 @@ func problemsCell(ps []Problem) string {
 // linkTarget is a file name as a Markdown link's target: percent-escaped,
 // so that no character of it ends the link or starts another.
 func linkTarget(file string) string { return (&url.URL{Path: file}).EscapedPath() }
-
-// writeTrend draws the feature's trend plot; "" when nothing has a ratio.
-// The feature is a checked name (recorder.CheckName) by now.
-func writeTrend(d *safefs.Dir, feature string, es []entry) (string, bool, error) {
-	var pts []plots.TrendPoint
-	metric := ""
-	for _, e := range es {
-		if !e.rec.Verdict.ShowsResults() {
-			continue
-		}
-		d, err := time.Parse("2006-01-02", e.rec.Date)
-		if err != nil {
-			continue
-		}
-		for _, v := range e.rec.Analysis.ArmVerdicts {
-			if v.Control || !v.Comparison.Defined() {
-				continue
-			}
-			hw := e.rec.Hardware
-			if len(e.rec.Analysis.ArmVerdicts) > 1 {
-				hw += " " + v.Arm
-			}
-			pts = append(pts, plots.TrendPoint{Date: d, Hardware: hw, Ratio: v.Comparison.Ratio, Lo: v.Comparison.Lo, Hi: v.Comparison.Hi, Valid: e.rec.Verdict == schema.Valid})
-			metric = e.rec.Scenario.Primary
-		}
-	}
-	if len(pts) == 0 {
-		return "", false, nil
-	}
-	p, err := plots.Trend(feature, metric, pts)
-	if err != nil {
-		return "", false, err
-	}
-	png, err := plots.PNG(p)
-	if err != nil {
-		return "", false, err
-	}
-	if err := recorder.CheckName(feature, "x", "2006-01-02"); err != nil {
-		return "", false, err
-	}
-	rel := indexPlotDir + "/" + feature + "-trend.png"
-	changed, err := d.WriteIfChanged(rel, png, 0o644)
-	return filepath.Join(d.Path(), filepath.FromSlash(rel)), changed, err
-}

@@ -6,6 +6,7 @@
 package main
 
 import (
+	"crypto/sha1"
 	"flag"
 	"fmt"
 	"os"
@@ -43,7 +44,7 @@ func main() {
 			return 1, 1
 		}
 		spec.Engine = func(i int) (string, string) {
-			return fmt.Sprintf("version: synthetic build %d", 1000+i), fmt.Sprintf("%040x", 0xc0ffee00+i)
+			return fmt.Sprintf("version: synthetic build %d", 1000+i), fmt.Sprintf("%x", sha1.Sum([]byte(fmt.Sprint(i))))
 		}
 	}
 	paths, err := synthrecords.Generate(spec)
