@@ -6,22 +6,43 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/shirou/gopsutil/v4/process"
 	"golang.org/x/sys/unix"
+
+	"github.com/decodebench/decodebench/internal/safefs"
 )
 
 // PIDRecord is what a pid file says about a running engine: its pid (also
-// its process group) and start time, and the decodebench that started it.
-// A stale engine is killed only when pid AND start time both match, so a
-// recycled pid is never touched.
+// its process group), start time and executable, and the decodebench that
+// started it. A stale engine is killed only when pid, start time AND
+// executable all match, so a recycled pid, or a pid file planted to name
+// another program, is never touched.
 type PIDRecord struct {
 	PID        int    `json:"pid"`
 	StartMS    int64  `json:"start_ms"` // process creation time, ms since the epoch
+	Exe        string `json:"exe,omitempty"`
 	Owner      int    `json:"owner_pid"`
 	OwnerStart int64  `json:"owner_start_ms"`
 	Command    string `json:"command"`
+}
+
+// maxPIDFileBytes bounds what a pid file may hold.
+const maxPIDFileBytes = 64 << 10
+
+// exeOf is a running process's executable; "" when it cannot be read.
+func exeOf(pid int) string {
+	p, err := process.NewProcess(int32(pid))
+	if err != nil {
+		return ""
+	}
+	exe, err := p.Exe()
+	if err != nil {
+		return ""
+	}
+	return exe
 }
 
 // startMS is a process's creation time in ms since the epoch; 0 when it
@@ -38,11 +59,13 @@ func startMS(pid int) int64 {
 	return t
 }
 
+// writePIDFiles writes the engine's record, owner-only, each file created
+// beside its target and renamed over it: never through a link.
 func writePIDFiles(paths []string, pid int, command string) {
-	rec := PIDRecord{PID: pid, StartMS: startMS(pid), Owner: os.Getpid(), OwnerStart: startMS(os.Getpid()), Command: command}
+	rec := PIDRecord{PID: pid, StartMS: startMS(pid), Exe: exeOf(pid), Owner: os.Getpid(), OwnerStart: startMS(os.Getpid()), Command: command}
 	b, _ := json.Marshal(rec)
 	for _, p := range paths {
-		_ = os.WriteFile(p, append(b, '\n'), 0o644)
+		_ = safefs.WriteFile(p, append(b, '\n'), 0o600)
 	}
 }
 
@@ -54,13 +77,25 @@ func removePIDFiles(paths []string) {
 
 // ReapStale reads a pid file left by a campaign and, when the campaign
 // that wrote it is dead and the engine it names still runs with the same
-// start time, kills the engine's process group. It removes the file unless
-// its owner still runs. It says what it did.
+// start time and executable, kills the engine's process group. A pid file
+// that is a link, a special file, another user's, or writable by others
+// is refused (and left alone): it was not written by a campaign of this
+// user. It removes the file unless its owner still runs. It says what it
+// did.
 func ReapStale(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	f, err := safefs.Open(path, maxPIDFileBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}
+	if err != nil {
+		return "", fmt.Errorf("engine pid file refused: %w", err)
+	}
+	if err := safefs.CheckPrivate(f); err != nil {
+		f.Close()
+		return "", fmt.Errorf("engine pid file refused: %w", err)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxPIDFileBytes))
+	f.Close()
 	if err != nil {
 		return "", err
 	}
@@ -75,6 +110,9 @@ func ReapStale(path string) (string, error) {
 	defer os.Remove(path)
 	if r.StartMS == 0 || startMS(r.PID) != r.StartMS {
 		return "", nil // gone, or the pid was recycled
+	}
+	if exe := exeOf(r.PID); r.Exe == "" || exe != r.Exe {
+		return fmt.Sprintf("left engine pid %d running: its executable (%q) is not the one its pid file names (%q)", r.PID, exe, r.Exe), nil
 	}
 	if err := unix.Kill(-r.PID, unix.SIGKILL); err != nil {
 		_ = unix.Kill(r.PID, unix.SIGKILL)

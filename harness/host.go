@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -202,20 +203,26 @@ func footprintTotal(runs []schema.Run) *schema.Footprint {
 // enginePIDFile is the data folder's record of the running engine.
 const enginePIDFile = "engine.pid.json"
 
-// engineRegistry is the host-wide folder of running engines' pid files,
+// engineRegistry is this user's folder of running engines' pid files,
 // beside the host lock, where the next campaign finds an engine left by a
-// dead one.
-func engineRegistry() string {
-	return filepath.Join(filepath.Dir(machine.LockPath()), "decodebench-engines")
+// dead one. It is created owner-only (0700) and used only while it is a
+// folder of this user's that no one else may write to (the temporary
+// directory is shared: another user could plant pid files and links).
+func engineRegistry() (string, error) {
+	dir := filepath.Join(filepath.Dir(machine.LockPath()), fmt.Sprintf("decodebench-engines-%d", os.Geteuid()))
+	if err := safefs.PrivateDir(dir); err != nil {
+		return "", fmt.Errorf("engine registry not used: %w", err)
+	}
+	return dir, nil
 }
 
 // pidFiles are where the running engine is recorded: the data folder and
 // the host registry.
 func (c *campaign) pidFiles() []string {
 	files := []string{filepath.Join(c.dataDir, enginePIDFile)}
-	if err := os.MkdirAll(engineRegistry(), 0o755); err == nil {
+	if reg, err := engineRegistry(); err == nil {
 		sum := sha256.Sum256([]byte(c.dataDir))
-		files = append(files, filepath.Join(engineRegistry(), hex.EncodeToString(sum[:8])+".json"))
+		files = append(files, filepath.Join(reg, hex.EncodeToString(sum[:8])+".json"))
 	}
 	return files
 }
@@ -226,7 +233,9 @@ func (c *campaign) pidFiles() []string {
 // killed.
 func (c *campaign) reapStale() {
 	files := []string{filepath.Join(c.dataDir, enginePIDFile)}
-	if m, err := filepath.Glob(filepath.Join(engineRegistry(), "*.json")); err == nil {
+	if reg, err := engineRegistry(); err != nil {
+		c.progress.Printf("%v", err)
+	} else if m, err := filepath.Glob(filepath.Join(reg, "*.json")); err == nil {
 		files = append(files, m...)
 	}
 	said := map[string]bool{}

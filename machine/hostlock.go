@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/decodebench/decodebench/internal/safefs"
 )
 
 // HolderInfo says who holds the host lock. The lock file holds it as JSON.
@@ -46,18 +48,58 @@ type HostLock struct {
 }
 
 // LockPath is the host lock's file: $DECODEBENCH_LOCK when set, else
-// decodebench.lock in $XDG_RUNTIME_DIR or, without one, the temporary
-// directory. Every campaign of one user on one host meets there; give
-// DECODEBENCH_LOCK a shared path for runners under different users.
+// decodebench.lock in $XDG_RUNTIME_DIR or, without one, in
+// decodebench-<uid> of the temporary directory, a folder created
+// owner-only (0700) and refused when it is a link, is another user's, or
+// others may write to it (see LockDir). Every campaign of one user on one
+// host meets there; give DECODEBENCH_LOCK a shared path for runners under
+// different users.
 func LockPath() string {
 	if p := os.Getenv("DECODEBENCH_LOCK"); p != "" {
 		return p
 	}
-	dir := os.Getenv("XDG_RUNTIME_DIR")
-	if dir == "" {
-		dir = os.TempDir()
+	return filepath.Join(LockDir(), "decodebench.lock")
+}
+
+// LockDir is the folder of the host lock and of this user's engine
+// registry when DECODEBENCH_LOCK is not set: $XDG_RUNTIME_DIR, else
+// decodebench-<uid> in the temporary directory (shared by every user, so
+// it is checked before use by PrivateLockDir).
+func LockDir() string {
+	if dir := os.Getenv("XDG_RUNTIME_DIR"); dir != "" {
+		return dir
 	}
-	return filepath.Join(dir, "decodebench.lock")
+	return filepath.Join(os.TempDir(), fmt.Sprintf("decodebench-%d", os.Geteuid()))
+}
+
+// PrivateLockDir creates LockDir when missing (mode 0700) and refuses it
+// unless it is a folder of this user's that no one else may write to.
+func PrivateLockDir() error {
+	if err := safefs.PrivateDir(LockDir()); err != nil {
+		return fmt.Errorf("machine: host lock folder: %w", err)
+	}
+	return nil
+}
+
+// openLock opens the lock file: a path the user named in
+// DECODEBENCH_LOCK may be shared between users (any regular file, never
+// through a link); the default one must be this user's own.
+func openLock(path string) (*os.File, error) {
+	if os.Getenv("DECODEBENCH_LOCK") != "" {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0o666)
+		if err != nil {
+			return nil, err
+		}
+		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			f.Close()
+			return nil, fmt.Errorf("%s is not a regular file", path)
+		}
+		return f, nil
+	}
+	if err := PrivateLockDir(); err != nil {
+		return nil, err
+	}
+	return safefs.OpenPrivate(path, os.O_RDWR|os.O_CREATE)
 }
 
 // lockPoll is how often a waiting AcquireHostLock tries again.
@@ -84,7 +126,7 @@ func WaitHostLock(ctx context.Context, wait time.Duration, info HolderInfo, wait
 	start := time.Now()
 	var told time.Time
 	for {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+		f, err := openLock(path)
 		if err != nil {
 			return nil, fmt.Errorf("machine: host lock: %w", err)
 		}

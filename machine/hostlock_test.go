@@ -152,3 +152,64 @@ func TestHostLockWaitSaysWhoHoldsIt(t *testing.T) {
 	}
 	b.Release()
 }
+
+// Without XDG_RUNTIME_DIR the lock lives in an owner-only folder of the
+// shared temporary directory; a folder pre-created by someone else (here:
+// writable by others, or a link) and a planted link as the lock file are
+// refused (issue 19 item 9).
+func TestLockDirRefusesPlanted(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("DECODEBENCH_LOCK", "")
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	t.Setenv("TMPDIR", tmp)
+	dir := LockDir()
+	if filepath.Dir(dir) != tmp || !strings.HasPrefix(filepath.Base(dir), "decodebench-") {
+		t.Fatalf("LockDir = %s", dir)
+	}
+	l, err := AcquireHostLock(context.Background(), 0, HolderInfo{PID: os.Getpid()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Release()
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("lock folder %v, %v; want 0700", fi.Mode(), err)
+	}
+	if fi, err := os.Stat(LockPath()); err != nil || fi.Mode().Perm()&0o077 != 0 {
+		t.Fatalf("lock file %v, %v; want owner-only", fi.Mode(), err)
+	}
+
+	// A planted link as the lock file.
+	victim := filepath.Join(tmp, "victim")
+	if err := os.WriteFile(victim, []byte("precious"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(LockPath())
+	if err := os.Symlink(victim, LockPath()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AcquireHostLock(context.Background(), 0, HolderInfo{PID: os.Getpid()}); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("planted lock link: %v", err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "precious" {
+		t.Errorf("wrote through the link: %q", b)
+	}
+	// A folder others may write to.
+	os.RemoveAll(dir)
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AcquireHostLock(context.Background(), 0, HolderInfo{PID: os.Getpid()}); err == nil || !strings.Contains(err.Error(), "writable by others") {
+		t.Errorf("world-writable lock folder: %v", err)
+	}
+	// A link as the folder.
+	os.RemoveAll(dir)
+	if err := os.Symlink(t.TempDir(), dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AcquireHostLock(context.Background(), 0, HolderInfo{PID: os.Getpid()}); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("linked lock folder: %v", err)
+	}
+}
