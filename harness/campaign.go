@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/internal/abbrev"
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/redact"
@@ -48,11 +48,17 @@ type Outcome struct {
 }
 
 type campaign struct {
-	scenario    *scenarios.Scenario
-	policy      scenarios.Policy
-	opt         Options
-	dataDir     string
-	recPath     string
+	scenario *scenarios.Scenario
+	policy   scenarios.Policy
+	opt      Options
+	dataDir  string
+	recPath  string
+	// data and out hold the data folder and the record's folder open for
+	// the whole campaign: everything decodebench writes goes through
+	// them, and the engine's log (written by path) only after
+	// checkFolders has found both paths still naming them, so a folder
+	// swapped for a link mid-campaign redirects nothing.
+	data, out   *safefs.Dir
 	rec         *schema.Record
 	progress    *Progress
 	journal     *Journal
@@ -120,6 +126,10 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 	if err != nil {
 		return nil, err
 	}
+	if err := c.holdFolders(); err != nil {
+		return nil, err
+	}
+	defer c.releaseFolders()
 	if err := c.prepareDataDir(); err != nil {
 		return nil, err
 	}
@@ -136,7 +146,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 	}
 	st := state{ScenarioPath: scenarioPath, ScenarioHash: s.Hash(), Started: c.rec.Method.Started, EngineSHA256: c.rec.Engine.SHA256, ArmEngines: c.engines.armHashes(), Overrides: s.Overrides}
 	c.redact.Walk(&st)
-	if err := writeState(c.dataDir, st); err != nil {
+	if err := writeStateIn(c.data, st); err != nil {
 		return nil, err
 	}
 	return c.execute(ctx)
@@ -171,20 +181,61 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 }
 
 func (c *campaign) prepareDataDir() error {
-	if err := os.MkdirAll(filepath.Join(c.dataDir, "logs"), 0o755); err != nil {
+	if err := c.data.Mkdir("logs"); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(c.dataDir, recorder.ScenarioFile), c.redact.YAML(c.scenario.Source), 0o644)
+	return c.data.WriteFile(recorder.ScenarioFile, c.redact.YAML(c.scenario.Source), 0o644)
+}
+
+// holdFolders opens the data folder and the record's folder, never through
+// a link, for the rest of the campaign.
+func (c *campaign) holdFolders() error {
+	var err error
+	if c.data, err = safefs.OpenDir(c.dataDir); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	if c.out, err = safefs.OpenDir(filepath.Dir(c.recPath)); err != nil {
+		c.data.Close()
+		return fmt.Errorf("record folder: %w", err)
+	}
+	return nil
+}
+
+func (c *campaign) releaseFolders() {
+	c.data.Close()
+	c.out.Close()
+}
+
+// checkFolders says whether the data folder, its logs folder and the
+// record's folder are still the ones the campaign holds: before each run
+// (whose engine log is opened by path) and before the data folder is
+// hashed. A swapped folder stops the campaign; nothing more is written.
+func (c *campaign) checkFolders() error {
+	if err := c.data.Verify(); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	logs, err := c.data.Sub("logs", false)
+	if err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	defer logs.Close()
+	if err := logs.Verify(); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	if err := c.out.Verify(); err != nil {
+		return fmt.Errorf("record folder: %w", err)
+	}
+	return nil
 }
 
 // execute runs the schedule from where the record's runs leave off, then
 // concludes and writes the record.
 func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 	s := c.scenario
-	if err := os.MkdirAll(filepath.Join(c.dataDir, "logs"), 0o755); err != nil {
+	if err := c.data.Mkdir("logs"); err != nil {
 		return nil, err
 	}
-	journal, err := OpenJournal(filepath.Join(c.dataDir, recorder.RunsFile))
+	journal, err := OpenJournalIn(c.data, recorder.RunsFile)
 	if err != nil {
 		return nil, err
 	}
@@ -212,6 +263,9 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 	for !interrupted && !aborted {
 		for next < len(plan) {
 			slot := plan[next]
+			if err := c.checkFolders(); err != nil {
+				return nil, err
+			}
 			run, err := c.measure(ctx, slot, attempt)
 			if err != nil {
 				if errors.Is(err, errInterrupted) {

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -40,7 +42,18 @@ type journalFile interface {
 // OpenJournal opens (or creates) the journal for appending; it never
 // writes through a symbolic link.
 func OpenJournal(path string) (*Journal, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|unix.O_NOFOLLOW, 0o644)
+	d, err := safefs.OpenDir(filepath.Dir(path))
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	defer d.Close()
+	return OpenJournalIn(d, filepath.Base(path))
+}
+
+// OpenJournalIn opens (or creates) the journal name in a data folder held
+// open, never through a symbolic link, and only a regular file.
+func OpenJournalIn(d *safefs.Dir, name string) (*Journal, error) {
+	f, err := d.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}

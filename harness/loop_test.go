@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,6 +53,13 @@ func executeTest(t *testing.T, ctx context.Context, c *campaign) *Outcome {
 	t.Helper()
 	dir := t.TempDir()
 	c.recPath, c.dataDir = filepath.Join(dir, "t.md"), filepath.Join(dir, "data", "t")
+	if err := os.MkdirAll(c.dataDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.holdFolders(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.releaseFolders)
 	if err := c.prepareDataDir(); err != nil {
 		t.Fatal(err)
 	}

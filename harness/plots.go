@@ -22,10 +22,18 @@ func (c *campaign) writePlots() []string {
 	// Titles and legends are drawn from these strings.
 	c.redact.Walk(&spec)
 	c.redact.Walk(&runs)
-	names, err := plots.WriteAll(c.dataDir, runs, spec)
+	files, err := plots.Render(runs, spec)
 	if err != nil {
 		c.progress.Printf("no plots: %v", err)
 		return nil
+	}
+	var names []string
+	for _, f := range files {
+		if err := c.data.WriteFile(f.Name, f.Data, 0o644); err != nil {
+			c.progress.Printf("no plots: %v", err)
+			return names
+		}
+		names = append(names, f.Name)
 	}
 	return names
 }

@@ -80,10 +80,13 @@ func (c *campaign) writeOutputs() error {
 	c.rec.Plots = c.writePlots()
 	// Every string of the record (data block and Markdown alike) is masked.
 	c.redact.Walk(c.rec)
+	if err := c.checkFolders(); err != nil {
+		return err
+	}
 	files, err := recorder.HashDataDir(c.dataDir)
 	if err != nil {
 		return err
 	}
 	c.rec.Files = files
-	return recorder.WriteFile(c.recPath, c.rec)
+	return recorder.WriteIn(c.out, filepath.Base(c.recPath), c.rec)
 }

@@ -41,6 +41,10 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 		return nil, err
 	}
 	c.dataDir, c.recPath = dataDir, recPath
+	if err := c.holdFolders(); err != nil {
+		return nil, fmt.Errorf("resume %s: %w", dataDir, err)
+	}
+	defer c.releaseFolders()
 	journalPath := filepath.Join(dataDir, recorder.RunsFile)
 	if cut, err := RepairJournal(journalPath); err != nil {
 		return nil, err
@@ -71,7 +75,7 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	st.Resumed = append(st.Resumed, now)
 	c.rec.Method.Resumed = st.Resumed
 	c.redact.Walk(&st)
-	if err := writeState(dataDir, st); err != nil {
+	if err := writeStateIn(c.data, st); err != nil {
 		return nil, err
 	}
 	c.rec.Runs = runs

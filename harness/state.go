@@ -4,15 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 )
@@ -47,29 +45,26 @@ type state struct {
 }
 
 func writeState(dataDir string, st state) error {
+	d, err := safefs.OpenDir(dataDir)
+	if err != nil {
+		return fmt.Errorf("campaign state: %w", err)
+	}
+	defer d.Close()
+	return writeStateIn(d, st)
+}
+
+// writeStateIn writes the state into a data folder held open: into a
+// temporary file created beside it, renamed over it (never through a
+// link).
+func writeStateIn(d *safefs.Dir, st state) error {
 	b, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(dataDir, stateFile+".tmp")
-	if err := writeNoFollow(tmp, append(b, '\n')); err != nil {
+	if err := d.WriteFile(stateFile, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("campaign state: %w", err)
 	}
-	// A rename replaces a link at the target rather than following it.
-	return os.Rename(tmp, filepath.Join(dataDir, stateFile))
-}
-
-// writeNoFollow writes a file, refusing to write through a symbolic link.
-func writeNoFollow(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|unix.O_NOFOLLOW, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return nil
 }
 
 // ReadState returns the scenario path and the overrides recorded in a
@@ -190,25 +185,5 @@ func scenarioChanged(dataDir string, s *scenarios.Scenario, now, was string) err
 	return errors.New(b.String())
 }
 
-// readRegular reads a regular file of at most limit bytes without
-// following a symbolic link.
-func readRegular(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
-	}
-	return b, nil
-}
+// readRegular is the guarded reader (safefs).
+func readRegular(path string, limit int64) ([]byte, error) { return safefs.ReadFile(path, limit) }

@@ -193,11 +193,37 @@ func SVG(p *plot.Plot) ([]byte, error) {
 // 1: the start tag without its ">", 2: the font size, 3: the content.
 var svgText = regexp.MustCompile(`(<text [^>]*style="font-family:Liberation Sans;[^"]*font-size:([0-9.]+)px[^"]*")>([^<]*)</text>`)
 
+// File is one rendered figure file.
+type File struct {
+	Name string
+	Data []byte
+}
+
 // WriteAll renders both figures and writes timeline.png, timeline.svg,
 // distributions.png and distributions.svg into dir (created if needed). It
 // returns the file names (relative to dir) in that order. Nothing is written
 // unless both figures render.
 func WriteAll(dir string, runs []Run, s Spec) ([]string, error) {
+	files, err := Render(runs, s)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("plots: %w", err)
+	}
+	names := make([]string, 0, len(files))
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+			return names, fmt.Errorf("plots: %w", err)
+		}
+		names = append(names, f.Name)
+	}
+	return names, nil
+}
+
+// Render renders both figures, as WriteAll writes them, without writing:
+// for a caller that writes through a folder it holds open.
+func Render(runs []Run, s Spec) ([]File, error) {
 	tl, err := Timeline(runs, s)
 	if err != nil {
 		return nil, err
@@ -212,20 +238,12 @@ func WriteAll(dir string, runs []Run, s Spec) ([]string, error) {
 		enc  func(*plot.Plot) ([]byte, error)
 		data []byte
 	}{{TimelinePNG, tl, PNG, nil}, {TimelineSVG, tl, SVG, nil}, {DistributionsPNG, ds, PNG, nil}, {DistributionsSVG, ds, SVG, nil}}
+	out := make([]File, 0, len(files))
 	for i := range files {
 		if files[i].data, err = files[i].enc(files[i].p); err != nil {
 			return nil, err
 		}
+		out = append(out, File{Name: files[i].name, Data: files[i].data})
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("plots: %w", err)
-	}
-	names := make([]string, 0, len(files))
-	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
-			return names, fmt.Errorf("plots: %w", err)
-		}
-		names = append(names, f.name)
-	}
-	return names, nil
+	return out, nil
 }

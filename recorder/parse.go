@@ -157,6 +157,19 @@ func Load(path string) (*schema.Record, error) {
 	return rec, nil
 }
 
+// WriteIn renders the record into name under a folder held open,
+// atomically and never through a link (see safefs.Dir.WriteFile).
+func WriteIn(d *safefs.Dir, name string, r *schema.Record) error {
+	var b bytes.Buffer
+	if err := Markdown(&b, r); err != nil {
+		return err
+	}
+	if err := d.WriteFile(name, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write record: %w", err)
+	}
+	return nil
+}
+
 // IntegrityError says a data folder's file is not the one its record names.
 type IntegrityError struct {
 	Record, File, Got, Want string
