@@ -358,7 +358,7 @@ func (b *bisector) step(ctx context.Context, refDir string, st *schema.BisectSte
 				rounds = 2 * last.Rounds
 			}
 		}
-		c, err := b.campaign(ctx, dir, refDir, rounds, resume)
+		c, err := b.campaign(ctx, st.Commit, dir, refDir, rounds, resume)
 		if err != nil {
 			return err
 		}
@@ -379,7 +379,7 @@ func (b *bisector) step(ctx context.Context, refDir string, st *schema.BisectSte
 
 // campaign runs (or, given the record of an interrupted one, resumes) one
 // campaign of the scenario with the two worktrees and classifies it.
-func (b *bisector) campaign(ctx context.Context, candDir, refDir string, rounds int, resume string) (schema.BisectCampaign, error) {
+func (b *bisector) campaign(ctx context.Context, commit, candDir, refDir string, rounds int, resume string) (schema.BisectCampaign, error) {
 	var set []string
 	if rounds != b.st.BaseRounds {
 		set = []string{scenarios.RoundsOverride(rounds)}
@@ -410,6 +410,9 @@ func (b *bisector) campaign(ctx context.Context, candDir, refDir string, rounds 
 	if err != nil {
 		return schema.BisectCampaign{}, err
 	}
+	if err := b.verifyBuilds(out.Record, candDir, refDir, commit); err != nil {
+		return schema.BisectCampaign{}, fmt.Errorf("%s: %w", out.RecordPath, err)
+	}
 	c := analysis.ClassifyStep(out.Record, b.st.Summary.Reference, b.st.Summary.Candidate, b.st.Summary.Threshold)
 	rel, err := filepath.Rel(filepath.Dir(b.sumPath), out.RecordPath)
 	if err != nil {
@@ -417,6 +420,32 @@ func (b *bisector) campaign(ctx context.Context, candDir, refDir string, rounds 
 	}
 	c.Record, c.Rounds = filepath.ToSlash(rel), rounds
 	return c, nil
+}
+
+// verifyBuilds checks that each arm ran its own build: the reference arm
+// the good commit's worktree, the candidate the commit's, by the engine
+// paths and source commits its record names. A scenario that swapped the
+// variables would otherwise bisect the wrong way round.
+func (b *bisector) verifyBuilds(rec *schema.Record, candDir, refDir, commit string) error {
+	for _, side := range []struct{ arm, dir, other, commit string }{
+		{b.st.Summary.Reference, refDir, candDir, b.st.Summary.Good},
+		{b.st.Summary.Candidate, candDir, refDir, commit},
+	} {
+		e := rec.EngineOf(side.arm)
+		if within(e.Path, side.other) || within(e.RealBinary, side.other) {
+			return fmt.Errorf("arm %s ran %s, a build of the other worktree: the baseline arm must run ${%s}, the other ${%s}", side.arm, e.Path, ReferenceVar, CandidateVar)
+		}
+		if e.SourceCommit != "" && e.SourceCommit != side.commit {
+			return fmt.Errorf("arm %s ran a build whose source is at %.12s, not %.12s", side.arm, e.SourceCommit, side.commit)
+		}
+	}
+	return nil
+}
+
+// within reports whether path lies inside dir.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return path != "" && err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 func (b *bisector) progress(format string, args ...any) {

@@ -111,3 +111,33 @@ func TestStepBuildFailureSkips(t *testing.T) {
 		}
 	}
 }
+
+// Each arm must have run its own worktree's build: a scenario whose
+// baseline runs ${CANDIDATE_DIR} (or whose builds come from other
+// commits) stops the bisect rather than bisecting the wrong way round.
+func TestVerifyBuilds(t *testing.T) {
+	b := &bisector{st: &state{Summary: schema.Bisect{Reference: "ref", Candidate: "cand", Good: "good"}}}
+	rec := func(refPath, refSrc, candPath, candSrc string) *schema.Record {
+		return &schema.Record{Engines: []schema.ArmsEngine{
+			{Arms: []string{"ref"}, EngineInfo: schema.EngineInfo{Path: refPath, SourceCommit: refSrc}},
+			{Arms: []string{"cand"}, EngineInfo: schema.EngineInfo{Path: candPath, SourceCommit: candSrc}}}}
+	}
+	for _, c := range []struct {
+		rec  *schema.Record
+		fail string
+	}{
+		{rec("/w/reference/engine", "good", "/w/abc/engine", "abc"), ""},
+		{rec("/w/reference/engine", "", "/w/abc/engine", ""), ""},
+		{rec("/w/abc/engine", "", "/w/reference/engine", ""), "a build of the other worktree"},
+		{rec("/w/reference/engine", "good", "/w/abc/engine", "good"), "source is at good"},
+		{rec("/w/reference/engine", "abc", "/w/abc/engine", "abc"), "source is at abc"},
+	} {
+		err := b.verifyBuilds(c.rec, "/w/abc", "/w/reference", "abc")
+		switch {
+		case c.fail == "" && err != nil:
+			t.Errorf("%+v: %v", c.rec.Engines, err)
+		case c.fail != "" && (err == nil || !strings.Contains(err.Error(), c.fail)):
+			t.Errorf("%+v: %v, want an error saying %q", c.rec.Engines, err, c.fail)
+		}
+	}
+}

@@ -181,6 +181,16 @@ func TestBisectFindsSlowCommit(t *testing.T) {
 		}
 	}
 	t.Logf("summary table:\n%s", recorder.BisectTable(sum))
+	// Each step's record names both builds, each at its own commit.
+	for _, s := range sum.Steps {
+		rec, err := recorder.ParseFile(filepath.Join(out, filepath.FromSlash(s.Campaigns[0].Record)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref, cand := rec.EngineOf("reference"), rec.EngineOf("candidate"); ref.SourceCommit != shas[0] || cand.SourceCommit != s.Commit || ref.SHA256 == cand.SHA256 {
+			t.Errorf("step %d's record: reference built from %.12s (sha256 %.12s), candidate from %.12s (sha256 %.12s)", s.N, ref.SourceCommit, ref.SHA256, cand.SourceCommit, cand.SHA256)
+		}
+	}
 
 	check := exec.Command(binary, "check", sumPath)
 	if b, err := check.CombinedOutput(); err != nil {

@@ -129,8 +129,10 @@ func checkBisect(summaryPath string, src []byte) []Problem {
 			if len(rec.Scenario.Overrides) == 0 && rec.Scenario.Hash != b.ScenarioHash {
 				add(sec, "record %s ran scenario %.12s, the bisect %.12s", rel, rec.Scenario.Hash, b.ScenarioHash)
 			}
-			if sc := rec.Engine.SourceCommit; sc != "" && sc != b.Good {
-				add(sec, "record %s: the reference's engine was built from %.12s, not the good commit %.12s", rel, sc, b.Good)
+			for _, side := range []struct{ role, arm, commit string }{{"reference", b.Reference, b.Good}, {"candidate", b.Candidate, st.Commit}} {
+				if sc := rec.EngineOf(side.arm).SourceCommit; sc != "" && sc != side.commit {
+					add(sec, "record %s: the %s arm %s ran a build of %.12s, not of %.12s", rel, side.role, side.arm, sc, side.commit)
+				}
 			}
 		}
 		if pending {
