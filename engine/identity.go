@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -43,12 +41,17 @@ func Identify(ctx context.Context, command string, env []string, sourceDir strin
 	if id.SHA256, err = fileSHA256(path); err != nil {
 		id.Problems = append(id.Problems, err.Error())
 	}
-	if real := wrappedBinary(path); real != "" {
-		id.RealBinary = real
+	binary := path
+	real, libDirs := wrapperMarkers(path)
+	if real != "" {
+		id.RealBinary, binary = real, real
 		if id.RealSHA256, err = fileSHA256(real); err != nil {
 			id.Problems = append(id.Problems, err.Error())
 		}
 	}
+	libs, problems := engineLibraries(binary, libDirs, env)
+	id.Libraries = libs
+	id.Problems = append(id.Problems, problems...)
 	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
 	defer cancel()
 	res, err := probe{argv: []string{path, "--version"}, env: env, timeout: versionTimeout, combined: true}.run(ctx)
@@ -173,27 +176,6 @@ func fileSHA256(path string) (string, error) {
 		return "", fmt.Errorf("hash engine binary: %w", err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// wrappedBinary returns the binary a small wrapper script names with
-// RealBinaryMarker, or "".
-func wrappedBinary(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	head := make([]byte, 2)
-	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, []byte("#!")) {
-		return ""
-	}
-	sc := bufio.NewScanner(io.LimitReader(f, 64<<10))
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), RealBinaryMarker); ok {
-			return strings.TrimSpace(rest)
-		}
-	}
-	return ""
 }
 
 // VersionOf runs a version command (a Python engine's

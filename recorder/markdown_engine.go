@@ -82,6 +82,9 @@ func (m *mdWriter) engineTable(e schema.EngineInfo) {
 	if e.AllowDirty != "" {
 		m.p("| Allowed dirty or stale | %s |\n", cell(text(e.AllowDirty)))
 	}
+	for _, l := range e.Libraries {
+		m.p("| Library | %s, sha256 %s |\n", cellCode(l.Path), cellCode(l.SHA256))
+	}
 	for _, f := range e.Models {
 		m.p("| Model file | %s → %s, %s bytes, sha256 %s |\n", cellCode(f.Arg), cellCode(f.Path), strconv.FormatInt(f.Bytes, 10), cellCode(f.SHA256))
 	}

@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -281,8 +282,13 @@ func conditions(oldPath string, old *schema.Record, newPath string, nu *schema.R
 	models := map[string][2]string{}
 	for _, pair := range enginePairs(old, nu) {
 		eo, en, of := pair.old, pair.nu, pair.of
-		add("engine sha256"+of, eo.SHA256, en.SHA256)
-		add("engine wrapped binary sha256"+of, eo.RealSHA256, en.RealSHA256)
+		// The binary that runs: a wrapper script's own hash says only
+		// where it was installed, so the binary it wraps is compared
+		// when a record names one.
+		add("engine binary sha256"+of, engineBinarySHA(eo), engineBinarySHA(en))
+		if len(eo.Libraries) > 0 && len(en.Libraries) > 0 {
+			add("engine libraries"+of, libraryChanges(eo.Libraries, en.Libraries, false), libraryChanges(eo.Libraries, en.Libraries, true))
+		}
 		add("engine version"+of, eo.Version, en.Version)
 		add("engine source commit"+of, eo.SourceCommit, en.SourceCommit)
 		add("engine source dirty"+of, dirty(eo.SourceDirty), dirty(en.SourceDirty))
@@ -417,4 +423,51 @@ func enginePairs(old, nu *schema.Record) []enginePair {
 		out = append(out, enginePair{old: old.EngineOf(a), nu: nu.EngineOf(a), of: " of arm " + a})
 	}
 	return out
+}
+
+// engineBinarySHA is the sha256 of the binary that runs: the one a wrapper
+// script names, else the command's own.
+func engineBinarySHA(e schema.EngineInfo) string {
+	if e.RealSHA256 != "" {
+		return e.RealSHA256
+	}
+	return e.SHA256
+}
+
+// libraryChanges lists, by file name, the engine libraries whose sha256
+// differs between the two records or that only one has: each with its
+// old (new=false) or new hash; "" when they are the same.
+func libraryChanges(old, nu []schema.FileSum, new bool) string {
+	byName := func(fs []schema.FileSum) map[string]string {
+		m := map[string]string{}
+		for _, f := range fs {
+			m[filepath.Base(f.Path)] = f.SHA256
+		}
+		return m
+	}
+	o, n := byName(old), byName(nu)
+	names := map[string]bool{}
+	for k := range o {
+		names[k] = true
+	}
+	for k := range n {
+		names[k] = true
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(names)) {
+		if o[k] == n[k] {
+			continue
+		}
+		v := o[k]
+		if new {
+			v = n[k]
+		}
+		if v == "" {
+			v = "absent"
+		} else if len(v) > 12 {
+			v = v[:12]
+		}
+		out = append(out, k+" "+v)
+	}
+	return strings.Join(out, ", ")
 }

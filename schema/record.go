@@ -125,7 +125,10 @@ type EngineInfo struct {
 	// dirty or newer than the binary; set only when one of them was.
 	AllowDirty string      `json:"allow_dirty,omitempty"`
 	Models     []ModelFile `json:"models,omitempty"`
-	Problems   []string    `json:"problems,omitempty"`
+	// Libraries are the engine's own shared libraries (libllama, libggml
+	// and its backends), where its kernels live, with their sha256.
+	Libraries []FileSum `json:"libraries,omitempty"`
+	Problems  []string  `json:"problems,omitempty"`
 }
 
 // ArmsEngine is one engine of a record whose arms ran several, and the
