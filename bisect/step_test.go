@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/review"
 	"github.com/decodebench/decodebench/schema"
@@ -139,5 +141,42 @@ func TestVerifyBuilds(t *testing.T) {
 		case c.fail != "" && (err == nil || !strings.Contains(err.Error(), c.fail)):
 			t.Errorf("%+v: %v, want an error saying %q", c.rec.Engines, err, c.fail)
 		}
+	}
+}
+
+// --max-time reached before a step: the bisect ends out of time, saying
+// the first bad commit is among the whole range, in a summary check
+// passes; its worktrees are gone and the checkout untouched.
+func TestOutOfTime(t *testing.T) {
+	repo := t.TempDir()
+	gitT(t, repo, "init", "-q", "-b", "main")
+	for i := range 3 {
+		if err := os.WriteFile(filepath.Join(repo, "f"), []byte{byte('0' + i)}, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gitT(t, repo, "add", "f")
+		gitT(t, repo, "commit", "-q", "-m", fmt.Sprint("c", i))
+	}
+	out := t.TempDir()
+	res, err := Run(context.Background(), Config{Source: repo, Good: "HEAD~2", Bad: "HEAD", Build: "true", Threshold: 0.05, MaxTime: time.Nanosecond, Scenario: "llamacpp-bisect"},
+		Options{Harness: harness.Options{OutDir: out, Hardware: "test", Date: "2026-01-02"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Summary.Outcome
+	if o.Result != schema.OutOfTime || len(o.Among) != 2 || len(res.Summary.Steps) != 0 || res.Interrupted {
+		t.Errorf("outcome %+v after %d steps", o, len(res.Summary.Steps))
+	}
+	if res.Path != filepath.Join(out, "bisect-bisect-test-2026-01-02.md") {
+		t.Errorf("summary at %s", res.Path)
+	}
+	for _, p := range review.Check(res.Path) {
+		t.Errorf("check: %s", p)
+	}
+	if wt := gitT(t, repo, "worktree", "list", "--porcelain"); strings.Count(wt, "worktree ") != 1 {
+		t.Errorf("worktrees left behind:\n%s", wt)
+	}
+	if s := gitT(t, repo, "status", "--porcelain"); s != "" {
+		t.Errorf("the checkout changed: %s", s)
 	}
 }
