@@ -75,6 +75,15 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 	decoded := len(p.errs)
 	s.validate(p)
 	raw := s.unresolvedJSON()
+	s.rawBins = map[string]string{}
+	if len(s.Engine.Command) > 0 {
+		s.rawBins["engine.command[0]"] = s.Engine.Command[0]
+	}
+	for i, a := range s.Arms {
+		if a.Engine != nil && len(a.Engine.Command) > 0 {
+			s.rawBins[fmt.Sprintf("arms[%d].engine.command[0]", i)] = a.Engine.Command[0]
+		}
+	}
 	s.resolve(p, NewVars(s.Vars, opt.LookupEnv), opt.Offline, opt.Offline || opt.PromptText != "")
 	if s.Engine.Request.PromptFile != "" && s.Engine.Request.Prompt == "" {
 		s.Engine.Request.Prompt = opt.PromptText

@@ -68,8 +68,10 @@ func (s *Scenario) warnLocal(p *problems) {
 	if len(s.Engine.Command) == 0 {
 		return
 	}
-	bin := s.Engine.Command[0]
-	if bin != "" && !varRef.MatchString(bin) {
+	resolves := func(key, bin string) {
+		if bin == "" || varRef.MatchString(bin) {
+			return
+		}
 		if _, err := exec.LookPath(bin); err != nil {
 			where := "on PATH"
 			if strings.ContainsRune(bin, os.PathSeparator) {
@@ -77,9 +79,19 @@ func (s *Scenario) warnLocal(p *problems) {
 			}
 			hint := "install it, or set the variable it is built from to its path, or put it on PATH"
 			if strings.Contains(bin, "llama-server") {
-				hint = "`make demo` installs llama-server into .cache/llama.cpp/bin; set LLAMA_SERVER to its path (e.g. LLAMA_SERVER=$PWD/.cache/llama.cpp/bin/llama-server) or put it on PATH"
+				v := "LLAMA_SERVER"
+				if raw, ok := s.rawCommand0(key); ok && varRef.MatchString(raw) {
+					v = varRef.FindStringSubmatch(raw)[1]
+				}
+				hint = fmt.Sprintf("`make demo` installs llama-server into .cache/llama.cpp/bin; set %s to its path (e.g. %s=$PWD/.cache/llama.cpp/bin/llama-server) or put it on PATH", v, v)
 			}
-			p.warn("engine.command[0]", "engine binary %q does not resolve %s: %s", bin, where, hint)
+			p.warn(key, "engine binary %q does not resolve %s: %s", bin, where, hint)
+		}
+	}
+	resolves("engine.command[0]", s.Engine.Command[0])
+	for i, arm := range s.Arms {
+		if arm.Engine != nil && len(arm.Engine.Command) > 0 {
+			resolves(fmt.Sprintf("arms[%d].engine.command[0]", i), arm.Engine.Command[0])
 		}
 	}
 	paths := func(key string, args []string) {
@@ -111,6 +123,9 @@ func (s *Scenario) warnLocal(p *problems) {
 	paths("engine.command", s.Engine.Command)
 	for i, arm := range s.Arms {
 		paths(fmt.Sprintf("arms[%d].args", i), arm.Args)
+		if arm.Engine != nil {
+			paths(fmt.Sprintf("arms[%d].engine.command", i), arm.Engine.Command)
+		}
 	}
 }
 
@@ -225,4 +240,10 @@ func (s *Scenario) warnRounds(p *problems) {
 		p.futile("schedule.rounds", "with %d rounds the U test's smallest possible p-value is %.3g (2/C(%d,%d)), never below %s: no difference can be found significant; use at least %d rounds",
 			n, minP(n), 2*n, n, against, minRoundsFor(limit))
 	}
+}
+
+// rawCommand0 is an engine binary as the scenario wrote it.
+func (s *Scenario) rawCommand0(key string) (string, bool) {
+	v, ok := s.rawBins[key]
+	return v, ok
 }

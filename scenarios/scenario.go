@@ -63,6 +63,9 @@ type Scenario struct {
 	pos       positions
 	used      []KV
 	meaning   string
+	// rawBins are the engine binaries as written (before ${VAR}s are
+	// resolved), by key: engine.command[0], arms[N].engine.command[0].
+	rawBins map[string]string
 }
 
 // Engine describes how to start the engine and talk to it.

@@ -46,8 +46,18 @@ func printDryRun(w io.Writer, s *scenarios.Scenario) error {
 		case a.Control:
 			role = " (negative control)"
 		}
-		fmt.Fprintf(w, "  %s%s:\n    %s\n", a.Name, role, shellJoin(s.Launch(a.Name).Command))
-		env := s.Launch(a.Name).Env
+		l := s.Launch(a.Name)
+		if l.Own {
+			role += " (its own engine)"
+		}
+		fmt.Fprintf(w, "  %s%s:\n    %s\n", a.Name, role, shellJoin(l.Command))
+		if l.Own && l.Source != "" {
+			fmt.Fprintf(w, "    source: %s\n", l.Source)
+		}
+		if l.Own && a.Engine != nil && len(a.Engine.VersionCommand) > 0 {
+			fmt.Fprintf(w, "    version command: %s\n", shellJoin(l.VersionCommand))
+		}
+		env := l.Env
 		if len(env) > 0 {
 			keys := slices.Sorted(maps.Keys(env))
 			for i, k := range keys {
