@@ -68,7 +68,12 @@ func Analyze(in Input) Analysis {
 		s := newSamples(in, a.Marks)
 		a.Results = results(in, s, a.Marks)
 		var control []schema.Reason
-		a.ArmVerdicts, a.Warnings, control = armVerdicts(in, s)
+		if in.Campaign.Rule.Robust() {
+			a.ArmVerdicts, a.Warnings, control = armVerdictsRobust(in, s)
+			a.Sequential = sequential(in, s, a.ArmVerdicts)
+		} else {
+			a.ArmVerdicts, a.Warnings, control = armVerdicts(in, s)
+		}
 		inconclusive, flags = gates(in, s, a.Results, a.Marks)
 		// A control that differs from its baseline says the method finds
 		// differences where there are none: that comes first.

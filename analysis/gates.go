@@ -33,10 +33,15 @@ func gates(in Input, s samples, res []schema.MetricResult, marks []schema.Mark) 
 		if g := p.Gates.MaxSpread; g > 0 && a.Spread() > g {
 			inconclusive = append(inconclusive, schema.TooNoisy{Arm: a.Arm, Metric: p.Primary, Spread: a.Spread(), Limit: g})
 		}
-		if g := p.Gates.MaxDrift; g > 0 && (stats.Drift{N: a.N, Change: a.Drift, Rho: a.DriftRho}).Flagged(g) {
+		robust := in.Campaign.Rule.Robust()
+		switch g := p.Gates.MaxDrift; {
+		case robust && robustDriftFlagged(a, p.Baseline, g):
+			flags = append(flags, schema.RelativeDrift{Arm: a.Arm, Baseline: p.Baseline, Change: a.Drift, P: a.DriftP, Alpha: DriftAlpha})
+		case !robust && g > 0 && (stats.Drift{N: a.N, Change: a.Drift, Rho: a.DriftRho}).Flagged(g):
 			flags = append(flags, schema.Drift{Arm: a.Arm, Change: a.Drift, Rho: a.DriftRho})
 		}
-		if a.Arm != p.Baseline {
+		// The regression's t-test has no floor on its p-value to check.
+		if a.Arm != p.Baseline && !robust {
 			// Holm's first step compares the smallest p with alpha/m: an
 			// arm of a family of m must be able to get below that.
 			limit := p.Stats.Alpha

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Input is everything the analysis depends on.
@@ -36,6 +37,8 @@ type Campaign struct {
 	// as v2 derived it, without the warnings added since (an extra metric
 	// with no value).
 	V2 bool
+	// Rule is the statistical rule to apply (the record's Method.Rule).
+	Rule schema.Rule
 }
 
 // Run is one measured run (or failed attempt), as the analysis reads it.

@@ -102,6 +102,8 @@ func comparison(c stats.Result) schema.Comparison {
 func results(in Input, s samples, marks []schema.Mark) []schema.MetricResult {
 	p := in.Policy
 	cfg := statsConfig(p)
+	robust := in.Campaign.Rule.Robust()
+	alpha, confidence, _ := levels(in, s)
 	var out []schema.MetricResult
 	for _, mp := range reported(in) {
 		m := mp.Name
@@ -111,7 +113,12 @@ func results(in Input, s samples, marks []schema.Mark) []schema.MetricResult {
 			xs := s.values(in, arm, m)
 			ci := stats.MedianInterval(xs, cfg.Confidence)
 			ar := schema.ArmResult{Arm: arm, Summary: stats.Summarize(xs), MedianLo: finite(ci.Lo), MedianHi: finite(ci.Hi), MedianConfidence: finite(ci.Confidence)}
-			if arm != p.Baseline {
+			switch {
+			case arm == p.Baseline:
+			case robust:
+				c := robustComparison(compareRobust(in, s, p.Baseline, arm, m, alpha, confidence), alpha, p.Stats.MinEffect)
+				ar.Comparison = &c
+			default:
 				c := comparison(compareArms(in, s, p.Baseline, arm, m))
 				c.Disagreement = disagreement(c, p.Stats.Alpha, p.Stats.MinEffect)
 				ar.Comparison = &c
@@ -123,6 +130,11 @@ func results(in Input, s samples, marks []schema.Mark) []schema.MetricResult {
 				if r.Arm == arm && marks[i].Dropped {
 					ar.Dropped++
 				}
+			}
+			if robust {
+				robustDrift(in, s, &ar, m, alpha, confidence)
+				res.Arms = append(res.Arms, ar)
+				continue
 			}
 			var ts, vs []float64
 			for _, i := range s[arm] {
@@ -153,7 +165,12 @@ func WidestInterval(in Input) (float64, string) {
 		if a.Name == p.Baseline {
 			continue
 		}
-		w := stats.CIWidth(compareArms(in, s, p.Baseline, a.Name, p.Primary))
+		var w float64
+		if in.Campaign.Rule.Robust() {
+			w = stats.CIWidth(compareRobust(in, s, p.Baseline, a.Name, p.Primary, p.Stats.Alpha, p.Stats.Confidence).Result)
+		} else {
+			w = stats.CIWidth(compareArms(in, s, p.Baseline, a.Name, p.Primary))
+		}
 		if math.IsNaN(w) {
 			w = math.Inf(1)
 		}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // A campaign with a negative-control arm states, per arm, a verdict against
@@ -69,10 +71,22 @@ func TestControlArmCampaign(t *testing.T) {
 	if !strings.Contains(draft, "`draft` vs `classic`: ") || strings.Contains(draft, "% faster") {
 		t.Errorf("draft verdict %q", draft)
 	}
-	if !strings.Contains(control, "negative control: this is the method's noise floor") {
-		t.Errorf("control verdict lacks the noise-floor sentence: %q", control)
+	// New records use schema.RuleCurrent: the control is an equivalence
+	// test with its margin; "separates from noise" is said only beside a
+	// significant arm; the MDE is stated in both directions.
+	if !strings.Contains(control, "equivalent to the baseline within ±2.0%") && !strings.Contains(control, "DIFFERS") {
+		t.Errorf("control verdict lacks the equivalence test: %q", control)
 	}
-	for _, h := range []string{"separates from noise (vs control `control`", "![timeline](", "![distributions](", "On `decode_tok_s` (ratio intervals at 95% by percentile bootstrap"} {
+	if sig := strings.Contains(draft, "% slower"); sig != strings.Contains(draft, "separates from noise (vs control `control`") {
+		t.Errorf("draft verdict: \"separates from noise\" must appear exactly when the change is significant (significant: %v): %q", sig, draft)
+	}
+	if !strings.Contains(draft, "(increase) / −") {
+		t.Errorf("draft verdict lacks the MDE in both directions: %q", draft)
+	}
+	if res.record.Method.Rule != schema.RuleCurrent {
+		t.Errorf("record rule %q, want %q", res.record.Method.Rule, schema.RuleCurrent)
+	}
+	for _, h := range []string{"![timeline](", "![distributions](", "On `decode_tok_s` (ratio intervals from the regression on arm and run position"} {
 		if !strings.Contains(res.md, h) {
 			t.Errorf("record lacks %q", h)
 		}

@@ -417,6 +417,9 @@ func (c *campaign) scheduleDone(rounds int) (bool, string) {
 	if !r.Adaptive() {
 		return true, fmt.Sprintf("fixed schedule of %d rounds", rounds)
 	}
+	if r.Sequential() && c.rec.Method.Rule.Robust() {
+		return c.sequentialDone(rounds)
+	}
 	width, arm := analysis.WidestInterval(recorder.AnalysisInput(c.policy, c.rec.Runs, c.rec.Method))
 	switch {
 	case width < float64(r.UntilCIWidth):
@@ -425,6 +428,21 @@ func (c *campaign) scheduleDone(rounds int) (bool, string) {
 		return true, fmt.Sprintf("maximum of %d rounds reached; widest ratio interval `%s` %.2f%%, target %s", r.Max, arm, width*100, r.UntilCIWidth)
 	}
 	return false, fmt.Sprintf("widest ratio interval `%s` %.2f%% ≥ target %s", arm, width*100, r.UntilCIWidth)
+}
+
+// sequentialDone is scheduleDone for a schedule with looks: the
+// analysis' own rule (analysis.SequentialDone) stops at a look that
+// decides every test arm, or at the last.
+func (c *campaign) sequentialDone(rounds int) (bool, string) {
+	r := c.scenario.Schedule.Rounds
+	done, a := analysis.SequentialDone(recorder.AnalysisInput(c.policy, c.rec.Runs, c.rec.Method))
+	switch {
+	case done && a.Sequential != nil && a.Sequential.Decided:
+		return true, fmt.Sprintf("sequential look after %d rounds decided every test arm (look %d of %d, alpha %.4g a look)", rounds, len(a.Sequential.Looks), a.Sequential.PlannedLooks, a.Sequential.AlphaPerLook)
+	case done:
+		return true, fmt.Sprintf("maximum of %d rounds reached at the last sequential look: no decision for every test arm", r.Max)
+	}
+	return false, fmt.Sprintf("no decision after %d rounds (looks every %d rounds from %d to %d)", rounds, r.Every, r.Min, r.Max)
 }
 
 // runSummary is the progress line's account of a finished run.

@@ -37,7 +37,7 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 		},
 		Method: schema.Method{
 			Rounds: s.Schedule.Rounds.Min, Warmup: s.Schedule.Warmup, Order: p.Schedule.Order, Seed: s.Schedule.Seed,
-			Cooldown: s.Schedule.Cooldown.String(), Started: started,
+			Cooldown: s.Schedule.Cooldown.String(), Started: started, Rule: schema.RuleCurrent,
 			Version: c.opt.Version, Commit: c.opt.Commit, Dirty: c.opt.Dirty,
 			OnFailure: p.Failure, Outliers: p.Outliers,
 			Confidence: p.Stats.Confidence, Alpha: p.Stats.Alpha, MinEffect: p.Stats.MinEffect,

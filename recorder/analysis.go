@@ -9,7 +9,7 @@ import (
 
 // AnalysisInput turns stored runs into the analysis' input.
 func AnalysisInput(p scenarios.Policy, runs []schema.Run, m schema.Method) analysis.Input {
-	in := analysis.Input{Policy: p, Campaign: analysis.Campaign{Planned: len(m.Planned), Started: m.Started, Interrupted: m.Interrupted}}
+	in := analysis.Input{Policy: p, Campaign: analysis.Campaign{Planned: len(m.Planned), Started: m.Started, Interrupted: m.Interrupted, Rule: m.Rule}}
 	for _, r := range runs {
 		ar := analysis.Run{Seq: r.Seq, Round: r.Round, Attempt: r.Attempt, Arm: r.Arm, Start: r.Start, Error: r.Error, Metrics: r.Metrics,
 			EventCountedTokens: r.TokenSource == engine.TokensFromEvents,

@@ -100,6 +100,8 @@ func (f style) reason(r schema.Reason) string {
 			return fmt.Sprintf("Contended host: in %d of %d runs (%s) other processes used more than %s of the CPU during the measured request, above the %s limit. Remedies: %s and run again, or relax gates.max_contended (the record will disclose it).", r.Runs, r.Judged, share(r.Runs, r.Judged), f.pct(r.ContendedCPU), f.pct(r.MaxContended), f.busyRemedy())
 		}
 		return fmt.Sprintf("Contended host: in %d of %d runs (%s) other processes used more than %s of the CPU during the measured request, above the %s limit. Remedies: stop the busy processes named under Machine and run again, or relax gates.max_contended (the record will disclose it).", r.Runs, r.Judged, pctShort(float64(r.Runs)/float64(max(r.Judged, 1))), pctShort(r.ContendedCPU), pctShort(r.MaxContended))
+	case schema.RelativeDrift:
+		return fmt.Sprintf("Drift: arm %s moved %+.1f%% over the campaign relative to the baseline %s (difference of trends, p=%s < %s): a drift of that arm alone, which interleaving does not cancel; check the machine (heat, clocks).", f.code(r.Arm), r.Change*100, f.code(r.Baseline), strconv.FormatFloat(r.P, 'g', 2, 64), count(r.Alpha))
 	case schema.Drift:
 		return fmt.Sprintf("Drift: arm %s drifted %+.1f%% over the campaign (first to last third; rank correlation with time %.2f). Interleaving spreads drift over the arms, but check the machine.", f.code(r.Arm), r.Change*100, r.Rho)
 	case schema.Contention:
@@ -277,6 +279,9 @@ func armVerdictSentence(v schema.ArmVerdict, baseline string, higherIsBetter boo
 }
 
 func (f style) armVerdict(v schema.ArmVerdict, baseline string, higherIsBetter bool) string {
+	if v.Comparison.Robust {
+		return f.armVerdictRobust(v, baseline, higherIsBetter)
+	}
 	code := f.code
 	c := v.Comparison
 	s := fmt.Sprintf("%s vs %s: %s", code(v.Arm), code(baseline), comparisonSentence(c, higherIsBetter, true))
@@ -298,11 +303,45 @@ func (f style) armVerdict(v schema.ArmVerdict, baseline string, higherIsBetter b
 	return s
 }
 
+// armVerdictRobust is an arm's verdict line under RuleRobust1: the
+// control's equivalence test, the comparison with the control only beside
+// a significant arm, the MDE in both directions.
+func (f style) armVerdictRobust(v schema.ArmVerdict, baseline string, higherIsBetter bool) string {
+	code := f.code
+	c := v.Comparison
+	s := fmt.Sprintf("%s vs %s: %s", code(v.Arm), code(baseline), comparisonSentence(c, higherIsBetter, true))
+	if c.Trimmed > 0 {
+		s += fmt.Sprintf(" (%d stalled run(s) trimmed)", c.Trimmed)
+	}
+	switch {
+	case v.Control && c.Significant:
+		s += " — negative control DIFFERS from the baseline: the method finds a difference where none exists"
+	case v.Control && v.Equivalent:
+		s += fmt.Sprintf(" — negative control: equivalent to the baseline within ±%s (two one-sided tests at alpha %s)", pct1(v.EquivalenceMargin, false), count(round3(v.MDEAlpha)))
+	case v.Control:
+		s += fmt.Sprintf(" — negative control: not shown equivalent to the baseline within ±%s (two one-sided tests at alpha %s): an artefact that size cannot be ruled out", pct1(v.EquivalenceMargin, false), count(round3(v.MDEAlpha)))
+	case c.Significant && v.ControlArm != "" && v.VsControl != nil:
+		word := "no"
+		if v.SeparatesFromNoise {
+			word = "yes"
+		}
+		s += fmt.Sprintf("; separates from noise (vs control %s: %s): %s", code(v.ControlArm), comparisonSentence(*v.VsControl, higherIsBetter, true), word)
+	}
+	if v.MDE > 0 || v.MDEDown > 0 {
+		s += fmt.Sprintf("; minimum detectable effect +%s (increase) / −%s (decrease) at %s power (alpha %s)", pct1(v.MDE, false), pct1(v.MDEDown, false), pctShort(analysis.MDEPower), count(round3(v.MDEAlpha)))
+	}
+	return s
+}
+
 func round3(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 // methodStatistics describes the statistics, with the constants of the
 // stats package.
 func methodStatistics(me schema.Method) string {
+	if me.Rule.Robust() {
+		return fmt.Sprintf("Statistics (rule %s): medians with distribution-free confidence intervals (benchmath); each arm against the baseline by a least-squares regression of log values on the arm and the run's place in the plan, which takes out a trend common to the arms, after trimming runs whose studentized residual is beyond the Bonferroni t quantile at %s over the runs (a stall, at most a quarter of the runs); t interval and two-sided t-test of the arm's coefficient, Holm over the test arms. A change counts only when the adjusted p < %s and it is at least %s. The minimum detectable effect is stated for an increase and a decrease from the regression's standard error (unbiased for small n), at least min_effect plus its margin. Drift is an arm's trend relative to the baseline's (t-test at %s). A negative control is an equivalence test within ±%s.",
+			code(string(me.Rule)), count(stats.TrimAlpha), count(me.Alpha), pctShort(me.MinEffect), count(analysis.DriftAlpha), pctShort(analysis.EquivalenceMargin*me.MinEffect))
+	}
 	return fmt.Sprintf("Statistics: medians with distribution-free confidence intervals (benchmath; the level actually achievable with n samples is shown); ratio of medians with a percentile-bootstrap interval (%d resamples, seeded); two-sided Mann–Whitney U test. A change counts only when p < %s, the interval excludes 1, and it is at least %s.",
 		me.Resamples, count(me.Alpha), pctShort(me.MinEffect))
 }

@@ -9,11 +9,32 @@ import (
 // Rounds is schedule.rounds: a fixed number of measured runs per arm
 // (`rounds: 5`), or an adaptive range (`rounds: {min: 5, max: 30,
 // until_ci_width: 2%}`) in which whole rounds are added until every arm's
-// ratio interval is narrower than UntilCIWidth or Max is reached.
+// ratio interval is narrower than UntilCIWidth or Max is reached; or
+// sequential (`rounds: {min: 5, max: 30, every: 5}`), in which the
+// verdict is looked at after Min rounds and every Every rounds after, up
+// to Max, and the campaign stops at the first look that decides every
+// test arm, the error budget spent over the looks (schema.Sequential).
 type Rounds struct {
 	Min          int      `yaml:"min" json:"min"`
 	Max          int      `yaml:"max" json:"max,omitempty"`
 	UntilCIWidth Fraction `yaml:"until_ci_width" json:"until_ci_width,omitempty"`
+	Every        int      `yaml:"every" json:"every,omitempty"`
+}
+
+// Sequential reports whether the rounds are looked at sequentially.
+func (r Rounds) Sequential() bool { return r.Adaptive() && r.Every > 0 }
+
+// Looks are the numbers of rounds after which a sequential schedule
+// looks: Min, Min+Every, … and Max. Nil unless Sequential.
+func (r Rounds) Looks() []int {
+	if !r.Sequential() {
+		return nil
+	}
+	var out []int
+	for n := r.Min; n < r.Max; n += r.Every {
+		out = append(out, n)
+	}
+	return append(out, r.Max)
 }
 
 // Adaptive reports whether more rounds than Min may be run.
@@ -23,7 +44,7 @@ func (r *Rounds) checkNode(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if n.Tag != "!!int" {
-			return "expected an integer or {min, max, until_ci_width}, got " + kindName(n)
+			return "expected an integer or {min, max, until_ci_width, every}, got " + kindName(n)
 		}
 		if !fitsInt(n) {
 			return "integer " + n.Value + " is out of range"
@@ -33,7 +54,7 @@ func (r *Rounds) checkNode(n *yaml.Node) string {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			switch k.Value {
-			case "min", "max":
+			case "min", "max", "every":
 				if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
 					return fmt.Sprintf("%s: expected an integer, got %s", k.Value, kindName(v))
 				}
@@ -46,12 +67,12 @@ func (r *Rounds) checkNode(n *yaml.Node) string {
 					return "until_ci_width: " + msg
 				}
 			default:
-				return fmt.Sprintf("unknown key %q (known: min, max, until_ci_width)", k.Value)
+				return fmt.Sprintf("unknown key %q (known: min, max, until_ci_width, every)", k.Value)
 			}
 		}
 		return ""
 	}
-	return "expected an integer or {min, max, until_ci_width}, got " + kindName(n)
+	return "expected an integer or {min, max, until_ci_width, every}, got " + kindName(n)
 }
 
 // UnmarshalYAML reads either form.

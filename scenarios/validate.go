@@ -110,8 +110,14 @@ func (s *Scenario) validate(p *problems) {
 		p.at("schedule.rounds", "must be at least 1 (got %d)", r.Min)
 	case r.Max < r.Min:
 		p.at("schedule.rounds.max", "max (%d) is below min (%d)", r.Max, r.Min)
-	case r.Adaptive() && r.UntilCIWidth <= 0:
-		p.at("schedule.rounds", "adaptive rounds need until_ci_width, the ratio-interval width at which to stop (e.g. 2%%)")
+	case r.Every < 0:
+		p.at("schedule.rounds.every", "must not be negative (got %d)", r.Every)
+	case r.Every > 0 && !r.Adaptive():
+		p.at("schedule.rounds.every", "has no effect unless max is above min")
+	case r.Every > 0 && r.UntilCIWidth > 0:
+		p.at("schedule.rounds", "give either every (sequential looks that stop on a decision) or until_ci_width (stop on an interval's width), not both")
+	case r.Adaptive() && r.UntilCIWidth <= 0 && r.Every == 0:
+		p.at("schedule.rounds", "adaptive rounds need until_ci_width, the ratio-interval width at which to stop (e.g. 2%%), or every, the rounds between sequential looks (e.g. 5)")
 	case !r.Adaptive() && r.UntilCIWidth > 0:
 		p.at("schedule.rounds.until_ci_width", "has no effect unless max is above min")
 	}

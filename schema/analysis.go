@@ -19,8 +19,27 @@ type Analysis struct {
 	// over FamilySize test arms (Holm).
 	FamilyAlpha float64 `json:"family_alpha,omitempty"`
 	FamilySize  int     `json:"family_size,omitempty"`
+	// Sequential is the sequential rule's account (looks, alpha spent);
+	// nil for a fixed schedule and for records of RuleMedianU.
+	Sequential *Sequential `json:"sequential,omitempty"`
 	// Marks are per run, in runs.jsonl order.
 	Marks []Mark `json:"marks"`
+}
+
+// Sequential is how a campaign with looks spent its error budget: at each
+// look (after Looks[i] rounds) every comparison is judged at
+// AlphaPerLook = FamilyAlpha/PlannedLooks (Bonferroni over the looks that
+// the schedule allows, Holm over the arms within a look), so the chance of
+// any false claim over every look and arm stays at most FamilyAlpha.
+type Sequential struct {
+	Every        int     `json:"every"`
+	PlannedLooks int     `json:"planned_looks"`
+	Looks        []int   `json:"looks"`
+	AlphaPerLook float64 `json:"alpha_per_look"`
+	// AlphaSpent is AlphaPerLook times the looks taken.
+	AlphaSpent float64 `json:"alpha_spent"`
+	// Decided is set when the last look decided every test arm.
+	Decided bool `json:"decided,omitempty"`
 }
 
 // Mark is what the analysis found about one run: its primary value an
@@ -61,9 +80,13 @@ type ArmResult struct {
 	Outliers int `json:"outliers,omitempty"`
 	Dropped  int `json:"dropped,omitempty"`
 	// Drift is the relative change from the first to the last third of
-	// the campaign, DriftRho its rank correlation with time.
+	// the campaign, DriftRho its rank correlation with time. Under
+	// RuleRobust1 Drift is the arm's change over the campaign relative to
+	// the baseline's trend (the baseline's own trend for the baseline),
+	// DriftP the t-test of that relative trend, and DriftRho 0.
 	Drift    float64 `json:"drift"`
 	DriftRho float64 `json:"drift_rho"`
+	DriftP   float64 `json:"drift_p,omitempty"`
 }
 
 // Summary describes one arm's samples of one metric.
@@ -119,6 +142,10 @@ type Comparison struct {
 	// N1 and N2 are the baseline's and the arm's sample counts.
 	N1 int `json:"n1"`
 	N2 int `json:"n2"`
+	// Trimmed counts the runs (of both arms) the robust regression left
+	// out as stalled; Robust is set for a comparison by RuleRobust1.
+	Trimmed int  `json:"trimmed,omitempty"`
+	Robust  bool `json:"robust,omitempty"`
 }
 
 // Defined reports whether a ratio could be computed at all.
@@ -152,6 +179,15 @@ type ArmVerdict struct {
 	// MDEAlpha (0 when undefined).
 	MDE      float64 `json:"mde,omitempty"`
 	MDEAlpha float64 `json:"mde_alpha,omitempty"`
+	// MDEDown is the minimum detectable decrease, as 1 − new/old
+	// (RuleRobust1; MDE is then the increase, new/old − 1).
+	MDEDown float64 `json:"mde_down,omitempty"`
+	// EquivalenceMargin and Equivalent are a negative control's
+	// equivalence test (RuleRobust1): Equivalent when the interval of
+	// the control's ratio at 1 − 2·alpha lies within ±EquivalenceMargin
+	// (two one-sided tests at alpha).
+	EquivalenceMargin float64 `json:"equivalence_margin,omitempty"`
+	Equivalent        bool    `json:"equivalent,omitempty"`
 }
 
 // IdentityResult is the output identity check.

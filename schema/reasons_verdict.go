@@ -129,6 +129,20 @@ type Drift struct {
 	Rho    float64 `json:"rho" v2:"limit"`
 }
 
+// RelativeDrift (a flag, RuleRobust1): an arm's trend differs from the
+// baseline's by Change over the campaign, with t-test p-value P below
+// Alpha: a drift of that arm alone (heat it builds, a clock it moves),
+// which interleaving does not cancel.
+type RelativeDrift struct {
+	Arm      string  `json:"arm"`
+	Baseline string  `json:"baseline" v2:"other"`
+	Change   float64 `json:"change" v2:"value"`
+	P        float64 `json:"p"`
+	Alpha    float64 `json:"alpha" v2:"limit"`
+}
+
+func (RelativeDrift) Code() Code { return "relative-drift" }
+
 func (CounterFailed) Code() Code     { return "counter-failed" }
 func (Declined) Code() Code          { return "declined" }
 func (SourceAbsent) Code() Code      { return "counter-source-absent" }

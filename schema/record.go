@@ -193,6 +193,9 @@ type Method struct {
 	Dirty   bool   `json:"dirty,omitempty"`
 	// Resumed lists when an interrupted campaign was continued.
 	Resumed []time.Time `json:"resumed,omitempty"`
+	// Rule is the statistical rule of the analysis (see Rule); absent in
+	// records written before it was stored, which keep the first rule.
+	Rule Rule `json:"rule,omitempty"`
 	// StoppedBy says what ended the schedule.
 	StoppedBy string `json:"stopped_by,omitempty"`
 	// RoundsRun is the number of rounds actually run.

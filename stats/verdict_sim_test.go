@@ -76,6 +76,8 @@ type campaignSpec struct {
 	host    host
 	effects map[string]float64
 	value   func(rng *rand.Rand, arm string, center float64) float64
+	// rule is the statistical rule the campaign is analysed by.
+	rule schema.Rule
 }
 
 // simulate runs one campaign and returns its analysis.
@@ -92,7 +94,7 @@ func simulate(t testing.TB, spec campaignSpec, seed uint64) analysis.Analysis {
 	slope := h.drift * (2*rng.Float64() - 1) / steps
 	level := 0.0
 	start := time.Unix(0, 0)
-	in := analysis.Input{Policy: p, Campaign: analysis.Campaign{Planned: len(plan), Started: start}}
+	in := analysis.Input{Policy: p, Campaign: analysis.Campaign{Planned: len(plan), Started: start, Rule: spec.rule}}
 	for i, s := range plan {
 		level += walk*rng.NormFloat64() + slope
 		center := 100 * math.Exp(level)

@@ -1,0 +1,29 @@
+package schema
+
+// Rule names the statistical rule that turned a record's runs into its
+// verdict. The record stores it (Method.Rule) so that check, diff and
+// export re-derive a record by the rule it was written under: a record
+// written before the field existed has none, and keeps the rule it had.
+type Rule string
+
+// Rules.
+const (
+	// RuleMedianU is the first rule: ratio of medians with a percentile
+	// bootstrap interval, Mann–Whitney U p-value, Holm over test arms, the
+	// control judged by non-significance, drift by Spearman's rho. The
+	// empty Rule means it.
+	RuleMedianU Rule = ""
+	// RuleRobust1 compares arms by a regression of log values on the arm
+	// and the run's position in the campaign (a trend common to the arms),
+	// with stalled runs trimmed by their residual; t-test and t interval
+	// of the arm's coefficient; MDE for an increase and a decrease;
+	// drift as an arm's trend relative to the baseline's; the control as
+	// an equivalence test with a stated margin; sequential looks with
+	// Bonferroni-spent alpha when the schedule asks for them.
+	RuleRobust1 Rule = "robust-1"
+	// RuleCurrent is the rule new records are written under.
+	RuleCurrent = RuleRobust1
+)
+
+// Robust reports whether the rule is the regression rule.
+func (r Rule) Robust() bool { return r == RuleRobust1 }

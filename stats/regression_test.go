@@ -1,0 +1,119 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// One stalled run, 30% slow, in the faster arm: the regression trims it
+// and finds the 5% change that a median of six runs and the U test at
+// their floor would veto.
+func TestCompareRobustTrimsAStall(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var base, arm []Timed
+	for i := range 6 {
+		base = append(base, Timed{Pos: float64(2*i + 1), Value: 100 * math.Exp(0.02*rng.NormFloat64())})
+		arm = append(arm, Timed{Pos: float64(2*i + 2), Value: 105 * math.Exp(0.02*rng.NormFloat64())})
+	}
+	arm[2].Value *= 0.7
+	r := CompareRobust(base, arm, DefaultConfig())
+	t.Logf("ratio %.4f [%.4f, %.4f] p=%.3g trimmed %d/%d", r.Ratio, r.Lo, r.Hi, r.P, r.Trimmed1, r.Trimmed2)
+	if r.Trimmed2 != 1 || r.Trimmed1 != 0 {
+		t.Errorf("trimmed %d base and %d arm runs, want 0 and 1", r.Trimmed1, r.Trimmed2)
+	}
+	if !r.Significant || r.Lo > 1.05 || r.Hi < 1.05 {
+		t.Errorf("not significant or interval misses 1.05: %+v", r.Result)
+	}
+}
+
+func TestCompareRobustManyStalls(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var base, arm []Timed
+	for i := range 10 {
+		base = append(base, Timed{Pos: float64(3*i + 1), Value: 100 * math.Exp(0.02*rng.NormFloat64())})
+		arm = append(arm, Timed{Pos: float64(3*i + 2), Value: 110 * math.Exp(0.02*rng.NormFloat64())})
+	}
+	arm[2].Value *= 0.7
+	arm[5].Value *= 0.7
+	arm[7].Value *= 0.7
+	base[1].Value *= 0.7
+	base[8].Value *= 0.7
+	r := CompareRobust(base, arm, DefaultConfig())
+	t.Logf("ratio %.4f [%.4f, %.4f] p=%.3g trimmed %d/%d", r.Ratio, r.Lo, r.Hi, r.P, r.Trimmed1, r.Trimmed2)
+	if r.Trimmed2 != 3 || r.Trimmed1 != 2 {
+		t.Errorf("trimmed %d base and %d arm runs, want 2 and 3", r.Trimmed1, r.Trimmed2)
+	}
+}
+
+// On normal runs (nothing to trim) the t interval holds the true ratio
+// 95% of the time at 6 runs an arm; trimming, which looks for stalls in
+// every campaign, may cost at most a point of that. Measured: 94.6%
+// (trimmed in 1.1% of campaigns); without trimming 95.2%.
+func TestCompareRobustCoverage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	cov, trims := 0, 0
+	const n = 4000
+	for range n {
+		var base, arm []Timed
+		for i := range 6 {
+			base = append(base, Timed{Pos: float64(3*i + 1), Value: 100 * math.Exp(0.09*rng.NormFloat64())})
+			arm = append(arm, Timed{Pos: float64(3*i + 2), Value: 100 * math.Exp(0.09*rng.NormFloat64())})
+		}
+		r := CompareRobust(base, arm, DefaultConfig())
+		if r.Lo <= 1 && 1 <= r.Hi {
+			cov++
+		}
+		if r.Trimmed1+r.Trimmed2 > 0 {
+			trims++
+		}
+	}
+	c := float64(cov) / n
+	t.Logf("coverage %.3f, trimmed in %.3f", c, float64(trims)/n)
+	if c < 0.935 || c > 0.965 {
+		t.Errorf("coverage %.3f, want 95%% ± 1.5 points", c)
+	}
+	if float64(trims)/n > 2*TrimAlpha {
+		t.Errorf("trimmed normal runs in %.3f of campaigns, more than twice TrimAlpha", float64(trims)/n)
+	}
+}
+
+// A trend common to both arms (a host warming up) moves neither the
+// ratio nor its interval: the regression takes it out.
+func TestCompareRobustCommonTrend(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var base, arm []Timed
+	for i := range 10 {
+		pb, pa := float64(2*i+1), float64(2*i+2)
+		base = append(base, Timed{Pos: pb, Value: 100 * (1 + 0.01*pb) * math.Exp(0.005*rng.NormFloat64())})
+		arm = append(arm, Timed{Pos: pa, Value: 100 * (1 + 0.01*pa) * math.Exp(0.005*rng.NormFloat64())})
+	}
+	r := CompareRobust(base, arm, DefaultConfig())
+	t.Logf("20%% common trend, no effect: ratio %.4f [%.4f, %.4f]", r.Ratio, r.Lo, r.Hi)
+	if r.Lo > 1 || r.Hi < 1 || r.Hi-r.Lo > 0.02 {
+		t.Errorf("ratio %.4f [%.4f, %.4f]: a common trend leaked into the comparison", r.Ratio, r.Lo, r.Hi)
+	}
+	// The arm alone drifting: its trend relative to the baseline's is
+	// found, with the size over the campaign.
+	for i := range arm {
+		arm[i].Value *= 1 + 0.004*arm[i].Pos
+	}
+	tr := TrendDifference(base, arm, CompareRobust(base, arm, DefaultConfig()))
+	t.Logf("arm drifting +8%%: relative trend %+.3f, p=%.3g", tr.Change, tr.P)
+	if tr.P > 0.01 || tr.Change < 0.05 || tr.Change > 0.1 {
+		t.Errorf("relative trend %+.3f p=%.3g, want about +7.6%% and significant", tr.Change, tr.P)
+	}
+}
+
+// MDERobust for a decrease is 1−e^(−δ), smaller than the increase
+// e^δ−1, and at least min_effect plus its margin.
+func TestMDERobust(t *testing.T) {
+	up, down := MDERobust(0.02, 17, 0.05, 0.8, 0.01)
+	if !(down < up) || math.Abs(math.Log1p(up)+math.Log1p(-down)) > 1e-12 {
+		t.Errorf("up %.4f down %.4f: want the same log effect both ways", up, down)
+	}
+	up, down = MDERobust(1e-6, 17, 0.05, 0.8, 0.01)
+	if up < 0.01 || down < 0.01 {
+		t.Errorf("MDE %.4f/%.4f below min_effect with no noise", up, down)
+	}
+}
