@@ -40,6 +40,10 @@ func concluded(t *testing.T, extra string, values map[string][]float64, mutate f
 	plan, _ := Plan(s.ArmNames(), s.Schedule.Rounds.Min, s.Policy.Schedule.Order, s.Schedule.Seed)
 	c.rec = c.newRecord("x", "2026-01-01", schema.MachineInfo{}, time.Unix(0, 0))
 	c.rec.Method.Planned = Arms(plan)
+	if strings.Contains(extra, "#legacy") {
+		// A record written before schema.Method.Rule: the first rule.
+		c.rec.Method.Rule = schema.RuleMedianU
+	}
 	idx := map[string]int{}
 	for _, slot := range plan {
 		v := values[slot.Arm][idx[slot.Arm]]
@@ -110,9 +114,14 @@ func TestVerdicts(t *testing.T) {
 				r.Error = "engine exited"
 			}
 		}, schema.Failed, "failed: engine exited"},
-		{"drift flagged", "gates: {max_spread: 0}\n", map[string][]float64{"a": {100, 98, 96, 94, 92, 90}, "b": steadyB}, nil, schema.Valid, "Drift: arm `a` drifted -8.1% over the campaign"},
-		{"too few samples", "#rounds3\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, schema.Inconclusive, "Too few samples: with 3 and 3 runs the U test cannot reach p < 0.05 whatever the data (smallest possible p is 0.100); run at least 4 rounds"},
-		{"too few samples paired", "#rounds3\nstats: {pairing: auto}\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, schema.Inconclusive, "Too few samples: with 3 rounds the signed-rank test cannot reach p < 0.05 whatever the data (smallest possible p is 0.250); run at least 6 rounds"},
+		{"drift flagged", "gates: {max_spread: 0}\n#legacy\n", map[string][]float64{"a": {100, 98, 96, 94, 92, 90}, "b": steadyB}, nil, schema.Valid, "Drift: arm `a` drifted -8.1% over the campaign"},
+		// The baseline drifts 10% down, the arm holds steady: the arm's
+		// trend relative to the baseline's is what is flagged.
+		{"relative drift flagged", "gates: {max_spread: 0}\n", map[string][]float64{"a": {100, 98, 96, 94, 92, 90}, "b": steadyB}, nil, schema.Valid, "Drift: arm `b` moved +10.9% over the campaign relative to the baseline `a`"},
+		// A drift both arms share is not flagged.
+		{"common drift not flagged", "gates: {max_spread: 0}\n", map[string][]float64{"a": {100, 98, 96, 94, 92, 90}, "b": {110, 107.8, 105.6, 103.4, 101.2, 99}}, nil, schema.Valid, "!Drift"},
+		{"too few samples", "#rounds3\n#legacy\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, schema.Inconclusive, "Too few samples: with 3 and 3 runs the U test cannot reach p < 0.05 whatever the data (smallest possible p is 0.100); run at least 4 rounds"},
+		{"too few samples paired", "#rounds3\n#legacy\nstats: {pairing: auto}\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, schema.Inconclusive, "Too few samples: with 3 rounds the signed-rank test cannot reach p < 0.05 whatever the data (smallest possible p is 0.250); run at least 6 rounds"},
 		{"unverified", "allow_unverified: no counter\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, schema.Unverified, ""},
 		{"identity fail", "exactness: {compare: [b]}\n", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *schema.Run) {
 			if r.Arm == "b" {
@@ -134,7 +143,11 @@ func TestVerdicts(t *testing.T) {
 			if rec.Verdict != tt.verdict {
 				t.Fatalf("verdict %s, want %s; reasons %q", rec.Verdict, tt.verdict, reasons(rec))
 			}
-			if tt.reason != "" && !strings.Contains(reasons(rec), tt.reason) {
+			if no, ok := strings.CutPrefix(tt.reason, "!"); ok {
+				if strings.Contains(reasons(rec), no) {
+					t.Errorf("reasons %q hold %q", reasons(rec), no)
+				}
+			} else if tt.reason != "" && !strings.Contains(reasons(rec), tt.reason) {
 				t.Errorf("reasons %q lack %q", reasons(rec), tt.reason)
 			}
 		})
