@@ -53,6 +53,7 @@ arms:
   - name: control
     control: true
   - name: test
+    args: [--test]
 baseline: base
 schedule: {rounds: %d, order: rotate}
 gates: {max_spread: 0}
