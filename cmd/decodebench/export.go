@@ -19,18 +19,22 @@ func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "export",
 		Usage:     "write a record's raw samples in another format",
-		ArgsUsage: "RECORD.md",
+		ArgsUsage: "RECORD.md | --history DIR --format csv|sqlite",
 		Description: `--format benchstat writes one Go benchmark line per measured run, with the arm as a
 sub-benchmark name and one value per metric, so the samples can be fed to benchstat:
 
     decodebench export --format benchstat docs/benchmark_results/X.md > x.txt
     benchstat -col /arm x.txt
 
-Only the record's data block is read; nothing in it is executed.`,
+Only the record's data block is read; nothing in it is executed.` + historyHelp,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "benchstat", Usage: "output format (benchstat)"},
+			&cli.StringFlag{Name: "format", Value: "benchstat", Usage: "output format (benchstat; csv or sqlite with --history)"},
+			historyFlags[0], historyFlags[1],
 		},
 		Action: func(c *cli.Context) error {
+			if dir := c.String("history"); dir != "" {
+				return exportHistory(c, dir)
+			}
 			if c.NArg() != 1 {
 				return usageError("export: name one record")
 			}
