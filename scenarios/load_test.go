@@ -273,3 +273,23 @@ func withoutLocalWarnings(s string) string {
 	}
 	return strings.Join(keep, "\n")
 }
+
+// A title or sentence holding a bidirectional override or an escape
+// sequence is refused at load (issue 19 item 11), naming it escaped.
+func TestTextRefusesBidiAndControls(t *testing.T) {
+	base := string(mustShipped(t))
+	for _, c := range []struct{ from, to, key string }{
+		{"title: Draft-model", "title: \"Draft \\u202egnp.exe\"\nx-title: Draft-model", "title"},
+		{"title: Draft-model", "title: \"ok\\x1b]0;pwned\\x07\"\nx-title: Draft-model", "title"},
+		{"unmeasured:\n", "unmeasured:\n  - \"see \\u2066hidden\\u2069\"\n", "unmeasured[0]"},
+	} {
+		src := strings.Replace(base, c.from, c.to, 1)
+		if src == base {
+			t.Fatalf("%q not in the shipped scenario", c.from)
+		}
+		_, _, err := Parse("s.yaml", ".", []byte(src), Options{Offline: true})
+		if err == nil || !strings.Contains(err.Error(), c.key+": holds") {
+			t.Errorf("%s: %v", c.to, err)
+		}
+	}
+}

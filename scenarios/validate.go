@@ -21,6 +21,7 @@ func (s *Scenario) validate(p *problems) {
 	} else if !featureRE.MatchString(s.Feature) {
 		p.at("feature", "%q must match [a-z0-9-]+ (it becomes part of the record's file name; no path separators)", s.Feature)
 	}
+	s.validateText(p)
 	if s.Hardware != "" && s.Hardware != "auto" && !slugRE.MatchString(s.Hardware) {
 		p.at("hardware", "%q must be auto or a slug of lowercase letters and digits (e.g. m3ultra, gb10)", s.Hardware)
 	}
