@@ -380,7 +380,7 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 		return run, errInterrupted
 	}
 	if err != nil {
-		run.Error = err.Error()
+		run.Error = clipError(err.Error())
 	}
 	// The analysis sees exactly what is stored: the redacted run, every
 	// number in it finite.

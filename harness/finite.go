@@ -1,10 +1,12 @@
 package harness
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/schema"
@@ -86,4 +88,21 @@ func jsonName(f reflect.StructField) string {
 		return n
 	}
 	return f.Name
+}
+
+// maxRunError bounds a run's error text: its parts quote engine text
+// shortly (engine.Quote) and its log tail has a few short lines, so only
+// an error built some new way could pass it, and then it is cut rather
+// than stored whole.
+const maxRunError = 16 << 10
+
+func clipError(s string) string {
+	if len(s) <= maxRunError {
+		return s
+	}
+	cut := maxRunError
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d more bytes)", len(s)-cut)
 }

@@ -159,3 +159,13 @@ func TestNaNNeverReachesTheJournal(t *testing.T) {
 		t.Errorf("no record")
 	}
 }
+
+// A run's error is stored at most maxRunError long, whatever built it.
+func TestRunErrorClipped(t *testing.T) {
+	if s := clipError(strings.Repeat("é", maxRunError)); len(s) > maxRunError+64 || !strings.HasSuffix(s, "more bytes)") {
+		t.Errorf("clipped to %d bytes: %q", len(s), s[len(s)-40:])
+	}
+	if s := clipError("short"); s != "short" {
+		t.Errorf("short error changed: %q", s)
+	}
+}
