@@ -28,6 +28,8 @@ const (
 	MaxStreamBytes      = 256 << 20
 	// MaxReplyBytes bounds a non-streamed reply (a token replay).
 	MaxReplyBytes = 64 << 20
+	// MaxPropsBytes bounds the server's GET /props reply.
+	MaxPropsBytes = 8 << 20
 	// MaxMetricsBytes bounds one scrape of a metrics page.
 	MaxMetricsBytes = 32 << 20
 	// MaxVersionBytes bounds what a version command (or git on the

@@ -182,6 +182,10 @@ func TestReplyHeadersBounded(t *testing.T) {
 			if err == nil || len(err.Error()) > 1024 {
 				t.Errorf("scrape: err (%d bytes) = %.300v", len(fmt.Sprint(err)), err)
 			}
+			_, err = Props(context.Background(), url)
+			if err == nil || len(err.Error()) > 1024 {
+				t.Errorf("props: err (%d bytes) = %.300v", len(fmt.Sprint(err)), err)
+			}
 		})
 	}
 }
@@ -199,6 +203,10 @@ func TestMetricsPageBounded(t *testing.T) {
 	_, err := Scrape(context.Background(), srv.URL, "/metrics")
 	if !errors.Is(err, ErrTooLarge) {
 		t.Errorf("err = %v", err)
+	}
+	// GET /props likewise.
+	if _, err := Props(context.Background(), srv.URL); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("props: err = %v", err)
 	}
 }
 

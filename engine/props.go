@@ -25,16 +25,20 @@ func Props(ctx context.Context, baseURL string) (map[string]any, error) {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("GET %s: %w", PropsPath, err)
+		return nil, fmt.Errorf("GET %s: %w", PropsPath, quoteErr(err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return nil, fmt.Errorf("GET %s: HTTP %d: %s", PropsPath, resp.StatusCode, b)
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, MaxQuotedBytes+1))
+		return nil, fmt.Errorf("GET %s: HTTP %d: %s", PropsPath, resp.StatusCode, Quote(string(b)))
+	}
+	b, err := readBounded(resp.Body, MaxPropsBytes, "the reply to GET "+PropsPath)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", PropsPath, quoteErr(err))
 	}
 	var v map[string]any
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 8<<20)).Decode(&v); err != nil {
-		return nil, fmt.Errorf("GET %s: %w", PropsPath, err)
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("GET %s: %w", PropsPath, quoteErr(err))
 	}
 	return v, nil
 }
