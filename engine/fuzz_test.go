@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"os"
 	"regexp"
 	"strings"
@@ -94,11 +95,29 @@ func FuzzStream(f *testing.F) {
 	f.Add([]byte(head + "data: {\"content\":\"a\",\"tokens\":[1],\"stop\":true,\"timings\":{\"predicted_n\":-1}}\n\n"))
 	f.Add([]byte("HTTP/1.1 500 " + strings.Repeat("x", 5000) + "\r\n\r\n"))
 	f.Add([]byte("HTTP/1.1 200 OK\r\nX: " + strings.Repeat("y", 5000) + "\r\n\r\nerror: z\n\n"))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer ln.Close()
+	url := "http://" + ln.Addr().String()
 	f.Fuzz(func(t *testing.T, reply []byte) {
-		url := rawServer(t, func(w io.Writer) { w.Write(reply) })
+		// One connection, answered with reply, before this input ends.
+		served := make(chan struct{})
+		go func() {
+			defer close(served)
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			go io.Copy(io.Discard, c)
+			c.Write(reply)
+		}()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		resp, err := Complete(ctx, url, Request{Endpoint: "/completion", MaxTokens: 16})
+		<-served
 		if err != nil && len(err.Error()) > 8*MaxQuotedBytes {
 			t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
 		}
