@@ -19,16 +19,17 @@ import (
 // which are distinct files of the same build.
 
 // copyBuild copies the llama-server build under test into dir and returns
-// the path of the copy's entry point. The installer's llama-server is a
-// wrapper script that runs the real binary through a private loader; the
-// copy then holds its own copy of the real binary and a wrapper naming it,
-// so that the two really are different files. extra arguments are appended
-// after the caller's (llama-server takes the last -t given).
+// the path of the copy's entry point, a distinct file of the same build.
+// The installer's llama-server is a wrapper script that runs the real
+// binary through a private loader and libraries: the copy holds its own
+// copy of the real binary too. A wrapper that names its files relative to
+// itself ("../root/usr/bin/llama-server") is copied as is beside a copy
+// of the binary, the prefix's libraries linked; one that names them by
+// absolute path is rewritten to name the copy. extra arguments are
+// appended after the caller's (llama-server takes the last -t given),
+// which makes the wrapper a different file.
 func copyBuild(t *testing.T, dir string, extra ...string) string {
 	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	src, err := os.ReadFile(llamaServer)
 	if err != nil {
 		t.Fatal(err)
@@ -37,28 +38,51 @@ func copyBuild(t *testing.T, dir string, extra ...string) string {
 	for _, a := range extra {
 		tail += " " + shellQuote(a)
 	}
-	wrapper := filepath.Join(dir, "llama-server")
-	if m := regexp.MustCompile(regexp.QuoteMeta(engine.RealBinaryMarker) + `(.+)`).FindSubmatch(src); m != nil {
-		real := strings.TrimSpace(string(m[1]))
-		copied := filepath.Join(dir, "llama-server.bin")
-		copyFile(t, real, copied)
-		script := strings.ReplaceAll(string(src), real, copied)
-		if tail != "" {
-			script = strings.Replace(script, `"$@"`, `"$@"`+tail, 1)
+	withTail := func(script string) string {
+		if tail == "" {
+			return script
 		}
-		if !strings.Contains(script, copied) || (tail != "" && !strings.Contains(script, tail)) {
-			t.Fatalf("cannot rewrite the wrapper %s:\n%s", llamaServer, src)
+		out := strings.Replace(script, `"$@"`, `"$@"`+tail, 1)
+		if out == script {
+			t.Fatalf("no \"$@\" in the wrapper %s to append %s to", llamaServer, tail)
 		}
-		if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	} else {
+		return out
+	}
+	wrapper := filepath.Join(dir, "bin", "llama-server")
+	mkdir(t, filepath.Dir(wrapper))
+	m := regexp.MustCompile(regexp.QuoteMeta(engine.RealBinaryMarker) + `(.+)`).FindSubmatch(src)
+	switch {
+	case m == nil: // a plain binary: wrap a copy of it
 		copied := filepath.Join(dir, "llama-server.bin")
 		copyFile(t, llamaServer, copied)
 		script := fmt.Sprintf("#!/bin/sh\n%s%s\nexec %s \"$@\"%s\n", engine.RealBinaryMarker, copied, shellQuote(copied), tail)
-		if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		writeExec(t, wrapper, script)
+	case filepath.IsAbs(strings.TrimSpace(string(m[1]))):
+		real := strings.TrimSpace(string(m[1]))
+		copied := filepath.Join(dir, "llama-server.bin")
+		copyFile(t, real, copied)
+		writeExec(t, wrapper, withTail(strings.ReplaceAll(string(src), real, copied)))
+	default: // relative to the wrapper: the same layout under dir
+		orig, _ := filepath.EvalSymlinks(llamaServer)
+		prefix := filepath.Dir(filepath.Dir(orig))
+		rel := strings.TrimSpace(string(m[1]))
+		real := filepath.Join(filepath.Dir(orig), rel)
+		copied := filepath.Join(filepath.Dir(wrapper), rel)
+		mkdir(t, filepath.Dir(copied))
+		copyFile(t, real, copied)
+		// Everything else of the prefix (loader, libraries) is shared.
+		entries, err := os.ReadDir(filepath.Join(prefix, "root", "usr"))
+		if err != nil {
 			t.Fatal(err)
 		}
+		for _, e := range entries {
+			if e.Name() != "bin" {
+				if err := os.Symlink(filepath.Join(prefix, "root", "usr", e.Name()), filepath.Join(dir, "root", "usr", e.Name())); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		writeExec(t, wrapper, withTail(string(src)))
 	}
 	// The copy must really run.
 	out, err := exec.Command(wrapper, "--version").CombinedOutput()
@@ -66,6 +90,40 @@ func copyBuild(t *testing.T, dir string, extra ...string) string {
 		t.Fatalf("the copied build does not run: %v\n%s", err, out)
 	}
 	return wrapper
+}
+
+func mkdir(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeExec(t *testing.T, path, script string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// twinBuild makes a byte-identical copy of the build under test in dir: a
+// wrapper that names its files by absolute path is copied alone (it runs
+// the same binary); one that names them relative to itself is copied with
+// a copy of the binary, as copyBuild does.
+func twinBuild(t *testing.T, dir string) string {
+	t.Helper()
+	src, err := os.ReadFile(llamaServer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(regexp.QuoteMeta(engine.RealBinaryMarker) + `(.+)`).FindSubmatch(src)
+	if m != nil && !filepath.IsAbs(strings.TrimSpace(string(m[1]))) {
+		return copyBuild(t, dir)
+	}
+	mkdir(t, dir)
+	twin := filepath.Join(dir, "llama-server")
+	copyFile(t, llamaServer, twin)
+	return twin
 }
 
 func copyFile(t *testing.T, from, to string) {
@@ -100,12 +158,16 @@ func buildArms(tag string, arms map[string]string, order ...string) string {
 	var b strings.Builder
 	b.WriteString("  - name: base\n    args: [\"--spec-type\", \"none\"]\n")
 	for _, name := range order {
-		fmt.Fprintf(&b, `  - name: %s
+		control := ""
+		if name == "copy" {
+			control = "\n    control: true"
+		}
+		fmt.Fprintf(&b, `  - name: %s%s
     args: ["--spec-type", "none"]
     engine:
       command: [%q, "-m", "${MODEL_DIR}/target.gguf", "--host", "127.0.0.1", "--port", "${PORT}",
                 "--metrics", "-t", "2", "-np", "1", "-c", "512", "--alias", %q]
-`, name, arms[name], tag)
+`, name, control, arms[name], tag)
 	}
 	return b.String()
 }
@@ -119,11 +181,11 @@ func buildCounter(build string, arms ...string) string {
 	return fmt.Sprintf("  - name: build\n    props: build_info\n    capture: '^(b[0-9]+)'\n    expect: {%s}\n", strings.Join(ex, ", "))
 }
 
-// One campaign, three engines: the installed build, a copy of it (a
-// distinct file: no significant difference), and a copy whose wrapper runs
-// it with one thread instead of two (found slower). The record carries
-// three engine identities and a per-run build counter read from the
-// servers, and passes check.
+// One campaign, three engines: the installed build, a copy of it (distinct
+// files of the same build, so a negative control: no significant
+// difference), and a copy whose wrapper runs it with one thread instead of
+// two (found slower). The record carries three engine identities and a
+// per-run build counter read from the servers, and passes check.
 func TestArmEnginesCopyAndFewerThreads(t *testing.T) {
 	needEngine(t)
 	dir := t.TempDir()
@@ -211,12 +273,7 @@ func TestArmEnginesCopyAndFewerThreads(t *testing.T) {
 func TestArmEnginesIdenticalRefused(t *testing.T) {
 	needEngine(t)
 	dir := t.TempDir()
-	same := filepath.Join(dir, "same")
-	if err := os.MkdirAll(same, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	twin := filepath.Join(same, "llama-server")
-	copyFile(t, llamaServer, twin) // byte-identical: a wrapper naming the same binary, or the binary
+	twin := twinBuild(t, filepath.Join(dir, "same"))
 	for _, tc := range []struct {
 		name, bin, want string
 	}{

@@ -21,7 +21,11 @@ type watchedFile struct {
 
 func watch(id schema.EngineInfo) []*watchedFile {
 	var out []*watchedFile
-	for _, f := range [][2]string{{id.Path, id.SHA256}, {id.RealBinary, id.RealSHA256}} {
+	files := [][2]string{{id.Path, id.SHA256}, {id.RealBinary, id.RealSHA256}}
+	for _, l := range id.Libraries {
+		files = append(files, [2]string{l.Path, l.SHA256})
+	}
+	for _, f := range files {
 		if f[0] == "" || f[1] == "" {
 			continue
 		}
@@ -38,7 +42,7 @@ func watch(id schema.EngineInfo) []*watchedFile {
 func (w *watchedFile) check() error {
 	fi, err := os.Stat(w.path)
 	if err != nil {
-		return fmt.Errorf("the engine binary %s is gone since the campaign started: %v", w.path, err)
+		return fmt.Errorf("the engine file %s is gone since the campaign started: %v", w.path, err)
 	}
 	if fi.Size() == w.info.Size() && fi.ModTime().Equal(w.info.ModTime()) && os.SameFile(fi, w.info) {
 		return nil
@@ -48,7 +52,7 @@ func (w *watchedFile) check() error {
 		return err
 	}
 	if sum != w.sha256 {
-		return fmt.Errorf("the engine binary %s changed since the campaign started (sha256 %.12s, was %.12s): it was rebuilt or replaced under the campaign, so this run would not measure the engine the record identifies", w.path, sum, w.sha256)
+		return fmt.Errorf("the engine file %s changed since the campaign started (sha256 %.12s, was %.12s): it was rebuilt or replaced under the campaign, so this run would not measure the engine the record identifies", w.path, sum, w.sha256)
 	}
 	w.info = fi // touched, same content
 	return nil

@@ -124,7 +124,7 @@ func (es *engineSet) sameBinaries(s *scenarios.Scenario) error {
 				continue
 			}
 			ia, ib := es.ids[ea], es.ids[eb]
-			if ia.SHA256 == "" || ia.SHA256 != ib.SHA256 || ia.RealSHA256 != ib.RealSHA256 ||
+			if ia.SHA256 == "" || hashKey(ia) != hashKey(ib) ||
 				!slices.Equal(a.Command[1:], b.Command[1:]) || !sameEnv(a.Env, b.Env) {
 				continue
 			}
@@ -179,11 +179,22 @@ func (es *engineSet) armHashes() map[string]string {
 	return out
 }
 
+// hashKey is what an engine's files hash to: the binary, the binary a
+// wrapper runs, and the engine's own shared libraries.
 func hashKey(id schema.EngineInfo) string {
+	k := id.SHA256
 	if id.RealSHA256 != "" {
-		return id.SHA256 + " wrapping " + id.RealSHA256
+		k += " wrapping " + id.RealSHA256
 	}
-	return id.SHA256
+	var libs []string
+	for _, l := range id.Libraries {
+		libs = append(libs, l.SHA256)
+	}
+	slices.Sort(libs)
+	if len(libs) > 0 {
+		k += " with libraries " + strings.Join(libs, ",")
+	}
+	return k
 }
 
 // changedSince returns the arms whose binary hash differs from the state's.

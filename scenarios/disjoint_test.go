@@ -137,3 +137,61 @@ func TestParseExpectationRefusesNonFinite(t *testing.T) {
 		t.Errorf("a large finite constant refused: %v", err)
 	}
 }
+
+// Text expectations (props and version counters): == and != compare text,
+// a number is still a number, and Disjoint is exact for text.
+func TestTextExpectations(t *testing.T) {
+	parse := func(s string) Expectation {
+		e, err := ParseTextExpectation(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		return e
+	}
+	for _, bad := range []string{"> b1", "== ", "<= x"} {
+		if _, err := ParseTextExpectation(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+	if _, err := ParseExpectation("== b11669"); err == nil {
+		t.Error("a numeric counter accepted a text expectation")
+	}
+	if e := parse(`== "b11669"`); !e.IsText || e.Text != "b11669" || !e.HoldsText("b11669", 0) || e.HoldsText("b11670", 0) {
+		t.Errorf("quoted text: %+v", e)
+	}
+	if e := parse("== 11669"); e.IsText || !e.HoldsText("11669", 11669) || e.HoldsText("b11669", 0) {
+		t.Errorf("a number stays a number: %+v", e)
+	}
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"== b1", "!= b1", true},
+		{"== b1", "== b2", true},
+		{"== b1", "== b1", false},
+		{"!= b1", "!= b2", false},
+		{"!= b1", "== b2", false},
+		{"== b1", "> 0", true},
+		{"!= b1", "> 0", false},
+		{"!= b1", "== 5", false},
+	} {
+		a, b := parse(c.a), parse(c.b)
+		if Disjoint(a, b) != c.want || Disjoint(b, a) != c.want {
+			t.Errorf("Disjoint(%s, %s) = %v, want %v", c.a, c.b, !c.want, c.want)
+		}
+		// Exact: no witness among the texts and numbers in play when
+		// disjoint, one when not.
+		found := false
+		for _, w := range []struct {
+			text string
+			v    float64
+		}{{"b1", 0}, {"b2", 0}, {"b3", 0}, {"5", 5}, {"1", 1}} {
+			if a.HoldsText(w.text, w.v) && b.HoldsText(w.text, w.v) {
+				found = true
+			}
+		}
+		if found == c.want {
+			t.Errorf("%s and %s: Disjoint %v but a common value found: %v", c.a, c.b, c.want, found)
+		}
+	}
+}
