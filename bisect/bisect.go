@@ -235,6 +235,7 @@ func (b *bisector) search(ctx context.Context) (*Outcome, error) {
 	sum.ReferenceBuild = rb
 	if !rb.OK {
 		_ = b.save()
+		b.removeReference()
 		return nil, fmt.Errorf("the good commit %.12s does not build (exit %d): see %s", sum.Good, rb.ExitCode, filepath.Join(b.dataDir, filepath.FromSlash(rb.Log)))
 	}
 	for {
@@ -270,9 +271,15 @@ func (b *bisector) search(ctx context.Context) (*Outcome, error) {
 	if err := b.save(); err != nil {
 		return nil, err
 	}
-	_ = removeWorktree(context.Background(), b.st.Source, refDir)
-	_ = os.Remove(b.st.WorkDir)
+	b.removeReference()
 	return &Outcome{Summary: sum, Path: b.sumPath, DataDir: b.dataDir}, nil
+}
+
+// removeReference removes the good commit's worktree and the work folder
+// (when empty). An interrupted bisect keeps them for its resume.
+func (b *bisector) removeReference() {
+	_ = removeWorktree(context.Background(), b.st.Source, filepath.Join(b.st.WorkDir, "reference"))
+	_ = os.Remove(b.st.WorkDir)
 }
 
 // nextCommit is the commit the search measures next: the bad revision
@@ -291,15 +298,15 @@ func nextCommit(sum *schema.Bisect) (string, bool) {
 		return "", true
 	}
 	lo, hi := analysis.BisectRange(shas, classes)
-	if i := Next(shas, classes, lo, hi); i >= 0 {
+	if i := pickNext(shas, classes, lo, hi); i >= 0 {
 		return shas[i], false
 	}
 	return "", true
 }
 
-// Next picks the untested commit of [lo, hi) nearest the middle of
+// pickNext picks the untested commit of [lo, hi) nearest the middle of
 // [lo, hi], the lower one on a tie (-1 when every one is tested).
-func Next(shas []string, classes map[string]schema.BisectClass, lo, hi int) int {
+func pickNext(shas []string, classes map[string]schema.BisectClass, lo, hi int) int {
 	mid := (lo + hi) / 2
 	best := -1
 	for i := lo; i < hi; i++ {
@@ -464,6 +471,7 @@ func (b *bisector) stopped(ctx context.Context, err error) (*Outcome, error) {
 	if ctx.Err() != nil {
 		return &Outcome{Summary: &b.st.Summary, Path: b.sumPath, DataDir: b.dataDir, Interrupted: true}, nil
 	}
+	b.removeReference()
 	return nil, err
 }
 

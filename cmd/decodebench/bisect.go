@@ -108,6 +108,9 @@ left, the bad revision not slower, or --max-time reached), 1 error, 130/143 inte
 				return &exitError{code: 1, msg: err.Error()}
 			}
 			fmt.Fprintf(stdout, "%s: %s\n\n%s\n\n%s", res.Summary.Outcome.Result, res.Path, recorder.BisectOutcomeText(res.Summary), recorder.BisectTable(res.Summary))
+			if res.Interrupted {
+				fmt.Fprintf(stderr, "decodebench bisect: interrupted; continue with: decodebench bisect --resume %s\n", res.DataDir)
+			}
 			switch {
 			case res.Interrupted && sig.get() == syscall.SIGTERM:
 				return &exitError{code: 143}
