@@ -33,6 +33,10 @@ type CommandConfig struct {
 	// Append adds to the log file instead of starting it afresh, so that
 	// warmups and the measured run share one log.
 	Append bool
+	// OnStart, when set, is called with the command's pid (its process
+	// group's id) once it has started: the run loop starts watching the
+	// machine's CPU there.
+	OnStart func(pid int)
 }
 
 // CommandResult is what one run of a command printed.
@@ -44,6 +48,9 @@ type CommandResult struct {
 	// unredacted: what counters and metric patterns read.
 	Lines []string
 	Wall  time.Duration
+	// CPU is the CPU time (user and system) the command used, with the
+	// processes it waited for, from its rusage.
+	CPU time.Duration
 	// Leftovers are processes the command left running, killed when it
 	// exited.
 	Leftovers []Leftover
@@ -99,6 +106,9 @@ func RunCommand(ctx context.Context, cfg CommandConfig) (*CommandResult, error) 
 		return nil, &StartError{Reason: fmt.Sprintf("cannot start engine %q: %v", cfg.Command[0], err)}
 	}
 	tr.started(cmd.Process.Pid)
+	if cfg.OnStart != nil {
+		cfg.OnStart(cmd.Process.Pid)
+	}
 	s := &Server{Argv: cfg.Command, Log: log, cmd: cmd, grace: cfg.StopGrace, done: make(chan struct{}), tree: tr}
 	if s.grace <= 0 {
 		s.grace = 5 * time.Second
@@ -144,7 +154,11 @@ func RunCommand(ctx context.Context, cfg CommandConfig) (*CommandResult, error) 
 	if s.waitErr != nil && !errors.Is(s.waitErr, exec.ErrWaitDelay) {
 		return nil, &StartError{Reason: "the command failed (" + exitText(s.waitErr) + ")", LogTail: tail}
 	}
-	return &CommandResult{Stdout: stdout.Bytes(), Lines: lines, Wall: wall, Leftovers: s.leftovers, Window: log.Window(), LogCut: log.Cut()}, nil
+	var used time.Duration
+	if ps := cmd.ProcessState; ps != nil {
+		used = ps.UserTime() + ps.SystemTime()
+	}
+	return &CommandResult{Stdout: stdout.Bytes(), Lines: lines, Wall: wall, CPU: used, Leftovers: s.leftovers, Window: log.Window(), LogCut: log.Cut()}, nil
 }
 
 // capped is a buffer that keeps at most max bytes.

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -69,9 +70,19 @@ func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *schema.Ru
 	}
 	c.progress.Phase(slot.Seq, slot.Arm, "measuring")
 	cfg.Label, cfg.Append = "measured run", s.Schedule.Warmup > 0
+	// The measured run is the command's whole life: the machine's CPU is
+	// watched from its start to its exit, its process group's own time
+	// (its rusage) counted as the engine's.
+	var meter *machine.ContentionMeter
+	cfg.OnStart = func(pid int) { meter, _ = machine.StartContention(ctx, pid) }
 	res, err := engine.RunCommand(ctx, cfg)
 	if err != nil {
 		return err
+	}
+	if meter != nil {
+		if ct, err := meter.StopExited(context.WithoutCancel(ctx), res.CPU); err == nil {
+			run.Contention = ct.Record()
+		}
 	}
 	run.Leftovers = leftovers(res.Leftovers)
 	run.EngineOutput = engineOutput(res.Window, res.LogCut)

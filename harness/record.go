@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -36,7 +37,8 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 			Overrides: s.Overrides,
 		},
 		Method: schema.Method{
-			Rounds: s.Schedule.Rounds.Min, Warmup: s.Schedule.Warmup, Order: p.Schedule.Order, Seed: s.Schedule.Seed,
+			EngineKind: commandKind(s),
+			Rounds:     s.Schedule.Rounds.Min, Warmup: s.Schedule.Warmup, Order: p.Schedule.Order, Seed: s.Schedule.Seed,
 			Cooldown: s.Schedule.Cooldown.String(), Started: started, Rule: schema.RuleCurrent,
 			Version: c.opt.Version, Commit: c.opt.Commit, Dirty: c.opt.Dirty,
 			OnFailure: p.Failure, Outliers: p.Outliers,
@@ -89,4 +91,13 @@ func (c *campaign) writeOutputs() error {
 	}
 	c.rec.Files = files
 	return recorder.WriteIn(c.out, filepath.Base(c.recPath), c.rec)
+}
+
+// commandKind is the record's engine kind: "command" for a command-line
+// engine, "" for a server (as records before the field).
+func commandKind(s *scenarios.Scenario) string {
+	if s.Engine.IsCommand() {
+		return string(scenarios.KindCommand)
+	}
+	return ""
 }

@@ -91,6 +91,18 @@ func startContention(ctx context.Context, list func(context.Context) ([]Proc, er
 
 // Stop ends the window.
 func (m *ContentionMeter) Stop(ctx context.Context) (Contention, error) {
+	return m.stop(ctx, 0)
+}
+
+// StopExited ends the window of a watched process that has exited (a
+// command-line engine, run once): exitedCPU is the CPU time it used, with
+// the processes it waited for (its rusage), which no listing shows once it
+// is gone. Without it, the engine's own work would count as contention.
+func (m *ContentionMeter) StopExited(ctx context.Context, exitedCPU time.Duration) (Contention, error) {
+	return m.stop(ctx, exitedCPU.Seconds())
+}
+
+func (m *ContentionMeter) stop(ctx context.Context, exited float64) (Contention, error) {
 	procs, err := m.list(ctx)
 	if err != nil {
 		return Contention{}, err
@@ -103,7 +115,7 @@ func (m *ContentionMeter) Stop(ctx context.Context) (Contention, error) {
 	// A worker that started and ended inside the window is lost; one that
 	// ended is still known from the first listing.
 	own := tree(append(append([]Proc{}, m.procs...), procs...), m.roots)
-	measured := 0.0
+	measured := exited
 	var others []ProcShare
 	for _, s := range shares(m.procs, procs, wall) {
 		if own[s.PID] {

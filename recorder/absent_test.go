@@ -59,3 +59,34 @@ func TestMetricAbsentForAnArm(t *testing.T) {
 		t.Error("a v2 record no longer renders as v2 did")
 	}
 }
+
+// A command engine's Method says what ran: a command run once per measured
+// run, no ready path, no streamed request, contention over its process
+// group; a v2 record renders as v2 did.
+func TestMethodOfACommandEngine(t *testing.T) {
+	rec := fixedRecord(schema.Inconclusive)
+	rec.Method.EngineKind = "command"
+	var buf bytes.Buffer
+	if err := Markdown(&buf, rec); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{"A command-line engine: every run starts the command afresh in its own process group", "warmup run(s) of the command", "during the measured run, the command's process group being the engine's", "is the command's own figure"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the Method lacks %q", want)
+		}
+	}
+	for _, not := range []string{"ready path, sends the warmups", "first streamed token event"} {
+		if strings.Contains(md, not) {
+			t.Errorf("the Method of a command engine says %q", not)
+		}
+	}
+	rec.Schema = schema.SchemaV2
+	buf.Reset()
+	if err := Markdown(&buf, rec); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "waits for its ready path") {
+		t.Error("a v2 record's Method changed")
+	}
+}

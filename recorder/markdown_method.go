@@ -11,9 +11,16 @@ import (
 func (m *mdWriter) method(r *schema.Record) {
 	me := r.Method
 	m.h2("Method")
-	m.p("- %d rounds × %d arms, order %s (seed %d); %d discarded warmup request(s) after each engine start; cooldown %s between runs.\n",
-		me.Rounds, len(r.Scenario.Arms), code(string(me.Order)), me.Seed, me.Warmup, text(me.Cooldown))
-	m.p("- Every run starts the engine afresh, waits for its ready path, sends the warmups and then the one measured request (streamed), then stops the engine's process group.\n")
+	command := me.EngineKind == "command" && r.Schema != schema.SchemaV2
+	if command {
+		m.p("- %d rounds × %d arms, order %s (seed %d); %d discarded warmup run(s) of the command before each measured run; cooldown %s between runs.\n",
+			me.Rounds, len(r.Scenario.Arms), code(string(me.Order)), me.Seed, me.Warmup, text(me.Cooldown))
+		m.p("- A command-line engine: every run starts the command afresh in its own process group; it loads the model, generates and exits, and the measured run is its whole life, model load included. There is no server, ready path or streamed request: `wall_s` is the command's wall time, the other metrics, the token count and the counters are read from the lines it printed.\n")
+	} else {
+		m.p("- %d rounds × %d arms, order %s (seed %d); %d discarded warmup request(s) after each engine start; cooldown %s between runs.\n",
+			me.Rounds, len(r.Scenario.Arms), code(string(me.Order)), me.Seed, me.Warmup, text(me.Cooldown))
+		m.p("- Every run starts the engine afresh, waits for its ready path, sends the warmups and then the one measured request (streamed), then stops the engine's process group.\n")
+	}
 	m.p("- Order planned: %s.\n", orderString(me.Planned))
 	ran, cool := runOrder(r.Runs)
 	m.p("- Order run: %s.\n", orderString(ran))
@@ -29,15 +36,23 @@ func (m *mdWriter) method(r *schema.Record) {
 		m.p("- Rounds run: %d; the schedule stopped on: %s.\n", me.RoundsRun, text(me.StoppedBy))
 	}
 	m.p("- %s\n", methodStatistics(me))
-	m.p("- Gates: spread (interquartile range over median) at most %s per arm; at most %s of runs contended (other processes above %s of the CPU during the measured request); drift flagged above %s. Outliers (%s) are %s.\n",
-		pctShort(me.MaxSpread), pctShort(me.MaxContended), pctShort(me.ContendedCPU), pctShort(me.MaxDrift), outlierRule(), outlierPolicy(me.Outliers))
+	window := "the measured request"
+	if command {
+		window = "the measured run, the command's process group being the engine's"
+	}
+	m.p("- Gates: spread (interquartile range over median) at most %s per arm; at most %s of runs contended (other processes above %s of the CPU during %s); drift flagged above %s. Outliers (%s) are %s.\n",
+		pctShort(me.MaxSpread), pctShort(me.MaxContended), pctShort(me.ContendedCPU), window, pctShort(me.MaxDrift), outlierRule(), outlierPolicy(me.Outliers))
 	if me.OnFailure != "" {
 		m.p("- On a failed run: %s.\n", code(string(me.OnFailure)))
 	}
 	if x := r.Analysis.ClientEngineRatio; x > 0 {
 		m.p("- Check: the client-side decode rate is %s× the engine's own `predicted_per_second` (median over runs).\n", num(x, 4))
 	}
-	m.p("- Decode rate (`decode_tok_s`) is measured by the client: tokens after the first streamed token event divided by the time from that event to the last one; the token count is the engine's own (%s).\n", tokenSources(r.Runs))
+	if command {
+		m.p("- Decode rate (`decode_tok_s`), where the scenario reads it, is the command's own figure, as it printed it; the token count: %s.\n", tokenSources(r.Runs))
+	} else {
+		m.p("- Decode rate (`decode_tok_s`) is measured by the client: tokens after the first streamed token event divided by the time from that event to the last one; the token count is the engine's own (%s).\n", tokenSources(r.Runs))
+	}
 	dirty := ""
 	if me.Dirty {
 		dirty = " (dirty tree)"

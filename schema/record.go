@@ -176,11 +176,14 @@ type GPUInfo struct {
 
 // Method says how the campaign was run.
 type Method struct {
-	Rounds   int    `json:"rounds"`
-	Warmup   int    `json:"warmup"`
-	Order    Order  `json:"order"`
-	Seed     int64  `json:"seed"`
-	Cooldown string `json:"cooldown"`
+	// EngineKind is "command" for a command-line engine, run once per
+	// measured run; empty for a server.
+	EngineKind string `json:"engine_kind,omitempty"`
+	Rounds     int    `json:"rounds"`
+	Warmup     int    `json:"warmup"`
+	Order      Order  `json:"order"`
+	Seed       int64  `json:"seed"`
+	Cooldown   string `json:"cooldown"`
 	// Planned is the arm order of the plan; each run's Seq indexes it.
 	Planned  []string  `json:"planned"`
 	Started  time.Time `json:"started"`

@@ -33,11 +33,26 @@ func printDryRun(w io.Writer, s *scenarios.Scenario) error {
 	if len(s.Overrides) > 0 {
 		fmt.Fprintf(w, "overrides: %s\n", strings.Join(s.Overrides, ", "))
 	}
-	fmt.Fprintf(w, "engine: %s (ready %s, metrics %s, request %s, %d tokens)\n", orDash(s.Engine.Preset), s.Engine.Ready.Path, s.Engine.MetricsPath, s.Engine.Request.Endpoint, s.Engine.Request.MaxTokens)
+	command := s.Engine.IsCommand()
+	if command {
+		// A command engine has no ready path, metrics endpoint, request
+		// or port: it runs, prints and exits.
+		reads := slices.Sorted(maps.Keys(s.Engine.Output.Metrics))
+		if s.Engine.Output.Tokens != "" {
+			reads = append(reads, "tokens")
+		}
+		fmt.Fprintf(w, "engine: command, run once per warmup and per measured run (%s, reading %s from its output; wall_s is its wall time)\n", orDash(s.Engine.Preset), strings.Join(append(reads, "counters"), ", "))
+	} else {
+		fmt.Fprintf(w, "engine: %s (ready %s, metrics %s, request %s, %d tokens)\n", orDash(s.Engine.Preset), s.Engine.Ready.Path, s.Engine.MetricsPath, s.Engine.Request.Endpoint, s.Engine.Request.MaxTokens)
+	}
 	if vc := s.VersionCommand(); len(vc) > 0 {
 		fmt.Fprintf(w, "version command: %s\n", shellJoin(vc))
 	}
-	fmt.Fprintf(w, "arms (baseline %s; ${PORT} is chosen at each start):\n", s.Baseline)
+	if command {
+		fmt.Fprintf(w, "arms (baseline %s):\n", s.Baseline)
+	} else {
+		fmt.Fprintf(w, "arms (baseline %s; ${PORT} is chosen at each start):\n", s.Baseline)
+	}
 	for _, a := range s.Arms {
 		role := ""
 		switch {
@@ -71,7 +86,11 @@ func printDryRun(w io.Writer, s *scenarios.Scenario) error {
 	if r.Adaptive() {
 		runs = fmt.Sprintf("%d to %d rounds × %d arms (adaptive, until the ratio intervals are narrower than %s); the first %d rounds shown", r.Min, r.Max, len(s.Arms), r.UntilCIWidth, r.Max)
 	}
-	fmt.Fprintf(w, "order: %s, %s, %d warmup request(s) before each, cooldown %s\n", s.Policy.Schedule.Order, runs, s.Schedule.Warmup, s.Schedule.Cooldown.Duration)
+	warm := "warmup request(s)"
+	if command {
+		warm = "warmup run(s) of the command"
+	}
+	fmt.Fprintf(w, "order: %s, %s, %d %s before each, cooldown %s\n", s.Policy.Schedule.Order, runs, s.Schedule.Warmup, warm, s.Schedule.Cooldown.Duration)
 	for i := 0; i < len(plan); i += len(s.Arms) {
 		fmt.Fprintf(w, "  round %d: %s\n", plan[i].Round, strings.Join(harness.Arms(plan[i:i+len(s.Arms)]), " "))
 	}

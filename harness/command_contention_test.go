@@ -1,0 +1,50 @@
+package harness
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/machine"
+)
+
+// A command engine is watched for contention over its whole run, its
+// process group's own CPU (its rusage, read once it has exited and no
+// listing shows it) counted as the engine's, never as another process's.
+func TestCommandEngineContentionCountsTheCommand(t *testing.T) {
+	ctx := context.Background()
+	var meter *machine.ContentionMeter
+	var startErr error
+	// The "engine": a shell whose worker spins for about 0.6 s.
+	res, err := engine.RunCommand(ctx, engine.CommandConfig{
+		Command: []string{"sh", "-c", "sh -c 'end=$(($(date +%s%N)+600000000)); while [ $(date +%s%N) -lt $end ]; do :; done'; echo done"},
+		LogPath: filepath.Join(t.TempDir(), "run.log"),
+		OnStart: func(pid int) { meter, startErr = machine.StartContention(ctx, pid) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if startErr != nil || meter == nil {
+		t.Fatalf("the meter did not start: %v", startErr)
+	}
+	c, err := meter.StopExited(ctx, res.CPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v; the command used %v CPU in %v", c, res.CPU, res.Wall)
+	if res.CPU < 50*time.Millisecond {
+		t.Fatalf("the command's rusage says %v CPU: the spinning worker was not counted", res.CPU)
+	}
+	share := res.CPU.Seconds() / res.Wall.Seconds() / float64(runtime.NumCPU())
+	if c.Measured < share*0.9 {
+		t.Errorf("measured %.3f of the machine, the command alone used %.3f", c.Measured, share)
+	}
+	for _, o := range c.TopOthers {
+		if o.Name == "sh" && o.Cores > 0.3 {
+			t.Errorf("the command's worker counted as another process: %+v", o)
+		}
+	}
+}
