@@ -2,11 +2,9 @@ package recorder
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -18,17 +16,6 @@ import (
 const BisectFence = "json decodebench-bisect"
 
 const bisectFenceStart = "```" + BisectFence
-
-// IsBisect reports whether a file's text holds a bisect summary's data
-// block (a line that is exactly its fence).
-func IsBisect(src []byte) bool {
-	for _, l := range strings.Split(string(src), "\n") {
-		if strings.TrimRight(l, "\r") == bisectFenceStart {
-			return true
-		}
-	}
-	return false
-}
 
 // BisectMarkdown renders a bisect summary: the outcome and one row per
 // step (commit, build, campaign verdict, class, change with its interval
@@ -246,76 +233,4 @@ func BisectStepLine(s schema.BisectStep) string {
 		line += "; record " + c.Record
 	}
 	return line
-}
-
-// WriteBisectFile renders the summary to path atomically.
-func WriteBisectFile(path string, b *schema.Bisect) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".bisect-*.md")
-	if err != nil {
-		return fmt.Errorf("write bisect summary: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := BisectMarkdown(tmp, b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
-// ParseBisect reads a bisect summary's data block back: exactly one, the
-// last thing in the file, holding one JSON value of the current schema.
-func ParseBisect(src []byte) (*schema.Bisect, error) {
-	lines := strings.Split(string(src), "\n")
-	start := -1
-	for i, l := range lines {
-		l = strings.TrimRight(l, "\r")
-		if l == bisectFenceStart || l == dataFenceStart {
-			if start >= 0 {
-				return nil, fmt.Errorf("line %d: a second data block (the first is at line %d)", i+1, start+1)
-			}
-			start = i
-		}
-	}
-	if start < 0 || strings.TrimRight(lines[start], "\r") != bisectFenceStart {
-		return nil, errors.New("no " + bisectFenceStart + " block: not a bisect summary")
-	}
-	end := -1
-	for i := start + 1; i < len(lines); i++ {
-		if strings.TrimRight(lines[i], "\r") == dataFenceEnd {
-			end = i
-			break
-		}
-	}
-	if end < 0 {
-		return nil, fmt.Errorf("line %d: data block is not closed", start+1)
-	}
-	trailer := false
-	for i := end + 1; i < len(lines); i++ {
-		switch t := strings.TrimSpace(lines[i]); {
-		case t == "":
-		case t == dataTrailer && !trailer:
-			trailer = true
-		default:
-			return nil, fmt.Errorf("line %d: text after the data block", i+1)
-		}
-	}
-	var b schema.Bisect
-	dec := json.NewDecoder(strings.NewReader(strings.Join(lines[start+1:end], "\n")))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&b); err != nil {
-		return nil, fmt.Errorf("line %d: data block: %w", start+1, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("line %d: data block: more than one JSON value", start+1)
-	}
-	if b.Schema != schema.BisectSchema {
-		return nil, fmt.Errorf("line %d: data block schema %q, want %q", start+1, b.Schema, schema.BisectSchema)
-	}
-	return &b, nil
 }

@@ -1,0 +1,55 @@
+package bisect
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// loadStep loads the scenario with the two worktrees as its variables.
+func loadStep(path, candDir, refDir string, set []string) (*scenarios.Scenario, error) {
+	lookup := func(name string) (string, bool) {
+		switch name {
+		case CandidateVar:
+			return candDir, true
+		case ReferenceVar:
+			return refDir, true
+		}
+		return os.LookupEnv(name)
+	}
+	s, _, err := scenarios.Load(path, scenarios.Options{LookupEnv: lookup, Set: set})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// bisectArms finds the reference arm (the baseline) and the candidate
+// (the one other arm that is not a control), and checks that the scenario
+// uses both worktrees: without them every step would measure the same
+// build.
+func bisectArms(s *scenarios.Scenario) (ref, cand string, err error) {
+	for _, a := range s.Arms {
+		if a.Name == s.Baseline || a.Control {
+			continue
+		}
+		if cand != "" {
+			return "", "", fmt.Errorf("%s: a bisect compares two arms, the baseline (the good commit's build) and one candidate; %s and %s are both candidates", s.Path, cand, a.Name)
+		}
+		cand = a.Name
+	}
+	if cand == "" {
+		return "", "", fmt.Errorf("%s: no arm besides the baseline to run the candidate commit's build", s.Path)
+	}
+	used := map[string]bool{}
+	for _, kv := range s.VarsUsed() {
+		used[kv.Key] = true
+	}
+	for _, v := range []string{CandidateVar, ReferenceVar} {
+		if !used[v] {
+			return "", "", fmt.Errorf("%s never uses ${%s}: the candidate arm's engine runs from ${%s}, the baseline's from ${%s}", s.Path, v, CandidateVar, ReferenceVar)
+		}
+	}
+	return s.Baseline, cand, nil
+}
