@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -129,9 +131,44 @@ type quotedError struct{ err error }
 func (e *quotedError) Error() string { return Quote(e.err.Error()) }
 func (e *quotedError) Unwrap() error { return e.err }
 
-// httpClient is a client whose replies' headers are bounded.
+// httpClient is a client whose replies' headers are bounded, and each of
+// whose connections (one a request) carries at most maxConnBytes: bodies
+// are bounded where they are read, and this bounds what the reader does
+// not see (chunk framing, trailers).
 func httpClient() *http.Client {
-	return &http.Client{Transport: &http.Transport{DisableKeepAlives: true, Proxy: nil, MaxResponseHeaderBytes: MaxHeaderBytes}}
+	var d net.Dialer
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &limitedConn{Conn: c, left: maxConnBytes}, nil
+	}
+	return &http.Client{Transport: &http.Transport{DisableKeepAlives: true, Proxy: nil, MaxResponseHeaderBytes: MaxHeaderBytes, DialContext: dial}}
+}
+
+// maxConnBytes bounds one connection of httpClient: the largest body it
+// reads (a token replay) half as much again, and its headers.
+const maxConnBytes = MaxReplyBytes + MaxReplyBytes/2 + MaxHeaderBytes
+
+// limitedConn fails reads past what it may carry.
+type limitedConn struct {
+	net.Conn
+	left int64
+}
+
+var errConnTooLarge = tooLarge("a reply with its framing", maxConnBytes)
+
+func (c *limitedConn) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, errConnTooLarge
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.Conn.Read(p)
+	c.left -= int64(n)
+	return n, err
 }
 
 // cappedWriter keeps the first max bytes written to it and counts the

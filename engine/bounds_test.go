@@ -261,3 +261,23 @@ func TestVersionOutputBounded(t *testing.T) {
 		t.Errorf("VersionOf: %d bytes, %v", len(v), err)
 	}
 }
+
+// Chunk trailers come after the body, where the body's own bound does not
+// see them: they are bounded too (by net/http, and by the connection's
+// bound), and the run ends with an error.
+func TestChunkTrailersBounded(t *testing.T) {
+	url := rawServer(t, func(w io.Writer) {
+		io.WriteString(w, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Flood\r\nContent-Type: text/event-stream\r\n\r\n")
+		ev := `data: {"content":"a","tokens":[1],"stop":true}` + "\n\n"
+		fmt.Fprintf(w, "%x\r\n%s\r\n0\r\nX-Flood: ", len(ev), ev)
+		io.Copy(w, &repeated{n: 200 << 20, c: 'a', tail: "\r\n\r\n"})
+	})
+	var err error
+	got := allocated(func() { _, err = Complete(context.Background(), url, Request{Endpoint: "/completion", MaxTokens: 8}) })
+	if err == nil || len(err.Error()) > 1024 {
+		t.Errorf("err = %.300v", err)
+	}
+	if got > 64<<20 {
+		t.Errorf("reading allocated %d MB", got>>20)
+	}
+}

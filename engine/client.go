@@ -244,15 +244,37 @@ func (r *Response) plausibleTokens(source string, v float64, maxTokens int) bool
 }
 
 // plausibleTimings keeps the timing fields that can be true: finite, not
-// negative, and a predicted_n within what the request allows.
+// negative, and a predicted_n within what the request allows. A rate
+// whose count or time could not be true cannot be either. (Times are not
+// checked against the request's wall time, nor rates against their count
+// over their time: llama-server's own rate counts one token fewer than
+// predicted_n, and a replayed reply arrives faster than it was made.)
 func (r *Response) plausibleTimings(t map[string]float64, maxTokens int) map[string]float64 {
+	bad := map[string]schema.ImpossibleValue{}
 	for _, k := range sortedKeys(t) {
 		v := t[k]
-		iv, bad := Impossible("timings."+k, v, false)
-		if !bad && k == "predicted_n" {
-			iv, bad = ImpossibleTokens("timings."+k, v, maxTokens)
+		iv, no := Impossible("timings."+k, v, false)
+		if !no && k == "predicted_n" {
+			iv, no = ImpossibleTokens("timings."+k, v, maxTokens)
 		}
-		if bad {
+		if no {
+			bad[k] = iv
+		}
+	}
+	for _, rate := range []struct{ rate, n, ms string }{
+		{"predicted_per_second", "predicted_n", "predicted_ms"},
+		{"prompt_per_second", "prompt_n", "prompt_ms"},
+	} {
+		v, ok := t[rate.rate]
+		_, done := bad[rate.rate]
+		_, badN := bad[rate.n]
+		_, badMS := bad[rate.ms]
+		if ok && !done && (badN || badMS) {
+			bad[rate.rate] = schema.ImpossibleValue{Source: "timings." + rate.rate, Value: FormatValue(v), Why: schema.Inconsistent}
+		}
+	}
+	for _, k := range sortedKeys(t) {
+		if iv, ok := bad[k]; ok {
 			r.Impossible = append(r.Impossible, iv)
 			delete(t, k)
 		}

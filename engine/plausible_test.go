@@ -57,6 +57,10 @@ func TestImpossibleTokenTotals(t *testing.T) {
 			if _, ok := resp.Timings["predicted_n"]; ok {
 				t.Errorf("impossible predicted_n kept in timings: %v", resp.Timings)
 			}
+			// The engine's rate rests on that count: it goes too.
+			if _, ok := resp.Timings["predicted_per_second"]; ok {
+				t.Errorf("predicted_per_second kept beside an impossible predicted_n: %v", resp.Timings)
+			}
 			if v := resp.DecodeTokPerSec(); v > 1e7 {
 				t.Errorf("decode rate %g", v)
 			}

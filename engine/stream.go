@@ -83,9 +83,12 @@ type heldConn struct {
 	bytes     int64
 	wakeups   int // reads that returned data, for tests
 	// limit, when positive, is how many bytes the connection may give in
-	// all (the reply's headers are read under it); overLimit says it was
-	// reached.
+	// all, and limitErr what reading past it returns: the reply's headers
+	// are read under one limit, its body (chunk framing and trailers
+	// included, which the body's own bound does not see) under another.
+	// overLimit says it was reached.
 	limit     int64
+	limitErr  error
 	overLimit bool
 }
 
@@ -94,7 +97,7 @@ func (c *heldConn) Read(p []byte) (int, error) {
 		left := c.limit - c.bytes
 		if left <= 0 {
 			c.overLimit = true
-			return 0, errHeadersTooLarge
+			return 0, c.limitErr
 		}
 		p = p[:min(int64(len(p)), left)]
 	}
@@ -190,7 +193,7 @@ func (s *stream) send() (*http.Response, error) {
 	if err := s.hreq.Write(s.conn); err != nil {
 		return nil, err
 	}
-	s.conn.limit = s.conn.bytes + MaxHeaderBytes + int64(s.br.Size())
+	s.conn.limit, s.conn.limitErr = s.conn.bytes+MaxHeaderBytes+int64(s.br.Size()), errHeadersTooLarge
 	resp, err := http.ReadResponse(s.br, s.hreq)
 	s.conn.limit = 0
 	if s.conn.overLimit || (err == nil && int(s.conn.bytes)-s.br.Buffered() > MaxHeaderBytes) {
@@ -264,7 +267,13 @@ func streamed(ctx context.Context, baseURL string, req Request, d dialect, body 
 	}
 	tb := &textBuilders{}
 	var pending []Event
-	limited := newBoundedReader(resp.Body, StreamLimit(req.MaxTokens), fmt.Sprintf("the stream (for max_tokens %d)", req.MaxTokens))
+	what := fmt.Sprintf("the stream (for max_tokens %d)", req.MaxTokens)
+	limited := newBoundedReader(resp.Body, StreamLimit(req.MaxTokens), what)
+	// What the connection carries beyond the body (chunk framing,
+	// trailers) is bounded too: half as much again as the body.
+	wire := StreamLimit(req.MaxTokens) + StreamLimit(req.MaxTokens)/2 + 64<<10
+	s.conn.limit = s.conn.bytes + wire
+	s.conn.limitErr = tooLarge(what+" with its framing", wire)
 	done, err := ReadEvents(limited, time.Now, func(ev Event) error {
 		if r.FirstTokenAt != 0 && req.Reads == ReadEnds {
 			pending = append(pending, ev)

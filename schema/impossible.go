@@ -21,4 +21,6 @@ const (
 	NotFinite     ImpossibleWhy = "not-finite"
 	Negative      ImpossibleWhy = "negative"
 	OverMaxTokens ImpossibleWhy = "over-max-tokens"
+	// Inconsistent: a rate whose count or time could not be true.
+	Inconsistent ImpossibleWhy = "inconsistent"
 )
