@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"testing"
 
@@ -26,6 +27,43 @@ func FuzzParse(f *testing.F) {
 		var buf bytes.Buffer
 		if err := Markdown(&buf, rec); err != nil {
 			t.Fatalf("a parsed record does not render: %v", err)
+		}
+	})
+}
+
+// FuzzParseBisect feeds arbitrary text to the bisect summary's parser: it
+// must parse or refuse, never panic; whatever it parses renders to a
+// summary that parses back to the same data, with exactly one data block
+// whatever the commit subjects, refs and paths hold.
+func FuzzParseBisect(f *testing.F) {
+	sum := &schema.Bisect{Schema: schema.BisectSchema, Feature: "x", Hardware: "h", Date: "2026-01-02", Good: "g", Bad: "b",
+		Commits: []schema.BisectCommit{{SHA: "b", Subject: "```json decodebench-bisect\n| a |"}},
+		Steps: []schema.BisectStep{{N: 1, Commit: "b", Build: schema.BisectBuild{OK: true, Log: "builds/b.log"}, Class: schema.ClassBad,
+			Campaigns: []schema.BisectCampaign{{Record: "data/x/steps/r.md", Verdict: schema.Valid, Rounds: 5, Class: schema.ClassBad, Ratio: 0.5, Lo: 0.4, Hi: 0.6}}}},
+		Outcome: schema.BisectOutcome{Result: schema.FoundFirstBad, FirstBad: "b", Among: []string{"b"}}, DataDir: "data/x"}
+	var buf bytes.Buffer
+	if err := BisectMarkdown(&buf, sum); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add([]byte("```" + BisectFence + "\n{\"schema\":\"" + schema.BisectSchema + "\"}\n```\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := ParseBisect(data)
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		if err := BisectMarkdown(&out, b); err != nil {
+			t.Fatalf("a parsed summary does not render: %v", err)
+		}
+		again, err := ParseBisect(out.Bytes())
+		if err != nil {
+			t.Fatalf("a rendered summary does not parse: %v", err)
+		}
+		x, _ := json.Marshal(b)
+		y, _ := json.Marshal(again)
+		if !bytes.Equal(x, y) {
+			t.Fatalf("render and parse changed the data:\n%s\n%s", x, y)
 		}
 	})
 }
