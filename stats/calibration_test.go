@@ -37,18 +37,25 @@ type calibRow struct {
 	name   string
 	h      host
 	rounds int
+	// schedule, when set, is a sequential schedule.rounds (rounds is
+	// then its maximum).
+	schedule string
 }
 
 var calibRows = []calibRow{
-	{"CV 2%", calibQuiet, 6},
-	{"CV 2%", calibQuiet, 10},
-	{"CV 9%", calibNoisy, 10},
+	{"CV 2%", calibQuiet, 6, ""},
+	{"CV 2%", calibQuiet, 10, ""},
+	{"CV 9%", calibNoisy, 10, ""},
+	{"CV 2%", calibQuiet, 30, "{min: 5, max: 30, every: 5}"},
+	{"CV 9%", calibNoisy, 30, "{min: 5, max: 30, every: 5}"},
 }
 
 // calibCell is what a set of campaigns at one true effect gives.
 type calibCell struct {
 	claims, right, covered float64
 	mde                    []float64
+	// rounds is the mean number of rounds run (sequential schedules).
+	rounds float64
 }
 
 // runParallel is run() spread over the machine's cores; campaign i has
@@ -82,6 +89,7 @@ func runParallel(t testing.TB, spec campaignSpec, campaigns int, truth float64, 
 		if o.covered {
 			c.covered++
 		}
+		c.rounds += float64(o.rounds) / float64(campaigns)
 		c.mde = append(c.mde, o.mde)
 	}
 	n := float64(campaigns)
@@ -96,10 +104,16 @@ type calibResult struct {
 	power3, power5, p10 float64
 	mde, powerAtMDE     float64
 	coverage            float64
+	// rounds are the mean rounds run at no effect, +3%, +5% and +10%
+	// (sequential schedules).
+	rounds [4]float64
 }
 
 func calibrate(t testing.TB, r calibRow, rule schema.Rule, campaigns int, seed uint64) calibResult {
 	p := simPolicy(t, r.rounds, "")
+	if r.schedule != "" {
+		p = simPolicyRounds(t, r.schedule, "")
+	}
 	spec := func(effect float64) campaignSpec {
 		s := campaignSpec{policy: p, host: r.h, rule: rule}
 		if effect != 1 {
@@ -115,7 +129,8 @@ func calibrate(t testing.TB, r calibRow, rule schema.Rule, campaigns int, seed u
 	atMDE := runParallel(t, spec(1+mde), campaigns, 1+mde, seed+4)
 	return calibResult{row: r, falseClaims: null.claims, power3: c3.right, power5: c5.right, p10: c10.right,
 		mde: mde, powerAtMDE: atMDE.right,
-		coverage: (null.covered + c3.covered + c5.covered + c10.covered + atMDE.covered) / 5}
+		coverage: (null.covered + c3.covered + c5.covered + c10.covered + atMDE.covered) / 5,
+		rounds:   [4]float64{null.rounds, c3.rounds, c5.rounds, c10.rounds}}
 }
 
 func calibTable(rule schema.Rule, campaigns int, seed uint64, res []calibResult) string {
@@ -124,8 +139,12 @@ func calibTable(rule schema.Rule, campaigns int, seed uint64, res []calibResult)
 	b.WriteString("| host model | rounds | false claims (nominal 5%) | power at +3% / +5% / +10% | stated MDE → power at it | coverage (nominal 95%) |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
 	for _, r := range res {
-		fmt.Fprintf(&b, "| %s | %d | %.1f%% | %.0f%% / %.0f%% / %.0f%% | %.1f%% → %.0f%% | %.1f%% |\n",
-			r.row.name, r.row.rounds, 100*r.falseClaims, 100*r.power3, 100*r.power5, 100*r.p10, 100*r.mde, 100*r.powerAtMDE, 100*r.coverage)
+		rounds := fmt.Sprint(r.row.rounds)
+		if r.row.schedule != "" {
+			rounds = fmt.Sprintf("%s: mean %.1f / %.1f / %.1f / %.1f at 0 / +3 / +5 / +10%%", r.row.schedule, r.rounds[0], r.rounds[1], r.rounds[2], r.rounds[3])
+		}
+		fmt.Fprintf(&b, "| %s | %s | %.1f%% | %.0f%% / %.0f%% / %.0f%% | %.1f%% → %.0f%% | %.1f%% |\n",
+			r.row.name, rounds, 100*r.falseClaims, 100*r.power3, 100*r.power5, 100*r.p10, 100*r.mde, 100*r.powerAtMDE, 100*r.coverage)
 	}
 	return b.String()
 }
@@ -150,14 +169,25 @@ func TestCalibration(t *testing.T) {
 	for _, rule := range rules {
 		var res []calibResult
 		for i, r := range calibRows {
-			res = append(res, calibrate(t, r, rule, campaigns, seed+10*uint64(i)))
+			if r.schedule != "" && !rule.Robust() {
+				continue // the first rule has no sequential looks
+			}
+			n := campaigns
+			if quick && r.schedule != "" {
+				n /= 2 // up to six looks a campaign: the slow rows
+			}
+			res = append(res, calibrate(t, r, rule, n, seed+10*uint64(i)))
 		}
 		t.Logf("\n%s", calibTable(rule, campaigns, seed, res))
 		if rule != schema.RuleCurrent {
 			continue
 		}
 		for _, r := range res {
-			checkCalibration(t, r, campaigns)
+			n := campaigns
+			if quick && r.row.schedule != "" {
+				n /= 2
+			}
+			checkCalibration(t, r, n)
 		}
 	}
 }
@@ -171,7 +201,14 @@ func checkCalibration(t *testing.T, r calibResult, campaigns int) {
 	if r.falseClaims > 0.05+se(0.05) {
 		t.Errorf("%s: false claims %.3f > 0.05", name, r.falseClaims)
 	}
-	if r.coverage < 0.94-se(0.95)/math.Sqrt(5) || r.coverage > 0.96+se(0.95)/math.Sqrt(5) {
+	// A sequential campaign's intervals are at the level spent per look
+	// (99.2% for six looks at 5%): conservative by construction, so only
+	// the lower bound applies to them.
+	hi := 0.96
+	if r.row.schedule != "" {
+		hi = 1
+	}
+	if r.coverage < 0.94-se(0.95)/math.Sqrt(5) || r.coverage > hi+se(0.95)/math.Sqrt(5) {
 		t.Errorf("%s: coverage %.3f outside 94–96%%", name, r.coverage)
 	}
 	// Known shortfall: on the CV 9% host a stall (30% slow) is only four
@@ -188,5 +225,10 @@ func checkCalibration(t *testing.T, r calibResult, campaigns int) {
 	}
 	if r.row.h == calibQuiet && r.row.rounds == 10 && r.power3 < 0.8-se(0.8) {
 		t.Errorf("%s: power at +3%% %.3f < 0.8", name, r.power3)
+	}
+	// Known shortfall: with Bonferroni over six looks the CV 9% host finds
+	// +10% in about 74% of campaigns at 20 rounds on average (target 80%).
+	if r.row.h == calibNoisy && r.row.schedule != "" && (r.p10 < 0.7-se(0.7) || r.rounds[3] > 22) {
+		t.Errorf("%s: power at +10%% %.3f at %.1f rounds on average, want ≥ 70%% within 22", name, r.p10, r.rounds[3])
 	}
 }

@@ -43,6 +43,13 @@ var (
 // campaign INCONCLUSIVE, and these tests measure the statistical rule.
 func simPolicy(t testing.TB, rounds int, extra string) scenarios.Policy {
 	t.Helper()
+	return simPolicyRounds(t, fmt.Sprint(rounds), extra)
+}
+
+// simPolicyRounds is simPolicy with schedule.rounds as YAML, e.g.
+// "{min: 5, max: 30, every: 5}".
+func simPolicyRounds(t testing.TB, rounds, extra string) scenarios.Policy {
+	t.Helper()
 	src := fmt.Sprintf(`feature: sim
 engine:
   preset: llama.cpp
@@ -55,7 +62,7 @@ arms:
   - name: test
     args: [--test]
 baseline: base
-schedule: {rounds: %d, order: rotate}
+schedule: {rounds: %s, order: rotate}
 gates: {max_spread: 0}
 allow_unverified: simulation
 unmeasured: [nothing]
@@ -81,11 +88,33 @@ type campaignSpec struct {
 	rule schema.Rule
 }
 
-// simulate runs one campaign and returns its analysis.
+// simulate runs one campaign and returns its analysis. A sequential
+// schedule stops where the harness would: at the first look at which
+// analysis.SequentialDone says so.
 func simulate(t testing.TB, spec campaignSpec, seed uint64) analysis.Analysis {
+	in := simInput(t, spec, seed)
+	if !in.Policy.Schedule.Rounds.Sequential() {
+		return analysis.Analyze(in)
+	}
+	arms := len(in.Policy.Arms)
+	for _, look := range in.Policy.Schedule.Rounds.Looks() {
+		sub := in
+		sub.Runs = in.Runs[:look*arms]
+		sub.Campaign.Planned = look * arms
+		if done, a := analysis.SequentialDone(sub); done {
+			return a
+		}
+	}
+	t.Fatal("a sequential schedule did not stop at its last look")
+	return analysis.Analysis{}
+}
+
+// simInput draws the runs of one campaign of the schedule's maximum
+// number of rounds.
+func simInput(t testing.TB, spec campaignSpec, seed uint64) analysis.Input {
 	rng := rand.New(rand.NewPCG(seed, 77))
 	p := spec.policy
-	plan, err := harness.Plan(p.ArmNames(), p.Schedule.Rounds.Min, p.Schedule.Order, int64(seed))
+	plan, err := harness.Plan(p.ArmNames(), p.Schedule.Rounds.Max, p.Schedule.Order, int64(seed))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +146,7 @@ func simulate(t testing.TB, spec campaignSpec, seed uint64) analysis.Analysis {
 			Metrics: map[string]float64{schema.DecodeTokS: v, schema.WallS: 1}})
 	}
 	in.Policy = p
-	return analysis.Analyze(in)
+	return in
 }
 
 // outcome is what a campaign claims about the test arm.
@@ -129,6 +158,9 @@ type outcome struct {
 	pBelow      bool // the test's p alone below alpha
 	mde         float64
 	verdict     schema.Verdict
+	// rounds is the number of rounds a sequential campaign ran; 0 for a
+	// fixed one.
+	rounds int
 }
 
 func outcomeOf(a analysis.Analysis, truth float64) outcome {
@@ -139,6 +171,9 @@ func outcomeOf(a analysis.Analysis, truth float64) outcome {
 		c := v.Comparison
 		o := outcome{significant: c.Significant, covered: c.Lo <= truth && truth <= c.Hi, pBelow: c.P < 0.05, mde: v.MDE, verdict: a.Verdict}
 		o.claim = a.Verdict == schema.Valid && c.Significant
+		if q := a.Sequential; q != nil && len(q.Looks) > 0 {
+			o.rounds = q.Looks[len(q.Looks)-1]
+		}
 		if c.Ratio > 1 {
 			o.dir = 1
 		} else {
