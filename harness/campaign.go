@@ -32,6 +32,10 @@ type Options struct {
 	// terminal line.
 	Progress io.Writer
 	Live     bool
+	// LearnSecrets, when set, is given the campaign's redactor as soon as
+	// it is built, so that what the caller prints is masked as the files
+	// are.
+	LearnSecrets func(*redact.Redactor)
 	// Version, Commit and Dirty identify decodebench in the record.
 	Version, Commit string
 	Dirty           bool
@@ -160,6 +164,9 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 		opt.Progress = io.Discard
 	}
 	c := &campaign{scenario: s, policy: s.Policy, opt: opt, sampler: machine.NewSampler(), redact: NewRedactor(s)}
+	if opt.LearnSecrets != nil {
+		opt.LearnSecrets(c.redact)
+	}
 	var extraNeedsMetrics bool
 	c.extra, extraNeedsMetrics = newExtraMetrics(s.Policy)
 	c.needMetrics = extraNeedsMetrics

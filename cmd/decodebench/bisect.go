@@ -89,7 +89,7 @@ left, the bad revision not slower, or --max-time reached), 1 error, 130/143 inte
 			defer lock.Release()
 			ver, rev, dirty := buildInfo()
 			opt := bisect.Options{
-				Harness: harness.Options{OutDir: out, Hardware: c.String("hw"), Date: c.String("date"), Progress: stderr,
+				Harness: harness.Options{OutDir: out, Hardware: c.String("hw"), Date: c.String("date"), Progress: stderr, LearnSecrets: learnSecrets,
 					Live: term.IsTerminal(int(os.Stderr.Fd())), Version: ver, Commit: rev, Dirty: dirty},
 				OnStep: func(s schema.BisectStep) { fmt.Fprintln(stderr, "decodebench bisect:", recorder.BisectStepLine(s)) },
 			}

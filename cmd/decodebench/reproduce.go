@@ -121,7 +121,7 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 			defer lock.Release()
 			ver, rev, dirty := buildInfo()
 			out, err := harness.Run(ctx, s, harness.Options{
-				OutDir: c.String("out"), Hardware: c.String("hw"), Progress: c.App.ErrWriter,
+				OutDir: c.String("out"), Hardware: c.String("hw"), Progress: c.App.ErrWriter, LearnSecrets: learnSecrets,
 				Live: term.IsTerminal(int(os.Stderr.Fd())), Version: ver, Commit: rev, Dirty: dirty, ScenarioWarnings: warnings,
 			})
 			if err != nil {

@@ -118,14 +118,15 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			defer lock.Release()
 			ver, rev, dirty := buildInfo()
 			opt := harness.Options{
-				OutDir:   outDir,
-				Hardware: c.String("hw"),
-				Date:     c.String("date"),
-				Progress: stderr,
-				Live:     term.IsTerminal(int(os.Stderr.Fd())),
-				Version:  ver,
-				Commit:   rev,
-				Dirty:    dirty,
+				OutDir:       outDir,
+				Hardware:     c.String("hw"),
+				Date:         c.String("date"),
+				Progress:     stderr,
+				LearnSecrets: learnSecrets,
+				Live:         term.IsTerminal(int(os.Stderr.Fd())),
+				Version:      ver,
+				Commit:       rev,
+				Dirty:        dirty,
 
 				ScenarioWarnings: warnings,
 			}
