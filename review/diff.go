@@ -143,13 +143,13 @@ func Compare(oldPath string, old *schema.Record, newPath string, nu *schema.Reco
 	return d
 }
 
-// Regressed reports whether any arm got significantly worse on any metric.
+// Regressed reports whether an arm's ratio to its own baseline, measured
+// interleaved within each record, got significantly worse: what a CI job
+// gates on. Raw values between two campaigns are not: minutes apart, on
+// one machine and one build, the host itself moves them (a classic arm's
+// decode_tok_s −16% between two campaigns of the same binary), while each
+// record's interleaved ratio cancels what the host did to both arms.
 func (d Diff) Regressed() bool {
-	for _, m := range d.Metrics {
-		if m.Verdict == Worse {
-			return true
-		}
-	}
 	for _, r := range d.Ratios {
 		if r.Verdict == Worse {
 			return true

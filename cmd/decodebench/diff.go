@@ -25,13 +25,16 @@ Each arm's ratio to its own baseline is compared too: that ratio survives a chan
 machine where raw tok/s does not. A REJECTED, FAILED, INCONCLUSIVE or INCOMPLETE side is
 refused unless --force. Nothing in either record is executed.
 
-Exit 0, or 1 with --fail-on-regression when an arm got significantly worse.`,
+Exit 0, or 1 with --fail-on-regression when an arm's ratio to its own baseline (measured
+interleaved within each record) got significantly worse: that is what CI gates on. Raw
+values between two campaigns are shown but never gate: minutes apart, with one binary,
+the host alone moves them by more than a real change.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "threshold", Value: "2%", Usage: "smallest change that counts (2% or 0.02)"},
 			&cli.BoolFlag{Name: "force", Usage: "compare records whose verdict says their numbers are not fit to use"},
 			&cli.BoolFlag{Name: "markdown", Usage: "Markdown to paste into a pull request"},
 			&cli.BoolFlag{Name: "json", Usage: "machine-readable output"},
-			&cli.BoolFlag{Name: "fail-on-regression", Usage: "exit 1 when an arm got significantly worse"},
+			&cli.BoolFlag{Name: "fail-on-regression", Usage: "exit 1 when an arm's ratio to its own baseline got significantly worse (raw values between campaigns never gate)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 2 {
@@ -54,7 +57,7 @@ Exit 0, or 1 with --fail-on-regression when an arm got significantly worse.`,
 				return &exitError{code: 1}
 			}
 			if c.Bool("fail-on-regression") && d.Regressed() {
-				return &exitError{code: 1, msg: "diff: a significant regression"}
+				return &exitError{code: 1, msg: "diff: a significant regression of an arm's ratio to its own baseline"}
 			}
 			return nil
 		},
