@@ -192,3 +192,27 @@ func TestEngineSetNoticesReplacedBinary(t *testing.T) {
 		t.Errorf("changed since: %v", got)
 	}
 }
+
+// --resume refuses when any arm's engine changed since the campaign
+// started, naming the arm, before it measures anything.
+func TestResumeRefusesAChangedArmEngine(t *testing.T) {
+	dir := t.TempDir()
+	base := fakeBinary(t, filepath.Join(dir, "base", "srv"), "srv build 1")
+	head := fakeBinary(t, filepath.Join(dir, "head", "srv"), "srv build 2")
+	s := parseTest(t, buildsScenario(base, head, ""))
+	es := identifyEngines(context.Background(), s)
+	_, dataDir := craftedFolder(t, s, "t-xeon-2026-01-01")
+	st, err := readState(dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.EngineSHA256, st.ArmEngines = es.of("base").SHA256, es.armHashes()
+	if err := writeState(dataDir, st); err != nil {
+		t.Fatal(err)
+	}
+	fakeBinary(t, head, "srv build 3") // rebuilt between the interruption and the resume
+	_, err = Resume(context.Background(), dataDir, s, Options{})
+	if err == nil || !strings.Contains(err.Error(), "engine binary of arm head") || strings.Contains(err.Error(), "arm base") {
+		t.Fatalf("want a refusal naming arm head, got %v", err)
+	}
+}

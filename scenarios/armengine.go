@@ -158,6 +158,15 @@ func (s *Scenario) validateArmEngines(p *problems) {
 			p.at(key, "empty: give the keys this arm's engine overrides (command, env, source, version_command, allow_dirty)")
 		}
 	}
+	ref := "${" + PortVar + "}"
+	for i, a := range s.Arms {
+		if a.Engine == nil || len(a.Engine.Command) == 0 || s.Engine.IsCommand() || !s.mentionsPort() {
+			continue
+		}
+		if !slices.ContainsFunc(append(slices.Clone(a.Engine.Command), a.Args...), func(w string) bool { return strings.Contains(w, ref) }) {
+			p.warn(fmt.Sprintf("arms[%d].engine.command", i), "no ${PORT} in this arm's engine command or args: its engine will not listen on the port decodebench polls")
+		}
+	}
 	if s.Engine.AllowDirty != "" && s.Engine.Source == "" {
 		p.warn("engine.allow_dirty", "has no effect without engine.source")
 	}
