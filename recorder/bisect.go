@@ -163,7 +163,7 @@ func BisectTable(b *schema.Bisect) string {
 			if r.c == nil || r.c.Ratio == 0 {
 				return "—"
 			}
-			return num(r.c.P, 2)
+			return strings.TrimPrefix(formatP(r.c.P), "p=")
 		}),
 		left("record", func(r row) string {
 			if r.c == nil {
@@ -225,7 +225,7 @@ func BisectStepLine(s schema.BisectStep) string {
 	if n := len(s.Campaigns); n > 0 {
 		c := s.Campaigns[n-1]
 		if c.Ratio != 0 {
-			line += fmt.Sprintf(": %s %s [%s, %s], p=%s", c.Metric, signedPct(c.Ratio-1), signedPct(c.Lo-1), signedPct(c.Hi-1), num(c.P, 2))
+			line += fmt.Sprintf(": %s %s [%s, %s], %s", c.Metric, signedPct(c.Ratio-1), signedPct(c.Lo-1), signedPct(c.Hi-1), formatP(c.P))
 		}
 		if c.Why != "" {
 			line += fmt.Sprintf(" (%s, campaign %s)", c.Why, c.Verdict)
