@@ -292,7 +292,8 @@ func clientEngineRatio(runs []Run) float64 {
 // unmeasured lists what the campaign itself could not measure.
 func unmeasured(in Input) []schema.Reason {
 	var out []schema.Reason
-	missingTimings, eventCounted, noContention, impossible := 0, 0, 0, 0
+	missingTimings, eventCounted, noContention, impossible, noEnergy := 0, 0, 0, 0, 0
+	energyWhy := ""
 	for _, run := range in.Runs {
 		if run.Impossible {
 			impossible++
@@ -305,6 +306,12 @@ func unmeasured(in Input) []schema.Reason {
 		}
 		if run.EventCountedTokens {
 			eventCounted++
+		}
+		if run.NoEnergy != "" {
+			if noEnergy == 0 {
+				energyWhy = run.NoEnergy
+			}
+			noEnergy++
 		}
 		if !run.HasContention || !judged(run, in.Policy.Gates) {
 			noContention++
@@ -327,6 +334,13 @@ func unmeasured(in Input) []schema.Reason {
 	}
 	if impossible > 0 {
 		out = append(out, schema.ImpossibleValues{Runs: impossible})
+	}
+	if noEnergy > 0 {
+		out = append(out, schema.NoEnergy{Runs: noEnergy, Why: energyWhy})
+	}
+	for _, p := range in.Campaign.Diagnosis {
+		_, notes := diagnoseArm(in, p.Arm)
+		out = append(out, notes...)
 	}
 	return append(out, schema.KernelTiming{})
 }

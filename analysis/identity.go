@@ -99,6 +99,7 @@ func checkIdentity(in Input) *schema.IdentityResult {
 				ia.Verdict = schema.Divergent
 				diverged(&ia, runA, runB, first)
 				anyDivergent = true
+				ia.Diagnosis, _ = diagnoseArm(in, arm)
 			}
 		}
 		res.Arms = append(res.Arms, ia)

@@ -39,6 +39,9 @@ type Campaign struct {
 	V2 bool
 	// Rule is the statistical rule to apply (the record's Method.Rule).
 	Rule schema.Rule
+	// Diagnosis holds the raw divergence diagnosis probes the campaign
+	// made after its measured windows.
+	Diagnosis []schema.DiagnosisProbe
 }
 
 // Run is one measured run (or failed attempt), as the analysis reads it.
@@ -71,6 +74,9 @@ type Run struct {
 	// HostWarnings are the machine conditions seen before or after the
 	// run that make it less trustworthy (host.go).
 	HostWarnings []HostCondition
+	// NoEnergy is why energy was not measured in the run; "" when it was,
+	// or when the run predates energy measurement.
+	NoEnergy string
 	// QuietTimedOut is set when the quiet gate gave up before the run;
 	// HostBusy when it also said to count the run as contended
 	// (on_busy: mark).

@@ -52,6 +52,14 @@ func TestValidCampaign(t *testing.T) {
 	if !strings.Contains(res.md, "## Output identity") {
 		t.Error("record lacks the Output identity section")
 	}
+	// Identical outputs ask no divergence diagnosis: no probe, no engine
+	// started for one.
+	if rec.Method.Diagnosis != nil || (id != nil && len(id.Arms) == 1 && id.Arms[0].Diagnosis != nil) || strings.Contains(res.md, "Divergence diagnosis") {
+		t.Errorf("a diagnosis of identical outputs: %+v", rec.Method.Diagnosis)
+	}
+	if logs, _ := filepath.Glob(filepath.Join(filepath.Dir(res.path), rec.DataDir, "logs", "diagnosis-*")); len(logs) > 0 {
+		t.Errorf("an engine was started for a diagnosis: %v", logs)
+	}
 	var ratios []float64
 	for _, r := range rec.Runs {
 		if !r.OK() {

@@ -54,6 +54,7 @@ func TestIdentityDivergent(t *testing.T) {
 	if !strings.Contains(a.ExcerptA, "⟦") || a.ExcerptA == a.ExcerptB {
 		t.Errorf("excerpts do not show the divergence: %q vs %q", a.ExcerptA, a.ExcerptB)
 	}
+	checkDiagnosis(t, res, a, classic, draft)
 	// on_mismatch: report keeps the timing results and says the contract
 	// is broken in the verdict lines.
 	if res.record.Verdict == schema.Rejected || !strings.Contains(res.md, "Output identity contract broken") || !strings.Contains(res.md, "## Output identity") {
@@ -143,4 +144,60 @@ func firstDiff[T comparable](a, b []T) int {
 		return min(len(a), len(b))
 	}
 	return -1
+}
+
+// checkDiagnosis checks the divergence diagnosis of a DIVERGENT arm against
+// what the real llama-server returned: both sides asked again reproduce
+// their measured outputs, the first differing entry is at the measured
+// divergence, the baseline's candidates there are real log-probabilities
+// (ordered, negative) whose top two give the margin, and the class follows
+// from the threshold. llama-server returns no candidates for tokens a
+// speculative arm accepted from its draft, which the record states.
+func checkDiagnosis(t *testing.T, res result, a schema.IdentityArm, classic, draft schema.Run) {
+	t.Helper()
+	d := a.Diagnosis
+	probes := res.record.Method.Diagnosis
+	if d == nil || len(probes) != 1 {
+		t.Fatalf("no diagnosis: %+v, probes %+v", d, probes)
+	}
+	p := probes[0]
+	t.Logf("diagnosis: %+v; probe at entry %d byte %d; baseline %+v; arm %+v", *d, p.PieceIndex, p.ByteOffset, p.Baseline.Piece, p.Compared.Piece)
+	if !p.Baseline.Reproduced || !p.Compared.Reproduced || p.Baseline.Error != "" || p.Compared.Error != "" {
+		t.Fatalf("probes did not reproduce the measured outputs: %+v / %+v", p.Baseline, p.Compared)
+	}
+	// The entry may merge held-back bytes before the divergent token.
+	if end := p.ByteOffset + len(p.Baseline.Piece.Text); p.ByteOffset > a.ByteOffset || end <= a.ByteOffset {
+		t.Errorf("first differing entry spans bytes [%d, %d), the measured divergence is at byte %d", p.ByteOffset, end, a.ByteOffset)
+	}
+	if p.Baseline.Piece.ID != classic.TokenIDs[a.TokenIndex] || p.Compared.Piece.ID != draft.TokenIDs[a.TokenIndex] {
+		t.Errorf("probe tokens %d vs %d, measured %d vs %d", p.Baseline.Piece.ID, p.Compared.Piece.ID, classic.TokenIDs[a.TokenIndex], draft.TokenIDs[a.TokenIndex])
+	}
+	c := p.Baseline.Piece.Candidates
+	if len(c) != 5 || c[0].ID != p.Baseline.Piece.ID || c[0].Logprob >= 0 {
+		t.Fatalf("baseline candidates %+v", c)
+	}
+	for i := 1; i < len(c); i++ {
+		if c[i].Logprob > c[i-1].Logprob {
+			t.Errorf("candidates out of order: %+v", c)
+		}
+	}
+	if d.Margin != c[0].Logprob-c[1].Logprob || d.Margin < 0 {
+		t.Errorf("margin %g, candidates say %g", d.Margin, c[0].Logprob-c[1].Logprob)
+	}
+	want := schema.Decisive
+	if d.Rank > 1 && d.Gap < d.Threshold {
+		want = schema.NearTie
+	}
+	if d.Class != want || d.Threshold != 0.05 {
+		t.Errorf("class %s at gap %g (rank %d, threshold %g), want %s", d.Class, d.Gap, d.Rank, d.Threshold, want)
+	}
+	if len(p.Compared.Piece.Candidates) == 0 && !strings.Contains(res.md, "its engine returned none there") {
+		t.Error("the record does not say the speculative arm returned no candidates")
+	}
+	if !strings.Contains(res.md, "**Divergence diagnosis.**") || !strings.Contains(res.md, "| "+string(d.Class)+" |") {
+		t.Error("the Output identity section does not show the diagnosis")
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(res.path), res.record.DataDir, "logs", "diagnosis-draft.log")); err != nil {
+		t.Errorf("no log of the diagnosis engine: %v", err)
+	}
 }

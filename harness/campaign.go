@@ -329,6 +329,9 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 		c.progress.SetTotal(len(plan), next)
 		c.progress.Printf("adaptive rounds: %s; adding round %d", why, rounds)
 	}
+	if !interrupted {
+		c.diagnose(ctx)
+	}
 	c.progress.Close()
 	c.rec.Method.Planned = Arms(plan)
 	c.rec.Method.RoundsRun = rounds

@@ -48,7 +48,11 @@ func (c *campaign) readHost(ctx context.Context) {
 		}
 	}
 	if len(cond.GPUs) > 0 && c.host.gpu == nil {
-		g, err := machine.StartGPUSampler(ctx, machine.DefaultGPUSampleInterval)
+		interval := machine.DefaultGPUSampleInterval
+		if wantsEnergy(c.policy) {
+			interval = machine.EnergySampleInterval
+		}
+		g, err := machine.StartGPUSampler(ctx, interval)
 		if err != nil {
 			msg := "nvidia-smi sampler: " + err.Error()
 			c.rec.Machine.Telemetry.Unavailable = append(c.rec.Machine.Telemetry.Unavailable, msg)
@@ -166,9 +170,9 @@ func (c *campaign) stopGPUSampler() {
 }
 
 // gpuWindow reads the GPU samples stamped inside the measured window.
-func (c *campaign) gpuWindow(resp *engine.Response) *schema.GPUWindow {
+func (c *campaign) gpuWindow(resp *engine.Response) (*schema.GPUWindow, *schema.Energy) {
 	if c.host.gpu == nil {
-		return nil
+		return nil, nil
 	}
 	return c.host.gpu.WindowSummary(resp.Start, resp.Start.Add(resp.Wall))
 }

@@ -70,6 +70,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	}
 	c.progress.Phase(slot.Seq, slot.Arm, "measuring")
 	meter, meterErr := machine.StartContention(ctx, srv.Pid())
+	raplBefore, raplErr := c.readRAPL()
 	srv.Log.BeginWindow()
 	samplerCPU := c.samplerCPU()
 	releaseGC := holdGC()
@@ -88,9 +89,11 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 			run.Contention = ct.Record()
 		}
 	}
+	raplAfter, raplAfterErr := c.readRAPL()
 	obs.Window = srv.Log.EndWindow(150*time.Millisecond, 2*time.Second)
+	var gpuEnergy *schema.Energy
 	if err == nil {
-		run.GPUWindow = c.gpuWindow(resp)
+		run.GPUWindow, gpuEnergy = c.gpuWindow(resp)
 	}
 	if err != nil {
 		return c.engineErr(srv, fmt.Errorf("measured request: %w", err))
@@ -143,6 +146,8 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		run.Metrics[schema.E2ETokS] = v
 	}
 	streamMetrics(s.Engine.Request.Endpoint, resp, run)
+	run.Energy = windowEnergy(gpuEnergy, raplBefore, raplAfter, errors.Join(raplErr, raplAfterErr), resp.Wall)
+	energyMetrics(run)
 	return c.observe(obs, run)
 }
 

@@ -261,9 +261,14 @@ func (s *GPUSampler) Stop() error {
 
 // WindowSummary summarises each GPU's samples stamped between from and to,
 // in index order, with the warnings (thermal or power capping in any
-// sample) they raise.
-func (s *GPUSampler) WindowSummary(from, to time.Time) *schema.GPUWindow {
+// sample) they raise, and integrates their power into the window's energy
+// (GPUEnergy).
+func (s *GPUSampler) WindowSummary(from, to time.Time) (*schema.GPUWindow, *schema.Energy) {
 	samples, err := s.Window(from, to)
+	energy := GPUEnergy(samples, from, to, s.interval)
+	if err != nil {
+		energy = &schema.Energy{Unavailable: err.Error()}
+	}
 	out := &schema.GPUWindow{IntervalS: s.interval.Seconds()}
 	at := map[int]int{}
 	for _, g := range samples {
@@ -299,7 +304,7 @@ func (s *GPUSampler) WindowSummary(from, to time.Time) *schema.GPUWindow {
 	case len(samples) == 0:
 		out.Unavailable = "no sample fell inside the window (shorter than the sampling interval)"
 	}
-	return out
+	return out, energy
 }
 
 func minOf(dst **float64, v *float64) {

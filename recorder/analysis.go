@@ -9,7 +9,7 @@ import (
 
 // AnalysisInput turns stored runs into the analysis' input.
 func AnalysisInput(p scenarios.Policy, runs []schema.Run, m schema.Method) analysis.Input {
-	in := analysis.Input{Policy: p, Campaign: analysis.Campaign{Planned: len(m.Planned), Started: m.Started, Interrupted: m.Interrupted, Rule: m.Rule}}
+	in := analysis.Input{Policy: p, Campaign: analysis.Campaign{Planned: len(m.Planned), Started: m.Started, Interrupted: m.Interrupted, Rule: m.Rule, Diagnosis: m.Diagnosis}}
 	for _, r := range runs {
 		ar := analysis.Run{Seq: r.Seq, Round: r.Round, Attempt: r.Attempt, Arm: r.Arm, Start: r.Start, Error: r.Error, Metrics: r.Metrics,
 			EventCountedTokens: r.TokenSource == engine.TokensFromEvents,
@@ -19,6 +19,9 @@ func AnalysisInput(p scenarios.Policy, runs []schema.Run, m schema.Method) analy
 			ar.Contention, ar.HasContention = r.Contention.Others, true
 		}
 		hostInput(&ar, r)
+		if r.Energy != nil {
+			ar.NoEnergy = r.Energy.Unavailable
+		}
 		if len(r.Counters) > 0 {
 			ar.Counters = map[string]analysis.Reading{}
 			for k, c := range r.Counters {

@@ -3,6 +3,7 @@ package recorder
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/decodebench/decodebench/schema"
 )
@@ -41,6 +42,7 @@ func (m *mdWriter) identity(r *schema.Record) {
 		m.p("| %s | %s | %d | %v | %s | %s | %s | %s |\n", cellCode(a.Arm), verdict, a.Runs, a.TokensCompared, first, differing, cellCode(a.ExcerptA), cellCode(a.ExcerptB))
 	}
 	m.ln("")
+	m.diagnosis(r)
 	if len(id.Strip) > 0 {
 		m.p("Stripped before comparing (patterns %s): %d match(es)", backquoted(id.Strip, ", "), len(id.Stripped))
 		if len(id.Stripped) > 0 {
@@ -49,4 +51,63 @@ func (m *mdWriter) identity(r *schema.Record) {
 		m.ln(".")
 		m.ln("")
 	}
+}
+
+// diagnosis shows, for each divergent arm the campaign diagnosed, both
+// sides' top candidates at the first differing piece, the baseline's
+// margins and the class.
+func (m *mdWriter) diagnosis(r *schema.Record) {
+	id := r.Analysis.Identity
+	var arms []schema.IdentityArm
+	for _, a := range id.Arms {
+		if a.Diagnosis != nil {
+			arms = append(arms, a)
+		}
+	}
+	if len(arms) == 0 {
+		return
+	}
+	probe := map[string]schema.DiagnosisProbe{}
+	for _, p := range r.Method.Diagnosis {
+		probe[p.Arm] = p
+	}
+	d0 := arms[0].Diagnosis
+	m.p("**Divergence diagnosis.** After the measured windows, each side was started again and sent the measured request once more, asking its engine for the top %d candidates (log-probabilities, nats) of every generated token; the table shows them at the first piece where the two replies differ. A divergence is a **near-tie** when the baseline preferred its own token over the arm's by less than %s nats (an arithmetic-order difference, such as another reduction kernel, can flip it), otherwise **decisive** (a real behaviour change).\n\n", probe[arms[0].Arm].TopK, count(d0.Threshold))
+	m.ln("| Arm | at | " + cellCode(id.Against) + " top candidates | arm's top candidates | " + cellCode(id.Against) + " margin, top two | gap to arm's token | class |")
+	m.ln("|---|---|---|---|---:|---:|---|")
+	for _, a := range arms {
+		d, p := a.Diagnosis, probe[a.Arm]
+		at, baseC, armC := "—", "—", "—"
+		if p.PieceIndex >= 0 {
+			at = fmt.Sprintf("byte %d (entry %d)", p.ByteOffset, p.PieceIndex)
+			baseC, armC = candidates(p.Baseline.Piece), candidates(p.Compared.Piece)
+		}
+		margin, gap, class := "—", "—", string(d.Class)
+		if d.Class != schema.Undiagnosed {
+			margin = num(d.Margin, 4)
+			gap = "not among its candidates"
+			if d.Rank > 0 {
+				gap = fmt.Sprintf("%s (rank %d)", num(d.Gap, 4), d.Rank)
+			}
+		} else {
+			class += ": " + string(d.Why)
+		}
+		m.p("| %s | %s | %s | %s | %s | %s | %s |\n", cellCode(a.Arm), at, baseC, armC, margin, gap, class)
+	}
+	m.ln("")
+}
+
+// candidates lists a piece's candidates: id, text and log-probability.
+func candidates(p *schema.Piece) string {
+	if p == nil {
+		return "—"
+	}
+	if len(p.Candidates) == 0 {
+		return fmt.Sprintf("none returned (sampled %d %s)", p.ID, cellCode(strconv.Quote(p.Text)))
+	}
+	var parts []string
+	for _, c := range p.Candidates {
+		parts = append(parts, fmt.Sprintf("%d %s %s", c.ID, cellCode(strconv.Quote(c.Text)), num(c.Logprob, 5)))
+	}
+	return strings.Join(parts, "; ")
 }

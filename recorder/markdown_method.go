@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/decodebench/decodebench/schema"
@@ -47,6 +48,9 @@ func (m *mdWriter) method(r *schema.Record) {
 	}
 	if x := r.Analysis.ClientEngineRatio; x > 0 {
 		m.p("- Check: the client-side decode rate is %s× the engine's own `predicted_per_second` (median over runs).\n", num(x, 4))
+	}
+	if line := energyMethod(r.Runs); line != "" {
+		m.p("- %s\n", line)
 	}
 	if command {
 		m.p("- Decode rate (`decode_tok_s`), where the scenario reads it, is the command's own figure, as it printed it; the token count: %s.\n", tokenSources(r.Runs))
@@ -134,4 +138,46 @@ func readsSentence(f *schema.Footprint) string {
 		s += " " + text(f.Note) + "."
 	}
 	return s
+}
+
+// energyMethod says where the runs' energy came from: each source, what
+// it covers, and for a sampled source its interval and sample counts; ""
+// when no run measured energy (every record from before it did).
+func energyMethod(runs []schema.Run) string {
+	type src struct {
+		coverage                 string
+		interval                 float64
+		n, fewest, most, minimum int
+	}
+	var order []string
+	by := map[string]*src{}
+	for _, r := range runs {
+		e := r.Energy
+		if e == nil || e.Source == "" {
+			continue
+		}
+		s, ok := by[e.Source]
+		if !ok {
+			s = &src{coverage: strings.Join(e.Coverage, ", "), interval: e.IntervalS, fewest: e.Samples, most: e.Samples, minimum: e.MinSamples}
+			by[e.Source] = s
+			order = append(order, e.Source)
+		}
+		s.n++
+		s.fewest, s.most = min(s.fewest, e.Samples), max(s.most, e.Samples)
+	}
+	if len(order) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, name := range order {
+		s := by[name]
+		p := fmt.Sprintf("%s (covers %s) in %d run(s)", code(name), text(s.coverage), s.n)
+		if s.most > 0 {
+			p += fmt.Sprintf(", sampled every %ss, %d–%d samples per window (at least %d), integrated over the window (trapezoids, the edge samples held to the window's ends)", count(s.interval), s.fewest, s.most, s.minimum)
+		} else {
+			p += ", counters read before and after the window (wrap-around undone)"
+		}
+		parts = append(parts, p)
+	}
+	return "Energy (`energy_j`, and `energy_j_per_tok` over the engine's token count) over each measured request: " + strings.Join(parts, "; ") + "; nothing else of the machine is in the joules."
 }

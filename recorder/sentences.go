@@ -124,6 +124,10 @@ func (f style) reason(r schema.Reason) string {
 		return fmt.Sprintf("%d planned run(s) did not run.", r.Runs)
 	case schema.NoExactness:
 		return "Output identity between arms: the scenario has no `exactness` block, so generated text was recorded (runs.jsonl) but not compared."
+	case schema.NoEnergy:
+		return fmt.Sprintf("Energy in %d run(s): %s.", r.Runs, f.text(r.Why))
+	case schema.NoDiagnosis:
+		return diagnosisSentence(f, r)
 	case schema.KernelTiming:
 		return "Engine-internal timing of individual kernels or layers: decodebench measures the production request path only."
 	case schema.IdentityEmptyBaseline:
@@ -417,4 +421,30 @@ func IdentityLines(id *schema.IdentityResult) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// diagnosisSentence states what a divergence diagnosis could not measure.
+func diagnosisSentence(f style, r schema.NoDiagnosis) string {
+	side := ""
+	if r.Side != "" {
+		side = " (" + f.code(r.Side) + ")"
+	}
+	var why string
+	switch schema.DiagnosisProblem(r.Why) {
+	case schema.DiagnosisArmNoCandidate:
+		return fmt.Sprintf("Divergence diagnosis of %s: the arm's own candidates at the first divergence; its engine returned none there (llama-server returns no log-probabilities for tokens accepted from a draft), so only the baseline's margin is known.", f.code(r.Arm))
+	case schema.DiagnosisProbeFailed:
+		why = "the diagnosis request failed" + side + ": " + f.text(r.Detail)
+	case schema.DiagnosisNotReproduced:
+		why = "the diagnosis request" + side + " did not generate the measured run's output again, so its candidates describe another output"
+	case schema.DiagnosisNoDifference:
+		why = "the two diagnosis replies do not differ within the engine's log-probability entries"
+	case schema.DiagnosisNoCandidates:
+		why = "the engine returned no candidates at the first divergence" + side
+	case schema.DiagnosisMergedPiece:
+		why = "the divergent token" + side + " ends inside a multi-byte character, and the engine merged it into the next entry, whose candidates are another token's"
+	default:
+		why = f.text(r.Why)
+	}
+	return fmt.Sprintf("Divergence diagnosis of %s: %s.", f.code(r.Arm), why)
 }

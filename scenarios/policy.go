@@ -51,7 +51,24 @@ type Exactness struct {
 	// Strip lists regular expressions removed (line-wise) from outputs
 	// before comparing, such as a drafter's banner line.
 	Strip []string `yaml:"strip" json:"strip,omitempty"`
+	// Diagnose, true unless set false, asks both sides of a divergence
+	// again after the measured windows for the engine's top candidates
+	// (log-probabilities) and classifies the first divergence.
+	Diagnose *bool `yaml:"diagnose" json:"diagnose,omitempty"`
+	// NearTie is the near-tie threshold in nats (default
+	// DefaultNearTie): a divergence where the baseline preferred its own
+	// token over the arm's by less is a near-tie, otherwise decisive.
+	NearTie float64 `yaml:"near_tie" json:"near_tie,omitempty"`
 }
+
+// DefaultNearTie is the near-tie threshold, in nats, when the scenario
+// names none: the baseline's top choice less than 5% more likely than the
+// arm's token (exp(0.05) ≈ 1.05).
+const DefaultNearTie = 0.05
+
+// DiagnosisTopK is how many candidates per generated token a diagnosis
+// asks the engine for.
+const DiagnosisTopK = 5
 
 // Defaults of the statistics and gates.
 const (
@@ -182,6 +199,11 @@ type ExactnessPolicy struct {
 	Against    string
 	OnMismatch schema.MismatchMode
 	Strip      []*regexp.Regexp
+	// Diagnose asks for a divergence diagnosis; NearTie is its threshold
+	// in nats and TopK the candidates asked for per token.
+	Diagnose bool
+	NearTie  float64
+	TopK     int
 }
 
 // compilePolicy builds the Policy of a validated scenario.
@@ -236,7 +258,11 @@ func (s *Scenario) compilePolicy() Policy {
 		p.Decline, _ = regexp.Compile(s.Engine.Decline) // validated
 	}
 	if x := s.Exactness; x != nil {
-		xp := &ExactnessPolicy{Compare: x.Compare, Against: x.Against, OnMismatch: x.OnMismatch}
+		xp := &ExactnessPolicy{Compare: x.Compare, Against: x.Against, OnMismatch: x.OnMismatch,
+			Diagnose: x.Diagnose == nil || *x.Diagnose, NearTie: x.NearTie, TopK: DiagnosisTopK}
+		if xp.NearTie == 0 {
+			xp.NearTie = DefaultNearTie
+		}
 		for _, re := range x.Strip {
 			if r, err := regexp.Compile(re); err == nil { // validated
 				xp.Strip = append(xp.Strip, r)

@@ -326,6 +326,9 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 			p.at(fmt.Sprintf("exactness.strip[%d]", i), "invalid regular expression: %v", err)
 		}
 	}
+	if x.NearTie < 0 || x.NearTie > 5 {
+		p.at("exactness.near_tie", "%g nats is outside [0, 5]: the near-tie threshold is a difference of log-probabilities", x.NearTie)
+	}
 	if s.Engine.Request.Temperature > 0 {
 		p.warn("exactness", "temperature is %g: sampled output is not expected to be identical, so the identity check will likely be inconclusive", s.Engine.Request.Temperature)
 	}

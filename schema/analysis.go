@@ -220,6 +220,9 @@ type IdentityArm struct {
 	ExcerptB        string          `json:"excerpt_b,omitempty"`
 	TokensCompared  bool            `json:"tokens_compared"`
 	Error           string          `json:"error,omitempty"`
+	// Diagnosis is the analysis of the divergence's diagnosis probe
+	// (Method.Diagnosis); nil when none was made.
+	Diagnosis *Diagnosis `json:"diagnosis,omitempty"`
 }
 
 // Identical reports whether the arm matched its reference.

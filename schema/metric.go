@@ -16,6 +16,10 @@ const (
 	ITLp50ms = "itl_p50_ms"
 	ITLp90ms = "itl_p90_ms"
 	ITLp99ms = "itl_p99_ms"
+	// EnergyJ is the energy the host's source measured over the measured
+	// window, in joules; EnergyJPerTok that over the generated tokens.
+	EnergyJ       = "energy_j"
+	EnergyJPerTok = "energy_j_per_tok"
 )
 
 // Metric is what is known of a built-in metric.
@@ -47,6 +51,8 @@ var Metrics = []Metric{
 	{Name: ITLp50ms, Unit: "ms", Label: "inter-token latency p50", Stream: true, PerToken: true},
 	{Name: ITLp90ms, Unit: "ms", Label: "inter-token latency p90", Stream: true, PerToken: true},
 	{Name: ITLp99ms, Unit: "ms", Label: "inter-token latency p99", Stream: true, PerToken: true},
+	{Name: EnergyJ, Unit: "J", Label: "energy"},
+	{Name: EnergyJPerTok, Unit: "J/tok", Label: "energy per token"},
 }
 
 // MetricOf returns a built-in metric by name; the zero Metric for any

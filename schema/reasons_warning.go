@@ -107,6 +107,24 @@ type NoExactness struct{}
 // KernelTiming: kernel timing is not measured.
 type KernelTiming struct{}
 
+// NoEnergy: energy was not measured in Runs runs; Why is the first run's
+// reason.
+type NoEnergy struct {
+	Runs int    `json:"runs" v2:"n"`
+	Why  string `json:"why" v2:"text"`
+}
+
+// NoDiagnosis: the divergence of Arm against the baseline could not be
+// diagnosed, or one side's candidates are missing (Side names the arm whose
+// engine did not answer), for the reason Why (a DiagnosisProblem) with
+// Detail.
+type NoDiagnosis struct {
+	Arm    string `json:"arm"`
+	Side   string `json:"side,omitempty" v2:"other"`
+	Why    string `json:"why" v2:"text"`
+	Detail string `json:"detail,omitempty" v2:"metric"`
+}
+
 func (ComparisonNote) Code() Code   { return "comparison-note" }
 func (RunsExcluded) Code() Code     { return "runs-excluded" }
 func (GatesRelaxed) Code() Code     { return "gates-relaxed" }
@@ -125,3 +143,5 @@ func (NotRun) Code() Code           { return "not-run" }
 func (MetricNoValue) Code() Code    { return "metric-no-value" }
 func (NoExactness) Code() Code      { return "no-exactness" }
 func (KernelTiming) Code() Code     { return "kernel-timing" }
+func (NoEnergy) Code() Code         { return "no-energy" }
+func (NoDiagnosis) Code() Code      { return "no-diagnosis" }

@@ -219,6 +219,9 @@ type Method struct {
 	Quiet string `json:"quiet,omitempty"`
 	// Footprint is decodebench's own CPU over all measured windows.
 	Footprint *Footprint `json:"footprint,omitempty"`
+	// Diagnosis holds the raw divergence diagnosis probes, made after the
+	// measured windows for each divergent arm; nil when none was made.
+	Diagnosis []DiagnosisProbe `json:"diagnosis,omitempty"`
 }
 
 // CounterSpec is a counter as the scenario declared it.

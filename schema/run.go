@@ -62,6 +62,10 @@ type Run struct {
 	ConditionsAfter  *HostConditions `json:"conditions_after,omitempty"`
 	Footprint        *Footprint      `json:"footprint,omitempty"`
 	GPUWindow        *GPUWindow      `json:"gpu_window,omitempty"`
+	// Energy is the energy the host's best source measured over the
+	// measured window, or why none could; nil in runs from before
+	// decodebench measured energy.
+	Energy *Energy `json:"energy,omitempty"`
 }
 
 // OK reports whether the run finished without error.

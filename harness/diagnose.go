@@ -1,0 +1,118 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// diagnose runs after the last measured window, never inside one: for each
+// arm the identity check finds DIVERGENT, it starts the baseline's and the
+// arm's engine once more, sends each the measured request again asking for
+// the engine's top candidates per token, and keeps both sides' candidates
+// at the first piece where the two replies differ (Method.Diagnosis). The
+// analysis derives the margins and the class from them. An identical or
+// undecidable comparison asks nothing.
+func (c *campaign) diagnose(ctx context.Context) {
+	x := c.policy.Exactness
+	if x == nil || !x.Diagnose || ctx.Err() != nil {
+		return
+	}
+	a, _ := recorder.Analyze(c.policy, c.rec.Runs, c.rec.Method, c.rec.Schema)
+	id := a.Identity
+	if id == nil || id.Verdict != schema.Divergent {
+		return
+	}
+	base := map[int]probeReply{} // the baseline's probe, by run
+	var probes []schema.DiagnosisProbe
+	for _, arm := range id.Arms {
+		if arm.Verdict != schema.Divergent {
+			continue
+		}
+		c.progress.Printf("diagnosing the divergence of %s against %s (outside the measured windows): asking both for their top %d candidates per token", arm.Arm, id.Against, x.TopK)
+		b, ok := base[arm.RunA]
+		if !ok {
+			b = c.probe(ctx, id.Against, arm.RunA)
+			base[arm.RunA] = b
+		}
+		cmp := c.probe(ctx, arm.Arm, arm.RunB)
+		p := schema.DiagnosisProbe{Arm: arm.Arm, TopK: x.TopK, PieceIndex: -1, ByteOffset: -1, Baseline: b.side, Compared: cmp.side}
+		if b.side.Error == "" && cmp.side.Error == "" {
+			if i, off := firstDifferentPiece(b.pieces, cmp.pieces); i >= 0 {
+				p.PieceIndex, p.ByteOffset = i, off
+				p.Baseline.Piece, p.Compared.Piece = &b.pieces[i], &cmp.pieces[i]
+			}
+		}
+		probes = append(probes, p)
+	}
+	c.redact.Walk(&probes)
+	c.rec.Method.Diagnosis = probes
+}
+
+// probeReply is one side's diagnosis reply.
+type probeReply struct {
+	side   schema.ProbeSide
+	pieces []schema.Piece
+}
+
+// probe starts arm's engine, sends the candidates request and stops the
+// engine; the reply must reproduce the output of the measured run seq.
+func (c *campaign) probe(ctx context.Context, arm string, seq int) probeReply {
+	out := probeReply{side: schema.ProbeSide{Arm: arm, Run: seq}}
+	if c.scenario.Engine.IsCommand() {
+		out.side.Error = "a command-line engine cannot be asked for log-probabilities"
+		return out
+	}
+	var measured *schema.Run
+	for i := range c.rec.Runs {
+		if c.rec.Runs[i].Seq == seq && c.rec.Runs[i].OK() {
+			measured = &c.rec.Runs[i]
+		}
+	}
+	a, _ := c.scenario.Arm(arm)
+	logName := filepath.Join("logs", fmt.Sprintf("diagnosis-%s.log", arm))
+	cfg := engine.Config{
+		Command:      append(append([]string{}, c.scenario.Engine.Command...), a.Args...),
+		Env:          mergeEnv(c.scenario.Engine.Env, a.Env),
+		ReadyPath:    c.scenario.Engine.Ready.Path,
+		ReadyTimeout: c.scenario.Engine.Ready.Timeout.Duration,
+		StopGrace:    c.scenario.Engine.StopGrace.Duration,
+		LogPath:      filepath.Join(c.dataDir, logName),
+		Redact:       c.redact.Text,
+		PIDFiles:     c.pidFiles(),
+	}
+	srv, err := engine.Start(ctx, cfg)
+	if err != nil {
+		out.side.Error = "engine start: " + err.Error()
+		return out
+	}
+	defer srv.Stop()
+	srv.Log.Mark("divergence diagnosis request (not measured)")
+	text, pieces, err := engine.Candidates(ctx, srv.BaseURL, c.request(), c.policy.Exactness.TopK)
+	if err != nil {
+		out.side.Error = err.Error()
+		return out
+	}
+	out.pieces = pieces
+	out.side.Reproduced = measured != nil && c.redact.Text(text) == measured.Output
+	return out
+}
+
+// firstDifferentPiece returns the index of the first entry at which two
+// replies differ (token id, length or text), and the offset in the reply's
+// text it starts at (as the measured outputs count bytes: the engine's
+// text, invalid bytes replaced); -1, -1 when one is a prefix of the other.
+func firstDifferentPiece(a, b []schema.Piece) (int, int) {
+	off := 0
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i].ID != b[i].ID || a[i].Bytes != b[i].Bytes || a[i].Text != b[i].Text {
+			return i, off
+		}
+		off += len(a[i].Text)
+	}
+	return -1, -1
+}
