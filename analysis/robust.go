@@ -195,9 +195,7 @@ func robustDrift(in Input, s samples, ar *schema.ArmResult, metric string, alpha
 		ar.Drift, ar.DriftP = finite(t.Change), finite(t.P)
 		return
 	}
-	arm := s.timed(in, ar.Arm, metric)
-	r := compareRobust(in, s, p.Baseline, ar.Arm, metric, alpha, confidence)
-	t := stats.TrendDifference(base, arm, r)
+	t := stats.TrendDifference(base, s.timed(in, ar.Arm, metric))
 	ar.Drift, ar.DriftP = finite(t.Change), finite(t.P)
 }
 

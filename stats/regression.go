@@ -95,39 +95,8 @@ func CompareRobust(base, arm []Timed, c Config) Robust {
 		out.Warnings = append(out.Warnings, "need >= 2 runs per arm and 4 in all for the regression")
 		return out
 	}
-	// The candidates are far from their arm's median, which stalls
-	// cannot move as they move a least-squares fit; the fit of the runs
-	// kept then tests every run, until no run moves in or out.
-	keep = trim(robustZ(medianResiduals(ys, isArm, valid), valid), TrimZ, valid, isArm)
-	var f fit
-	for range 10 {
-		f = fitTrend(ys, ps, isArm, keep)
-		if !f.ok || f.sigma == 0 {
-			break
-		}
-		n := 0
-		z := make([]float64, len(ys))
-		for i, v := range valid {
-			if !v {
-				continue
-			}
-			n++
-			// Leverage enters as 1−h for a run in the fit and 1+h for a
-			// run left out (the prediction's variance).
-			h := 1 - f.lev[i]
-			if !keep[i] {
-				h = 1 + f.lev[i]
-			}
-			z[i] = math.Abs(f.resid[i]) / (f.sigma * math.Sqrt(math.Max(h, 1e-9)))
-		}
-		crit := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: f.df}.Quantile(1 - TrimAlpha/(2*float64(n)))
-		next := trim(z, crit, valid, isArm)
-		if slices.Equal(next, keep) {
-			break
-		}
-		keep = next
-	}
-	f = fitTrend(ys, ps, isArm, keep)
+	keep = robustKeep(ys, isArm, valid, func(keep []bool) fit { return fitTrend(ys, ps, isArm, keep) })
+	f := fitTrend(ys, ps, isArm, keep)
 	out.Kept = keep
 	out.N1, out.N2 = count()
 	for i, v := range valid {
@@ -272,6 +241,45 @@ func fitDesign(ys []float64, isArm, keep []bool, row func(int, float64) []float6
 	return f
 }
 
+// robustKeep marks the valid runs that fitOf's regression keeps: those
+// whose studentized residual is within the Bonferroni t quantile at
+// TrimAlpha over the runs, within trim's limits.
+func robustKeep(ys []float64, isArm, valid []bool, fitOf func(keep []bool) fit) []bool {
+	// The candidates are far from their arm's median, which stalls
+	// cannot move as they move a least-squares fit; the fit of the runs
+	// kept then tests every run, until no run moves in or out.
+	keep := trim(robustZ(medianResiduals(ys, isArm, valid), valid), TrimZ, valid, isArm)
+	var f fit
+	for range 10 {
+		f = fitOf(keep)
+		if !f.ok || f.sigma == 0 {
+			break
+		}
+		n := 0
+		z := make([]float64, len(ys))
+		for i, v := range valid {
+			if !v {
+				continue
+			}
+			n++
+			// Leverage enters as 1−h for a run in the fit and 1+h for a
+			// run left out (the prediction's variance).
+			h := 1 - f.lev[i]
+			if !keep[i] {
+				h = 1 + f.lev[i]
+			}
+			z[i] = math.Abs(f.resid[i]) / (f.sigma * math.Sqrt(math.Max(h, 1e-9)))
+		}
+		crit := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: f.df}.Quantile(1 - TrimAlpha/(2*float64(n)))
+		next := trim(z, crit, valid, isArm)
+		if slices.Equal(next, keep) {
+			break
+		}
+		keep = next
+	}
+	return keep
+}
+
 // robustZ is |r|/(1.4826·MAD(r)) over the valid runs; 0 everywhere when
 // the MAD is 0.
 func robustZ(resid []float64, valid []bool) []float64 {
@@ -380,31 +388,37 @@ type RelativeTrend struct {
 	Change, P float64
 }
 
-// TrendDifference fits the relative trend of arm against base on the runs
-// kept by r (a CompareRobust of the same values).
-func TrendDifference(base, arm []Timed, r Robust) RelativeTrend {
+// TrendDifference fits the relative trend of arm against base, trimming
+// stalled runs as CompareRobust does but by the fit with the interaction,
+// so that the runs of a drifting arm are not taken for stalls.
+func TrendDifference(base, arm []Timed) RelativeTrend {
 	out := RelativeTrend{Change: math.NaN(), P: math.NaN()}
 	all := append(slices.Clone(base), arm...)
-	if len(r.Kept) != len(all) {
-		return out
-	}
 	ys := make([]float64, len(all))
 	ps := make([]float64, len(all))
 	isArm := make([]bool, len(all))
-	lo, hi := math.Inf(1), math.Inf(-1)
+	valid := make([]bool, len(all))
 	for i, x := range all {
 		isArm[i] = i >= len(base)
-		if r.Kept[i] {
-			ys[i], ps[i] = math.Log(x.Value), x.Pos
-			lo, hi = math.Min(lo, x.Pos), math.Max(hi, x.Pos)
+		if x.Value > 0 && !math.IsInf(x.Value, 0) && !math.IsNaN(x.Value) && !math.IsNaN(x.Pos) {
+			ys[i], ps[i], valid[i] = math.Log(x.Value), x.Pos, true
 		}
 	}
-	f := fitDesign(ys, isArm, r.Kept, func(i int, center float64) []float64 {
+	row := func(i int, center float64) []float64 {
 		a := b2f(isArm[i])
 		return []float64{1, a, ps[i] - center, a * (ps[i] - center)}
-	}, ps, 3)
+	}
+	fitOf := func(keep []bool) fit { return fitDesign(ys, isArm, keep, row, ps, 3) }
+	keep := robustKeep(ys, isArm, valid, fitOf)
+	f := fitOf(keep)
 	if !f.ok || f.se == 0 || math.IsNaN(f.se) {
 		return out
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, k := range keep {
+		if k {
+			lo, hi = math.Min(lo, ps[i]), math.Max(hi, ps[i])
+		}
 	}
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: f.df}
 	out.Change = math.Exp(f.delta*(hi-lo)) - 1

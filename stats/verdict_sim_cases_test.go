@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 type hostCase struct {
@@ -154,13 +156,17 @@ func TestOnlyTheControlRuleCatchesThis(t *testing.T) {
 		t.Skip("simulation")
 	}
 	p := simPolicy(t, 10, "")
-	spec := campaignSpec{policy: p, host: quietHost, effects: map[string]float64{"base": 1.06}}
-	r := run(t, spec, 300, 1, 41)
-	t.Logf("baseline artefact of +6%%: the test arm's comparison significant in %.1f%%; the rule claims a change in %.1f%%", 100*r.significant, 100*r.claim)
-	if r.significant < 0.5 {
-		t.Fatalf("the case does not exercise the control rule: significant only in %.3f", r.significant)
-	}
-	if r.claim > 0.05 {
-		t.Errorf("claims a change in %.3f of campaigns", r.claim)
+	// Both rules: the first vetoes on a significant control, the current
+	// one on a control shown to differ beyond its equivalence margin.
+	for _, rule := range []schema.Rule{schema.RuleMedianU, schema.RuleCurrent} {
+		spec := campaignSpec{policy: p, host: quietHost, effects: map[string]float64{"base": 1.06}, rule: rule}
+		r := run(t, spec, 300, 1, 41)
+		t.Logf("rule %q, baseline artefact of +6%%: the test arm's comparison significant in %.1f%%; the rule claims a change in %.1f%%", rule, 100*r.significant, 100*r.claim)
+		if r.significant < 0.5 {
+			t.Fatalf("the case does not exercise the control rule: significant only in %.3f", r.significant)
+		}
+		if r.claim > 0.05 {
+			t.Errorf("rule %q: claims a change in %.3f of campaigns", rule, r.claim)
+		}
 	}
 }

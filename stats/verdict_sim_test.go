@@ -84,6 +84,8 @@ type campaignSpec struct {
 	host    host
 	effects map[string]float64
 	value   func(rng *rand.Rand, arm string, center float64) float64
+	// valueAt is value with the run's place in the campaign, 0 to 1.
+	valueAt func(rng *rand.Rand, arm string, center, pos float64) float64
 	// rule is the statistical rule the campaign is analysed by.
 	rule schema.Rule
 }
@@ -129,9 +131,12 @@ func simInput(t testing.TB, spec campaignSpec, seed uint64) analysis.Input {
 		level += walk*rng.NormFloat64() + slope
 		center := 100 * math.Exp(level)
 		var v float64
-		if spec.value != nil {
+		switch {
+		case spec.valueAt != nil:
+			v = spec.valueAt(rng, s.Arm, center, float64(i)/steps)
+		case spec.value != nil:
 			v = spec.value(rng, s.Arm, center)
-		} else {
+		default:
 			e := spec.effects[s.Arm]
 			if e == 0 {
 				e = 1
