@@ -180,3 +180,86 @@ func TestOutOfTime(t *testing.T) {
 		t.Errorf("the checkout changed: %s", s)
 	}
 }
+
+// check refuses every form of a forged or damaged bisect summary, each
+// re-rendered so that only the evidence can catch it (but the hand edit).
+func TestCheckCatchesForgedSummaries(t *testing.T) {
+	repo := t.TempDir()
+	gitT(t, repo, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(repo, "f"), []byte("1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitT(t, repo, "add", "f")
+	gitT(t, repo, "commit", "-q", "-m", "one")
+	sha := gitT(t, repo, "rev-parse", "HEAD")
+	fresh := func() (*bisector, string) {
+		out := t.TempDir()
+		dataDir := filepath.Join(out, "data", "bisect-x-test-2026-01-02")
+		if err := os.MkdirAll(dataDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		st := &state{Source: repo, WorkDir: t.TempDir(), BaseRounds: 5, Summary: schema.Bisect{
+			Schema: schema.BisectSchema, Feature: "x", Hardware: "test", Date: "2026-01-02", Good: sha, Bad: sha, Threshold: 0.03,
+			Commits: []schema.BisectCommit{{SHA: sha, Subject: "one"}}, DataDir: "data/bisect-x-test-2026-01-02"}}
+		b := &bisector{st: st, dataDir: dataDir, sumPath: filepath.Join(out, "bisect-x-test-2026-01-02.md")}
+		b.setBuild("exit 3")
+		step := schema.BisectStep{N: 1, Commit: sha}
+		if err := b.step(context.Background(), "", &step); err != nil {
+			t.Fatal(err)
+		}
+		st.Summary.Steps = append(st.Summary.Steps, step)
+		if err := b.save(); err != nil {
+			t.Fatal(err)
+		}
+		if probs := review.Check(b.sumPath); len(probs) > 0 {
+			t.Fatalf("the unforged summary: %v", probs)
+		}
+		return b, dataDir
+	}
+	rerender := func(b *bisector) {
+		var md bytes.Buffer
+		if err := recorder.BisectMarkdown(&md, &b.st.Summary); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(b.sumPath, md.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name, want string
+		forge      func(b *bisector, dataDir string)
+	}{
+		{"a file the summary does not name", "does not name it", func(b *bisector, d string) {
+			_ = os.WriteFile(filepath.Join(d, "steps.md"), []byte("x"), 0o644)
+		}},
+		{"steps renumbered", "numbered 2", func(b *bisector, d string) { b.st.Summary.Steps[0].N = 2; rerender(b) }},
+		{"a commit from outside the range", "not in the range", func(b *bisector, d string) {
+			b.st.Summary.Steps[0].Commit = strings.Repeat("f", 40)
+			rerender(b)
+		}},
+		{"a campaign linked outside steps/", "not a record of the data folder's steps/", func(b *bisector, d string) {
+			b.st.Summary.Steps[0].Campaigns = []schema.BisectCampaign{{Record: "../elsewhere.md", Class: schema.ClassBad}}
+			rerender(b)
+		}},
+		{"a linked record that is not there", "no such file", func(b *bisector, d string) {
+			b.st.Summary.Steps[0].Build.OK = true
+			b.st.Summary.Steps[0].Campaigns = []schema.BisectCampaign{{Record: "data/bisect-x-test-2026-01-02/steps/r.md", Class: schema.ClassBuildFailed}}
+			rerender(b)
+		}},
+		{"an outcome the steps do not give", "the steps' classes give", func(b *bisector, d string) {
+			b.st.Summary.Outcome = schema.BisectOutcome{Result: schema.FoundFirstBad, FirstBad: sha, Among: []string{sha}}
+			rerender(b)
+		}},
+		{"a data folder outside", "plain relative path", func(b *bisector, d string) { b.st.Summary.DataDir = "../x"; rerender(b) }},
+		{"the Markdown edited by hand", "differs from what its data block renders", func(b *bisector, d string) {
+			src, _ := os.ReadFile(b.sumPath)
+			_ = os.WriteFile(b.sumPath, bytes.Replace(src, []byte("build-failed"), []byte("good"), 1), 0o644)
+		}},
+	} {
+		b, dataDir := fresh()
+		c.forge(b, dataDir)
+		if probs := fmt.Sprint(review.Check(b.sumPath)); !strings.Contains(probs, c.want) {
+			t.Errorf("%s: check found %s, want a problem saying %q", c.name, probs, c.want)
+		}
+	}
+}
