@@ -82,12 +82,18 @@ func (c *CheckCache) identity() string {
 // record cannot be keyed (unreadable, no data block, no data folder):
 // such a record is checked every time, which is cheap.
 func (c *CheckCache) key(recordPath string, src []byte) (string, bool) {
-	id := c.identity()
-	if id == "" {
-		return "", false
-	}
 	dd, err := recorder.DataDirOf(src)
 	if err != nil {
+		return "", false
+	}
+	return c.keyIn(recordPath, src, dd)
+}
+
+// keyIn is key for a record whose data folder (as its data block names
+// it) is known.
+func (c *CheckCache) keyIn(recordPath string, src []byte, dd string) (string, bool) {
+	id := c.identity()
+	if id == "" {
 		return "", false
 	}
 	dataDir, err := recorder.DataPath(recordPath, &schema.Record{DataDir: dd})

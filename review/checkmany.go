@@ -6,6 +6,7 @@ import (
 
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // Checked is one record's check result.
@@ -26,22 +27,38 @@ func CheckAll(paths []string, cache *CheckCache) []Checked {
 	return out
 }
 
-// CheckCached checks one record through the cache (nil: no cache).
-func CheckCached(path string, cache *CheckCache) []Problem {
-	return checkOne(path, cache).Problems
-}
-
 func checkOne(path string, cache *CheckCache) Checked {
 	if cache == nil || cache.Dir == "" {
 		return Checked{Path: path, Problems: Check(path)}
 	}
 	src, err := safefs.ReadFile(path, safefs.MaxRecord)
-	if err != nil || recorder.IsBisect(src) {
+	if err != nil {
+		return Checked{Path: path, Problems: Check(path)}
+	}
+	return checkSrc(path, src, nil, cache)
+}
+
+// checkParsed is checkOne for a record already read (src) and parsed.
+func checkParsed(path string, src []byte, rec *schema.Record, cache *CheckCache) []Problem {
+	if cache == nil || cache.Dir == "" {
+		return Check(path)
+	}
+	return checkSrc(path, src, rec, cache).Problems
+}
+
+func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache) Checked {
+	if recorder.IsBisect(src) {
 		// A bisect summary's result depends on the records it links:
 		// it is checked every time.
 		return Checked{Path: path, Problems: Check(path)}
 	}
-	key, ok := cache.key(path, src)
+	var key string
+	var ok bool
+	if rec != nil {
+		key, ok = cache.keyIn(path, src, rec.DataDir)
+	} else {
+		key, ok = cache.key(path, src)
+	}
 	if !ok {
 		return Checked{Path: path, Problems: Check(path)}
 	}

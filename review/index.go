@@ -1,6 +1,7 @@
 package review
 
 import (
+	"bytes"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -80,14 +81,20 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 		n := names[i]
 		base := filepath.Base(n)
 		e := entry{file: base, stem: strings.TrimSuffix(base, ".md")}
-		e.rec, e.err = recorder.ParseFile(n)
+		src, err := safefs.ReadFile(n, safefs.MaxRecord)
+		if err == nil {
+			if e.rec, err = recorder.Parse(bytes.NewReader(src)); err != nil {
+				err = fmt.Errorf("%s: %w", n, err)
+			}
+		}
+		e.err = err
 		if e.err == nil {
 			if err := recorder.CheckName(e.rec.Feature, e.rec.Hardware, e.rec.Date); err != nil {
 				e.err = fmt.Errorf("%s: not a valid record name: %w", n, err)
 			}
 		}
 		if e.err == nil {
-			e.problems = CheckCached(n, cache)
+			e.problems = checkParsed(n, src, e.rec, cache)
 			e.seq = suffix(e.stem, e.rec)
 		}
 		entries[i] = e

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -17,8 +19,19 @@ var cacheFlags = []cli.Flag{
 	&cli.BoolFlag{Name: "no-cache", Usage: "check every record afresh and keep nothing"},
 }
 
+// fewerCollections lets the heap grow to four times what is live before
+// the garbage collector runs (GOGC=300), unless GOGC is set: check and
+// index over a thousand records spent a third of their time collecting
+// at the default, for about 170 MB at most.
+func fewerCollections() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(300)
+	}
+}
+
 // checkCache is the cache the flags name; nil with --no-cache.
 func checkCache(c *cli.Context) *review.CheckCache {
+	fewerCollections()
 	if c.Bool("no-cache") {
 		return nil
 	}
