@@ -15,6 +15,7 @@ import (
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -126,9 +127,7 @@ func checkBisect(summaryPath string, src []byte) []Problem {
 			if rec.Feature != b.Feature {
 				add(sec, "record %s is of feature %s, the bisect of %s", rel, rec.Feature, b.Feature)
 			}
-			if len(rec.Scenario.Overrides) == 0 && rec.Scenario.Hash != b.ScenarioHash {
-				add(sec, "record %s ran scenario %.12s, the bisect %.12s", rel, rec.Scenario.Hash, b.ScenarioHash)
-			}
+			probs = append(probs, checkStepScenario(sec, rel, recPath, rec, b.ScenarioHash, c.Rounds)...)
 			for _, side := range []struct{ role, arm, commit string }{{"reference", b.Reference, b.Good}, {"candidate", b.Candidate, st.Commit}} {
 				if sc := rec.EngineOf(side.arm).SourceCommit; sc != "" && sc != side.commit {
 					add(sec, "record %s: the %s arm %s ran a build of %.12s, not of %.12s", rel, side.role, side.arm, sc, side.commit)
@@ -203,4 +202,29 @@ func firstLineDiff(a, b []byte) int {
 		}
 	}
 	return min(len(x), len(y)) + 1
+}
+
+// checkStepScenario checks that a step's record ran the bisect's scenario:
+// its stored scenario, read without the record's overrides, has the
+// bisect's hash, and the only override is the step's rounds.
+func checkStepScenario(sec, rel, recPath string, rec *schema.Record, hash string, rounds int) []Problem {
+	var probs []Problem
+	for _, o := range rec.Scenario.Overrides {
+		if o != scenarios.RoundsOverride(rounds) {
+			probs = append(probs, Problem{sec, fmt.Sprintf("record %s ran with override %q; a bisect step overrides only its rounds (%d)", rel, o, rounds)})
+		}
+	}
+	dataDir, err := recorder.DataPath(recPath, rec)
+	if err != nil {
+		return probs // reported by Check
+	}
+	src, err := safefs.ReadFile(filepath.Join(dataDir, recorder.ScenarioFile), scenarios.MaxScenarioBytes)
+	if err != nil {
+		return probs // reported by Check
+	}
+	s, _, err := scenarios.Parse(recorder.ScenarioFile, dataDir, src, scenarios.Options{Offline: true, PromptText: rec.Scenario.Request.Prompt})
+	if err == nil && s.Hash() != hash && !strings.Contains(string(src), "[redacted]") {
+		probs = append(probs, Problem{sec, fmt.Sprintf("record %s ran scenario %.12s, the bisect %.12s", rel, s.Hash(), hash)})
+	}
+	return probs
 }
