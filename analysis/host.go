@@ -32,12 +32,17 @@ const FloodMiB = 1
 
 func hostWarnings(in Input) []schema.Reason {
 	var battery, lowPower, thermal, gpuPower, timedOut, flood, finished int
-	var thermalSeen []string
+	var thermalSeen, modes []string
 	for _, r := range in.Runs {
 		if !r.OK() {
 			continue
 		}
 		finished++
+		for _, m := range r.PowerModes {
+			if len(modes) == 0 || modes[len(modes)-1] != m {
+				modes = append(modes, m)
+			}
+		}
 		if r.QuietTimedOut {
 			timedOut++
 		}
@@ -76,6 +81,9 @@ func hostWarnings(in Input) []schema.Reason {
 	h := func(n int) schema.HostRuns { return schema.HostRuns{Runs: n, Finished: finished} }
 	add(battery, schema.HostOnBattery{HostRuns: h(battery)})
 	add(lowPower, schema.HostLowPower{HostRuns: h(lowPower)})
+	if len(modes) > 1 {
+		out = append(out, schema.HostPowerModeChanged{Modes: strings.Join(modes, ",")})
+	}
 	slices.Sort(thermalSeen)
 	add(thermal, schema.HostThermal{HostRuns: h(thermal), Conditions: strings.Join(thermalSeen, ",")})
 	add(gpuPower, schema.HostGPUPowerCap{HostRuns: h(gpuPower)})

@@ -74,6 +74,9 @@ type Run struct {
 	// HostWarnings are the machine conditions seen before or after the
 	// run that make it less trustworthy (host.go).
 	HostWarnings []HostCondition
+	// PowerModes are macOS's energy modes read around the run (before,
+	// after), where read.
+	PowerModes []string
 	// NoEnergy is why energy was not measured in the run; "" when it was,
 	// or when the run predates energy measurement.
 	NoEnergy string

@@ -30,9 +30,12 @@ type MacTelemetry struct {
 	GPUGeneration       int    `json:"gpu_generation,omitempty"`
 	GPUArchitecture     string `json:"gpu_architecture,omitempty"`
 	GPUGenerationSource string `json:"gpu_generation_source,omitempty"`
-	OSName              string `json:"os_name,omitempty"`    // "macOS"
-	OSVersion           string `json:"os_version,omitempty"` // "26.4"
-	OSBuild             string `json:"os_build,omitempty"`   // "25E246"
+	// GPUClass is the accelerator's Metal plugin class as ioreg shows it
+	// ("AGXG15SDevice"), from which the generation and family are read.
+	GPUClass  string `json:"gpu_class,omitempty"`
+	OSName    string `json:"os_name,omitempty"`    // "macOS"
+	OSVersion string `json:"os_version,omitempty"` // "26.4"
+	OSBuild   string `json:"os_build,omitempty"`   // "25E246"
 }
 
 // A CoreLevel is one of Apple's CPU performance levels.
@@ -74,8 +77,15 @@ func (darwin) telemetry(ctx context.Context, run runner, t *Telemetry) {
 			m.MemoryBytes = hw.MemoryBytes
 		}
 	}
-	if g := chipGPUGeneration(m.Chip); g > 0 {
-		m.GPUGeneration, m.GPUGenerationSource = g, "chip"
+	if out, err := run(ctx, "ioreg", "-r", "-c", "IOAccelerator", "-d", "1"); err != nil {
+		unavailable(&t.Unavailable, "ioreg -r -c IOAccelerator -d 1", err)
+	} else if a, ok := parseIOAccelerator(out); ok {
+		m.GPUClass, m.GPUGeneration, m.GPUArchitecture, m.GPUGenerationSource = a.Class, a.Generation, a.Family, "ioreg"
+	}
+	if m.GPUGeneration == 0 {
+		if g := chipGPUGeneration(m.Chip); g > 0 {
+			m.GPUGeneration, m.GPUGenerationSource = g, "chip"
+		}
 	}
 	if out, err := run(ctx, "sw_vers"); err != nil {
 		unavailable(&t.Unavailable, "sw_vers", err)
@@ -96,6 +106,7 @@ func (darwin) conditions(ctx context.Context, run runner, c *Conditions) {
 		unavailable(&c.Unavailable, "pmset -g", err)
 	} else {
 		c.LowPowerMode = parseLowPowerMode(out)
+		c.PowerMode = parsePowerMode(out)
 	}
 	if out, err := run(ctx, "pmset", "-g", "therm"); err != nil {
 		unavailable(&c.Unavailable, "pmset -g therm", err)
@@ -323,6 +334,75 @@ func parseLowPowerMode(out []byte) *bool {
 		}
 	}
 	return nil
+}
+
+// macOS energy modes, as pmset's powermode numbers them.
+const (
+	PowerModeAutomatic = "automatic"
+	PowerModeLow       = "low power"
+	PowerModeHigh      = "high power"
+)
+
+// parsePowerMode reads macOS's energy mode from `pmset -g`: "powermode N"
+// (0 Automatic, 1 Low Power, 2 High Power) where macOS prints it, and
+// "lowpowermode 1" as Low Power; "" otherwise ("lowpowermode 0" leaves
+// Automatic and High Power apart unknown).
+func parsePowerMode(out []byte) string {
+	mode := ""
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		switch n, err := strconv.Atoi(f[1]); {
+		case err != nil:
+		case f[0] == "powermode":
+			return [...]string{PowerModeAutomatic, PowerModeLow, PowerModeHigh, ""}[min(max(n, 0), 3)]
+		case f[0] == "lowpowermode" && n == 1:
+			mode = PowerModeLow
+		}
+	}
+	return mode
+}
+
+// IOAccelerator is the Apple GPU as ioreg's accelerator class names it.
+type IOAccelerator struct {
+	// Class is the Metal plugin class ("AGXG15SDevice"), or the
+	// accelerator's IOClass where that is all there is.
+	Class      string
+	Generation int
+	// Family is the architecture name MLX and Metal report
+	// (applegpu_g15s), "" when the class's letter is none of theirs (the
+	// M1 Pro's AGXG13X).
+	Family string
+}
+
+var agxRE = regexp.MustCompile(`"(?:MetalPluginClassName|IOClass)" = "(AGX(?:Accelerator)?G(\d{2})([A-Z])\w*)"`)
+
+// mlxFamilyLetters are the variant letters of the architecture names
+// compiled into Apple's Metal toolchain (applegpu_g13c … applegpu_g18p).
+const mlxFamilyLetters = "cdgps"
+
+// parseIOAccelerator reads `ioreg -r -c IOAccelerator -d 1`: the Metal
+// plugin class (AGXG15SDevice) gives the generation (15, M3) and the
+// variant letter (s) that MLX's architecture name applegpu_g15s carries;
+// the IOClass (AGXAcceleratorG15S) serves where no plugin class is shown.
+func parseIOAccelerator(out []byte) (IOAccelerator, bool) {
+	var best []string
+	for _, m := range agxRE.FindAllStringSubmatch(string(out), -1) {
+		if best == nil || (strings.HasSuffix(m[1], "Device") && !strings.HasSuffix(best[1], "Device")) {
+			best = m
+		}
+	}
+	if best == nil {
+		return IOAccelerator{}, false
+	}
+	gen, _ := strconv.Atoi(best[2])
+	a := IOAccelerator{Class: best[1], Generation: gen}
+	if letter := strings.ToLower(best[3]); strings.Contains(mlxFamilyLetters, letter) {
+		a.Family = "applegpu_g" + best[2] + letter
+	}
+	return a, true
 }
 
 // therm is what parsePmsetTherm reads.

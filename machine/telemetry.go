@@ -32,6 +32,9 @@ type Conditions struct {
 	BatteryPercent *int        `json:"battery_percent,omitempty"` // charge, where there is a battery
 	BatteryState   string      `json:"battery_state,omitempty"`   // as pmset says it: "charging", "discharging", "AC attached; not charging"
 	LowPowerMode   *bool       `json:"low_power_mode,omitempty"`
+	// PowerMode is macOS's energy mode (pmset -g powermode): PowerModeLow,
+	// PowerModeAutomatic or PowerModeHigh; "" where macOS does not say.
+	PowerMode string `json:"power_mode,omitempty"`
 
 	// ThermalWarningLevel and PerformanceWarningLevel are macOS's recorded
 	// levels (pmset -g therm); 0 where macOS says none has been recorded.
@@ -145,7 +148,7 @@ func (c Conditions) Warnings() []Warning {
 // Record is the persisted summary: the hottest thermal zone, the mean CPU
 // frequency and the warnings.
 func (c Conditions) Record() *schema.HostConditions {
-	out := &schema.HostConditions{Time: c.Time.Round(0), Power: string(c.Power), BatteryPercent: c.BatteryPercent, LowPowerMode: c.LowPowerMode,
+	out := &schema.HostConditions{Time: c.Time.Round(0), Power: string(c.Power), BatteryPercent: c.BatteryPercent, LowPowerMode: c.LowPowerMode, PowerMode: c.PowerMode,
 		ThermalWarningLevel: c.ThermalWarningLevel, PerformanceWarningLevel: c.PerformanceWarningLevel, CPUSpeedLimit: c.CPUSpeedLimit, MemoryFreePct: c.MemoryFreePct}
 	if f := c.CPUFreqMHz; f != nil {
 		out.CPUFreqMeanMHz = &f.Mean
@@ -180,6 +183,7 @@ func (t Telemetry) Record(c Conditions) *schema.PlatformInfo {
 		out.Chip, out.ModelIdentifier, out.ModelName = m.Chip, m.ModelIdentifier, m.ModelName
 		out.PerformanceCores, out.EfficiencyCores, out.GPUCores = m.PerformanceCores, m.EfficiencyCores, m.GPUCores
 		out.GPUGeneration, out.GPUArchitecture = m.GPUGeneration, m.GPUArchitecture
+		out.GPUGenerationSource, out.GPUClass = m.GPUGenerationSource, m.GPUClass
 		out.OSName, out.OSVersion, out.OSBuild = m.OSName, m.OSVersion, m.OSBuild
 	}
 	if l := t.Linux; l != nil {

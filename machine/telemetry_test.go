@@ -193,6 +193,7 @@ func TestDarwinFromFixtures(t *testing.T) {
 		"pmset -g therm":                     "pmset-g-therm.throttled.intel-mbp2011-reference.txt",
 		"memory_pressure":                    "memory_pressure.mac-mini-32gb.txt",
 		"system_profiler SPHardwareDataType SPDisplaysDataType -json": "system_profiler-SPHardwareDataType.m5max-mac17-6.anonymized.json",
+		"ioreg -r -c IOAccelerator -d 1":                              "ioreg-IOAccelerator-w0.m3-g15g.excerpt.txt",
 	}
 	run := func(_ context.Context, name string, args ...string) ([]byte, error) {
 		key := strings.Join(append([]string{name}, args...), " ")
@@ -210,7 +211,7 @@ func TestDarwinFromFixtures(t *testing.T) {
 	m := tel.Mac
 	if m.Chip != "Apple M3 Max" || m.Slug != "m3max" || m.PerformanceCores != 10 || m.EfficiencyCores != 4 ||
 		m.MemoryBytes != 38654705664 || m.ModelIdentifier != "Mac17,6" || m.OSVersion != "26.4" || m.OSBuild != "25E246" ||
-		m.GPUGeneration != 15 || m.GPUGenerationSource != "chip" {
+		m.GPUGeneration != 15 || m.GPUGenerationSource != "ioreg" || m.GPUArchitecture != "applegpu_g15g" || m.GPUClass != "AGXG15GDevice" {
 		t.Errorf("telemetry: %+v", m)
 	}
 	if len(tel.Unavailable) != 0 {
@@ -235,7 +236,7 @@ func TestDarwinFromFixtures(t *testing.T) {
 	tel = Telemetry{}
 	darwin{}.telemetry(context.Background(), empty, &tel)
 	c = readConditions(context.Background(), "darwin", empty)
-	if len(tel.Unavailable) != 4 || len(c.Unavailable) != 4 || c.Warnings() != nil {
+	if len(tel.Unavailable) != 5 || len(c.Unavailable) != 4 || c.Warnings() != nil {
 		t.Errorf("no tools: telemetry unavailable %d, conditions unavailable %d (%+v), warnings %v", len(tel.Unavailable), len(c.Unavailable), c.Unavailable, c.Warnings())
 	}
 	if _, r := c.ThermalNominal(); r {
@@ -321,5 +322,66 @@ func TestRecordHost(t *testing.T) {
 	q := QuietResult{EndedBy: QuietTimedOut, Waited: 2 * time.Second, Held: map[QuietReason]int{QuietBusyProcess: 2}}.Record()
 	if q.EndedBy != schema.QuietMaxWait || q.WaitedS != 2 || q.Held["busy_process"] != 2 {
 		t.Errorf("quiet: %+v", q)
+	}
+}
+
+// The GPU's own accelerator class, as ioreg shows it on real Macs, names
+// its generation and, where the variant letter is one of Metal's, the
+// family MLX reports; the M1 Pro's G13X letter is none of them. Without
+// ioreg the generation is inferred from the chip name, and says so.
+func TestIOAcceleratorFromFixtures(t *testing.T) {
+	for _, tc := range []struct {
+		file, class, family string
+		gen                 int
+	}{
+		{"ioreg-IOAccelerator-d1.m1pro-g13x.abridged.txt", "AGXG13XDevice", "", 13},
+		{"ioreg-IOAccelerator-w0.m3-g15g.excerpt.txt", "AGXG15GDevice", "applegpu_g15g", 15},
+	} {
+		a, ok := parseIOAccelerator(readFile(t, "testdata/macos/"+tc.file))
+		if !ok || a.Class != tc.class || a.Family != tc.family || a.Generation != tc.gen {
+			t.Errorf("%s: %+v, want %s %q %d", tc.file, a, tc.class, tc.family, tc.gen)
+		}
+	}
+	// The IOClass alone (no plugin class line), as an M3 Pro names it.
+	if a, ok := parseIOAccelerator([]byte(`      "IOClass" = "AGXAcceleratorG15S"`)); !ok || a.Family != "applegpu_g15s" || a.Generation != 15 {
+		t.Errorf("IOClass only: %+v", a)
+	}
+	if _, ok := parseIOAccelerator([]byte("+-o IOService\n")); ok {
+		t.Error("an accelerator from no AGX class")
+	}
+	run := func(_ context.Context, name string, args ...string) ([]byte, error) {
+		if name == "sysctl" && len(args) > 0 && args[0] == "-n" {
+			return []byte("Apple M4 Pro\n"), nil
+		}
+		return nil, fmt.Errorf("%s: %w", name, errNotAvailable)
+	}
+	var tel Telemetry
+	darwin{}.telemetry(context.Background(), run, &tel)
+	if m := tel.Mac; m.GPUGeneration != 16 || m.GPUGenerationSource != "chip" || m.GPUArchitecture != "" {
+		t.Errorf("without ioreg: %+v", m)
+	}
+}
+
+// macOS's energy mode in its three values from pmset's powermode line
+// (the real M1 Max capture says 0, Automatic); lowpowermode 1 is Low
+// Power and lowpowermode 0 leaves the mode unknown.
+func TestPowerMode(t *testing.T) {
+	auto := readFile(t, "testdata/macos/pmset-g-custom.powermode.m1max-macos14.excerpt.txt")
+	if got := parsePowerMode(auto); got != PowerModeAutomatic {
+		t.Errorf("real powermode 0: %q", got)
+	}
+	for n, want := range map[string]string{"1": PowerModeLow, "2": PowerModeHigh, "0": PowerModeAutomatic} {
+		// Synthetic: the capture with its value changed (no capture of 1 or 2 exists).
+		b := strings.Replace(string(auto), "powermode            0", "powermode            "+n, 1)
+		if got := parsePowerMode([]byte(b)); got != want {
+			t.Errorf("powermode %s: %q, want %q", n, got, want)
+		}
+	}
+	if got := parsePowerMode(readFile(t, "testdata/macos/pmset-g.lowpowermode0.m1-mbp17-1-macos26.txt")); got != "" {
+		t.Errorf("lowpowermode 0: %q, want unknown", got)
+	}
+	on := strings.Replace(string(readFile(t, "testdata/macos/pmset-g.lowpowermode0.m1-mbp17-1-macos26.txt")), "lowpowermode         0", "lowpowermode         1", 1)
+	if got := parsePowerMode([]byte(on)); got != PowerModeLow {
+		t.Errorf("lowpowermode 1: %q", got)
 	}
 }

@@ -14,6 +14,9 @@ func hostInput(ar *analysis.Run, r schema.Run) {
 	for _, c := range []*schema.HostConditions{r.ConditionsBefore, r.ConditionsAfter} {
 		if c != nil {
 			warnings = append(warnings, c.Warnings)
+			if c.PowerMode != "" {
+				ar.PowerModes = append(ar.PowerModes, c.PowerMode)
+			}
 		}
 	}
 	if r.GPUWindow != nil {

@@ -88,3 +88,42 @@ func fixedPolicy(t *testing.T) scenarios.Policy {
 	}
 	return s.Policy
 }
+
+// A Mac record names the GPU's generation with where it came from, the
+// energy mode around each run, and warns when the mode changed mid-campaign
+// (Automatic to High Power moved a peer's decode from about 90 to 60 tok/s).
+func TestMacRegimeRecord(t *testing.T) {
+	rec := fixedRecord(schema.Valid)
+	rec.Machine.Telemetry = &schema.PlatformInfo{Chip: "Apple M3 Pro", GPUGeneration: 15, GPUArchitecture: "applegpu_g15s", GPUGenerationSource: "ioreg", GPUClass: "AGXG15SDevice",
+		Conditions: &schema.HostConditions{Power: "ac", PowerMode: "automatic"}}
+	for i := range rec.Runs {
+		mode := "automatic"
+		if i >= 2 {
+			mode = "high power"
+		}
+		rec.Runs[i].ConditionsBefore = &schema.HostConditions{Power: "ac", PowerMode: mode}
+	}
+	rec.Analysis, rec.Verdict = Analyze(fixedPolicy(t), rec.Runs, rec.Method, rec.Schema)
+	var buf bytes.Buffer
+	if err := Markdown(&buf, rec); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{
+		"| Apple GPU generation | 15 (`applegpu_g15s`), read from the GPU's accelerator class `AGXG15SDevice` (ioreg) |",
+		"power mode automatic",
+		"Power mode changed during the campaign: macOS's energy mode was automatic, then high power around different runs",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q", want)
+		}
+	}
+	rec.Machine.Telemetry = &schema.PlatformInfo{Chip: "Apple M4 Pro", GPUGeneration: 16, GPUGenerationSource: "chip"}
+	buf.Reset()
+	if err := Markdown(&buf, rec); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "| Apple GPU generation | 16 (—), inferred from the chip's name (fallback") {
+		t.Error("a generation inferred from the chip name does not say so")
+	}
+}

@@ -79,7 +79,7 @@ func (m *mdWriter) platformRows(t *schema.PlatformInfo) {
 		m.p("| Chip | %s |\n", cell(text(s)))
 	}
 	if t.GPUGeneration > 0 {
-		m.p("| Apple GPU generation | %d (%s) |\n", t.GPUGeneration, cellCode(t.GPUArchitecture))
+		m.p("| Apple GPU generation | %d (%s)%s |\n", t.GPUGeneration, cellCode(t.GPUArchitecture), gpuGenerationSource(t))
 	}
 	if t.OSVersion != "" {
 		m.p("| macOS | %s |\n", cell(text(strings.TrimSpace(t.OSName+" "+t.OSVersion+" ("+t.OSBuild+")"))))
@@ -94,6 +94,9 @@ func (m *mdWriter) platformRows(t *schema.PlatformInfo) {
 		}
 		if c.LowPowerMode != nil {
 			parts = append(parts, fmt.Sprintf("low-power mode %v", *c.LowPowerMode))
+		}
+		if c.PowerMode != "" {
+			parts = append(parts, "power mode "+text(c.PowerMode))
 		}
 		if s := thermalState(c); s != "" {
 			parts = append(parts, "thermal "+s)
@@ -111,4 +114,19 @@ func (m *mdWriter) platformRows(t *schema.PlatformInfo) {
 	if len(t.Unavailable) > 0 {
 		m.p("| Not readable | %s |\n", cell(text(strings.Join(t.Unavailable, "; "))))
 	}
+}
+
+// gpuGenerationSource says where the Apple GPU generation came from; ""
+// in records from before it was said.
+func gpuGenerationSource(t *schema.PlatformInfo) string {
+	switch t.GPUGenerationSource {
+	case "ioreg":
+		if t.GPUArchitecture == "" {
+			return ", read from the GPU's accelerator class " + cellCode(t.GPUClass) + " (ioreg), whose variant letter names no MLX family"
+		}
+		return ", read from the GPU's accelerator class " + cellCode(t.GPUClass) + " (ioreg)"
+	case "chip":
+		return ", inferred from the chip's name (fallback: ioreg named no accelerator class; the variant is unknown)"
+	}
+	return ""
 }

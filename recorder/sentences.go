@@ -144,6 +144,8 @@ func (f style) reason(r schema.Reason) string {
 		return fmt.Sprintf("On battery: the machine ran on battery power around %d of %d finished runs; a Mac on battery may run slower than on AC.", r.Runs, r.Finished)
 	case schema.HostLowPower:
 		return fmt.Sprintf("Low-power mode: low-power mode was on around %d of %d finished runs, which lowers clock speeds.", r.Runs, r.Finished)
+	case schema.HostPowerModeChanged:
+		return fmt.Sprintf("Power mode changed during the campaign: macOS's energy mode was %s around different runs; the arms did not run under one regime.", f.text(strings.ReplaceAll(r.Modes, ",", ", then ")))
 	case schema.HostThermal:
 		return fmt.Sprintf("Thermal warning: the machine reported a thermal limit around %d of %d finished runs (%s); throttled runs are slower than the hardware can be.", r.Runs, r.Finished, f.code(r.Conditions))
 	case schema.HostGPUPowerCap:

@@ -49,10 +49,13 @@ type CooldownWait struct {
 // HostConditions are the machine's power, thermal and GPU state at one
 // moment.
 type HostConditions struct {
-	Time                    time.Time  `json:"time"`
-	Power                   string     `json:"power_source,omitempty"`
-	BatteryPercent          *int       `json:"battery_percent,omitempty"`
-	LowPowerMode            *bool      `json:"low_power_mode,omitempty"`
+	Time           time.Time `json:"time"`
+	Power          string    `json:"power_source,omitempty"`
+	BatteryPercent *int      `json:"battery_percent,omitempty"`
+	LowPowerMode   *bool     `json:"low_power_mode,omitempty"`
+	// PowerMode is macOS's energy mode: "low power", "automatic" or
+	// "high power"; "" where not read (and in records from before).
+	PowerMode               string     `json:"power_mode,omitempty"`
 	ThermalWarningLevel     *int       `json:"thermal_warning_level,omitempty"`
 	PerformanceWarningLevel *int       `json:"performance_warning_level,omitempty"`
 	CPUSpeedLimit           *int       `json:"cpu_speed_limit_pct,omitempty"`
@@ -148,9 +151,14 @@ type PlatformInfo struct {
 	GPUCores         int    `json:"gpu_cores,omitempty"`
 	GPUGeneration    int    `json:"gpu_generation,omitempty"`
 	GPUArchitecture  string `json:"gpu_architecture,omitempty"`
-	OSName           string `json:"os_name,omitempty"`
-	OSVersion        string `json:"os_version,omitempty"`
-	OSBuild          string `json:"os_build,omitempty"`
+	// GPUGenerationSource says where the generation came from: "ioreg"
+	// (the GPU's own accelerator class, GPUClass) or "chip" (inferred from
+	// the chip's name, a fallback); "" in records from before it was said.
+	GPUGenerationSource string `json:"gpu_generation_source,omitempty"`
+	GPUClass            string `json:"gpu_class,omitempty"`
+	OSName              string `json:"os_name,omitempty"`
+	OSVersion           string `json:"os_version,omitempty"`
+	OSBuild             string `json:"os_build,omitempty"`
 	// Linux.
 	Governors []string `json:"governors,omitempty"`
 	// Conditions are the machine's state before the campaign.

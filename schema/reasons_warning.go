@@ -40,6 +40,12 @@ type HostOnBattery struct{ HostRuns }
 // HostLowPower: low-power mode was on.
 type HostLowPower struct{ HostRuns }
 
+// HostPowerModeChanged: macOS's energy mode was not the same around every
+// finished run; Modes are those seen, in order, comma-separated.
+type HostPowerModeChanged struct {
+	Modes string `json:"modes" v2:"text"`
+}
+
 // HostThermal: the machine reported a thermal limit; Conditions are those
 // seen, comma-separated.
 type HostThermal struct {
@@ -125,12 +131,15 @@ type NoDiagnosis struct {
 	Detail string `json:"detail,omitempty" v2:"metric"`
 }
 
-func (ComparisonNote) Code() Code   { return "comparison-note" }
-func (RunsExcluded) Code() Code     { return "runs-excluded" }
-func (GatesRelaxed) Code() Code     { return "gates-relaxed" }
-func (AllowUnverified) Code() Code  { return "allow-unverified" }
-func (HostOnBattery) Code() Code    { return "host-on-battery" }
-func (HostLowPower) Code() Code     { return "host-low-power" }
+func (ComparisonNote) Code() Code  { return "comparison-note" }
+func (RunsExcluded) Code() Code    { return "runs-excluded" }
+func (GatesRelaxed) Code() Code    { return "gates-relaxed" }
+func (AllowUnverified) Code() Code { return "allow-unverified" }
+func (HostOnBattery) Code() Code   { return "host-on-battery" }
+func (HostLowPower) Code() Code    { return "host-low-power" }
+func (HostPowerModeChanged) Code() Code {
+	return "host-power-mode-changed"
+}
 func (HostThermal) Code() Code      { return "host-thermal" }
 func (HostGPUPowerCap) Code() Code  { return "host-gpu-power-cap" }
 func (QuietTimedOut) Code() Code    { return "quiet-timed-out" }
