@@ -119,3 +119,28 @@ func TestOutputStartsEscapesBytes(t *testing.T) {
 		}
 	}
 }
+
+// Issue 18's contradiction, under the current rule: an arm slower than the
+// baseline but faster than the control. The comparison with the control
+// is stated by its own numbers (never "no significant difference" beside
+// p=0.0087 and an interval excluding 1), and the arm does not separate
+// from noise. An arm that is not significant says nothing of the control;
+// the first rule's records render as before.
+func TestArmVerdictRobustAgainstControl(t *testing.T) {
+	vc := schema.Comparison{Ratio: 1.411, Lo: 1.124, Hi: 2.581, P: 0.0087, Significant: true, Robust: true, N1: 6, N2: 6}
+	v := schema.ArmVerdict{Arm: "b", ControlArm: "ctl", VsControl: &vc, MDE: 0.05, MDEDown: 0.048, MDEAlpha: 0.05,
+		Comparison: schema.Comparison{Ratio: 0.9, Lo: 0.85, Hi: 0.95, P: 0.001, Significant: true, Robust: true, N1: 6, N2: 6}}
+	got := ArmVerdictText(&schema.Record{Scenario: schema.ScenarioInfo{Baseline: "a", Primary: "decode_tok_s"}}, v)
+	for _, want := range []string{"-10.0% slower", "separates from noise (vs control `ctl`: +41.1% faster [+12.4%, +158.1%], p=0.0087): no", "+5.0% (increase) / −4.8% (decrease)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(got, "no significant difference") {
+		t.Errorf("%q contradicts its numbers", got)
+	}
+	v.Comparison = schema.Comparison{Ratio: 0.99, Lo: 0.97, Hi: 1.01, P: 0.4, Robust: true, N1: 6, N2: 6}
+	if got := ArmVerdictText(&schema.Record{Scenario: schema.ScenarioInfo{Baseline: "a", Primary: "decode_tok_s"}}, v); strings.Contains(got, "separates from noise") {
+		t.Errorf("a non-significant arm is judged against the control: %q", got)
+	}
+}

@@ -3,10 +3,12 @@ package review
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/decodebench/decodebench/internal/synthrecords"
+	"github.com/decodebench/decodebench/schema"
 )
 
 const demoRecord = "../docs/benchmark_results/spec-draft-epyc-2026-11-29.md"
@@ -169,5 +171,30 @@ func flipLastDigit(t *testing.T, path, marker string) {
 	}
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A record written under the current rule (schema.RuleCurrent) renders
+// its rule's sentences and passes check, as the committed records under
+// the first rule still do.
+func TestCurrentRuleRecordsPassCheck(t *testing.T) {
+	paths, err := synthrecords.Generate(synthrecords.Spec{Source: demoRecord, Dir: t.TempDir(), N: 2, Rule: schema.RuleCurrent,
+		Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Hardware: []string{"epyc"}, Noise: 0.02, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range CheckAll(paths, nil) {
+		for _, p := range r.Problems {
+			t.Errorf("%s: %s", filepath.Base(r.Path), p)
+		}
+	}
+	md, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Statistics (rule `robust-1`)", "(increase) / −", "ratio intervals from the regression on arm and run position"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("record lacks %q", want)
+		}
 	}
 }

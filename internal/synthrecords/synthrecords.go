@@ -48,6 +48,9 @@ type Spec struct {
 	// data files through hard links: fast and small, but a change to
 	// one such file changes them all.
 	Link bool
+	// Rule, when set, is the statistical rule the records are analysed
+	// and rendered under (the source's otherwise).
+	Rule schema.Rule
 }
 
 // Generate writes Spec.N records and returns their paths in order.
@@ -100,6 +103,9 @@ func Generate(spec Spec) ([]string, error) {
 		shift := day.Sub(srcDay)
 		rec.Method.Started = src.Method.Started.Add(shift)
 		rec.Method.Finished = src.Method.Finished.Add(shift)
+		if spec.Rule != "" {
+			rec.Method.Rule = spec.Rule
+		}
 		if spec.Engine != nil {
 			rec.Engine.Version, rec.Engine.SourceCommit = spec.Engine(i)
 		}
