@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"os"
 	"path/filepath"
 	"time"
 
@@ -55,6 +56,7 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 		rel = c.dataDir
 	}
 	rec.DataDir = filepath.ToSlash(rel)
+	rec.Places = places()
 	for _, a := range s.Arms {
 		l := s.Launch(a.Name)
 		rec.Scenario.Arms = append(rec.Scenario.Arms, schema.ArmInfo{
@@ -100,4 +102,28 @@ func commandKind(s *scenarios.Scenario) string {
 		return string(scenarios.KindCommand)
 	}
 	return ""
+}
+
+// places are the folders the record's Markdown shows paths relative to:
+// the repository decodebench runs in (the nearest folder up from the
+// current one that holds .git; the current one outside a repository) and
+// the home folder.
+func places() *schema.Places {
+	p := &schema.Places{}
+	if wd, err := os.Getwd(); err == nil {
+		p.Repo = wd
+		for d := wd; ; d = filepath.Dir(d) {
+			if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+				p.Repo = d
+				break
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	if h, err := os.UserHomeDir(); err == nil && h != "/" {
+		p.Home = h
+	}
+	return p
 }

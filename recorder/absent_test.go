@@ -71,7 +71,7 @@ func TestMethodOfACommandEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := buf.String()
-	for _, want := range []string{"A command-line engine: every run starts the command afresh in its own process group", "warmup run(s) of the command", "during the measured run, the command's process group being the engine's", "is the command's own figure"} {
+	for _, want := range []string{"Request: none; a command-line engine takes its prompt", "A command-line engine: every run starts the command afresh in its own process group", "warmup run(s) of the command", "during the measured run, the command's process group being the engine's", "is the command's own figure"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the Method lacks %q", want)
 		}

@@ -11,8 +11,9 @@ import (
 
 func (m *mdWriter) engine(r *schema.Record) {
 	m.h2("Engine")
+	sp := newShortPaths(r)
 	if len(r.Engines) == 0 {
-		m.engineTable(r.Engine)
+		m.engineTable(r.Engine, sp)
 	} else {
 		m.p("The arms ran %d engines:\n\n", len(r.Engines))
 		for i, e := range r.Engines {
@@ -25,7 +26,7 @@ func (m *mdWriter) engine(r *schema.Record) {
 				word = "arm"
 			}
 			m.p("Engine %d, run by %s %s:\n\n", i+1, word, strings.Join(arms, ", "))
-			m.engineTable(e.EngineInfo)
+			m.engineTable(e.EngineInfo, sp)
 			if i < len(r.Engines)-1 {
 				m.ln("")
 			}
@@ -35,7 +36,7 @@ func (m *mdWriter) engine(r *schema.Record) {
 	m.ln("Command line per arm (`${PORT}` is a free loopback port chosen per engine start):")
 	m.ln("")
 	for _, a := range r.Scenario.Arms {
-		m.p("- %s: %s", code(a.Name), code(strings.Join(a.Command, " ")))
+		m.p("- %s: %s", code(a.Name), code(strings.Join(sp.command(a.Command), " ")))
 		if len(a.Env) > 0 {
 			m.p(" with env %s", envString(a.Env))
 		}
@@ -43,12 +44,16 @@ func (m *mdWriter) engine(r *schema.Record) {
 	}
 	m.ln("")
 	q := r.Scenario.Request
-	m.p("Request: %s, prompt %s, max_tokens %d, temperature %s, seed %d, ignore_eos %v, streamed.\n\n",
-		code("POST "+q.Endpoint), code(strconv.Quote(excerpt(q.Prompt, 80))), q.MaxTokens, num(q.Temperature, 3), q.Seed, q.IgnoreEOS)
+	if r.Method.EngineKind == "command" && r.Schema != schema.SchemaV2 {
+		m.p("Request: none; a command-line engine takes its prompt and token count on its command line.\n\n")
+	} else {
+		m.p("Request: %s, prompt %s, max_tokens %d, temperature %s, seed %d, ignore_eos %v, streamed.\n\n",
+			code("POST "+q.Endpoint), code(strconv.Quote(excerpt(q.Prompt, 80))), q.MaxTokens, num(q.Temperature, 3), q.Seed, q.IgnoreEOS)
+	}
 	if len(r.Scenario.Vars) > 0 {
 		var vs []string
 		for _, kv := range r.Scenario.Vars {
-			v := code(kv.Name + "=" + kv.Value)
+			v := code(kv.Name + "=" + sp.path(kv.Value))
 			if kv.FromEnv {
 				v = code(kv.Name) + " (from the environment, value not recorded)"
 			}
@@ -59,13 +64,13 @@ func (m *mdWriter) engine(r *schema.Record) {
 }
 
 // engineTable is one engine's identity.
-func (m *mdWriter) engineTable(e schema.EngineInfo) {
+func (m *mdWriter) engineTable(e schema.EngineInfo, sp shortPaths) {
 	m.p("| | |\n|---|---|\n")
 	m.p("| Command | %s |\n", cellCode(e.Command))
-	m.p("| Resolved path | %s |\n", cellCode(e.Path))
+	m.p("| Resolved path | %s |\n", cellCode(sp.path(e.Path)))
 	m.p("| sha256 | %s |\n", cellCode(e.SHA256))
 	if e.RealBinary != "" {
-		m.p("| Wrapped binary | %s |\n", cellCode(e.RealBinary))
+		m.p("| Wrapped binary | %s |\n", cellCode(sp.path(e.RealBinary)))
 		m.p("| Wrapped sha256 | %s |\n", cellCode(e.RealSHA256))
 	}
 	m.p("| Version | %s |\n", cell(text(strings.ReplaceAll(e.Version, "\n", "; "))))
@@ -74,7 +79,7 @@ func (m *mdWriter) engineTable(e schema.EngineInfo) {
 		if e.SourceDirty != nil {
 			dirty = fmt.Sprint(*e.SourceDirty)
 		}
-		m.p("| Source | %s at %s (dirty: %s) |\n", cellCode(e.SourceDir), cellCode(e.SourceCommit), dirty)
+		m.p("| Source | %s at %s (dirty: %s) |\n", cellCode(sp.path(e.SourceDir)), cellCode(e.SourceCommit), dirty)
 	}
 	if e.BinaryOlderThanSource {
 		m.p("| Stale binary | older than the source's last commit: not built from it |\n")
@@ -83,10 +88,10 @@ func (m *mdWriter) engineTable(e schema.EngineInfo) {
 		m.p("| Allowed dirty or stale | %s |\n", cell(text(e.AllowDirty)))
 	}
 	for _, l := range e.Libraries {
-		m.p("| Library | %s, sha256 %s |\n", cellCode(l.Path), cellCode(l.SHA256))
+		m.p("| Library | %s, sha256 %s |\n", cellCode(sp.path(l.Path)), cellCode(l.SHA256))
 	}
 	for _, f := range e.Models {
-		m.p("| Model file | %s → %s, %s bytes, sha256 %s |\n", cellCode(f.Arg), cellCode(f.Path), strconv.FormatInt(f.Bytes, 10), cellCode(f.SHA256))
+		m.p("| Model file | %s → %s, %s bytes, sha256 %s |\n", cellCode(sp.word(f.Arg)), cellCode(sp.path(f.Path)), strconv.FormatInt(f.Bytes, 10), cellCode(f.SHA256))
 	}
 	for _, p := range e.Problems {
 		m.p("| Problem | %s |\n", cell(text(p)))

@@ -67,7 +67,7 @@ func (m *mdWriter) summary(r *schema.Record) {
 	if r.Issue != "" {
 		m.p("| Issue | %s |\n", cell(text(r.Issue)))
 	}
-	m.p("| Scenario | %s (sha256 of its meaning %s) |\n", cellCode(r.Scenario.Path), cellCode(abbrev.Hash(r.Scenario.Hash)))
+	m.p("| Scenario | %s (sha256 of its meaning %s) |\n", cellCode(newShortPaths(r).path(r.Scenario.Path)), cellCode(abbrev.Hash(r.Scenario.Hash)))
 	if len(r.Scenario.Overrides) > 0 {
 		m.p("| Overridden | %s (on the command line; the stored scenario is the file as written) |\n", cell(backquoted(r.Scenario.Overrides, ", ")))
 	}

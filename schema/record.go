@@ -45,6 +45,10 @@ type Record struct {
 	Files []FileSum `json:"files"`
 	// DataDir is the folder of raw data, relative to the record file.
 	DataDir string `json:"data_dir"`
+	// Places are the machine's folders the record's paths are shown
+	// relative to; absent in records from before, whose paths are shown
+	// as stored.
+	Places *Places `json:"places,omitempty"`
 
 	// Runs are read from and written to DataDir/runs.jsonl.
 	Runs []Run `json:"-"`
@@ -263,4 +267,14 @@ func (r *Record) EngineOf(arm string) EngineInfo {
 		}
 	}
 	return r.Engine
+}
+
+// Places are the folders of the machine a record was made on: its Markdown
+// shows a path under Repo relative to it and one under Home as ~/…; the
+// data block keeps every path absolute.
+type Places struct {
+	// Repo is the repository (or, outside one, the folder) decodebench
+	// ran in.
+	Repo string `json:"repo,omitempty"`
+	Home string `json:"home,omitempty"`
 }
