@@ -96,16 +96,15 @@ func RunCommand(ctx context.Context, cfg CommandConfig) (*CommandResult, error) 
 		log.Close()
 		return nil, err
 	}
-	cmd.SysProcAttr = tr.procAttr(procAttr())
+	cmd.SysProcAttr = procAttr()
 	cmd.WaitDelay = 2 * time.Second
 	log.BeginWindow()
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	if cmd, err = tr.start(cmd); err != nil {
 		tr.close()
 		log.Close()
 		return nil, &StartError{Reason: fmt.Sprintf("cannot start engine %q: %v", cfg.Command[0], err)}
 	}
-	tr.started(cmd.Process.Pid)
 	if cfg.OnStart != nil {
 		cfg.OnStart(cmd.Process.Pid)
 	}

@@ -43,7 +43,7 @@ var errProbeTimeout = errors.New("no answer")
 func (p probe) run(ctx context.Context) (probeResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, p.argv[0], p.argv[1:]...)
+	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	cmd.Env, cmd.Dir = p.env, p.dir
 	out := &cappedWriter{max: MaxVersionBytes}
 	cmd.Stdout = out
@@ -55,14 +55,17 @@ func (p probe) run(ctx context.Context) (probeResult, error) {
 		return probeResult{}, err
 	}
 	defer tree.close()
-	cmd.SysProcAttr = tree.procAttr(procAttr())
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.SysProcAttr = procAttr()
 	cmd.WaitDelay = probeWaitDelay
-	if err := cmd.Start(); err != nil {
+	if cmd, err = tree.start(cmd); err != nil {
 		return probeResult{}, err
 	}
-	tree.started(cmd.Process.Pid)
+	// At its deadline the probe's group is killed; what left the group
+	// is killed with the tree below.
+	pid := cmd.Process.Pid
+	stop := context.AfterFunc(ctx, func() { _ = syscall.Kill(-pid, syscall.SIGKILL) })
 	err = cmd.Wait()
+	stop()
 	res := probeResult{out: out.String(), cut: out.dropped}
 	// Whatever it started and left running ends with it.
 	res.killed = tree.kill()

@@ -179,13 +179,12 @@ func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
 		log.Close()
 		return nil, &StartError{Reason: err.Error()}
 	}
-	cmd.SysProcAttr = tr.procAttr(procAttr())
-	if err := cmd.Start(); err != nil {
+	cmd.SysProcAttr = procAttr()
+	if cmd, err = tr.start(cmd); err != nil {
 		tr.close()
 		log.Close()
 		return nil, &StartError{Reason: fmt.Sprintf("cannot start engine %q: %v", argv[0], err)}
 	}
-	tr.started(cmd.Process.Pid)
 	s := &Server{
 		Port:    port,
 		BaseURL: "http://127.0.0.1:" + ps,

@@ -4,6 +4,7 @@ package engine
 
 import (
 	"fmt"
+	"os/exec"
 	"sort"
 	"strings"
 	"sync"
@@ -26,8 +27,10 @@ import (
 type tree struct {
 	mu     sync.Mutex
 	leader int
-	// cg is the tree's cgroup directory; empty when there is none.
-	cg string
+	// cg is the tree's cgroup directory, empty when there is none; cgFD
+	// the directory, open (Linux; -1 without).
+	cg   string
+	cgFD int
 }
 
 // Leftover is a process of an engine's tree that was still running when
@@ -71,6 +74,31 @@ func isOwnLeader(pid int) bool {
 	ownLeaders.Lock()
 	defer ownLeaders.Unlock()
 	return ownLeaders.m[pid]
+}
+
+// start starts cmd as the tree's first process: inside the tree's cgroup
+// from its first instruction where there is one, so that a process that
+// forks at once cannot leave it before it joins. Where the kernel refuses
+// that, the tree goes on without a cgroup and a copy of cmd is started
+// plainly. It returns the command that runs.
+func (t *tree) start(cmd *exec.Cmd) (*exec.Cmd, error) {
+	base := cmd.SysProcAttr
+	if attr, ok := t.cgroupAttr(base); ok {
+		plain := &exec.Cmd{Path: cmd.Path, Args: cmd.Args, Env: cmd.Env, Dir: cmd.Dir, Stdin: cmd.Stdin, Stdout: cmd.Stdout, Stderr: cmd.Stderr,
+			ExtraFiles: cmd.ExtraFiles, SysProcAttr: base, WaitDelay: cmd.WaitDelay, Err: cmd.Err}
+		cmd.SysProcAttr = attr
+		if err := cmd.Start(); err == nil {
+			t.started(cmd.Process.Pid)
+			return cmd, nil
+		}
+		t.removeCgroup()
+		cmd = plain
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	t.started(cmd.Process.Pid)
+	return cmd, nil
 }
 
 // started records the tree's first process, once it runs.
@@ -155,10 +183,12 @@ func (t *tree) kill() []Leftover {
 	seen := map[int]bool{}
 	deadline := time.Now().Add(time.Second)
 	for {
-		t.killCgroup()
 		live := 0
 		self := unix.Getpid()
-		for _, p := range t.members() {
+		members := t.members()
+		// Named first, then killed: the cgroup is killed at once.
+		t.killCgroup()
+		for _, p := range members {
 			if p.zombie {
 				if p.ppid == self && p.pid != leader && !isOwnLeader(p.pid) {
 					reap(p.pid)

@@ -32,14 +32,18 @@ var (
 // from the tree is adopted by decodebench and can be found.
 func newTree() (*tree, error) {
 	subreaperOnce.Do(func() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
-	t := &tree{}
+	t := &tree{cgFD: -1}
 	if dir, err := makeCgroup(); err == nil {
-		t.cg = dir
+		if fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
+			t.cg, t.cgFD = dir, fd
+		} else {
+			_ = os.Remove(dir)
+		}
 	}
 	return t, nil
 }
 
-// makeCgroup creates an empty cgroup beside... under decodebench's own.
+// makeCgroup creates an empty cgroup under decodebench's own.
 func makeCgroup() (string, error) {
 	if _, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.controllers")); err != nil {
 		return "", err
@@ -113,14 +117,28 @@ func (t *tree) killCgroup() {
 func (t *tree) removeCgroup() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.cgFD >= 0 {
+		_ = unix.Close(t.cgFD)
+		t.cgFD = -1
+	}
 	if t.cg != "" {
 		_ = os.Remove(t.cg)
 		t.cg = ""
 	}
 }
 
-// procAttr adds nothing on Linux: the engine joins its cgroup once started.
-func (t *tree) procAttr(a *syscall.SysProcAttr) *syscall.SysProcAttr { return a }
+// cgroupAttr is a with the process started inside the tree's cgroup
+// (clone3's CLONE_INTO_CGROUP); ok is false without a cgroup.
+func (t *tree) cgroupAttr(a *syscall.SysProcAttr) (*syscall.SysProcAttr, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cgFD < 0 || t.cg == "" {
+		return nil, false
+	}
+	c := *a
+	c.UseCgroupFD, c.CgroupFD = true, t.cgFD
+	return &c, true
+}
 
 // listProcs reads every process's parent, group, session and state from
 // /proc.

@@ -24,10 +24,13 @@ func TestTreeUsesCgroupWhereWritable(t *testing.T) {
 	path, daemonPID := daemonEngine(t)
 	cmd := exec.Command(path)
 	cmd.SysProcAttr = procAttr()
-	if err := cmd.Start(); err != nil {
+	cmd, err = tr.start(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
-	tr.started(cmd.Process.Pid)
+	if tr.cgroupDir() == "" {
+		t.Fatal("the kernel refused to start the engine in the tree's cgroup")
+	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatal(err)
 	}

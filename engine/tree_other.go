@@ -14,11 +14,11 @@ import (
 // whose parent exited is adopted by launchd and can escape.
 func newTree() (*tree, error) { return &tree{}, nil }
 
-func (t *tree) join(int)                                             {}
-func (t *tree) cgroupProcs() []int                                   { return nil }
-func (t *tree) killCgroup()                                          {}
-func (t *tree) removeCgroup()                                        {}
-func (t *tree) procAttr(a *syscall.SysProcAttr) *syscall.SysProcAttr { return a }
+func (t *tree) join(int)                                                     {}
+func (t *tree) cgroupProcs() []int                                           { return nil }
+func (t *tree) killCgroup()                                                  {}
+func (t *tree) removeCgroup()                                                {}
+func (t *tree) cgroupAttr(*syscall.SysProcAttr) (*syscall.SysProcAttr, bool) { return nil, false }
 
 func listProcs() ([]proc, error) {
 	ps, err := process.Processes()
