@@ -158,7 +158,7 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 				probs = fmt.Sprintf("⚠ %d older record(s)", bad)
 			}
 			fmt.Fprintf(&b, "| [%s](%s) | %s | [%s](%s) %s | %s | %s | %s | %d | %s | %s |\n", cellCode(f), linkTarget(featurePage(f)), cellCode(hw),
-				cellText(e.stem), linkTarget(e.file), cellText(e.rec.Date), cellText(string(e.rec.Verdict)), headline(e.rec),
+				cellText(e.stem), linkTarget(e.file), cellText(e.rec.Date), verdictCell(e.rec), headline(e.rec),
 				sparkline(es, hw), n, stepsCell(series, f, hw), probs)
 		}
 	}
@@ -285,3 +285,23 @@ func problemsCell(ps []Problem) string {
 // linkTarget is a file name as a Markdown link's target: percent-escaped,
 // so that no character of it ends the link or starts another.
 func linkTarget(file string) string { return (&url.URL{Path: file}).EscapedPath() }
+
+// verdictCell is a record's verdict, marked when it holds only under
+// gates the scenario relaxed, or for a scenario changed with run --set:
+// a row that reads VALID says on what terms.
+func verdictCell(rec *schema.Record) string {
+	out := string(rec.Verdict)
+	var marks []string
+	for _, w := range rec.Analysis.Warnings {
+		if g, ok := w.(schema.GatesRelaxed); ok {
+			marks = append(marks, "relaxed gates: "+g.Which)
+		}
+	}
+	if len(rec.Scenario.Overrides) > 0 {
+		marks = append(marks, "--set "+strings.Join(rec.Scenario.Overrides, ", "))
+	}
+	if len(marks) > 0 {
+		out += " (" + strings.Join(marks, "; ") + ")"
+	}
+	return cellText(out)
+}

@@ -64,7 +64,7 @@ func writeFeaturePage(d *safefs.Dir, feature string, es []entry, series []histor
 			b.WriteString("| date | record | verdict | headline | engine | commit | problems |\n|---|---|---|---|---|---|---|\n")
 		}
 		fmt.Fprintf(&b, "| %s | [%s](%s) | %s | %s | %s | %s | %s |\n", cellText(e.rec.Date), cellText(e.stem), "../"+linkTarget(e.file),
-			cellText(string(e.rec.Verdict)), headline(e.rec), cellText(engineVersion(e.rec)), cellCode(short(e.rec.Engine.SourceCommit)), problemsCell(e.problems))
+			verdictCell(e.rec), headline(e.rec), cellText(engineVersion(e.rec)), cellCode(short(e.rec.Engine.SourceCommit)), problemsCell(e.problems))
 	}
 	b.WriteString("\n")
 	rel := featurePage(feature)
