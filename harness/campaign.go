@@ -251,6 +251,8 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 	c.journal = journal
 	c.reapStale()
 	c.readHost(ctx)
+	restoreIndexing := c.pauseIndexing(ctx)
+	defer restoreIndexing()
 	defer c.stopGPUSampler()
 	freezeMaxProcs()
 
@@ -337,6 +339,7 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 	c.rec.Method.RoundsRun = rounds
 	c.rec.Method.Finished = time.Now().Round(0)
 	c.rec.Method.Interrupted = interrupted
+	restoreIndexing() // before the record says so; the deferred call is then a no-op
 	c.conclude()
 	if err := c.writeOutputs(); err != nil {
 		return nil, err

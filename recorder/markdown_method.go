@@ -49,6 +49,9 @@ func (m *mdWriter) method(r *schema.Record) {
 	if x := r.Analysis.ClientEngineRatio; x > 0 {
 		m.p("- Check: the client-side decode rate is %s× the engine's own `predicted_per_second` (median over runs).\n", num(x, 4))
 	}
+	if me.Indexing != "" {
+		m.p("- Spotlight indexing and Time Machine (host.pause\\_indexing): %s.\n", text(me.Indexing))
+	}
 	if line := energyMethod(r.Runs); line != "" {
 		m.p("- %s\n", line)
 	}

@@ -86,9 +86,11 @@ const (
 // recorder never compare the scenario's strings again. It is a pure value:
 // a record's stored scenario yields the same Policy on any machine.
 type Policy struct {
-	Baseline string
-	Arms     []ArmPolicy
-	Primary  string
+	// PauseIndexing is the scenario's host.pause_indexing.
+	PauseIndexing bool
+	Baseline      string
+	Arms          []ArmPolicy
+	Primary       string
 	// Metrics lists every metric, primary first, with its unit and
 	// direction.
 	Metrics  []MetricPolicy
@@ -228,6 +230,7 @@ func (s *Scenario) compilePolicy() Policy {
 		Outliers: s.Outliers, Failure: s.OnFailure, GateFailure: s.OnGateFailure,
 		EventTimes: s.Engine.Request.EventTimes || s.namesPerTokenMetric(),
 	}
+	p.PauseIndexing = s.Host != nil && s.Host.PauseIndexing
 	if r := s.Schedule.Cooldown.UntilQuiet; r != nil {
 		p.Schedule.UntilQuiet = &CooldownPolicy{Min: r.Min.Duration, Max: r.Max.Duration}
 	}

@@ -35,6 +35,9 @@ type Scenario struct {
 	// Outliers is "flag" (default: mark them, keep them) or "drop".
 	Outliers  schema.OutlierMode `yaml:"outliers" json:"outliers"`
 	Exactness *Exactness         `yaml:"exactness" json:"exactness,omitempty"`
+	// Host holds what decodebench may change on the machine for the
+	// campaign, each opt-in.
+	Host *Host `yaml:"host" json:"host,omitempty"`
 	// OnFailure is what follows a failed run: "abort" (default),
 	// "continue", or "retry:N" (run the same slot again up to N times).
 	OnFailure schema.OnFailure `yaml:"on_failure" json:"on_failure"`
@@ -263,4 +266,12 @@ func noteText(node *yaml.Node) (string, bool) {
 		return node.Content[0].Value + ": " + node.Content[1].Value, true
 	}
 	return "", false
+}
+
+// Host is what decodebench may change on the machine for a campaign.
+type Host struct {
+	// PauseIndexing pauses Spotlight indexing and Time Machine on macOS
+	// for the campaign (root needed) and restores them on every exit path;
+	// a campaign that died restores them when the next one starts.
+	PauseIndexing bool `yaml:"pause_indexing" json:"pause_indexing,omitempty"`
 }

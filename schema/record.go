@@ -221,6 +221,9 @@ type Method struct {
 	// Quiet is the quiet gate as applied ("window 30s, ..."); empty when
 	// off.
 	Quiet string `json:"quiet,omitempty"`
+	// Indexing says what host.pause_indexing did: paused and restored,
+	// or why nothing was paused; "" when the scenario did not ask.
+	Indexing string `json:"indexing,omitempty"`
 	// Footprint is decodebench's own CPU over all measured windows.
 	Footprint *Footprint `json:"footprint,omitempty"`
 	// Diagnosis holds the raw divergence diagnosis probes, made after the
