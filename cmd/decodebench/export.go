@@ -67,18 +67,23 @@ var (
 // puts files whose configuration differs in separate tables, so a record
 // name or verdict there would keep `benchstat a b` from comparing them.
 func writeBenchstat(w io.Writer, rec *schema.Record, stem string) error {
-	if _, err := fmt.Fprintf(w, "# decodebench record %s: verdict %s, engine sha256 %s\n", oneLine(stem), rec.Verdict, oneLine(rec.Engine.SHA256)); err != nil {
+	engines := oneLine(rec.Engine.SHA256)
+	if len(rec.Engines) > 0 {
+		// Arms that ran their own engines: each arm's binary hash, in
+		// the comment too (a configuration line that differs between
+		// two records would split benchstat's table).
+		var parts []string
+		for _, a := range rec.Scenario.Arms {
+			parts = append(parts, oneLine(rec.EngineOf(a.Name).SHA256)+" (arm "+oneLine(a.Name)+")")
+		}
+		engines = strings.Join(parts, ", ")
+	}
+	if _, err := fmt.Fprintf(w, "# decodebench record %s: verdict %s, engine sha256 %s\n", oneLine(stem), rec.Verdict, engines); err != nil {
 		return err
 	}
 	res := &benchfmt.Result{Iters: 1}
 	for _, kv := range [][2]string{{"goos", rec.Machine.OS}, {"goarch", rec.Machine.Arch}, {"cpu", rec.Machine.CPUModel}} {
 		res.Config = append(res.Config, benchfmt.Config{Key: kv[0], Value: []byte(oneLine(kv[1])), File: true})
-	}
-	// Arms that ran their own engines: each arm's binary hash.
-	if len(rec.Engines) > 0 {
-		for _, a := range rec.Scenario.Arms {
-			res.Config = append(res.Config, benchfmt.Config{Key: "engine-sha256-" + benchName.ReplaceAllString(a.Name, "_"), Value: []byte(rec.EngineOf(a.Name).SHA256), File: true})
-		}
 	}
 	var metrics []schema.Metric
 	for _, m := range schema.Metrics {

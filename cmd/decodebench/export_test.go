@@ -135,3 +135,24 @@ func TestExportsCompareInOneBenchstatTable(t *testing.T) {
 		}
 	}
 }
+
+// A record whose arms ran their own engines names each arm's binary hash
+// in the export's first comment.
+func TestExportNamesEachArmsEngine(t *testing.T) {
+	rec := &schema.Record{Feature: "builds", Verdict: schema.Valid, Schema: schema.SchemaV4, Engine: schema.EngineInfo{SHA256: "b1"}}
+	rec.Scenario.Primary, rec.Scenario.Baseline = "decode_tok_s", "base"
+	rec.Scenario.Arms = []schema.ArmInfo{{Name: "base"}, {Name: "head"}}
+	rec.Engines = []schema.ArmsEngine{{Arms: []string{"base"}, EngineInfo: schema.EngineInfo{SHA256: "b1"}}, {Arms: []string{"head"}, EngineInfo: schema.EngineInfo{SHA256: "h2"}}}
+	for i, arm := range []string{"base", "head"} {
+		rec.Runs = append(rec.Runs, schema.Run{Seq: i + 1, Arm: arm, Start: time.Unix(0, 0), Metrics: map[string]float64{"decode_tok_s": 100}})
+	}
+	var buf bytes.Buffer
+	if err := writeBenchstat(&buf, rec, "builds-x-2026-01-01"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"engine sha256 b1 (arm base), h2 (arm head)\n"} {
+		if !bytes.Contains(buf.Bytes(), []byte(want)) {
+			t.Errorf("export lacks %q:\n%s", want, buf.String())
+		}
+	}
+}
