@@ -43,8 +43,9 @@ func newTree() (*tree, error) {
 	return t, nil
 }
 
-// makeCgroup creates an empty cgroup under decodebench's own.
-func makeCgroup() (string, error) {
+// ownCgroup is the directory of decodebench's own cgroup in the unified
+// hierarchy.
+func ownCgroup() (string, error) {
 	if _, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.controllers")); err != nil {
 		return "", err
 	}
@@ -61,11 +62,51 @@ func makeCgroup() (string, error) {
 	if own == "" {
 		return "", errors.New("no unified cgroup")
 	}
-	dir := filepath.Join(cgroupRoot, filepath.Clean("/"+own), fmt.Sprintf("decodebench-%d-%d", os.Getpid(), treeSeq.Add(1)))
+	return filepath.Join(cgroupRoot, filepath.Clean("/"+own)), nil
+}
+
+// makeCgroup creates an empty cgroup under decodebench's own, named after
+// this process: decodebench-<pid>-<n>.
+func makeCgroup() (string, error) {
+	own, err := ownCgroup()
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(own, fmt.Sprintf("decodebench-%d-%d", os.Getpid(), treeSeq.Add(1)))
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return "", err
 	}
 	return dir, nil
+}
+
+// ReapStaleTrees ends the trees that a decodebench which died without
+// stopping its engines (SIGKILL, a crash) left beside this one's: cgroups
+// named decodebench-<pid>-<n> whose pid no longer runs. It kills what they
+// hold, removes them, and says what it killed.
+func ReapStaleTrees() []string {
+	own, err := ownCgroup()
+	if err != nil {
+		return nil
+	}
+	entries, err := os.ReadDir(own)
+	if err != nil {
+		return nil
+	}
+	var said []string
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), "decodebench-")
+		pidText, _, ok2 := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || !ok2 || err != nil || !e.IsDir() || pid <= 0 || !errors.Is(unix.Kill(pid, 0), unix.ESRCH) {
+			continue
+		}
+		t := &tree{cg: filepath.Join(own, e.Name()), cgFD: -1}
+		if killed := t.kill(); len(killed) > 0 {
+			said = append(said, fmt.Sprintf("killed %d process(es) left running by the engine of dead decodebench pid %d: %s", len(killed), pid, leftoversText(killed)))
+		}
+		t.removeCgroup()
+	}
+	return said
 }
 
 // join moves pid into the tree's cgroup; where that fails the tree goes

@@ -20,6 +20,9 @@ func (t *tree) killCgroup()                                                  {}
 func (t *tree) removeCgroup()                                                {}
 func (t *tree) cgroupAttr(*syscall.SysProcAttr) (*syscall.SysProcAttr, bool) { return nil, false }
 
+// ReapStaleTrees has no cgroups to reap here.
+func ReapStaleTrees() []string { return nil }
+
 func listProcs() ([]proc, error) {
 	ps, err := process.Processes()
 	if err != nil {

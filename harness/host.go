@@ -243,6 +243,9 @@ func (c *campaign) reapStale() {
 		files = append(files, m...)
 	}
 	said := map[string]bool{}
+	for _, what := range engine.ReapStaleTrees() {
+		c.progress.Printf("%s", what)
+	}
 	for _, f := range files {
 		if what, err := engine.ReapStale(f); err != nil {
 			c.progress.Printf("%v", err)
