@@ -83,7 +83,11 @@ func printDryRun(w io.Writer, s *scenarios.Scenario) error {
 	}
 	r := s.Schedule.Rounds
 	runs := fmt.Sprintf("%d rounds × %d arms = %d measured runs", r.Min, len(s.Arms), r.Min*len(s.Arms))
-	if r.Adaptive() {
+	switch {
+	case r.Sequential():
+		runs = fmt.Sprintf("%d to %d rounds × %d arms (sequential: the verdict looked at after rounds %s, stopping at the first look that decides every test arm, alpha spent over the %d looks); the first %d rounds shown",
+			r.Min, r.Max, len(s.Arms), joinInts(r.Looks()), len(r.Looks()), r.Max)
+	case r.Adaptive():
 		runs = fmt.Sprintf("%d to %d rounds × %d arms (adaptive, until the ratio intervals are narrower than %s); the first %d rounds shown", r.Min, r.Max, len(s.Arms), r.UntilCIWidth, r.Max)
 	}
 	warm := "warmup request(s)"
@@ -105,4 +109,13 @@ func orDash(s string) string {
 		return "no preset"
 	}
 	return "preset " + s
+}
+
+// joinInts lists numbers separated by commas.
+func joinInts(xs []int) string {
+	var out []string
+	for _, x := range xs {
+		out = append(out, fmt.Sprint(x))
+	}
+	return strings.Join(out, ", ")
 }
