@@ -5,9 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"time"
 
 	"github.com/decodebench/decodebench/redact"
@@ -24,10 +22,6 @@ const buildsDir = "builds"
 // (the log cannot be written, or the context ended).
 func build(ctx context.Context, dataDir, worktree, command, logName string, r *redact.Redactor) (schema.BisectBuild, error) {
 	res := schema.BisectBuild{Log: logName}
-	logPath := filepath.Join(dataDir, filepath.FromSlash(logName))
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
-		return res, err
-	}
 	var out bytes.Buffer
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	cmd.Dir = worktree
@@ -36,7 +30,8 @@ func build(ctx context.Context, dataDir, worktree, command, logName string, r *r
 	start := time.Now()
 	err := cmd.Run()
 	res.Seconds = roundSeconds(time.Since(start))
-	if werr := os.WriteFile(logPath, []byte(r.Text(out.String())), 0o644); werr != nil {
+	// Through the data folder, never through a link (safefs).
+	if werr := writeIn(dataDir, logName, []byte(r.Text(out.String()))); werr != nil {
 		return res, fmt.Errorf("build log: %w", werr)
 	}
 	if ctx.Err() != nil {

@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -42,30 +41,29 @@ func writeState(dataDir string, st *state) error {
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(dataDir, StateFile+".tmp")
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+	if err := writeIn(dataDir, StateFile, append(b, '\n')); err != nil {
 		return fmt.Errorf("bisect state: %w", err)
 	}
-	return os.Rename(tmp, filepath.Join(dataDir, StateFile))
+	return nil
+}
+
+// writeIn writes rel (slash-separated) under dataDir atomically: created
+// exclusively beside its target and renamed over it, never through a
+// link (safefs).
+func writeIn(dataDir, rel string, b []byte) error {
+	d, err := safefs.OpenDir(dataDir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.WriteFile(rel, b, 0o644)
 }
 
 func readState(dataDir string) (*state, error) {
 	p := filepath.Join(dataDir, StateFile)
-	fi, err := os.Lstat(p)
+	b, err := safefs.ReadFile(p, maxStateBytes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a bisect's data folder: %w", dataDir, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", p)
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxStateBytes))
-	if err != nil {
-		return nil, err
 	}
 	var st state
 	dec := json.NewDecoder(bytes.NewReader(b))
