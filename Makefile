@@ -62,7 +62,7 @@ bench: models llama-server
 	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
 		$(GO) test -run '^$$' -bench . -skip CheckBig -benchtime 20x $$($(GO) list ./... | grep -v -e /e2e -e /fleetbench)
 	$(GO) test -run '^$$' -bench CheckBig -benchtime 1x ./review
-	$(GO) test -run '^$$' -bench 1000 -benchtime 3x -timeout 60m ./review/fleetbench
+	$(GO) test -run '^$$' -bench 1000 -benchtime 1x -timeout 60m ./review/fleetbench
 	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
 		$(GO) test -run '^$$' -bench CampaignFootprint -benchtime 1x ./e2e
 
