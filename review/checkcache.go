@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -110,30 +109,33 @@ func (c *CheckCache) keyIn(recordPath string, src []byte, dd string) (string, bo
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00", cacheFormat, id, abs, len(src))
 	h.Write(src)
+	absDir, err := filepath.Abs(dataDir)
+	if err != nil {
+		return "", false
+	}
+	memo := c.loadMemo(absDir)
+	next := &fileMemo{Format: memoFormat, Dir: absDir, Files: map[string]memoEntry{}}
 	walkErr := filepath.WalkDir(dataDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(dataDir, p)
-		fmt.Fprintf(h, "\x00%s\x00%v\x00", filepath.ToSlash(rel), d.Type())
+		rel = filepath.ToSlash(rel)
+		fmt.Fprintf(h, "\x00%s\x00%v\x00", rel, d.Type())
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		f, err := safefs.Open(p, safefs.MaxRuns)
+		sum, err := fileSum(p, rel, d, memo, next)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		fh := sha256.New()
-		if _, err := io.Copy(fh, f); err != nil {
-			return err
-		}
-		h.Write(fh.Sum(nil))
+		h.Write(sum)
 		return nil
 	})
 	if walkErr != nil {
 		return "", false
 	}
+	c.storeMemo(memo, next)
 	return hex.EncodeToString(h.Sum(nil)), true
 }
 
@@ -178,20 +180,5 @@ func (c *CheckCache) store(key string, probs []Problem) {
 	if err != nil {
 		return
 	}
-	p := c.entryPath(key)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".entry-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(b)
-	if cerr := tmp.Close(); werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	if os.Rename(tmp.Name(), p) != nil {
-		os.Remove(tmp.Name())
-	}
+	c.writeAtomic(c.entryPath(key), b)
 }

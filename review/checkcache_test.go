@@ -198,3 +198,48 @@ func TestCurrentRuleRecordsPassCheck(t *testing.T) {
 		}
 	}
 }
+
+// A warm check reads no data file whose stat is the one the memo holds;
+// a file rewritten to the same size with its modification time set back
+// still moves its change time, and is read, and the record fails.
+func TestCheckCacheFileMemo(t *testing.T) {
+	if _, ok := statOf(mustStat(t, demoRecord)); !ok {
+		t.Skip("no file stat memo on this system: every data file is read")
+	}
+	paths := generated(t, 1)
+	time.Sleep(time.Second + 100*time.Millisecond) // past the racy window
+	cache := &CheckCache{Dir: t.TempDir(), Identity: "build-a"}
+	CheckAll(paths, cache)
+	filesHashed.Store(0)
+	if r := CheckAll(paths, cache)[0]; !r.Cached || len(r.Problems) != 0 {
+		t.Fatalf("warm: cached %v, problems %v", r.Cached, r.Problems)
+	}
+	if n := filesHashed.Load(); n != 0 {
+		t.Errorf("a warm check read %d data files whose stat had not moved", n)
+	}
+	logs, _ := filepath.Glob(filepath.Join(filepath.Dir(paths[0]), "data", stemOf(paths[0]), "logs", "*.log"))
+	st := mustStat(t, logs[0])
+	b, err := os.ReadFile(logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 1
+	if err := os.WriteFile(logs[0], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(logs[0], st.ModTime(), st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if r := CheckAll(paths, cache)[0]; r.Cached || len(r.Problems) == 0 {
+		t.Errorf("a log rewritten in place with its mtime set back: cached %v, problems %v", r.Cached, r.Problems)
+	}
+}
+
+func mustStat(t *testing.T, p string) os.FileInfo {
+	t.Helper()
+	st, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
