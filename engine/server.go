@@ -218,6 +218,10 @@ func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
 		return nil, err
 	}
 	log.Mark("ready on port %d", port)
+	// Again now that it serves: a wrapper script has exec'd the engine by
+	// now, and the executable a stale engine is matched by is the
+	// engine's, not the wrapper's.
+	writePIDFiles(s.pidFiles, cmd.Process.Pid, argv[0])
 	return s, nil
 }
 
