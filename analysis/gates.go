@@ -40,7 +40,11 @@ func gates(in Input, s samples, res []schema.MetricResult, marks []schema.Mark) 
 		case !robust && g > 0 && (stats.Drift{N: a.N, Change: a.Drift, Rho: a.DriftRho}).Flagged(g):
 			flags = append(flags, schema.Drift{Arm: a.Arm, Change: a.Drift, Rho: a.DriftRho})
 		}
-		// The regression's t-test has no floor on its p-value to check.
+		// The regression's t-test has no floor on its p-value; it needs
+		// enough runs of each arm to trim a stall.
+		if n1, n2 := len(s.values(in, p.Baseline, p.Primary)), len(s.values(in, a.Arm, p.Primary)); a.Arm != p.Baseline && robust && min(n1, n2) < RobustMinRuns {
+			inconclusive = append(inconclusive, schema.TooFewRuns{Arm: a.Arm, N1: n1, N2: n2, Min: RobustMinRuns})
+		}
 		if a.Arm != p.Baseline && !robust {
 			// Holm's first step compares the smallest p with alpha/m: an
 			// arm of a family of m must be able to get below that.

@@ -32,8 +32,10 @@ unmeasured: [nothing]
 func concluded(t *testing.T, extra string, values map[string][]float64, mutate func(*schema.Run)) *schema.Record {
 	t.Helper()
 	src := testScenario + extra
-	if strings.Contains(extra, "#rounds3") {
-		src = strings.Replace(src, "rounds: 6", "rounds: 3", 1)
+	for _, n := range []string{"2", "3"} {
+		if strings.Contains(extra, "#rounds"+n) {
+			src = strings.Replace(src, "rounds: 6", "rounds: "+n, 1)
+		}
 	}
 	c := testCampaign(t, src)
 	s := c.scenario
@@ -122,6 +124,9 @@ func TestVerdicts(t *testing.T) {
 		{"common drift not flagged", "gates: {max_spread: 0}\n", map[string][]float64{"a": {100, 98, 96, 94, 92, 90}, "b": {110, 107.8, 105.6, 103.4, 101.2, 99}}, nil, schema.Valid, "!Drift"},
 		{"too few samples", "#rounds3\n#legacy\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, schema.Inconclusive, "Too few samples: with 3 and 3 runs the U test cannot reach p < 0.05 whatever the data (smallest possible p is 0.100); run at least 4 rounds"},
 		{"too few samples paired", "#rounds3\n#legacy\nstats: {pairing: auto}\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, schema.Inconclusive, "Too few samples: with 3 rounds the signed-rank test cannot reach p < 0.05 whatever the data (smallest possible p is 0.250); run at least 6 rounds"},
+		// The regression needs three runs of each arm to trim a stall.
+		{"too few runs", "#rounds2\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, schema.Inconclusive, "Too few runs: `b` has 2 finished run(s) and the baseline 2; the regression needs at least 3 each"},
+		{"three runs are enough", "#rounds3\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, schema.Valid, "!Too few"},
 		{"unverified", "allow_unverified: no counter\n", map[string][]float64{"a": steadyA, "b": steadyB}, nil, schema.Unverified, ""},
 		{"identity fail", "exactness: {compare: [b]}\n", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *schema.Run) {
 			if r.Arm == "b" {

@@ -90,6 +90,8 @@ func (f style) reason(r schema.Reason) string {
 		return fmt.Sprintf("Arm %s has %d successful run(s); at least 2 are needed to say anything.", f.code(r.Arm), r.Runs)
 	case schema.TooNoisy:
 		return fmt.Sprintf("Too noisy: arm %s has a spread of %.1f%% (interquartile range over median of %s), %.1f points above the %s limit. Remedies: a quieter host (see Machine), or relax gates.max_spread (the record will disclose it).", f.code(r.Arm), r.Spread*100, f.code(r.Metric), (r.Spread-r.Limit)*100, f.pct(r.Limit))
+	case schema.TooFewRuns:
+		return fmt.Sprintf("Too few runs: %s has %d finished run(s) and the baseline %d; the regression needs at least %d each to tell a stalled run from a change. Run at least %d rounds.", f.code(r.Arm), r.N2, r.N1, r.Min, r.Min)
 	case schema.TooFewSamples:
 		if r.Paired {
 			return fmt.Sprintf("Too few samples: with %d rounds the signed-rank test cannot reach p < %s whatever the data (smallest possible p is %.3f); run at least %d rounds.", r.N1, count(round3(r.Alpha)), r.SmallestP, signedRankRounds(r.Alpha))

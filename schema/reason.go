@@ -14,7 +14,7 @@ type Code string
 
 var allReasons = []Reason{
 	CounterFailed{}, Declined{}, SourceAbsent{}, ControlDiffers{}, RunFailed{}, IdentityMismatch{}, Interrupted{}, ThinArm{}, TooNoisy{},
-	TooFewSamples{}, ContendedHost{}, IdentityUndecided{}, IdentityBroken{}, Drift{}, RelativeDrift{}, Contention{},
+	TooFewSamples{}, TooFewRuns{}, ContendedHost{}, IdentityUndecided{}, IdentityBroken{}, Drift{}, RelativeDrift{}, Contention{},
 	ComparisonNote{}, RunsExcluded{}, GatesRelaxed{}, AllowUnverified{}, HostOnBattery{}, HostLowPower{}, HostPowerModeChanged{}, HostThermal{}, HostGPUPowerCap{}, QuietTimedOut{}, OutputFlood{}, MetricNoValue{},
 	NoEngineTimings{}, EventCounted{}, NoContention{}, NotRun{}, NoExactness{}, KernelTiming{}, ImpossibleValues{}, NoDiagnosis{}, NoEnergy{},
 	IdentityEmptyBaseline{}, IdentityUncomparable{}, IdentityNonDeterministic{}, IdentityEmptyArm{}, IdentityNoRuns{},

@@ -95,6 +95,17 @@ type TooNoisy struct {
 	Limit  float64 `json:"limit"`
 }
 
+// TooFewRuns: under the robust rule the baseline has N1 and the arm N2
+// finished runs, fewer than Min for one of them: with so few, a stalled
+// run cannot be told from a change, and the regression's interval rests
+// on a degree of freedom or two.
+type TooFewRuns struct {
+	Arm string `json:"arm"`
+	N1  int    `json:"n1" v2:"n"`
+	N2  int    `json:"n2" v2:"m"`
+	Min int    `json:"min" v2:"round"`
+}
+
 // TooFewSamples: with N1 and N2 samples (rounds when Paired) the test
 // cannot reach p < Alpha; SmallestP is the smallest it can.
 type TooFewSamples struct {
@@ -154,6 +165,7 @@ func (IdentityUndecided) Code() Code { return "identity-undecidable" }
 func (Interrupted) Code() Code       { return "interrupted" }
 func (ThinArm) Code() Code           { return "thin-arm" }
 func (TooNoisy) Code() Code          { return "too-noisy" }
+func (TooFewRuns) Code() Code        { return "too-few-runs" }
 func (TooFewSamples) Code() Code     { return "too-few-samples" }
 func (ContendedHost) Code() Code     { return "contended-host" }
 func (Contention) Code() Code        { return "contention" }
