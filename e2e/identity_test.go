@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,11 +28,6 @@ func TestIdentityDivergent(t *testing.T) {
 	if res.record == nil {
 		t.Fatalf("no record (exit %d)", res.code)
 	}
-	id := res.record.Analysis.Identity
-	if id == nil || id.Verdict != "DIVERGENT" || len(id.Arms) != 1 {
-		t.Fatalf("identity %+v", id)
-	}
-	a := id.Arms[0]
 	runs := readRuns(t, res)
 	var classic, draft schema.Run
 	for _, r := range runs {
@@ -42,6 +38,23 @@ func TestIdentityDivergent(t *testing.T) {
 			draft = r
 		}
 	}
+	id := res.record.Analysis.Identity
+	// Where the verify batch and one-token decode take the same kernel
+	// path for 400 tokens (it depends on the CPU's instruction set: ggml
+	// picks its CPU backend by it), the outputs agree and the record must
+	// say so; the divergence itself is then covered by check re-deriving
+	// the committed identity-chaotic record from its raw outputs.
+	if classic.Output == draft.Output && slices.Equal(classic.TokenIDs, draft.TokenIDs) {
+		if id == nil || id.Verdict != "IDENTICAL" || len(id.Arms) != 1 || id.Arms[0].Diagnosis != nil {
+			t.Fatalf("the raw outputs agree, the record says %+v", id)
+		}
+		t.Logf("on this CPU the chaotic pair did not diverge within %d tokens; the record says IDENTICAL, as the raw outputs do", len(classic.TokenIDs))
+		return
+	}
+	if id == nil || id.Verdict != "DIVERGENT" || len(id.Arms) != 1 {
+		t.Fatalf("identity %+v", id)
+	}
+	a := id.Arms[0]
 	wantByte := firstDiff([]byte(classic.Output), []byte(draft.Output))
 	wantTok := firstDiff(classic.TokenIDs, draft.TokenIDs)
 	t.Logf("first divergence: token %d, byte %d (record: token %d, byte %d); excerpts %q vs %q", wantTok, wantByte, a.TokenIndex, a.ByteOffset, a.ExcerptA, a.ExcerptB)
