@@ -195,19 +195,30 @@ func TestArmEnginesCopyAndFewerThreads(t *testing.T) {
 		"copy": copyBuild(t, filepath.Join(dir, "copy")),
 		"slow": copyBuild(t, filepath.Join(dir, "slow"), "-t", "1"),
 	}
-	res := run(t, scenario{
-		Feature:  "e2e-builds",
-		Tag:      tg,
-		Arms:     buildArms(tg, arms, "copy", "slow"),
-		Baseline: "base",
-		Counters: buildCounter(build, "copy", "slow"),
-		// The same build in every arm: no counter can tell them apart,
-		// which is the point of the copy arm; the slow arm differs by
-		// its wrapper, not by its build.
-		Extra:     "allow_unverified: \"every arm runs the same build; the arms differ by file and by thread count\"\n",
-		Rounds:    5,
-		MaxTokens: 64,
-	})
+	campaign := func() result {
+		return run(t, scenario{
+			Feature:  "e2e-builds",
+			Tag:      tg,
+			Arms:     buildArms(tg, arms, "copy", "slow"),
+			Baseline: "base",
+			Counters: buildCounter(build, "copy", "slow"),
+			// The same build in every arm: no counter can tell them apart,
+			// which is the point of the copy arm; the slow arm differs by
+			// its wrapper, not by its build.
+			Extra:     "allow_unverified: \"every arm runs the same build; the arms differ by file and by thread count\"\n",
+			Rounds:    5,
+			MaxTokens: 64,
+		})
+	}
+	res := campaign()
+	// A negative control comes out significant in about alpha of the
+	// campaigns whatever the engine does; a user who sees it runs the
+	// campaign again, and so does this test, once. Twice in a row (about
+	// 0.25% by chance) is a difference between the files.
+	if copySignificant(res) {
+		t.Logf("the copy arm came out significant; running the campaign again, as a user would after a negative control's false alarm")
+		res = campaign()
+	}
 	rec := res.record
 	if rec == nil {
 		t.Fatalf("no record (exit %d)", res.code)
@@ -264,6 +275,24 @@ func TestArmEnginesCopyAndFewerThreads(t *testing.T) {
 	if err != nil {
 		t.Errorf("check: %v\n%s", err, out)
 	}
+}
+
+// copySignificant says whether the copy arm's decode rate came out
+// significantly different from the baseline's.
+func copySignificant(res result) bool {
+	if res.record == nil {
+		return false
+	}
+	dec, ok := res.record.Result(schema.DecodeTokS)
+	if !ok {
+		return false
+	}
+	for _, a := range dec.Arms {
+		if a.Arm == "copy" && a.Comparison != nil && a.Comparison.Significant {
+			return true
+		}
+	}
+	return false
 }
 
 // Two arms that run the same thing are refused, whether the command lines
