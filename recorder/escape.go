@@ -124,12 +124,6 @@ func linkPath(p string) string {
 // For other Markdown decodebench writes (the index, diff --markdown).
 func MarkdownText(s string) string { return cell(text(s)) }
 
-// MarkdownCode writes s as an inline code span of a table cell that s
-// cannot close: for free-form text such as an engine's version or an
-// error, which inside a code span cannot become a link, an autolink, an
-// image or HTML.
-func MarkdownCode(s string) string { return cellCode(s) }
-
 // escapeBytes writes what an engine generated so that every byte of it is
 // seen: a byte that is not UTF-8 as \xNN, a character that prints nothing
 // or moves the text (controls, format characters such as a bidi override,
