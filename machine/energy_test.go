@@ -14,25 +14,7 @@ import (
 // idle GPU at about 81.8 W): the integral over a 3.7 s window is about
 // 81.8 W × 3.7 s, from 18 samples; a 0.7 s window holds 3 and is refused.
 func TestGPUEnergyOnRealSamples(t *testing.T) {
-	data, err := os.ReadFile("testdata/nvidia-h200-device/sampler/nvidia-smi-lms200.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.CreateTemp(t.TempDir(), "lms")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write(data)
-	done := make(chan struct{})
-	close(done)
-	s := &GPUSampler{out: f, tsCol: -1, exited: done, interval: 200 * time.Millisecond}
-	at := func(v string) time.Time {
-		x, err := time.ParseInLocation(nvidiaTimestamp, v, time.Local)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return x
-	}
+	s, _, at := realSamples(t)
 	from, to := at("2026/11/29 20:10:11.300"), at("2026/11/29 20:10:15.000")
 	in, err := s.Window(from, to)
 	if err != nil {

@@ -14,25 +14,7 @@ import (
 // line is a sample, stamped in local time, and a window keeps the samples
 // inside it.
 func TestGPUSamplerOnRealOutput(t *testing.T) {
-	data, err := os.ReadFile("testdata/nvidia-h200-device/sampler/nvidia-smi-lms200.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.CreateTemp(t.TempDir(), "lms")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write(data)
-	done := make(chan struct{})
-	close(done)
-	s := &GPUSampler{out: f, tsCol: -1, exited: done, interval: 200 * time.Millisecond}
-	at := func(v string) time.Time {
-		x, err := time.ParseInLocation(nvidiaTimestamp, v, time.Local)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return x
-	}
+	s, data, at := realSamples(t)
 	rows := strings.Count(strings.TrimSpace(string(data)), "\n")
 	// The fixture's samples run from 20:10:11.240, 200 ms apart.
 	in, err := s.Window(at("2026/11/29 20:10:11.400"), at("2026/11/29 20:10:12.100"))
@@ -108,5 +90,31 @@ func TestGPUSamplerProcess(t *testing.T) {
 
 	if _, err := startGPUSampler(context.Background(), filepath.Join(dir, "absent"), time.Second); err == nil || !isNotAvailable(err) {
 		t.Errorf("missing nvidia-smi: %v", err)
+	}
+}
+
+// realSamples is a sampler that has read the H200's real `nvidia-smi
+// -lms 200` output (testdata) and ended, the output itself, and a parser
+// of that output's local-time stamps.
+func realSamples(t *testing.T) (*GPUSampler, []byte, func(string) time.Time) {
+	t.Helper()
+	data, err := os.ReadFile("testdata/nvidia-h200-device/sampler/nvidia-smi-lms200.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.CreateTemp(t.TempDir(), "lms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(data)
+	done := make(chan struct{})
+	close(done)
+	s := &GPUSampler{out: f, tsCol: -1, exited: done, interval: 200 * time.Millisecond}
+	return s, data, func(v string) time.Time {
+		x, err := time.ParseInLocation(nvidiaTimestamp, v, time.Local)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
 	}
 }
