@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"strings"
 
 	"github.com/decodebench/decodebench/schema"
 )
@@ -36,33 +33,13 @@ func Candidates(ctx context.Context, baseURL string, req Request, k int) (string
 	if err := json.Unmarshal(body, &m); err != nil {
 		return "", nil, err
 	}
-	switch d.(type) {
-	case completion:
-		m["n_probs"] = k
-	case completions:
-		m["logprobs"] = k
-	case chat:
-		m["logprobs"], m["top_logprobs"] = true, k
-	}
+	d.candidates(m, k)
 	if body, err = json.Marshal(m); err != nil {
 		return "", nil, err
 	}
-	if req.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
-		defer cancel()
-	}
-	resp, err := post(ctx, baseURL+req.Endpoint, body)
+	b, err := postReply(ctx, baseURL, req, body, "candidates request")
 	if err != nil {
-		return "", nil, fmt.Errorf("candidates request: %w", err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
-	if err != nil {
-		return "", nil, fmt.Errorf("candidates request: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return "", nil, &HTTPError{Status: resp.StatusCode, Body: strings.TrimSpace(string(b))}
+		return "", nil, err
 	}
 	return ParseCandidates(b)
 }

@@ -1,8 +1,14 @@
 package engine
 
 import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +67,43 @@ func TestParseCandidatesRealReplies(t *testing.T) {
 				t.Error("no text")
 			}
 		})
+	}
+}
+
+// Candidates asks each endpoint for its top k in that endpoint's own
+// words, serves the real reply back as parsed pieces, and quotes an
+// engine's error reply only shortly.
+func TestCandidatesRequest(t *testing.T) {
+	for _, tc := range []struct{ endpoint, file, want string }{
+		{"/completion", "candidates-completion.json", `"n_probs":5`},
+		{"/v1/completions", "candidates-completions.json", `"logprobs":5`},
+		{"/v1/chat/completions", "candidates-chat-draft.json", `"top_logprobs":5`},
+	} {
+		t.Run(tc.endpoint, func(t *testing.T) {
+			reply, err := os.ReadFile(filepath.Join("testdata", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				got = string(b)
+				w.Write(reply)
+			}))
+			defer srv.Close()
+			_, pieces, err := Candidates(context.Background(), srv.URL, Request{Endpoint: tc.endpoint, Prompt: "p", MaxTokens: 4}, 5)
+			if err != nil || len(pieces) == 0 || !strings.Contains(got, tc.want) || strings.Contains(got, `"stream":true`) {
+				t.Errorf("pieces %d, err %v; body %s lacks %s or streams", len(pieces), err, got, tc.want)
+			}
+		})
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusInternalServerError)
+		w.Write([]byte(strings.Repeat("x", 1<<20)))
+	}))
+	defer srv.Close()
+	_, _, err := Candidates(context.Background(), srv.URL, Request{Endpoint: "/completion", Prompt: "p", MaxTokens: 4}, 5)
+	if err == nil || len(err.Error()) > 4*MaxQuotedBytes {
+		t.Errorf("an error reply of 1 MiB quoted in %d bytes", len(fmt.Sprint(err)))
 	}
 }

@@ -323,6 +323,17 @@ func Replay(ctx context.Context, baseURL string, req Request) (string, []int, er
 	if err != nil {
 		return "", nil, err
 	}
+	b, err := postReply(ctx, baseURL, req, body, "token replay")
+	if err != nil {
+		return "", nil, err
+	}
+	return d.replayIDs(b)
+}
+
+// postReply sends a request that is not streamed (a token replay, a
+// diagnosis) under the request's timeout and reads its reply within
+// MaxReplyBytes; an error status quotes at most MaxQuotedBytes of it.
+func postReply(ctx context.Context, baseURL string, req Request, body []byte, what string) ([]byte, error) {
 	if req.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
@@ -330,18 +341,18 @@ func Replay(ctx context.Context, baseURL string, req Request) (string, []int, er
 	}
 	resp, err := post(ctx, baseURL+req.Endpoint, body)
 	if err != nil {
-		return "", nil, fmt.Errorf("token replay: %w", quoteErr(err))
+		return nil, fmt.Errorf("%s: %w", what, quoteErr(err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, MaxQuotedBytes+1))
-		return "", nil, &HTTPError{Status: resp.StatusCode, Body: strings.TrimSpace(string(b))}
+		return nil, &HTTPError{Status: resp.StatusCode, Body: strings.TrimSpace(string(b))}
 	}
-	b, err := readBounded(resp.Body, MaxReplyBytes, "the replay's reply")
+	b, err := readBounded(resp.Body, MaxReplyBytes, "the "+what+"'s reply")
 	if err != nil {
-		return "", nil, fmt.Errorf("token replay: %w", quoteErr(err))
+		return nil, fmt.Errorf("%s: %w", what, quoteErr(err))
 	}
-	return d.replayIDs(b)
+	return b, nil
 }
 
 // TokensFromEvents is the TokenSource of a count of stream events, used

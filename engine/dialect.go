@@ -18,6 +18,8 @@ type dialect interface {
 	// replayIDs reads the text and token ids of a non-streamed reply, and
 	// refuses ids that do not cover every generated token.
 	replayIDs(body []byte) (string, []int, error)
+	// candidates asks a body for the top k candidates of every token.
+	candidates(m map[string]any, k int)
 }
 
 // dialects are the endpoints the client speaks, by path.
@@ -71,6 +73,8 @@ func (completion) replayIDs(body []byte) (string, []int, error) {
 	return reply.Content, reply.Tokens, nil
 }
 
+func (completion) candidates(m map[string]any, k int) { m["n_probs"] = k }
+
 // completions is the OpenAI-style /v1/completions.
 type completions struct{}
 
@@ -87,6 +91,10 @@ func (chat) fields(m map[string]any, req Request, stream bool) {
 	m["messages"] = []map[string]string{{"role": "user", "content": req.Prompt}}
 	openAIFields(m, req, stream, true)
 }
+
+func (completions) candidates(m map[string]any, k int) { m["logprobs"] = k }
+
+func (chat) candidates(m map[string]any, k int) { m["logprobs"], m["top_logprobs"] = true, k }
 
 // openAIFields adds what both OpenAI-style endpoints take; a replay asks
 // for logprobs (Replay).
