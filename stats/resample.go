@@ -21,6 +21,15 @@ func newResampler(sorted []float64) *resampler {
 // median draws one resample with replacement and returns its median, as
 // Quantile(sort(resample), 0.5) would.
 func (r *resampler) median(rng *rand.Rand) float64 {
+	i, j := r.medianAt(rng)
+	return medianOf(r.sorted, i, j)
+}
+
+// medianAt draws one resample and returns the positions (in sorted) of
+// the two order statistics its median interpolates between (i == j when
+// one suffices). They depend on the draws alone, never on the values:
+// medianOf turns them into the median of any sample of the same size.
+func (r *resampler) medianAt(rng *rand.Rand) (i, j int32) {
 	n := len(r.sorted)
 	clear(r.counts)
 	for range n {
@@ -30,41 +39,56 @@ func (r *resampler) median(rng *rand.Rand) float64 {
 	h := 0.5 * float64(n-1)
 	lo := int(h) // h ≥ 0, so the floor
 	if lo >= n-1 {
-		return r.nth(n - 1)
+		k := r.nth(n - 1)
+		return k, k
 	}
-	a, b := r.pair(lo)
+	return r.pair(lo)
+}
+
+// medianOf is the median whose order statistics medianAt placed at i and
+// j of a sorted sample: Quantile's interpolation, operation for operation.
+func medianOf(sorted []float64, i, j int32) float64 {
+	n := len(sorted)
+	h := 0.5 * float64(n-1)
+	lo := int(h)
+	if lo >= n-1 {
+		return sorted[i]
+	}
+	a, b := sorted[i], sorted[j]
 	return a + (h-float64(lo))*(b-a)
 }
 
-// nth is the k-th order statistic (0-based) of the resample.
-func (r *resampler) nth(k int) float64 {
+// nth is the position of the k-th order statistic (0-based) of the
+// resample.
+func (r *resampler) nth(k int) int32 {
 	seen := 0
 	for i, c := range r.counts {
 		seen += int(c)
 		if seen > k {
-			return r.sorted[i]
+			return int32(i)
 		}
 	}
-	return r.sorted[len(r.sorted)-1]
+	return int32(len(r.sorted) - 1)
 }
 
-// pair is the k-th and (k+1)-th order statistics of the resample.
-func (r *resampler) pair(k int) (float64, float64) {
+// pair is the positions of the k-th and (k+1)-th order statistics of the
+// resample.
+func (r *resampler) pair(k int) (int32, int32) {
 	seen := 0
 	for i, c := range r.counts {
 		seen += int(c)
 		if seen > k {
 			if seen > k+1 {
-				return r.sorted[i], r.sorted[i]
+				return int32(i), int32(i)
 			}
 			for j := i + 1; j < len(r.counts); j++ {
 				if r.counts[j] > 0 {
-					return r.sorted[i], r.sorted[j]
+					return int32(i), int32(j)
 				}
 			}
-			return r.sorted[i], r.sorted[i]
+			return int32(i), int32(i)
 		}
 	}
-	last := r.sorted[len(r.sorted)-1]
+	last := int32(len(r.sorted) - 1)
 	return last, last
 }

@@ -63,3 +63,44 @@ func BenchmarkBootstrapRatio(b *testing.B) {
 		bootstrapRatio(base, arm, 0.95, 10000, 1)
 	}
 }
+
+// The planned bootstrap gives bit-identical intervals and the same count
+// of dropped resamples as drawing every resample, on samples with ties,
+// zeros (dropped resamples, zero ratios), two to sixty values, several
+// seeds, confidences and resample counts, and on a second call that
+// reuses the plan.
+func TestBootstrapPlanBitIdentical(t *testing.T) {
+	gen := rand.New(rand.NewPCG(3, 5))
+	sample := func(n, kind int) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			switch kind {
+			case 0:
+				xs[i] = float64(gen.IntN(3)) // ties and zeros
+			case 1:
+				xs[i] = float64(gen.IntN(5) + 1)
+			default:
+				xs[i] = gen.NormFloat64()*5 + 100
+			}
+		}
+		slices.Sort(xs)
+		return xs
+	}
+	for trial := range 300 {
+		nb, na := 2+gen.IntN(40), 2+gen.IntN(40)
+		if trial%10 == 0 {
+			nb, na = 2, 3
+		}
+		base, arm := sample(nb, trial%3), sample(na, (trial/3)%3)
+		conf := []float64{0.95, 0.9, 0.99, 0.5}[trial%4]
+		resamples := []int{10000, 1, 7, 999}[(trial/4)%4]
+		seed := uint64(1 + trial%3)
+		for pass := range 2 {
+			lo, hi, d := bootstrapRatio(base, arm, conf, resamples, seed)
+			wlo, whi, wd := bootstrapRatioDirect(base, arm, conf, resamples, seed)
+			if math.Float64bits(lo) != math.Float64bits(wlo) || math.Float64bits(hi) != math.Float64bits(whi) || d != wd {
+				t.Fatalf("trial %d pass %d (nb=%d na=%d conf=%v resamples=%d): [%v, %v] %d dropped, want [%v, %v] %d", trial, pass, nb, na, conf, resamples, lo, hi, d, wlo, whi, wd)
+			}
+		}
+	}
+}
