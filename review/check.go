@@ -68,6 +68,16 @@ func Check(recordPath string) []Problem {
 	if err != nil {
 		return []Problem{{"Data", err.Error()}}
 	}
+	return checkRecord(recordPath, src, rec, nil)
+}
+
+// checkRecord is Check of a record already read (src) and parsed (rec,
+// which it does not change). scan, when not nil, is its data folder as
+// the cache's key read it (every entry, each regular file's sha256):
+// the folder is then not walked and its files not hashed again.
+func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *folderScan) []Problem {
+	r := *parsed
+	rec := &r
 	var probs []Problem
 	add := func(section, format string, args ...any) {
 		probs = append(probs, Problem{section, fmt.Sprintf(format, args...)})
@@ -90,7 +100,7 @@ func Check(recordPath string) []Problem {
 		return probs
 	}
 	defer d.Close()
-	fileProbs, intact := checkFiles(d, dataDir, rec)
+	fileProbs, intact := checkFiles(d, dataDir, rec, scan)
 	probs = append(probs, fileProbs...)
 	if !intact {
 		return probs
@@ -122,7 +132,7 @@ func Check(recordPath string) []Problem {
 		add("Summary", "stored scenario: %s", termsafe.String(err.Error()))
 		return probs
 	}
-	s, _, err := scenarios.Parse(recorder.ScenarioFile, dataDir, scenarioBytes, scenarios.Options{Offline: true, PromptText: rec.Scenario.Request.Prompt, Set: rec.Scenario.Overrides})
+	s, err := storedScenario(dataDir, scenarioBytes, rec.Scenario.Request.Prompt, rec.Scenario.Overrides)
 	if err != nil {
 		add("Summary", "stored scenario does not load: %s", termsafe.String(abbrev.FirstLine(err.Error())))
 		return probs
@@ -181,7 +191,10 @@ func checkSections(md string, rec *schema.Record) []Problem {
 // reports every file the record names that is missing and every file it
 // does not name, but stops at the first file whose sha256 differs (intact
 // false): nothing read from a changed folder is analysed.
-func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record) (probs []Problem, intact bool) {
+//
+// With scan, the sha256 and the list of entries are the scan's (a file
+// over its size cap is still opened, and refused, through d).
+func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record, scan *folderScan) (probs []Problem, intact bool) {
 	intact = true
 	listed := map[string]string{}
 	for _, f := range rec.Files {
@@ -201,7 +214,13 @@ func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record) (probs []Prob
 		if _, ok := listed[f.Path]; !ok {
 			continue
 		}
-		got, err := hashIn(d, f.Path)
+		var got string
+		var err error
+		if sf, ok := scan.file(f.Path); ok && sf.size <= sizeCap(f.Path) {
+			got = sf.sha256
+		} else {
+			got, err = hashIn(d, f.Path)
+		}
 		if err != nil {
 			probs = append(probs, Problem{sectionOf(f.Path), termsafe.String(err.Error())})
 			intact = false
@@ -212,27 +231,40 @@ func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record) (probs []Prob
 			return probs, false
 		}
 	}
+	unlisted := func(rel string) {
+		if _, ok := listed[rel]; !ok && rel != "campaign.json" {
+			probs = append(probs, Problem{"Data", fmt.Sprintf("%s is in the data folder but the record does not name it", termsafe.String(rel))})
+		}
+	}
+	if scan != nil {
+		for _, rel := range scan.entries {
+			unlisted(rel)
+		}
+		return probs, intact
+	}
 	_ = filepath.WalkDir(dataDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
 		}
 		rel, _ := filepath.Rel(dataDir, p)
-		rel = filepath.ToSlash(rel)
-		if _, ok := listed[rel]; !ok && rel != "campaign.json" {
-			probs = append(probs, Problem{"Data", fmt.Sprintf("%s is in the data folder but the record does not name it", termsafe.String(rel))})
-		}
+		unlisted(filepath.ToSlash(rel))
 		return nil
 	})
 	return probs, intact
 }
 
+// sizeCap is the most bytes check reads of a data folder's file.
+func sizeCap(rel string) int64 {
+	if rel == recorder.RunsFile {
+		return safefs.MaxRuns
+	}
+	return safefs.MaxDataFile
+}
+
 // hashIn is the sha256 of a data folder's file, read through the guarded
 // reader.
 func hashIn(d *safefs.Dir, rel string) (string, error) {
-	limit := int64(safefs.MaxDataFile)
-	if rel == recorder.RunsFile {
-		limit = safefs.MaxRuns
-	}
+	limit := sizeCap(rel)
 	f, err := d.Open(rel, limit)
 	if err != nil {
 		return "", err
@@ -367,7 +399,7 @@ func checkRendering(src []byte, rec *schema.Record) []Problem {
 func lines(b []byte) []string {
 	var out []string
 	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
 	for sc.Scan() {
 		out = append(out, sc.Text())
 	}

@@ -77,6 +77,33 @@ func (c *CheckCache) identity() string {
 	return selfIdentity()
 }
 
+// folderScan is a record's data folder as the cache key read it.
+type folderScan struct {
+	key string
+	// entries is every entry that is not a folder, in walk order
+	// (slash-separated, relative to the data folder).
+	entries []string
+	files   map[string]scannedFile // the regular ones
+	// memo is the file memo in force after the scan: a scan given it
+	// reads again only files whose stat moved or that were changed just
+	// before it was written.
+	memo *fileMemo
+}
+
+type scannedFile struct {
+	sha256 string
+	size   int64
+}
+
+// file is the scan's entry for a regular file (false with no scan).
+func (s *folderScan) file(rel string) (scannedFile, bool) {
+	if s == nil {
+		return scannedFile{}, false
+	}
+	f, ok := s.files[rel]
+	return f, ok
+}
+
 // key hashes everything a check of recordPath reads. ok is false when the
 // record cannot be keyed (unreadable, no data block, no data folder):
 // such a record is checked every time, which is cheap.
@@ -85,36 +112,44 @@ func (c *CheckCache) key(recordPath string, src []byte) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	return c.keyIn(recordPath, src, dd)
+	scan, ok := c.scan(recordPath, src, dd, nil)
+	if !ok {
+		return "", false
+	}
+	return scan.key, true
 }
 
-// keyIn is key for a record whose data folder (as its data block names
-// it) is known.
-func (c *CheckCache) keyIn(recordPath string, src []byte, dd string) (string, bool) {
+// scan keys a record whose data folder (as its data block names it) is
+// dd, reading the folder's files through memo, or through the memo kept
+// in the cache when memo is nil.
+func (c *CheckCache) scan(recordPath string, src []byte, dd string, memo *fileMemo) (*folderScan, bool) {
 	id := c.identity()
 	if id == "" {
-		return "", false
+		return nil, false
 	}
 	dataDir, err := recorder.DataPath(recordPath, &schema.Record{DataDir: dd})
 	if err != nil {
-		return "", false
+		return nil, false
 	}
 	if st, err := os.Lstat(dataDir); err != nil || !st.IsDir() {
-		return "", false
+		return nil, false
 	}
 	abs, err := filepath.Abs(recordPath)
 	if err != nil {
-		return "", false
+		return nil, false
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00", cacheFormat, id, abs, len(src))
 	h.Write(src)
 	absDir, err := filepath.Abs(dataDir)
 	if err != nil {
-		return "", false
+		return nil, false
 	}
-	memo := c.loadMemo(absDir)
+	if memo == nil || memo.Dir != absDir {
+		memo = c.loadMemo(absDir)
+	}
 	next := &fileMemo{Format: memoFormat, Dir: absDir, Files: map[string]memoEntry{}}
+	out := &folderScan{files: map[string]scannedFile{}}
 	walkErr := filepath.WalkDir(dataDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -122,21 +157,26 @@ func (c *CheckCache) keyIn(recordPath string, src []byte, dd string) (string, bo
 		rel, _ := filepath.Rel(dataDir, p)
 		rel = filepath.ToSlash(rel)
 		fmt.Fprintf(h, "\x00%s\x00%v\x00", rel, d.Type())
+		if !d.IsDir() {
+			out.entries = append(out.entries, rel)
+		}
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		sum, err := fileSum(p, rel, d, memo, next)
+		sum, size, err := fileSum(p, rel, d, memo, next)
 		if err != nil {
 			return err
 		}
 		h.Write(sum)
+		out.files[rel] = scannedFile{sha256: hex.EncodeToString(sum), size: size}
 		return nil
 	})
 	if walkErr != nil {
-		return "", false
+		return nil, false
 	}
-	c.storeMemo(memo, next)
-	return hex.EncodeToString(h.Sum(nil)), true
+	out.memo = c.storeMemo(memo, next)
+	out.key = hex.EncodeToString(h.Sum(nil))
+	return out, true
 }
 
 type cacheEntry struct {

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"bytes"
 	"runtime"
 	"sync"
 
@@ -52,28 +53,28 @@ func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache) Ch
 		// it is checked every time.
 		return Checked{Path: path, Problems: Check(path)}
 	}
-	var key string
-	var ok bool
-	if rec != nil {
-		key, ok = cache.keyIn(path, src, rec.DataDir)
-	} else {
-		key, ok = cache.key(path, src)
+	if rec == nil {
+		var err error
+		if rec, err = recorder.Parse(bytes.NewReader(src)); err != nil {
+			return Checked{Path: path, Problems: Check(path)}
+		}
 	}
+	scan, ok := cache.scan(path, src, rec.DataDir, nil)
 	if !ok {
 		return Checked{Path: path, Problems: Check(path)}
 	}
-	if probs, ok := cache.load(key); ok {
+	if probs, ok := cache.load(scan.key); ok {
 		if len(probs) == 0 {
 			probs = nil
 		}
 		return Checked{Path: path, Problems: probs, Cached: true}
 	}
-	probs := Check(path)
+	probs := checkRecord(path, src, rec, scan)
 	// The files may have changed while they were checked: store only
 	// when the key still holds.
-	if again, err := safefs.ReadFile(path, safefs.MaxRecord); err == nil {
-		if k2, ok := cache.key(path, again); ok && k2 == key {
-			cache.store(key, probs)
+	if again, err := safefs.ReadFile(path, safefs.MaxRecord); err == nil && bytes.Equal(again, src) {
+		if s2, ok := cache.scan(path, again, rec.DataDir, scan.memo); ok && s2.key == scan.key {
+			cache.store(scan.key, probs)
 		}
 	}
 	return Checked{Path: path, Problems: probs}

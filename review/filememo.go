@@ -79,42 +79,45 @@ func (c *CheckCache) loadMemo(absDir string) *fileMemo {
 	return &m
 }
 
-// fileSum is the sha256 of the regular file at p (rel in its folder),
-// from the memo when its stat is the one the memo holds and it was not
-// changed just before the memo was written; next records what was used.
-func fileSum(p, rel string, d fs.DirEntry, memo, next *fileMemo) ([]byte, error) {
+// fileSum is the sha256 and size of the regular file at p (rel in its
+// folder), from the memo when its stat is the one the memo holds and it
+// was not changed just before the memo was written; next records what was
+// used.
+func fileSum(p, rel string, d fs.DirEntry, memo, next *fileMemo) ([]byte, int64, error) {
 	info, err := d.Info()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	st, ok := statOf(info)
 	if ok {
 		if e, hit := memo.Files[rel]; hit && e.fileStat == st && st.Ctime < memo.Written-racyWindow && st.Mtime < memo.Written-racyWindow {
 			if sum, err := hex.DecodeString(e.SHA256); err == nil {
 				next.Files[rel] = e
-				return sum, nil
+				return sum, info.Size(), nil
 			}
 		}
 	}
 	f, err := safefs.Open(p, safefs.MaxRuns)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, err
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return nil, 0, err
 	}
 	filesHashed.Add(1)
 	sum := h.Sum(nil)
 	if ok {
 		next.Files[rel] = memoEntry{fileStat: st, SHA256: hex.EncodeToString(sum)}
 	}
-	return sum, nil
+	return sum, n, nil
 }
 
-// storeMemo writes the folder's memo atomically when it changed.
-func (c *CheckCache) storeMemo(old, next *fileMemo) {
+// storeMemo writes the folder's memo atomically when it changed, and
+// returns the memo in force: old when nothing changed, else next.
+func (c *CheckCache) storeMemo(old, next *fileMemo) *fileMemo {
 	same := len(old.Files) == len(next.Files)
 	for k, v := range next.Files {
 		if o, ok := old.Files[k]; !ok || o != v {
@@ -123,14 +126,15 @@ func (c *CheckCache) storeMemo(old, next *fileMemo) {
 		}
 	}
 	if same {
-		return
+		return old
 	}
 	next.Written = time.Now().UnixNano()
 	b, err := json.Marshal(next)
 	if err != nil {
-		return
+		return next
 	}
 	c.writeAtomic(c.memoPath(next.Dir), b)
+	return next
 }
 
 // writeAtomic writes b to p through a temporary file renamed into place;
