@@ -74,7 +74,7 @@ func plotSpec(rec *schema.Record, primary string, arms []string, baseline string
 		}
 	}
 	for _, v := range rec.Analysis.ArmVerdicts {
-		spec.Annotations = append(spec.Annotations, plots.Annotation{Arm: v.Arm, Text: recorder.ShortVerdict(v, higher)})
+		spec.Annotations = append(spec.Annotations, plots.Annotation{Arm: v.Arm, Text: recorder.ShortVerdict(v, higher, spec.Unit)})
 	}
 	return spec
 }

@@ -31,7 +31,7 @@ func (m *mdWriter) title(r *schema.Record) {
 	if r.Verdict.ShowsResults() && len(a.ArmVerdicts) > 0 {
 		m.p("On %s (%s):\n\n", code(r.Scenario.Primary), verdictBasis(r))
 		for _, v := range a.ArmVerdicts {
-			m.p("- %s\n", armVerdictSentence(v, r.Scenario.Baseline, higherIsBetter(r, r.Scenario.Primary)))
+			m.p("- %s\n", armVerdictSentence(v, r.Scenario.Baseline, senseOf(r, r.Scenario.Primary)))
 		}
 		m.ln("")
 	}

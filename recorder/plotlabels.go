@@ -26,7 +26,7 @@ func MetricName(metric string) string {
 //
 // The numbers are those of the record's sentence (ArmVerdictText), cut to
 // what fits under a box.
-func ShortVerdict(v schema.ArmVerdict, higherIsBetter bool) string {
+func ShortVerdict(v schema.ArmVerdict, higherIsBetter bool, unit string) string {
 	c := v.Comparison
 	if !c.Defined() {
 		return "no comparison"
@@ -36,11 +36,7 @@ func ShortVerdict(v schema.ArmVerdict, higherIsBetter bool) string {
 	var s string
 	switch {
 	case c.Significant:
-		word := "slower"
-		if (c.Ratio > 1) == higherIsBetter {
-			word = "faster"
-		}
-		s = change + " " + word + ci
+		s = change + " " + senseOfUnit(higherIsBetter, unit).word(c.Ratio) + ci
 	case c.Disagreement == schema.PWithoutCI || c.Disagreement == schema.CIWithoutP:
 		s = change + ci + " inconclusive"
 	case c.Disagreement == schema.TooSmallDiff:

@@ -27,9 +27,20 @@ func TestShortVerdict(t *testing.T) {
 		{schema.ArmVerdict{Comparison: schema.Comparison{N1: 3}}, true, "no comparison"},
 		{schema.ArmVerdict{Comparison: schema.Comparison{Ratio: 1.02}}, true, "+2.0% ~"},
 	} {
-		if got := ShortVerdict(tc.v, tc.higher); got != tc.want {
+		if got := ShortVerdict(tc.v, tc.higher, "tok/s"); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.v, got, tc.want)
 		}
+	}
+}
+
+// A metric that is not a speed is never "faster" or "slower".
+func TestShortVerdictOtherMetrics(t *testing.T) {
+	v := schema.ArmVerdict{Comparison: schema.Comparison{Ratio: 0.894, Lo: 0.809, Hi: 0.988, Significant: true}}
+	if got, want := ShortVerdict(v, false, "J/tok"), "-10.6% lower (better) [-19.1%, -1.2%]"; got != want {
+		t.Errorf("energy: %q, want %q", got, want)
+	}
+	if got, want := ShortVerdict(v, true, "GB/s"), "-10.6% lower (worse) [-19.1%, -1.2%]"; got != want {
+		t.Errorf("bandwidth: %q, want %q", got, want)
 	}
 }
 

@@ -201,12 +201,12 @@ func (f style) divergence(d schema.Divergence) string {
 //	inconclusive: p=0.041 but the interval [-0.5%, +8.0%] includes no change
 //
 // The change is new/old − 1 on the metric's own scale, with its interval
-// on the same scale; "faster" or "slower" is chosen by the metric's
-// direction. Only a judged comparison (the primary metric's, corrected
+// on the same scale; "faster" or "slower" (for a speed; else "lower" or
+// "higher" and whether that is better) is chosen by the metric's sense. Only a judged comparison (the primary metric's, corrected
 // for the family of arms) gets those words: a secondary metric is
 // described, never judged. The "~" is benchstat's mark for "no
 // difference".
-func comparisonSentence(c schema.Comparison, higherIsBetter, judged bool) string {
+func comparisonSentence(c schema.Comparison, sn sense, judged bool) string {
 	p := pText(c)
 	if !c.Defined() {
 		return "no comparison could be made: " + noComparisonWhy(c)
@@ -215,10 +215,7 @@ func comparisonSentence(c schema.Comparison, higherIsBetter, judged bool) string
 	if !judged {
 		return "described, not judged (secondary metric): " + change + ", " + p
 	}
-	word := "slower"
-	if (c.Ratio > 1) == higherIsBetter {
-		word = "faster"
-	}
+	word := sn.word(c.Ratio)
 	ci := interval(c.Lo-1, c.Hi-1, true, !c.HasInterval())
 	switch {
 	case c.Significant:
@@ -282,17 +279,17 @@ func formatP(p float64) string {
 }
 
 // armVerdictSentence is an arm's verdict line.
-func armVerdictSentence(v schema.ArmVerdict, baseline string, higherIsBetter bool) string {
-	return markdown.armVerdict(v, baseline, higherIsBetter)
+func armVerdictSentence(v schema.ArmVerdict, baseline string, sn sense) string {
+	return markdown.armVerdict(v, baseline, sn)
 }
 
-func (f style) armVerdict(v schema.ArmVerdict, baseline string, higherIsBetter bool) string {
+func (f style) armVerdict(v schema.ArmVerdict, baseline string, sn sense) string {
 	if v.Comparison.Robust {
-		return f.armVerdictRobust(v, baseline, higherIsBetter)
+		return f.armVerdictRobust(v, baseline, sn)
 	}
 	code := f.code
 	c := v.Comparison
-	s := fmt.Sprintf("%s vs %s: %s", code(v.Arm), code(baseline), comparisonSentence(c, higherIsBetter, true))
+	s := fmt.Sprintf("%s vs %s: %s", code(v.Arm), code(baseline), comparisonSentence(c, sn, true))
 	switch {
 	case v.Control && c.Significant:
 		s += " — negative control DIFFERS from the baseline: the method finds a difference where none exists"
@@ -303,7 +300,7 @@ func (f style) armVerdict(v schema.ArmVerdict, baseline string, higherIsBetter b
 		if v.SeparatesFromNoise {
 			word = "yes"
 		}
-		s += fmt.Sprintf("; separates from noise (vs control %s: %s): %s", code(v.ControlArm), comparisonSentence(*v.VsControl, higherIsBetter, true), word)
+		s += fmt.Sprintf("; separates from noise (vs control %s: %s): %s", code(v.ControlArm), comparisonSentence(*v.VsControl, sn, true), word)
 	}
 	if v.MDE > 0 {
 		s += fmt.Sprintf("; minimum detectable effect ±%s at %s power (alpha %s)", pct1(v.MDE, false), pctShort(analysis.MDEPower), count(round3(v.MDEAlpha)))
@@ -314,10 +311,10 @@ func (f style) armVerdict(v schema.ArmVerdict, baseline string, higherIsBetter b
 // armVerdictRobust is an arm's verdict line under RuleRobust1: the
 // control's equivalence test, the comparison with the control only beside
 // a significant arm, the MDE in both directions.
-func (f style) armVerdictRobust(v schema.ArmVerdict, baseline string, higherIsBetter bool) string {
+func (f style) armVerdictRobust(v schema.ArmVerdict, baseline string, sn sense) string {
 	code := f.code
 	c := v.Comparison
-	s := fmt.Sprintf("%s vs %s: %s", code(v.Arm), code(baseline), comparisonSentence(c, higherIsBetter, true))
+	s := fmt.Sprintf("%s vs %s: %s", code(v.Arm), code(baseline), comparisonSentence(c, sn, true))
 	if c.Trimmed > 0 {
 		s += fmt.Sprintf(" (%d stalled run(s) trimmed)", c.Trimmed)
 	}
@@ -333,7 +330,7 @@ func (f style) armVerdictRobust(v schema.ArmVerdict, baseline string, higherIsBe
 		if v.SeparatesFromNoise {
 			word = "yes"
 		}
-		s += fmt.Sprintf("; separates from noise (vs control %s: %s): %s", code(v.ControlArm), comparisonSentence(*v.VsControl, higherIsBetter, true), word)
+		s += fmt.Sprintf("; separates from noise (vs control %s: %s): %s", code(v.ControlArm), comparisonSentence(*v.VsControl, sn, true), word)
 	}
 	if v.MDE > 0 || v.MDEDown > 0 {
 		s += fmt.Sprintf("; minimum detectable effect +%s (increase) / −%s (decrease) at %s power (alpha %s)", pct1(v.MDE, false), pct1(v.MDEDown, false), pctShort(analysis.MDEPower), count(round3(v.MDEAlpha)))
@@ -401,7 +398,7 @@ func share(n, d int) string {
 
 // ArmVerdictText is an arm's verdict line, for the console.
 func ArmVerdictText(r *schema.Record, v schema.ArmVerdict) string {
-	return plain.armVerdict(v, r.Scenario.Baseline, higherIsBetter(r, r.Scenario.Primary))
+	return plain.armVerdict(v, r.Scenario.Baseline, senseOf(r, r.Scenario.Primary))
 }
 
 // IdentityLines states an identity check per arm, for the console.

@@ -17,11 +17,11 @@ func TestComparisonSentenceWithoutRatio(t *testing.T) {
 		{schema.Comparison{N1: 0, N2: 3, P: 1}, "no comparison could be made: the baseline has no finished run"},
 		{schema.Comparison{N1: 3, N2: 3, P: 1}, "no comparison could be made: the baseline's median is 0"},
 	} {
-		got := comparisonSentence(tc.c, true, true)
+		got := comparisonSentence(tc.c, senseOfUnit(true, "tok/s"), true)
 		if got != tc.want || strings.Contains(got, "NaN") {
 			t.Errorf("%+v: %q, want %q", tc.c, got, tc.want)
 		}
-		v := plain.armVerdict(schema.ArmVerdict{Arm: "b", Control: true, Comparison: tc.c}, "a", true)
+		v := plain.armVerdict(schema.ArmVerdict{Arm: "b", Control: true, Comparison: tc.c}, "a", senseOfUnit(true, "tok/s"))
 		if strings.Contains(v, "NaN") || !strings.Contains(v, tc.want) {
 			t.Errorf("control verdict %q", v)
 		}
@@ -37,17 +37,20 @@ func TestComparisonSentence(t *testing.T) {
 		higher bool
 		judged bool
 		want   string
+		unit   string
 	}{
-		{schema.Comparison{Ratio: 1.335, Lo: 1.2, Hi: 1.48, P: 0.002, Significant: true, N1: 6, N2: 6}, false, true, "+33.5% slower [+20.0%, +48.0%], p=0.002"},
-		{schema.Comparison{Ratio: 0.8, Lo: 0.75, Hi: 0.85, P: 0.002, Significant: true, N1: 6, N2: 6}, false, true, "-20.0% faster [-25.0%, -15.0%], p=0.002"},
-		{schema.Comparison{Ratio: 1.061, Lo: 1.039, Hi: 1.082, P: 0.008, Significant: true, N1: 6, N2: 6}, true, true, "+6.1% faster [+3.9%, +8.2%], p=0.008"},
-		{schema.Comparison{Ratio: 0.94, Lo: 0.92, Hi: 0.96, P: 0.008, Significant: true, N1: 6, N2: 6}, true, true, "-6.0% slower [-8.0%, -4.0%], p=0.008"},
-		{schema.Comparison{Ratio: 0.94, Lo: 0.92, Hi: 0.96, P: 0.008, Significant: true, N1: 6, N2: 6}, true, false, "described, not judged (secondary metric): -6.0% [-8.0%, -4.0%], p=0.008"},
-		{schema.Comparison{Ratio: 1.03, Lo: 0.995, Hi: 1.08, P: 0.041, Disagreement: "p-without-interval", N1: 6, N2: 6}, true, true, "inconclusive: p=0.041 but the interval [-0.5%, +8.0%] includes no change"},
-		{schema.Comparison{Ratio: 1.03, Lo: 1.01, Hi: 1.05, P: 0.09, Disagreement: "interval-without-p", N1: 6, N2: 6}, true, true, "inconclusive: the interval [+1.0%, +5.0%] excludes no change but p=0.09 is not significant"},
-		{schema.Comparison{Ratio: 1.05, Lo: 1.03, Hi: 1.07, P: 0.01, AdjustedP: 0.02, Significant: true, N1: 6, N2: 6}, true, true, "+5.0% faster [+3.0%, +7.0%], p=0.01, Holm-adjusted p=0.02"},
+		{schema.Comparison{Ratio: 1.335, Lo: 1.2, Hi: 1.48, P: 0.002, Significant: true, N1: 6, N2: 6}, false, true, "+33.5% slower [+20.0%, +48.0%], p=0.002", "tok/s"},
+		{schema.Comparison{Ratio: 0.8, Lo: 0.75, Hi: 0.85, P: 0.002, Significant: true, N1: 6, N2: 6}, false, true, "-20.0% faster [-25.0%, -15.0%], p=0.002", "tok/s"},
+		{schema.Comparison{Ratio: 1.061, Lo: 1.039, Hi: 1.082, P: 0.008, Significant: true, N1: 6, N2: 6}, true, true, "+6.1% faster [+3.9%, +8.2%], p=0.008", "tok/s"},
+		{schema.Comparison{Ratio: 0.94, Lo: 0.92, Hi: 0.96, P: 0.008, Significant: true, N1: 6, N2: 6}, true, true, "-6.0% slower [-8.0%, -4.0%], p=0.008", "tok/s"},
+		{schema.Comparison{Ratio: 0.94, Lo: 0.92, Hi: 0.96, P: 0.008, Significant: true, N1: 6, N2: 6}, true, false, "described, not judged (secondary metric): -6.0% [-8.0%, -4.0%], p=0.008", "tok/s"},
+		{schema.Comparison{Ratio: 1.03, Lo: 0.995, Hi: 1.08, P: 0.041, Disagreement: "p-without-interval", N1: 6, N2: 6}, true, true, "inconclusive: p=0.041 but the interval [-0.5%, +8.0%] includes no change", "tok/s"},
+		{schema.Comparison{Ratio: 1.03, Lo: 1.01, Hi: 1.05, P: 0.09, Disagreement: "interval-without-p", N1: 6, N2: 6}, true, true, "inconclusive: the interval [+1.0%, +5.0%] excludes no change but p=0.09 is not significant", "tok/s"},
+		{schema.Comparison{Ratio: 1.05, Lo: 1.03, Hi: 1.07, P: 0.01, AdjustedP: 0.02, Significant: true, N1: 6, N2: 6}, true, true, "+5.0% faster [+3.0%, +7.0%], p=0.01, Holm-adjusted p=0.02", "tok/s"},
+		{schema.Comparison{Ratio: 0.894, Lo: 0.809, Hi: 0.988, P: 0.033, Significant: true, N1: 5, N2: 5}, false, true, "-10.6% lower (better) [-19.1%, -1.2%], p=0.033", "J/tok"},
+		{schema.Comparison{Ratio: 1.2, Lo: 1.1, Hi: 1.3, P: 0.01, Significant: true, N1: 5, N2: 5}, false, true, "+20.0% higher (worse) [+10.0%, +30.0%], p=0.01", "J"},
 	} {
-		if got := comparisonSentence(tc.c, tc.higher, tc.judged); !strings.HasPrefix(got, tc.want) {
+		if got := comparisonSentence(tc.c, senseOfUnit(tc.higher, tc.unit), tc.judged); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%+v: %q, want prefix %q", tc.c, got, tc.want)
 		}
 	}
