@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/decodebench/decodebench/schema"
@@ -35,8 +36,13 @@ func diagnoseArm(in Input, arm string) (*schema.Diagnosis, []schema.Reason) {
 			return undiagnosed(schema.DiagnosisProbeFailed, side, side.Error)
 		}
 	}
+	var notes []schema.Reason
 	for _, side := range []schema.ProbeSide{base, cmp} {
-		if !side.Reproduced {
+		switch {
+		case side.Reproduced:
+		case reproducedThrough(side, p.ByteOffset):
+			notes = append(notes, schema.NoDiagnosis{Arm: arm, Side: side.Arm, Why: string(schema.DiagnosisLaterDifference), Detail: strconv.Itoa(side.Agrees)})
+		default:
 			return undiagnosed(schema.DiagnosisNotReproduced, side, "")
 		}
 	}
@@ -78,13 +84,20 @@ func diagnoseArm(in Input, arm string) (*schema.Diagnosis, []schema.Reason) {
 	if d.Rank > 0 && d.Gap < x.NearTie {
 		d.Class = schema.NearTie
 	}
-	var notes []schema.Reason
 	if a := cmp.Piece.Candidates; len(a) >= 2 {
 		d.ArmMargin = a[0].Logprob - a[1].Logprob
 	} else {
 		notes = append(notes, schema.NoDiagnosis{Arm: arm, Side: cmp.Arm, Why: string(schema.DiagnosisArmNoCandidate)})
 	}
 	return d, notes
+}
+
+// reproducedThrough reports whether a probe that did not generate its
+// measured run's whole output agreed with it through its own piece at the
+// first difference (starting at byte offset): its candidates there are the
+// measured run's.
+func reproducedThrough(side schema.ProbeSide, offset int) bool {
+	return offset >= 0 && side.Piece != nil && side.Agrees >= offset+len(side.Piece.Text)
 }
 
 // candidateOf is the index of token id among cs; -1 when absent.

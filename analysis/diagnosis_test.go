@@ -59,6 +59,12 @@ func TestDiagnosisClassifies(t *testing.T) {
 	wrongEnd.Text, wrongEnd.Bytes = "\ufffd", 6
 	notRepro := probe(base, schema.Piece{ID: 357, Bytes: 3})
 	notRepro.Compared.Reproduced = false
+	// The H200's CUDA build: the baseline's probe (n_probs asked) chose
+	// its measured token at the divergence and flipped at a later near-tie.
+	laterFlip := probe(base, schema.Piece{ID: 357, Bytes: 3, Text: "int"})
+	laterFlip.Baseline.Reproduced, laterFlip.Baseline.Agrees = false, 40
+	earlyFlip := laterFlip
+	earlyFlip.Baseline.Agrees = 5 // leaves the run's output inside its piece (bytes 3–5)
 	failed := probe(base, schema.Piece{})
 	failed.Compared, failed.PieceIndex = schema.ProbeSide{Arm: "draft", Run: 2, Error: "the engine returned no log-probabilities"}, -1
 	for _, tc := range []struct {
@@ -81,6 +87,8 @@ func TestDiagnosisClassifies(t *testing.T) {
 		{name: "arm entry merged", probe: probe(base, schema.Piece{ID: 357, Bytes: 5, Text: "xxint"}), class: schema.Undiagnosed, why: schema.DiagnosisMergedPiece, notes: 1},
 		{name: "baseline entry ends in another token", probe: probe(wrongEnd, armOwn), class: schema.Undiagnosed, why: schema.DiagnosisMergedPiece, notes: 1},
 		{name: "baseline without candidates", probe: probe(schema.Piece{ID: 505, Bytes: 3, Text: " dY"}, armOwn), class: schema.Undiagnosed, why: schema.DiagnosisNoCandidates, notes: 1},
+		{name: "reproduced through the divergence, flipped later", probe: laterFlip, class: schema.NearTie, rank: 2, notes: 2},
+		{name: "flipped inside the divergent piece", probe: earlyFlip, class: schema.Undiagnosed, why: schema.DiagnosisNotReproduced, notes: 1},
 		{name: "not reproduced", probe: notRepro, class: schema.Undiagnosed, why: schema.DiagnosisNotReproduced, notes: 1},
 		{name: "engine without log-probabilities", probe: failed, class: schema.Undiagnosed, why: schema.DiagnosisProbeFailed, notes: 1},
 	} {

@@ -98,8 +98,21 @@ func (c *campaign) probe(ctx context.Context, arm string, seq int) probeReply {
 		return out
 	}
 	out.pieces = pieces
-	out.side.Reproduced = measured != nil && c.redact.Text(text) == measured.Output
+	if measured != nil {
+		got := c.redact.Text(text)
+		out.side.Reproduced = got == measured.Output
+		out.side.Agrees = commonPrefix(got, measured.Output)
+	}
 	return out
+}
+
+// commonPrefix is the number of leading bytes a and b share.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 // firstDifferentPiece returns the index of the first entry at which two

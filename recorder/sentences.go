@@ -434,6 +434,8 @@ func diagnosisSentence(f style, r schema.NoDiagnosis) string {
 	switch schema.DiagnosisProblem(r.Why) {
 	case schema.DiagnosisArmNoCandidate:
 		return fmt.Sprintf("Divergence diagnosis of %s: the arm's own candidates at the first divergence; its engine returned none there (llama-server returns no log-probabilities for tokens accepted from a draft), so only the baseline's margin is known.", f.code(r.Arm))
+	case schema.DiagnosisLaterDifference:
+		return fmt.Sprintf("Divergence diagnosis of %s: the diagnosis request%s generated the measured run's output through the first divergence but not after it (it leaves that output at byte %s), so its candidates at the divergence are the measured run's.", f.code(r.Arm), side, f.text(r.Detail))
 	case schema.DiagnosisProbeFailed:
 		why = "the diagnosis request failed" + side + ": " + f.text(r.Detail)
 	case schema.DiagnosisNotReproduced:

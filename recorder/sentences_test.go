@@ -147,3 +147,14 @@ func TestArmVerdictRobustAgainstControl(t *testing.T) {
 		t.Errorf("a non-significant arm is judged against the control: %q", got)
 	}
 }
+
+// A probe that reproduced its run only through the divergence says where
+// it left the run's output, and that its candidates still hold.
+func TestDiagnosisLaterDifferenceSentence(t *testing.T) {
+	got := diagnosisSentence(plain, schema.NoDiagnosis{Arm: "draft", Side: "classic", Why: string(schema.DiagnosisLaterDifference), Detail: "40"})
+	for _, want := range []string{"draft", "classic", "through the first divergence", "byte 40"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q lacks %q", got, want)
+		}
+	}
+}

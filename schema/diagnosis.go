@@ -36,6 +36,13 @@ type ProbeSide struct {
 	Run int `json:"run"`
 	// Reproduced is set when the probe generated exactly that run's text.
 	Reproduced bool `json:"reproduced"`
+	// Agrees is how many leading bytes of the probe's text equal that
+	// run's (counted as the measured outputs are); absent (0) in records
+	// written before it was kept. A probe that agrees through its piece at
+	// the first difference describes the measured run there, even where a
+	// later near-tie flipped its output (GPU kernels chosen by request
+	// shape can do that).
+	Agrees int `json:"agrees,omitempty"`
 	// Piece is the engine's entry at the first difference; nil when the
 	// probe failed or the outputs did not differ within its entries.
 	Piece *Piece `json:"piece,omitempty"`
@@ -107,4 +114,8 @@ const (
 	DiagnosisNoCandidates   DiagnosisProblem = "no-candidates"
 	DiagnosisMergedPiece    DiagnosisProblem = "merged-piece"
 	DiagnosisArmNoCandidate DiagnosisProblem = "arm-no-candidates"
+	// DiagnosisLaterDifference notes a probe that reproduced its measured
+	// run through the first difference but not after it (Detail: the byte
+	// where it left the run's output).
+	DiagnosisLaterDifference DiagnosisProblem = "later-difference"
 )
