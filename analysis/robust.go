@@ -55,6 +55,19 @@ func levels(in Input, s samples) (alpha, confidence float64, seq *schema.Sequent
 	return alpha, confidence, seq
 }
 
+// looksTaken are the rounds of the sequential looks taken so far; nil for
+// a fixed schedule.
+func looksTaken(in Input) []int {
+	rounds := roundsRun(in)
+	var out []int
+	for _, l := range in.Policy.Schedule.Rounds.Looks() {
+		if l <= rounds {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // roundsRun is the highest round with a run.
 func roundsRun(in Input) int {
 	n := 0
@@ -119,7 +132,7 @@ func armVerdictsRobust(in Input, s samples) ([]schema.ArmVerdict, []schema.Reaso
 			ps = append(ps, r.P)
 		}
 		v.MDEAlpha = level
-		up, down := stats.MDERobust(r.SE, r.DF, level, MDEPower, p.Stats.MinEffect)
+		up, down := stats.MDERobust(r, level, MDEPower, p.Stats.MinEffect, looksTaken(in))
 		v.MDE, v.MDEDown = finite(up), finite(down)
 		var vc stats.Robust
 		if a.Control {

@@ -1,34 +1,221 @@
 package stats
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
+// Stalls is what a robust comparison saw of the runs far from their
+// arm's median (beyond TrimZ robust standard deviations, trimmed or not):
+// the MDE's model of the stalls a campaign like this one meets.
+type Stalls struct {
+	// Runs1 and Runs2 are the base's and the arm's valid runs, trimmed or
+	// not; Far the runs far out, Shift their mean log residual from
+	// their arm's median and RMS its root mean square.
+	Runs1, Runs2 int
+	Far          int
+	Shift, RMS   float64
+	// Sigma and DF are the residual standard deviation and degrees of
+	// freedom of the fit without the runs far out (the fit's own when
+	// there are none).
+	Sigma, DF float64
+}
+
 // MDERobust is the minimum detectable effect of CompareRobust at the
-// given power and two-sided level alpha, from its standard error and
-// degrees of freedom, for an increase (up, as new/old − 1) and for a
-// decrease (down, as 1 − new/old):
+// given power and two-sided level alpha, for an increase (up, as
+// new/old − 1) and for a decrease (down, as 1 − new/old); looks are the
+// rounds at the sequential looks taken (nil for a fixed schedule).
 //
-//	δ = max((t(1−α/2, ν) + t(power, ν)) · SE, m + t(power, ν) · SE)
+// It is the effect that a campaign like this one (the same runs per arm,
+// the same noise, the same stalls) detects with the given power, and it
+// models what makes a small campaign miss:
 //
-// where m is log(1+minEffect) for an increase and −log(1−minEffect) for a
-// decrease: an effect must also clear min_effect, which the first term
-// alone ignores. SE is unbiased for σ by c4(ν+1), since a standard
-// deviation from few runs is on average below σ. Up is exp(δ)−1, down
-// 1−exp(−δ). The SE comes from the runs the fit kept, so runs lost to
-// stalls widen it. NaN when SE is undefined.
-func MDERobust(se, df, alpha, power, minEffect float64) (up, down float64) {
-	if math.IsNaN(se) || df < 1 || alpha <= 0 || alpha >= 1 || power <= 0 || power >= 1 {
+//   - the noise σ of the runs that are not far out, unbiased by c4(ν+1)
+//     (a standard deviation from few runs is on average below σ), in
+//     the standard error of the fit's design;
+//   - the t quantiles at the fit's degrees of freedom, and min_effect:
+//     an effect must clear both t(1−α/2)·SE and log(1+min_effect);
+//   - stalls: a share of the runs (the share far out here) stalls by the
+//     shift seen; a stall is trimmed as often as the runs far out here were
+//     (the share trimmed), and costs a run, or stays
+//     in and moves the estimate by shift/n and widens σ. The power is
+//     averaged over the number of stalls each arm keeps (binomial), not
+//     taken at the average, since one kept stall in the faster arm
+//     costs far more power than none gains;
+//   - sequential looks: a campaign judged at several looks (alpha per
+//     look) can decide at any of them, so the effect is scaled by the
+//     ratio of the plan's MDE to the last look's, computed for a Brownian
+//     path of the estimate through the looks (seeded paths).
+//
+// Without runs far out and with one look it is the textbook
+//
+//	δ = max((t(1−α/2, ν) + t(power, ν)) · SE, m + t(power, ν) · SE).
+//
+// Up is exp(δ)−1, down 1−exp(−δ). NaN when SE is undefined.
+func MDERobust(r Robust, alpha, power, minEffect float64, looks []int) (up, down float64) {
+	if math.IsNaN(r.SE) || r.DF < 1 || r.Sigma <= 0 || alpha <= 0 || alpha >= 1 || power <= 0 || power >= 1 {
+		if r.SE == 0 && r.DF >= 1 && alpha > 0 && alpha < 1 {
+			return minEffect, minEffect
+		}
 		return math.NaN(), math.NaN()
 	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
-	se /= c4(df + 1)
-	ta, tb := t.Quantile(1-alpha/2), t.Quantile(power)
-	dUp := math.Max((ta+tb)*se, math.Log1p(minEffect)+tb*se)
-	dDown := math.Max((ta+tb)*se, -math.Log1p(-minEffect)+tb*se)
+	m := mdeModel(r)
+	f := sequentialFactor(looks, alpha, power)
+	dUp := f * m.effect(1, alpha, power, math.Log1p(minEffect))
+	dDown := f * m.effect(-1, alpha, power, -math.Log1p(-minEffect))
 	return math.Expm1(dUp), -math.Expm1(-dDown)
+}
+
+// mde is MDERobust's model of a campaign.
+type mde struct {
+	n1, n2 float64 // valid runs per arm
+	// design is SE/σ per unit of 1/n1+1/n2: the fit's design factor.
+	design float64
+	sigma  float64 // noise of the clean runs, unbiased
+	// rate is the share of runs that stall, shift and rms their log
+	// shift, trimmed the chance a stall is trimmed.
+	rate, shift, rms, trimmed float64
+}
+
+func mdeModel(r Robust) mde {
+	s := r.Stalls
+	n1, n2 := float64(max(s.Runs1, r.N1)), float64(max(s.Runs2, r.N2))
+	m := mde{n1: n1, n2: n2, design: r.SE / r.Sigma / math.Sqrt(1/float64(r.N1)+1/float64(r.N2))}
+	sigma, df := s.Sigma, s.DF
+	if !(sigma > 0) || df < 1 {
+		sigma, df = r.Sigma, r.DF
+	}
+	m.sigma = sigma / c4(df+1)
+	if s.Far > 0 {
+		m.rate = float64(s.Far) / (n1 + n2)
+		m.shift, m.rms = s.Shift, s.RMS
+		m.trimmed = math.Min(1, float64(r.Trimmed1+r.Trimmed2)/float64(s.Far))
+	}
+	return m
+}
+
+// effect is the log effect in direction dir (+1 an increase, −1 a
+// decrease) that the model detects with the given power: the power,
+// averaged over the stalls each arm keeps, solved by bisection.
+func (m mde) effect(dir, alpha, power, floor float64) float64 {
+	n1 := m.n1 * (1 - m.rate*m.trimmed)
+	n2 := m.n2 * (1 - m.rate*m.trimmed)
+	kept := m.rate * (1 - m.trimmed)
+	df := math.Max(n1+n2-3, 1)
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
+	c := t.Quantile(1 - alpha/2)
+	type state struct{ w, shift, se float64 }
+	var states []state
+	for k2 := 0; k2 <= min(4, int(m.n2)); k2++ {
+		for k1 := 0; k1 <= min(4, int(m.n1)); k1++ {
+			w := binomial(int(math.Round(m.n1)), k1, kept) * binomial(int(math.Round(m.n2)), k2, kept)
+			if w < 1e-6 {
+				continue
+			}
+			a, b := float64(k1), float64(k2)
+			v := m.sigma*m.sigma + m.rms*m.rms*(a*(1-a/n1)+b*(1-b/n2))/df
+			states = append(states, state{w: w, shift: dir * m.shift * (b/n2 - a/n1),
+				se: m.design * math.Sqrt(v*(1/n1+1/n2))})
+		}
+	}
+	pw := func(d float64) float64 {
+		var p, wsum float64
+		for _, s := range states {
+			thr := math.Max(c*s.se, floor)
+			p += s.w * t.Survival((thr-d-s.shift)/s.se)
+			wsum += s.w
+		}
+		return p / wsum
+	}
+	lo, hi := 0.0, 1.0
+	for pw(hi) < power && hi < 64 {
+		hi *= 2
+	}
+	for range 60 {
+		mid := (lo + hi) / 2
+		if pw(mid) < power {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
+}
+
+// binomial is the chance of k successes in n trials of chance p.
+func binomial(n, k int, p float64) float64 {
+	if k > n {
+		return 0
+	}
+	lc, _ := math.Lgamma(float64(n + 1))
+	l1, _ := math.Lgamma(float64(k + 1))
+	l2, _ := math.Lgamma(float64(n - k + 1))
+	if p == 0 {
+		return b2f(k == 0)
+	}
+	if p == 1 {
+		return b2f(k == n)
+	}
+	return math.Exp(lc - l1 - l2 + float64(k)*math.Log(p) + float64(n-k)*math.Log1p(-p))
+}
+
+// sequentialPaths is the number of seeded Brownian paths sequentialFactor
+// averages over.
+const sequentialPaths = 4000
+
+var pathCache sync.Map // key: looks as a string of ints → []float64 per path per look
+
+// sequentialFactor is the ratio of the effect a campaign judged at every
+// look (each at alpha) detects with the given power to the one its last
+// look alone detects: the estimate is a Brownian path through the looks,
+// its standard error at look k that of the last look times
+// √(rounds/rounds_k). 1 for fewer than two looks.
+func sequentialFactor(looks []int, alpha, power float64) float64 {
+	if len(looks) < 2 {
+		return 1
+	}
+	last := float64(looks[len(looks)-1])
+	c := distuv.UnitNormal.Quantile(1 - alpha/2)
+	w := brownian(looks)
+	need := make([]float64, sequentialPaths)
+	for p := range need {
+		need[p] = math.Inf(1)
+		for k, l := range looks {
+			frac := math.Sqrt(float64(l) / last)
+			// z_k = λ·frac + W_k crosses c for λ ≥ (c − W_k)/frac.
+			need[p] = math.Min(need[p], (c-w[p*len(looks)+k])/frac)
+		}
+	}
+	slices.Sort(need)
+	plan := need[int(math.Ceil(power*sequentialPaths))-1]
+	return plan / (c + distuv.UnitNormal.Quantile(power))
+}
+
+// brownian is sequentialPaths seeded paths of W_k = B(l_k)/√l_k at the
+// looks l_k (standard normal at each look, correlated as the looks'
+// shared rounds), path-major.
+func brownian(looks []int) []float64 {
+	key := fmt.Sprint(looks)
+	if w, ok := pathCache.Load(key); ok {
+		return w.([]float64)
+	}
+	rng := rand.New(rand.NewPCG(18, 1800))
+	w := make([]float64, sequentialPaths*len(looks))
+	for p := range sequentialPaths {
+		b, prev := 0.0, 0
+		for k, l := range looks {
+			b += math.Sqrt(float64(l-prev)) * rng.NormFloat64()
+			prev = l
+			w[p*len(looks)+k] = b / math.Sqrt(float64(l))
+		}
+	}
+	pathCache.Store(key, w)
+	return w
 }
 
 // c4 is E[s]/σ for a sample of n normal values.

@@ -39,6 +39,8 @@ type Robust struct {
 	Trimmed1, Trimmed2 int
 	// Kept marks, per input value (base then arm), the runs the fit used.
 	Kept []bool
+	// Stalls is what the comparison saw of runs far out, for MDERobust.
+	Stalls Stalls
 }
 
 // CompareRobust judges arm against base by a regression of the log values
@@ -112,6 +114,7 @@ func CompareRobust(base, arm []Timed, c Config) Robust {
 		return out
 	}
 	out.Delta, out.SE, out.DF, out.Sigma = f.delta, f.se, f.df, f.sigma
+	out.Stalls = stallsOf(ys, ps, isArm, valid, f)
 	out.Ratio = math.Exp(f.delta)
 	if f.se == 0 {
 		// Every kept run fits exactly: certainty, as far as the data go.
@@ -127,4 +130,38 @@ func CompareRobust(base, arm []Timed, c Config) Robust {
 	}
 	out.Significant = out.P < c.Alpha && math.Abs(out.Ratio-1) >= c.MinEffect
 	return out
+}
+
+// stallsOf describes the runs far from their arm's median (beyond TrimZ
+// robust standard deviations), trimmed or not, and the fit without them.
+func stallsOf(ys, ps []float64, isArm, valid []bool, f fit) Stalls {
+	s := Stalls{Sigma: f.sigma, DF: f.df}
+	resid := medianResiduals(ys, isArm, valid)
+	z := robustZ(resid, valid)
+	clean := slices.Clone(valid)
+	for i, v := range valid {
+		if !v {
+			continue
+		}
+		if isArm[i] {
+			s.Runs2++
+		} else {
+			s.Runs1++
+		}
+		if z[i] > TrimZ {
+			s.Far++
+			s.Shift += resid[i]
+			s.RMS += resid[i] * resid[i]
+			clean[i] = false
+		}
+	}
+	if s.Far == 0 {
+		return s
+	}
+	s.Shift /= float64(s.Far)
+	s.RMS = math.Sqrt(s.RMS / float64(s.Far))
+	if g := fitTrend(ys, ps, isArm, clean); g.ok && g.sigma > 0 {
+		s.Sigma, s.DF = g.sigma, g.df
+	}
+	return s
 }

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"gonum.org/v1/gonum/stat/distuv"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -105,15 +106,58 @@ func TestCompareRobustCommonTrend(t *testing.T) {
 	}
 }
 
+// robustOf is a comparison of n runs an arm with residual σ sigma and
+// the standard error of a two-group design.
+func robustOf(n int, sigma float64) Robust {
+	r := Robust{Sigma: sigma, DF: float64(2*n - 3), SE: sigma * math.Sqrt(2/float64(n))}
+	r.N1, r.N2 = n, n
+	r.Stalls = Stalls{Runs1: n, Runs2: n, Sigma: sigma, DF: r.DF}
+	return r
+}
+
 // MDERobust for a decrease is 1−e^(−δ), smaller than the increase
-// e^δ−1, and at least min_effect plus its margin.
+// e^δ−1, and at least min_effect plus its margin; without runs far out and
+// with one look it is the textbook (t(1−α/2) + t(power))·SE/c4.
 func TestMDERobust(t *testing.T) {
-	up, down := MDERobust(0.02, 17, 0.05, 0.8, 0.01)
-	if !(down < up) || math.Abs(math.Log1p(up)+math.Log1p(-down)) > 1e-12 {
+	r := robustOf(10, 0.045)
+	up, down := MDERobust(r, 0.05, 0.8, 0.01, nil)
+	if !(down < up) || math.Abs(math.Log1p(up)+math.Log1p(-down)) > 1e-9 {
 		t.Errorf("up %.4f down %.4f: want the same log effect both ways", up, down)
 	}
-	up, down = MDERobust(1e-6, 17, 0.05, 0.8, 0.01)
+	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: r.DF}
+	want := (tq.Quantile(0.975) + tq.Quantile(0.8)) * r.SE / c4(r.DF+1)
+	if got := math.Log1p(up); math.Abs(got-want) > 1e-6 {
+		t.Errorf("log MDE %.6f, want the textbook %.6f", got, want)
+	}
+	up, down = MDERobust(robustOf(10, 1e-6), 0.05, 0.8, 0.01, nil)
 	if up < 0.01 || down < 0.01 {
 		t.Errorf("MDE %.4f/%.4f below min_effect with no noise", up, down)
+	}
+}
+
+// Runs far out widen the MDE (a stall kept in the faster arm costs power;
+// one trimmed costs a run), more for a stall the trimming missed (4 σ out
+// on a host of 9% noise) than for one it caught (18 σ on one of 2%);
+// looks taken before the last narrow it (the plan can decide at any).
+func TestMDERobustStallsAndLooks(t *testing.T) {
+	clean, _ := MDERobust(robustOf(10, 0.09), 0.05, 0.8, 0.01, nil)
+	stalled := func(sigma float64, trimmed int) float64 {
+		r := robustOf(10, sigma)
+		r.Stalls.Far, r.Stalls.Shift, r.Stalls.RMS = 1, math.Log(0.7), -math.Log(0.7)
+		r.Trimmed2 = trimmed
+		up, _ := MDERobust(r, 0.05, 0.8, 0.01, nil)
+		base, _ := MDERobust(robustOf(10, sigma), 0.05, 0.8, 0.01, nil)
+		return up / base
+	}
+	noisy, quiet := stalled(0.09, 0), stalled(0.02, 1)
+	t.Logf("clean MDE %.4f; one stall of 20 runs widens it ×%.3f at σ 9%%, ×%.3f at σ 2%%", clean, noisy, quiet)
+	if !(noisy > 1.05 && quiet > 1 && quiet < noisy) {
+		t.Errorf("stall widening ×%.3f (σ 9%%) ×%.3f (σ 2%%): want > 1, larger where stalls stay in", noisy, quiet)
+	}
+	seq, _ := MDERobust(robustOf(30, 0.09), 0.05/6, 0.8, 0.01, []int{5, 10, 15, 20, 25, 30})
+	last, _ := MDERobust(robustOf(30, 0.09), 0.05/6, 0.8, 0.01, []int{30})
+	t.Logf("six looks: %.4f against the last look alone %.4f", seq, last)
+	if !(seq < last && seq > 0.85*last) {
+		t.Errorf("six looks %.4f, last look %.4f: want a little below", seq, last)
 	}
 }
