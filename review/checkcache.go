@@ -18,7 +18,7 @@ import (
 
 // cacheFormat names the layout of a cache entry and of its key; a change
 // to either changes it, so old entries are never read as new ones.
-const cacheFormat = "decodebench/check-cache/v1"
+const cacheFormat = "decodebench/check-cache/v2"
 
 // CheckCache keeps check's results by content: an entry's key is the hash
 // of the record file's bytes, its path, every file in its data folder
@@ -79,7 +79,8 @@ func (c *CheckCache) identity() string {
 
 // folderScan is a record's data folder as the cache key read it.
 type folderScan struct {
-	key string
+	key    string
+	record string // the record file's absolute path
 	// entries is every entry that is not a folder, in walk order
 	// (slash-separated, relative to the data folder).
 	entries []string
@@ -176,30 +177,55 @@ func (c *CheckCache) scan(recordPath string, src []byte, dd string, memo *fileMe
 	}
 	out.memo = c.storeMemo(memo, next)
 	out.key = hex.EncodeToString(h.Sum(nil))
+	out.record = abs
 	return out, true
 }
 
 type cacheEntry struct {
-	Format   string    `json:"format"`
-	Key      string    `json:"key"`
+	Format string `json:"format"`
+	Key    string `json:"key"`
+	// Record is the record file's absolute path: Prune drops the
+	// entries of a record that is gone.
+	Record   string    `json:"record"`
 	Problems []Problem `json:"problems"`
 }
 
-func (c *CheckCache) entryPath(key string) string {
-	return filepath.Join(c.Dir, key[:2], key+".json")
+// entryPath is where the entry of key for the record at recordAbs is
+// kept: a folder per record file (the sha256 of its path), an entry per
+// key in it, so that a record's entries are found without reading them.
+func (c *CheckCache) entryPath(recordAbs, key string) string {
+	r := recordDirName(recordAbs)
+	return filepath.Join(c.Dir, r[:2], r, key+".json")
 }
 
-// load returns the cached problems for key; ok is false on a miss or on
-// an entry that does not hold exactly what a valid entry holds.
-func (c *CheckCache) load(key string) ([]Problem, bool) {
-	b, err := os.ReadFile(c.entryPath(key))
+func recordDirName(recordAbs string) string {
+	sum := sha256.Sum256([]byte(recordAbs))
+	return hex.EncodeToString(sum[:16])
+}
+
+// load returns the cached problems for the scan's key; ok is false on a
+// miss or on an entry that does not hold exactly what a valid entry
+// holds. A hit marks the entry used (its modification time, at most once
+// an hour), which is what Prune keeps the most recent of.
+func (c *CheckCache) load(scan *folderScan) ([]Problem, bool) {
+	p := c.entryPath(scan.record, scan.key)
+	f, err := os.Open(p)
 	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return nil, false
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxEntryBytes+1))
+	if err != nil || len(b) > maxEntryBytes {
 		return nil, false
 	}
 	var e cacheEntry
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	if dec.Decode(&e) != nil || dec.More() || e.Format != cacheFormat || e.Key != key || e.Problems == nil {
+	if dec.Decode(&e) != nil || dec.More() || e.Format != cacheFormat || e.Key != scan.key || e.Record != scan.record || e.Problems == nil {
 		return nil, false
 	}
 	for _, p := range e.Problems {
@@ -207,18 +233,23 @@ func (c *CheckCache) load(key string) ([]Problem, bool) {
 			return nil, false
 		}
 	}
+	touch(p, st.ModTime())
 	return e.Problems, true
 }
 
+// maxEntryBytes bounds an entry read back (a record's problems, at most
+// a few KB).
+const maxEntryBytes = 4 << 20
+
 // store writes an entry atomically (a temporary file renamed into
 // place); a failure to write only costs a later re-check.
-func (c *CheckCache) store(key string, probs []Problem) {
+func (c *CheckCache) store(scan *folderScan, probs []Problem) {
 	if probs == nil {
 		probs = []Problem{}
 	}
-	b, err := json.Marshal(cacheEntry{Format: cacheFormat, Key: key, Problems: probs})
+	b, err := json.Marshal(cacheEntry{Format: cacheFormat, Key: scan.key, Record: scan.record, Problems: probs})
 	if err != nil {
 		return
 	}
-	c.writeAtomic(c.entryPath(key), b)
+	c.writeAtomic(c.entryPath(scan.record, scan.key), b)
 }

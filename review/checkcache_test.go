@@ -1,6 +1,7 @@
 package review
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,7 +105,7 @@ func TestCheckCacheMalformedEntries(t *testing.T) {
 	paths := generated(t, 1)
 	cache := &CheckCache{Dir: t.TempDir(), Identity: "build-a"}
 	CheckAll(paths, cache)
-	entries, _ := filepath.Glob(filepath.Join(cache.Dir, "*", "*.json"))
+	entries := entryFiles(cache.Dir)
 	if len(entries) != 1 {
 		t.Fatalf("%d cache entries, want 1", len(entries))
 	}
@@ -112,13 +113,17 @@ func TestCheckCacheMalformedEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	key := filepath.Base(entries[0][:len(entries[0])-5])
+	abs, _ := filepath.Abs(paths[0])
+	rec, _ := json.Marshal(abs)
 	for name, bad := range map[string]string{
-		"truncated":     string(good[:len(good)/2]),
-		"not json":      "ok",
-		"another key":   `{"format":"decodebench/check-cache/v1","key":"00","problems":[]}`,
-		"no problems":   `{"format":"decodebench/check-cache/v1","key":"` + filepath.Base(entries[0][:len(entries[0])-5]) + `"}`,
-		"old format":    `{"format":"v0","key":"` + filepath.Base(entries[0][:len(entries[0])-5]) + `","problems":[]}`,
-		"trailing data": string(good) + "{}",
+		"truncated":      string(good[:len(good)/2]),
+		"not json":       "ok",
+		"another key":    `{"format":"` + cacheFormat + `","key":"00","record":` + string(rec) + `,"problems":[]}`,
+		"another record": `{"format":"` + cacheFormat + `","key":"` + key + `","record":"/elsewhere.md","problems":[]}`,
+		"no problems":    `{"format":"` + cacheFormat + `","key":"` + key + `","record":` + string(rec) + `}`,
+		"old format":     `{"format":"decodebench/check-cache/v1","key":"` + key + `","problems":[]}`,
+		"trailing data":  string(good) + "{}",
 	} {
 		if err := os.WriteFile(entries[0], []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
@@ -130,6 +135,19 @@ func TestCheckCacheMalformedEntries(t *testing.T) {
 			t.Errorf("%s entry was not rewritten", name)
 		}
 	}
+}
+
+// entryFiles is the cache's entries (DIR/ab/RECORD/KEY.json), memos
+// (DIR/files/…) left out.
+func entryFiles(dir string) []string {
+	all, _ := filepath.Glob(filepath.Join(dir, "*", "*", "*.json"))
+	var out []string
+	for _, p := range all {
+		if !strings.HasPrefix(p, filepath.Join(dir, "files")+string(filepath.Separator)) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func stemOf(path string) string { return filepath.Base(path[:len(path)-len(".md")]) }

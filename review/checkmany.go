@@ -63,7 +63,7 @@ func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache) Ch
 	if !ok {
 		return Checked{Path: path, Problems: Check(path)}
 	}
-	if probs, ok := cache.load(scan.key); ok {
+	if probs, ok := cache.load(scan); ok {
 		if len(probs) == 0 {
 			probs = nil
 		}
@@ -74,7 +74,7 @@ func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache) Ch
 	// when the key still holds.
 	if again, err := safefs.ReadFile(path, safefs.MaxRecord); err == nil && bytes.Equal(again, src) {
 		if s2, ok := cache.scan(path, again, rec.DataDir, scan.memo); ok && s2.key == scan.key {
-			cache.store(scan.key, probs)
+			cache.store(scan, probs)
 		}
 	}
 	return Checked{Path: path, Problems: probs}

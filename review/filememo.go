@@ -42,6 +42,8 @@ type fileMemo struct {
 	Dir     string               `json:"dir"`
 	Written int64                `json:"written"` // unix ns
 	Files   map[string]memoEntry `json:"files"`
+	// used is the memo file's modification time when it was read.
+	used time.Time
 }
 
 // racyWindow: a file changed this close before its memo was written may
@@ -61,8 +63,17 @@ func (c *CheckCache) memoPath(absDir string) string {
 // or it does not hold what a memo holds.
 func (c *CheckCache) loadMemo(absDir string) *fileMemo {
 	empty := &fileMemo{Format: memoFormat, Dir: absDir, Files: map[string]memoEntry{}}
-	b, err := safefs.ReadFile(c.memoPath(absDir), 16<<20)
+	f, err := safefs.Open(c.memoPath(absDir), 16<<20)
 	if err != nil {
+		return empty
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return empty
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 16<<20+1))
+	if err != nil || len(b) > 16<<20 {
 		return empty
 	}
 	var m fileMemo
@@ -76,6 +87,7 @@ func (c *CheckCache) loadMemo(absDir string) *fileMemo {
 			return empty
 		}
 	}
+	m.used = st.ModTime()
 	return &m
 }
 
@@ -126,6 +138,9 @@ func (c *CheckCache) storeMemo(old, next *fileMemo) *fileMemo {
 		}
 	}
 	if same {
+		if !old.used.IsZero() {
+			touch(c.memoPath(old.Dir), old.used)
+		}
 		return old
 	}
 	next.Written = time.Now().UnixNano()

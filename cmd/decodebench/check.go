@@ -58,7 +58,10 @@ Nothing in a record or its data folder is executed.
 Records are checked on every CPU at once. Each result is kept in a cache under a key that
 hashes the record's bytes, every file of its data folder and this decodebench executable, so
 a record checked before is not analysed again until a byte of it, of its data or of
-decodebench changes (--no-cache checks afresh; --cache-dir moves the cache).
+decodebench changes (--no-cache checks afresh; --cache-dir moves the cache). Once a day
+the cache is pruned: the entries of records that are gone, all but the two most recently
+used entries of each record, anything unused for 30 days, and the least recently used
+beyond 256 MiB.
 
 Exit 0 when every record passes, 1 when one has a problem.`,
 		Action: func(c *cli.Context) error {
@@ -72,7 +75,9 @@ Exit 0 when every record passes, 1 when one has a problem.`,
 					paths = append(paths, path)
 				}
 			}
-			results := review.CheckAll(paths, checkCache(c))
+			cache := checkCache(c)
+			results := review.CheckAll(paths, cache)
+			cache.MaybePrune(time.Now())
 			bad, cached, next := 0, 0, 0
 			for _, path := range c.Args().Slice() {
 				shown := termsafe.String(path) // a file name is shown, never acted on

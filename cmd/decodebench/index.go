@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -22,7 +23,9 @@ date, one line per hardware slug). Rerunning it on unchanged records changes no 
 			if c.NArg() != 1 {
 				return usageError("index: name one folder of records")
 			}
-			written, err := review.Index(c.Args().First(), checkCache(c))
+			cache := checkCache(c)
+			written, err := review.Index(c.Args().First(), cache)
+			cache.MaybePrune(time.Now())
 			if err != nil {
 				return &exitError{code: 1, msg: "index: " + err.Error()}
 			}
