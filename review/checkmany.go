@@ -53,13 +53,18 @@ func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache) Ch
 		// it is checked every time.
 		return Checked{Path: path, Problems: Check(path)}
 	}
-	if rec == nil {
+	var dd string
+	if rec != nil {
+		dd = rec.DataDir
+	} else {
+		// A hit needs only the data folder: the data block is decoded
+		// in full on a miss.
 		var err error
-		if rec, err = recorder.Parse(bytes.NewReader(src)); err != nil {
+		if dd, err = recorder.DataDirOf(src); err != nil {
 			return Checked{Path: path, Problems: Check(path)}
 		}
 	}
-	scan, ok := cache.scan(path, src, rec.DataDir, nil)
+	scan, ok := cache.scan(path, src, dd, nil)
 	if !ok {
 		return Checked{Path: path, Problems: Check(path)}
 	}
@@ -69,11 +74,17 @@ func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache) Ch
 		}
 		return Checked{Path: path, Problems: probs, Cached: true}
 	}
+	if rec == nil {
+		var err error
+		if rec, err = recorder.Parse(bytes.NewReader(src)); err != nil || rec.DataDir != dd {
+			return Checked{Path: path, Problems: Check(path)}
+		}
+	}
 	probs := checkRecord(path, src, rec, scan)
 	// The files may have changed while they were checked: store only
 	// when the key still holds.
 	if again, err := safefs.ReadFile(path, safefs.MaxRecord); err == nil && bytes.Equal(again, src) {
-		if s2, ok := cache.scan(path, again, rec.DataDir, scan.memo); ok && s2.key == scan.key {
+		if s2, ok := cache.scan(path, again, dd, scan.memo); ok && s2.key == scan.key {
 			cache.store(scan, probs)
 		}
 	}
