@@ -62,25 +62,30 @@ func fleet(b *testing.B) (string, []string) {
 func BenchmarkCheck1000(b *testing.B) {
 	_, paths := fleet(b)
 	b.Run("cold", func(b *testing.B) {
+		cpu := cpuTime()
 		for b.Loop() {
 			b.StopTimer()
 			cache := &review.CheckCache{Dir: b.TempDir()}
 			b.StartTimer()
 			mustPass(b, review.CheckAll(paths, cache))
 		}
+		perRecord(b, cpu)
 	})
 	b.Run("warm", func(b *testing.B) {
 		cache := &review.CheckCache{Dir: b.TempDir()}
 		mustPass(b, review.CheckAll(paths, cache))
+		cpu := cpuTime()
 		for b.Loop() {
 			mustPass(b, review.CheckAll(paths, cache))
 		}
+		perRecord(b, cpu)
 	})
 }
 
 func BenchmarkIndex1000(b *testing.B) {
 	dir, _ := fleet(b)
 	b.Run("cold", func(b *testing.B) {
+		cpu := cpuTime()
 		for b.Loop() {
 			b.StopTimer()
 			cache := &review.CheckCache{Dir: b.TempDir()}
@@ -89,18 +94,31 @@ func BenchmarkIndex1000(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+		perRecord(b, cpu)
 	})
 	b.Run("warm", func(b *testing.B) {
 		cache := &review.CheckCache{Dir: b.TempDir()}
 		if _, err := review.Index(dir, cache); err != nil {
 			b.Fatal(err)
 		}
+		cpu := cpuTime()
 		for b.Loop() {
 			if _, err := review.Index(dir, cache); err != nil {
 				b.Fatal(err)
 			}
 		}
+		perRecord(b, cpu)
 	})
+}
+
+// perRecord reports the time a record beside the time for all of them,
+// and the CPU time (user and system, every core, since cpu) an iteration,
+// which the machine's other load does not move.
+func perRecord(b *testing.B, cpu time.Duration) {
+	b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N)/records, "ms/record")
+	if cpu > 0 {
+		b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+	}
 }
 
 func mustPass(b *testing.B, rs []review.Checked) {
