@@ -237,32 +237,62 @@ func ParsePowermetrics(text string) ([]PowermetricsSample, error) {
 	return out, nil
 }
 
-// PowermetricsEnergy is the energy of the samples that ended inside the
-// window [from, to]: each sample's power over its own elapsed time. It
-// refuses fewer than MinEnergySamples samples.
+// PowermetricsEnergy is the energy of the window [from, to] from the
+// samples that overlap it: a sample ending at At covers the Elapsed before
+// it, and its parts' power counts for the time it shares with the window.
+// The energy is that mean power over the whole window, so that the
+// small gaps and overlaps between samples stamped on arrival neither lose
+// nor count joules. It refuses fewer than MinEnergySamples samples, samples
+// that cover less than 90% of the window (the sampler stopped), and
+// samples that name no CPU, GPU or ANE power (an Intel Mac prints its
+// package power in another form).
 func PowermetricsEnergy(samples []PowermetricsSample, from, to time.Time) *schema.Energy {
 	e := &schema.Energy{Source: schema.EnergyPowermetrics, MinSamples: MinEnergySamples, WindowS: to.Sub(from).Seconds()}
 	covered := map[string]bool{}
-	var elapsed time.Duration
+	var elapsed, overlap time.Duration
 	for _, s := range samples {
-		if s.At.Before(from) || s.At.After(to) {
+		start := s.At.Add(-s.Elapsed)
+		o := minTime(s.At, to).Sub(maxTime(start, from))
+		if s.Elapsed <= 0 || o <= 0 {
 			continue
 		}
 		e.Samples++
 		elapsed += s.Elapsed
+		overlap += o
 		for part, w := range s.Watts {
-			e.Joules += w * s.Elapsed.Seconds()
+			e.Joules += w * o.Seconds()
 			covered[part] = true
 		}
 	}
 	if e.Samples < MinEnergySamples {
 		return &schema.Energy{Unavailable: fmt.Sprintf("only %d powermetrics sample(s) inside the %.2fs window (at least %d needed)", e.Samples, e.WindowS, MinEnergySamples)}
 	}
+	if window := to.Sub(from); overlap < window*9/10 {
+		return &schema.Energy{Unavailable: fmt.Sprintf("powermetrics' %d samples cover %.2fs of the %.2fs window", e.Samples, overlap.Seconds(), e.WindowS)}
+	}
+	e.Joules *= to.Sub(from).Seconds() / overlap.Seconds()
 	e.IntervalS = math.Round(elapsed.Seconds()/float64(e.Samples)*1000) / 1000
 	for _, c := range []string{"cpu", "gpu", "ane"} {
 		if covered[c] {
 			e.Coverage = append(e.Coverage, c)
 		}
 	}
+	if len(e.Coverage) == 0 {
+		return &schema.Energy{Unavailable: "powermetrics printed no CPU, GPU or ANE power (\"CPU Power: N mW\")"}
+	}
 	return e
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
