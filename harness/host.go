@@ -29,6 +29,10 @@ type hostState struct {
 	// gpu samples the NVIDIA GPUs through every measured window; nil
 	// without them.
 	gpu *machine.GPUSampler
+	// power is macOS powermetrics, run through the campaign when it
+	// judges energy; powerWhy says why it is not (on macOS only).
+	power    *machine.PowermetricsSampler
+	powerWhy string
 }
 
 // readHost reads the platform telemetry into the record's machine section
@@ -60,6 +64,7 @@ func (c *campaign) readHost(ctx context.Context) {
 		}
 		c.host.gpu = g
 	}
+	c.startPowermetrics()
 	if c.policy.Schedule.UntilQuiet != nil {
 		// The machine's idle CPU load over a second, before any engine ran.
 		s := machine.NewSampler()
@@ -161,20 +166,37 @@ func (c *campaign) conditions(ctx context.Context) *schema.HostConditions {
 	return c.host.conditions(context.WithoutCancel(ctx)).Record()
 }
 
-// stopGPUSampler ends the in-window GPU sampler, if one runs.
+// stopGPUSampler ends the in-window samplers (NVIDIA's, powermetrics), if
+// they run.
 func (c *campaign) stopGPUSampler() {
 	if c.host.gpu != nil {
 		c.host.gpu.Stop()
 		c.host.gpu = nil
 	}
+	if c.host.power != nil {
+		c.host.power.Stop()
+		c.host.power = nil
+	}
 }
 
-// gpuWindow reads the GPU samples stamped inside the measured window.
+// gpuWindow reads the GPU samples stamped inside the measured window, and
+// the window's energy from the power samples taken through it: the NVIDIA
+// GPUs' or powermetrics' (nil without either).
 func (c *campaign) gpuWindow(resp *engine.Response) (*schema.GPUWindow, *schema.Energy) {
-	if c.host.gpu == nil {
+	from, to := resp.Start, resp.Start.Add(resp.Wall)
+	switch {
+	case c.host.power != nil:
+		return nil, c.host.power.Window(from, to)
+	case c.host.powerWhy != "":
+		return nil, &schema.Energy{Unavailable: c.host.powerWhy}
+	case c.host.gpu == nil:
 		return nil, nil
 	}
-	return c.host.gpu.WindowSummary(resp.Start, resp.Start.Add(resp.Wall))
+	w, e := c.host.gpu.WindowSummary(from, to)
+	if e != nil && e.Unavailable != "" {
+		e.Unavailable = "GPU power: " + e.Unavailable
+	}
+	return w, e
 }
 
 // footprintTotal sums decodebench's own CPU over the runs' windows.
