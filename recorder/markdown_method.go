@@ -175,9 +175,13 @@ func energyMethod(runs []schema.Run) string {
 	for _, name := range order {
 		s := by[name]
 		p := fmt.Sprintf("%s (covers %s) in %d run(s)", code(name), text(s.coverage), s.n)
-		if s.most > 0 {
+		switch {
+		case s.most > 0 && name == schema.EnergyPowermetrics:
+			// No record before powermetrics was run says otherwise.
+			p += fmt.Sprintf(", samples of %ss on average, %d–%d per window (at least %d), each one's power over the time it shares with the window, as the mean power over the whole window", count(s.interval), s.fewest, s.most, s.minimum)
+		case s.most > 0:
 			p += fmt.Sprintf(", sampled every %ss, %d–%d samples per window (at least %d), integrated over the window (trapezoids, the edge samples held to the window's ends)", count(s.interval), s.fewest, s.most, s.minimum)
-		} else {
+		default:
 			p += ", counters read before and after the window (wrap-around undone)"
 		}
 		parts = append(parts, p)
