@@ -63,6 +63,7 @@ func Analyze(in Input) Analysis {
 
 	flagOutliers(in, a.Marks)
 	a.Identity = checkIdentity(in)
+	a.Anatomy = noiseAnatomy(in)
 	var inconclusive, flags []schema.Reason
 	if len(gateFailures) == 0 {
 		s := newSamples(in, a.Marks)

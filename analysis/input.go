@@ -42,6 +42,12 @@ type Campaign struct {
 	// Diagnosis holds the raw divergence diagnosis probes the campaign
 	// made after its measured windows.
 	Diagnosis []schema.DiagnosisProbe
+	// Requests and Warmup are the measured requests and warmups each
+	// engine start served (Method.Requests, Method.Warmup); Requests is 0
+	// for records from before, which have no noise anatomy. Command is set
+	// for a command engine.
+	Requests, Warmup int
+	Command          bool
 }
 
 // Run is one measured run (or failed attempt), as the analysis reads it.
@@ -90,6 +96,11 @@ type Run struct {
 	// Impossible is set when the engine reported values that could not be
 	// true, recorded as absent.
 	Impossible bool
+	// Served are the requests the run's engine start served, warmups
+	// included; ReadyS its launch-to-ready time, Seconds its whole time
+	// and CooldownS the pause before it (the noise anatomy's inputs).
+	Served                     []schema.ServedRequest
+	ReadyS, Seconds, CooldownS float64
 }
 
 // Reading is one counter's value in one run.

@@ -30,6 +30,10 @@ type Request struct {
 	// Reads says how the measured stream is read: its ends only (the
 	// default) or every event, for per-token arrival times.
 	Reads Reads
+	// PrefixCache says whether the request asks the engine not to reuse
+	// a cached prompt (schema.PrefixCacheDisabled); a distinct prefix is
+	// put into Prompt by the caller (DistinctPrompt).
+	PrefixCache schema.PrefixCache
 }
 
 // Response is what one streamed request measured and returned.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // dialect is one request format the client speaks: the fields of a request
@@ -44,9 +46,7 @@ func (completion) fields(m map[string]any, req Request, _ bool) {
 	m["n_predict"] = req.MaxTokens
 	m["ignore_eos"] = req.IgnoreEOS
 	m["return_tokens"] = true
-	// Every run processes its prompt afresh, so TTFT means the same
-	// thing after warmups as on a cold server.
-	m["cache_prompt"] = false
+	noPromptCache(m, req)
 }
 
 func (completion) event(obj map[string]any) (text, reasoning string, ids []int, stop bool) {
@@ -75,6 +75,34 @@ func (completion) replayIDs(body []byte) (string, []int, error) {
 
 func (completion) candidates(m map[string]any, k int) { m["n_probs"] = k }
 
+// noPromptCache asks the engine to process the prompt afresh, so that
+// TTFT means the same thing after warmups as on a cold server, when the
+// request's prefix cache is to be disabled per request: llama-server takes
+// cache_prompt on /completion and, as an extra field, on its
+// OpenAI-compatible endpoints (its reply's timings.cache_n is then 0 on a
+// second identical request, where it is the prompt's length without). An
+// engine that cannot be told so gets a distinct prefix instead
+// (schema.PrefixCacheDistinct, DistinctPrompt).
+func noPromptCache(m map[string]any, req Request) {
+	if req.PrefixCache == schema.PrefixCacheDisabled {
+		m["cache_prompt"] = false
+	}
+}
+
+// DistinctPrompt is prompt with a short prefix of its own (the start's
+// sequence number and the request's index within it), for engines whose
+// prefix cache cannot be disabled per request: no two requests of a
+// campaign share their first tokens, so none is served from the cache.
+// The prefix changes the prompt; the record says so.
+func DistinctPrompt(prompt string, seq, request int) string {
+	return DistinctPrefix(seq, request) + prompt
+}
+
+// DistinctPrefix is the prefix DistinctPrompt puts before the prompt.
+func DistinctPrefix(seq, request int) string {
+	return fmt.Sprintf("[run %d.%d] ", seq, request)
+}
+
 // completions is the OpenAI-style /v1/completions.
 type completions struct{}
 
@@ -100,6 +128,7 @@ func (chat) candidates(m map[string]any, k int) { m["logprobs"], m["top_logprobs
 // for logprobs (Replay).
 func openAIFields(m map[string]any, req Request, stream bool, logprobs any) {
 	m["max_tokens"] = req.MaxTokens
+	noPromptCache(m, req)
 	if stream {
 		m["stream_options"] = map[string]any{"include_usage": true}
 	} else {

@@ -39,7 +39,7 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 		},
 		Method: schema.Method{
 			EngineKind: commandKind(s),
-			Rounds:     s.Schedule.Rounds.Min, Warmup: s.Schedule.Warmup, Order: p.Schedule.Order, Seed: s.Schedule.Seed,
+			Rounds:     s.Schedule.Rounds.Min, Warmup: s.Schedule.Warmup, Requests: p.Schedule.Requests, Order: p.Schedule.Order, Seed: s.Schedule.Seed,
 			Cooldown: s.Schedule.Cooldown.String(), Started: started, Rule: schema.RuleCurrent,
 			Version: c.opt.Version, Commit: c.opt.Commit, Dirty: c.opt.Dirty,
 			OnFailure: p.Failure, Outliers: p.Outliers,
@@ -65,6 +65,7 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 			Env:     c.redact.Env(l.Env),
 			Control: a.Control,
 		})
+		rec.Method.PrefixCache = append(rec.Method.PrefixCache, schema.ArmPrefixCache{Arm: a.Name, State: p.PrefixCache.State, Why: string(p.PrefixCache.Why)})
 	}
 	for i, sc := range s.Counters {
 		rec.Counters = append(rec.Counters, schema.CounterSpec{Name: sc.Name, Kind: p.Counters[i].Kind, Expr: p.Counters[i].Expr, Expect: sc.Expect})

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/schema"
@@ -42,10 +43,12 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		PIDFiles:     c.pidFiles(),
 	}
 	c.progress.Phase(slot.Seq, slot.Arm, "starting engine")
+	launched := time.Now()
 	srv, err := engine.Start(ctx, cfg)
 	if err != nil {
 		return err
 	}
+	run.ReadyS = time.Since(launched).Seconds()
 	run.Port = srv.Port
 	defer func() {
 		if stopErr := srv.Stop(); stopErr != nil && err == nil {
@@ -54,13 +57,18 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		run.Leftovers = leftovers(srv.Leftovers())
 		run.EngineOutput = engineOutput(srv.Log.Window(), srv.Log.Cut())
 	}()
-	req := c.request()
+	served := 0 // requests this start has served
 	for i := 0; i < s.Schedule.Warmup; i++ {
 		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("warmup %d/%d", i+1, s.Schedule.Warmup))
 		srv.Log.Mark("warmup request %d", i+1)
-		if _, err := engine.Complete(ctx, srv.BaseURL, req); err != nil {
+		served++
+		wreq, prefix := c.servedRequest(slot, served)
+		wresp, err := engine.Complete(ctx, srv.BaseURL, wreq)
+		if err != nil {
 			return c.engineErr(srv, fmt.Errorf("warmup request %d: %w", i+1, err))
 		}
+		run.Requests = append(run.Requests, schema.ServedRequest{Kind: schema.RequestWarmup,
+			Metrics: requestMetrics(s.Engine.Request.Endpoint, wresp), Tokens: wresp.Tokens, Prefix: prefix})
 	}
 	var obs engine.Observation
 	if c.needMetrics {
@@ -74,8 +82,28 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	srv.Log.BeginWindow()
 	samplerCPU := c.samplerCPU()
 	releaseGC := holdGC()
-	resp, err := engine.Complete(ctx, srv.BaseURL, req)
+	var req engine.Request
+	var resp *engine.Response
+	var measured []*engine.Response
+	for i := 0; i < c.policy.Schedule.Requests && err == nil; i++ {
+		served++
+		var prefix string
+		req, prefix = c.servedRequest(slot, served)
+		if resp, err = engine.Complete(ctx, srv.BaseURL, req); err == nil {
+			measured = append(measured, resp)
+			sum := sha256.Sum256([]byte(resp.Text))
+			run.Requests = append(run.Requests, schema.ServedRequest{Kind: schema.RequestMeasured,
+				Metrics: requestMetrics(s.Engine.Request.Endpoint, resp), Tokens: resp.Tokens, Prefix: prefix,
+				OutputSHA256: hex.EncodeToString(sum[:])})
+		}
+	}
 	releaseGC()
+	if err == nil {
+		// The window's figures (footprint, energy) are the whole
+		// window's; the first measured request stands for the start's
+		// text, tokens and timings, the last for the reply counters read.
+		resp = windowResponse(measured)
+	}
 	if err == nil && resp.Wall > 0 {
 		fp := &schema.Footprint{CPUS: resp.SelfCPU.Seconds(), WindowS: resp.Wall.Seconds(), Reads: resp.Reads.String(), Note: resp.ReadsNote}
 		if after := c.samplerCPU(); samplerCPU >= 0 && after >= samplerCPU {
@@ -103,7 +131,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 			return c.engineErr(srv, err)
 		}
 	}
-	obs.Reply = resp.Final
+	obs.Reply = measured[len(measured)-1].Final
 	if c.needProps {
 		if obs.Props, err = engine.Props(ctx, srv.BaseURL); err != nil {
 			return c.engineErr(srv, err)
@@ -135,19 +163,9 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	}
 	sum := sha256.Sum256([]byte(resp.Text))
 	run.OutputSHA256 = hex.EncodeToString(sum[:])
-	run.Metrics = map[string]float64{
-		schema.TTFTms: float64(resp.TTFT.Microseconds()) / 1000,
-		schema.WallS:  resp.Wall.Seconds(),
-	}
-	if v := resp.DecodeTokPerSec(); v > 0 {
-		run.Metrics[schema.DecodeTokS] = v
-	}
-	if v := resp.E2ETokPerSec(); v > 0 {
-		run.Metrics[schema.E2ETokS] = v
-	}
-	streamMetrics(s.Engine.Request.Endpoint, resp, run)
+	run.Metrics = analysis.StartMetrics(run.Requests)
 	run.Energy = windowEnergy(gpuEnergy, raplBefore, raplAfter, errors.Join(raplErr, raplAfterErr), resp.Wall)
-	energyMetrics(run)
+	energyMetrics(run, len(measured))
 	return c.observe(obs, run)
 }
 
@@ -200,6 +218,7 @@ func (c *campaign) request() engine.Request {
 		IgnoreEOS:   r.IgnoreEOS,
 		Stop:        r.Stop,
 		Reads:       reads(c.policy.EventTimes),
+		PrefixCache: c.policy.PrefixCache.State,
 		Timeout:     r.Timeout.Duration,
 	}
 }

@@ -9,12 +9,15 @@ import (
 
 // AnalysisInput turns stored runs into the analysis' input.
 func AnalysisInput(p scenarios.Policy, runs []schema.Run, m schema.Method) analysis.Input {
-	in := analysis.Input{Policy: p, Campaign: analysis.Campaign{Planned: len(m.Planned), Started: m.Started, Interrupted: m.Interrupted, Rule: m.Rule, Diagnosis: m.Diagnosis}}
+	in := analysis.Input{Policy: p, Campaign: analysis.Campaign{Planned: len(m.Planned), Started: m.Started, Interrupted: m.Interrupted, Rule: m.Rule, Diagnosis: m.Diagnosis,
+		Requests: m.Requests, Warmup: m.Warmup, Command: m.EngineKind != ""}}
 	for _, r := range runs {
 		ar := analysis.Run{Seq: r.Seq, Round: r.Round, Attempt: r.Attempt, Arm: r.Arm, Start: r.Start, Error: r.Error, Metrics: r.Metrics,
 			EventCountedTokens: r.TokenSource == engine.TokensFromEvents,
 			EngineRate:         r.EngineTimings["predicted_per_second"],
-			Output:             r.Output, Reasoning: r.Reasoning, TokenIDs: r.TokenIDs, Declines: r.Declines}
+			Output:             r.Output, Reasoning: r.Reasoning, TokenIDs: r.TokenIDs, Declines: r.Declines,
+			Served: r.Requests, ReadyS: r.ReadyS, Seconds: r.Seconds, CooldownS: r.CooldownS}
+		ar.Metrics = analysis.PerStart(r.Metrics, r.Requests)
 		if r.Contention != nil {
 			ar.Contention, ar.HasContention = r.Contention.Others, true
 		}

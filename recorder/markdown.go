@@ -27,6 +27,9 @@ func Markdown(w io.Writer, r *schema.Record) error {
 	if r.Verdict.ShowsResults() && len(r.Analysis.Results) > 0 {
 		md.results(r)
 	}
+	if r.Analysis.Anatomy != nil {
+		md.anatomy(r)
+	}
 	md.raw(r)
 	md.notMeasured(r)
 	if err := md.data(r); err != nil {

@@ -20,7 +20,15 @@ func (m *mdWriter) method(r *schema.Record) {
 	} else {
 		m.p("- %d rounds × %d arms, order %s (seed %d); %d discarded warmup request(s) after each engine start; cooldown %s between runs.\n",
 			me.Rounds, len(r.Scenario.Arms), code(string(me.Order)), me.Seed, me.Warmup, text(me.Cooldown))
-		m.p("- Every run starts the engine afresh, waits for its ready path, sends the warmups and then the one measured request (streamed), then stops the engine's process group.\n")
+		if me.Requests > 1 {
+			m.p("- Every run starts the engine afresh, waits for its ready path, sends the warmups and then the %d measured requests (streamed), then stops the engine's process group.\n", me.Requests)
+			m.p("- %s\n", requestsMethod(me))
+		} else {
+			m.p("- Every run starts the engine afresh, waits for its ready path, sends the warmups and then the one measured request (streamed), then stops the engine's process group.\n")
+		}
+	}
+	if len(me.PrefixCache) > 0 {
+		m.p("- %s\n", prefixCacheMethod(r))
 	}
 	m.p("- Order planned: %s.\n", orderString(me.Planned))
 	ran, cool := runOrder(r.Runs)

@@ -116,6 +116,9 @@ type Policy struct {
 	// the scenario asks for it (engine.request.event_times) or names a
 	// metric that needs it (schema.Metric.PerToken).
 	EventTimes bool
+	// PrefixCache is the prefix-cache state every arm's requests run
+	// under.
+	PrefixCache PrefixCachePolicy
 }
 
 // Declines reports whether a decline seen in an arm fails the gate: in
@@ -186,8 +189,11 @@ const MinContentionWindow = 250 * time.Millisecond
 type SchedulePolicy struct {
 	Rounds Rounds
 	Warmup int
-	Order  schema.Order
-	Seed   int64
+	// Requests is the number of measured requests per engine start (at
+	// least 1).
+	Requests int
+	Order    schema.Order
+	Seed     int64
 	// Cooldown is the fixed sleep between runs.
 	Cooldown time.Duration
 	// UntilQuiet, when set, replaces the fixed sleep by an adaptive
@@ -225,10 +231,11 @@ func (s *Scenario) compilePolicy() Policy {
 			MinContentionWindow: MinContentionWindow,
 			Quiet:               s.Gates.Quiet.policy(),
 		},
-		Schedule: SchedulePolicy{Rounds: s.Schedule.Rounds, Warmup: s.Schedule.Warmup, Order: s.Schedule.Order,
+		Schedule: SchedulePolicy{Rounds: s.Schedule.Rounds, Warmup: s.Schedule.Warmup, Requests: max(1, s.Schedule.Requests), Order: s.Schedule.Order,
 			Seed: s.Schedule.Seed, Cooldown: s.Schedule.Cooldown.Duration},
 		Outliers: s.Outliers, Failure: s.OnFailure, GateFailure: s.OnGateFailure,
-		EventTimes: s.Engine.Request.EventTimes || s.namesPerTokenMetric(),
+		EventTimes:  s.Engine.Request.EventTimes || s.namesPerTokenMetric(),
+		PrefixCache: s.prefixCache(),
 	}
 	p.PauseIndexing = s.Host != nil && s.Host.PauseIndexing
 	if r := s.Schedule.Cooldown.UntilQuiet; r != nil {

@@ -130,6 +130,12 @@ type Request struct {
 	// first token and the decode rate stay exact), which costs the engine
 	// far less CPU. Naming a per-token metric turns it on.
 	EventTimes bool `yaml:"event_times" json:"event_times,omitempty"`
+	// PrefixCache says how every request keeps the engine from serving
+	// its prompt from a prefix cache: disabled (per request, llama-server's
+	// cache_prompt: false), distinct-prefix (a short prefix of its own per
+	// request) or unknown; the default follows the engine family
+	// (prefixcache.go).
+	PrefixCache schema.PrefixCache `yaml:"prefix_cache" json:"prefix_cache,omitempty"`
 }
 
 // Arm is one variant of the engine command: extra args and env.
@@ -149,8 +155,12 @@ type Arm struct {
 
 // Schedule says how many measured runs each arm gets and in which order.
 type Schedule struct {
-	Rounds   Rounds       `yaml:"rounds" json:"rounds"`
-	Warmup   int          `yaml:"warmup" json:"warmup"`
+	Rounds Rounds `yaml:"rounds" json:"rounds"`
+	Warmup int    `yaml:"warmup" json:"warmup"`
+	// Requests is the number of measured requests per engine start (1
+	// when absent); the start, not the request, is the unit the analysis
+	// replicates (its mean on log scale).
+	Requests int          `yaml:"requests" json:"requests,omitempty"`
 	Order    schema.Order `yaml:"order" json:"order"`
 	Seed     int64        `yaml:"seed" json:"seed"`
 	Cooldown Cooldown     `yaml:"cooldown" json:"cooldown"`

@@ -22,6 +22,8 @@ func (s *Scenario) validate(p *problems) {
 		p.at("feature", "%q must match [a-z0-9-]+ (it becomes part of the record's file name; no path separators)", s.Feature)
 	}
 	s.validateText(p)
+	s.validatePrefixCache(p)
+	s.validateRequests(p)
 	if s.Hardware != "" && s.Hardware != "auto" && !slugRE.MatchString(s.Hardware) {
 		p.at("hardware", "%q must be auto or a slug of lowercase letters and digits (e.g. m3ultra, gb10)", s.Hardware)
 	}

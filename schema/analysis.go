@@ -22,6 +22,9 @@ type Analysis struct {
 	// Sequential is the sequential rule's account (looks, alpha spent);
 	// nil for a fixed schedule and for records of RuleMedianU.
 	Sequential *Sequential `json:"sequential,omitempty"`
+	// Anatomy is where the primary metric's noise comes from; nil in
+	// records from before it was measured (Method.Requests 0).
+	Anatomy *Anatomy `json:"anatomy,omitempty"`
 	// Marks are per run, in runs.jsonl order.
 	Marks []Mark `json:"marks"`
 }

@@ -185,9 +185,13 @@ type Method struct {
 	EngineKind string `json:"engine_kind,omitempty"`
 	Rounds     int    `json:"rounds"`
 	Warmup     int    `json:"warmup"`
-	Order      Order  `json:"order"`
-	Seed       int64  `json:"seed"`
-	Cooldown   string `json:"cooldown"`
+	// Requests is the number of measured requests per engine start; 0 in
+	// records from before, which kept no served requests (and have no
+	// noise anatomy or prefix-cache states).
+	Requests int    `json:"requests,omitempty"`
+	Order    Order  `json:"order"`
+	Seed     int64  `json:"seed"`
+	Cooldown string `json:"cooldown"`
 	// Planned is the arm order of the plan; each run's Seq indexes it.
 	Planned  []string  `json:"planned"`
 	Started  time.Time `json:"started"`
@@ -229,6 +233,9 @@ type Method struct {
 	// Diagnosis holds the raw divergence diagnosis probes, made after the
 	// measured windows for each divergent arm; nil when none was made.
 	Diagnosis []DiagnosisProbe `json:"diagnosis,omitempty"`
+	// PrefixCache is each arm's prefix-cache state; absent in records
+	// from before.
+	PrefixCache []ArmPrefixCache `json:"prefix_cache,omitempty"`
 }
 
 // CounterSpec is a counter as the scenario declared it.

@@ -18,6 +18,11 @@ type Run struct {
 	// CooldownS is the time since the previous run ended.
 	CooldownS float64 `json:"cooldown_s"`
 	Port      int     `json:"port,omitempty"`
+	// ReadyS is the time from the engine's launch to its ready answer.
+	ReadyS float64 `json:"ready_s,omitempty"`
+	// Requests are every request the start served, warmups and measured
+	// ones, in order (anatomy.go); absent in runs from before.
+	Requests []ServedRequest `json:"requests,omitempty"`
 
 	Metrics map[string]float64 `json:"metrics,omitempty"`
 	Tokens  int                `json:"tokens,omitempty"`

@@ -1,0 +1,234 @@
+package analysis
+
+import (
+	"math"
+	"slices"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+// AnatomyAdviceMax bounds the advised number of measured requests per
+// start: past it the advice would only say "as many as you like", and the
+// estimate of a between-start variance near 0 is too rough to aim at.
+const AnatomyAdviceMax = 16
+
+// anatomyMinStarts is the fewest starts of an arm (each with every
+// request) that give a between-start variance worth stating.
+const anatomyMinStarts = 3
+
+// noiseAnatomy estimates where the primary metric's noise comes from, from
+// the requests every finished start served (warmups and measured ones,
+// which are the same request), as a two-level nested design: starts, and
+// requests within a start. Per arm, on log values y[i][j] (start i,
+// request position j), a two-way layout with the start random and the
+// position fixed (a first request after a start may be systematically
+// slower: its mean is taken out, not counted as noise):
+//
+//	within  = Σ(y_ij − ȳ_i. − ȳ_.j + ȳ..)² / ((S−1)(P−1))
+//	between = max(0, (P·Σ(ȳ_i. − ȳ..)²/(S−1) − within) / P)
+//
+// Pooled: the arms' sums of squares and degrees of freedom added. The
+// costs are medians: a request's wall time, and a start's fixed cost (its
+// whole time and the cooldown before it, less its measured requests). The
+// advice is the whole k in 1..AnatomyAdviceMax that minimises
+// (between + within/k)·(start + k·request), the variance of an arm's mean
+// times the campaign time it takes, whose continuous optimum is
+// k* = sqrt((start/request)·(within/between)). Nil for records from before
+// (Campaign.Requests 0).
+func noiseAnatomy(in Input) *schema.Anatomy {
+	c := in.Campaign
+	if c.Requests == 0 {
+		return nil
+	}
+	an := &schema.Anatomy{Metric: in.Policy.Primary, Requests: c.Requests, Warmup: c.Warmup}
+	switch {
+	case c.Command:
+		an.Gap = schema.AnatomyCommand
+		return an
+	case c.Warmup+c.Requests < 2:
+		an.Gap = schema.AnatomyOneRequest
+		return an
+	case !perRequest(in.Policy.Primary):
+		an.Gap = schema.AnatomyNotPerRequest
+		return an
+	}
+	per := c.Warmup + c.Requests
+	var pooled anatomySums
+	for _, arm := range in.Policy.ArmNames() {
+		sums := armAnatomy(in, arm, per)
+		if sums.starts < anatomyMinStarts {
+			an.Gap, an.Arms, an.Pooled = schema.AnatomyFewStarts, nil, nil
+			return an
+		}
+		an.Arms = append(an.Arms, sums.figures(arm))
+		pooled.add(sums)
+	}
+	p := pooled.figures("")
+	an.Pooled = &p
+	an.AdviceMax = AnatomyAdviceMax
+	an.Optimum, an.Unbounded = optimumRequests(p)
+	an.Advice = bestRequests(p)
+	an.WidthChange = math.Sqrt(campaignVariance(p, an.Advice)/campaignVariance(p, c.Requests)) - 1
+	return an
+}
+
+// perRequest reports whether the client measures metric for every
+// request (what a served request records), not over the window.
+func perRequest(metric string) bool {
+	switch metric {
+	case schema.TTFTms, schema.WallS, schema.DecodeTokS, schema.E2ETokS, schema.TPOTms,
+		schema.StepTokS, schema.ITLp50ms, schema.ITLp90ms, schema.ITLp99ms:
+		return true
+	}
+	return false
+}
+
+// anatomySums are the sums of squares, degrees of freedom and costs of
+// one arm, or of arms pooled.
+type anatomySums struct {
+	starts, per                int
+	ssWithin, ssBetween        float64 // ssBetween = P·Σ(ȳ_i. − ȳ..)²
+	dfWithin, dfBetween        int
+	ready, startCost, requestS []float64
+}
+
+func (s *anatomySums) add(o anatomySums) {
+	s.starts += o.starts
+	s.per = o.per
+	s.ssWithin += o.ssWithin
+	s.ssBetween += o.ssBetween
+	s.dfWithin += o.dfWithin
+	s.dfBetween += o.dfBetween
+	s.ready = append(s.ready, o.ready...)
+	s.startCost = append(s.startCost, o.startCost...)
+	s.requestS = append(s.requestS, o.requestS...)
+}
+
+func (s anatomySums) figures(arm string) schema.AnatomyFigures {
+	f := schema.AnatomyFigures{Arm: arm, Starts: s.starts, PerStart: s.per,
+		ReadyS: median(s.ready), StartS: median(s.startCost), RequestS: median(s.requestS)}
+	if s.dfWithin > 0 {
+		f.WithinVar = s.ssWithin / float64(s.dfWithin)
+	}
+	if s.dfBetween > 0 && s.per > 0 {
+		f.BetweenVar = math.Max(0, (s.ssBetween/float64(s.dfBetween)-f.WithinVar)/float64(s.per))
+	}
+	f.WithinCV, f.BetweenCV = logCV(f.WithinVar), logCV(f.BetweenVar)
+	return f
+}
+
+// logCV is the coefficient of variation, %, of a log-normal variable whose
+// log has variance v.
+func logCV(v float64) float64 { return 100 * math.Sqrt(math.Expm1(v)) }
+
+// armAnatomy gathers one arm's finished starts that served every request
+// with a positive value of the primary metric.
+func armAnatomy(in Input, arm string, per int) anatomySums {
+	s := anatomySums{per: per}
+	var rows [][]float64
+	for _, r := range in.Runs {
+		if r.Arm != arm || !r.OK() || len(r.Served) != per {
+			continue
+		}
+		row := make([]float64, 0, per)
+		measuredS := 0.0
+		for _, q := range r.Served {
+			v := q.Metrics[in.Policy.Primary]
+			if !(v > 0) {
+				break
+			}
+			row = append(row, math.Log(v))
+			if q.Kind == schema.RequestMeasured {
+				w := q.Metrics[schema.WallS]
+				measuredS += w
+				s.requestS = append(s.requestS, w)
+			}
+		}
+		if len(row) != per {
+			continue
+		}
+		rows = append(rows, row)
+		s.ready = append(s.ready, r.ReadyS)
+		s.startCost = append(s.startCost, math.Max(0, r.Seconds+r.CooldownS-measuredS))
+	}
+	s.starts = len(rows)
+	if s.starts < 2 {
+		return s
+	}
+	rowMean := make([]float64, s.starts)
+	colMean := make([]float64, per)
+	grand := 0.0
+	for i, row := range rows {
+		for j, y := range row {
+			rowMean[i] += y / float64(per)
+			colMean[j] += y / float64(s.starts)
+			grand += y / float64(s.starts*per)
+		}
+	}
+	for i, row := range rows {
+		d := rowMean[i] - grand
+		s.ssBetween += float64(per) * d * d
+		for j, y := range row {
+			e := y - rowMean[i] - colMean[j] + grand
+			s.ssWithin += e * e
+		}
+	}
+	s.dfBetween = s.starts - 1
+	s.dfWithin = (s.starts - 1) * (per - 1)
+	return s
+}
+
+// campaignVariance is the variance of an arm's mean times the campaign
+// time it takes, per start: with k measured requests a start costs
+// start + k·request and its mean varies by between + within/k.
+func campaignVariance(f schema.AnatomyFigures, k int) float64 {
+	kf := float64(k)
+	return (f.BetweenVar + f.WithinVar/kf) * (f.StartS + kf*f.RequestS)
+}
+
+// optimumRequests is the continuous optimum sqrt((start/request)·
+// (within/between)); unbounded when no variance was seen between starts.
+func optimumRequests(f schema.AnatomyFigures) (float64, bool) {
+	switch {
+	case f.WithinVar == 0 || f.RequestS <= 0:
+		return 1, false
+	case f.BetweenVar == 0:
+		return 0, true
+	}
+	return math.Sqrt(f.StartS / f.RequestS * f.WithinVar / f.BetweenVar), false
+}
+
+// bestRequests is the whole number of measured requests per start, 1 to
+// AnatomyAdviceMax, with the least campaignVariance (the first on a tie):
+// the floor or the ceiling of the continuous optimum, whichever is better,
+// bounded.
+func bestRequests(f schema.AnatomyFigures) int {
+	ks := make([]int, AnatomyAdviceMax)
+	for i := range ks {
+		ks[i] = i + 1
+	}
+	return slices.MinFunc(ks, func(a, b int) int {
+		va, vb := campaignVariance(f, a), campaignVariance(f, b)
+		switch {
+		case va < vb:
+			return -1
+		case va > vb:
+			return 1
+		}
+		return a - b
+	})
+}
+
+// median of xs; 0 for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}

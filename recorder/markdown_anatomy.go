@@ -1,0 +1,132 @@
+package recorder
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// anatomy writes the "Noise anatomy" section: where the primary metric's
+// noise comes from (between engine starts, within a start), what a start
+// and a request cost, and how many measured requests per start would give
+// the narrowest interval per minute. Only records that store an anatomy
+// (written since it was measured) have the section.
+func (m *mdWriter) anatomy(r *schema.Record) {
+	an := r.Analysis.Anatomy
+	m.h2("Noise anatomy")
+	if an.Gap != "" {
+		m.p("Not estimated for %s: %s.\n\n", code(an.Metric), anatomyGap(an))
+		return
+	}
+	m.p("Where the noise of %s comes from, estimated from every request each engine start served (%d warmup(s) and %d measured, the same request): log values in a two-level nested layout, the start random and the request's position within the start fixed (so a slower first request is not counted as noise); %s; the figures below are coefficients of variation. A start's cost is its whole time with the cooldown before it, less its measured requests; a request's, its wall time (medians).\n\n",
+		code(an.Metric), an.Warmup, an.Requests, "the pooled row adds the arms' sums of squares and degrees of freedom")
+	rows := append(append([]schema.AnatomyFigures(nil), an.Arms...), *an.Pooled)
+	table(m, []column[schema.AnatomyFigures]{
+		left("arm", func(f schema.AnatomyFigures) string {
+			if f.Arm == "" {
+				return "pooled"
+			}
+			return code(f.Arm)
+		}),
+		right("starts", func(f schema.AnatomyFigures) string { return fmt.Sprint(f.Starts) }),
+		right("requests each", func(f schema.AnatomyFigures) string { return fmt.Sprint(f.PerStart) }),
+		right("between starts", func(f schema.AnatomyFigures) string { return num(f.BetweenCV, 3) + "%" }),
+		right("within a start", func(f schema.AnatomyFigures) string { return num(f.WithinCV, 3) + "%" }),
+		right("launch to ready", func(f schema.AnatomyFigures) string { return num(f.ReadyS, 3) + " s" }),
+		right("a start", func(f schema.AnatomyFigures) string { return num(f.StartS, 3) + " s" }),
+		right("a request", func(f schema.AnatomyFigures) string { return num(f.RequestS, 3) + " s" }),
+	}, rows)
+	m.ln("")
+	p := an.Pooled
+	optimum := "k* = √((start/request)·(within/between))"
+	switch {
+	case an.Unbounded:
+		optimum += " is unbounded: no variance was seen between starts"
+	default:
+		optimum += " = " + num(an.Optimum, 3)
+	}
+	m.p("- Allocation: with k measured requests a start costs %s s + k·%s s and its mean varies by between + within/k; %s. The whole k from 1 to %d with the least product of the two (the floor or ceiling of k*, bounded) is **%d**.\n",
+		num(p.StartS, 3), num(p.RequestS, 3), optimum, an.AdviceMax, an.Advice)
+	m.p("- %s\n\n", anatomyAdvice(an))
+}
+
+// anatomyAdvice is the section's advice sentence.
+func anatomyAdvice(an *schema.Anatomy) string {
+	change := num(-100*an.WidthChange, 2) + "%"
+	switch {
+	case an.Advice == an.Requests:
+		return fmt.Sprintf("Advice: keep %s (this campaign's allocation is the best one on these figures).", code(fmt.Sprintf("schedule.requests: %d", an.Requests)))
+	case an.WidthChange > -0.02:
+		return fmt.Sprintf("Advice: %s would make an interval of the same campaign time %s narrower than %d did: about the same, so the allocation hardly matters here.", code(fmt.Sprintf("schedule.requests: %d", an.Advice)), change, an.Requests)
+	}
+	return fmt.Sprintf("Advice: set %s: for the same campaign time the interval would be about %s narrower than with %d measured request(s) per start.", code(fmt.Sprintf("schedule.requests: %d", an.Advice)), change, an.Requests)
+}
+
+// anatomyGap says why the anatomy was not estimated.
+func anatomyGap(an *schema.Anatomy) string {
+	switch an.Gap {
+	case schema.AnatomyOneRequest:
+		return "every start served one request (no warmup, one measured), so nothing varies within a start; a warmup or `schedule.requests` above 1 measures it"
+	case schema.AnatomyNotPerRequest:
+		return "the primary metric is not measured request by request (it is read over the measured window)"
+	case schema.AnatomyFewStarts:
+		return "some arm has fewer than three finished starts that served every request"
+	case schema.AnatomyCommand:
+		return "a command engine's run is one process serving one request"
+	}
+	return text(string(an.Gap))
+}
+
+// requestsMethod is the method section's line on the measured requests of
+// a start, for records that store it (Method.Requests > 1).
+func requestsMethod(me schema.Method) string {
+	return fmt.Sprintf("Every engine start serves %d measured requests, one after the other in one measured window; the start is the unit of replication: each metric's value for a start is the mean of its requests' logs (their geometric mean), analysed as one run; the raw runs keep every request.", me.Requests)
+}
+
+// prefixCacheMethod is the method section's line on each arm's
+// prefix-cache state, for records that store it.
+func prefixCacheMethod(r *schema.Record) string {
+	var parts []string
+	for _, a := range r.Method.PrefixCache {
+		parts = append(parts, code(a.Arm)+": "+prefixCacheState(a))
+	}
+	return "Prefix cache, by arm: " + strings.Join(parts, "; ") + "."
+}
+
+func prefixCacheState(a schema.ArmPrefixCache) string {
+	var s string
+	switch a.State {
+	case schema.PrefixCacheDisabled:
+		s = "disabled per request (`cache_prompt: false` in every request, warmups included)"
+	case schema.PrefixCacheDistinct:
+		s = "a distinct prefix per request (" + code(strings.TrimSpace(engine.DistinctPrefix(3, 2))) + " before the prompt, the run's number and the request's: it changes the prompt, and each request's prefix is in its raw run)"
+	case schema.PrefixCacheUnknown:
+		s = "unknown (nothing keeps a request from being served from the cache)"
+	default:
+		s = text(string(a.State))
+	}
+	if why := prefixCacheWhy(a.Why); why != "" {
+		s += ", " + why
+	}
+	return s
+}
+
+func prefixCacheWhy(why string) string {
+	switch why {
+	case "scenario":
+		return "as the scenario asks (engine.request.prefix\\_cache)"
+	case "command-engine":
+		return "as a command engine's prompt is in its arguments"
+	case "preset":
+		return "as the llama-server family takes `cache_prompt` on every endpoint"
+	case "native-endpoint":
+		return "as `/completion` is llama-server's native endpoint"
+	case "openai-server":
+		return "as an OpenAI-compatible server's prefix cache cannot be disabled per request"
+	case "output-identity":
+		return "as a distinct prefix would change the outputs the campaign compares"
+	}
+	return text(why)
+}
