@@ -113,7 +113,9 @@ type scenario struct {
 	Baseline               string
 	Rounds, MaxTokens      int
 	Warmup                 int
-	Counters               string
+	// Requests is schedule.requests; left out when 0.
+	Requests int
+	Counters string
 	// Gates replaces the default publishability gates. The pipeline tests
 	// turn the spread and contention gates off (0): the host they run on
 	// is a shared, sometimes throttled 2-core VM, and those gates are
@@ -150,6 +152,9 @@ func (s scenario) yaml() string {
 		s.Ctx = 512
 	}
 	def(&s.Order, "rotate")
+	if s.Requests > 0 {
+		s.Order += fmt.Sprintf("\n  requests: %d", s.Requests)
+	}
 	def(&s.Cooldown, "200ms")
 	def(&s.Prompt, "Once upon a time")
 	def(&s.Temperature, "0")

@@ -1,0 +1,77 @@
+package analysis
+
+import (
+	"math"
+	"testing"
+
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// logVar is the variance of a log whose log-normal variable has CV cv.
+func logVar(cv float64) float64 { return math.Log1p(cv * cv) }
+
+// TestAnatomyAdvice: the hand measurement on the VM (5% between
+// starts, 3% within, a start 3.6 s, a request 0.6 s) gives k* ≈ 1.4 and
+// hardly any gain from more requests; a large model's slow start (60 s)
+// with the same noise shifts the balance to several requests per start;
+// no variance between starts advises the bound, and no variance within
+// one request.
+func TestAnatomyAdvice(t *testing.T) {
+	vm := schema.AnatomyFigures{BetweenVar: logVar(0.0495), WithinVar: logVar(0.0291), StartS: 3.6, RequestS: 0.6}
+	k, unbounded := optimumRequests(vm)
+	if unbounded || math.Abs(k-1.44) > 0.02 {
+		t.Errorf("VM optimum %.3f (unbounded %v), want about 1.44", k, unbounded)
+	}
+	if b := bestRequests(vm); b != 1 && b != 2 {
+		t.Errorf("VM advice %d, want the floor or ceiling of 1.44", b)
+	}
+	if gain := math.Sqrt(campaignVariance(vm, 2)/campaignVariance(vm, 1)) - 1; math.Abs(gain) > 0.02 {
+		t.Errorf("VM: 2 requests change the width per minute by %.3f, want almost nothing", gain)
+	}
+	big := vm
+	big.StartS = 60
+	if k, _ := optimumRequests(big); math.Abs(k-math.Sqrt(100*vm.WithinVar/vm.BetweenVar)) > 1e-9 {
+		t.Errorf("slow start optimum %.3f", k)
+	}
+	if b := bestRequests(big); b < 5 || b > 6 {
+		t.Errorf("slow start advice %d, want the floor or ceiling of %.2f", b, math.Sqrt(100*vm.WithinVar/vm.BetweenVar))
+	}
+	flat := vm
+	flat.BetweenVar = 0
+	if _, unbounded := optimumRequests(flat); !unbounded || bestRequests(flat) != AnatomyAdviceMax {
+		t.Errorf("no between-start variance: advice %d", bestRequests(flat))
+	}
+	still := vm
+	still.WithinVar = 0
+	if bestRequests(still) != 1 {
+		t.Errorf("no within-start variance: advice %d", bestRequests(still))
+	}
+}
+
+// TestAnatomyGaps: records from before have none; one request per start,
+// a window metric and a command engine say why there is none.
+func TestAnatomyGaps(t *testing.T) {
+	in := Input{}
+	in.Policy.Primary = schema.DecodeTokS
+	if noiseAnatomy(in) != nil {
+		t.Error("a record from before got an anatomy")
+	}
+	for _, tc := range []struct {
+		c       Campaign
+		primary string
+		want    schema.AnatomyGap
+	}{
+		{Campaign{Requests: 1}, schema.DecodeTokS, schema.AnatomyOneRequest},
+		{Campaign{Requests: 1, Warmup: 1}, schema.EnergyJ, schema.AnatomyNotPerRequest},
+		{Campaign{Requests: 1, Warmup: 1, Command: true}, schema.DecodeTokS, schema.AnatomyCommand},
+		{Campaign{Requests: 2}, schema.DecodeTokS, schema.AnatomyFewStarts},
+	} {
+		in := Input{Campaign: tc.c}
+		in.Policy.Primary = tc.primary
+		in.Policy.Arms = []scenarios.ArmPolicy{{Name: "a"}}
+		if an := noiseAnatomy(in); an == nil || an.Gap != tc.want {
+			t.Errorf("%+v %s: %+v, want gap %s", tc.c, tc.primary, an, tc.want)
+		}
+	}
+}
