@@ -71,7 +71,7 @@ bench: models llama-server
 FUZZTIME ?= 20s
 FUZZ_TARGETS := FuzzParse:./scenarios FuzzParse:./recorder FuzzMarkdownRoundTrip:./recorder \
 	FuzzMarkdownEscaping:./recorder FuzzReadEvents:./engine FuzzStream:./engine \
-	FuzzMetrics:./engine FuzzLogCounter:./engine FuzzCompare:./identity \
+	FuzzMetrics:./engine FuzzLogCounter:./engine FuzzCompare:./identity FuzzParseRunsBytes:./recorder \
 	FuzzLoad:./recorder FuzzParseBisect:./recorder FuzzEscape:./internal/termsafe
 
 fuzz:

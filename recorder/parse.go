@@ -150,7 +150,7 @@ func Load(path string) (*schema.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec.Runs, err = ParseRuns(bytes.NewReader(b), runsPath)
+	rec.Runs, err = ParseRunsBytes(b, runsPath)
 	if err != nil {
 		return nil, err
 	}

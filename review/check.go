@@ -111,7 +111,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 		add("Raw runs", "%s", termsafe.String(err.Error()))
 		return probs
 	}
-	runs, err := recorder.ParseRuns(bytes.NewReader(runsBytes), recorder.RunsFile)
+	runs, err := recorder.ParseRunsBytes(runsBytes, recorder.RunsFile)
 	if err != nil {
 		add("Raw runs", "%v", err)
 		return probs
