@@ -210,20 +210,26 @@ func ParsePowermetrics(text string) ([]PowermetricsSample, error) {
 		}
 		w := out[len(out)-1].Watts
 		name, v, ok := strings.Cut(line, " Power: ")
-		if !ok {
+		part := strings.ToLower(name)
+		switch {
+		case !ok:
 			continue
+		case name == "CPU" || name == "GPU" || name == "ANE":
+		case strings.HasSuffix(name, "-Cluster"):
+			// Older macOS prints each CPU cluster's power and no total.
+			part = "cpu-clusters"
+		default:
+			continue // DRAM, Package, Clusters Total: not summed
 		}
 		mw, unit, _ := strings.Cut(strings.TrimSpace(v), " ")
 		f, err := strconv.ParseFloat(mw, 64)
-		if err != nil || unit != "mW" {
+		if err != nil || unit != "mW" || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
 			return nil, fmt.Errorf("powermetrics: %q", line)
 		}
-		switch {
-		case name == "CPU" || name == "GPU" || name == "ANE":
-			w[strings.ToLower(name)] = f / 1000
-		case strings.HasSuffix(name, "-Cluster"):
-			// Older macOS prints each CPU cluster's power and no total.
-			w["cpu-clusters"] += f / 1000
+		if part == "cpu-clusters" {
+			w[part] += f / 1000
+		} else {
+			w[part] = f / 1000
 		}
 	}
 	for _, s := range out {

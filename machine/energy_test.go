@@ -129,3 +129,33 @@ func TestParsePowermetricsRealOutput(t *testing.T) {
 		t.Errorf("three samples gave %+v", e)
 	}
 }
+
+// Both samplers' output in one sample (the M2 Air's per-cluster CPU lines,
+// then the M1 Pro's gpu_power section, both real): the clusters sum to the
+// CPU and the GPU section's power is the GPU's. Power lines of parts that
+// are not summed (DRAM, package: forms older macOS prints) are skipped
+// whatever their unit; an impossible power of a summed part is an error.
+func TestParsePowermetricsBothSamplers(t *testing.T) {
+	cpu, err := os.ReadFile("testdata/macos/powermetrics-cpu_power.m2-air-mac14-2-macos12.excerpt.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpu, err := os.ReadFile("testdata/macos/powermetrics-gpu_power.m1pro-14gpu-on-battery.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, gpuSection, _ := strings.Cut(string(gpu), "***\n")
+	text := string(cpu) + "\nDRAM Power: 12 mW\nPackage Power: 1.2 W\n" + gpuSection
+	ss, err := ParsePowermetrics(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 1 || ss[0].Watts["cpu"] != 0.006 || ss[0].Watts["gpu"] != 0.014 || len(ss[0].Watts) != 2 {
+		t.Fatalf("samples %+v", ss)
+	}
+	for _, bad := range []string{"CPU Power: NaN mW", "GPU Power: -3 mW", "ANE Power: 2 W", "P0-Cluster Power: Inf mW"} {
+		if _, err := ParsePowermetrics(string(gpu) + bad + "\n"); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -319,3 +319,20 @@ func TestPowermetricsOutlivesNoKilledParent(t *testing.T) {
 	cmd.Wait()
 	groupGone(t, pidfile, 3*time.Second)
 }
+
+// Output without a gpu_power section (cpu_power alone, as older macOS
+// prints it per cluster): each sample is whole at the next one's header.
+func TestPowermetricsSamplerCPUOnly(t *testing.T) {
+	argv, pidfile := fakePowermetrics(t, `while :; do cat testdata/macos/powermetrics-cpu_power.m2-air-mac14-2-macos12.excerpt.txt; sleep 0.1; done`)
+	s, err := startPowermetrics(argv, 100*time.Millisecond, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { s.Stop(); groupGone(t, pidfile, time.Second) }()
+	from := time.Now()
+	time.Sleep(time.Second)
+	e := s.Window(from, time.Now())
+	if e.Unavailable != "" || strings.Join(e.Coverage, ",") != "cpu" || e.Samples < MinEnergySamples {
+		t.Fatalf("energy %+v", e)
+	}
+}
