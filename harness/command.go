@@ -115,7 +115,10 @@ func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *schema.Ru
 	run.Output = e.text(res.Stdout)
 	sum := sha256.Sum256([]byte(run.Output))
 	run.OutputSHA256 = hex.EncodeToString(sum[:])
-	return c.observe(engine.Observation{Window: res.Lines, Reply: lastJSON(res.Stdout)}, run)
+	if err := c.observe(engine.Observation{Window: res.Lines, Reply: lastJSON(res.Stdout)}, run); err != nil {
+		return err
+	}
+	return lostCount(c.policy, run)
 }
 
 // lastNumber returns the capture of the last line the pattern matches.
