@@ -31,10 +31,37 @@ func repoRoot(ts *testscript.TestScript) string {
 
 // TestMain lets testscript run decodebench in-process as the
 // `decodebench` command of the scripts.
+//
+// Every test here, and every script, takes a host lock of its own
+// (DECODEBENCH_LOCK in a temporary folder, the engine registry beside it),
+// never the user's: a campaign running on the host must not fail the
+// tests, nor the tests touch its lock.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	var tm testscript.TestingM = m
+	// The scripts' decodebench is this binary started as "decodebench";
+	// its lock is the script's own (Setup).
+	if filepath.Base(os.Args[0]) != "decodebench" {
+		dir, err := os.MkdirTemp("", "decodebench-cmd-test-")
+		if err != nil {
+			panic(err)
+		}
+		os.Setenv("DECODEBENCH_LOCK", filepath.Join(dir, "host.lock"))
+		tm = privateLock{m, dir}
+	}
+	testscript.Main(tm, map[string]func(){
 		"decodebench": func() { os.Exit(runMain(os.Args)) },
 	})
+}
+
+// privateLock runs the tests and removes their host lock's folder.
+type privateLock struct {
+	m   *testing.M
+	dir string
+}
+
+func (p privateLock) Run() int {
+	defer os.RemoveAll(p.dir)
+	return p.m.Run()
 }
 
 // TestScripts runs the CLI scripts in testdata/script, the way cmd/go is
@@ -54,6 +81,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("LLAMA_SERVER", server)
 			env.Setenv("MODEL_DIR", models)
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
+			env.Setenv("DECODEBENCH_LOCK", filepath.Join(env.WorkDir, "host.lock"))
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
