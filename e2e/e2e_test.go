@@ -30,6 +30,7 @@ import (
 
 var (
 	binary      string // the decodebench binary built for these tests
+	slowdown    string // cmd/slowdown, built for these tests
 	llamaServer string
 	modelDir    string
 	chaoticDir  string // models whose greedy output diverges under speculation
@@ -37,16 +38,24 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	spinIfAsked()
 	dir, err := os.MkdirTemp("", "decodebench-e2e-")
 	if err != nil {
 		panic(err)
 	}
 	binary = filepath.Join(dir, "decodebench")
-	build := exec.Command("go", "build", "-o", binary, "../cmd/decodebench")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build decodebench:", err)
-		os.Exit(1)
+	// Every decodebench these tests start takes a host lock of its own,
+	// never the user's (a campaign running on the host must not fail the
+	// tests): this one, unless the test gives it one of its own (launch).
+	os.Setenv("DECODEBENCH_LOCK", filepath.Join(dir, "host.lock"))
+	slowdown = filepath.Join(dir, "slowdown")
+	for out, pkg := range map[string]string{binary: "../cmd/decodebench", slowdown: "../cmd/slowdown"} {
+		build := exec.Command("go", "build", "-o", out, pkg)
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "build", pkg+":", err)
+			os.Exit(1)
+		}
 	}
 	setupErr = findEngine()
 	code := m.Run()
@@ -266,11 +275,9 @@ func (p *proc) launch(t *testing.T, models string, args ...string) *proc {
 	p.cmd = exec.Command(binary, args...)
 	p.cmd.Dir = p.dir
 	p.cmd.Env = append(os.Environ(), "LLAMA_SERVER="+llamaServer, "MODEL_DIR="+models)
-	if os.Getenv("DECODEBENCH_LOCK") == "" {
-		// Each test its own host lock (and engine registry beside it): a
-		// campaign a failed test left behind must not hold up the next.
-		p.cmd.Env = append(p.cmd.Env, "DECODEBENCH_LOCK="+filepath.Join(p.dir, "host.lock"))
-	}
+	// Each test its own host lock (and engine registry beside it): a
+	// campaign a failed test left behind must not hold up the next.
+	p.cmd.Env = append(p.cmd.Env, "DECODEBENCH_LOCK="+filepath.Join(p.dir, "host.lock"))
 	p.cmd.Stdout = &p.stdout
 	pipe, err := p.cmd.StderrPipe()
 	if err != nil {
