@@ -63,13 +63,30 @@ func TestControlArmCampaign(t *testing.T) {
 	t.Logf("draft: %s\ncontrol: %s", draft, control)
 	// This shared 2-core host is throttled now and then (classic decode
 	// has been seen to climb from 130 to 290 tok/s within one campaign),
-	// so whether the draft's slowdown reaches significance in 5 rounds is
-	// not asserted here: the simulation tests in stats/ prove the
-	// statistics, and the committed records show real outcomes. What must
-	// hold whatever the noise: the draft is never reported faster, and
-	// every verdict line has its parts.
-	if !strings.Contains(draft, "`draft` vs `classic`: ") || strings.Contains(draft, "% faster") {
-		t.Errorf("draft verdict %q", draft)
+	// and under a background load llama.cpp's speed turns around (with
+	// one of two cores busy, one thread decoded 3x faster than two): which
+	// way the draft goes, and whether it reaches significance in 5 rounds,
+	// is the engine's and the host's, not asserted here (the simulation
+	// tests in stats/ prove the statistics; TestArmEnginesCopyAndSlowdown
+	// finds a known slowdown). What must hold whatever the noise: the
+	// sentence says what the record's comparison says, and every verdict
+	// line has its parts.
+	dec, ok := res.record.Result(schema.DecodeTokS)
+	if !ok {
+		t.Fatal("no decode_tok_s result")
+	}
+	var cmp *schema.Comparison
+	for _, a := range dec.Arms {
+		if a.Arm == "draft" {
+			cmp = a.Comparison
+		}
+	}
+	if cmp == nil || !strings.Contains(draft, "`draft` vs `classic`: ") {
+		t.Fatalf("draft verdict %q, comparison %+v", draft, cmp)
+	}
+	slower, faster := strings.Contains(draft, "% slower"), strings.Contains(draft, "% faster")
+	if slower != (cmp.Significant && cmp.Ratio < 1) || faster != (cmp.Significant && cmp.Ratio > 1) {
+		t.Errorf("draft verdict %q does not say what its comparison says: significant %v, ratio %.3f", draft, cmp.Significant, cmp.Ratio)
 	}
 	// New records use schema.RuleCurrent: the control is an equivalence
 	// test with its margin; "separates from noise" is said only beside a
@@ -77,7 +94,7 @@ func TestControlArmCampaign(t *testing.T) {
 	if !strings.Contains(control, "equivalent to the baseline within ±2.0%") && !strings.Contains(control, "DIFFERS") {
 		t.Errorf("control verdict lacks the equivalence test: %q", control)
 	}
-	if sig := strings.Contains(draft, "% slower"); sig != strings.Contains(draft, "separates from noise (vs control `control`") {
+	if sig := slower || faster; sig != strings.Contains(draft, "separates from noise (vs control `control`") {
 		t.Errorf("draft verdict: \"separates from noise\" must appear exactly when the change is significant (significant: %v): %q", sig, draft)
 	}
 	if !strings.Contains(draft, "(increase) / −") {
