@@ -14,7 +14,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 # install under .cache/llama.cpp (scripts/install-llama-server.sh).
 LLAMA_SERVER = $(shell scripts/install-llama-server.sh)
 
-.PHONY: build demo test lint bench fuzz models llama-server clean
+.PHONY: build demo test soak ladder lint bench fuzz models llama-server clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/decodebench
@@ -53,6 +53,18 @@ test: build models llama-server
 	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
 		DECODEBENCH_CHAOTIC_MODELS="$(CURDIR)/$(MODELS)-chaotic" \
 		$(GO) test -count=1 -p 1 -timeout 30m ./...
+
+# The suite N times in a row beside a busy loop holding one core
+# (scripts/soak.sh): each run's result and wall time, then a summary.
+N ?= 10
+soak:
+	scripts/soak.sh $(N)
+
+# The known-slowdown ladder of issue 18 (scripts/ladder.sh): campaigns of
+# at most 5 minutes against llama-server held stopped 0, 3, 5 and 10% of
+# the time by cmd/slowdown; records under .cache/ladder, a table at the end.
+ladder: models llama-server
+	LLAMA_SERVER="$(LLAMA_SERVER)" scripts/ladder.sh
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
