@@ -38,20 +38,25 @@ func repoRoot(ts *testscript.TestScript) string {
 // tests, nor the tests touch its lock.
 func TestMain(m *testing.M) {
 	var tm testscript.TestingM = m
-	// The scripts' decodebench is this binary started as "decodebench";
-	// its lock is the script's own (Setup).
-	if filepath.Base(os.Args[0]) != "decodebench" {
+	// This binary started again by a test (a helper process, a script's
+	// decodebench) runs under the lock its starter chose.
+	if os.Getenv(privateLockEnv) == "" {
 		dir, err := os.MkdirTemp("", "decodebench-cmd-test-")
 		if err != nil {
 			panic(err)
 		}
 		os.Setenv("DECODEBENCH_LOCK", filepath.Join(dir, "host.lock"))
+		os.Setenv(privateLockEnv, "1")
 		tm = privateLock{m, dir}
 	}
 	testscript.Main(tm, map[string]func(){
 		"decodebench": func() { os.Exit(runMain(os.Args)) },
 	})
 }
+
+// privateLockEnv marks the environment of a process whose DECODEBENCH_LOCK
+// a test chose.
+const privateLockEnv = "DECODEBENCH_TEST_PRIVATE_LOCK"
 
 // privateLock runs the tests and removes their host lock's folder.
 type privateLock struct {
@@ -82,6 +87,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("MODEL_DIR", models)
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
 			env.Setenv("DECODEBENCH_LOCK", filepath.Join(env.WorkDir, "host.lock"))
+			env.Setenv(privateLockEnv, "1")
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
