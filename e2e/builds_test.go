@@ -176,9 +176,9 @@ func buildNumber(t *testing.T) string {
 }
 
 // buildArms are a base arm on the installed build and arms whose engine is
-// another file: each arm's command is the scenario engine's with its own
-// binary.
-func buildArms(tag string, arms map[string]string, order ...string) string {
+// another file: each arm's command is the scenario engine's (with threads
+// for -t, as scenario.Threads gives the base arm) with its own binary.
+func buildArms(tag string, threads int, arms map[string]string, order ...string) string {
 	var b strings.Builder
 	b.WriteString("  - name: base\n    args: [\"--spec-type\", \"none\"]\n")
 	for _, name := range order {
@@ -190,8 +190,8 @@ func buildArms(tag string, arms map[string]string, order ...string) string {
     args: ["--spec-type", "none"]
     engine:
       command: [%q, "-m", "${MODEL_DIR}/target.gguf", "--host", "127.0.0.1", "--port", "${PORT}",
-                "--metrics", "-t", "2", "-np", "1", "-c", "512", "--alias", %q]
-`, name, control, arms[name], tag)
+                "--metrics", "-t", "%d", "-np", "1", "-c", "512", "--alias", %q]
+`, name, control, arms[name], threads, tag)
 	}
 	return b.String()
 }
@@ -211,6 +211,13 @@ func buildCounter(build string, arms ...string) string {
 // stopped 40% of the time (found slower, under any background load). The
 // record carries three engine identities and a per-run build counter read
 // from the servers, and passes check.
+//
+// Every engine decodes on one thread: two threads on a 2-core host whose
+// other core is busy spin at ggml's barriers waiting for each other, and
+// anything that perturbs the scheduler turns their speed around (one
+// thread was 3x faster than two there; held stopped 40% of the time, two
+// threads decoded 5x faster, resumed together with the scheduler's credit
+// for the time stopped). One thread is slowed by what it is stopped.
 func TestArmEnginesCopyAndSlowdown(t *testing.T) {
 	needEngine(t)
 	dir := t.TempDir()
@@ -224,7 +231,8 @@ func TestArmEnginesCopyAndSlowdown(t *testing.T) {
 		return run(t, scenario{
 			Feature:  "e2e-builds",
 			Tag:      tg,
-			Arms:     buildArms(tg, arms, "copy", "slow"),
+			Arms:     buildArms(tg, 1, arms, "copy", "slow"),
+			Threads:  1,
 			Baseline: "base",
 			Counters: buildCounter(build, "copy", "slow"),
 			// The same build in every arm: no counter can tell them apart,
@@ -343,7 +351,7 @@ func TestArmEnginesIdenticalRefused(t *testing.T) {
 			res := run(t, scenario{
 				Feature:   "e2e-twins",
 				Tag:       tg,
-				Arms:      buildArms(tg, map[string]string{"twin": bin}, "twin"),
+				Arms:      buildArms(tg, 2, map[string]string{"twin": bin}, "twin"),
 				Baseline:  "base",
 				Counters:  buildCounter("b0", "twin"),
 				Extra:     "allow_unverified: twins\n",
@@ -370,7 +378,7 @@ func TestArmEngineReplacedMidCampaign(t *testing.T) {
 	p := start(t, scenario{
 		Feature:   "e2e-rebuilt",
 		Tag:       tg,
-		Arms:      buildArms(tg, map[string]string{"head": head}, "head"),
+		Arms:      buildArms(tg, 2, map[string]string{"head": head}, "head"),
 		Baseline:  "base",
 		Counters:  buildCounter(buildNumber(t), "head"),
 		Extra:     "allow_unverified: same build\n",

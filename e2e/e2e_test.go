@@ -143,6 +143,8 @@ type scenario struct {
 	Cooldown    string
 	// Models is the model folder; the default synthetic pair when empty.
 	Models string
+	// Threads is llama-server's -t; 2 when 0.
+	Threads int
 }
 
 func (s scenario) yaml() string {
@@ -159,6 +161,9 @@ func (s scenario) yaml() string {
 	}
 	if s.Ctx == 0 {
 		s.Ctx = 512
+	}
+	if s.Threads == 0 {
+		s.Threads = 2
 	}
 	def(&s.Order, "rotate")
 	if s.Requests > 0 {
@@ -193,7 +198,7 @@ vars:
 engine:
   preset: llama.cpp
   command: ["${LLAMA_SERVER}", "-m", "${MODEL_DIR}/target.gguf", "--host", "127.0.0.1", "--port", "${PORT}",
-            "--metrics", "-t", "2", "-np", "1", "-c", "%d", "--alias", "%s"]
+            "--metrics", "-t", "%d", "-np", "1", "-c", "%d", "--alias", "%s"]
   ready: %s
   stop_grace: 2s
   request:
@@ -213,7 +218,7 @@ counters:
 %s%s%s
 unmeasured:
   - Everything but the end-to-end path: this is a test.
-`, s.Feature, s.Feature, s.Ctx, s.Tag, s.Ready, s.Prompt, s.MaxTokens, s.Temperature, s.Seed, s.Request, s.Arms, s.Baseline,
+`, s.Feature, s.Feature, s.Threads, s.Ctx, s.Tag, s.Ready, s.Prompt, s.MaxTokens, s.Temperature, s.Seed, s.Request, s.Arms, s.Baseline,
 		rounds, s.Warmup, s.Order, s.Cooldown, s.Counters, s.Gates, s.Extra)
 }
 
