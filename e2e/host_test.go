@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // The quiet and contention gates judge the host: these tests hold under a
@@ -166,11 +168,14 @@ func startFile(t *testing.T, yaml string) *proc {
 // gets; the gate's CPU threshold is set above the busiest background
 // process, measured first, so that a background load (a busy loop beside
 // `make test`) does not hold it. The threshold itself is tested on process
-// lists in machine/.
+// lists in machine/. Compilers of the host's own (another build) rightly
+// hold the gate too: a wait that ran to max_wait is this test's failure
+// only when nothing but its own compiler held it.
 func TestQuietGateHoldsForACompiler(t *testing.T) {
 	needEngine(t)
 	maxCPU := aboveBackground(backgroundCores(t))
 	cc := spinner(t, "cc1plus")
+	ours := cc.Process.Pid
 	yaml := strings.Replace(hostScenario(fmt.Sprintf("gates: {max_spread: 0, max_contended: 0, quiet: {window: 2s, interval: 500ms, max_wait: 120s, max_cpu: %d%%}}", maxCPU)),
 		"rounds: 4, warmup: 0, cooldown: 0s", "rounds: 2, warmup: 0, cooldown: 0s", 1)
 	p := startFile(t, yaml)
@@ -182,28 +187,39 @@ func TestQuietGateHoldsForACompiler(t *testing.T) {
 	if res.code != 0 && res.code != 2 || res.record == nil {
 		t.Fatalf("exit %d", res.code)
 	}
-	rec := res.record
-	q := rec.Runs[0].Quiet
-	if q == nil || q.EndedBy != "quiet" || q.WaitedS < 3 {
-		t.Fatalf("first run's quiet wait %+v: want held while the compiler ran (3 s), then quiet", q)
-	}
-	held := false
-	for _, c := range q.Culprits {
-		held = held || c.Name == "cc1plus"
-	}
-	if !held || !strings.Contains(res.md, "quiet wait") {
-		t.Errorf("the wait does not name cc1plus: %+v", q.Culprits)
-	}
-	for _, r := range rec.Runs[1:] {
-		if r.Quiet == nil || r.Quiet.EndedBy != "quiet" {
-			t.Errorf("run %d after the compiler stopped: quiet wait %+v", r.Seq, r.Quiet)
-			continue
-		}
-		for _, c := range r.Quiet.Culprits {
-			if c.Name == "cc1plus" {
-				t.Errorf("run %d was held by the compiler after it stopped: %+v", r.Seq, r.Quiet)
+	// others are the processes other than the test's compiler that held a
+	// wait.
+	others := func(q *schema.QuietWait) []string {
+		var out []string
+		for _, c := range q.Culprits {
+			if c.PID != ours {
+				out = append(out, fmt.Sprintf("%s (%d, %s)", c.Name, c.PID, c.Reason))
 			}
 		}
+		return out
+	}
+	for i, r := range res.record.Runs {
+		q := r.Quiet
+		if q == nil {
+			t.Fatalf("run %d has no quiet wait", r.Seq)
+		}
+		held := slices.ContainsFunc(q.Culprits, func(c schema.HostProcess) bool { return c.PID == ours && c.Name == "cc1plus" })
+		switch {
+		case i == 0 && (!held || q.WaitedS < 3):
+			t.Errorf("first run's quiet wait %+v: want held, naming cc1plus, while the compiler ran (3 s)", q)
+		case i > 0 && held:
+			t.Errorf("run %d was held by the compiler after it stopped: %+v", r.Seq, q)
+		}
+		if q.EndedBy != "quiet" {
+			if o := others(q); len(o) > 0 {
+				t.Logf("run %d: the host's own processes held the gate to %s: %v", r.Seq, q.EndedBy, o)
+			} else {
+				t.Errorf("run %d: the wait ended by %s with nothing but the test's compiler, stopped, to hold it: %+v", r.Seq, q.EndedBy, q)
+			}
+		}
+	}
+	if !strings.Contains(res.md, "quiet wait") {
+		t.Error("the record does not show the quiet wait")
 	}
 }
 
