@@ -20,11 +20,15 @@
 # Needs what `make demo` provides: LLAMA_SERVER (default: the one
 # scripts/install-llama-server.sh resolves) and the synthetic models in
 # MODEL_DIR (default .cache/models). Run it on a quiet host: it is what it
-# measures.
+# measures. THREADS (default 2, the demo's) is llama-server's -t: on a host
+# with a background load use 1, since two threads on two cores of which one
+# is busy spin at ggml's barriers, and stops that resume them together can
+# make them faster, not slower.
 set -eu
 cd "$(dirname "$0")/.."
 campaigns=5 limit=300 max_rounds=30 out=".cache/ladder/$(date -u +%Y%m%dT%H%M%SZ)"
 wait_lock=${WAIT_LOCK:-2h} # for other campaigns on this host to finish
+threads=${THREADS:-2}      # llama-server -t, the demo's
 while getopts n:t:r:o: opt; do
 	case $opt in
 	n) campaigns=$OPTARG ;;
@@ -95,7 +99,7 @@ vars:
 engine:
   preset: llama.cpp
   command: ["\${LLAMA_SERVER}", "-m", "\${MODEL_DIR}/target.gguf", "--host", "127.0.0.1", "--port", "\${PORT}",
-            "--metrics", "-t", "2", "-np", "1", "-c", "1024"]
+            "--metrics", "-t", "$threads", "-np", "1", "-c", "1024"]
   ready: {path: /health, timeout: 120s}
   request: {endpoint: /completion, prompt: "Once upon a time", max_tokens: 256, temperature: 0, seed: 0, ignore_eos: true}
 arms:
@@ -105,7 +109,7 @@ arms:
     args: ["--spec-type", "none"]
     engine:
       command: ["$3", "-m", "\${MODEL_DIR}/target.gguf", "--host", "127.0.0.1", "--port", "\${PORT}",
-                "--metrics", "-t", "2", "-np", "1", "-c", "1024"]
+                "--metrics", "-t", "$threads", "-np", "1", "-c", "1024"]
 baseline: base
 allow_unverified: "both arms run the same build; the slowed arm differs only by the slowdown wrapper"
 schedule:
