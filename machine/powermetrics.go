@@ -358,9 +358,6 @@ func (s *PowermetricsSampler) Stop() {
 	})
 }
 
-// Pid is the process decodebench started (sudo's, or powermetrics').
-func (s *PowermetricsSampler) Pid() int { return s.cmd.Process.Pid }
-
 // cappedBuffer keeps the first max bytes written to it and discards the
 // rest (a tool's complaint, quoted in an error).
 type cappedBuffer struct {

@@ -336,3 +336,30 @@ func TestPowermetricsSamplerCPUOnly(t *testing.T) {
 		t.Fatalf("energy %+v", e)
 	}
 }
+
+// BenchmarkPowermetricsRead is decodebench's own cost of one powermetrics
+// sample (the real gpu_power sample's text through a pipe, framed,
+// parsed and kept): what the reader spends inside a measured window per
+// sample, five times a second.
+func BenchmarkPowermetricsRead(b *testing.B) {
+	sample, err := os.ReadFile(pmSample)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := &PowermetricsSampler{stdout: r, now: time.Now, maxSamples: MaxPowermetricsSamples, first: make(chan struct{}), done: make(chan struct{})}
+	go s.readLoop()
+	b.SetBytes(int64(len(sample)))
+	b.ResetTimer()
+	for range b.N {
+		w.Write(sample)
+	}
+	w.Close()
+	<-s.done
+	if len(s.samples) != min(b.N, MaxPowermetricsSamples) {
+		b.Fatalf("%d samples kept of %d", len(s.samples), b.N)
+	}
+}
