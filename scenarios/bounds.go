@@ -34,8 +34,8 @@ const (
 
 // Estimate is a rough duration of the whole campaign at its most rounds:
 // rounds × arms × (cooldown + one run), where one run is an engine start
-// (EstimateEngineStart, or ready.timeout when that is shorter) and warmup+1
-// requests of max_tokens at EstimateTokensPerSecond plus
+// (EstimateEngineStart, or ready.timeout when that is shorter) and
+// warmup+requests requests of max_tokens at EstimateTokensPerSecond plus
 // EstimateRequestOverhead (or request.timeout when that is shorter). It is
 // meant for telling minutes from days, not for scheduling.
 func (s *Scenario) Estimate() time.Duration {
@@ -44,7 +44,7 @@ func (s *Scenario) Estimate() time.Duration {
 	if t := s.Engine.Request.Timeout.Duration; t > 0 {
 		req = min(req, t)
 	}
-	run := start + time.Duration(s.Schedule.Warmup+1)*req
+	run := start + time.Duration(s.Schedule.Warmup+max(1, s.Schedule.Requests))*req
 	runs := int64(max(s.Schedule.Rounds.Max, s.Schedule.Rounds.Min)) * int64(len(s.Arms))
 	per := float64(s.Schedule.Cooldown.Longest() + run)
 	if est := float64(runs) * per; est < float64(1<<62) {

@@ -95,6 +95,12 @@ func printDryRun(w io.Writer, s *scenarios.Scenario) error {
 		warm = "warmup run(s) of the command"
 	}
 	fmt.Fprintf(w, "order: %s, %s, %d %s before each, cooldown %s\n", s.Policy.Schedule.Order, runs, s.Schedule.Warmup, warm, s.Schedule.Cooldown.Duration)
+	if n := s.Policy.Schedule.Requests; n > 1 {
+		fmt.Fprintf(w, "requests: %d measured per engine start, analysed per start (their geometric mean)\n", n)
+	}
+	if pc := s.Policy.PrefixCache; !command {
+		fmt.Fprintf(w, "prefix cache: %s (%s)\n", pc.State, pc.Why)
+	}
 	for i := 0; i < len(plan); i += len(s.Arms) {
 		fmt.Fprintf(w, "  round %d: %s\n", plan[i].Round, strings.Join(harness.Arms(plan[i:i+len(s.Arms)]), " "))
 	}
