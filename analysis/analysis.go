@@ -173,7 +173,7 @@ func CounterFailures(p scenarios.Policy, run Run) []schema.Reason {
 	if len(run.Declines) > 0 && p.Declines(run.Arm) {
 		out = append(out, schema.Declined{Run: run.Seq, Round: run.Round, Arm: run.Arm, Lines: len(run.Declines), First: run.Declines[0]})
 	}
-	return out
+	return append(out, streamFailures(p, run)...)
 }
 
 // absentSources names the counters whose source was absent in every

@@ -38,6 +38,15 @@ func checkIdentity(in Input) *schema.IdentityResult {
 		}
 		outputs[r.Arm] = append(outputs[r.Arm], o)
 		seqs[r.Arm] = append(seqs[r.Arm], r.Seq)
+		// Every concurrent stream's output is compared too: in the
+		// baseline each must agree with the others, elsewhere each with
+		// the baseline's.
+		for _, so := range r.StreamOutputs {
+			text, stripped := identity.Strip(so, x.Strip)
+			res.Stripped = append(res.Stripped, stripped...)
+			outputs[r.Arm] = append(outputs[r.Arm], identity.Output{Text: text})
+			seqs[r.Arm] = append(seqs[r.Arm], r.Seq)
+		}
 	}
 
 	base := outputs[x.Against]

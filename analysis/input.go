@@ -101,6 +101,11 @@ type Run struct {
 	// and CooldownS the pause before it (the noise anatomy's inputs).
 	Served                     []schema.ServedRequest
 	ReadyS, Seconds, CooldownS float64
+	// Streams are the run's concurrent streams (the first is the run's
+	// own); StreamOutputs the texts of those after the first, which the
+	// identity check compares like the run's output.
+	Streams       []schema.Stream
+	StreamOutputs []string
 }
 
 // Reading is one counter's value in one run.

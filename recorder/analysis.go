@@ -25,6 +25,12 @@ func AnalysisInput(p scenarios.Policy, runs []schema.Run, m schema.Method) analy
 		if r.Energy != nil {
 			ar.NoEnergy = r.Energy.Unavailable
 		}
+		if len(r.Streams) > 0 {
+			ar.Streams = r.Streams
+			for _, st := range r.Streams[1:] {
+				ar.StreamOutputs = append(ar.StreamOutputs, schema.StreamText(r, st))
+			}
+		}
 		if len(r.Counters) > 0 {
 			ar.Counters = map[string]analysis.Reading{}
 			for k, c := range r.Counters {

@@ -30,6 +30,9 @@ func Markdown(w io.Writer, r *schema.Record) error {
 	if r.Analysis.Anatomy != nil {
 		md.anatomy(r)
 	}
+	if hasStreams(r) {
+		md.streams(r)
+	}
 	md.raw(r)
 	md.notMeasured(r)
 	if err := md.data(r); err != nil {

@@ -69,7 +69,12 @@ func (f style) reason(r schema.Reason) string {
 		if r.Text != "" {
 			seen = f.code(r.Text)
 		}
+		if r.Stream > 0 {
+			return fmt.Sprintf("Run %d (%s, round %d), stream %d: counter %s = %s, expected %s.", r.Run, f.code(r.Arm), r.Round, r.Stream, f.code(r.Counter), seen, r.Expected)
+		}
 		return fmt.Sprintf("Run %d (%s, round %d): counter %s = %s, expected %s.", r.Run, f.code(r.Arm), r.Round, f.code(r.Counter), seen, r.Expected)
+	case schema.StreamsSerialised:
+		return fmt.Sprintf("Run %d (%s, round %d): its %d streams never all decoded at once (the last first token came %.1f ms after the release, the first stream had finished at %.1f ms): the engine served them one after another, so their rates are not concurrent rates. Give the server at least as many slots as streams (llama-server: -np).", r.Run, f.code(r.Arm), r.Round, r.Streams, r.LatestFirstMs, r.EarliestLastMs)
 	case schema.Declined:
 		return fmt.Sprintf("Run %d (%s, round %d): the engine declined the feature under test (%d matching log line(s)), e.g. %s.", r.Run, f.code(r.Arm), r.Round, r.Lines, f.code(r.First))
 	case schema.RunFailed:

@@ -125,6 +125,9 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 			return probs
 		}
 	}
+	if p := streamsProblem(runs); p != nil {
+		return append(probs, *p)
+	}
 	rec.Runs = runs
 
 	scenarioBytes, err := d.ReadFile(recorder.ScenarioFile, scenarios.MaxScenarioBytes)

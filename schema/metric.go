@@ -20,6 +20,19 @@ const (
 	// window, in joules; EnergyJPerTok that over the generated tokens.
 	EnergyJ       = "energy_j"
 	EnergyJPerTok = "energy_j_per_tok"
+	// The concurrent-stream metrics (arms[].concurrency), derived from
+	// the run's streams (Stream), times since their common release:
+	// StreamDecodeTokS is the median over streams of each stream's decode
+	// rate (its tokens after its first token event over the time from
+	// that event to its last); SlowestStreamTokS the lowest of them;
+	// AggregateDecodeTokS all streams' tokens after their first token
+	// events over the span from the earliest first token event of any
+	// stream to the latest last one; StreamTTFTms the median over
+	// streams of the time from the release to the stream's first token.
+	StreamDecodeTokS    = "stream_decode_tok_s"
+	AggregateDecodeTokS = "aggregate_decode_tok_s"
+	SlowestStreamTokS   = "slowest_stream_tok_s"
+	StreamTTFTms        = "stream_ttft_ms"
 )
 
 // Metric is what is known of a built-in metric.
@@ -37,6 +50,9 @@ type Metric struct {
 	// vLLM's bench serve defines them); PerToken, one that needs the
 	// arrival time of every event (engine.request.event_times).
 	Stream, PerToken bool
+	// Concurrent marks a metric of concurrent streams: measured only in
+	// a scenario where some arm sets concurrency.
+	Concurrent bool
 }
 
 // Metrics are the built-in metrics, in report order: those of every run,
@@ -53,6 +69,10 @@ var Metrics = []Metric{
 	{Name: ITLp99ms, Unit: "ms", Label: "inter-token latency p99", Stream: true, PerToken: true},
 	{Name: EnergyJ, Unit: "J", Label: "energy"},
 	{Name: EnergyJPerTok, Unit: "J/tok", Label: "energy per token"},
+	{Name: StreamDecodeTokS, Unit: "tok/s", HigherIsBetter: true, Label: "per-stream decode rate (median over streams)", Concurrent: true},
+	{Name: AggregateDecodeTokS, Unit: "tok/s", HigherIsBetter: true, Label: "aggregate decode rate", Concurrent: true},
+	{Name: SlowestStreamTokS, Unit: "tok/s", HigherIsBetter: true, Label: "slowest stream's decode rate", Concurrent: true},
+	{Name: StreamTTFTms, Unit: "ms", Label: "time to first token under load (median over streams)", Concurrent: true},
 }
 
 // MetricOf returns a built-in metric by name; the zero Metric for any

@@ -12,6 +12,23 @@ type CounterFailed struct {
 	Expected string  `json:"expected" v2:"text"`
 	// Text is a text source's reading (props, version).
 	Text string `json:"reading,omitempty" v2:"-"`
+	// Stream is the concurrent stream (1-based) whose reply the json
+	// counter was read from, where it is not the run's first.
+	Stream int `json:"stream,omitempty" v2:"-"`
+}
+
+// StreamsSerialised: a run's concurrent streams never all decoded at
+// once: the last stream's first token (LatestFirstMs, since the release)
+// came after the first stream to finish had its last one (EarliestLastMs).
+// The engine served them one after another (too few slots), so their
+// rates are not concurrent rates.
+type StreamsSerialised struct {
+	Run            int     `json:"run"`
+	Round          int     `json:"round"`
+	Arm            string  `json:"arm"`
+	Streams        int     `json:"streams" v2:"n"`
+	LatestFirstMs  float64 `json:"latest_first_ms" v2:"value"`
+	EarliestLastMs float64 `json:"earliest_last_ms" v2:"limit"`
 }
 
 // Declined: the engine declined the feature under test in a run; First is
@@ -155,6 +172,7 @@ type RelativeDrift struct {
 func (RelativeDrift) Code() Code { return "relative-drift" }
 
 func (CounterFailed) Code() Code     { return "counter-failed" }
+func (StreamsSerialised) Code() Code { return "streams-serialised" }
 func (Declined) Code() Code          { return "declined" }
 func (SourceAbsent) Code() Code      { return "counter-source-absent" }
 func (ControlDiffers) Code() Code    { return "control-differs" }

@@ -71,6 +71,9 @@ type Run struct {
 	// measured window, or why none could; nil in runs from before
 	// decodebench measured energy.
 	Energy *Energy `json:"energy,omitempty"`
+	// Streams are the run's concurrent streams, the first included; nil
+	// in a scenario where no arm sets concurrency (stream.go).
+	Streams []Stream `json:"streams,omitempty"`
 }
 
 // OK reports whether the run finished without error.
