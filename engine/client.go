@@ -182,15 +182,21 @@ func Complete(ctx context.Context, baseURL string, req Request) (*Response, erro
 	if err != nil {
 		return r, err
 	}
+	return r, r.finish(req)
+}
+
+// finish takes the engine's totals from a read reply and checks that it
+// ended properly with something generated.
+func (r *Response) finish(req Request) error {
 	if !r.Done {
-		return r, fmt.Errorf("stream ended without a final event after %d events (truncated reply)", r.Events)
+		return fmt.Errorf("stream ended without a final event after %d events (truncated reply)", r.Events)
 	}
 	r.Timings = r.plausibleTimings(numbers(r.Final["timings"]), req.MaxTokens)
 	r.Tokens, r.TokenSource = tokenCount(r, req.MaxTokens)
 	if r.Tokens == 0 && r.Text == "" && r.Reasoning == "" {
-		return r, errors.New("engine returned no tokens")
+		return errors.New("engine returned no tokens")
 	}
-	return r, nil
+	return nil
 }
 
 // post sends a JSON body.

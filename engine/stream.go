@@ -247,6 +247,12 @@ func streamed(ctx context.Context, baseURL string, req Request, d dialect, body 
 	if err != nil {
 		return nil, timeoutErr(ctx, req, fmt.Errorf("request: %w", err))
 	}
+	return s.read(ctx, req, d)
+}
+
+// read sends the request of an open stream, reads the reply and measures
+// it, then closes the stream.
+func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, error) {
 	defer s.close()
 	// A cancelled or timed-out request unblocks the reader by expiring
 	// the connection's deadline.

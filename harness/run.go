@@ -63,10 +63,11 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		srv.Log.Mark("warmup request %d", i+1)
 		served++
 		wreq, prefix := c.servedRequest(slot, served)
-		wresp, err := engine.Complete(ctx, srv.BaseURL, wreq)
+		wstreams, err := c.complete(ctx, srv.BaseURL, wreq, slot.Arm)
 		if err != nil {
 			return c.engineErr(srv, fmt.Errorf("warmup request %d: %w", i+1, err))
 		}
+		wresp := wstreams.Streams[0]
 		run.Requests = append(run.Requests, schema.ServedRequest{Kind: schema.RequestWarmup,
 			Metrics: requestMetrics(s.Engine.Request.Endpoint, wresp), Tokens: wresp.Tokens, Prefix: prefix})
 	}
@@ -85,12 +86,15 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	var req engine.Request
 	var resp *engine.Response
 	var measured []*engine.Response
+	var streams engine.Concurrent // the arm's streams (concurrency.go)
 	for i := 0; i < c.policy.Schedule.Requests && err == nil; i++ {
 		served++
 		var prefix string
 		req, prefix = c.servedRequest(slot, served)
-		if resp, err = engine.Complete(ctx, srv.BaseURL, req); err == nil {
-			measured = append(measured, resp)
+		if streams, err = c.complete(ctx, srv.BaseURL, req, slot.Arm); err == nil {
+			// The first stream is the request's; the window spans them all.
+			resp = streams.Streams[0]
+			measured = append(measured, streams.Window())
 			sum := sha256.Sum256([]byte(resp.Text))
 			run.Requests = append(run.Requests, schema.ServedRequest{Kind: schema.RequestMeasured,
 				Metrics: requestMetrics(s.Engine.Request.Endpoint, resp), Tokens: resp.Tokens, Prefix: prefix,
@@ -166,7 +170,10 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	run.Metrics = analysis.StartMetrics(run.Requests)
 	run.Energy = windowEnergy(gpuEnergy, raplBefore, raplAfter, errors.Join(raplErr, raplAfterErr), resp.Wall)
 	energyMetrics(run, len(measured))
-	return c.observe(obs, run)
+	if err := c.observe(obs, run); err != nil {
+		return err
+	}
+	return c.recordStreams(streams, obs, run)
 }
 
 // observe reads what every engine kind reports the same way from its

@@ -264,8 +264,11 @@ func kindName(n *yaml.Node) string {
 }
 
 func typeName(t reflect.Type) string {
-	if t.Name() == "Duration" {
+	switch t.Name() {
+	case "Duration":
 		return "duration (e.g. 2s, 500ms)"
+	case "Concurrency":
+		return "concurrency (a number of streams)"
 	}
 	return t.Name()
 }

@@ -93,6 +93,7 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 		// On the expanded values; a stored scenario is re-read as it ran.
 		s.validateDistinctArms(p)
 	}
+	s.validateSlots(p)   // on the expanded values
 	s.warnNonLoopback(p) // on the expanded values
 	s.warnRounds(p)
 	if !opt.Offline && !p.has("engine") && !p.has("arms") {

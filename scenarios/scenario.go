@@ -151,6 +151,9 @@ type Arm struct {
 	// this arm: another build, its source, its version command (see
 	// ArmEngine). The arm's args are still appended to its command.
 	Engine *ArmEngine `yaml:"engine" json:"engine,omitempty"`
+	// Concurrency is how many identical requests the arm sends at once
+	// in each measured run; nil for one (concurrency.go).
+	Concurrency *Concurrency `yaml:"concurrency" json:"concurrency,omitempty"`
 }
 
 // Schedule says how many measured runs each arm gets and in which order.

@@ -134,6 +134,7 @@ func (s *Scenario) validate(p *problems) {
 	}
 
 	s.validateArmEngines(p)
+	s.validateConcurrency(p)
 	s.validateCounters(p, arms)
 	s.validatePolicy(p, arms)
 	s.validateBounds(p)
