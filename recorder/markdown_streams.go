@@ -103,7 +103,7 @@ func (m *mdWriter) streams(r *schema.Record) {
 			rows = append(rows, streamRow{run: run, index: i + 1, stream: st})
 		}
 	}
-	ms := func(v float64) string { return num(v, 6) }
+	ms := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 	table(m, []column[streamRow]{
 		right("Run", func(s streamRow) string { return strconv.Itoa(s.run.Seq) }),
 		left("Arm", func(s streamRow) string { return cellCode(s.run.Arm) }),

@@ -65,6 +65,13 @@ func printDryRun(w io.Writer, s *scenarios.Scenario) error {
 		if l.Own {
 			role += " (its own engine)"
 		}
+		switch n := s.Streams(a.Name); {
+		case a.Concurrency == nil:
+		case n == 1:
+			role += " (1 stream)"
+		default:
+			role += fmt.Sprintf(" (%d streams at once)", n)
+		}
 		fmt.Fprintf(w, "  %s%s:\n    %s\n", a.Name, role, shellJoin(l.Command))
 		if l.Own && l.Source != "" {
 			fmt.Fprintf(w, "    source: %s\n", l.Source)
