@@ -68,7 +68,9 @@ func noiseAnatomy(in Input) *schema.Anatomy {
 	an.AdviceMax = AnatomyAdviceMax
 	an.Optimum, an.Unbounded = optimumRequests(p)
 	an.Advice = bestRequests(p)
-	an.WidthChange = math.Sqrt(campaignVariance(p, an.Advice)/campaignVariance(p, c.Requests)) - 1
+	if now := campaignVariance(p, c.Requests); now > 0 {
+		an.WidthChange = math.Sqrt(campaignVariance(p, an.Advice)/now) - 1
+	}
 	return an
 }
 
@@ -108,13 +110,22 @@ func (s anatomySums) figures(arm string) schema.AnatomyFigures {
 	f := schema.AnatomyFigures{Arm: arm, Starts: s.starts, PerStart: s.per,
 		ReadyS: median(s.ready), StartS: median(s.startCost), RequestS: median(s.requestS)}
 	if s.dfWithin > 0 {
-		f.WithinVar = s.ssWithin / float64(s.dfWithin)
+		f.WithinVar = roundoff(s.ssWithin / float64(s.dfWithin))
 	}
 	if s.dfBetween > 0 && s.per > 0 {
-		f.BetweenVar = math.Max(0, (s.ssBetween/float64(s.dfBetween)-f.WithinVar)/float64(s.per))
+		f.BetweenVar = roundoff(math.Max(0, (s.ssBetween/float64(s.dfBetween)-f.WithinVar)/float64(s.per)))
 	}
 	f.WithinCV, f.BetweenCV = logCV(f.WithinVar), logCV(f.BetweenVar)
 	return f
+}
+
+// roundoff is v, or 0 where it is below what the arithmetic of equal
+// values leaves (a variance of logs under 1e-18, a CV of 1e-7%).
+func roundoff(v float64) float64 {
+	if v < 1e-18 {
+		return 0
+	}
+	return v
 }
 
 // logCV is the coefficient of variation, %, of a log-normal variable whose
@@ -160,11 +171,16 @@ func armAnatomy(in Input, arm string, per int) anatomySums {
 	grand := 0.0
 	for i, row := range rows {
 		for j, y := range row {
-			rowMean[i] += y / float64(per)
-			colMean[j] += y / float64(s.starts)
-			grand += y / float64(s.starts*per)
+			rowMean[i] += y
+			colMean[j] += y
+			grand += y
 		}
+		rowMean[i] /= float64(per)
 	}
+	for j := range colMean {
+		colMean[j] /= float64(s.starts)
+	}
+	grand /= float64(s.starts * per)
 	for i, row := range rows {
 		d := rowMean[i] - grand
 		s.ssBetween += float64(per) * d * d

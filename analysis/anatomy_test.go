@@ -42,6 +42,19 @@ func TestAnatomyAdvice(t *testing.T) {
 	if _, unbounded := optimumRequests(flat); !unbounded || bestRequests(flat) != AnatomyAdviceMax {
 		t.Errorf("no between-start variance: advice %d", bestRequests(flat))
 	}
+	// Constant values (a fake engine) leave nothing to divide: no NaN
+	// reaches the record.
+	in := Input{Campaign: Campaign{Requests: 1, Warmup: 1}}
+	in.Policy.Primary = schema.DecodeTokS
+	in.Policy.Arms = []scenarios.ArmPolicy{{Name: "a"}}
+	for i := range 4 {
+		in.Runs = append(in.Runs, Run{Seq: i + 1, Arm: "a", Served: []schema.ServedRequest{
+			{Kind: schema.RequestWarmup, Metrics: map[string]float64{schema.DecodeTokS: 10, schema.WallS: 1}},
+			{Kind: schema.RequestMeasured, Metrics: map[string]float64{schema.DecodeTokS: 10, schema.WallS: 1}}}, Seconds: 2})
+	}
+	if an := noiseAnatomy(in); an == nil || an.Gap != "" || math.IsNaN(an.WidthChange) || an.Advice != 1 || an.Pooled.BetweenVar != 0 || an.Pooled.WithinVar != 0 {
+		t.Errorf("constant values: %+v", an)
+	}
 	still := vm
 	still.WithinVar = 0
 	if bestRequests(still) != 1 {

@@ -15,7 +15,7 @@ import (
 // start is what the analysis replicates), and the record has the noise
 // anatomy with its figures and advice, and passes check.
 func TestRequestsPerStartAnatomy(t *testing.T) {
-	res := run(t, scenario{Feature: "e2e-anatomy", Rounds: 3, Warmup: 1, Requests: 2, Cooldown: "0s"})
+	res := run(t, scenario{Feature: "e2e-anatomy", Rounds: 3, Warmup: 1, Requests: 2, MaxTokens: 32, Cooldown: "0s"})
 	if res.record == nil {
 		t.Fatalf("exit %d, no record:\n%s", res.code, res.stderr)
 	}
@@ -53,6 +53,13 @@ func TestRequestsPerStartAnatomy(t *testing.T) {
 	}
 	if out, err := exec.Command(binary, "check", res.path).CombinedOutput(); err != nil {
 		t.Errorf("check: %v\n%s", err, out)
+	}
+	if i := strings.Index(res.md, "## Noise anatomy"); i >= 0 {
+		sec := res.md[i:]
+		if j := strings.Index(sec[3:], "\n## "); j >= 0 {
+			sec = sec[:j+3]
+		}
+		t.Log(sec)
 	}
 	t.Logf("anatomy: between %.2f%%, within %.2f%%, start %.2f s, request %.3f s, advice %d", an.Pooled.BetweenCV, an.Pooled.WithinCV, an.Pooled.StartS, an.Pooled.RequestS, an.Advice)
 }
