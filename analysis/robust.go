@@ -117,11 +117,29 @@ func armVerdictsRobust(in Input, s samples) ([]schema.ArmVerdict, []schema.Reaso
 	var vsControl []stats.Robust
 	var warnings, inconclusive []schema.Reason
 	var ps []float64
+	// A test arm's MDE is the effect the campaign claims with MDEPower: a
+	// significant arm is claimed only when the control does not veto, so
+	// the chance that the control's own noise vetoes is made up for.
+	power := MDEPower
+	if controlName != "" {
+		rc := compareRobust(in, s, p.Baseline, controlName, p.Primary, alpha, confidence)
+		power = math.Min(0.99, MDEPower/(1-vetoChance(rc, alpha, EquivalenceMargin*p.Stats.MinEffect)))
+	}
+	rs := map[string]stats.Robust{}
+	var stalls []stats.Stalls
 	for _, a := range p.Arms {
 		if a.Name == p.Baseline {
 			continue
 		}
 		r := compareRobust(in, s, p.Baseline, a.Name, p.Primary, alpha, confidence)
+		rs[a.Name] = r
+		stalls = append(stalls, r.Stalls)
+	}
+	for _, a := range p.Arms {
+		if a.Name == p.Baseline {
+			continue
+		}
+		r := rs[a.Name]
 		for _, w := range r.Warnings {
 			warnings = append(warnings, schema.ComparisonNote{Arm: a.Name, Baseline: p.Baseline, Note: w})
 		}
@@ -132,7 +150,17 @@ func armVerdictsRobust(in Input, s samples) ([]schema.ArmVerdict, []schema.Reaso
 			ps = append(ps, r.P)
 		}
 		v.MDEAlpha = level
-		up, down := stats.MDERobust(r, level, MDEPower, p.Stats.MinEffect, looksTaken(in))
+		pw := power
+		if a.Control {
+			pw = MDEPower
+		}
+		// Stalls are the host's: the MDE takes how many runs are lost to
+		// them or stay in from every comparison of the campaign (a
+		// comparison of ten runs an arm sees none in a third of the
+		// campaigns on a host where one run in twenty stalls).
+		rm := r
+		rm.Stalls = stats.PoolStalls(r.Stalls, stalls)
+		up, down := stats.MDERobust(rm, level, pw, p.Stats.MinEffect, looksTaken(in))
 		v.MDE, v.MDEDown = finite(up), finite(down)
 		var vc stats.Robust
 		if a.Control {
@@ -202,6 +230,17 @@ func beyond(r stats.Robust, alpha, margin float64) bool {
 	}
 	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: r.DF}.Quantile(1 - alpha)
 	return math.Abs(r.Delta)-q*r.SE > math.Log1p(margin)
+}
+
+// vetoChance is the chance that beyond fires for a control with no
+// artefact at all, at the control comparison's standard error: the share
+// of campaigns its noise alone makes INCONCLUSIVE.
+func vetoChance(r stats.Robust, alpha, margin float64) float64 {
+	if math.IsNaN(r.SE) || r.SE <= 0 || r.DF < 1 {
+		return 0
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: r.DF}
+	return 2 * t.Survival(t.Quantile(1-alpha)+math.Log1p(margin)/r.SE)
 }
 
 // robustDrift fills an arm's drift under RuleRobust1: the baseline's own

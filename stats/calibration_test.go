@@ -213,13 +213,12 @@ func checkCalibration(t *testing.T, r calibResult, campaigns int) {
 		t.Errorf("%s: coverage %.3f outside 94–96%%", name, r.coverage)
 	}
 	// Known shortfall: on the CV 9% host a stall (30% slow) is only four
-	// standard deviations out, so about half the stalls stay in and the
-	// noise the test suffers is heavier-tailed than the median campaign's
-	// residual σ says; power at the stated MDE is 64–68% there (measured
-	// with 1,000 campaigns), not 78–85%. It is held at that level.
+	// standard deviations out and most stalls stay in; the MDE models
+	// them (and the control's chance to veto), but after ten fixed rounds
+	// the power at the stated MDE is 75% (1,000 campaigns), not 78–85%.
 	lo := 0.78
-	if r.row.h == calibNoisy {
-		lo = 0.62
+	if r.row.h == calibNoisy && r.row.schedule == "" {
+		lo = 0.72
 	}
 	if r.powerAtMDE < lo-se(0.8) || r.powerAtMDE > 0.85+se(0.8) {
 		t.Errorf("%s: power at the stated MDE %.3f outside %.0f–85%%", name, r.powerAtMDE, 100*lo)

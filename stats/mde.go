@@ -11,19 +11,46 @@ import (
 )
 
 // Stalls is what a robust comparison saw of the runs far from their
-// arm's median (beyond TrimZ robust standard deviations, trimmed or not):
-// the MDE's model of the stalls a campaign like this one meets.
+// arm's median (beyond TrimZ robust standard deviations): those it trimmed
+// (each costs a run) and those it kept (each moves the estimate): the
+// MDE's model of the stalls a campaign like this one meets.
 type Stalls struct {
 	// Runs1 and Runs2 are the base's and the arm's valid runs, trimmed or
-	// not; Far the runs far out, Shift their mean log residual from
-	// their arm's median and RMS its root mean square.
-	Runs1, Runs2 int
-	Far          int
-	Shift, RMS   float64
+	// not; Trimmed the runs trimmed, Kept the runs far out but kept.
+	Runs1, Runs2, Trimmed, Kept int
+	// TrimRate and KeptRate are the shares of runs trimmed and kept far
+	// out; Shift is the kept ones' mean log residual from their arm's
+	// median and RMS its root mean square: the comparison's own, or the
+	// campaign's (PoolStalls), since stalls are the host's, not an arm's.
+	TrimRate, KeptRate, Shift, RMS float64
 	// Sigma and DF are the residual standard deviation and degrees of
 	// freedom of the fit without the runs far out (the fit's own when
 	// there are none).
 	Sigma, DF float64
+}
+
+// PoolStalls is s with the rates, shift and RMS of every comparison of a
+// campaign pooled (runs counted once per comparison they are in).
+func PoolStalls(s Stalls, all []Stalls) Stalls {
+	var runs, trimmed, kept int
+	var shift, sq float64
+	for _, o := range all {
+		runs += o.Runs1 + o.Runs2
+		trimmed += o.Trimmed
+		kept += o.Kept
+		shift += o.Shift * float64(o.Kept)
+		sq += o.RMS * o.RMS * float64(o.Kept)
+	}
+	s.TrimRate, s.KeptRate, s.Shift, s.RMS = 0, 0, 0, 0
+	if runs == 0 {
+		return s
+	}
+	s.TrimRate = float64(trimmed) / float64(runs)
+	s.KeptRate = float64(kept) / float64(runs)
+	if kept > 0 {
+		s.Shift, s.RMS = shift/float64(kept), math.Sqrt(sq/float64(kept))
+	}
+	return s
 }
 
 // MDERobust is the minimum detectable effect of CompareRobust at the
@@ -40,9 +67,8 @@ type Stalls struct {
 //     the standard error of the fit's design;
 //   - the t quantiles at the fit's degrees of freedom, and min_effect:
 //     an effect must clear both t(1−α/2)·SE and log(1+min_effect);
-//   - stalls: a share of the runs (the share far out here) stalls by the
-//     shift seen; a stall is trimmed as often as the runs far out here were
-//     (the share trimmed), and costs a run, or stays
+//   - stalls: a share of the runs (the share trimmed) is lost to the
+//     trimming, and another (the share far out but kept) stays
 //     in and moves the estimate by shift/n and widens σ. The power is
 //     averaged over the number of stalls each arm keeps (binomial), not
 //     taken at the average, since one kept stall in the faster arm
@@ -77,9 +103,9 @@ type mde struct {
 	// design is SE/σ per unit of 1/n1+1/n2: the fit's design factor.
 	design float64
 	sigma  float64 // noise of the clean runs, unbiased
-	// rate is the share of runs that stall, shift and rms their log
-	// shift, trimmed the chance a stall is trimmed.
-	rate, shift, rms, trimmed float64
+	// trimRate is the share of runs trimmed, keptRate the share of runs
+	// kept far out, shift and rms their log shift.
+	trimRate, keptRate, shift, rms float64
 }
 
 func mdeModel(r Robust) mde {
@@ -91,11 +117,7 @@ func mdeModel(r Robust) mde {
 		sigma, df = r.Sigma, r.DF
 	}
 	m.sigma = sigma / c4(df+1)
-	if s.Far > 0 {
-		m.rate = float64(s.Far) / (n1 + n2)
-		m.shift, m.rms = s.Shift, s.RMS
-		m.trimmed = math.Min(1, float64(r.Trimmed1+r.Trimmed2)/float64(s.Far))
-	}
+	m.trimRate, m.keptRate, m.shift, m.rms = s.TrimRate, s.KeptRate, s.Shift, s.RMS
 	return m
 }
 
@@ -103,9 +125,9 @@ func mdeModel(r Robust) mde {
 // decrease) that the model detects with the given power: the power,
 // averaged over the stalls each arm keeps, solved by bisection.
 func (m mde) effect(dir, alpha, power, floor float64) float64 {
-	n1 := m.n1 * (1 - m.rate*m.trimmed)
-	n2 := m.n2 * (1 - m.rate*m.trimmed)
-	kept := m.rate * (1 - m.trimmed)
+	n1 := m.n1 * (1 - m.trimRate)
+	n2 := m.n2 * (1 - m.trimRate)
+	kept := m.keptRate
 	df := math.Max(n1+n2-3, 1)
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
 	c := t.Quantile(1 - alpha/2)

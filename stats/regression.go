@@ -114,7 +114,7 @@ func CompareRobust(base, arm []Timed, c Config) Robust {
 		return out
 	}
 	out.Delta, out.SE, out.DF, out.Sigma = f.delta, f.se, f.df, f.sigma
-	out.Stalls = stallsOf(ys, ps, isArm, valid, f)
+	out.Stalls = stallsOf(ys, ps, isArm, valid, keep, f)
 	out.Ratio = math.Exp(f.delta)
 	if f.se == 0 {
 		// Every kept run fits exactly: certainty, as far as the data go.
@@ -132,9 +132,10 @@ func CompareRobust(base, arm []Timed, c Config) Robust {
 	return out
 }
 
-// stallsOf describes the runs far from their arm's median (beyond TrimZ
-// robust standard deviations), trimmed or not, and the fit without them.
-func stallsOf(ys, ps []float64, isArm, valid []bool, f fit) Stalls {
+// stallsOf describes the runs trimmed and the runs far from their arm's
+// median (beyond TrimZ robust standard deviations) but kept, and the fit
+// without any run far out.
+func stallsOf(ys, ps []float64, isArm, valid, keep []bool, f fit) Stalls {
 	s := Stalls{Sigma: f.sigma, DF: f.df}
 	resid := medianResiduals(ys, isArm, valid)
 	z := robustZ(resid, valid)
@@ -149,17 +150,29 @@ func stallsOf(ys, ps []float64, isArm, valid []bool, f fit) Stalls {
 			s.Runs1++
 		}
 		if z[i] > TrimZ {
-			s.Far++
+			clean[i] = false
+			if !keep[i] {
+				continue
+			}
+			s.Kept++
 			s.Shift += resid[i]
 			s.RMS += resid[i] * resid[i]
-			clean[i] = false
 		}
 	}
-	if s.Far == 0 {
+	for i, v := range valid {
+		if v && !keep[i] {
+			s.Trimmed++
+		}
+	}
+	n := float64(s.Runs1 + s.Runs2)
+	s.TrimRate, s.KeptRate = float64(s.Trimmed)/n, float64(s.Kept)/n
+	if s.Kept > 0 {
+		s.Shift /= float64(s.Kept)
+		s.RMS = math.Sqrt(s.RMS / float64(s.Kept))
+	}
+	if slices.Equal(clean, valid) {
 		return s
 	}
-	s.Shift /= float64(s.Far)
-	s.RMS = math.Sqrt(s.RMS / float64(s.Far))
 	if g := fitTrend(ys, ps, isArm, clean); g.ok && g.sigma > 0 {
 		s.Sigma, s.DF = g.sigma, g.df
 	}

@@ -141,10 +141,10 @@ func TestMDERobust(t *testing.T) {
 // looks taken before the last narrow it (the plan can decide at any).
 func TestMDERobustStallsAndLooks(t *testing.T) {
 	clean, _ := MDERobust(robustOf(10, 0.09), 0.05, 0.8, 0.01, nil)
-	stalled := func(sigma float64, trimmed int) float64 {
+	stalled := func(sigma, trimmed float64) float64 {
 		r := robustOf(10, sigma)
-		r.Stalls.Far, r.Stalls.Shift, r.Stalls.RMS = 1, math.Log(0.7), -math.Log(0.7)
-		r.Trimmed2 = trimmed
+		r.Stalls.TrimRate, r.Stalls.KeptRate = 0.05*trimmed, 0.05*(1-trimmed)
+		r.Stalls.Shift, r.Stalls.RMS = math.Log(0.7), -math.Log(0.7)
 		up, _ := MDERobust(r, 0.05, 0.8, 0.01, nil)
 		base, _ := MDERobust(robustOf(10, sigma), 0.05, 0.8, 0.01, nil)
 		return up / base
