@@ -88,9 +88,19 @@ func (s samples) timed(in Input, arm, metric string) []stats.Timed {
 }
 
 func compareRobust(in Input, s samples, ref, arm, metric string, alpha, confidence float64) stats.Robust {
+	return compareRobustPooled(in, s, []string{ref}, arm, metric, alpha, confidence)
+}
+
+// compareRobustPooled compares arm with the runs of every arm of refs
+// together.
+func compareRobustPooled(in Input, s samples, refs []string, arm, metric string, alpha, confidence float64) stats.Robust {
 	cfg := statsConfig(in.Policy)
 	cfg.Alpha, cfg.Confidence = alpha, confidence
-	return stats.CompareRobust(s.timed(in, ref, metric), s.timed(in, arm, metric), cfg)
+	var ref []stats.Timed
+	for _, r := range refs {
+		ref = append(ref, s.timed(in, r, metric)...)
+	}
+	return stats.CompareRobust(ref, s.timed(in, arm, metric), cfg)
 }
 
 // robustComparison stores a robust comparison.
@@ -107,12 +117,17 @@ func armVerdictsRobust(in Input, s samples) ([]schema.ArmVerdict, []schema.Reaso
 	alpha, confidence, _ := levels(in, s)
 	family := testArms(p)
 	controlName := ""
+	refs := []string{p.Baseline}
+	var pooled []string
 	for _, a := range p.Arms {
-		if a.Control {
+		if a.Control && controlName == "" {
 			controlName = a.Name
-			break
+		}
+		if a.Control && p.Stats.PoolControl {
+			pooled = append(pooled, a.Name)
 		}
 	}
+	refs = append(refs, pooled...)
 	var out []schema.ArmVerdict
 	var vsControl []stats.Robust
 	var warnings, inconclusive []schema.Reason
@@ -131,7 +146,12 @@ func armVerdictsRobust(in Input, s samples) ([]schema.ArmVerdict, []schema.Reaso
 		if a.Name == p.Baseline {
 			continue
 		}
+		// A test arm is compared with the reference (the baseline, and the
+		// controls when pooled); a control with the baseline alone.
 		r := compareRobust(in, s, p.Baseline, a.Name, p.Primary, alpha, confidence)
+		if !a.Control {
+			r = compareRobustPooled(in, s, refs, a.Name, p.Primary, alpha, confidence)
+		}
 		rs[a.Name] = r
 		stalls = append(stalls, r.Stalls)
 	}
@@ -144,6 +164,9 @@ func armVerdictsRobust(in Input, s samples) ([]schema.ArmVerdict, []schema.Reaso
 			warnings = append(warnings, schema.ComparisonNote{Arm: a.Name, Baseline: p.Baseline, Note: w})
 		}
 		v := schema.ArmVerdict{Arm: a.Name, Control: a.Control, Comparison: robustComparison(r, alpha, p.Stats.MinEffect)}
+		if !a.Control {
+			v.Pooled = pooled
+		}
 		level := alpha
 		if !a.Control {
 			level = alpha / float64(len(family))

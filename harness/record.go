@@ -46,6 +46,7 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 			Confidence: p.Stats.Confidence, Alpha: p.Stats.Alpha, MinEffect: p.Stats.MinEffect,
 			MaxSpread: p.Gates.MaxSpread, MaxContended: p.Gates.MaxContended,
 			ContendedCPU: p.Gates.ContendedCPU, MaxDrift: p.Gates.MaxDrift, Resamples: p.Stats.Resamples,
+			PoolControl: p.Stats.PoolControl,
 		},
 	}
 	for _, n := range s.Unmeasured {

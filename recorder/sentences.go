@@ -319,7 +319,14 @@ func (f style) armVerdict(v schema.ArmVerdict, baseline string, sn sense) string
 func (f style) armVerdictRobust(v schema.ArmVerdict, baseline string, sn sense) string {
 	code := f.code
 	c := v.Comparison
-	s := fmt.Sprintf("%s vs %s: %s", code(v.Arm), code(baseline), comparisonSentence(c, sn, true))
+	ref := code(baseline)
+	for _, p := range v.Pooled {
+		ref += " + " + code(p)
+	}
+	if len(v.Pooled) > 0 {
+		ref += " (pooled)"
+	}
+	s := fmt.Sprintf("%s vs %s: %s", code(v.Arm), ref, comparisonSentence(c, sn, true))
 	if c.Trimmed > 0 {
 		s += fmt.Sprintf(" (%d stalled run(s) trimmed)", c.Trimmed)
 	}
@@ -349,11 +356,19 @@ func round3(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 // stats package.
 func methodStatistics(me schema.Method) string {
 	if me.Rule.Robust() {
-		return fmt.Sprintf("Statistics (rule %s): medians with distribution-free confidence intervals (benchmath); each arm against the baseline by a least-squares regression of log values on the arm and the run's place in the plan, which takes out a trend common to the arms, after trimming runs whose studentized residual is beyond the Bonferroni t quantile at %s over the runs (a stall, at most a quarter of the runs); t interval and two-sided t-test of the arm's coefficient, Holm over the test arms. A change counts only when the adjusted p < %s and it is at least %s. The minimum detectable effect is stated for an increase and a decrease from the regression's standard error (unbiased for small n), at least min_effect plus its margin. Drift is an arm's trend relative to the baseline's (t-test at %s). A negative control is an equivalence test within ±%s.",
-			code(string(me.Rule)), count(stats.TrimAlpha), count(me.Alpha), pctShort(me.MinEffect), count(analysis.DriftAlpha), pctShort(analysis.EquivalenceMargin*me.MinEffect))
+		return fmt.Sprintf("Statistics (rule %s): medians with distribution-free confidence intervals (benchmath); each arm against the baseline by a least-squares regression of log values on the arm and the run's place in the plan, which takes out a trend common to the arms, after trimming runs whose studentized residual is beyond the Bonferroni t quantile at %s over the runs (a stall, at most a quarter of the runs); t interval and two-sided t-test of the arm's coefficient, Holm over the test arms. A change counts only when the adjusted p < %s and it is at least %s. The minimum detectable effect is stated for an increase and a decrease: the effect a campaign like this one (the same runs, noise and stalls) claims with the stated power, from the noise of the runs not far out (unbiased for small n), the runs its stalls cost or move (pooled over the campaign), the chance that the control's noise vetoes, and the looks taken; at least min_effect plus its margin. Drift is an arm's trend relative to the baseline's (t-test at %s). A negative control is an equivalence test within ±%s.%s",
+			code(string(me.Rule)), count(stats.TrimAlpha), count(me.Alpha), pctShort(me.MinEffect), count(analysis.DriftAlpha), pctShort(analysis.EquivalenceMargin*me.MinEffect), pooledSentence(me))
 	}
 	return fmt.Sprintf("Statistics: medians with distribution-free confidence intervals (benchmath; the level actually achievable with n samples is shown); ratio of medians with a percentile-bootstrap interval (%d resamples, seeded); two-sided Mann–Whitney U test. A change counts only when p < %s, the interval excludes 1, and it is at least %s.",
 		me.Resamples, count(me.Alpha), pctShort(me.MinEffect))
+}
+
+// pooledSentence states stats.pool_control, when set.
+func pooledSentence(me schema.Method) string {
+	if !me.PoolControl {
+		return ""
+	}
+	return " The negative controls are pooled with the baseline into the reference of every test arm (stats.pool_control); each control is still tested against the baseline alone."
 }
 
 // outlierRule names the outlier rule.

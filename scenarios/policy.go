@@ -18,6 +18,11 @@ type Stats struct {
 	// Pairing is "off" (default: compare the arms as two groups) or
 	// "auto" (compare arms round by round when every round holds both).
 	Pairing schema.Pairing `yaml:"pairing" json:"pairing,omitempty"`
+	// PoolControl, under rule robust-1, compares each test arm with the
+	// baseline's runs and the negative controls' together (twice the
+	// reference runs); each control is still tested for equivalence with
+	// the baseline alone and still vetoes.
+	PoolControl bool `yaml:"pool_control" json:"pool_control,omitempty"`
 }
 
 // Gates are the publishability rules. A campaign that breaks one is
@@ -166,6 +171,8 @@ type StatsPolicy struct {
 	Seed      uint64
 	// Pairing says whether arms are compared round by round.
 	Pairing schema.Pairing
+	// PoolControl pools the negative controls into the reference.
+	PoolControl bool
 }
 
 // Resamples is the number of bootstrap resamples of every ratio interval.
@@ -224,6 +231,7 @@ func (s *Scenario) compilePolicy() Policy {
 		Stats: StatsPolicy{
 			Confidence: float64(s.Stats.Confidence), Alpha: float64(s.Stats.Alpha), MinEffect: float64(s.Stats.MinEffect),
 			Resamples: Resamples, Seed: uint64(s.Schedule.Seed) + 1, Pairing: s.Stats.Pairing,
+			PoolControl: s.Stats.PoolControl,
 		},
 		Gates: GatesPolicy{
 			MaxSpread: float64(s.Gates.MaxSpread), MaxContended: float64(s.Gates.MaxContended),

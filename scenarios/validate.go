@@ -302,6 +302,9 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 			p.at(fmt.Sprintf("arms[%d].control", i), "the baseline cannot be its own negative control: add a separate arm with the baseline's settings")
 		}
 	}
+	if s.Stats.PoolControl && controls == 0 {
+		p.at("stats.pool_control", "there is no negative control to pool: add an arm with the baseline's settings and control: true, or drop pool_control")
+	}
 	if controls > 0 && controls == len(s.Arms)-1 {
 		p.at("arms", "every arm besides the baseline is a control: nothing is measured as a change")
 	}

@@ -191,6 +191,9 @@ type ArmVerdict struct {
 	// (two one-sided tests at alpha).
 	EquivalenceMargin float64 `json:"equivalence_margin,omitempty"`
 	Equivalent        bool    `json:"equivalent,omitempty"`
+	// Pooled names the negative controls pooled with the baseline into
+	// the reference this arm was compared with (stats.pool_control).
+	Pooled []string `json:"pooled,omitempty"`
 }
 
 // IdentityResult is the output identity check.

@@ -207,6 +207,9 @@ type Method struct {
 	// Rule is the statistical rule of the analysis (see Rule); absent in
 	// records written before it was stored, which keep the first rule.
 	Rule Rule `json:"rule,omitempty"`
+	// PoolControl is set when the negative controls were pooled into the
+	// reference of every test arm (stats.pool_control).
+	PoolControl bool `json:"pool_control,omitempty"`
 	// StoppedBy says what ended the schedule.
 	StoppedBy string `json:"stopped_by,omitempty"`
 	// RoundsRun is the number of rounds actually run.
