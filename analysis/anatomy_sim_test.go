@@ -222,3 +222,36 @@ func med(xs []float64) float64 {
 	}
 	return s[len(s)/2]
 }
+
+// TestEveryMeasuredRequestsOutputIsCompared: with several measured
+// requests per start, each request's output is compared, not only the
+// start's first: a later request of the test arm that differs makes it
+// DIVERGENT, and one of the baseline makes identity undecidable.
+func TestEveryMeasuredRequestsOutputIsCompared(t *testing.T) {
+	p := nestedPolicy(t, 3, 2)
+	p.Exactness = &scenarios.ExactnessPolicy{Compare: []string{"test"}, Against: "base", OnMismatch: schema.MismatchReport}
+	build := func(baseLater, testLater string) ([]schema.Run, schema.Method) {
+		runs, m := nestedCampaign(t, p, vmHost, 7)
+		for i := range runs {
+			r := &runs[i]
+			r.Output = "once upon a time"
+			later := testLater
+			if r.Arm == "base" {
+				later = baseLater
+			}
+			r.Requests[2].Output = later
+		}
+		return runs, m
+	}
+	same, other := "once upon a time", "once upon a tide"
+	for _, tc := range []struct {
+		base, test string
+		want       schema.IdentityVerdict
+	}{{same, same, schema.Identical}, {same, other, schema.Divergent}, {other, same, schema.Undecidable}} {
+		runs, m := build(tc.base, tc.test)
+		a, _ := recorder.Analyze(p, runs, m, schema.Schema)
+		if a.Identity == nil || a.Identity.Verdict != tc.want {
+			t.Errorf("later requests %q / %q: identity %+v, want %s", tc.base, tc.test, a.Identity, tc.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/decodebench/decodebench/identity"
@@ -38,10 +39,10 @@ func checkIdentity(in Input) *schema.IdentityResult {
 		}
 		outputs[r.Arm] = append(outputs[r.Arm], o)
 		seqs[r.Arm] = append(seqs[r.Arm], r.Seq)
-		// Every concurrent stream's output is compared too: in the
-		// baseline each must agree with the others, elsewhere each with
-		// the baseline's.
-		for _, so := range r.StreamOutputs {
+		// Every concurrent stream's output, and every measured request's
+		// after the start's first, is compared too: in the baseline each
+		// must agree with the others, elsewhere each with the baseline's.
+		for _, so := range slices.Concat(r.StreamOutputs, r.RequestOutputs) {
 			text, stripped := identity.Strip(so, x.Strip)
 			res.Stripped = append(res.Stripped, stripped...)
 			outputs[r.Arm] = append(outputs[r.Arm], identity.Output{Text: text})

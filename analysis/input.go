@@ -106,6 +106,9 @@ type Run struct {
 	// identity check compares like the run's output.
 	Streams       []schema.Stream
 	StreamOutputs []string
+	// RequestOutputs are the texts of the start's measured requests after
+	// the first (schedule.requests), compared like the run's output.
+	RequestOutputs []string
 }
 
 // Reading is one counter's value in one run.

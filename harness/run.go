@@ -96,9 +96,13 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 			resp = streams.Streams[0]
 			measured = append(measured, streams.Window())
 			sum := sha256.Sum256([]byte(resp.Text))
-			run.Requests = append(run.Requests, schema.ServedRequest{Kind: schema.RequestMeasured,
+			sr := schema.ServedRequest{Kind: schema.RequestMeasured,
 				Metrics: requestMetrics(s.Engine.Request.Endpoint, resp), Tokens: resp.Tokens, Prefix: prefix,
-				OutputSHA256: hex.EncodeToString(sum[:])})
+				OutputSHA256: hex.EncodeToString(sum[:])}
+			if i > 0 {
+				sr.Output = resp.Text
+			}
+			run.Requests = append(run.Requests, sr)
 		}
 	}
 	releaseGC()

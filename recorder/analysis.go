@@ -18,6 +18,14 @@ func AnalysisInput(p scenarios.Policy, runs []schema.Run, m schema.Method) analy
 			Output:             r.Output, Reasoning: r.Reasoning, TokenIDs: r.TokenIDs, Declines: r.Declines,
 			Served: r.Requests, ReadyS: r.ReadyS, Seconds: r.Seconds, CooldownS: r.CooldownS}
 		ar.Metrics = analysis.PerStart(r.Metrics, r.Requests)
+		measured := 0
+		for _, q := range r.Requests {
+			if q.Kind == schema.RequestMeasured {
+				if measured++; measured > 1 {
+					ar.RequestOutputs = append(ar.RequestOutputs, q.Output)
+				}
+			}
+		}
 		if r.Contention != nil {
 			ar.Contention, ar.HasContention = r.Contention.Others, true
 		}

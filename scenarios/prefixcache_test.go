@@ -72,6 +72,14 @@ func TestPrefixCacheAndRequestsErrors(t *testing.T) {
 			t.Errorf("requests %s: got %v", n, err)
 		}
 	}
+	conc, err := ShippedSource("llamacpp-concurrency")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src0 := strings.Replace(string(conc), "schedule:\n", "schedule:\n  requests: 2\n", 1)
+	if _, _, err := Parse("t.yaml", ".", []byte(src0), Options{LookupEnv: noEnv}); err == nil || !strings.Contains(err.Error(), "requests must be 1 with arms[].concurrency") {
+		t.Errorf("requests with concurrent streams: got %v", err)
+	}
 	s, _, err := Parse("t.yaml", ".", mustShipped(t), Options{LookupEnv: noEnv})
 	if err != nil || s.Policy.Schedule.Requests != 1 {
 		t.Fatalf("default requests: %v %+v", err, s.Policy.Schedule)

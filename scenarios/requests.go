@@ -17,5 +17,12 @@ func (s *Scenario) validateRequests(p *problems) {
 		p.at("schedule.requests", "%d: measured requests per engine start must be 1 to %d", n, MaxRequests)
 	case n > 1 && s.Engine.IsCommand():
 		p.at("schedule.requests", "a command engine serves one request per start: requests must be 1")
+	case n > 1:
+		for _, a := range s.Arms {
+			if a.Concurrency != nil && *a.Concurrency > 1 {
+				p.at("schedule.requests", "arm %q sends %d concurrent streams: each start's concurrent streams are one measured request, so requests must be 1 with arms[].concurrency", a.Name, int(*a.Concurrency))
+				return
+			}
+		}
 	}
 }

@@ -16,6 +16,10 @@ type ServedRequest struct {
 	Prefix string `json:"prefix,omitempty"`
 	// OutputSHA256 is the sha256 of a measured request's generated text.
 	OutputSHA256 string `json:"output_sha256,omitempty"`
+	// Output is the generated text of a measured request after the
+	// start's first (whose text is the run's Output), kept so that output
+	// identity compares every measured request.
+	Output string `json:"output,omitempty"`
 }
 
 // RequestKind is what a served request was for.
