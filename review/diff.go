@@ -322,6 +322,12 @@ func conditions(oldPath string, old *schema.Record, newPath string, nu *schema.R
 	add("gates", gates(om), gates(nm))
 	add("statistics", fmt.Sprintf("confidence %g, alpha %g, min_effect %g", om.Confidence, om.Alpha, om.MinEffect), fmt.Sprintf("confidence %g, alpha %g, min_effect %g", nm.Confidence, nm.Alpha, nm.MinEffect))
 	add("rounds run", fmt.Sprint(om.RoundsRun), fmt.Sprint(nm.RoundsRun))
+	if om.Requests > 0 && nm.Requests > 0 {
+		add("measured requests per engine start", fmt.Sprint(om.Requests), fmt.Sprint(nm.Requests))
+	}
+	if len(om.PrefixCache) > 0 && len(nm.PrefixCache) > 0 {
+		add("prefix cache", prefixCaches(om), prefixCaches(nm))
+	}
 	lo, ln := loadLevel(old), loadLevel(nu)
 	if math.Abs(lo-ln) >= 0.5 {
 		add("median load average (1 min)", fmt.Sprintf("%.2f", lo), fmt.Sprintf("%.2f", ln))
