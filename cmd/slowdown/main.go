@@ -1,9 +1,12 @@
 // Command slowdown runs a command and holds it stopped a fixed fraction of
 // wall time: every period it stops the command's whole process group
 // (SIGSTOP) for the fraction's share of the period and lets it go on
-// (SIGCONT). A CPU-bound engine run under it does the same work in
-// 1/(1-fraction) of the time, whatever else the host is doing: this is
-// the known slowdown with which a campaign's sensitivity is measured.
+// (SIGCONT). A CPU-bound engine that has its cores does the same work in
+// 1/(1-fraction) of the time: this is the known slowdown with which a
+// campaign's sensitivity is measured on a quiet host. On an overloaded one
+// (more runnable threads than cores) it is no slowdown: the scheduler
+// serves each resumed process first, and llama-server held stopped 40% of
+// the time decoded faster than without.
 //
 //	slowdown [-stop 5%] [-period 20ms] [-v] [--] command [args...]
 //
