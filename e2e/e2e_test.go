@@ -30,7 +30,7 @@ import (
 
 var (
 	binary      string // the decodebench binary built for these tests
-	slowdown    string // cmd/slowdown, built for these tests
+	synthgguf   string // cmd/synthgguf, built for these tests
 	llamaServer string
 	modelDir    string
 	chaoticDir  string // models whose greedy output diverges under speculation
@@ -48,8 +48,8 @@ func TestMain(m *testing.M) {
 	// never the user's (a campaign running on the host must not fail the
 	// tests): this one, unless the test gives it one of its own (launch).
 	os.Setenv("DECODEBENCH_LOCK", filepath.Join(dir, "host.lock"))
-	slowdown = filepath.Join(dir, "slowdown")
-	for out, pkg := range map[string]string{binary: "../cmd/decodebench", slowdown: "../cmd/slowdown"} {
+	synthgguf = filepath.Join(dir, "synthgguf")
+	for out, pkg := range map[string]string{binary: "../cmd/decodebench", synthgguf: "../cmd/synthgguf"} {
 		build := exec.Command("go", "build", "-o", out, pkg)
 		build.Stderr = os.Stderr
 		if err := build.Run(); err != nil {

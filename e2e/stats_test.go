@@ -67,7 +67,7 @@ func TestControlArmCampaign(t *testing.T) {
 	// one of two cores busy, one thread decoded 3x faster than two): which
 	// way the draft goes, and whether it reaches significance in 5 rounds,
 	// is the engine's and the host's, not asserted here (the simulation
-	// tests in stats/ prove the statistics; TestArmEnginesCopyAndSlowdown
+	// tests in stats/ prove the statistics; TestArmEnginesCopyAndHeavier
 	// finds a known slowdown). What must hold whatever the noise: the
 	// sentence says what the record's comparison says, and every verdict
 	// line has its parts.
