@@ -93,7 +93,7 @@ func copyBuild(t *testing.T, dir string, extra ...string) string {
 }
 
 // heavyBuild is a copy of the build under test whose wrapper runs it on a
-// synthetic model of twice the layers (llama-server takes the last -m): a
+// synthetic model of three times the layers (llama-server takes the last -m): a
 // known slowdown that no background load reverses, because it is work, not
 // time. Fewer threads is no such thing (with one of two cores busy,
 // llama-server decoded 3x faster with -t 1 than with -t 2), and neither is
@@ -103,7 +103,7 @@ func copyBuild(t *testing.T, dir string, extra ...string) string {
 func heavyBuild(t *testing.T, dir string) string {
 	t.Helper()
 	models := filepath.Join(dir, "models")
-	out, err := exec.Command(synthgguf, "-out", models, "-layers", "16").CombinedOutput()
+	out, err := exec.Command(synthgguf, "-out", models, "-layers", "24").CombinedOutput()
 	if err != nil {
 		t.Fatalf("synthgguf: %v\n%s", err, out)
 	}
@@ -201,7 +201,7 @@ func buildCounter(build string, arms ...string) string {
 
 // One campaign, three engines: the installed build, a copy of it (distinct
 // files of the same build, so a negative control: no significant
-// difference), and a copy whose wrapper runs it on a model of twice the
+// difference), and a copy whose wrapper runs it on a model of three times the
 // layers (found slower, under any background load). The record carries
 // three engine identities and a per-run build counter read from the
 // servers, and passes check.
@@ -291,7 +291,7 @@ func TestArmEnginesCopyAndHeavier(t *testing.T) {
 			}
 		case "slow":
 			if c == nil || !c.Significant || c.Ratio >= 0.9 {
-				t.Errorf("twice the layers: want significantly slower, got %+v", c)
+				t.Errorf("three times the layers: want significantly slower, got %+v", c)
 			}
 		}
 	}
