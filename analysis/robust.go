@@ -22,11 +22,9 @@ import (
 // once the control shows it absent.
 const EquivalenceMargin = 2
 
-// RobustMinRuns is the fewest finished runs the baseline and each arm
-// need under RuleRobust1: with two, a stalled run cannot be told from a
-// change (there is no majority to trim against) and the regression has one
-// residual degree of freedom.
-const RobustMinRuns = 3
+// RobustMinRuns is schema.RobustMinRuns, the fewest finished runs the
+// baseline and each arm need under RuleRobust1.
+const RobustMinRuns = schema.RobustMinRuns
 
 // DriftAlpha is the level of the relative-trend test that flags drift.
 const DriftAlpha = 0.05

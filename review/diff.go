@@ -31,6 +31,19 @@ type Diff struct {
 	Ratios []RatioDiff `json:"ratios,omitempty"`
 	// Threshold is the smallest change that counts.
 	Threshold float64 `json:"threshold"`
+	// Family is how the ratios that --fail-on-regression gates on keep
+	// their family-wise error; nil without ratios.
+	Family *RatioFamily `json:"family,omitempty"`
+}
+
+// RatioFamily is the Bonferroni correction over the arm ratios a diff
+// gates on: with Comparisons of them, each interval is at
+// 1 − Alpha/Comparisons, so the chance that any of them shows a change
+// that is not there is at most Alpha.
+type RatioFamily struct {
+	Alpha       float64 `json:"alpha"`
+	Comparisons int     `json:"comparisons"`
+	Confidence  float64 `json:"confidence"`
 }
 
 // Condition is one difference in the conditions of measurement.
@@ -130,13 +143,23 @@ func Compare(oldPath string, old *schema.Record, newPath string, nu *schema.Reco
 	if old.Scenario.Baseline == nu.Scenario.Baseline {
 		base := nu.Scenario.Baseline
 		m := nu.Scenario.Primary
+		var arms []string
 		for _, arm := range armNames(old, nu) {
-			if arm == base {
-				continue
+			if arm != base {
+				arms = append(arms, arm)
 			}
-			rc := stats.CompareRatios(samples(old, base, m), samples(old, arm, m), samples(nu, base, m), samples(nu, arm, m), cfg)
+		}
+		// Every arm's ratio can fail the gate: Bonferroni over them keeps
+		// the chance of a false regression anywhere at alpha.
+		rcfg := cfg
+		if len(arms) > 0 {
+			d.Family = &RatioFamily{Alpha: cfg.Alpha, Comparisons: len(arms), Confidence: 1 - cfg.Alpha/float64(len(arms))}
+			rcfg.Confidence, rcfg.Alpha = d.Family.Confidence, cfg.Alpha/float64(len(arms))
+		}
+		for _, arm := range arms {
+			rc := stats.CompareRatios(samples(old, base, m), samples(old, arm, m), samples(nu, base, m), samples(nu, arm, m), rcfg)
 			rd := RatioDiff{Arm: arm, Baseline: base, Metric: m, Old: nan0(rc.Old), New: nan0(rc.New), Change: nan0(rc.Change - 1), Lo: nan0(rc.Lo - 1), Hi: nan0(rc.Hi - 1)}
-			rd.Verdict = judge(rc.Change-1, rc.Lo-1, rc.Hi-1, math.NaN(), cfg.Alpha, opt.Threshold, higherIsBetter(nu, m))
+			rd.Verdict = judge(rc.Change-1, rc.Lo-1, rc.Hi-1, math.NaN(), rcfg.Alpha, opt.Threshold, higherIsBetter(nu, m))
 			d.Ratios = append(d.Ratios, rd)
 		}
 	}

@@ -41,7 +41,7 @@ func (d Diff) WriteText(w io.Writer) error {
 	}
 	tw.Flush()
 	if len(d.Ratios) > 0 {
-		fmt.Fprintf(w, "\nEach arm's ratio to its own baseline (survives a change of machine):\n")
+		fmt.Fprintf(w, "\nEach arm's ratio to its own baseline (survives a change of machine; %s):\n", d.familyText())
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "  arm / baseline\tmetric\told ratio\tnew ratio\tchange [interval]\tverdict")
 		for _, r := range d.Ratios {
@@ -81,7 +81,7 @@ func (d Diff) WriteMarkdown(w io.Writer) error {
 	}
 	if len(d.Ratios) > 0 {
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Each arm's ratio to its own baseline (survives a change of machine):")
+		fmt.Fprintf(w, "Each arm's ratio to its own baseline (survives a change of machine; %s):\n", d.familyText())
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "| arm / baseline | metric | old ratio | new ratio | change [interval] | |")
 		fmt.Fprintln(w, "|---|---|---:|---:|---|---|")
@@ -90,6 +90,15 @@ func (d Diff) WriteMarkdown(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// familyText states the family-wise error control of the ratios.
+func (d Diff) familyText() string {
+	f := d.Family
+	if f == nil {
+		return "no ratios"
+	}
+	return fmt.Sprintf("family-wise alpha %s over the %d arm ratio(s) --fail-on-regression gates on, Bonferroni: each interval at %s", strconv.FormatFloat(f.Alpha, 'g', 4, 64), f.Comparisons, strconv.FormatFloat(100*f.Confidence, 'g', 4, 64)+"%")
 }
 
 func bold(c Change) string {

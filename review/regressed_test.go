@@ -1,6 +1,7 @@
 package review
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -47,5 +48,50 @@ func TestRegressionGatesOnWithinRecordRatios(t *testing.T) {
 	}
 	if d := Compare("old.md", old, "new.md", record(1, 1.2), DiffOptions{Threshold: 0.02}); !d.Regressed() {
 		t.Errorf("draft's ratio fell from 1.5 to 1.2 and the gate passed: %+v", d.Ratios)
+	}
+}
+
+// --fail-on-regression gates on every arm's ratio at once: with four arms
+// and no change at all, the chance that any of them shows a significant
+// regression is held at alpha by Bonferroni over the arms (each interval
+// at 1 − alpha/4), where intervals at 1 − alpha each would fail the gate
+// far more often. Seeded A/A pairs of records, 5% noise, six rounds.
+func TestRegressionGateFamilyWise(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation")
+	}
+	arms := []string{"base", "a", "b", "c", "d"}
+	record := func(rng *rand.Rand) *schema.Record {
+		r := &schema.Record{Verdict: schema.Valid}
+		r.Scenario.Baseline, r.Scenario.Primary = "base", schema.DecodeTokS
+		for _, a := range arms {
+			r.Scenario.Arms = append(r.Scenario.Arms, schema.ArmInfo{Name: a})
+		}
+		r.Method.Confidence, r.Method.Alpha = 0.95, 0.05
+		r.Analysis.Results = []schema.MetricResult{{Metric: schema.DecodeTokS, Unit: "tok/s", HigherIsBetter: true, Primary: true}}
+		for round := 1; round <= 6; round++ {
+			for _, a := range arms {
+				v := 100 * (1 + 0.05*rng.NormFloat64())
+				r.Runs = append(r.Runs, schema.Run{Seq: len(r.Runs) + 1, Round: round, Arm: a, Metrics: map[string]float64{schema.DecodeTokS: v}})
+			}
+		}
+		return r
+	}
+	const pairs = 200
+	rng := rand.New(rand.NewPCG(18, 8))
+	failed := 0
+	for range pairs {
+		d := Compare("old.md", record(rng), "new.md", record(rng), DiffOptions{Threshold: 1e-9})
+		if f := d.Family; f == nil || f.Comparisons != 4 || f.Confidence != 1-0.05/4 {
+			t.Fatalf("family %+v, want 4 comparisons at 98.75%%", f)
+		}
+		if d.Regressed() {
+			failed++
+		}
+	}
+	rate := float64(failed) / pairs
+	t.Logf("A/A, four arms, %d pairs of records: the gate failed in %.1f%% (family-wise alpha 5%%)", pairs, 100*rate)
+	if rate > 0.05+3*math.Sqrt(0.05*0.95/pairs) {
+		t.Errorf("false regressions in %.3f of A/A pairs > 0.05", rate)
 	}
 }

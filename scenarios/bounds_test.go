@@ -24,13 +24,14 @@ func TestEstimate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 6 rounds × 3 arms × (2s cooldown + 10s start + 2 × (1s + 256/20 s)).
-	want := 18 * (2*time.Second + 10*time.Second + 2*(time.Second+12800*time.Millisecond))
+	// At most 15 rounds (the sequential schedule's last look) × 3 arms ×
+	// (2s cooldown + 10s start + 2 × (1s + 256/20 s)).
+	want := 45 * (2*time.Second + 10*time.Second + 2*(time.Second+12800*time.Millisecond))
 	if got := s.Estimate(); got != want {
 		t.Errorf("Estimate() = %v, want %v", got, want)
 	}
 	s.Schedule.Rounds = Rounds{Min: 5, Max: 30}
-	if got := s.Estimate(); got != 5*want {
-		t.Errorf("adaptive: Estimate() = %v, want the maximum rounds' %v", got, 5*want)
+	if got := s.Estimate(); got != 2*want {
+		t.Errorf("adaptive: Estimate() = %v, want the maximum rounds' %v", got, 2*want)
 	}
 }

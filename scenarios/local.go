@@ -3,13 +3,13 @@ package scenarios
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
+
+	"github.com/decodebench/decodebench/schema"
 )
 
 // MaxPromptBytes bounds a prompt file.
@@ -191,54 +191,35 @@ func modelFile(a string) bool {
 	return false
 }
 
-// minRoundsFor returns the smallest number of rounds n for which the
-// two-sided Mann-Whitney U test of two samples of n can reach p < alpha:
-// its smallest p-value, when the samples do not overlap at all, is
-// 2/C(2n, n).
-func minRoundsFor(alpha float64) int {
-	for n := 1; n <= MaxRounds; n++ {
-		if minP(n) < alpha {
-			return n
-		}
-	}
-	return MaxRounds + 1
-}
-
-// minP is 2/C(2n, n), the smallest two-sided exact U-test p-value with
-// n runs per arm.
-func minP(n int) float64 {
-	c := 1.0
-	for i := 1; i <= n; i++ {
-		c = c * float64(n+i) / float64(i)
-	}
-	return math.Min(1, 2/c)
-}
-
-// warnRounds warns when no outcome of the campaign could be significant:
-// against alpha, or, with several test arms, against Holm's first step,
-// alpha over the number of test arms, which the most significant arm
-// must get below (the analysis' too-few-samples gate, analysis/gates.go).
+// warnRounds warns when no outcome of the campaign could be significant
+// under the rule new records are written under (schema.RuleCurrent): it
+// needs schema.RobustMinRuns finished runs of the baseline and of each arm
+// (analysis' too-few-runs gate), so a schedule whose largest number of
+// rounds is below that is futile. Its t-test has no floor on p: unlike the
+// first rule's U test (2/C(2n, n)), three rounds can find a change, and
+// several test arms (Holm) need no more rounds. A sequential look before
+// that minimum can never decide, and is spent for nothing (alpha over
+// the looks): a warning.
 func (s *Scenario) warnRounds(p *problems) {
-	n, alpha := max(s.Schedule.Rounds.Min, s.Schedule.Rounds.Max), float64(s.Stats.Alpha)
-	if n < 1 || n > MaxRounds || alpha <= 0 || alpha >= 0.5 {
+	r := s.Schedule.Rounds
+	n := max(r.Min, r.Max)
+	if n < 1 || n > MaxRounds {
 		return // refused elsewhere
 	}
-	family := 0
-	if slices.Contains(s.ArmNames(), s.Baseline) {
-		for _, a := range s.Arms {
-			if a.Name != s.Baseline && !a.Control {
-				family++
-			}
+	if n < schema.RobustMinRuns {
+		p.futile("schedule.rounds", "with %d rounds no arm reaches the %d finished runs that rule %s needs to compare it with the baseline (with two, a stalled run cannot be told from a change): every outcome would be INCONCLUSIVE; use at least %d rounds",
+			n, schema.RobustMinRuns, schema.RuleCurrent, schema.RobustMinRuns)
+		return
+	}
+	var early []int
+	for _, l := range r.Looks() {
+		if l < schema.RobustMinRuns {
+			early = append(early, l)
 		}
 	}
-	limit, against := alpha, fmt.Sprintf("alpha %g", alpha)
-	if family > 1 {
-		limit = alpha / float64(family)
-		against = fmt.Sprintf("the Holm-adjusted alpha %.3g (alpha %g over %d test arms)", limit, alpha, family)
-	}
-	if minP(n) >= limit {
-		p.futile("schedule.rounds", "with %d rounds the U test's smallest possible p-value is %.3g (2/C(%d,%d)), never below %s: no difference can be found significant; use at least %d rounds",
-			n, minP(n), 2*n, n, against, minRoundsFor(limit))
+	if len(early) > 0 {
+		p.warn("schedule.rounds", "the sequential look(s) after %v round(s) come before the %d finished runs per arm that rule %s needs, so they can never decide, yet each spends its share of alpha; start the looks at %d rounds or more",
+			early, schema.RobustMinRuns, schema.RuleCurrent, schema.RobustMinRuns)
 	}
 }
 

@@ -70,7 +70,7 @@ func TestOverrideErrors(t *testing.T) {
 		{"engine.command=x", `engine.command is a list`},
 		{"exactness=x", `exactness is a mapping`},
 		{"stats=x", `stats holds a mapping, not a single value`},
-		{"schedule.rounds.max=10", `schedule.rounds is integer 6, not a mapping`},
+		{"schedule.cooldown.until_quiet=10", `schedule.cooldown is "2s", not a mapping`},
 		{"feature[0]=x", `feature[0] is not a list`},
 		{"a..b=1", `empty part`},
 		{"arms[x].name=1", `bad index`},

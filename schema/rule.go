@@ -25,5 +25,11 @@ const (
 	RuleCurrent = RuleRobust1
 )
 
+// RobustMinRuns is the fewest finished runs the baseline and each arm
+// need under RuleRobust1: with two, a stalled run cannot be told from a
+// change (there is no majority to trim against) and the regression has one
+// residual degree of freedom.
+const RobustMinRuns = 3
+
 // Robust reports whether the rule is the regression rule.
 func (r Rule) Robust() bool { return r == RuleRobust1 }

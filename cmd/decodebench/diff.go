@@ -26,7 +26,9 @@ machine where raw tok/s does not. A REJECTED, FAILED, INCONCLUSIVE or INCOMPLETE
 refused unless --force. Nothing in either record is executed.
 
 Exit 0, or 1 with --fail-on-regression when an arm's ratio to its own baseline (measured
-interleaved within each record) got significantly worse: that is what CI gates on. Raw
+interleaved within each record) got significantly worse: that is what CI gates on. Every
+arm's ratio can fail the gate, so their intervals are Bonferroni-corrected (each at
+1 − alpha/arms) and the chance of a false regression anywhere stays at alpha. Raw
 values between two campaigns are shown but never gate: minutes apart, with one binary,
 the host alone moves them by more than a real change.`,
 		Flags: []cli.Flag{
