@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"path/filepath"
 	"strings"
 
@@ -53,25 +54,27 @@ func Parse(r io.Reader) (*schema.Record, error) {
 }
 
 // dataBlock finds the record's one data block: the JSON between its
-// fences, and the line of its opening fence (1-based).
+// fences, and the line of its opening fence (1-based). It walks the
+// lines in place: splitting a record of tens of KB into a slice of lines
+// cost more than finding the block.
 func dataBlock(src []byte) (string, int, error) {
-	lines := strings.Split(string(src), "\n")
-	start := -1
-	for i, l := range lines {
-		if strings.TrimRight(l, "\r") == dataFenceStart {
+	text := string(src)
+	start, bodyFrom := -1, 0
+	for i, l := range linesOf(text) {
+		if strings.TrimRight(l.text, "\r") == dataFenceStart {
 			if start >= 0 {
 				return "", 0, fmt.Errorf("line %d: a second data block (the first is at line %d): a record has exactly one", i+1, start+1)
 			}
-			start = i
+			start, bodyFrom = i, l.next+1
 		}
 	}
 	if start < 0 {
 		return "", 0, errors.New("no " + dataFenceStart + " block: not a decodebench record")
 	}
-	end := -1
-	for i := start + 1; i < len(lines); i++ {
-		if strings.TrimRight(lines[i], "\r") == dataFenceEnd {
-			end = i
+	end, bodyTo := -1, 0
+	for i, l := range linesOf(text) {
+		if i > start && strings.TrimRight(l.text, "\r") == dataFenceEnd {
+			end, bodyTo = i, l.off-1 // up to the "\n" before the closing fence
 			break
 		}
 	}
@@ -79,8 +82,11 @@ func dataBlock(src []byte) (string, int, error) {
 		return "", 0, fmt.Errorf("line %d: data block is not closed", start+1)
 	}
 	trailer := false
-	for i := end + 1; i < len(lines); i++ {
-		switch t := strings.TrimSpace(lines[i]); {
+	for i, l := range linesOf(text) {
+		if i <= end {
+			continue
+		}
+		switch t := strings.TrimSpace(l.text); {
 		case t == "":
 		case t == dataTrailer && !trailer:
 			trailer = true
@@ -88,7 +94,35 @@ func dataBlock(src []byte) (string, int, error) {
 			return "", 0, fmt.Errorf("line %d: text after the data block: the data block must be the last thing in a record", i+1)
 		}
 	}
-	return strings.Join(lines[start+1:end], "\n"), start + 1, nil
+	if bodyTo < bodyFrom {
+		return "", start + 1, nil // an empty block
+	}
+	return text[bodyFrom:bodyTo], start + 1, nil
+}
+
+// lineSpan is a line of a text and where it is: text[off:next].
+type lineSpan struct {
+	text      string
+	off, next int
+}
+
+// linesOf yields each line of text split at "\n" as strings.Split does,
+// with its index.
+func linesOf(text string) iter.Seq2[int, lineSpan] {
+	return func(yield func(int, lineSpan) bool) {
+		for i, off := 0, 0; off <= len(text); i++ {
+			next := strings.IndexByte(text[off:], '\n')
+			if next < 0 {
+				next = len(text)
+			} else {
+				next += off
+			}
+			if !yield(i, lineSpan{text[off:next], off, next}) {
+				return
+			}
+			off = next + 1
+		}
+	}
 }
 
 // DataDirOf reads only the data folder a record names (relative to the

@@ -198,6 +198,18 @@ func (c *CheckCache) entryPath(recordAbs, key string) string {
 	return filepath.Join(c.Dir, r[:2], r, key+".json")
 }
 
+// hasEntries reports whether the cache may hold an entry for the record
+// at path (its folder of entries exists).
+func (c *CheckCache) hasEntries(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return true
+	}
+	r := recordDirName(abs)
+	_, err = os.Stat(filepath.Join(c.Dir, r[:2], r))
+	return err == nil
+}
+
 func recordDirName(recordAbs string) string {
 	sum := sha256.Sum256([]byte(recordAbs))
 	return hex.EncodeToString(sum[:16])

@@ -54,9 +54,17 @@ func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache) Ch
 		return Checked{Path: path, Problems: Check(path)}
 	}
 	var dd string
-	if rec != nil {
+	switch {
+	case rec != nil:
 		dd = rec.DataDir
-	} else {
+	case !cache.hasEntries(path):
+		// Certainly a miss: the record is decoded once, for the check.
+		var err error
+		if rec, err = recorder.Parse(bytes.NewReader(src)); err != nil {
+			return Checked{Path: path, Problems: Check(path)}
+		}
+		dd = rec.DataDir
+	default:
 		// A hit needs only the data folder: the data block is decoded
 		// in full on a miss.
 		var err error
