@@ -105,6 +105,13 @@ func cliScenario(t *testing.T, file, tool, env string, oldnew ...string) (yaml, 
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A shipped scenario rewritten since this test was: fail here rather
+	// than run a scenario the test did not shorten.
+	for i := 0; i+1 < len(oldnew); i += 2 {
+		if !strings.Contains(string(src), oldnew[i]) {
+			t.Fatalf("scenarios/%s no longer contains %q", file, oldnew[i])
+		}
+	}
 	return strings.NewReplacer(oldnew...).Replace(string(src)), env + "=" + sibling(t, tool)
 }
 
