@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,6 +61,7 @@ func spinIfAsked() {
 		return
 	}
 	parent := os.Getppid()
+	runtime.GOMAXPROCS(n) // n threads running at once, not one a core
 	for range n {
 		go func() {
 			for {
@@ -239,12 +241,16 @@ func TestContendedRunNamesTheCulprit(t *testing.T) {
 		"rounds: 4, warmup: 0, cooldown: 0s", "rounds: 2, warmup: 0, cooldown: 0s", 1)
 	_, rec, _, _ := runFile(t, yaml)
 	named := 0
+	var culprits []string
 	for i, r := range rec.Runs {
+		if r.Contention != nil && r.Contention.Culprit != nil {
+			culprits = append(culprits, fmt.Sprintf("run %d: %s (%.2f cores)", r.Seq, r.Contention.Culprit.Name, r.Contention.Culprit.Cores))
+		}
 		if i < len(rec.Analysis.Marks) && rec.Analysis.Marks[i].Contended && r.Contention != nil && r.Contention.Culprit != nil && r.Contention.Culprit.Name == "hogspin" {
 			named++
 		}
 	}
 	if named == 0 {
-		t.Errorf("no run marked contended with hogspin named; marks %+v", rec.Analysis.Marks)
+		t.Errorf("no run marked contended with hogspin named; culprits %v; marks %+v", culprits, rec.Analysis.Marks)
 	}
 }
