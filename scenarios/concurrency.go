@@ -72,7 +72,8 @@ func (s *Scenario) validateConcurrency(p *problems) {
 			p.at(key, "%d streams: concurrency is 1 to %d", n, MaxConcurrency)
 		case s.Engine.IsCommand() && n > 1:
 			p.at(key, "a command engine runs one process per measured run and cannot take %d requests at once; concurrency needs a server engine", n)
-		case s.Schedule.Requests > 1:
+		case n == 1 && s.Schedule.Requests > 1:
+			// Above 1, schedule.requests says so (requests.go).
 			p.at(key, "concurrent streams are measured once per engine start: give schedule.requests 1 (it is %d)", s.Schedule.Requests)
 		}
 	}
