@@ -41,7 +41,7 @@ func (m *mdWriter) anatomy(r *schema.Record) {
 	optimum := "k* = √((start/request)·(within/between))"
 	switch {
 	case an.Unbounded:
-		optimum += " is unbounded: no variance was seen between starts"
+		optimum += fmt.Sprintf(" is unbounded: the means of the %d starts varied no more than their requests' own noise explains (the between-start estimate is floored at 0; from few starts it is rough)", p.Starts)
 	default:
 		optimum += " = " + num(an.Optimum, 3)
 	}
