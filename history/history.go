@@ -72,6 +72,8 @@ type Step struct {
 	// whose records on either side name different source commits of
 	// one source folder.
 	Bisectable bool `json:"bisectable"`
+	// Changes is what differs between the two records (Changes).
+	Changes []Change `json:"changes,omitempty"`
 }
 
 // Series is the records of one feature, hardware slug and scenario
@@ -101,6 +103,7 @@ func Build(recs []Record, opts changepoint.Options) []Series {
 	})
 	type key struct{ feature, hw, hash string }
 	byKey := map[key]*Series{}
+	byStem := map[string]*schema.Record{}
 	var order []key
 	for _, r := range sorted {
 		if !Counts(r.Rec.Verdict) {
@@ -114,6 +117,7 @@ func Build(recs []Record, opts changepoint.Options) []Series {
 			order = append(order, k)
 		}
 		s.Records = append(s.Records, r.Stem)
+		byStem[r.Stem] = r.Rec
 		for _, m := range values(r) {
 			i := slices.IndexFunc(s.Metrics, func(x Metric) bool { return x.Kind == m.Kind && x.Arm == m.Arm && x.Name == m.Name })
 			if i < 0 {
@@ -127,7 +131,7 @@ func Build(recs []Record, opts changepoint.Options) []Series {
 	for _, k := range order {
 		s := byKey[k]
 		for i := range s.Metrics {
-			s.Metrics[i].Steps = steps(s.Metrics[i], opts)
+			s.Metrics[i].Steps = steps(s.Metrics[i], opts, byStem)
 		}
 		out = append(out, *s)
 	}
@@ -167,7 +171,7 @@ func values(r Record) []Metric {
 	return out
 }
 
-func steps(m Metric, opts changepoint.Options) []Step {
+func steps(m Metric, opts changepoint.Options, recs map[string]*schema.Record) []Step {
 	xs := make([]float64, len(m.Points))
 	for i, p := range m.Points {
 		xs[i] = p.Value
@@ -178,6 +182,9 @@ func steps(m Metric, opts changepoint.Options) []Step {
 		s.Worse = (cp.Change < 0) == m.HigherIsBetter
 		s.Bisectable = s.Worse && s.Last.SourceCommit != "" && s.First.SourceCommit != "" &&
 			s.Last.SourceCommit != s.First.SourceCommit && s.Last.SourceDir == s.First.SourceDir
+		if a, b := recs[s.Last.Stem], recs[s.First.Stem]; a != nil && b != nil {
+			s.Changes = Changes(a, b)
+		}
 		out = append(out, s)
 	}
 	return out

@@ -43,12 +43,12 @@ func writeFeaturePage(d *safefs.Dir, feature string, es []entry, series []histor
 		for _, m := range s.Metrics {
 			for _, st := range m.Steps {
 				if n == 0 {
-					b.WriteString("| hardware | scenario | metric | step | p | last before | first after | engine before → after | bisect |\n|---|---|---|---|---|---|---|---|---|\n")
+					b.WriteString("| hardware | scenario | metric | step | p | last before | first after | engine before → after | what differs | bisect |\n|---|---|---|---|---|---|---|---|---|---|\n")
 				}
 				n++
-				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s → %s | %s |\n", cellCode(s.Hardware), cellCode(short(s.ScenarioHash)),
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s → %s | %s | %s |\n", cellCode(s.Hardware), cellCode(short(s.ScenarioHash)),
 					cellText(MetricLabel(m)), StepText(st.Step, st.Worse), cellText(fmt.Sprintf("%.2g", st.P)),
-					recordLink(st.Last), recordLink(st.First), cellText(engineAt(st.Last)), cellText(engineAt(st.First)), bisectCell(st))
+					recordLink(st.Last), recordLink(st.First), cellText(engineAt(st.Last)), cellText(engineAt(st.First)), cellText(ChangesText(st.Changes)), bisectCell(st))
 			}
 		}
 	}

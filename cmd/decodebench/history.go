@@ -122,6 +122,7 @@ func writeHistoryText(w io.Writer, feature string, n int, series []history.Serie
 				say("    %s: %s, p=%.2g, mean %.4g → %.4g", st.First.Date, review.StepText(st.Step, st.Worse), st.P, st.Before, st.After)
 				say("      last before: %s (%s)", st.Last.Stem, engineText(st.Last))
 				say("      first after: %s (%s)", st.First.Stem, engineText(st.First))
+				say("      changed: %s", review.ChangesText(st.Changes))
 				if cmd := review.BisectCommand(st); cmd != "" {
 					say("      bisect: %s", cmd)
 				}
