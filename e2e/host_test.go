@@ -234,7 +234,7 @@ func TestQuietGateHoldsForACompiler(t *testing.T) {
 
 // A load on the other cores during a real run marks the run contended and
 // names the process that caused it: the test's own load, threads enough
-// to be the busiest process whatever else runs.
+// to be the busiest process beside a background load.
 func TestContendedRunNamesTheCulprit(t *testing.T) {
 	needEngine(t)
 	multiSpinner(t, "hogspin")
