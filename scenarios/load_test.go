@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -291,5 +292,27 @@ func TestTextRefusesBidiAndControls(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.key+": holds") {
 			t.Errorf("%s: %v", c.to, err)
 		}
+	}
+}
+
+// A variable the environment gives (a fleet machine's THREADS or
+// MODEL_DIR) is not part of the scenario's meaning: campaigns that differ
+// only in it share a hash, so history keeps them in one series and shows
+// a step where the value changed; the command lines they ran differ.
+func TestHashLeavesOutTheEnvironment(t *testing.T) {
+	src := mustShipped(t)
+	parse := func(env map[string]string) *Scenario {
+		s, _, err := Parse("a.yaml", ".", src, Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	a, b := parse(map[string]string{"THREADS": "2"}), parse(map[string]string{"THREADS": "1", "MODEL_DIR": "/models16"})
+	if a.Hash() != b.Hash() {
+		t.Error("the environment's THREADS and MODEL_DIR changed the scenario's hash")
+	}
+	if slices.Equal(a.Engine.Command, b.Engine.Command) {
+		t.Errorf("the environment's values did not reach the command: %q", a.Engine.Command)
 	}
 }
