@@ -2,6 +2,7 @@ package history
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/decodebench/decodebench/schema"
@@ -16,8 +17,9 @@ type ChangeKind string
 // environment gives, such as a model folder or a thread count, is not
 // part of it), the override list, the engine binary (its sha256), its
 // version or source commit, a model file the engine command names (by its
-// sha256). The arms' command lines are not compared: in one series they
-// come from one scenario meaning, its variables and its overrides.
+// sha256, paired by their place in the command), or the baseline arm's
+// command line, where the value of a variable the environment gave shows
+// (the record does not keep that value itself).
 const (
 	ChangeVar           ChangeKind = "var"
 	ChangeOverrides     ChangeKind = "overrides"
@@ -25,11 +27,12 @@ const (
 	ChangeEngineVersion ChangeKind = "engine_version"
 	ChangeSourceCommit  ChangeKind = "source_commit"
 	ChangeModel         ChangeKind = "model"
+	ChangeCommand       ChangeKind = "baseline_command"
 )
 
 // Change is one difference between the records on either side of a step.
-// Name is the variable's name (ChangeVar) or the model's argument and
-// path as the engine command gives it (ChangeModel); Before and After are
+// Name is the variable's name (ChangeVar) or the model file's place in
+// the engine command, from 1 (ChangeModel); Before and After are
 // the two values, "" where one side has none.
 type Change struct {
 	Kind   ChangeKind `json:"kind"`
@@ -40,7 +43,7 @@ type Change struct {
 
 // Changes lists what differs between record a and the later record b, in
 // the order of the ChangeKind constants (variables by name, models by
-// argument).
+// place).
 func Changes(a, b *schema.Record) []Change {
 	var out []Change
 	add := func(k ChangeKind, name, x, y string) {
@@ -56,10 +59,10 @@ func Changes(a, b *schema.Record) []Change {
 	add(ChangeEngineBinary, "", a.Engine.SHA256, b.Engine.SHA256)
 	add(ChangeEngineVersion, "", firstLine(a.Engine.Version), firstLine(b.Engine.Version))
 	add(ChangeSourceCommit, "", a.Engine.SourceCommit, b.Engine.SourceCommit)
-	ma, mb := modelMap(a.Engine.Models), modelMap(b.Engine.Models)
-	for _, n := range unionKeys(ma, mb) {
-		add(ChangeModel, n, ma[n], mb[n])
+	for i := range max(len(a.Engine.Models), len(b.Engine.Models)) {
+		add(ChangeModel, strconv.Itoa(i+1), modelSum(a.Engine.Models, i), modelSum(b.Engine.Models, i))
 	}
+	add(ChangeCommand, "", strings.Join(baselineCommand(a), " "), strings.Join(baselineCommand(b), " "))
 	return out
 }
 
@@ -71,15 +74,22 @@ func varMap(vs []schema.VarInfo) map[string]string {
 	return m
 }
 
-// modelMap keys each model file by its argument (e.g. -m), its value the
-// file's sha256: a model folder that moved but holds the same file is no
-// change of model (its variable still shows).
-func modelMap(ms []schema.ModelFile) map[string]string {
-	m := map[string]string{}
-	for _, f := range ms {
-		m[f.Arg] = f.SHA256
+// modelSum is the sha256 of the i-th model file the engine command
+// names, "" when it names fewer.
+func modelSum(ms []schema.ModelFile, i int) string {
+	if i < len(ms) {
+		return ms[i].SHA256
 	}
-	return m
+	return ""
+}
+
+func baselineCommand(r *schema.Record) []string {
+	for _, a := range r.Scenario.Arms {
+		if a.Name == r.Scenario.Baseline {
+			return a.Command
+		}
+	}
+	return nil
 }
 
 func unionKeys(a, b map[string]string) []string {

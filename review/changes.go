@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/decodebench/decodebench/history"
 )
@@ -22,7 +23,9 @@ func ChangeText(c history.Change) string {
 	case history.ChangeSourceCommit:
 		return fmt.Sprintf("source commit: %s → %s", before, after)
 	case history.ChangeModel:
-		return fmt.Sprintf("model %s: sha256 %s → %s", c.Name, orNone(short(c.Before)), orNone(short(c.After)))
+		return fmt.Sprintf("model file %s: sha256 %s → %s", c.Name, orNone(short(c.Before)), orNone(short(c.After)))
+	case history.ChangeCommand:
+		return "baseline command: " + commandDiff(c.Before, c.After)
 	}
 	return fmt.Sprintf("%s %s: %s → %s", c.Kind, c.Name, before, after)
 }
@@ -48,4 +51,20 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
+}
+
+// commandDiff is two command lines' differing words, "a → b" each, when
+// they have as many words; else both lines.
+func commandDiff(a, b string) string {
+	wa, wb := strings.Fields(a), strings.Fields(b)
+	if len(wa) != len(wb) {
+		return orNone(a) + " → " + orNone(b)
+	}
+	var d []string
+	for i := range wa {
+		if wa[i] != wb[i] {
+			d = append(d, wa[i]+" → "+wb[i])
+		}
+	}
+	return strings.Join(d, ", ")
 }
