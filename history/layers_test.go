@@ -3,6 +3,7 @@ package history_test
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,7 +26,8 @@ import (
 // last five. MODEL_DIR is a variable the environment gives, so every record
 // has the same scenario meaning (hash) and falls in one series, as a
 // fleet's nightly runs do when a machine's model or thread count changes
-// between them; the record lists the variable's value.
+// between them; the record keeps the command lines they ran, not the
+// environment's values.
 //
 // The variable is the model's layer count, not llama-server's thread
 // count (-t), which issue 22 names: on this shared 2-core host, with a
@@ -46,9 +48,11 @@ func layersHistory(t *testing.T) (recs []history.Record, modelDir map[string]str
 	}
 	modelDir = map[string]string{}
 	for _, r := range recs {
-		for _, v := range r.Rec.Scenario.Vars {
-			if v.Name == "MODEL_DIR" {
-				modelDir[r.Stem] = v.Value
+		// The record keeps no value the environment gave (it could be
+		// a secret); the baseline's command line shows where it went.
+		for _, a := range r.Rec.Scenario.Arms {
+			if i := slices.Index(a.Command, "-m"); a.Name == r.Rec.Scenario.Baseline && i >= 0 && i+1 < len(a.Command) {
+				modelDir[r.Stem] = filepath.Dir(a.Command[i+1])
 			}
 		}
 	}
@@ -58,8 +62,8 @@ func layersHistory(t *testing.T) (recs []history.Record, modelDir map[string]str
 // On real campaigns whose model changed part-way (8 layers, then 16),
 // history finds exactly one step in the baseline's own decode rate,
 // between the last record run on the 8-layer model and the first run on
-// the 16-layer one, names what differs between them (the variable and the
-// model file, not the engine), and offers no bisect (both sides ran the
+// the 16-layer one, names what differs between them (the model file and the
+// baseline's command line, not the engine), and offers no bisect (both sides ran the
 // same engine build, which names no source commit). The copy arm's ratio
 // to the baseline (the same configuration twice) has no step.
 func TestStepOnRealCampaigns(t *testing.T) {
@@ -131,14 +135,14 @@ func TestStepOnRealCampaigns(t *testing.T) {
 			for _, c := range st.Changes {
 				kinds[c.Kind] = c
 			}
-			if c := kinds[history.ChangeVar]; c.Name != "MODEL_DIR" || c.Before != modelDir[lastBefore] || c.After != modelDir[firstAfter] {
-				t.Errorf("the step's changes do not name MODEL_DIR %s → %s: %+v", modelDir[lastBefore], modelDir[firstAfter], st.Changes)
+			if c := kinds[history.ChangeCommand]; !strings.Contains(c.Before, modelDir[lastBefore]+"/target.gguf") || !strings.Contains(c.After, modelDir[firstAfter]+"/target.gguf") {
+				t.Errorf("the step's changes do not name the baseline command's model %s → %s: %+v", modelDir[lastBefore], modelDir[firstAfter], st.Changes)
 			}
-			if c, ok := kinds[history.ChangeModel]; !ok || c.Before == c.After {
+			if c, ok := kinds[history.ChangeModel]; !ok || c.Name != "1" || c.Before == "" || c.After == "" || c.Before == c.After {
 				t.Errorf("the step's changes do not name the model file: %+v", st.Changes)
 			}
 			if len(st.Changes) != 2 {
-				t.Errorf("the step names %d changes, want the variable and the model: %+v", len(st.Changes), st.Changes)
+				t.Errorf("the step names %d changes, want the model file and the baseline command (not the engine): %+v", len(st.Changes), st.Changes)
 			}
 		case m.Kind == history.KindRatio:
 			if len(m.Steps) != 0 {

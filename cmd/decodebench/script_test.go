@@ -112,6 +112,15 @@ func TestScripts(t *testing.T) {
 				ts.Check(os.WriteFile(filepath.Join(dst, args[0]+".md"), b, 0o644))
 				ts.Check(os.CopyFS(filepath.Join(dst, "data", args[0]), os.DirFS(filepath.Join(src, "data", args[0]))))
 			},
+			// cptree REL DIR copies the repository's folder REL (e.g.
+			// history/testdata/layers: real records and their data
+			// folders) into DIR.
+			"cptree": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: cptree REL DIR")
+				}
+				ts.Check(os.CopyFS(ts.MkAbs(args[1]), os.DirFS(filepath.Join(repoRoot(ts), filepath.FromSlash(args[0])))))
+			},
 			// resum RECORD FILE writes the sha256 of FILE in RECORD's data
 			// folder into RECORD's list of files: a tampered data file
 			// that the record vouches for, as a hostile record would.
