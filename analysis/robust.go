@@ -182,6 +182,9 @@ func armVerdictsRobust(in Input, s samples) ([]schema.ArmVerdict, []schema.Reaso
 		rm := r
 		rm.Stalls = stats.PoolStalls(r.Stalls, stalls)
 		up, down := stats.MDERobust(rm, level, pw, p.Stats.MinEffect, looksTaken(in))
+		if !in.Campaign.Rule.ModelledMDE() {
+			up, down = stats.MDERobust1(r.SE, r.DF, level, MDEPower, p.Stats.MinEffect)
+		}
 		v.MDE, v.MDEDown = finite(up), finite(down)
 		var vc stats.Robust
 		if a.Control {

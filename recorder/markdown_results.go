@@ -12,9 +12,12 @@ func (m *mdWriter) results(r *schema.Record) {
 	if r.Verdict != schema.Valid {
 		m.p("> **Do not publish:** verdict %s.\n\n", r.Verdict)
 	}
-	if r.Method.Rule.Robust() {
+	switch {
+	case r.Method.Rule.ModelledMDE():
 		m.ln("Median with its confidence interval at the level it achieves with n samples; MAD is the median absolute deviation; spread is (Q3−Q1)/median; drift is the baseline's own trend over the campaign and, for any other arm, its trend relative to the baseline's; ratio is exp of the arm's coefficient in the regression of log values on arm and run position (stalled runs trimmed) with its t interval, and p the t-test of that coefficient. Changes are new/old − 1 on the metric's own scale. Only the primary metric is judged (better or worse: faster or slower for a speed; corrected for the family of arms); secondary metrics are described.")
-	} else {
+	case r.Method.Rule.Robust():
+		m.ln("Median with its confidence interval at the level it achieves with n samples; MAD is the median absolute deviation; spread is (Q3−Q1)/median; drift is the baseline's own trend over the campaign and, for any other arm, its trend relative to the baseline's; ratio is exp of the arm's coefficient in the regression of log values on arm and run position (stalled runs trimmed) with its t interval, and p the t-test of that coefficient. Changes are new/old − 1 on the metric's own scale. Only the primary metric is judged (faster/slower, corrected for the family of arms); secondary metrics are described.")
+	default:
 		m.ln("Median with its confidence interval at the level it achieves with n samples; MAD is the median absolute deviation; spread is (Q3−Q1)/median; ratio is the arm's median over the baseline's with its bootstrap interval and p the Mann–Whitney U test against the baseline, or, when the arms are paired by round, the median within-round ratio with a bootstrap over rounds and p the Wilcoxon signed-rank test. Changes are new/old − 1 on the metric's own scale. Only the primary metric is judged (faster/slower, corrected for the family of arms); secondary metrics are described.")
 	}
 	m.ln("")
@@ -47,7 +50,7 @@ func (m *mdWriter) results(r *schema.Record) {
 				if v, ok := armVerdictOf(r, a.Arm); ok && res.Primary {
 					judged = v.Comparison
 				}
-				ratio, p, verdict = num(c.Ratio, 4)+"× "+ratioCI(a), num(c.P, 2), comparisonSentence(judged, senseOfUnit(res.HigherIsBetter, res.Unit), res.Primary)
+				ratio, p, verdict = num(c.Ratio, 4)+"× "+ratioCI(a), num(c.P, 2), comparisonSentence(judged, senseIn(r, senseOfUnit(res.HigherIsBetter, res.Unit)), res.Primary)
 			}
 			outliers := fmt.Sprint(a.Outliers)
 			if a.Dropped > 0 {

@@ -21,7 +21,7 @@ func TestPooledReferenceStated(t *testing.T) {
 	if line := markdown.armVerdict(v, "classic", senseOfUnit(true, "tok/s")); strings.Contains(line, "pooled") {
 		t.Errorf("unpooled verdict line says pooled: %s", line)
 	}
-	me := schema.Method{Rule: schema.RuleRobust1, Alpha: 0.05, MinEffect: 0.01, PoolControl: true}
+	me := schema.Method{Rule: schema.RuleRobust2, Alpha: 0.05, MinEffect: 0.01, PoolControl: true}
 	if s := methodStatistics(me); !strings.Contains(s, "pooled with the baseline into the reference") {
 		t.Errorf("method: %s", s)
 	}

@@ -20,13 +20,27 @@ func senseOfUnit(higherIsBetter bool, unit string) sense {
 }
 
 // senseOf is the sense of a record's metric as the analysis recorded it,
-// else as the built-in registry knows it.
+// else as the built-in registry knows it. Records written under a rule
+// before robust-2 said "faster" or "slower" of every metric, and keep
+// saying it (check re-renders them byte for byte).
 func senseOf(r *schema.Record, metric string) sense {
+	return senseIn(r, senseOfMetric(r, metric))
+}
+
+func senseOfMetric(r *schema.Record, metric string) sense {
 	if res, ok := r.Result(metric); ok {
 		return senseOfUnit(res.HigherIsBetter, res.Unit)
 	}
 	m := schema.MetricOf(metric)
 	return senseOfUnit(m.HigherIsBetter, m.Unit)
+}
+
+// senseIn is s as record r words it.
+func senseIn(r *schema.Record, s sense) sense {
+	if !r.Method.Rule.ModelledMDE() {
+		s.speed = true
+	}
+	return s
 }
 
 // word names a change of ratio (new/old): "faster" or "slower" for a

@@ -29,3 +29,19 @@ func TestCommittedRecordsPassCheck(t *testing.T) {
 		t.Fatal("no committed records in docs/benchmark_results")
 	}
 }
+
+// Records written by earlier versions of decodebench, one under each rule
+// that has since been superseded (testdata/older: robust-1, written by
+// 5627dd3 with its shipped demo at 3 rounds), keep passing check: a rule
+// is changed by adding a rule, never in place.
+func TestOlderRecordsPassCheck(t *testing.T) {
+	recs, err := filepath.Glob(filepath.Join("testdata", "older", "*.md"))
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("no older records: %v", err)
+	}
+	for _, p := range recs {
+		for _, prob := range Check(p) {
+			t.Errorf("%s: %s", filepath.Base(p), prob)
+		}
+	}
+}

@@ -21,8 +21,15 @@ const (
 	// an equivalence test with a stated margin; sequential looks with
 	// Bonferroni-spent alpha when the schedule asks for them.
 	RuleRobust1 Rule = "robust-1"
+	// RuleRobust2 is RuleRobust1 with a minimum detectable effect that
+	// models what makes a small campaign miss: the stalls the campaign's
+	// comparisons saw (runs lost to trimming, runs far out but kept), the
+	// chance that the control's own noise vetoes, and the sequential looks
+	// taken; and the option to pool the controls into the reference.
+	// Everything else is RuleRobust1's.
+	RuleRobust2 Rule = "robust-2"
 	// RuleCurrent is the rule new records are written under.
-	RuleCurrent = RuleRobust1
+	RuleCurrent = RuleRobust2
 )
 
 // RobustMinRuns is the fewest finished runs the baseline and each arm
@@ -31,5 +38,10 @@ const (
 // residual degree of freedom.
 const RobustMinRuns = 3
 
-// Robust reports whether the rule is the regression rule.
-func (r Rule) Robust() bool { return r == RuleRobust1 }
+// Robust reports whether the rule is a regression rule.
+func (r Rule) Robust() bool { return r == RuleRobust1 || r == RuleRobust2 }
+
+// ModelledMDE reports whether the rule's minimum detectable effect models
+// stalls, the control's veto and looks (RuleRobust2), rather than the
+// regression's standard error alone (RuleRobust1).
+func (r Rule) ModelledMDE() bool { return r == RuleRobust2 }

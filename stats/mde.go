@@ -246,3 +246,24 @@ func c4(n float64) float64 {
 	lg2, _ := math.Lgamma((n - 1) / 2)
 	return math.Sqrt(2/(n-1)) * math.Exp(lg1-lg2)
 }
+
+// MDERobust1 is the minimum detectable effect of rule robust-1 (records
+// written under it re-derive it): from the regression's standard error
+// and degrees of freedom alone, for an increase (up, as new/old − 1) and a
+// decrease (down, as 1 − new/old):
+//
+//	δ = max((t(1−α/2, ν) + t(power, ν)) · SE, m + t(power, ν) · SE)
+//
+// where m is log(1+minEffect) for an increase and −log(1−minEffect) for a
+// decrease, and SE is unbiased for σ by c4(ν+1). NaN when SE is undefined.
+func MDERobust1(se, df, alpha, power, minEffect float64) (up, down float64) {
+	if math.IsNaN(se) || df < 1 || alpha <= 0 || alpha >= 1 || power <= 0 || power >= 1 {
+		return math.NaN(), math.NaN()
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
+	se /= c4(df + 1)
+	ta, tb := t.Quantile(1-alpha/2), t.Quantile(power)
+	dUp := math.Max((ta+tb)*se, math.Log1p(minEffect)+tb*se)
+	dDown := math.Max((ta+tb)*se, -math.Log1p(-minEffect)+tb*se)
+	return math.Expm1(dUp), -math.Expm1(-dDown)
+}
