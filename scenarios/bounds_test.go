@@ -25,8 +25,8 @@ func TestEstimate(t *testing.T) {
 		t.Fatal(err)
 	}
 	// At most 15 rounds (the sequential schedule's last look) × 3 arms ×
-	// (2s cooldown + 10s start + 2 × (1s + 256/20 s)).
-	want := 45 * (2*time.Second + 10*time.Second + 2*(time.Second+12800*time.Millisecond))
+	// (2s cooldown + 10s start + (1 warmup + 2 measured) × (1s + 256/20 s)).
+	want := 45 * (2*time.Second + 10*time.Second + 3*(time.Second+12800*time.Millisecond))
 	if got := s.Estimate(); got != want {
 		t.Errorf("Estimate() = %v, want %v", got, want)
 	}

@@ -66,7 +66,7 @@ func TestPrefixCacheAndRequestsErrors(t *testing.T) {
 		}
 	}
 	for _, n := range []string{"-1", "33"} {
-		src := strings.Replace(string(mustShipped(t)), "schedule:\n", "schedule:\n  requests: "+n+"\n", 1)
+		src := strings.Replace(oneRequest(t), "schedule:\n", "schedule:\n  requests: "+n+"\n", 1)
 		_, _, err := Parse("t.yaml", ".", []byte(src), Options{LookupEnv: noEnv})
 		if err == nil || !strings.Contains(err.Error(), "schedule.requests") {
 			t.Errorf("requests %s: got %v", n, err)
@@ -80,11 +80,11 @@ func TestPrefixCacheAndRequestsErrors(t *testing.T) {
 	if _, _, err := Parse("t.yaml", ".", []byte(src0), Options{LookupEnv: noEnv}); err == nil || !strings.Contains(err.Error(), "requests must be 1 with arms[].concurrency") {
 		t.Errorf("requests with concurrent streams: got %v", err)
 	}
-	s, _, err := Parse("t.yaml", ".", mustShipped(t), Options{LookupEnv: noEnv})
+	s, _, err := Parse("t.yaml", ".", []byte(oneRequest(t)), Options{LookupEnv: noEnv})
 	if err != nil || s.Policy.Schedule.Requests != 1 {
 		t.Fatalf("default requests: %v %+v", err, s.Policy.Schedule)
 	}
-	src := strings.Replace(string(mustShipped(t)), "schedule:\n", "schedule:\n  requests: 3\n", 1)
+	src := strings.Replace(oneRequest(t), "schedule:\n", "schedule:\n  requests: 3\n", 1)
 	s3, _, err := Parse("t.yaml", ".", []byte(src), Options{LookupEnv: noEnv})
 	if err != nil || s3.Policy.Schedule.Requests != 3 {
 		t.Fatalf("requests 3: %v", err)
@@ -95,4 +95,16 @@ func TestPrefixCacheAndRequestsErrors(t *testing.T) {
 	if s3.Estimate() <= s.Estimate() {
 		t.Errorf("estimate %v with 3 requests, %v with 1", s3.Estimate(), s.Estimate())
 	}
+}
+
+// oneRequest is the shipped demo without its schedule.requests line (it
+// serves two measured requests a start), so the default of one applies.
+func oneRequest(t *testing.T) string {
+	t.Helper()
+	src := string(mustShipped(t))
+	out := strings.Replace(src, "  requests: 2\n", "", 1)
+	if out == src {
+		t.Fatal("the shipped demo no longer sets requests: 2")
+	}
+	return out
 }
