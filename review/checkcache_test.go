@@ -210,7 +210,7 @@ func TestCurrentRuleRecordsPassCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Statistics (rule `"+string(schema.RuleCurrent)+"`)", "(increase) / −", "ratio intervals from the regression on arm and run position"} {
+	for _, want := range []string{"Statistics (rule `" + string(schema.RuleCurrent) + "`)", "(increase) / −", "ratio intervals from the regression on arm and run position"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("record lacks %q", want)
 		}
