@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"gopkg.in/yaml.v3"
 )
 
@@ -219,7 +220,9 @@ func read(nameOrPath string) (src []byte, path, dir string, err error) {
 			return b, nameOrPath, ".", nil
 		}
 	}
-	b, err := os.ReadFile(nameOrPath)
+	// A scenario the user names may be a link, but must lead to a regular
+	// file of at most MaxScenarioBytes: a FIFO or /dev/zero fails at once.
+	b, err := safefs.ReadNamed(nameOrPath, MaxScenarioBytes)
 	if err == nil {
 		return b, nameOrPath, filepath.Dir(nameOrPath), nil
 	}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -39,7 +40,9 @@ func readPromptFile(path string) ([]byte, error) {
 	if fi.Size() > MaxPromptBytes {
 		return nil, fmt.Errorf("%s is %d bytes; the limit for a prompt file is %d (1 MiB)", path, fi.Size(), MaxPromptBytes)
 	}
-	f, err := os.Open(path)
+	// Opened without blocking: a FIFO swapped in since the Stat fails
+	// here instead of hanging.
+	f, err := safefs.OpenNamed(path, MaxPromptBytes)
 	if err != nil {
 		return nil, err
 	}

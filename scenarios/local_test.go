@@ -215,3 +215,48 @@ func TestRoundsAgainstHolmAlpha(t *testing.T) {
 
 // shippedRounds is the demo scenario's schedule.rounds line.
 const shippedRounds = "rounds: {min: 5, max: 15, every: 5}"
+
+// The scenario file a user names is read like a prompt file: a FIFO, a
+// device (or a link to one) or a file past MaxScenarioBytes fails at
+// once, without blocking and without reading it whole; a link to a
+// regular scenario still loads.
+func TestScenarioFileMustBeRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.yaml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero.yaml")
+	os.Symlink("/dev/zero", zero)
+	big := filepath.Join(dir, "big.yaml")
+	os.WriteFile(big, make([]byte, MaxScenarioBytes+1), 0o644)
+	good := filepath.Join(dir, "good.yaml")
+	os.WriteFile(good, mustShipped(t), 0o644)
+	link := filepath.Join(dir, "link.yaml")
+	os.Symlink(good, link)
+	tests := []struct{ path, want string }{
+		{fifo, "a FIFO, not a regular file"},
+		{zero, "a character device, not a regular file"},
+		{"/dev/zero", "a character device, not a regular file"},
+		{big, "is larger than 1048576 bytes"},
+		{dir, "a folder, not a regular file"},
+	}
+	for _, tt := range tests {
+		done := make(chan error, 1)
+		go func() {
+			_, _, err := Load(tt.path, Options{LookupEnv: noEnv, Offline: true})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%s: got %v, want %q", tt.path, err, tt.want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: loading the scenario blocked", tt.path)
+		}
+	}
+	if _, _, err := Load(link, Options{LookupEnv: noEnv, Offline: true}); err != nil {
+		t.Errorf("a link to a regular scenario: %v", err)
+	}
+}

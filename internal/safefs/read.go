@@ -81,6 +81,30 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	return readAll(f, path, limit)
 }
 
+// OpenNamed is Open for a file the user named (a scenario, a prompt
+// file, an engine binary, a model): a link is followed, as the user
+// meant it, but what it leads to must still be a regular file of at most
+// limit bytes (a negative limit: any size), opened without blocking, so a
+// FIFO or a device fails at once instead of hanging or never ending.
+func OpenNamed(path string, limit int64) (*os.File, error) {
+	fd, err := openRetry(unix.AT_FDCWD, path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return adopt(fd, path, limit)
+}
+
+// ReadNamed reads a whole file through OpenNamed (limit must not be
+// negative).
+func ReadNamed(path string, limit int64) ([]byte, error) {
+	f, err := OpenNamed(path, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(f, path, limit)
+}
+
 // adopt checks an opened descriptor (regular, within limit), clears
 // O_NONBLOCK and wraps it.
 func adopt(fd int, path string, limit int64) (*os.File, error) {

@@ -157,3 +157,49 @@ func TestDirSurvivesSwap(t *testing.T) {
 		t.Error("OpenDir followed a link")
 	}
 }
+
+// ReadNamed follows a link the user named, but what it leads to must be a
+// regular file within the cap: a link to /dev/zero, a FIFO (at once) and
+// a file over the cap are refused.
+func TestReadNamedFollowsLinksToRegularFilesOnly(t *testing.T) {
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero")
+	os.Symlink("/dev/zero", zero)
+	fifo := filepath.Join(dir, "fifo")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fifoLink := filepath.Join(dir, "fifo-link")
+	os.Symlink(fifo, fifoLink)
+	big := filepath.Join(dir, "big")
+	os.WriteFile(big, make([]byte, 101), 0o600)
+	ok := filepath.Join(dir, "ok")
+	os.WriteFile(ok, []byte("hello"), 0o600)
+	okLink := filepath.Join(dir, "ok-link")
+	os.Symlink(ok, okLink)
+	var nr *NotRegularError
+	var tl *TooLargeError
+	for _, c := range []struct {
+		path string
+		want func(error) bool
+	}{
+		{zero, func(err error) bool { return errors.As(err, &nr) && strings.Contains(err.Error(), "character device") }},
+		{fifoLink, func(err error) bool { return errors.As(err, &nr) && strings.Contains(err.Error(), "FIFO") }},
+		{big, func(err error) bool { return errors.As(err, &tl) }},
+		{filepath.Join(dir, "none"), func(err error) bool { return errors.Is(err, os.ErrNotExist) }},
+	} {
+		done := make(chan error, 1)
+		go func() { _, err := ReadNamed(c.path, 100); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !c.want(err) {
+				t.Errorf("ReadNamed(%s) = %v", c.path, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("ReadNamed(%s) blocked", c.path)
+		}
+	}
+	if b, err := ReadNamed(okLink, 100); err != nil || string(b) != "hello" {
+		t.Errorf("ReadNamed(link to ok) = %q, %v", b, err)
+	}
+}
