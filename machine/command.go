@@ -8,8 +8,6 @@ import (
 	"os/exec"
 	"strings"
 	"time"
-
-	"github.com/decodebench/decodebench/internal/abbrev"
 )
 
 // commandTimeout bounds every tool the telemetry runs. They answer in
@@ -25,9 +23,62 @@ var errNotAvailable = errors.New("not available")
 // with canned outputs.
 type runner func(ctx context.Context, name string, args ...string) ([]byte, error)
 
-// runTool runs name with args under commandTimeout. A tool missing from PATH
-// is errNotAvailable; a failing one is an error that quotes its first line
-// of complaint.
+// Bounds on what a tool decodebench runs for the machine's description
+// and conditions (sysctl, system_profiler, ioreg, pmset, nvidia-smi, …)
+// may print, checked while it prints: its standard output past
+// MaxToolOutput ends it with an error that names the bound (what it
+// printed is not quoted); of its standard error only the first
+// maxToolStderr bytes are kept, to quote when it fails. The README's
+// "Bounds" table states them.
+const (
+	// MaxToolOutput bounds a tool's standard output. The largest,
+	// system_profiler's JSON and ioreg's accelerator entry, are tens of
+	// kilobytes.
+	MaxToolOutput = 16 << 20
+	// maxToolStderr bounds what is kept of a tool's standard error.
+	maxToolStderr = 4 << 10
+)
+
+// ErrToolOutputTooLarge is wrapped by the error of a tool whose output
+// passed MaxToolOutput.
+var ErrToolOutputTooLarge = errors.New("output larger than decodebench accepts")
+
+// boundedOutput keeps a tool's standard output up to max bytes; a write
+// past them fails, which closes the pipe and ends the tool's writing
+// (os/exec stops copying), instead of growing without end.
+type boundedOutput struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+}
+
+func (b *boundedOutput) Write(p []byte) (int, error) {
+	if b.buf.Len()+len(p) > b.max {
+		b.over = true
+		return 0, ErrToolOutputTooLarge
+	}
+	return b.buf.Write(p)
+}
+
+// runBounded runs cmd (not yet started, Stdout and Stderr unset) with its
+// standard output bounded by MaxToolOutput and its standard error by
+// maxToolStderr. It returns what it printed on each; err is
+// ErrToolOutputTooLarge (wrapped, saying the limit) when the output
+// passed its bound, whatever the tool did after.
+func runBounded(cmd *exec.Cmd) (stdout, stderr []byte, err error) {
+	out := &boundedOutput{max: MaxToolOutput}
+	errb := &cappedBuffer{max: maxToolStderr}
+	cmd.Stdout, cmd.Stderr = out, errb
+	err = cmd.Run()
+	if out.over {
+		err = fmt.Errorf("%w (the limit is %d MiB; see the README's Bounds)", ErrToolOutputTooLarge, MaxToolOutput>>20)
+	}
+	return out.buf.Bytes(), []byte(errb.String()), err
+}
+
+// runTool runs name with args under commandTimeout, its output bounded
+// (runBounded). A tool missing from PATH is errNotAvailable; a failing
+// one is an error that quotes its first line of complaint (quoteLine).
 func runTool(ctx context.Context, name string, args ...string) ([]byte, error) {
 	path, err := exec.LookPath(name)
 	if err != nil {
@@ -37,16 +88,17 @@ func runTool(ctx context.Context, name string, args ...string) ([]byte, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.WaitDelay = time.Second
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, stderr, err := runBounded(cmd)
 	if err != nil {
+		if errors.Is(err, ErrToolOutputTooLarge) {
+			return nil, fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
+		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			err = ctxErr
 		}
-		msg := bytes.TrimSpace(append(stderr.Bytes(), out...))
+		msg := bytes.TrimSpace(append(stderr, out...))
 		if len(msg) > 0 {
-			return out, fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, strings.TrimSpace(abbrev.FirstLine(string(msg))))
+			return out, fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, quoteLine(string(msg)))
 		}
 		return out, fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
 	}

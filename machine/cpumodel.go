@@ -36,7 +36,9 @@ func cpuModel(ctx context.Context, infos []cpu.InfoStat) (string, error) {
 
 	ctx, cancel := context.WithTimeout(ctx, sysctlTimeout)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "sysctl", "-n", "machdep.cpu.brand_string").Output()
+	cmd := exec.CommandContext(ctx, "sysctl", "-n", "machdep.cpu.brand_string")
+	cmd.WaitDelay = time.Second
+	out, _, err := runBounded(cmd)
 	if err != nil {
 		return "", fmt.Errorf("machine: sysctl -n machdep.cpu.brand_string: %w", err)
 	}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -39,20 +38,19 @@ func nvidiaGPUs(ctx context.Context) ([]schema.GPUInfo, error) {
 	// Should nvidia-smi leave a child holding its output open, give up
 	// shortly after killing it instead of waiting for the child.
 	cmd.WaitDelay = time.Second
-	out, err := cmd.Output()
+	out, stderr, err := runBounded(cmd)
 	if err != nil {
+		if errors.Is(err, ErrToolOutputTooLarge) {
+			return nil, fmt.Errorf("machine: nvidia-smi %s: %w", strings.Join(nvidiaSMIArgs, " "), err)
+		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			err = ctxErr
 		}
 		// nvidia-smi explains its failures on stdout
 		// ("NVIDIA-SMI has failed because it couldn't communicate with the
 		// NVIDIA driver..."), other tools on stderr.
-		msg := out
-		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
-			msg = append(msg, ee.Stderr...)
-		}
-		if m := bytes.TrimSpace(msg); len(m) > 0 {
-			return nil, fmt.Errorf("machine: nvidia-smi %s: %w: %s", strings.Join(nvidiaSMIArgs, " "), err, strings.TrimSpace(abbrev.FirstLine(string(m))))
+		if m := bytes.TrimSpace(append(out, stderr...)); len(m) > 0 {
+			return nil, fmt.Errorf("machine: nvidia-smi %s: %w: %s", strings.Join(nvidiaSMIArgs, " "), err, quoteLine(string(m)))
 		}
 		return nil, fmt.Errorf("machine: nvidia-smi %s: %w", strings.Join(nvidiaSMIArgs, " "), err)
 	}

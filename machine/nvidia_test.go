@@ -115,6 +115,20 @@ exit 9`,
 			wantErr: "exit status 9: NVIDIA-SMI has failed",
 		},
 		{
+			// Output past MaxToolOutput ends nvidia-smi with an error
+			// naming the bound, not one quoting its output.
+			name:    "floods stdout",
+			script:  "PATH='" + os.Getenv("PATH") + "'\nexec yes",
+			wantErr: "output larger than decodebench accepts (the limit is 16 MiB",
+		},
+		{
+			// A failure with a 64 MiB line on stderr quotes at most a
+			// short line of it.
+			name:    "floods stderr",
+			script:  "PATH='" + os.Getenv("PATH") + "'\nhead -c 67108864 /dev/zero | tr '\\0' x >&2; exit 4",
+			wantErr: "exit status 4: xxx",
+		},
+		{
 			name:    "hangs",
 			script:  "exec '" + sleep + "' 60",
 			timeout: 300 * time.Millisecond,
@@ -144,7 +158,10 @@ exit 9`,
 			}
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("nvidiaGPUs() error = %v, want one containing %q", err, tt.wantErr)
+					t.Fatalf("nvidiaGPUs() error = %.300v, want one containing %q", err, tt.wantErr)
+				}
+				if len(err.Error()) > 512 {
+					t.Errorf("the error quotes %d bytes of the tool's output", len(err.Error()))
 				}
 				return
 			}
