@@ -24,13 +24,13 @@ func TestEstimate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// At most 15 rounds (the sequential schedule's last look) × 3 arms ×
-	// (2s cooldown + 10s start + (1 warmup + 2 measured) × (1s + 256/20 s)).
-	want := 45 * (2*time.Second + 10*time.Second + 3*(time.Second+12800*time.Millisecond))
+	// At most 10 rounds (the sequential schedule's last look) × 3 arms ×
+	// (2s cooldown + 10s start + (1 warmup + 1 measured) × (1s + 256/20 s)).
+	want := 30 * (2*time.Second + 10*time.Second + 2*(time.Second+12800*time.Millisecond))
 	if got := s.Estimate(); got != want {
 		t.Errorf("Estimate() = %v, want %v", got, want)
 	}
-	s.Schedule.Rounds = Rounds{Min: 5, Max: 30}
+	s.Schedule.Rounds = Rounds{Min: 5, Max: 20}
 	if got := s.Estimate(); got != 2*want {
 		t.Errorf("adaptive: Estimate() = %v, want the maximum rounds' %v", got, 2*want)
 	}

@@ -98,13 +98,14 @@ func TestPrefixCacheAndRequestsErrors(t *testing.T) {
 }
 
 // oneRequest is the shipped demo without its schedule.requests line (it
-// serves two measured requests a start), so the default of one applies.
+// sets requests: 1), so the default applies: a test of the default reads
+// it, and fails if the default is no longer one.
 func oneRequest(t *testing.T) string {
 	t.Helper()
 	src := string(mustShipped(t))
-	out := strings.Replace(src, "  requests: 2\n", "", 1)
-	if out == src {
-		t.Fatal("the shipped demo no longer sets requests: 2")
+	out := strings.Replace(src, "  requests: 1\n", "", 1)
+	if out == src || strings.Contains(out, "\n  requests:") {
+		t.Fatal("the shipped demo no longer sets requests: 1 (exactly once)")
 	}
 	return out
 }
