@@ -21,38 +21,6 @@ const (
 	autoHardwareSz = 32                 // room kept for hardware: auto's slug
 )
 
-// Assumptions of Estimate, per measured run.
-const (
-	// EstimateEngineStart is the time an engine takes to start and load
-	// its model: a small model on a CPU. A large model takes longer.
-	EstimateEngineStart = 10 * time.Second
-	// EstimateTokensPerSecond is the decode speed assumed for a request.
-	EstimateTokensPerSecond = 20
-	// EstimateRequestOverhead is added to each request (prefill, HTTP).
-	EstimateRequestOverhead = time.Second
-)
-
-// Estimate is a rough duration of the whole campaign at its most rounds:
-// rounds × arms × (cooldown + one run), where one run is an engine start
-// (EstimateEngineStart, or ready.timeout when that is shorter) and
-// warmup+requests requests of max_tokens at EstimateTokensPerSecond plus
-// EstimateRequestOverhead (or request.timeout when that is shorter). It is
-// meant for telling minutes from days, not for scheduling.
-func (s *Scenario) Estimate() time.Duration {
-	start := min(EstimateEngineStart, s.Engine.Ready.Timeout.Duration)
-	req := EstimateRequestOverhead + time.Duration(float64(s.Engine.Request.MaxTokens)/EstimateTokensPerSecond*float64(time.Second))
-	if t := s.Engine.Request.Timeout.Duration; t > 0 {
-		req = min(req, t)
-	}
-	run := start + time.Duration(s.Schedule.Warmup+max(1, s.Schedule.Requests))*req
-	runs := int64(max(s.Schedule.Rounds.Max, s.Schedule.Rounds.Min)) * int64(len(s.Arms))
-	per := float64(s.Schedule.Cooldown.Longest() + run)
-	if est := float64(runs) * per; est < float64(1<<62) {
-		return time.Duration(est)
-	}
-	return 1 << 62
-}
-
 // validateBounds refuses values beyond the upper bounds above, record names
 // too long for a file system, and campaigns estimated to take more than
 // MaxCampaign. It runs after the range checks of validate, so it only

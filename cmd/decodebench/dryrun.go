@@ -9,6 +9,7 @@ import (
 
 	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/internal/abbrev"
+	"github.com/decodebench/decodebench/review"
 	"github.com/decodebench/decodebench/scenarios"
 )
 
@@ -22,8 +23,9 @@ func (r *repeatable) String() string     { return strings.Join(*r, " ") }
 
 // printDryRun writes what run would do, and runs nothing: the arms with
 // their resolved engine command lines, the interleaved order, and the
-// estimated duration.
-func printDryRun(w io.Writer, s *scenarios.Scenario) error {
+// estimated duration (from the newest record of the feature in records,
+// the folder records go to, when it has one to go by).
+func printDryRun(w io.Writer, s *scenarios.Scenario, records string) error {
 	rounds := max(s.Schedule.Rounds.Min, s.Schedule.Rounds.Max)
 	plan, err := harness.Plan(s.ArmNames(), rounds, s.Policy.Schedule.Order, s.Schedule.Seed)
 	if err != nil {
@@ -111,8 +113,8 @@ func printDryRun(w io.Writer, s *scenarios.Scenario) error {
 	for i := 0; i < len(plan); i += len(s.Arms) {
 		fmt.Fprintf(w, "  round %d: %s\n", plan[i].Round, strings.Join(harness.Arms(plan[i:i+len(s.Arms)]), " "))
 	}
-	fmt.Fprintf(w, "estimated duration: %s (assumes an engine start of %s and %d tok/s; see validate --help)\n",
-		scenarios.Round(s.Estimate()), scenarios.EstimateEngineStart, scenarios.EstimateTokensPerSecond)
+	c := review.EstimateCosts(records, s)
+	fmt.Fprintf(w, "estimated duration: %s, %s; see validate --help\n", scenarios.Round(s.EstimateWith(c)), estimateBasis(s, c, records))
 	fmt.Fprintln(w, "dry run: nothing was started and no record was written")
 	return nil
 }

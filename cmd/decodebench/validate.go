@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/review"
 	"github.com/decodebench/decodebench/scenarios"
 )
 
@@ -18,13 +19,23 @@ func validateCommand() *cli.Command {
 		ArgsUsage: "SCENARIO...",
 		Description: `Each SCENARIO is a file path or the name of a shipped scenario (` + fmt.Sprint(scenarios.Shipped()) + `).
 All problems of a file are reported at once, each once. For a valid file it
-prints the number of runs and a rough estimate of the campaign's duration
-(rounds × arms × (cooldown + engine start + warmups and request); see
-scenarios.Scenario.Estimate for the assumptions). Exit 1 when any file has an error; warnings alone exit 0.
+prints the number of runs and a rough estimate of the campaign's duration at
+its most rounds: rounds × arms × (a start's fixed cost + its measured requests),
+where a start's fixed cost is its cooldown, the engine's start and stop and its
+warmup requests. The costs come from the newest record of the scenario's feature
+(and hardware, when it names one) in --records (the folder run writes records
+to) with a noise anatomy (its start and request costs) or runs with wall times;
+it says which ("from RECORD: start X s, request Y s"), a request scaled to the
+scenario's max_tokens and the start to its cooldown and warmups where they
+differ. Without one it is a guess, and says so: an engine start of ` + scenarios.GuessEngineStart.String() + `, ` + fmt.Sprint(scenarios.GuessTokensPerSecond) + ` tok/s
+and ` + scenarios.GuessRequestOverhead.String() + ` a request besides its tokens (a small model on a CPU).
+Exit 1 when any file has an error; warnings alone exit 0.
 --json prints one JSON object per file instead (file, ok, problems with line, column, key,
-message and severity, runs, estimate in seconds).`,
+message and severity, runs, estimate in seconds, estimate_basis: guess, anatomy or
+runs, and estimate_from: the record it went by).`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "machine-readable output, one JSON object per file"},
+			&cli.StringFlag{Name: "records", Value: defaultOut, Usage: "folder of records whose newest of the feature the estimate goes by (`DIR`, as run --out)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -52,7 +63,8 @@ message and severity, runs, estimate in seconds).`,
 					bad++
 					continue
 				}
-				fmt.Fprintf(c.App.Writer, "%s: ok (%s: %d arms, %d counters, %s runs, estimated %s)\n", s.Path, s.Feature, len(s.Arms), len(s.Counters), runs(s), scenarios.Round(s.Estimate()))
+				costs := review.EstimateCosts(c.String("records"), s)
+				fmt.Fprintf(c.App.Writer, "%s: ok (%s: %d arms, %d counters, %s runs, estimated %s, %s)\n", s.Path, s.Feature, len(s.Arms), len(s.Counters), runs(s), scenarios.Round(s.EstimateWith(costs)), estimateBasis(s, costs, c.String("records")))
 			}
 			if bad > 0 {
 				return &exitError{code: 1, msg: fmt.Sprintf("validate: %d of %d scenario(s) have errors", bad, c.NArg())}
@@ -78,6 +90,10 @@ type validation struct {
 	Problems []problem `json:"problems"`
 	Runs     string    `json:"runs,omitempty"`
 	Estimate float64   `json:"estimate_s,omitempty"`
+	// EstimateBasis and EstimateFrom say what the estimate went by: a
+	// guess, or a record's noise anatomy or runs, and that record.
+	EstimateBasis scenarios.CostBasis `json:"estimate_basis,omitempty"`
+	EstimateFrom  string              `json:"estimate_from,omitempty"`
 }
 
 type problem struct {
@@ -114,7 +130,9 @@ func validateJSON(c *cli.Context) error {
 			v.Problems = append(v.Problems, problem{Line: e.Pos.Line, Col: e.Pos.Col, Key: e.Key, Message: e.Msg, Severity: sev})
 		}
 		if s != nil {
-			v.File, v.Runs, v.Estimate = s.Path, runs(s), s.Estimate().Seconds()
+			costs := review.EstimateCosts(c.String("records"), s)
+			v.File, v.Runs, v.Estimate = s.Path, runs(s), s.EstimateWith(costs).Seconds()
+			v.EstimateBasis, v.EstimateFrom = costs.Basis, costs.Record
 		}
 		if !v.OK {
 			bad++

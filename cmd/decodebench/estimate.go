@@ -1,0 +1,46 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// estimateBasis says what an estimate went by: the record and the costs
+// taken from it, or that it is a guess and what it assumed (dir is the
+// records folder that had no record to go by).
+func estimateBasis(s *scenarios.Scenario, c scenarios.Costs, dir string) string {
+	command := s.Engine.IsCommand()
+	if c.Basis == scenarios.CostGuess {
+		what := fmt.Sprintf("an engine start of %s, %d tok/s and %s a request besides its tokens", scenarios.GuessEngineStart, scenarios.GuessTokensPerSecond, scenarios.GuessRequestOverhead)
+		if command {
+			what = fmt.Sprintf("a run of the command %s (its start %s, its tokens at %d tok/s and %s besides)", c.Request, scenarios.GuessEngineStart, scenarios.GuessTokensPerSecond, scenarios.GuessRequestOverhead)
+		}
+		return fmt.Sprintf("a guess: %s; no record of %s in %s with a noise anatomy or run times to go by", what, s.Feature, dir)
+	}
+	var notes []string
+	switch c.Basis {
+	case scenarios.CostAnatomy:
+		notes = append(notes, "by its noise anatomy")
+	case scenarios.CostRuns:
+		notes = append(notes, "by its runs' times")
+	}
+	if c.RecordTokens > 0 {
+		notes = append(notes, fmt.Sprintf("scaled from its %d tokens to %d", c.RecordTokens, s.Engine.Request.MaxTokens))
+	}
+	if c.Adjusted {
+		notes = append(notes, "the start moved to this scenario's cooldown and warmups")
+	}
+	start, one := "start", "request"
+	if command {
+		start, one = "between runs", "a run of the command"
+	}
+	return fmt.Sprintf("from %s: %s %s, %s %s, %s", c.Record, start, secs(c.Start), one, secs(c.Request), strings.Join(notes, "; "))
+}
+
+// secs writes a cost in seconds with two decimals.
+func secs(d time.Duration) string {
+	return fmt.Sprintf("%.2f s", d.Seconds())
+}

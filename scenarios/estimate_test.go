@@ -1,0 +1,160 @@
+package scenarios
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+// TestDemoSchedule: the demo serves one measured request a start (its own
+// noise anatomy's advice) and looks at 5 and 10 rounds, so that it runs in
+// a few minutes on 2 cores.
+func TestDemoSchedule(t *testing.T) {
+	s, _, err := Parse("t.yaml", ".", mustShipped(t), Options{LookupEnv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.Schedule.Rounds
+	if s.Policy.Schedule.Requests != 1 || s.Schedule.Warmup != 1 || !r.Sequential() || r.Min != 5 || r.Max != 10 || len(r.Looks()) != 2 {
+		t.Errorf("demo schedule: %d requests, %d warmups, rounds %+v (looks %v)", s.Policy.Schedule.Requests, s.Schedule.Warmup, r, r.Looks())
+	}
+}
+
+// TestEstimate: without a record the estimate is the guess, at the most
+// rounds.
+func TestEstimate(t *testing.T) {
+	s, _, err := Parse("t.yaml", ".", mustShipped(t), Options{LookupEnv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// At most 10 rounds (the sequential schedule's last look) × 3 arms ×
+	// (2s cooldown + 5s start + (1 warmup + 1 measured) × (0.5s + 256/50 s)).
+	req := 500*time.Millisecond + 5120*time.Millisecond
+	want := 30 * (2*time.Second + 5*time.Second + 2*req)
+	if c := s.GuessCosts(); c.Basis != CostGuess || c.Record != "" || c.Request != req {
+		t.Errorf("GuessCosts() = %+v", c)
+	}
+	if got := s.Estimate(); got != want {
+		t.Errorf("Estimate() = %v, want %v", got, want)
+	}
+	s.Schedule.Rounds = Rounds{Min: 5, Max: 20}
+	if got := s.Estimate(); got != 2*want {
+		t.Errorf("adaptive: Estimate() = %v, want the maximum rounds' %v", got, 2*want)
+	}
+
+	// A command engine starts afresh for every run, its warmup too: 20
+	// rounds × 2 arms × (1s cooldown + (1 warmup + 1 measured) × (5s +
+	// 0.5s)).
+	src, err := ShippedSource("llamacpp-cli")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli, _, err := Parse("t.yaml", ".", src, Options{LookupEnv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := cli.Estimate(), 40*(time.Second+2*5500*time.Millisecond); got != want {
+		t.Errorf("command engine: Estimate() = %v, want %v", got, want)
+	}
+}
+
+// demoRecord is a record of the demo's campaign as its data block keeps
+// it: the figures of docs/benchmark_results/spec-draft-epyc-2026-12-02.md
+// (a start 6.43 s with its 2s cooldown and 1 warmup, a request 2.07 s, 256
+// tokens, 2 measured requests a start).
+func demoRecord() *schema.Record {
+	return &schema.Record{
+		Feature:  "spec-draft",
+		Method:   schema.Method{Warmup: 1, Requests: 2, Cooldown: "2s"},
+		Scenario: schema.ScenarioInfo{Request: schema.RequestInfo{MaxTokens: 256}},
+		Analysis: schema.Analysis{Anatomy: &schema.Anatomy{Pooled: &schema.AnatomyFigures{StartS: 6.43, RequestS: 2.07}}},
+	}
+}
+
+func near(a, b time.Duration) bool { return math.Abs(float64(a-b)) < float64(time.Millisecond) }
+
+// TestCostsFromAnatomy: a record's noise anatomy gives the start and the
+// request costs; the estimate is rounds × arms × (start + measured
+// requests), which for the demo's last record (45 starts of 2 measured
+// requests) is its 479 s; a scenario with another cooldown, warmups or
+// max_tokens gets the start moved and the request scaled, and says so.
+func TestCostsFromAnatomy(t *testing.T) {
+	s, _, err := Parse("t.yaml", ".", mustShipped(t), Options{LookupEnv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := s.CostsFromRecord("r.md", demoRecord())
+	if !ok || c.Basis != CostAnatomy || c.Record != "r.md" || c.Adjusted || c.RecordTokens != 0 ||
+		!near(c.Start, 6430*time.Millisecond) || !near(c.Request, 2070*time.Millisecond) {
+		t.Fatalf("costs %+v, %v", c, ok)
+	}
+	if got, want := s.EstimateWith(c), 30*(6430+2070)*time.Millisecond; !near(got, want) {
+		t.Errorf("EstimateWith = %v, want %v", got, want)
+	}
+	s.Schedule.Rounds, s.Schedule.Requests = Rounds{Min: 5, Max: 15, Every: 5}, 2
+	if got, want := s.EstimateWith(c), 45*(6430+2*2070)*time.Millisecond; !near(got, want) || got < 470*time.Second || got > 490*time.Second {
+		t.Errorf("the record's own schedule: EstimateWith = %v, want %v (the campaign took 479 s)", got, want)
+	}
+
+	// No cooldown, no warmup and 128 tokens: the engine's own 2.36 s.
+	s.Schedule.Cooldown, s.Schedule.Warmup, s.Engine.Request.MaxTokens = Cooldown{}, 0, 128
+	c, ok = s.CostsFromRecord("r.md", demoRecord())
+	if !ok || !c.Adjusted || c.RecordTokens != 256 || !near(c.Request, 1035*time.Millisecond) || !near(c.Start, 2360*time.Millisecond) {
+		t.Errorf("adjusted costs %+v, %v", c, ok)
+	}
+}
+
+// TestCostsFromRuns: a record without a noise anatomy (written before it,
+// or one request a start) gives its costs from its runs: a request is the
+// median measured wall time, a start the median whole time with the
+// cooldown before it, less its measured requests; failed runs and runs
+// without a wall time are left out.
+func TestCostsFromRuns(t *testing.T) {
+	s, _, err := Parse("t.yaml", ".", mustShipped(t), Options{LookupEnv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := demoRecord()
+	rec.Analysis.Anatomy = &schema.Anatomy{Gap: schema.AnatomyOneRequest}
+	rec.Method.Requests = 0 // a record from before: one measured request
+	for i, sec := range []float64{6, 7, 8} {
+		rec.Runs = append(rec.Runs, schema.Run{Seconds: sec, CooldownS: 2, Metrics: map[string]float64{schema.WallS: 2 + float64(i)/2}})
+	}
+	rec.Runs = append(rec.Runs,
+		schema.Run{Seconds: 100, CooldownS: 2, Error: "engine exited", Metrics: map[string]float64{schema.WallS: 50}},
+		schema.Run{Seconds: 100, CooldownS: 2})
+	c, ok := s.CostsFromRecord("r.md", rec)
+	// start: median(8, 9, 10) − 1 × median(2, 2.5, 3) = 6.5 s.
+	if !ok || c.Basis != CostRuns || !near(c.Start, 6500*time.Millisecond) || !near(c.Request, 2500*time.Millisecond) || c.Adjusted {
+		t.Errorf("costs %+v, %v", c, ok)
+	}
+	rec.Runs = rec.Runs[3:]
+	if c, ok := s.CostsFromRecord("r.md", rec); ok {
+		t.Errorf("no usable run, costs %+v", c)
+	}
+}
+
+// TestCostsRefused: a record whose figures could not be true (zero,
+// negative, NaN, infinite, longer than a day) gives no costs; the guess
+// stands.
+func TestCostsRefused(t *testing.T) {
+	s, _, err := Parse("t.yaml", ".", mustShipped(t), Options{LookupEnv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []float64{0, -1, math.NaN(), math.Inf(1), 1e12} {
+		rec := demoRecord()
+		rec.Analysis.Anatomy.Pooled.RequestS = v
+		if c, ok := s.CostsFromRecord("r.md", rec); ok && c.Basis == CostAnatomy {
+			t.Errorf("request %v: costs %+v", v, c)
+		}
+		rec = demoRecord()
+		rec.Analysis.Anatomy = nil
+		rec.Runs = []schema.Run{{Seconds: v, CooldownS: 2, Metrics: map[string]float64{schema.WallS: 1}}}
+		if c, ok := s.CostsFromRecord("r.md", rec); ok {
+			t.Errorf("run of %v s: costs %+v", v, c)
+		}
+	}
+}
