@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -165,8 +166,10 @@ func filterNames(names string) []string {
 // FileSHA256 hashes a file as the engine identity does.
 func FileSHA256(path string) (string, error) { return fileSHA256(path) }
 
+// The file is opened through the guarded reader, links followed: a path
+// a wrapper script names may be a FIFO or a device, refused at once.
 func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := safefs.OpenNamed(path, -1)
 	if err != nil {
 		return "", fmt.Errorf("hash engine binary: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -53,11 +54,20 @@ func engineLibraries(binary string, wrapperDirs []string, env []string) ([]schem
 	var problems []string
 	var walk func(path string, depth int)
 	walk = func(path string, depth int) {
-		f, err := elf.Open(path)
-		if err != nil || depth > 8 {
+		if depth > 8 {
 			return
 		}
-		defer f.Close()
+		// A path a wrapper script names may be anything: only a
+		// regular file is read (a FIFO would hang elf.Open).
+		file, err := safefs.OpenNamed(path, -1)
+		if err != nil {
+			return
+		}
+		defer file.Close()
+		f, err := elf.NewFile(file)
+		if err != nil {
+			return
+		}
 		needed, _ := f.DynString(elf.DT_NEEDED)
 		run, _ := f.DynString(elf.DT_RUNPATH)
 		if len(run) == 0 {
@@ -128,7 +138,7 @@ func engineLibraries(binary string, wrapperDirs []string, env []string) ([]schem
 // when relative (a wrapper that names its files relative to itself is
 // the same file in every clone). Both empty when path is no such script.
 func wrapperMarkers(path string) (string, []string) {
-	f, err := os.Open(path)
+	f, err := safefs.OpenNamed(path, -1)
 	if err != nil {
 		return "", nil
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -81,6 +82,10 @@ type hashCache struct {
 
 var cacheMu sync.Mutex
 
+// maxHashCacheBytes bounds the file-hash cache read back (about 200 bytes
+// an entry).
+const maxHashCacheBytes = 16 << 20
+
 func loadHashCache() *hashCache {
 	c := &hashCache{entries: map[string]hashEntry{}}
 	dir, err := os.UserCacheDir()
@@ -90,7 +95,10 @@ func loadHashCache() *hashCache {
 	c.path = filepath.Join(dir, "decodebench", "file-hashes.json")
 	cacheMu.Lock()
 	defer cacheMu.Unlock()
-	if b, err := os.ReadFile(c.path); err == nil {
+	// Through the guarded reader: a cache grown past maxHashCacheBytes, or
+	// one replaced by a FIFO or a device, is ignored (the files are hashed
+	// again).
+	if b, err := safefs.ReadNamed(c.path, maxHashCacheBytes); err == nil {
 		_ = json.Unmarshal(b, &c.entries)
 	}
 	return c
@@ -100,7 +108,9 @@ func (c *hashCache) sum(path string, fi os.FileInfo) (string, error) {
 	if e, ok := c.entries[path]; ok && e.Size == fi.Size() && e.ModTime.Equal(fi.ModTime()) {
 		return e.SHA256, nil
 	}
-	f, err := os.Open(path)
+	// The file was a regular one at its Stat; one swapped since for a
+	// FIFO or a device is refused, not hung on.
+	f, err := safefs.OpenNamed(path, -1)
 	if err != nil {
 		return "", err
 	}

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // scripts/install-llama-server.sh's wrappers name their files relative to
@@ -93,5 +95,44 @@ func TestWrapperIsPathIndependent(t *testing.T) {
 		if b.libs[n] != s {
 			t.Errorf("library %s: %s vs %s", n, s, b.libs[n])
 		}
+	}
+}
+
+// A wrapper script's markers may name anything: a FIFO (or a link to one)
+// as the real binary, /dev/zero as a library folder's file. Identify
+// refuses them at once as not regular files, instead of hanging on the
+// FIFO or hashing /dev/zero forever.
+func TestIdentifyRefusesSpecialFilesAWrapperNames(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "real-binary")
+	if err := syscall.Mkfifo(fifo, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	wrapper := filepath.Join(dir, "engine")
+	script := "#!/bin/sh\n" + RealBinaryMarker + "real-binary\necho version: 1\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []string, 1)
+	go func() { done <- Identify(context.Background(), wrapper, os.Environ(), "").Problems }()
+	select {
+	case problems := <-done:
+		if !slices.ContainsFunc(problems, func(p string) bool { return strings.Contains(p, "a FIFO, not a regular file") }) {
+			t.Errorf("problems %q do not refuse the FIFO", problems)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Identify hung on a FIFO the wrapper names")
+	}
+	// A FIFO on PATH with execute bits passes exec.LookPath: hashing it
+	// and reading its markers do not hang either.
+	done2 := make(chan []string, 1)
+	go func() { done2 <- Identify(context.Background(), fifo, os.Environ(), "").Problems }()
+	select {
+	case problems := <-done2:
+		if !slices.ContainsFunc(problems, func(p string) bool { return strings.Contains(p, "a FIFO, not a regular file") }) {
+			t.Errorf("problems %q do not refuse the FIFO", problems)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Identify hung on a FIFO engine command")
 	}
 }
