@@ -175,11 +175,16 @@ func shellJoin(args []string) string {
 	return strings.Join(out, " ")
 }
 
+// maxAnswerBytes bounds the answer read from standard input: a yes is
+// three letters, and an input without a newline (/dev/zero) must not
+// grow without end.
+const maxAnswerBytes = 4 << 10
+
 // confirm asks for a yes on standard input; anything else, or no input at
 // all (a CI job without --yes), is a no.
 func confirm(in io.Reader, out io.Writer) (bool, error) {
 	fmt.Fprint(out, "Run these commands? [y/N] ")
-	line, err := bufio.NewReader(in).ReadString('\n')
+	line, err := bufio.NewReader(io.LimitReader(in, maxAnswerBytes)).ReadString('\n')
 	if err != nil && line == "" {
 		return false, nil
 	}
