@@ -1,15 +1,24 @@
 package bisect
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os/exec"
 	"time"
 
+	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/schema"
+)
+
+// BuildLogHeadBytes and BuildLogTailBytes bound what is kept of one
+// build's output (its log): its first and its last MiB (a failed build's
+// error is at its end), with a line saying how much was cut between
+// them, the README's Bounds table says.
+const (
+	BuildLogHeadBytes = 1 << 20
+	BuildLogTailBytes = 1 << 20
 )
 
 // buildsDir is the data folder's folder of build logs.
@@ -22,16 +31,24 @@ const buildsDir = "builds"
 // (the log cannot be written, or the context ended).
 func build(ctx context.Context, dataDir, worktree, command, logName string, r *redact.Redactor) (schema.BisectBuild, error) {
 	res := schema.BisectBuild{Log: logName}
-	var out bytes.Buffer
+	// The output kept is bounded (BuildLogHeadBytes, BuildLogTailBytes):
+	// a build that floods its output costs no more memory or disk, and
+	// its log says what was cut.
+	out := &machine.CappedBuffer{Max: BuildLogHeadBytes, Tail: BuildLogTailBytes}
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	cmd.Dir = worktree
-	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = 10 * time.Second
 	start := time.Now()
 	err := cmd.Run()
 	res.Seconds = roundSeconds(time.Since(start))
 	// Through the data folder, never through a link (safefs).
-	if werr := writeIn(dataDir, logName, []byte(r.Text(out.String()))); werr != nil {
+	text := out.String()
+	if n := out.Dropped(); n > 0 {
+		text += fmt.Sprintf("\n#### decodebench: %d bytes of build output were cut here (the log keeps the first and the last MiB)\n", n)
+	}
+	text += out.TailString()
+	if werr := writeIn(dataDir, logName, []byte(r.Text(text))); werr != nil {
 		return res, fmt.Errorf("build log: %w", werr)
 	}
 	if ctx.Err() != nil {

@@ -1,24 +1,39 @@
 package bisect
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
 
+	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/schema"
 )
 
-// git runs git in the source repository and returns its trimmed stdout.
+// git runs git in the source repository and returns its trimmed stdout,
+// bounded as every tool's (machine.RunBounded: stdout at most
+// machine.MaxToolOutput, a failure quoting one short line of stderr).
 func git(ctx context.Context, repo string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", repo}, args...)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+	out, errb, err := machine.RunBounded(cmd)
+	if err != nil {
+		if errors.Is(err, machine.ErrToolOutputTooLarge) {
+			return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
+		}
+		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, quoteLine(string(errb)))
 	}
-	return strings.TrimSpace(out.String()), nil
+	return strings.TrimSpace(string(out)), nil
+}
+
+// quoteLine is a tool's complaint for an error: its first line, at most
+// 256 bytes.
+func quoteLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	if len(l) > 256 {
+		l = l[:256] + "…"
+	}
+	return strings.TrimSpace(l)
 }
 
 // resolve names a revision by its full commit id.

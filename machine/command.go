@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -60,14 +61,70 @@ func (b *boundedOutput) Write(p []byte) (int, error) {
 	return b.buf.Write(p)
 }
 
-// runBounded runs cmd (not yet started, Stdout and Stderr unset) with its
+// CappedBuffer keeps the first Max bytes written to it and, when Tail is
+// set, the last Tail bytes of the rest; it counts what it kept of
+// neither. It never fails, so that the writer (a tool's complaint, a
+// build's output) is not stopped by it.
+type CappedBuffer struct {
+	Max, Tail int
+	mu        sync.Mutex
+	b         bytes.Buffer
+	tail      []byte // at most 2*Tail bytes; its last Tail are kept
+	written   int64
+}
+
+func (c *CappedBuffer) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n0 := len(p)
+	c.written += int64(n0)
+	if room := c.Max - c.b.Len(); room > 0 {
+		n := min(len(p), room)
+		c.b.Write(p[:n])
+		p = p[n:]
+	}
+	if c.Tail > 0 && len(p) > 0 {
+		if len(p) > c.Tail {
+			p = p[len(p)-c.Tail:]
+		}
+		c.tail = append(c.tail, p...)
+		if len(c.tail) > 2*c.Tail {
+			c.tail = append(c.tail[:0:0], c.tail[len(c.tail)-c.Tail:]...)
+		}
+	}
+	return n0, nil
+}
+
+// String is the head that was kept.
+func (c *CappedBuffer) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.b.String()
+}
+
+// TailString is the tail that was kept past the head (at most Tail bytes).
+func (c *CappedBuffer) TailString() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return string(c.tail[max(0, len(c.tail)-c.Tail):])
+}
+
+// Dropped counts the bytes written that neither the head nor the tail
+// kept.
+func (c *CappedBuffer) Dropped() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.written - int64(c.b.Len()) - int64(min(len(c.tail), c.Tail))
+}
+
+// RunBounded runs cmd (not yet started, Stdout and Stderr unset) with its
 // standard output bounded by MaxToolOutput and its standard error by
 // maxToolStderr. It returns what it printed on each; err is
 // ErrToolOutputTooLarge (wrapped, saying the limit) when the output
 // passed its bound, whatever the tool did after.
-func runBounded(cmd *exec.Cmd) (stdout, stderr []byte, err error) {
+func RunBounded(cmd *exec.Cmd) (stdout, stderr []byte, err error) {
 	out := &boundedOutput{max: MaxToolOutput}
-	errb := &cappedBuffer{max: maxToolStderr}
+	errb := &CappedBuffer{Max: maxToolStderr}
 	cmd.Stdout, cmd.Stderr = out, errb
 	err = cmd.Run()
 	if out.over {
@@ -77,7 +134,7 @@ func runBounded(cmd *exec.Cmd) (stdout, stderr []byte, err error) {
 }
 
 // runTool runs name with args under commandTimeout, its output bounded
-// (runBounded). A tool missing from PATH is errNotAvailable; a failing
+// (RunBounded). A tool missing from PATH is errNotAvailable; a failing
 // one is an error that quotes its first line of complaint (quoteLine).
 func runTool(ctx context.Context, name string, args ...string) ([]byte, error) {
 	path, err := exec.LookPath(name)
@@ -88,7 +145,7 @@ func runTool(ctx context.Context, name string, args ...string) ([]byte, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.WaitDelay = time.Second
-	out, stderr, err := runBounded(cmd)
+	out, stderr, err := RunBounded(cmd)
 	if err != nil {
 		if errors.Is(err, ErrToolOutputTooLarge) {
 			return nil, fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)

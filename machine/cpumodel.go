@@ -38,7 +38,7 @@ func cpuModel(ctx context.Context, infos []cpu.InfoStat) (string, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sysctl", "-n", "machdep.cpu.brand_string")
 	cmd.WaitDelay = time.Second
-	out, _, err := runBounded(cmd)
+	out, _, err := RunBounded(cmd)
 	if err != nil {
 		return "", fmt.Errorf("machine: sysctl -n machdep.cpu.brand_string: %w", err)
 	}

@@ -38,7 +38,7 @@ func nvidiaGPUs(ctx context.Context) ([]schema.GPUInfo, error) {
 	// Should nvidia-smi leave a child holding its output open, give up
 	// shortly after killing it instead of waiting for the child.
 	cmd.WaitDelay = time.Second
-	out, stderr, err := runBounded(cmd)
+	out, stderr, err := RunBounded(cmd)
 	if err != nil {
 		if errors.Is(err, ErrToolOutputTooLarge) {
 			return nil, fmt.Errorf("machine: nvidia-smi %s: %w", strings.Join(nvidiaSMIArgs, " "), err)

@@ -92,7 +92,7 @@ func PowermetricsCommand(euid int, look func(string) (string, error)) ([]string,
 type PowermetricsSampler struct {
 	cmd      *exec.Cmd
 	stdout   *os.File
-	stderr   *cappedBuffer
+	stderr   *CappedBuffer
 	interval time.Duration
 	// now stamps each sample as it arrives: powermetrics' own header
 	// time has one-second resolution.
@@ -136,7 +136,7 @@ func startPowermetrics(argv []string, interval, wait time.Duration) (*Powermetri
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout = w
-	s := &PowermetricsSampler{cmd: cmd, stdout: r, stderr: &cappedBuffer{max: maxPowermetricsStderr}, interval: interval, now: time.Now,
+	s := &PowermetricsSampler{cmd: cmd, stdout: r, stderr: &CappedBuffer{Max: maxPowermetricsStderr}, interval: interval, now: time.Now,
 		first: make(chan struct{}), done: make(chan struct{}), exited: make(chan struct{}), maxSamples: MaxPowermetricsSamples}
 	cmd.Stderr = s.stderr
 	cmd.WaitDelay = time.Second
@@ -356,29 +356,6 @@ func (s *PowermetricsSampler) Stop() {
 		}
 		<-s.done
 	})
-}
-
-// cappedBuffer keeps the first max bytes written to it and discards the
-// rest (a tool's complaint, quoted in an error).
-type cappedBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   bytes.Buffer
-}
-
-func (c *cappedBuffer) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if room := c.max - c.b.Len(); room > 0 {
-		c.b.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
-}
-
-func (c *cappedBuffer) String() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.b.String()
 }
 
 // quoteLine is a tool's complaint for an error: its first line, at most
