@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/decodebench/decodebench/internal/safefs"
 )
 
 // IndexingState is what PauseIndexing turned off, and so must turn back
@@ -74,8 +76,14 @@ func pauseIndexing(ctx context.Context, run runner, marker string) (IndexingStat
 	return st, nil
 }
 
+// maxIndexingMarker bounds the marker read back (it holds two booleans).
+const maxIndexingMarker = 64 << 10
+
 func restoreIndexing(ctx context.Context, run runner, marker string) (IndexingState, error) {
-	b, err := os.ReadFile(marker)
+	// Through the guarded reader: a link, a FIFO or a device in the
+	// marker's place is refused at once, not followed, hung on or read
+	// without end.
+	b, err := safefs.ReadFile(marker, maxIndexingMarker)
 	if errors.Is(err, os.ErrNotExist) {
 		return IndexingState{}, nil
 	}

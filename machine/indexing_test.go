@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // fakeMac records the commands run and answers mdutil -s and the Time
@@ -90,5 +93,33 @@ func TestPauseIndexingRefused(t *testing.T) {
 	}
 	if spotlightEnabled([]byte("/:\n\tIndexing enabled. (disabled)\n")) || spotlightEnabled([]byte("/:\n\tIndexing disabled.\n")) {
 		t.Error("disabled Spotlight read as enabled")
+	}
+}
+
+// A FIFO or a link to /dev/zero in the marker's place is refused at once:
+// the campaign's start neither hangs on it nor reads it without end, and
+// nothing is turned back on by it.
+func TestRestoreIndexingRefusesSpecialMarkers(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero.json")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	for _, marker := range []string{fifo, zero} {
+		f := &fakeMac{}
+		done := make(chan error, 1)
+		go func() { _, err := restoreIndexing(context.Background(), f.run, marker); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "not a regular file") || len(f.ran) != 0 {
+				t.Errorf("%s: %v, ran %v", marker, err, f.ran)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: restoring indexing hung", marker)
+		}
 	}
 }
