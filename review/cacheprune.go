@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/decodebench/decodebench/internal/safefs"
 )
 
 // PrunePolicy bounds the check cache.
@@ -203,8 +205,10 @@ func pruneRecord(dir string, now time.Time, p PrunePolicy, remove func(cacheFile
 // recordGone reads an entry's record path and reports whether that file
 // no longer exists (an entry that cannot be read says nothing).
 func recordGone(entry string) bool {
-	b, err := os.ReadFile(entry)
-	if err != nil || len(b) > maxEntryBytes {
+	// Through the guarded reader: an entry past its cap is refused by its
+	// size before a byte is read, not read whole and then measured.
+	b, err := safefs.ReadFile(entry, maxEntryBytes)
+	if err != nil {
 		return false
 	}
 	var e struct {
@@ -250,8 +254,8 @@ func (c *CheckCache) pruneMemos(now time.Time, p PrunePolicy, remove func(cacheF
 }
 
 func memoDirGone(path string) bool {
-	b, err := os.ReadFile(path)
-	if err != nil || len(b) > 16<<20 {
+	b, err := safefs.ReadFile(path, maxMemoBytes)
+	if err != nil {
 		return false
 	}
 	var m struct {

@@ -3,6 +3,7 @@ package review
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -146,5 +147,31 @@ func TestCheckCacheMaybePrune(t *testing.T) {
 	}
 	if n := cachedCount(CheckAll(paths, cache)); n != 1 {
 		t.Fatal("pruning dropped a live entry")
+	}
+}
+
+// Pruning reads an entry (or a memo) only up to its cap, refused by its
+// size before a byte is read: a 256 MiB entry planted in the cache (a
+// sparse file) costs no memory.
+func TestCheckCachePruneBoundsWhatItReads(t *testing.T) {
+	paths := generated(t, 1)
+	cache := &CheckCache{Dir: t.TempDir(), Identity: "build-a"}
+	CheckAll(paths, cache)
+	entries := entryFiles(cache.Dir)
+	memos, _ := filepath.Glob(filepath.Join(cache.Dir, "files", "*", "*.json"))
+	if len(entries) != 1 || len(memos) != 1 {
+		t.Fatalf("%d entries, %d memos; want 1 each", len(entries), len(memos))
+	}
+	for _, p := range append(entries, memos...) {
+		if err := os.Truncate(p, 256<<20); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cache.Prune(time.Now(), PrunePolicy{KeepPerRecord: 2})
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 32<<20 {
+		t.Errorf("pruning a 256 MiB entry and memo allocated %d MiB", n>>20)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -221,7 +222,9 @@ func recordDirName(recordAbs string) string {
 // an hour), which is what Prune keeps the most recent of.
 func (c *CheckCache) load(scan *folderScan) ([]Problem, bool) {
 	p := c.entryPath(scan.record, scan.key)
-	f, err := os.Open(p)
+	// Through the guarded reader: a FIFO or a link in the entry's place
+	// is a miss at once, not a check that hangs.
+	f, err := safefs.Open(p, maxEntryBytes)
 	if err != nil {
 		return nil, false
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -260,4 +261,33 @@ func mustStat(t *testing.T, p string) os.FileInfo {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// A FIFO in place of an entry is a miss at once, not a check that hangs
+// on it; the entry is written again.
+func TestCheckCacheFIFOEntry(t *testing.T) {
+	paths := generated(t, 1)
+	cache := &CheckCache{Dir: t.TempDir(), Identity: "build-a"}
+	CheckAll(paths, cache)
+	entries := entryFiles(cache.Dir)
+	if len(entries) != 1 {
+		t.Fatalf("%d cache entries, want 1", len(entries))
+	}
+	os.Remove(entries[0])
+	if err := syscall.Mkfifo(entries[0], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []Checked, 1)
+	go func() { done <- CheckAll(paths, cache) }()
+	select {
+	case rs := <-done:
+		if rs[0].Cached || len(rs[0].Problems) != 0 {
+			t.Errorf("a FIFO entry: cached %v, problems %v", rs[0].Cached, rs[0].Problems)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("check hung on a FIFO in its cache")
+	}
+	if r := CheckAll(paths, cache)[0]; !r.Cached {
+		t.Error("the FIFO entry was not replaced")
+	}
 }

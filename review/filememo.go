@@ -59,11 +59,15 @@ func (c *CheckCache) memoPath(absDir string) string {
 	return filepath.Join(c.Dir, "files", name[:2], name+".json")
 }
 
+// maxMemoBytes bounds a file memo read back (about 150 bytes a file of
+// the data folder).
+const maxMemoBytes = 16 << 20
+
 // loadMemo returns the folder's memo, or an empty one when there is none
 // or it does not hold what a memo holds.
 func (c *CheckCache) loadMemo(absDir string) *fileMemo {
 	empty := &fileMemo{Format: memoFormat, Dir: absDir, Files: map[string]memoEntry{}}
-	f, err := safefs.Open(c.memoPath(absDir), 16<<20)
+	f, err := safefs.Open(c.memoPath(absDir), maxMemoBytes)
 	if err != nil {
 		return empty
 	}
@@ -72,8 +76,8 @@ func (c *CheckCache) loadMemo(absDir string) *fileMemo {
 	if err != nil {
 		return empty
 	}
-	b, err := io.ReadAll(io.LimitReader(f, 16<<20+1))
-	if err != nil || len(b) > 16<<20 {
+	b, err := io.ReadAll(io.LimitReader(f, maxMemoBytes+1))
+	if err != nil || len(b) > maxMemoBytes {
 		return empty
 	}
 	var m fileMemo
