@@ -191,16 +191,16 @@ func ParsePowermetrics(text string) ([]PowermetricsSample, error) {
 			rest := strings.TrimPrefix(line, "*** Sampled system activity (")
 			date, after, ok := strings.Cut(rest, ") (")
 			if !ok {
-				return nil, fmt.Errorf("powermetrics: sample header %q", line)
+				return nil, fmt.Errorf("powermetrics: sample header %q", quoteLine(line))
 			}
 			at, err := time.Parse("Mon Jan _2 15:04:05 2006 -0700", date)
 			if err != nil {
-				return nil, fmt.Errorf("powermetrics: sample time %q: %w", date, err)
+				return nil, fmt.Errorf("powermetrics: sample time %q: %w", quoteLine(date), err)
 			}
 			ms, _, _ := strings.Cut(after, "ms elapsed")
 			v, err := strconv.ParseFloat(strings.TrimSpace(ms), 64)
 			if err != nil {
-				return nil, fmt.Errorf("powermetrics: elapsed %q: %w", after, err)
+				return nil, fmt.Errorf("powermetrics: elapsed %q: %w", quoteLine(after), err)
 			}
 			out = append(out, PowermetricsSample{At: at, Elapsed: time.Duration(v * float64(time.Millisecond)), Watts: map[string]float64{}})
 			continue
@@ -224,7 +224,7 @@ func ParsePowermetrics(text string) ([]PowermetricsSample, error) {
 		mw, unit, _ := strings.Cut(strings.TrimSpace(v), " ")
 		f, err := strconv.ParseFloat(mw, 64)
 		if err != nil || unit != "mW" || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
-			return nil, fmt.Errorf("powermetrics: %q", line)
+			return nil, fmt.Errorf("powermetrics: %q", quoteLine(line))
 		}
 		if part == "cpu-clusters" {
 			w[part] += f / 1000

@@ -27,17 +27,35 @@ import (
 // sample on an H200 host with the full query, measured) is read from
 // /proc and counted in the footprint.
 type GPUSampler struct {
-	mu       sync.Mutex
-	cmd      *exec.Cmd
-	out      *os.File
-	off      int64
-	partial  string
-	header   string
-	tsCol    int
-	samples  []GPUSample
+	mu      sync.Mutex
+	cmd     *exec.Cmd
+	out     *os.File
+	off     int64
+	partial string
+	header  string
+	tsCol   int
+	samples []GPUSample
+	// lostUntil is the stamp of the newest sample dropped to keep
+	// MaxGPUSamples; a window from before it lost samples.
+	lostUntil time.Time
+	// failed is why the sampler was stopped (a bound passed).
+	failed   error
 	exited   chan struct{}
 	interval time.Duration
 }
+
+// Bounds on what decodebench reads from the nvidia-smi sampler, checked
+// while reading, the README's "Bounds" table states them: a line past
+// MaxGPUSampleLine stops the sampler (and kills it), and the windows
+// after say which bound; past MaxGPUSamples kept, the oldest are dropped,
+// and a window that lost its samples to that is refused.
+const (
+	// MaxGPUSampleLine bounds one line (a sample's is about 150 bytes).
+	MaxGPUSampleLine = 64 << 10
+	// MaxGPUSamples is how many parsed samples are kept between two
+	// windows: 4.5 hours of 8 GPUs at the default interval.
+	MaxGPUSamples = 1 << 17
+)
 
 // GPUSample is one GPU's state at one instant.
 type GPUSample struct {
@@ -159,8 +177,11 @@ func (s *GPUSampler) Window(from, to time.Time) ([]GPUSample, error) {
 		}
 	}
 	s.samples = keep
+	if !s.lostUntil.IsZero() && !s.lostUntil.Before(from) {
+		return nil, fmt.Errorf("nvidia-smi sampler: more than %d samples since the last window; the oldest, this window's among them, were dropped", MaxGPUSamples)
+	}
 	if len(in) == 0 && s.stopped() {
-		return nil, fmt.Errorf("nvidia-smi sampler exited: %s", strings.TrimSpace(s.partial))
+		return nil, fmt.Errorf("nvidia-smi sampler exited: %s", quoteLine(s.partial))
 	}
 	return in, nil
 }
@@ -174,16 +195,22 @@ func (s *GPUSampler) stopped() bool {
 	}
 }
 
-// read parses what the sampler wrote since the last call.
+// read parses what the sampler wrote since the last call, a chunk at a
+// time: what it keeps is bounded (MaxGPUSampleLine, MaxGPUSamples)
+// however much the sampler wrote.
 func (s *GPUSampler) read() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.failed != nil {
+		return s.failed
+	}
 	buf := make([]byte, 64<<10)
-	var text strings.Builder
 	for {
 		n, err := s.out.ReadAt(buf, s.off)
 		s.off += int64(n)
-		text.Write(buf[:n])
+		if perr := s.consume(buf[:n]); perr != nil {
+			return perr
+		}
 		if err == io.EOF || n < len(buf) {
 			break
 		}
@@ -191,8 +218,18 @@ func (s *GPUSampler) read() error {
 			return err
 		}
 	}
-	lines := strings.Split(s.partial+text.String(), "\n")
+	return nil
+}
+
+// consume parses the whole lines of chunk (after what was left of the
+// last one).
+func (s *GPUSampler) consume(chunk []byte) error {
+	lines := strings.Split(s.partial+string(chunk), "\n")
 	s.partial = lines[len(lines)-1]
+	if len(s.partial) > MaxGPUSampleLine {
+		s.partial = ""
+		return s.fail(fmt.Errorf("nvidia-smi sampler: a line longer than %d KiB, the most decodebench reads; the sampler was stopped (see the README's Bounds)", MaxGPUSampleLine>>10))
+	}
 	for _, line := range lines[:len(lines)-1] {
 		line = strings.TrimSpace(line)
 		if line == "" {
@@ -210,9 +247,23 @@ func (s *GPUSampler) read() error {
 		if err != nil {
 			return err
 		}
+		if len(s.samples) >= MaxGPUSamples {
+			drop := len(s.samples) - MaxGPUSamples + 1
+			s.lostUntil = s.samples[drop-1].At
+			s.samples = append(s.samples[:0], s.samples[drop:]...)
+		}
 		s.samples = append(s.samples, g)
 	}
 	return nil
+}
+
+// fail stops the sampler for err, which every later read returns.
+func (s *GPUSampler) fail(err error) error {
+	s.failed = err
+	if s.cmd != nil && s.cmd.Process != nil {
+		_ = s.cmd.Process.Kill()
+	}
+	return err
 }
 
 func (s *GPUSampler) takeHeader(line string) error {
@@ -222,7 +273,7 @@ func (s *GPUSampler) takeHeader(line string) error {
 		}
 	}
 	if s.tsCol < 0 {
-		return fmt.Errorf("nvidia-smi sampler: header has no timestamp column: %q", line)
+		return fmt.Errorf("nvidia-smi sampler: header has no timestamp column: %q", quoteLine(line))
 	}
 	s.header = line
 	return nil
@@ -235,12 +286,12 @@ func (s *GPUSampler) parseRow(line string) (GPUSample, error) {
 		return GPUSample{}, fmt.Errorf("nvidia-smi sampler: %w", err)
 	}
 	if len(gs) != 1 {
-		return GPUSample{}, fmt.Errorf("nvidia-smi sampler: %q is not one sample", line)
+		return GPUSample{}, fmt.Errorf("nvidia-smi sampler: %q is not one sample", quoteLine(line))
 	}
 	f := strings.Split(line, ",")
 	at, err := time.ParseInLocation(nvidiaTimestamp, strings.TrimSpace(f[s.tsCol]), time.Local)
 	if err != nil {
-		return GPUSample{}, fmt.Errorf("nvidia-smi sampler: timestamp %q: %w", strings.TrimSpace(f[s.tsCol]), err)
+		return GPUSample{}, fmt.Errorf("nvidia-smi sampler: timestamp %q is not one (%s)", quoteLine(f[s.tsCol]), nvidiaTimestamp)
 	}
 	return GPUSample{At: at, GPUConditions: gs[0]}, nil
 }

@@ -118,3 +118,68 @@ func realSamples(t *testing.T) (*GPUSampler, []byte, func(string) time.Time) {
 		return x
 	}
 }
+
+// samplerOver is a sampler (ended) that has written data.
+func samplerOver(t *testing.T, data []byte) *GPUSampler {
+	t.Helper()
+	f, err := os.CreateTemp(t.TempDir(), "lms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	close(done)
+	return &GPUSampler{out: f, tsCol: -1, exited: done, interval: 200 * time.Millisecond}
+}
+
+// A sampler line past MaxGPUSampleLine stops the sampler with an error
+// naming the bound, read a chunk at a time: neither the line nor the
+// error grows with it.
+func TestGPUSamplerLineIsBounded(t *testing.T) {
+	data, err := os.ReadFile("testdata/nvidia-h200-device/sampler/nvidia-smi-lms200.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, strings.Repeat("x", 8<<20)...) // a line that never ends
+	s := samplerOver(t, data)
+	_, err = s.Window(time.Now().Add(-time.Hour), time.Now())
+	if err == nil || !strings.Contains(err.Error(), "a line longer than 64 KiB") {
+		t.Fatalf("Window = %.300v, want the line bound", err)
+	}
+	if len(err.Error()) > 512 || len(s.partial) > MaxGPUSampleLine {
+		t.Errorf("error of %d bytes, %d bytes of line kept", len(err.Error()), len(s.partial))
+	}
+	if _, err2 := s.Window(time.Now(), time.Now()); err2 == nil {
+		t.Error("a stopped sampler's next window has no error")
+	}
+}
+
+// Past MaxGPUSamples between two windows the oldest samples are dropped,
+// and a window that lost its own to that is refused rather than
+// summarised from what is left.
+func TestGPUSamplerSamplesAreBounded(t *testing.T) {
+	data, err := os.ReadFile("testdata/nvidia-h200-device/sampler/nvidia-smi-lms200.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	header, row := lines[0], lines[1]
+	rest := row[strings.Index(row, ","):]
+	start := time.Date(2026, 11, 29, 20, 0, 0, 0, time.Local)
+	var b strings.Builder
+	b.WriteString(header + "\n")
+	n := MaxGPUSamples + 1000
+	for i := range n {
+		b.WriteString(start.Add(time.Duration(i)*time.Millisecond).Format(nvidiaTimestamp) + rest + "\n")
+	}
+	s := samplerOver(t, []byte(b.String()))
+	_, err = s.Window(start, start.Add(time.Duration(n)*time.Millisecond))
+	if err == nil || !strings.Contains(err.Error(), "were dropped") {
+		t.Errorf("a window that lost its first samples: %v", err)
+	}
+	if len(s.samples) > MaxGPUSamples {
+		t.Errorf("%d samples kept", len(s.samples))
+	}
+}

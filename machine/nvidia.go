@@ -79,20 +79,20 @@ func parseNvidiaSMI(out []byte) ([]schema.GPUInfo, error) {
 		}
 		f := strings.Split(line, ",")
 		if len(f) != 3 {
-			return nil, fmt.Errorf("line %d: %d comma-separated fields, want 3 (name, driver_version, memory.total): %q", i+1, len(f), line)
+			return nil, fmt.Errorf("line %d: %d comma-separated fields, want 3 (name, driver_version, memory.total): %q", i+1, len(f), quoteLine(line))
 		}
 		g := schema.GPUInfo{
 			Name:   strings.TrimSpace(f[0]),
 			Driver: strings.TrimSpace(f[1]),
 		}
 		if g.Name == "" {
-			return nil, fmt.Errorf("line %d: empty GPU name: %q", i+1, line)
+			return nil, fmt.Errorf("line %d: empty GPU name: %q", i+1, quoteLine(line))
 		}
 		memTotal := strings.TrimSpace(f[2])
 		if strings.HasPrefix(memTotal, "[") && strings.HasSuffix(memTotal, "]") {
 			g.MemoryMiB = 0
 		} else if n, err := strconv.ParseInt(memTotal, 10, 64); err != nil || n < 0 {
-			return nil, fmt.Errorf("line %d: memory.total %q is not a MiB count: %q", i+1, memTotal, line)
+			return nil, fmt.Errorf("line %d: memory.total %q is not a MiB count: %q", i+1, quoteLine(memTotal), quoteLine(line))
 		} else {
 			g.MemoryMiB = n
 		}

@@ -145,13 +145,13 @@ func ParseNvidiaConditions(out []byte) ([]GPUConditions, error) {
 		col[canonicalField(h)] = i
 	}
 	if _, ok := col["index"]; !ok {
-		return nil, fmt.Errorf("line 1: header has no index column: %q", lines[0])
+		return nil, fmt.Errorf("line 1: header has no index column: %q", quoteLine(lines[0]))
 	}
 	var gpus []GPUConditions
 	for n, line := range lines[1:] {
 		f := strings.Split(line, ",")
 		if len(f) != len(col) {
-			return nil, fmt.Errorf("line %d: %d comma-separated fields, header has %d: %q", n+2, len(f), len(col), line)
+			return nil, fmt.Errorf("line %d: %d comma-separated fields, header has %d: %q", n+2, len(f), len(col), quoteLine(line))
 		}
 		get := func(name string) (string, bool) {
 			i, ok := col[name]
@@ -175,14 +175,14 @@ func ParseNvidiaConditions(out []byte) ([]GPUConditions, error) {
 			}
 			x, err := strconv.ParseFloat(v, 64)
 			if err != nil {
-				return nil, fmt.Errorf("line %d: %s %q is not a number", n+2, name, v)
+				return nil, fmt.Errorf("line %d: %s %q is not a number", n+2, name, quoteLine(v))
 			}
 			return &x, nil
 		}
 		var g GPUConditions
 		idx, ok := get("index")
 		if i, err := strconv.Atoi(idx); !ok || err != nil {
-			return nil, fmt.Errorf("line %d: index %q is not a number", n+2, idx)
+			return nil, fmt.Errorf("line %d: index %q is not a number", n+2, quoteLine(idx))
 		} else {
 			g.Index = i
 		}
@@ -206,7 +206,7 @@ func ParseNvidiaConditions(out []byte) ([]GPUConditions, error) {
 		if v, ok := get("clocks_event_reasons.active"); ok {
 			mask, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(v), "0x"), 16, 64)
 			if err != nil {
-				return nil, fmt.Errorf("line %d: clocks_event_reasons.active %q is not a hex mask", n+2, v)
+				return nil, fmt.Errorf("line %d: clocks_event_reasons.active %q is not a hex mask", n+2, quoteLine(v))
 			}
 			g.ReasonsMask = &mask
 			g.Reasons = DecodeClockEventReasons(mask)
@@ -271,16 +271,16 @@ func parseNvidiaApps(out []byte) ([]GPUProcess, error) {
 		first, rest, ok1 := strings.Cut(line, ",")
 		j := strings.LastIndex(rest, ",")
 		if !ok1 || j < 0 {
-			return nil, fmt.Errorf("line %d: want pid, process_name, used_memory: %q", i+1, line)
+			return nil, fmt.Errorf("line %d: want pid, process_name, used_memory: %q", i+1, quoteLine(line))
 		}
 		pid, err := strconv.Atoi(strings.TrimSpace(first))
 		if err != nil {
-			return nil, fmt.Errorf("line %d: pid %q is not a number", i+1, strings.TrimSpace(first))
+			return nil, fmt.Errorf("line %d: pid %q is not a number", i+1, quoteLine(first))
 		}
 		p := GPUProcess{PID: pid, Name: strings.TrimSpace(rest[:j])}
 		if m := strings.TrimSpace(rest[j+1:]); !strings.HasPrefix(m, "[") {
 			if p.UsedMemMiB, err = strconv.ParseFloat(m, 64); err != nil {
-				return nil, fmt.Errorf("line %d: used_memory %q is not a MiB count", i+1, m)
+				return nil, fmt.Errorf("line %d: used_memory %q is not a MiB count", i+1, quoteLine(m))
 			}
 		}
 		ps = append(ps, p)
