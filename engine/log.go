@@ -56,6 +56,8 @@ type Log struct {
 	punched  int64
 	spoolBuf []byte
 	follow   *time.Timer
+	// watch measures the spool inside the window (checkSpool).
+	watch *time.Timer
 }
 
 // logLine is a line held for the end of the file: an engine line as
@@ -263,6 +265,13 @@ func (l *Log) BeginWindow() {
 	if l.follow != nil {
 		l.follow.Stop()
 	}
+	if l.spool != nil {
+		if l.watch == nil {
+			l.watch = time.AfterFunc(spoolCheckEvery, l.checkSpool)
+		} else {
+			l.watch.Reset(spoolCheckEvery)
+		}
+	}
 }
 
 // EndWindow waits until the engine has been quiet for quiet (or max has
@@ -294,6 +303,9 @@ func (l *Log) EndWindow(quiet, max time.Duration) []string {
 	}
 	w := l.window
 	l.window = nil
+	if l.watch != nil {
+		l.watch.Stop()
+	}
 	if l.follow != nil && l.spool != nil {
 		l.follow.Reset(followEvery)
 	}

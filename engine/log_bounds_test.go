@@ -87,3 +87,40 @@ func TestLogWriteFailureFailsClose(t *testing.T) {
 		t.Errorf("Close on a full disk: %v", err)
 	}
 }
+
+// The spool (a memfd on Linux: memory) is not left to grow inside a long
+// window: once the engine has written more than MaxSpoolBacklog the log
+// has not read, the log catches up and frees what it read, so an engine
+// flooding its output for minutes holds at most about that much.
+func TestSpoolBacklogBoundedInWindow(t *testing.T) {
+	l, err := NewLog(filepath.Join(t.TempDir(), "e.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spool, err := l.Spool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.BeginWindow()
+	line := []byte(strings.Repeat("flood line of the engine, about fifty bytes long\n", 1<<14))
+	for written := 0; written < MaxSpoolBacklog+(32<<20); written += len(line) {
+		if _, err := spool.Write(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(3 * spoolCheckEvery)
+	held := spoolHeld(t, spool)
+	l.EndWindow(0, 0)
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if held < 0 {
+		t.Skip("this system does not report a file's allocated blocks")
+	}
+	if held > MaxSpoolBacklog {
+		t.Errorf("the spool holds %d MiB inside the window", held>>20)
+	}
+	if w := l.Window(); !w.Flood() || w.Bytes < MaxSpoolBacklog {
+		t.Errorf("window %+v is not the flood it was", w)
+	}
+}

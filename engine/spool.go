@@ -20,6 +20,30 @@ import (
 // the measured window.
 const followEvery = 250 * time.Millisecond
 
+// Inside the window the spool is only measured, every spoolCheckEvery (a
+// stat, no read): when the engine has written more than MaxSpoolBacklog
+// that the log has not read, the log catches up then, so that an engine
+// flooding its output in a long window cannot fill memory with the spool
+// (a memfd is memory). Such a window is a flood (FloodBytes) anyway.
+const (
+	spoolCheckEvery = time.Second
+	MaxSpoolBacklog = 64 << 20
+)
+
+// checkSpool is the in-window measure of the spool; it reschedules itself
+// until the window ends.
+func (l *Log) checkSpool() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.spool == nil || !l.inWindow {
+		return
+	}
+	if fi, err := l.spool.Stat(); err == nil && fi.Size()-l.spoolOff > MaxSpoolBacklog {
+		l.drainLocked()
+	}
+	l.watch.Reset(spoolCheckEvery)
+}
+
 // Spool creates the spool the engine's standard output and error are to be
 // given, and starts following it into the log. The returned file is the
 // Log's: it is closed by Close.
@@ -80,6 +104,9 @@ func (l *Log) closeSpoolLocked() {
 		return
 	}
 	l.follow.Stop()
+	if l.watch != nil {
+		l.watch.Stop()
+	}
 	l.drainLocked()
 	l.spool.Close()
 	l.spool = nil
