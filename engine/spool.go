@@ -93,7 +93,7 @@ func (l *Log) drainLocked() {
 	}
 	// What was copied is freed: the spool of a long-running engine (on
 	// Linux, memory) holds only what the log has not read yet.
-	if l.spoolOff-l.punched >= 1<<20 && punchHole(l.spool, l.spoolOff) == nil {
+	if l.spoolOff-l.punched >= 1<<20 && machine.PunchHole(l.spool, l.spoolOff) == nil {
 		l.punched = l.spoolOff
 	}
 }

@@ -27,10 +27,12 @@ import (
 // sample on an H200 host with the full query, measured) is read from
 // /proc and counted in the footprint.
 type GPUSampler struct {
-	mu      sync.Mutex
-	cmd     *exec.Cmd
-	out     *os.File
-	off     int64
+	mu  sync.Mutex
+	cmd *exec.Cmd
+	out *os.File
+	off int64
+	// punched is how much of out was freed once read (PunchHole).
+	punched int64
 	partial string
 	header  string
 	tsCol   int
@@ -217,6 +219,11 @@ func (s *GPUSampler) read() error {
 		if err != nil {
 			return err
 		}
+	}
+	// What was read is freed: the anonymous file (memory on Linux) holds
+	// only what was not read yet.
+	if s.off-s.punched >= 1<<20 && PunchHole(s.out, s.off) == nil {
+		s.punched = s.off
 	}
 	return nil
 }

@@ -4,9 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // The real output of `nvidia-smi --query-gpu=timestamp,… --format=csv
@@ -181,5 +184,42 @@ func TestGPUSamplerSamplesAreBounded(t *testing.T) {
 	}
 	if len(s.samples) > MaxGPUSamples {
 		t.Errorf("%d samples kept", len(s.samples))
+	}
+}
+
+// What the sampler read is freed from its anonymous file (memory on
+// Linux): a campaign's hours of samples are not all held.
+func TestGPUSamplerFreesWhatItRead(t *testing.T) {
+	f, err := AnonymousFile("gpu-samples-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("testdata/nvidia-h200-device/sampler/nvidia-smi-lms200.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	header, row := lines[0], lines[1]
+	rest := row[strings.Index(row, ","):]
+	start := time.Date(2026, 11, 29, 20, 0, 0, 0, time.Local)
+	var b strings.Builder
+	b.WriteString(header + "\n")
+	for i := range 40000 {
+		b.WriteString(start.Add(time.Duration(i)*time.Millisecond).Format(nvidiaTimestamp) + rest + "\n")
+	}
+	f.WriteString(b.String())
+	done := make(chan struct{})
+	close(done)
+	s := &GPUSampler{out: f, tsCol: -1, exited: done, interval: 200 * time.Millisecond}
+	defer s.Stop()
+	if _, err := s.Window(start, start.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS == "linux" && st.Blocks*512 > 1<<20 {
+		t.Errorf("the sampler's file still holds %d KiB of the %d KiB it read", st.Blocks*512>>10, b.Len()>>10)
 	}
 }
