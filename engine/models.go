@@ -138,8 +138,8 @@ func (c *hashCache) save() {
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 		return
 	}
-	tmp := c.path + ".tmp"
-	if os.WriteFile(tmp, b, 0o644) == nil {
-		_ = os.Rename(tmp, c.path)
-	}
+	// Create-exclusive into a fresh temporary name, then renamed: a link
+	// or FIFO planted at the cache's path (or at a fixed ".tmp" name) is
+	// replaced, never written through or hung on.
+	_ = safefs.WriteFile(c.path, b, 0o644)
 }

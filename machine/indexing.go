@@ -55,7 +55,10 @@ func pauseIndexing(ctx context.Context, run runner, marker string) (IndexingStat
 		st.TimeMachine = strings.TrimSpace(string(out)) == "1"
 	}
 	b, _ := json.Marshal(st)
-	if err := os.WriteFile(marker, b, 0o600); err != nil {
+	// The marker's folder may be /tmp: written create-exclusive under a
+	// fresh name and renamed over the marker, so a link or FIFO another
+	// user planted at the marker's name is replaced, never followed.
+	if err := safefs.WriteFile(marker, b, 0o600); err != nil {
 		return IndexingState{}, fmt.Errorf("indexing marker: %w", err)
 	}
 	var errs []error

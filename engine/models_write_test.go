@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The file-hash cache is saved create-exclusive under a fresh temporary
+// name and renamed into place: a link planted at the cache's path or at
+// its old fixed ".tmp" name is replaced, its target left as it was, and a
+// FIFO there is not hung on.
+func TestModelFilesHashCacheSaveNotFollowed(t *testing.T) {
+	for _, planted := range []string{"link", "tmp-link", "tmp-fifo"} {
+		t.Run(planted, func(t *testing.T) {
+			cache := t.TempDir()
+			t.Setenv("XDG_CACHE_HOME", cache)
+			dir := filepath.Join(cache, "decodebench")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "file-hashes.json")
+			outside := filepath.Join(t.TempDir(), "victim")
+			if err := os.WriteFile(outside, []byte("precious"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			switch planted {
+			case "link":
+				err = os.Symlink(outside, path)
+			case "tmp-link":
+				err = os.Symlink(outside, path+".tmp")
+			case "tmp-fifo":
+				err = syscall.Mkfifo(path+".tmp", 0o600)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			model := filepath.Join(t.TempDir(), "model.gguf")
+			if err := os.WriteFile(model, []byte("weights"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan int, 1)
+			go func() {
+				files, _ := ModelFiles([]string{"engine", "-m", model})
+				done <- len(files)
+			}()
+			select {
+			case n := <-done:
+				if n != 1 {
+					t.Errorf("hashed %d model files, want 1", n)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("ModelFiles hung saving its hash cache")
+			}
+			if b, _ := os.ReadFile(outside); string(b) != "precious" {
+				t.Errorf("the link's target was overwritten: %q", b)
+			}
+			if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+				t.Errorf("hash cache is not a regular file: %v", err)
+			}
+		})
+	}
+}
