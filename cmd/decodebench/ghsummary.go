@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
 )
 
@@ -14,7 +15,11 @@ func appendGitHubSummary(path string, out *harness.Outcome) error {
 	if path == "" {
 		return errors.New("GITHUB_STEP_SUMMARY is not set")
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	// The runner hands over a regular file it made and reads it after the
+	// step, so it is appended to in place (not replaced), but only as a
+	// regular file: a link at the path is refused (the Actions runner
+	// never makes one), and so is a FIFO, without blocking on it.
+	f, err := safefs.OpenAppend(path, 0o644)
 	if err != nil {
 		return err
 	}

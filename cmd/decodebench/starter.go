@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/scenarios"
 )
 
@@ -79,22 +80,10 @@ FILE is not overwritten unless --force is given. Presets: ` + strings.Join(scena
 				_, err := c.App.Writer.Write(src)
 				return err
 			}
-			flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-			if c.Bool("force") {
-				flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-			}
-			f, err := os.OpenFile(path, flag, 0o644)
-			if errors.Is(err, fs.ErrExist) {
-				return &exitError{code: 1, msg: fmt.Sprintf("init: %s exists; give another file or --force", path)}
-			}
-			if err != nil {
-				return &exitError{code: 1, msg: "init: " + err.Error()}
-			}
-			if _, err := f.Write(src); err != nil {
-				f.Close()
-				return &exitError{code: 1, msg: "init: " + err.Error()}
-			}
-			if err := f.Close(); err != nil {
+			if err := writeStarter(path, src, c.Bool("force")); err != nil {
+				if errors.Is(err, fs.ErrExist) {
+					return &exitError{code: 1, msg: fmt.Sprintf("init: %s exists; give another file or --force", path)}
+				}
 				return &exitError{code: 1, msg: "init: " + err.Error()}
 			}
 			fmt.Fprintf(c.App.ErrWriter, "wrote %s (preset %s): edit it, then decodebench validate %s\n", path, c.String("preset"), path)
@@ -142,4 +131,22 @@ decodebench run NAME.`,
 			return usageError("scenarios: give no argument (list them) or show NAME")
 		},
 	}
+}
+
+// writeStarter writes the starter scenario to path, create-exclusive into
+// a temporary file in path's folder, then moved into place: hard-linked
+// when nothing may be there yet (a file, a link or a FIFO at path is an
+// fs.ErrExist), renamed over path with force (a link or FIFO there is
+// replaced, never written through or hung on). The folder is the one the
+// user named, links in it resolved once, then held open.
+func writeStarter(path string, src []byte, force bool) error {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	target := filepath.Join(dir, filepath.Base(path))
+	if force {
+		return safefs.WriteFile(target, src, 0o644)
+	}
+	return safefs.CreateFile(target, src, 0o644)
 }

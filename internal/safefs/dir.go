@@ -198,6 +198,27 @@ func (d *Dir) OpenFile(rel string, flag int, perm fs.FileMode) (*os.File, error)
 // then renamed over rel. A link planted at rel is replaced, never written
 // through; one planted at any temporary name is never used.
 func (d *Dir) WriteFile(rel string, b []byte, perm fs.FileMode) error {
+	return d.place(rel, b, perm, func(fd int, tmp, last string) error {
+		return unix.Renameat(fd, tmp, fd, last)
+	})
+}
+
+// CreateFile writes b to rel under d as WriteFile does, but only when
+// nothing (no file, no link, no FIFO) is at rel yet: the temporary file is
+// hard-linked to rel, which fails with an error matching fs.ErrExist when
+// rel exists, then removed. rel never holds a partial file.
+func (d *Dir) CreateFile(rel string, b []byte, perm fs.FileMode) error {
+	return d.place(rel, b, perm, func(fd int, tmp, last string) error {
+		err := unix.Linkat(fd, tmp, fd, last, 0)
+		_ = unix.Unlinkat(fd, tmp, 0)
+		return err
+	})
+}
+
+// place writes b into a fresh temporary file in rel's folder and hands it
+// to put (which moves it to rel's last part); the temporary file is
+// removed if anything fails.
+func (d *Dir) place(rel string, b []byte, perm fs.FileMode, put func(fd int, tmp, last string) error) error {
 	fd, last, err := d.walk(rel, true)
 	if err != nil {
 		return err
@@ -229,7 +250,7 @@ func (d *Dir) WriteFile(rel string, b []byte, perm fs.FileMode) error {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = unix.Renameat(fd, tmp, fd, last)
+		werr = put(fd, tmp, last)
 	}
 	if werr != nil {
 		_ = unix.Unlinkat(fd, tmp, 0)
@@ -278,6 +299,17 @@ func WriteFile(p string, b []byte, perm fs.FileMode) error {
 	}
 	defer d.Close()
 	return d.WriteFile(filepath.Base(p), b, perm)
+}
+
+// CreateFile writes b to path through a Dir held on its folder, as
+// Dir.CreateFile does: only when nothing is at path yet.
+func CreateFile(p string, b []byte, perm fs.FileMode) error {
+	d, err := OpenDir(filepath.Dir(p))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.CreateFile(filepath.Base(p), b, perm)
 }
 
 // IsTemp reports whether a file name is one of WriteFile's temporary

@@ -203,3 +203,110 @@ func TestReadNamedFollowsLinksToRegularFilesOnly(t *testing.T) {
 		t.Errorf("ReadNamed(link to ok) = %q, %v", b, err)
 	}
 }
+
+// CreateFile writes only where nothing is yet: a file, a link (its target
+// left as it was) or a FIFO at the path is an fs.ErrExist, at once, and
+// no temporary file is left behind.
+func TestCreateFileNeverReplacesOrFollows(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(outside, []byte("precious"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{link, fifo} {
+		if err := CreateFile(p, []byte("x"), 0o644); !errors.Is(err, os.ErrExist) {
+			t.Errorf("CreateFile(%s) = %v, want an ErrExist", p, err)
+		}
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "precious" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+	fresh := filepath.Join(dir, "fresh")
+	if err := CreateFile(fresh, []byte("new"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(fresh); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o640 {
+		t.Errorf("fresh file: %v, %v", fi, err)
+	}
+	if err := CreateFile(fresh, []byte("again"), 0o644); !errors.Is(err, os.ErrExist) {
+		t.Errorf("CreateFile over an existing file = %v", err)
+	}
+	if b, _ := os.ReadFile(fresh); string(b) != "new" {
+		t.Errorf("existing file changed: %q", b)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 3 {
+		t.Errorf("temporary files left behind: %v", ents)
+	}
+}
+
+// OpenAppend appends to a regular file, refuses a link (its target left as
+// it was) and a FIFO, without blocking on one that has no reader.
+func TestOpenAppendRefusesLinksAndFIFOs(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(outside, []byte("precious"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 2)
+	go func() {
+		for _, p := range []string{link, fifo} {
+			f, err := OpenAppend(p, 0o644)
+			if err == nil {
+				f.Close()
+			}
+			done <- err
+		}
+	}()
+	for range 2 {
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Error("a link or a FIFO was opened for appending")
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("OpenAppend blocked on a FIFO")
+		}
+	}
+	// A FIFO with a reader opens without blocking, and is refused.
+	r, err := os.OpenFile(fifo, os.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var nr *NotRegularError
+	if _, err := OpenAppend(fifo, 0o644); !errors.As(err, &nr) {
+		t.Errorf("FIFO with a reader: %v", err)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "precious" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+	p := filepath.Join(dir, "summary.md")
+	for _, s := range []string{"a", "b"} {
+		f, err := OpenAppend(p, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(s)
+		f.Close()
+	}
+	if b, _ := os.ReadFile(p); string(b) != "ab" {
+		t.Errorf("appended %q", b)
+	}
+}
