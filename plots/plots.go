@@ -21,13 +21,13 @@ import (
 	"image/color"
 	"math"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
@@ -211,9 +211,17 @@ func WriteAll(dir string, runs []Run, s Spec) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("plots: %w", err)
 	}
+	// Through a folder held open, each file create-exclusive under a fresh
+	// name and renamed into place: a link planted at a plot's name is
+	// replaced, never written through.
+	d, err := safefs.OpenDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("plots: %w", err)
+	}
+	defer d.Close()
 	names := make([]string, 0, len(files))
 	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+		if err := d.WriteFile(f.Name, f.Data, 0o644); err != nil {
 			return names, fmt.Errorf("plots: %w", err)
 		}
 		names = append(names, f.Name)

@@ -1,14 +1,14 @@
 package recorder
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -23,24 +23,17 @@ func IsBisect(src []byte) bool {
 	return false
 }
 
-// WriteBisectFile renders the summary to path atomically.
+// WriteBisectFile renders the summary to path atomically, through safefs
+// as WriteFile does: a link planted at path is replaced, never followed.
 func WriteBisectFile(path string, b *schema.Bisect) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".bisect-*.md")
-	if err != nil {
+	var buf bytes.Buffer
+	if err := BisectMarkdown(&buf, b); err != nil {
+		return err
+	}
+	if err := safefs.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("write bisect summary: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if err := BisectMarkdown(tmp, b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }
 
 // ParseBisect reads a bisect summary's data block back: exactly one, the

@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -55,27 +57,18 @@ func Reserve(outDir, feature, hw, date string) (recordPath, dataDir string, err 
 
 // WriteFile renders the record to path atomically: a crash while writing
 // leaves the previous file (or none), never half a record.
+// It goes through safefs: created exclusively under a fresh temporary name
+// in path's folder, synced, renamed over path, so a link planted at path
+// or at a temporary name is replaced, never written through.
 func WriteFile(path string, r *schema.Record) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".record-*.md")
-	if err != nil {
-		return fmt.Errorf("write record: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := Markdown(tmp, r); err != nil {
-		tmp.Close()
+	var b bytes.Buffer
+	if err := Markdown(&b, r); err != nil {
 		return err
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
+	if err := safefs.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("write record: %w", err)
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write record: %w", err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }
 
 // stateFile is the campaign's resume state: it changes on every resume and

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/decodebench/decodebench/internal/safefs"
 )
 
@@ -78,17 +80,26 @@ func (c *CheckCache) MaybePrune(now time.Time) {
 		return
 	}
 	marker := filepath.Join(c.Dir, pruneMarker)
-	if st, err := os.Stat(marker); err == nil && now.Sub(st.ModTime()) < pruneEvery {
+	if st, err := os.Lstat(marker); err == nil && now.Sub(st.ModTime()) < pruneEvery {
 		return
 	}
 	if _, err := os.Stat(c.Dir); err != nil {
 		return
 	}
 	c.Prune(now, DefaultPrunePolicy)
-	if f, err := os.Create(marker); err == nil {
-		f.Close()
-		_ = os.Chtimes(marker, now, now)
+	// Written through safefs (a link or FIFO planted at the marker is
+	// replaced, never truncated through or hung on), its time set without
+	// following a link.
+	if safefs.WriteFile(marker, nil, 0o644) == nil {
+		ts := []unix.Timespec{unix.NsecToTimespec(now.UnixNano()), unix.NsecToTimespec(now.UnixNano())}
+		_ = unix.UtimesNanoAt(unix.AT_FDCWD, marker, ts, unix.AT_SYMLINK_NOFOLLOW)
 	}
+}
+
+// isTempName reports a cache writer's temporary file: safefs's
+// ".<name>.tmp-<random>", or an older ".entry-*".
+func isTempName(name string) bool {
+	return strings.HasPrefix(name, ".entry-") || (strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-"))
 }
 
 // cacheFile is an entry or a file memo found by Prune.
@@ -155,7 +166,7 @@ func (c *CheckCache) pruneEntries(top string, now time.Time, p PrunePolicy, remo
 			if f, ok := statFile(path); ok {
 				remove(f, PruneStale) // v1: keyed without the record, never read again
 			}
-		case it.Type().IsRegular() && strings.HasPrefix(it.Name(), ".entry-"):
+		case it.Type().IsRegular() && isTempName(it.Name()):
 			pruneTemp(path, now, remove)
 		}
 	}
@@ -173,7 +184,7 @@ func pruneRecord(dir string, now time.Time, p PrunePolicy, remove func(cacheFile
 			if f, ok := statFile(path); ok {
 				files = append(files, f)
 			}
-		case it.Type().IsRegular() && strings.HasPrefix(it.Name(), ".entry-"):
+		case it.Type().IsRegular() && isTempName(it.Name()):
 			pruneTemp(path, now, remove)
 		}
 	}
@@ -245,7 +256,7 @@ func (c *CheckCache) pruneMemos(now time.Time, p PrunePolicy, remove func(cacheF
 				default:
 					kept = append(kept, f)
 				}
-			case it.Type().IsRegular() && strings.HasPrefix(it.Name(), ".entry-"):
+			case it.Type().IsRegular() && isTempName(it.Name()):
 				pruneTemp(path, now, remove)
 			}
 		}

@@ -156,22 +156,13 @@ func (c *CheckCache) storeMemo(old, next *fileMemo) *fileMemo {
 	return next
 }
 
-// writeAtomic writes b to p through a temporary file renamed into place;
-// a failure only costs a later re-read.
+// writeAtomic writes b to p through safefs: create-exclusive under a
+// fresh temporary name in p's folder, renamed into place, so a link or a
+// FIFO planted at p is replaced, never written through or hung on; a
+// failure only costs a later re-read.
 func (c *CheckCache) writeAtomic(p string, b []byte) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".entry-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(b)
-	if cerr := tmp.Close(); werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	if os.Rename(tmp.Name(), p) != nil {
-		os.Remove(tmp.Name())
-	}
+	_ = safefs.WriteFile(p, b, 0o644)
 }
