@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"golang.org/x/sys/unix"
+	"github.com/decodebench/decodebench/internal/safefs"
 )
 
 // Log captures an engine's stdout and stderr into a file, line by line, and
@@ -106,12 +106,13 @@ const MarkerPrefix = "#### decodebench: "
 // NewLog creates the log file at path.
 func NewLog(path string) (*Log, error) { return openLog(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC) }
 
-// openLog opens the log file with the given flags, never through a
-// symbolic link: the log lives in a data folder that may have been copied
-// from elsewhere. A log opened to append counts what the file holds
-// towards its head.
+// openLog opens the log file with the given flags through safefs.OpenFile:
+// never through a symbolic link, never blocking on a FIFO, only a regular
+// file (the log lives in a data folder that may have been copied from
+// elsewhere). A log opened to append counts what the file holds towards
+// its head.
 func openLog(path string, flags int) (*Log, error) {
-	f, err := os.OpenFile(path, flags|unix.O_NOFOLLOW, 0o644)
+	f, err := safefs.OpenFile(path, flags, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("engine log: %w", err)
 	}

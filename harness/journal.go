@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/schema"
@@ -103,7 +101,8 @@ func (j *Journal) Close() error { return j.f.Close() }
 // bytes it cut. A journal that does not exist, or ends in a whole line,
 // is left alone.
 func RepairJournal(path string) (int64, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|unix.O_NOFOLLOW, 0)
+	// Never through a link, never blocking on a FIFO, only a regular file.
+	f, err := safefs.OpenFile(path, os.O_RDWR, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}

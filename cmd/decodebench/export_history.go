@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"database/sql"
 	"encoding/csv"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver: no C toolchain needed
 
 	"github.com/decodebench/decodebench/history"
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/review"
 )
 
@@ -214,22 +216,18 @@ func writeHistorySQLite(path string, rows []history.Row) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// writeAtomically writes a file through a temporary file renamed over it.
+// writeAtomically writes a file through safefs: create-exclusive under a
+// fresh temporary name in path's folder, renamed over path, so a link or
+// FIFO at path is replaced, never written through or hung on. Links in
+// the folder the user named are resolved once.
 func writeAtomically(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".export-*")
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		return err
+	}
+	p, err := userTarget(path)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return safefs.WriteFile(p, b.Bytes(), 0o644)
 }

@@ -140,13 +140,24 @@ decodebench run NAME.`,
 // replaced, never written through or hung on). The folder is the one the
 // user named, links in it resolved once, then held open.
 func writeStarter(path string, src []byte, force bool) error {
-	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	target, err := userTarget(path)
 	if err != nil {
 		return err
 	}
-	target := filepath.Join(dir, filepath.Base(path))
 	if force {
 		return safefs.WriteFile(target, src, 0o644)
 	}
 	return safefs.CreateFile(target, src, 0o644)
+}
+
+// userTarget is a file path the user named on the command line, with the
+// links in its folder resolved once (the user chose them); its last
+// component is left as it is, for safefs, which never follows a link
+// there.
+func userTarget(path string) (string, error) {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, filepath.Base(path)), nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,5 +132,41 @@ func TestGitHubSummaryRefusesLinksAndFIFOs(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(reg); !strings.HasPrefix(string(b), "earlier step\n") || len(b) <= len("earlier step\n") {
 		t.Errorf("summary file: %q", b)
+	}
+}
+
+// An export is written through safefs into the folder the user named
+// (links in that folder resolved once): a link at the file's name is
+// replaced, its target left as it was; a FIFO there is replaced too.
+func TestExportWriteNeverFollowsAPlantedFile(t *testing.T) {
+	for _, planted := range []string{"link", "fifo"} {
+		t.Run(planted, func(t *testing.T) {
+			real := t.TempDir()
+			dir := filepath.Join(t.TempDir(), "out")
+			if err := os.Symlink(real, dir); err != nil { // a folder link the user chose
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "history.csv")
+			outside := victim(t)
+			var err error
+			if planted == "link" {
+				err = os.Symlink(outside, path)
+			} else {
+				err = unix.Mkfifo(path, 0o600)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = within(t, "export", func() error {
+				return writeAtomically(path, func(w io.Writer) error { _, err := io.WriteString(w, "a,b\n"); return err })
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			keeps(t, outside)
+			if b, err := os.ReadFile(filepath.Join(real, "history.csv")); err != nil || string(b) != "a,b\n" {
+				t.Errorf("export: %q, %v", b, err)
+			}
+		})
 	}
 }
