@@ -154,6 +154,7 @@ func calibTable(rule schema.Rule, campaigns int, seed uint64, res []calibResult)
 // -calibration.campaigns set, for the rule of the records written before
 // it; it asserts the targets on the current rule.
 func TestCalibration(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	campaigns := *calibrationCampaigns
 	quick := campaigns == 0
 	if quick {
@@ -241,6 +242,7 @@ func checkCalibration(t *testing.T, r calibResult, campaigns int) {
 // of ten runs is within the noise) is flagged in most campaigns. The
 // first rule's flag is measured beside it.
 func TestDriftFlagCalibration(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	if testing.Short() {
 		t.Skip("simulation")
 	}

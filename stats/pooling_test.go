@@ -16,6 +16,7 @@ import (
 // record's verdict names the pooled reference; and an arm is said to
 // separate from noise only when it is itself significant.
 func TestPoolControl(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	if testing.Short() {
 		t.Skip("simulation")
 	}

@@ -52,6 +52,7 @@ func TestCompareRobustManyStalls(t *testing.T) {
 // every campaign, may cost at most a point of that. Measured: 94.6%
 // (trimmed in 1.1% of campaigns); without trimming 95.2%.
 func TestCompareRobustCoverage(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	rng := rand.New(rand.NewPCG(7, 8))
 	cov, trims := 0, 0
 	const n = 4000
@@ -82,6 +83,7 @@ func TestCompareRobustCoverage(t *testing.T) {
 // A trend common to both arms (a host warming up) moves neither the
 // ratio nor its interval: the regression takes it out.
 func TestCompareRobustCommonTrend(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	rng := rand.New(rand.NewPCG(9, 10))
 	var base, arm []Timed
 	for i := range 10 {
@@ -119,6 +121,7 @@ func robustOf(n int, sigma float64) Robust {
 // e^δ−1, and at least min_effect plus its margin; without runs far out and
 // with one look it is the textbook (t(1−α/2) + t(power))·SE/c4.
 func TestMDERobust(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	r := robustOf(10, 0.045)
 	up, down := MDERobust(r, 0.05, 0.8, 0.01, nil)
 	if !(down < up) || math.Abs(math.Log1p(up)+math.Log1p(-down)) > 1e-9 {
@@ -140,6 +143,7 @@ func TestMDERobust(t *testing.T) {
 // on a host of 9% noise) than for one it caught (18 σ on one of 2%);
 // looks taken before the last narrow it (the plan can decide at any).
 func TestMDERobustStallsAndLooks(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	clean, _ := MDERobust(robustOf(10, 0.09), 0.05, 0.8, 0.01, nil)
 	stalled := func(sigma, trimmed float64) float64 {
 		r := robustOf(10, sigma)

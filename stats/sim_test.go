@@ -36,6 +36,7 @@ func simConfig(seed uint64) Config {
 // A/A campaigns: both arms draw from the same distribution, so every
 // Significant is a false positive.
 func TestFalsePositiveRate(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	const campaigns, n, sigma = 2000, 10, 0.02
 	rng := rand.New(rand.NewPCG(1, 2))
 	var significant, pBelow, covered int
@@ -63,6 +64,7 @@ func TestFalsePositiveRate(t *testing.T) {
 // always be found, and in the right direction. Measured: 99.5% with
 // these seeds; the bound, 95%, leaves a margin for other seeds.
 func TestPower(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	const campaigns, n, sigma, effect = 1000, 10, 0.02, 1.05
 	rng := rand.New(rand.NewPCG(3, 4))
 	var found int
@@ -84,6 +86,7 @@ func TestPower(t *testing.T) {
 // alternating each round) both arms sample early and late runs alike;
 // with sequential order (all A, then all B) B sees only the drifted half.
 func TestDriftOrder(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	const (
 		campaigns = 2000
 		runs      = 20   // both arms together, 10 each
@@ -142,6 +145,7 @@ func sequentialOrder(runs int) []int {
 }
 
 func TestOrders(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	str := func(o []int) string {
 		b := make([]byte, len(o))
 		for i, a := range o {

@@ -25,6 +25,7 @@ var (
 // machine's noise and slow drift; pairing must win under strong drift on
 // a quiet host (else it would be useless).
 func TestPairingPower(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	if testing.Short() {
 		t.Skip("simulation")
 	}
@@ -63,6 +64,7 @@ func TestPairingPower(t *testing.T) {
 // test arm) at 6 and 10 rounds: family-wise false-positive rate, power
 // for 5% and 2% effects, and the coverage of the test arm's interval.
 func TestVerdictRuleRates(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	if testing.Short() {
 		t.Skip("simulation")
 	}
@@ -94,6 +96,7 @@ func TestVerdictRuleRates(t *testing.T) {
 // with about 80% power: simulate at the median MDE reported by A/A
 // campaigns and measure the power.
 func TestMDEValidation(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	if testing.Short() {
 		t.Skip("simulation")
 	}
@@ -119,6 +122,7 @@ func TestMDEValidation(t *testing.T) {
 // Without the interval condition the rule would claim one whenever
 // p < alpha.
 func TestOnlyTheIntervalConditionCatchesThis(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	if testing.Short() {
 		t.Skip("simulation")
 	}
@@ -152,6 +156,7 @@ func TestOnlyTheIntervalConditionCatchesThis(t *testing.T) {
 // baseline the test arm looks slower; so does the control, which makes
 // the campaign INCONCLUSIVE instead of VALID with a false claim.
 func TestOnlyTheControlRuleCatchesThis(t *testing.T) {
+	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	if testing.Short() {
 		t.Skip("simulation")
 	}
