@@ -13,8 +13,10 @@ import (
 func TestMisspelledMetricIsAScenarioError(t *testing.T) {
 	tg := tag(t)
 	res := run(t, scenario{
-		Feature: "e2e-misspelled",
-		Tag:     tg,
+		Feature:   "e2e-misspelled",
+		Tag:       tg,
+		Rounds:    2,
+		MaxTokens: 16,
 		Counters: `  - name: drafts
     metric: "llamacpp:spec_decode_num_draft_total"
     expect: {classic: "== 0", draft: "> 0"}

@@ -232,6 +232,9 @@ func TestArmEnginesCopyAndHeavier(t *testing.T) {
 			Extra:     "allow_unverified: \"every arm runs the same build; the arms differ by file, and the slow arm by its model\"\n",
 			Rounds:    5,
 			MaxTokens: 64,
+			// Its outcome is statistical: the pause between runs it
+			// always had.
+			Cooldown: "200ms",
 		})
 	}
 	res := campaign()
@@ -324,6 +327,7 @@ func copySignificant(res result) bool {
 // content (at start, by hash); nothing is written and no engine starts.
 // A negative control is allowed.
 func TestArmEnginesIdenticalRefused(t *testing.T) {
+	idleParallel(t)
 	needEngine(t)
 	dir := t.TempDir()
 	twin := twinBuild(t, filepath.Join(dir, "same"))
@@ -375,6 +379,9 @@ func TestArmEngineReplacedMidCampaign(t *testing.T) {
 		Extra:     "allow_unverified: same build\n",
 		Rounds:    3,
 		MaxTokens: 16,
+		// The pause it always had between run 1, whose measuring line
+		// starts the replacement, and run 2, which must see it.
+		Cooldown: "200ms",
 	})
 	p.waitFor(t, "run 1/6 base: measuring", 90*time.Second)
 	// "Rebuild" head underneath the campaign: same size class, new content.

@@ -14,8 +14,23 @@ import (
 // Each fault ends with a clear message, the finished runs on disk, no
 // engine left running (checked after every run by assertNoEngineLeft), and
 // a record that says what happened.
+//
+// The faults that spend their time waiting (an engine that never starts,
+// never becomes ready, or hangs until the request's timeout) and assert no
+// timing or contention run in parallel with each other (idleParallel),
+// after every other test of the package.
+
+// idleParallel marks a test whose wall time is spent waiting, not
+// computing, and that asserts nothing about timing, contention or a quiet
+// host: it runs beside the package's other such tests. Never for a test
+// that measures (a quiet gate or a contention check would see the others).
+func idleParallel(t *testing.T) {
+	t.Helper()
+	t.Parallel()
+}
 
 func TestFaultBadModelPath(t *testing.T) {
+	idleParallel(t)
 	res := run(t, scenario{
 		Feature:   "e2e-badmodel",
 		Models:    "/nonexistent/models",
@@ -33,6 +48,7 @@ func TestFaultBadModelPath(t *testing.T) {
 }
 
 func TestFaultNeverReady(t *testing.T) {
+	idleParallel(t)
 	res := run(t, scenario{
 		Feature: "e2e-neverready",
 		Ready:   "{path: /no-such-path, timeout: 3s}",
@@ -54,7 +70,7 @@ func TestFaultInterruptAndResume(t *testing.T) {
 		Feature:   "e2e-resume",
 		Tag:       tg,
 		Rounds:    2,
-		MaxTokens: 800,
+		MaxTokens: 400,
 		Ctx:       1024,
 	}
 	p := start(t, s)
@@ -95,7 +111,7 @@ func TestFaultInterruptAndResume(t *testing.T) {
 	// A changed scenario cannot resume into this record.
 	scen := filepath.Join(dataDir, "scenario.yaml")
 	b, _ := os.ReadFile(scen)
-	os.WriteFile(filepath.Join(p.dir, "changed.yaml"), []byte(strings.Replace(string(b), "max_tokens: 800", "max_tokens: 700", 1)), 0o644)
+	os.WriteFile(filepath.Join(p.dir, "changed.yaml"), []byte(strings.Replace(string(b), "max_tokens: 400", "max_tokens: 300", 1)), 0o644)
 	p3 := &proc{dir: p.dir, out: p.out, tag: tg, lines: make(chan string, 1000), done: make(chan struct{})}
 	p3.launch(t, "", "run", "--resume", dataDir, filepath.Join(p.dir, "changed.yaml"))
 	res3 := p3.wait(t)
@@ -137,13 +153,13 @@ func (p *proc) signalEngine(t *testing.T, line string, sig syscall.Signal) resul
 func TestFaultEngineKilledMidRun(t *testing.T) {
 	res := start(t, scenario{
 		Feature:   "e2e-killed",
-		Rounds:    3,
-		MaxTokens: 600,
+		Rounds:    2,
+		MaxTokens: 400,
 		Ctx:       1024,
 		Extra:     "on_failure: continue\n",
-	}).signalEngine(t, "run 1/6 classic: measuring", syscall.SIGKILL)
-	if res.record == nil || len(res.record.Runs) != 6 {
-		t.Fatalf("exit %d, runs %d; want all 6 runs recorded", res.code, len(res.record.Runs))
+	}).signalEngine(t, "run 1/4 classic: measuring", syscall.SIGKILL)
+	if res.record == nil || len(res.record.Runs) != 4 {
+		t.Fatalf("exit %d, runs %d; want all 4 runs recorded", res.code, len(res.record.Runs))
 	}
 	r1 := res.record.Runs[0]
 	if r1.OK() || !strings.Contains(r1.Error, "killed by signal: killed") && !strings.Contains(r1.Error, "SIGKILL") && !strings.Contains(r1.Error, "killed") {
@@ -163,6 +179,7 @@ func TestFaultEngineKilledMidRun(t *testing.T) {
 // timeout; the run fails with that reason and the stopped engine is still
 // killed.
 func TestFaultEngineHangs(t *testing.T) {
+	idleParallel(t)
 	res := start(t, scenario{
 		Feature:   "e2e-hang",
 		MaxTokens: 800,

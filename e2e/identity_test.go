@@ -103,6 +103,7 @@ func TestIdentityNondeterministicBaseline(t *testing.T) {
 func TestIdentityRefusesEmpty(t *testing.T) {
 	res := run(t, scenario{
 		Feature:   "e2e-empty",
+		Rounds:    3, // the fewest whose verdict is not INCONCLUSIVE for want of runs
 		MaxTokens: 8,
 		// The synthetic model answers "Hello" with "^" first.
 		Prompt:  "Hello",

@@ -16,7 +16,7 @@ import (
 // the first measured run.
 func startOrphan(t *testing.T) *proc {
 	t.Setenv("DECODEBENCH_TEST_NO_PDEATHSIG", "1")
-	p := start(t, scenario{Feature: "e2e-orphan", Rounds: 2, MaxTokens: 400, Ctx: 1024})
+	p := start(t, scenario{Feature: "e2e-orphan", Rounds: 2, MaxTokens: 200, Ctx: 1024})
 	p.waitFor(t, "run 1/4 classic: measuring", 60*time.Second)
 	return p
 }
