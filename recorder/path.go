@@ -30,9 +30,22 @@ func Reserve(outDir, feature, hw, date string) (recordPath, dataDir string, err 
 	if err := CheckName(feature, hw, date); err != nil {
 		return "", "", err
 	}
-	if err := os.MkdirAll(filepath.Join(outDir, "data"), 0o755); err != nil {
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return "", "", fmt.Errorf("output folder: %w", err)
 	}
+	// The data folder is claimed through the output folder held open: a
+	// link planted at outDir/data is refused, never followed, so no data
+	// folder is created where the link points.
+	top, err := safefs.OpenDir(outDir)
+	if err != nil {
+		return "", "", fmt.Errorf("output folder: %w", err)
+	}
+	defer top.Close()
+	data, err := top.Sub("data", true)
+	if err != nil {
+		return "", "", fmt.Errorf("output folder: %w", err)
+	}
+	defer data.Close()
 	base := fmt.Sprintf("%s-%s-%s", feature, hw, date)
 	for i := 1; i < 1000; i++ {
 		stem := base
@@ -40,11 +53,11 @@ func Reserve(outDir, feature, hw, date string) (recordPath, dataDir string, err 
 			stem = fmt.Sprintf("%s-%d", base, i)
 		}
 		rec := filepath.Join(outDir, stem+".md")
-		if _, err := os.Stat(rec); err == nil {
+		if _, err := os.Lstat(rec); err == nil {
 			continue
 		}
 		dir := filepath.Join(outDir, "data", stem)
-		if err := os.Mkdir(dir, 0o755); err != nil {
+		if err := data.MkdirNew(stem); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				continue
 			}

@@ -44,3 +44,33 @@ func TestRecordWritesNeverFollowAPlantedLink(t *testing.T) {
 		})
 	}
 }
+
+// Reserve claims the data folder through the output folder held open: a
+// link planted at outDir/data is refused, and nothing is created where it
+// points.
+func TestReserveRefusesALinkedDataFolder(t *testing.T) {
+	out := t.TempDir()
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(out, "data")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Reserve(out, "spec-x", "h", "2026-12-02"); err == nil {
+		t.Error("Reserve followed a linked data folder")
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+		t.Errorf("created where the link points: %v", ents)
+	}
+	// Without the link it claims -2 when the first name is taken, a
+	// dangling link at the record's name included.
+	out = t.TempDir()
+	if err := os.Symlink(filepath.Join(elsewhere, "gone"), filepath.Join(out, "spec-x-h-2026-12-02.md")); err != nil {
+		t.Fatal(err)
+	}
+	rec, dir, err := Reserve(out, "spec-x", "h", "2026-12-02")
+	if err != nil || filepath.Base(rec) != "spec-x-h-2026-12-02-2.md" || filepath.Base(dir) != "spec-x-h-2026-12-02-2" {
+		t.Errorf("Reserve = %s, %s, %v", rec, dir, err)
+	}
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		t.Errorf("data folder: %v", err)
+	}
+}

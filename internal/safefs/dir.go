@@ -282,6 +282,19 @@ func (d *Dir) Remove(rel string) error {
 	return nil
 }
 
+// MkdirNew creates the folder name directly under d, and fails (with an
+// error matching fs.ErrExist) when anything is there already, a link
+// included: creating a folder is atomic, so it claims the name.
+func (d *Dir) MkdirNew(name string) error {
+	if parts, err := split(name); err != nil || len(parts) != 1 {
+		return fmt.Errorf("%q is not a plain name", name)
+	}
+	if err := unix.Mkdirat(d.fd, name, 0o755); err != nil {
+		return &os.PathError{Op: "mkdir", Path: d.name(name), Err: err}
+	}
+	return nil
+}
+
 // Mkdir creates the folder rel under d (and its parents).
 func (d *Dir) Mkdir(rel string) error {
 	s, err := d.Sub(rel, true)
