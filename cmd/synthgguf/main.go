@@ -118,14 +118,16 @@ func writeAtomic(ctx context.Context, path string, write func(io.Writer) error) 
 	if err = bw.Flush(); err != nil {
 		return "", 0, err
 	}
+	// CreateTemp makes the file 0600; a model is meant to be shared. Set
+	// through the open file, not by name: a link swapped in at the
+	// temporary name is never followed.
+	if err = f.Chmod(0o644); err != nil {
+		return "", 0, err
+	}
 	if err = f.Sync(); err != nil {
 		return "", 0, err
 	}
 	if err = f.Close(); err != nil {
-		return "", 0, err
-	}
-	// CreateTemp makes the file 0600; a model is meant to be shared.
-	if err = os.Chmod(f.Name(), 0o644); err != nil {
 		return "", 0, err
 	}
 	if err = os.Rename(f.Name(), path); err != nil {

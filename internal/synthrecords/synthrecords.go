@@ -18,9 +18,11 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
+	"golang.org/x/sys/unix"
 )
 
 // Spec says what to generate.
@@ -190,7 +192,7 @@ func write(dir, stem, srcData string, rec *schema.Record, link bool) (string, er
 		}
 		files[i] = f
 		if f.Path == recorder.RunsFile {
-			if err := os.WriteFile(dst, runs.Bytes(), 0o644); err != nil {
+			if err := safefs.WriteFile(dst, runs.Bytes(), 0o644); err != nil {
 				return "", err
 			}
 			files[i].SHA256, _ = recorder.HashFile(dst)
@@ -215,7 +217,8 @@ func place(src, dst string, link bool) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.Create(dst)
+	// Create-exclusive, never through a link: the name was just freed.
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL|unix.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return err
 	}
