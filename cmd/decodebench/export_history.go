@@ -172,7 +172,10 @@ func writeHistorySQLite(path string, rows []history.Row) error {
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	db, err := sql.Open("sqlite", tmp.Name())
+	// The rollback journal is kept in memory: SQLite then creates no
+	// side file by name ("<tmp>-journal") in the folder, where a link
+	// planted at that name would be followed.
+	db, err := sql.Open("sqlite", tmp.Name()+"?_pragma=journal_mode(memory)")
 	if err != nil {
 		return err
 	}
