@@ -92,6 +92,12 @@ func loadHashCache() *hashCache {
 	if err != nil {
 		return c
 	}
+	// The cache says which file has which hash: it is used only from a
+	// folder of this user's own that no one else may write to (another
+	// user could plant entries, or links, there), else not at all.
+	if os.MkdirAll(dir, 0o700) != nil || safefs.PrivateDir(filepath.Join(dir, "decodebench")) != nil {
+		return c
+	}
 	c.path = filepath.Join(dir, "decodebench", "file-hashes.json")
 	cacheMu.Lock()
 	defer cacheMu.Unlock()

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -62,5 +64,43 @@ func TestModelFilesHashCacheSaveNotFollowed(t *testing.T) {
 				t.Errorf("hash cache is not a regular file: %v", err)
 			}
 		})
+	}
+}
+
+// The hash cache is used only from a folder no one else may write to: a
+// planted entry giving a model a false hash, in a cache folder others can
+// write to, is ignored and nothing is written there.
+func TestModelFilesHashCacheNotUsedFromASharedFolder(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	dir := filepath.Join(cache, "decodebench")
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil { // past the umask
+		t.Fatal(err)
+	}
+	model := filepath.Join(t.TempDir(), "model.gguf")
+	if err := os.WriteFile(model, []byte("weights"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged, _ := json.Marshal(map[string]hashEntry{model: {Size: fi.Size(), ModTime: fi.ModTime(), SHA256: strings.Repeat("0", 64)}})
+	path := filepath.Join(dir, "file-hashes.json")
+	if err := os.WriteFile(path, forged, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := ModelFiles([]string{"engine", "-m", model})
+	if len(files) != 1 {
+		t.Fatalf("ModelFiles: %v", files)
+	}
+	if files[0].SHA256 == strings.Repeat("0", 64) {
+		t.Errorf("the planted hash was used: %+v", files[0])
+	}
+	if b, _ := os.ReadFile(path); string(b) != string(forged) {
+		t.Error("the cache in a shared folder was written")
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/review"
 )
@@ -38,6 +39,17 @@ func checkCache(c *cli.Context) *review.CheckCache {
 	dir := c.String("cache-dir")
 	if dir == "" {
 		dir = review.DefaultCacheDir()
+	}
+	// A cached result says a record passed: the cache is used only from a
+	// folder of this user's own that no one else may write to (created
+	// 0700), else not at all, with a warning.
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err == nil {
+		err = safefs.PrivateDir(dir)
+		if err == nil {
+			return &review.CheckCache{Dir: dir}
+		}
+		fmt.Fprintf(c.App.ErrWriter, "decodebench: check cache not used: %s\n", termsafe.String(err.Error()))
+		return nil
 	}
 	return &review.CheckCache{Dir: dir}
 }

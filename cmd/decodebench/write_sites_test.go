@@ -214,3 +214,32 @@ func TestExportSQLiteNeverFollowsAPlantedLink(t *testing.T) {
 		t.Errorf("side files made by name: %v", seen)
 	}
 }
+
+// A check cache says records passed: one in a folder others may write to
+// is not used (a warning says so) and nothing is written into it.
+func TestCheckCacheNotUsedFromASharedFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil { // past the umask
+		t.Fatal(err)
+	}
+	rec := filepath.Join("..", "..", "docs", "benchmark_results")
+	ents, _ := filepath.Glob(filepath.Join(rec, "spec-*.md"))
+	if len(ents) == 0 {
+		t.Fatal("no committed record to check")
+	}
+	var out, errOut bytes.Buffer
+	app := newApp()
+	app.Writer, app.ErrWriter = &out, &errOut
+	if err := app.Run([]string{"decodebench", "check", "--cache-dir", dir, ents[0]}); err != nil {
+		t.Fatalf("check: %v\n%s", err, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "check cache not used") || !strings.Contains(errOut.String(), "writable by others") {
+		t.Errorf("no warning: %s", errOut.String())
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("written into the shared cache: %v", left)
+	}
+}
