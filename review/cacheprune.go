@@ -68,8 +68,14 @@ const touchAfter = time.Hour
 
 func touch(p string, mtime time.Time) {
 	if now := time.Now(); now.Sub(mtime) > touchAfter {
-		_ = os.Chtimes(p, now, now)
+		setTimes(p, now)
 	}
+}
+
+// setTimes sets p's times without following a link at p.
+func setTimes(p string, t time.Time) {
+	ts := []unix.Timespec{unix.NsecToTimespec(t.UnixNano()), unix.NsecToTimespec(t.UnixNano())}
+	_ = unix.UtimesNanoAt(unix.AT_FDCWD, p, ts, unix.AT_SYMLINK_NOFOLLOW)
 }
 
 // MaybePrune prunes the cache with DefaultPrunePolicy when it was last
@@ -91,8 +97,7 @@ func (c *CheckCache) MaybePrune(now time.Time) {
 	// replaced, never truncated through or hung on), its time set without
 	// following a link.
 	if safefs.WriteFile(marker, nil, 0o644) == nil {
-		ts := []unix.Timespec{unix.NsecToTimespec(now.UnixNano()), unix.NsecToTimespec(now.UnixNano())}
-		_ = unix.UtimesNanoAt(unix.AT_FDCWD, marker, ts, unix.AT_SYMLINK_NOFOLLOW)
+		setTimes(marker, now)
 	}
 }
 

@@ -82,3 +82,24 @@ func TestCacheWriteNeverFollowsAndPrunesTemps(t *testing.T) {
 		t.Error("isTempName")
 	}
 }
+
+// Marking a cache file used sets its own time, never that of a link's
+// target.
+func TestTouchNeverFollowsALink(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(outside, []byte("precious"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(outside, old, old); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "entry.json")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	touch(link, old)
+	if fi, err := os.Stat(outside); err != nil || !fi.ModTime().Equal(old) {
+		t.Errorf("the link's target was touched: %v, %v", fi.ModTime(), err)
+	}
+}
