@@ -74,7 +74,7 @@ func TestFaultInterruptAndResume(t *testing.T) {
 		Ctx:       1024,
 	}
 	p := start(t, s)
-	p.waitFor(t, "run 2/4 draft: measuring", 60*time.Second)
+	p.waitFor(t, "run 2/4 draft: measuring", 120*time.Second) // run 1 decodes 400 tokens first: over a minute under load
 	time.Sleep(300 * time.Millisecond)
 	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
