@@ -181,7 +181,11 @@ func armVerdictsRobust(in Input, s samples) ([]schema.ArmVerdict, []schema.Reaso
 		// campaigns on a host where one run in twenty stalls).
 		rm := r
 		rm.Stalls = stats.PoolStalls(r.Stalls, stalls)
-		up, down := stats.MDERobust(rm, level, pw, p.Stats.MinEffect, looksTaken(in))
+		rate := stats.StallRateSeen
+		if in.Campaign.Rule.UncertainStallRate() {
+			rate = stats.StallRateUncertain
+		}
+		up, down := stats.MDERobust(rm, level, pw, p.Stats.MinEffect, looksTaken(in), rate)
 		if !in.Campaign.Rule.ModelledMDE() {
 			up, down = stats.MDERobust1(r.SE, r.DF, level, MDEPower, p.Stats.MinEffect)
 		}

@@ -360,11 +360,20 @@ func methodStatistics(me schema.Method) string {
 			code(string(me.Rule)), count(stats.TrimAlpha), count(me.Alpha), pctShort(me.MinEffect), count(analysis.DriftAlpha), pctShort(analysis.EquivalenceMargin*me.MinEffect))
 	}
 	if me.Rule.Robust() {
-		return fmt.Sprintf("Statistics (rule %s): medians with distribution-free confidence intervals (benchmath); each arm against the baseline by a least-squares regression of log values on the arm and the run's place in the plan, which takes out a trend common to the arms, after trimming runs whose studentized residual is beyond the Bonferroni t quantile at %s over the runs (a stall, at most a quarter of the runs); t interval and two-sided t-test of the arm's coefficient, Holm over the test arms. A change counts only when the adjusted p < %s and it is at least %s. The minimum detectable effect is stated for an increase and a decrease: the effect a campaign like this one (the same runs, noise and stalls) claims with the stated power, from the noise of the runs not far out (unbiased for small n), the runs its stalls cost or move (over every comparison of the campaign), the chance that the control's noise vetoes, and the looks taken; at least min_effect plus its margin. Drift is an arm's trend relative to the baseline's (t-test at %s). A negative control is an equivalence test within ±%s.%s",
-			code(string(me.Rule)), count(stats.TrimAlpha), count(me.Alpha), pctShort(me.MinEffect), count(analysis.DriftAlpha), pctShort(analysis.EquivalenceMargin*me.MinEffect), pooledSentence(me))
+		return fmt.Sprintf("Statistics (rule %s): medians with distribution-free confidence intervals (benchmath); each arm against the baseline by a least-squares regression of log values on the arm and the run's place in the plan, which takes out a trend common to the arms, after trimming runs whose studentized residual is beyond the Bonferroni t quantile at %s over the runs (a stall, at most a quarter of the runs); t interval and two-sided t-test of the arm's coefficient, Holm over the test arms. A change counts only when the adjusted p < %s and it is at least %s. The minimum detectable effect is stated for an increase and a decrease: the effect a campaign like this one (the same runs, noise and stalls) claims with the stated power, from the noise of the runs not far out (unbiased for small n), the runs its stalls cost or move (over every comparison of the campaign%s), the chance that the control's noise vetoes, and the looks taken; at least min_effect plus its margin. Drift is an arm's trend relative to the baseline's (t-test at %s). A negative control is an equivalence test within ±%s.%s",
+			code(string(me.Rule)), count(stats.TrimAlpha), count(me.Alpha), pctShort(me.MinEffect), stallRatePhrase(me.Rule), count(analysis.DriftAlpha), pctShort(analysis.EquivalenceMargin*me.MinEffect), pooledSentence(me))
 	}
 	return fmt.Sprintf("Statistics: medians with distribution-free confidence intervals (benchmath; the level actually achievable with n samples is shown); ratio of medians with a percentile-bootstrap interval (%d resamples, seeded); two-sided Mann–Whitney U test. A change counts only when p < %s, the interval excludes 1, and it is at least %s.",
 		me.Resamples, count(me.Alpha), pctShort(me.MinEffect))
+}
+
+// stallRatePhrase says how the MDE takes the stalls' rate under rules
+// that average over its uncertainty; nothing under the rules before.
+func stallRatePhrase(r schema.Rule) string {
+	if !r.UncertainStallRate() {
+		return ""
+	}
+	return "; their rate is taken with its uncertainty, a few stalls being a rough estimate of it"
 }
 
 // pooledSentence states stats.pool_control, when set.

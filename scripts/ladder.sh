@@ -4,7 +4,7 @@
 # campaigns (default 5) of the demo's llama-server decode: an arm `base`
 # against an arm `slowed` whose engine runs under cmd/slowdown, held
 # stopped that share of the time. Each campaign is sequential (rounds 5 to
-# MAX_ROUNDS, a look every 5, rule robust-2) and is interrupted LIMIT
+# MAX_ROUNDS, a look every 5, rule robust-3) and is interrupted LIMIT
 # seconds after its first run began (default 300: "campaigns of at most 5
 # minutes"; it waits up to WAIT_LOCK, default 2h, for other campaigns on
 # the host to finish first). It prints

@@ -166,7 +166,7 @@ func TestCalibration(t *testing.T) {
 	const seed = 1800
 	rules := []schema.Rule{schema.RuleCurrent}
 	if !quick {
-		rules = append(rules, schema.RuleMedianU)
+		rules = append(rules, schema.RuleRobust2, schema.RuleMedianU)
 	}
 	for _, rule := range rules {
 		var res []calibResult
@@ -189,14 +189,14 @@ func TestCalibration(t *testing.T) {
 			if quick && r.row.schedule != "" {
 				n /= 2
 			}
-			checkCalibration(t, r, n)
+			checkCalibration(t, r, rule, n)
 		}
 	}
 }
 
 // checkCalibration asserts the targets, widened by the sampling
 // error of the number of campaigns (three standard errors).
-func checkCalibration(t *testing.T, r calibResult, campaigns int) {
+func checkCalibration(t *testing.T, r calibResult, rule schema.Rule, campaigns int) {
 	t.Helper()
 	se := func(p float64) float64 { return 3 * math.Sqrt(p*(1-p)/float64(campaigns)) }
 	name := fmt.Sprintf("%s, %d rounds", r.row.name, r.row.rounds)
@@ -213,13 +213,14 @@ func checkCalibration(t *testing.T, r calibResult, campaigns int) {
 	if r.coverage < 0.94-se(0.95)/math.Sqrt(5) || r.coverage > hi+se(0.95)/math.Sqrt(5) {
 		t.Errorf("%s: coverage %.3f outside 94–96%%", name, r.coverage)
 	}
-	// Known shortfall: on the CV 9% host a stall (30% slow) is only four
-	// standard deviations out and most stalls stay in; the MDE models
-	// them (and the control's chance to veto), but after ten fixed rounds
-	// the power at the stated MDE is 75% (1,000 campaigns), not 78–85%.
+	// On the CV 9% host a stall (30% slow) is only four standard
+	// deviations out and most stalls stay in: rule robust-2, which took
+	// the stall rate a campaign saw at face value, was met with 77.7%
+	// power after ten fixed rounds (3,000 campaigns); robust-3 averages
+	// over the rate's uncertainty and holds 78–85% on this row too.
 	lo := 0.78
-	if r.row.h == calibNoisy && r.row.schedule == "" {
-		lo = 0.72
+	if r.row.h == calibNoisy && r.row.schedule == "" && !rule.UncertainStallRate() {
+		lo = 0.74
 	}
 	if r.powerAtMDE < lo-se(0.8) || r.powerAtMDE > 0.85+se(0.8) {
 		t.Errorf("%s: power at the stated MDE %.3f outside %.0f–85%%", name, r.powerAtMDE, 100*lo)

@@ -82,8 +82,15 @@ func PoolStalls(s Stalls, all []Stalls) Stalls {
 //
 //	δ = max((t(1−α/2, ν) + t(power, ν)) · SE, m + t(power, ν) · SE).
 //
+// With StallRateUncertain, the number of kept stalls an arm meets is
+// averaged over the uncertainty of their rate (beta-binomial under the
+// Jeffreys posterior of the rate the comparison saw), not taken at the
+// rate seen: a rate seen in one or two events of thirty runs is rough,
+// and the power lost to two or three kept stalls is far more than the
+// power gained by none.
+//
 // Up is exp(δ)−1, down 1−exp(−δ). NaN when SE is undefined.
-func MDERobust(r Robust, alpha, power, minEffect float64, looks []int) (up, down float64) {
+func MDERobust(r Robust, alpha, power, minEffect float64, looks []int, rate StallRate) (up, down float64) {
 	if math.IsNaN(r.SE) || r.DF < 1 || r.Sigma <= 0 || alpha <= 0 || alpha >= 1 || power <= 0 || power >= 1 {
 		if r.SE == 0 && r.DF >= 1 && alpha > 0 && alpha < 1 {
 			return minEffect, minEffect
@@ -91,6 +98,7 @@ func MDERobust(r Robust, alpha, power, minEffect float64, looks []int) (up, down
 		return math.NaN(), math.NaN()
 	}
 	m := mdeModel(r)
+	m.uncertain = rate == StallRateUncertain
 	f := sequentialFactor(looks, alpha, power)
 	dUp := f * m.effect(1, alpha, power, math.Log1p(minEffect))
 	dDown := f * m.effect(-1, alpha, power, -math.Log1p(-minEffect))
@@ -106,7 +114,20 @@ type mde struct {
 	// trimRate is the share of runs trimmed, keptRate the share of runs
 	// kept far out, shift and rms their log shift.
 	trimRate, keptRate, shift, rms float64
+	// uncertain averages the kept stalls over their rate's uncertainty.
+	uncertain bool
 }
+
+// StallRate is how MDERobust takes the rate of the stalls a comparison
+// kept.
+type StallRate int
+
+const (
+	// StallRateSeen takes the rate the comparison saw (rule robust-2).
+	StallRateSeen StallRate = iota
+	// StallRateUncertain averages over the rate's posterior (robust-3).
+	StallRateUncertain
+)
 
 func mdeModel(r Robust) mde {
 	s := r.Stalls
@@ -127,7 +148,6 @@ func mdeModel(r Robust) mde {
 func (m mde) effect(dir, alpha, power, floor float64) float64 {
 	n1 := m.n1 * (1 - m.trimRate)
 	n2 := m.n2 * (1 - m.trimRate)
-	kept := m.keptRate
 	df := math.Max(n1+n2-3, 1)
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
 	c := t.Quantile(1 - alpha/2)
@@ -135,7 +155,7 @@ func (m mde) effect(dir, alpha, power, floor float64) float64 {
 	var states []state
 	for k2 := 0; k2 <= min(4, int(m.n2)); k2++ {
 		for k1 := 0; k1 <= min(4, int(m.n1)); k1++ {
-			w := binomial(int(math.Round(m.n1)), k1, kept) * binomial(int(math.Round(m.n2)), k2, kept)
+			w := m.keptChance(int(math.Round(m.n1)), k1) * m.keptChance(int(math.Round(m.n2)), k2)
 			if w < 1e-6 {
 				continue
 			}
@@ -167,6 +187,33 @@ func (m mde) effect(dir, alpha, power, floor float64) float64 {
 		}
 	}
 	return hi
+}
+
+// keptChance is the chance that an arm of n runs keeps k stalls: binomial
+// at the rate seen or, when the rate is uncertain, beta-binomial under the
+// Jeffreys posterior Beta(x+½, seen−x+½) of the rate, where x = rate·seen
+// is the stalls seen in the comparison's seen = n1+n2 runs.
+func (m mde) keptChance(n, k int) float64 {
+	if !m.uncertain || m.keptRate == 0 {
+		return binomial(n, k, m.keptRate)
+	}
+	seen := m.n1 + m.n2
+	a, b := m.keptRate*seen+0.5, (1-m.keptRate)*seen+0.5
+	if k > n {
+		return 0
+	}
+	lc, _ := math.Lgamma(float64(n + 1))
+	l1, _ := math.Lgamma(float64(k + 1))
+	l2, _ := math.Lgamma(float64(n - k + 1))
+	return math.Exp(lc - l1 - l2 + lbeta(float64(k)+a, float64(n-k)+b) - lbeta(a, b))
+}
+
+// lbeta is log B(a, b).
+func lbeta(a, b float64) float64 {
+	x, _ := math.Lgamma(a)
+	y, _ := math.Lgamma(b)
+	z, _ := math.Lgamma(a + b)
+	return x + y - z
 }
 
 // binomial is the chance of k successes in n trials of chance p.

@@ -123,7 +123,7 @@ func robustOf(n int, sigma float64) Robust {
 func TestMDERobust(t *testing.T) {
 	t.Parallel() // a seeded simulation with its own generators: runs beside the others
 	r := robustOf(10, 0.045)
-	up, down := MDERobust(r, 0.05, 0.8, 0.01, nil)
+	up, down := MDERobust(r, 0.05, 0.8, 0.01, nil, StallRateSeen)
 	if !(down < up) || math.Abs(math.Log1p(up)+math.Log1p(-down)) > 1e-9 {
 		t.Errorf("up %.4f down %.4f: want the same log effect both ways", up, down)
 	}
@@ -132,7 +132,7 @@ func TestMDERobust(t *testing.T) {
 	if got := math.Log1p(up); math.Abs(got-want) > 1e-6 {
 		t.Errorf("log MDE %.6f, want the textbook %.6f", got, want)
 	}
-	up, down = MDERobust(robustOf(10, 1e-6), 0.05, 0.8, 0.01, nil)
+	up, down = MDERobust(robustOf(10, 1e-6), 0.05, 0.8, 0.01, nil, StallRateSeen)
 	if up < 0.01 || down < 0.01 {
 		t.Errorf("MDE %.4f/%.4f below min_effect with no noise", up, down)
 	}
@@ -144,13 +144,13 @@ func TestMDERobust(t *testing.T) {
 // looks taken before the last narrow it (the plan can decide at any).
 func TestMDERobustStallsAndLooks(t *testing.T) {
 	t.Parallel() // a seeded simulation with its own generators: runs beside the others
-	clean, _ := MDERobust(robustOf(10, 0.09), 0.05, 0.8, 0.01, nil)
+	clean, _ := MDERobust(robustOf(10, 0.09), 0.05, 0.8, 0.01, nil, StallRateSeen)
 	stalled := func(sigma, trimmed float64) float64 {
 		r := robustOf(10, sigma)
 		r.Stalls.TrimRate, r.Stalls.KeptRate = 0.05*trimmed, 0.05*(1-trimmed)
 		r.Stalls.Shift, r.Stalls.RMS = math.Log(0.7), -math.Log(0.7)
-		up, _ := MDERobust(r, 0.05, 0.8, 0.01, nil)
-		base, _ := MDERobust(robustOf(10, sigma), 0.05, 0.8, 0.01, nil)
+		up, _ := MDERobust(r, 0.05, 0.8, 0.01, nil, StallRateSeen)
+		base, _ := MDERobust(robustOf(10, sigma), 0.05, 0.8, 0.01, nil, StallRateSeen)
 		return up / base
 	}
 	noisy, quiet := stalled(0.09, 0), stalled(0.02, 1)
@@ -158,10 +158,33 @@ func TestMDERobustStallsAndLooks(t *testing.T) {
 	if !(noisy > 1.05 && quiet > 1 && quiet < noisy) {
 		t.Errorf("stall widening ×%.3f (σ 9%%) ×%.3f (σ 2%%): want > 1, larger where stalls stay in", noisy, quiet)
 	}
-	seq, _ := MDERobust(robustOf(30, 0.09), 0.05/6, 0.8, 0.01, []int{5, 10, 15, 20, 25, 30})
-	last, _ := MDERobust(robustOf(30, 0.09), 0.05/6, 0.8, 0.01, []int{30})
+	seq, _ := MDERobust(robustOf(30, 0.09), 0.05/6, 0.8, 0.01, []int{5, 10, 15, 20, 25, 30}, StallRateSeen)
+	last, _ := MDERobust(robustOf(30, 0.09), 0.05/6, 0.8, 0.01, []int{30}, StallRateSeen)
 	t.Logf("six looks: %.4f against the last look alone %.4f", seq, last)
 	if !(seq < last && seq > 0.85*last) {
 		t.Errorf("six looks %.4f, last look %.4f: want a little below", seq, last)
+	}
+}
+
+// Under rule robust-3 the kept stalls are averaged over their rate's
+// uncertainty: a campaign that kept one stall in twenty runs may meet two
+// or three, so its MDE is wider than at the rate seen; without kept
+// stalls the two agree, and the wider the more the stalls stay in.
+func TestMDERobustUncertainStallRate(t *testing.T) {
+	for _, sigma := range []float64{0.02, 0.09} {
+		r := robustOf(10, sigma)
+		seen, _ := MDERobust(r, 0.05, 0.8, 0.01, nil, StallRateSeen)
+		unc, _ := MDERobust(r, 0.05, 0.8, 0.01, nil, StallRateUncertain)
+		if seen != unc {
+			t.Errorf("σ %.2f, no stalls: %.5f seen, %.5f uncertain: want equal", sigma, seen, unc)
+		}
+		r.Stalls.KeptRate = 0.05
+		r.Stalls.Shift, r.Stalls.RMS = math.Log(0.7), -math.Log(0.7)
+		seen, _ = MDERobust(r, 0.05, 0.8, 0.01, nil, StallRateSeen)
+		unc, _ = MDERobust(r, 0.05, 0.8, 0.01, nil, StallRateUncertain)
+		t.Logf("σ %.2f, one kept stall in 20 runs: MDE %.4f at the rate seen, %.4f with its uncertainty", sigma, seen, unc)
+		if !(unc > seen) {
+			t.Errorf("σ %.2f: uncertain-rate MDE %.4f not above the seen-rate %.4f", sigma, unc, seen)
+		}
 	}
 }
