@@ -140,6 +140,12 @@ func armVerdictsRobust(in Input, s samples) ([]schema.ArmVerdict, []schema.Reaso
 	}
 	rs := map[string]stats.Robust{}
 	var stalls []stats.Stalls
+	// seen is the campaign's runs of the primary metric: the pooled
+	// stall rates are estimated from them.
+	seen := 0
+	for _, a := range p.Arms {
+		seen += len(s.timed(in, a.Name, p.Primary))
+	}
 	for _, a := range p.Arms {
 		if a.Name == p.Baseline {
 			continue
@@ -181,6 +187,7 @@ func armVerdictsRobust(in Input, s samples) ([]schema.ArmVerdict, []schema.Reaso
 		// campaigns on a host where one run in twenty stalls).
 		rm := r
 		rm.Stalls = stats.PoolStalls(r.Stalls, stalls)
+		rm.Stalls.Seen = seen
 		rate := stats.StallRateSeen
 		if in.Campaign.Rule.UncertainStallRate() {
 			rate = stats.StallRateUncertain

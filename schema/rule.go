@@ -34,9 +34,9 @@ const (
 	// runs), so the number of kept stalls a campaign like it meets is
 	// averaged over the rate's posterior (beta-binomial), not taken at the
 	// rate seen. On a host whose stalls are a few standard deviations out
-	// (most of them kept), robust-2's MDE was met with 77% power; robust-3's
-	// with 78–85% on every host model of the calibration. Everything else
-	// is RuleRobust2's.
+	// (most of them kept), robust-2's MDE after ten fixed rounds was met
+	// with 77% power; robust-3's is met with 78–85% on every host model of
+	// the calibration. Everything else is RuleRobust2's.
 	RuleRobust3 Rule = "robust-3"
 	// RuleCurrent is the rule new records are written under.
 	RuleCurrent = RuleRobust3

@@ -26,7 +26,10 @@ import (
 	"github.com/decodebench/decodebench/schema"
 )
 
-var calibrationCampaigns = flag.Int("calibration.campaigns", 0, "campaigns per cell of TestCalibration's table (0: a quick run)")
+var (
+	calibrationCampaigns = flag.Int("calibration.campaigns", 0, "campaigns per cell of TestCalibration's table (0: a quick run)")
+	calibrationCurrent   = flag.Bool("calibration.current", false, "with -calibration.campaigns, the current rule's table alone")
+)
 
 // The host models of the issue.
 var (
@@ -165,7 +168,7 @@ func TestCalibration(t *testing.T) {
 	}
 	const seed = 1800
 	rules := []schema.Rule{schema.RuleCurrent}
-	if !quick {
+	if !quick && !*calibrationCurrent {
 		rules = append(rules, schema.RuleRobust2, schema.RuleMedianU)
 	}
 	for _, rule := range rules {

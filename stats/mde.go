@@ -27,6 +27,9 @@ type Stalls struct {
 	// freedom of the fit without the runs far out (the fit's own when
 	// there are none).
 	Sigma, DF float64
+	// Seen is the number of distinct runs the rates were estimated from
+	// (the campaign's, when pooled); 0 means the comparison's own.
+	Seen int
 }
 
 // PoolStalls is s with the rates, shift and RMS of every comparison of a
@@ -83,8 +86,8 @@ func PoolStalls(s Stalls, all []Stalls) Stalls {
 //	δ = max((t(1−α/2, ν) + t(power, ν)) · SE, m + t(power, ν) · SE).
 //
 // With StallRateUncertain, the number of kept stalls an arm meets is
-// averaged over the uncertainty of their rate (beta-binomial under the
-// Jeffreys posterior of the rate the comparison saw), not taken at the
+// averaged over the uncertainty of their rate (beta-binomial under a
+// posterior of the rate the campaign saw), not taken at the
 // rate seen: a rate seen in one or two events of thirty runs is rough,
 // and the power lost to two or three kept stalls is far more than the
 // power gained by none.
@@ -114,8 +117,10 @@ type mde struct {
 	// trimRate is the share of runs trimmed, keptRate the share of runs
 	// kept far out, shift and rms their log shift.
 	trimRate, keptRate, shift, rms float64
-	// uncertain averages the kept stalls over their rate's uncertainty.
+	// uncertain averages the kept stalls over their rate's uncertainty,
+	// estimated from seen runs.
 	uncertain bool
+	seen      float64
 }
 
 // StallRate is how MDERobust takes the rate of the stalls a comparison
@@ -139,6 +144,10 @@ func mdeModel(r Robust) mde {
 	}
 	m.sigma = sigma / c4(df+1)
 	m.trimRate, m.keptRate, m.shift, m.rms = s.TrimRate, s.KeptRate, s.Shift, s.RMS
+	m.seen = n1 + n2
+	if s.Seen > 0 {
+		m.seen = float64(s.Seen)
+	}
 	return m
 }
 
@@ -191,14 +200,14 @@ func (m mde) effect(dir, alpha, power, floor float64) float64 {
 
 // keptChance is the chance that an arm of n runs keeps k stalls: binomial
 // at the rate seen or, when the rate is uncertain, beta-binomial under the
-// Jeffreys posterior Beta(x+½, seen−x+½) of the rate, where x = rate·seen
-// is the stalls seen in the comparison's seen = n1+n2 runs.
+// posterior Beta(x+w, seen−x+w) of the rate (w = priorStalls), where x = rate·seen
+// is the stalls seen in the seen runs (Stalls.Seen: the campaign's runs
+// when the rates are pooled over it, else the comparison's n1+n2).
 func (m mde) keptChance(n, k int) float64 {
 	if !m.uncertain || m.keptRate == 0 {
 		return binomial(n, k, m.keptRate)
 	}
-	seen := m.n1 + m.n2
-	a, b := m.keptRate*seen+0.5, (1-m.keptRate)*seen+0.5
+	a, b := m.keptRate*m.seen+priorStalls, (1-m.keptRate)*m.seen+priorStalls
 	if k > n {
 		return 0
 	}
@@ -314,3 +323,11 @@ func MDERobust1(se, df, alpha, power, minEffect float64) (up, down float64) {
 	dDown := math.Max((ta+tb)*se, -math.Log1p(-minEffect)+tb*se)
 	return math.Expm1(dUp), -math.Expm1(-dDown)
 }
+
+// priorStalls is the prior weight, in stalls and in clean runs, of the
+// rate's posterior Beta(x+w, seen−x+w): between Haldane's 0 (the rate
+// seen, its variance alone) and Jeffreys' ½. The calibration simulation
+// (TestCalibration, 2,000 campaigns a cell) chose it: at 0 the MDE after
+// ten fixed rounds on the CV 9% host is met with 77% power, at ½ the
+// sequential one with 86%; at ¼ they are 78% and 85%.
+const priorStalls = 0.25
