@@ -41,6 +41,11 @@ type Costs struct {
 	Basis CostBasis
 	// Record is the record file the costs come from; empty for a guess.
 	Record string
+	// Hardware is that record's hardware. OtherHardware is set when it is
+	// not the hardware the campaign would record: the scenario says
+	// "auto" and no record of this machine's hardware could be used.
+	Hardware      string
+	OtherHardware bool
 	// Start is a start's fixed cost for this scenario, in the noise
 	// anatomy's sense: its cooldown, the engine's launch to ready, its
 	// warmups and its stop; everything but its measured requests.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/internal/abbrev"
-	"github.com/decodebench/decodebench/review"
 	"github.com/decodebench/decodebench/scenarios"
 )
 
@@ -23,9 +22,9 @@ func (r *repeatable) String() string     { return strings.Join(*r, " ") }
 
 // printDryRun writes what run would do, and runs nothing: the arms with
 // their resolved engine command lines, the interleaved order, and the
-// estimated duration (from the newest record of the feature in records,
-// the folder records go to, when it has one to go by).
-func printDryRun(w io.Writer, s *scenarios.Scenario, records string) error {
+// estimated duration (from the newest record of the feature and hardware
+// in the folder records go to, when it has one to go by).
+func printDryRun(w io.Writer, s *scenarios.Scenario, est estimator) error {
 	rounds := max(s.Schedule.Rounds.Min, s.Schedule.Rounds.Max)
 	plan, err := harness.Plan(s.ArmNames(), rounds, s.Policy.Schedule.Order, s.Schedule.Seed)
 	if err != nil {
@@ -113,8 +112,8 @@ func printDryRun(w io.Writer, s *scenarios.Scenario, records string) error {
 	for i := 0; i < len(plan); i += len(s.Arms) {
 		fmt.Fprintf(w, "  round %d: %s\n", plan[i].Round, strings.Join(harness.Arms(plan[i:i+len(s.Arms)]), " "))
 	}
-	c := review.EstimateCosts(records, s)
-	fmt.Fprintf(w, "estimated duration: %s, %s; see validate --help\n", scenarios.Round(s.EstimateWith(c)), estimateBasis(s, c, records))
+	c := est.costs(s)
+	fmt.Fprintf(w, "estimated duration: %s, %s; see validate --help\n", scenarios.Round(s.EstimateWith(c)), estimateBasis(s, c, est.dir))
 	fmt.Fprintln(w, "dry run: nothing was started and no record was written")
 	return nil
 }

@@ -1,12 +1,39 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/review"
 	"github.com/decodebench/decodebench/scenarios"
 )
+
+// estimator estimates scenarios' costs from the records in dir. The
+// hardware of this machine, which a scenario of hardware "auto" would
+// record, is identified once, when the first such scenario needs it.
+type estimator struct {
+	dir  string
+	here func() string
+}
+
+func newEstimator(ctx context.Context, dir string) estimator {
+	return estimator{dir: dir, here: sync.OnceValue(func() string {
+		id, _ := machine.Identify(ctx) // a partial identity still has a slug
+		return id.Slug
+	})}
+}
+
+func (e estimator) costs(s *scenarios.Scenario) scenarios.Costs {
+	here := s.Hardware
+	if here == "" || here == "auto" {
+		here = e.here()
+	}
+	return review.EstimateCosts(e.dir, s, here)
+}
 
 // estimateBasis says what an estimate went by: the record and the costs
 // taken from it, or that it is a guess and what it assumed (dir is the
@@ -32,6 +59,9 @@ func estimateBasis(s *scenarios.Scenario, c scenarios.Costs, dir string) string 
 	}
 	if c.Adjusted {
 		notes = append(notes, "the start moved to this scenario's cooldown and warmups")
+	}
+	if c.OtherHardware {
+		notes = append(notes, fmt.Sprintf("a record of other hardware (%s): none of this machine's could be used", c.Hardware))
 	}
 	start, one := "start", "request"
 	if command {

@@ -101,7 +101,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				return &exitError{code: 1, msg: err.Error()}
 			}
 			if c.Bool("dry-run") {
-				return printDryRun(c.App.Writer, s, c.String("out"))
+				return printDryRun(c.App.Writer, s, newEstimator(c.Context, c.String("out")))
 			}
 			outDir, err := outFolder(c.String("out"), c.IsSet("out"), resume != "")
 			if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -9,10 +10,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/sys/unix"
+
+	"github.com/decodebench/decodebench/machine"
 )
 
 // unquote expands Go's escapes in a script's argument.
@@ -77,6 +81,10 @@ func (p privateLock) Run() int {
 func TestScripts(t *testing.T) {
 	server, models := os.Getenv("DECODEBENCH_LLAMA_SERVER"), os.Getenv("DECODEBENCH_MODELS")
 	haveEngine := server != "" && models != ""
+	here := sync.OnceValue(func() string {
+		id, _ := machine.Identify(context.Background())
+		return id.Slug
+	})
 	if !haveEngine && os.Getenv("CI") != "" {
 		t.Fatal("CLI scripts need the real engine in CI: run them through `make test`")
 	}
@@ -93,6 +101,10 @@ func TestScripts(t *testing.T) {
 		Condition: func(cond string) (bool, error) {
 			if cond == "engine" {
 				return haveEngine, nil
+			}
+			// [hardware:NAME]: this machine's hardware slug is NAME.
+			if name, ok := strings.CutPrefix(cond, "hardware:"); ok {
+				return here() == name, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

@@ -8,7 +8,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/decodebench/decodebench/harness"
-	"github.com/decodebench/decodebench/review"
 	"github.com/decodebench/decodebench/scenarios"
 )
 
@@ -23,16 +22,19 @@ prints the number of runs and a rough estimate of the campaign's duration at
 its most rounds: rounds × arms × (a start's fixed cost + its measured requests),
 where a start's fixed cost is its cooldown, the engine's start and stop and its
 warmup requests. The costs come from the newest record of the scenario's feature
-(and hardware, when it names one) in --records (the folder run writes records
-to) with a noise anatomy (its start and request costs) or runs with wall times;
-it says which ("from RECORD: start X s, request Y s"), a request scaled to the
-scenario's max_tokens and the start to its cooldown and warmups where they
-differ. Without one it is a guess, and says so: an engine start of ` + scenarios.GuessEngineStart.String() + `, ` + fmt.Sprint(scenarios.GuessTokensPerSecond) + ` tok/s
+and hardware in --records (the folder run writes records to) with a noise
+anatomy (its start and request costs) or runs with wall times; it says which
+("from RECORD: start X s, request Y s"), a request scaled to the scenario's
+max_tokens and the start to its cooldown and warmups where they differ. The
+hardware is the one the scenario names; for "auto" it is this machine's, and
+only when no record of it can be used does the estimate take the newest record
+of other hardware, and says so. Without one it is a guess, and says so: an engine start of ` + scenarios.GuessEngineStart.String() + `, ` + fmt.Sprint(scenarios.GuessTokensPerSecond) + ` tok/s
 and ` + scenarios.GuessRequestOverhead.String() + ` a request besides its tokens (a small model on a CPU).
 Exit 1 when any file has an error; warnings alone exit 0.
 --json prints one JSON object per file instead (file, ok, problems with line, column, key,
 message and severity, runs, estimate in seconds, estimate_basis: guess, anatomy or
-runs, and estimate_from: the record it went by).`,
+runs, estimate_from: the record it went by, estimate_hardware: that record's
+hardware, and estimate_other_hardware: true when it is not this campaign's).`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "machine-readable output, one JSON object per file"},
 			&cli.StringFlag{Name: "records", Value: defaultOut, Usage: "folder of records whose newest of the feature the estimate goes by (`DIR`, as run --out)"},
@@ -44,7 +46,7 @@ runs, and estimate_from: the record it went by).`,
 			if c.Bool("json") {
 				return validateJSON(c)
 			}
-			bad := 0
+			bad, est := 0, newEstimator(c.Context, c.String("records"))
 			for _, arg := range c.Args().Slice() {
 				s, warns, err := scenarios.Load(arg, scenarios.Options{})
 				if s != nil {
@@ -63,7 +65,7 @@ runs, and estimate_from: the record it went by).`,
 					bad++
 					continue
 				}
-				costs := review.EstimateCosts(c.String("records"), s)
+				costs := est.costs(s)
 				fmt.Fprintf(c.App.Writer, "%s: ok (%s: %d arms, %d counters, %s runs, estimated %s, %s)\n", s.Path, s.Feature, len(s.Arms), len(s.Counters), runs(s), scenarios.Round(s.EstimateWith(costs)), estimateBasis(s, costs, c.String("records")))
 			}
 			if bad > 0 {
@@ -94,6 +96,10 @@ type validation struct {
 	// guess, or a record's noise anatomy or runs, and that record.
 	EstimateBasis scenarios.CostBasis `json:"estimate_basis,omitempty"`
 	EstimateFrom  string              `json:"estimate_from,omitempty"`
+	// EstimateHardware is that record's hardware; EstimateOther is set
+	// when it is not the hardware this campaign would record.
+	EstimateHardware string `json:"estimate_hardware,omitempty"`
+	EstimateOther    bool   `json:"estimate_other_hardware,omitempty"`
 }
 
 type problem struct {
@@ -106,7 +112,7 @@ type problem struct {
 
 func validateJSON(c *cli.Context) error {
 	enc := json.NewEncoder(c.App.Writer)
-	bad := 0
+	bad, est := 0, newEstimator(c.Context, c.String("records"))
 	for _, arg := range c.Args().Slice() {
 		s, warns, err := scenarios.Load(arg, scenarios.Options{})
 		v := validation{File: arg, OK: err == nil, Problems: []problem{}}
@@ -130,9 +136,10 @@ func validateJSON(c *cli.Context) error {
 			v.Problems = append(v.Problems, problem{Line: e.Pos.Line, Col: e.Pos.Col, Key: e.Key, Message: e.Msg, Severity: sev})
 		}
 		if s != nil {
-			costs := review.EstimateCosts(c.String("records"), s)
+			costs := est.costs(s)
 			v.File, v.Runs, v.Estimate = s.Path, runs(s), s.EstimateWith(costs).Seconds()
 			v.EstimateBasis, v.EstimateFrom = costs.Basis, costs.Record
+			v.EstimateHardware, v.EstimateOther = costs.Hardware, costs.OtherHardware
 		}
 		if !v.OK {
 			bad++
