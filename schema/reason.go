@@ -219,3 +219,6 @@ func legacyAll(rs Reasons) Reasons {
 	}
 	return out
 }
+
+// AllReasons is one value of every reason type, each with its zero fields.
+func AllReasons() []Reason { return append([]Reason(nil), allReasons...) }
