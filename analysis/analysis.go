@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"math"
 	"sort"
 
 	"github.com/decodebench/decodebench/internal/abbrev"
@@ -29,6 +28,7 @@ type Analysis struct {
 // proof; then INCONCLUSIVE when a gate says the numbers must not be
 // published; else VALID.
 func Analyze(in Input) Analysis {
+	in = resolved(in)
 	p := in.Policy
 	a := Analysis{Analysis: schema.Analysis{Marks: marks(in)}}
 	a.FamilyAlpha, a.FamilySize = FamilyAlpha(p)
@@ -69,12 +69,8 @@ func Analyze(in Input) Analysis {
 		s := newSamples(in, a.Marks)
 		a.Results = results(in, s, a.Marks)
 		var control []schema.Reason
-		if in.Campaign.Rule.Robust() {
-			a.ArmVerdicts, a.Warnings, control = armVerdictsRobust(in, s)
-			a.Sequential = sequential(in, s, a.ArmVerdicts)
-		} else {
-			a.ArmVerdicts, a.Warnings, control = armVerdicts(in, s)
-		}
+		a.ArmVerdicts, a.Warnings, control = armVerdicts(in, s)
+		a.Sequential = sequential(in, a.ArmVerdicts)
 		inconclusive, flags = gates(in, s, a.Results, a.Marks)
 		// A control that differs from its baseline says the method finds
 		// differences where there are none: that comes first.
@@ -344,14 +340,6 @@ func unmeasured(in Input) []schema.Reason {
 		out = append(out, notes...)
 	}
 	return append(out, schema.KernelTiming{})
-}
-
-// finite keeps NaN and ±Inf out of results: JSON cannot carry them.
-func finite(v float64) float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0
-	}
-	return v
 }
 
 // CounterHolds reports whether a counter's reading meets an expectation: a text

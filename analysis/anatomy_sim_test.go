@@ -1,7 +1,7 @@
 package analysis_test
 
 // Seeded simulations, through the production planner (harness.Plan), the
-// per-start input (recorder.AnalysisInput, which derives a start's value
+// per-start input (analysis.FromRecord, which derives a start's value
 // from its raw requests) and analysis.Analyze, of campaigns with several
 // measured requests per engine start under between-start noise.
 
@@ -14,7 +14,6 @@ import (
 
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/harness"
-	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -131,13 +130,13 @@ func TestRequestsPerStartFalseClaims(t *testing.T) {
 	var perStart, pooled float64
 	for i := range campaigns {
 		runs, m := nestedCampaign(t, p, vmHost, 1800+uint64(i))
-		if a, _ := recorder.Analyze(p, runs, m, schema.Schema); testSignificant(a) {
+		if a, _, _ := analysis.Record(p, runs, m, schema.Schema); testSignificant(a) {
 			perStart++
 		}
 		pr, pm := pooledAsIndependent(runs, m)
 		pp := p
 		pp.Schedule.Requests = 1
-		if a, _ := recorder.Analyze(pp, pr, pm, schema.Schema); testSignificant(a) {
+		if a, _, _ := analysis.Record(pp, pr, pm, schema.Schema); testSignificant(a) {
 			pooled++
 		}
 	}
@@ -170,7 +169,7 @@ func TestRequestsPerStartSeesChange(t *testing.T) {
 			}
 			runs[k].Metrics = analysis.StartMetrics(runs[k].Requests)
 		}
-		if a, _ := recorder.Analyze(p, runs, m, schema.Schema); testSignificant(a) {
+		if a, _, _ := analysis.Record(p, runs, m, schema.Schema); testSignificant(a) {
 			found++
 		}
 	}
@@ -188,7 +187,7 @@ func TestAnatomyRecoversNoise(t *testing.T) {
 	var between, within []float64
 	for i := range campaigns {
 		runs, m := nestedCampaign(t, p, vmHost, 3800+uint64(i))
-		a, _ := recorder.Analyze(p, runs, m, schema.Schema)
+		a, _, _ := analysis.Record(p, runs, m, schema.Schema)
 		an := a.Anatomy
 		if an == nil || an.Gap != "" || an.Pooled == nil {
 			t.Fatalf("no anatomy: %+v", an)
@@ -249,7 +248,7 @@ func TestEveryMeasuredRequestsOutputIsCompared(t *testing.T) {
 		want       schema.IdentityVerdict
 	}{{same, same, schema.Identical}, {same, other, schema.Divergent}, {other, same, schema.Undecidable}} {
 		runs, m := build(tc.base, tc.test)
-		a, _ := recorder.Analyze(p, runs, m, schema.Schema)
+		a, _, _ := analysis.Record(p, runs, m, schema.Schema)
 		if a.Identity == nil || a.Identity.Verdict != tc.want {
 			t.Errorf("later requests %q / %q: identity %+v, want %s", tc.base, tc.test, a.Identity, tc.want)
 		}

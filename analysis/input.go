@@ -37,8 +37,9 @@ type Campaign struct {
 	// as v2 derived it, without the warnings added since (an extra metric
 	// with no value).
 	V2 bool
-	// Rule is the statistical rule to apply (the record's Method.Rule).
-	Rule schema.Rule
+	// Rule is the statistical rule to apply, resolved from the record's
+	// Method.Rule (RuleOf).
+	Rule Rule
 	// Diagnosis holds the raw divergence diagnosis probes the campaign
 	// made after its measured windows.
 	Diagnosis []schema.DiagnosisProbe

@@ -23,6 +23,17 @@ func newSamples(in Input, marks []schema.Mark) samples {
 	return s
 }
 
+// timed is an arm's values of metric with their places in the plan.
+func (s samples) timed(in Input, arm, metric string) []stats.Timed {
+	var out []stats.Timed
+	for _, i := range s[arm] {
+		if v, ok := in.Runs[i].Metrics[metric]; ok {
+			out = append(out, stats.Timed{Pos: float64(in.Runs[i].Seq), Value: v})
+		}
+	}
+	return out
+}
+
 func (s samples) values(in Input, arm, metric string) []float64 {
 	var out []float64
 	for _, i := range s[arm] {
@@ -93,17 +104,11 @@ func statsConfig(p scenarios.Policy) stats.Config {
 	return stats.Config{Confidence: p.Stats.Confidence, Alpha: p.Stats.Alpha, MinEffect: p.Stats.MinEffect, Resamples: p.Stats.Resamples, Seed: p.Stats.Seed}
 }
 
-// comparison stores a comparison: NaN and ±Inf become 0.
-func comparison(c stats.Result) schema.Comparison {
-	return schema.Comparison{Ratio: finite(c.Ratio), Lo: finite(c.Lo), Hi: finite(c.Hi), Confidence: finite(c.Confidence), P: finite(c.P), Significant: c.Significant, Paired: c.Paired, N1: c.N1, N2: c.N2}
-}
-
 // results computes per-arm statistics and comparisons for every metric.
 func results(in Input, s samples, marks []schema.Mark) []schema.MetricResult {
-	p := in.Policy
+	p, rule := in.Policy, in.Campaign.Rule
 	cfg := statsConfig(p)
-	robust := in.Campaign.Rule.Robust()
-	alpha, confidence, _ := levels(in, s)
+	alpha, confidence, _ := rule.Looks.levels(in)
 	var out []schema.MetricResult
 	for _, mp := range reported(in) {
 		m := mp.Name
@@ -112,15 +117,9 @@ func results(in Input, s samples, marks []schema.Mark) []schema.MetricResult {
 		for _, arm := range p.ArmNames() {
 			xs := s.values(in, arm, m)
 			ci := stats.MedianInterval(xs, cfg.Confidence)
-			ar := schema.ArmResult{Arm: arm, Summary: stats.Summarize(xs), MedianLo: finite(ci.Lo), MedianHi: finite(ci.Hi), MedianConfidence: finite(ci.Confidence)}
-			switch {
-			case arm == p.Baseline:
-			case robust:
-				c := robustComparison(compareRobust(in, s, p.Baseline, arm, m, alpha, confidence), alpha, p.Stats.MinEffect)
-				ar.Comparison = &c
-			default:
-				c := comparison(compareArms(in, s, p.Baseline, arm, m))
-				c.Disagreement = disagreement(c, p.Stats.Alpha, p.Stats.MinEffect)
+			ar := schema.ArmResult{Arm: arm, Summary: stats.Summarize(xs), MedianLo: orZero(ci.Lo), MedianHi: orZero(ci.Hi), MedianConfidence: orZero(ci.Confidence)}
+			if arm != p.Baseline {
+				c := rule.Comparison.store(rule.Comparison.compare(in, s, []string{p.Baseline}, arm, m, alpha, confidence), alpha, p.Stats.MinEffect)
 				ar.Comparison = &c
 			}
 			for i, r := range in.Runs {
@@ -131,20 +130,7 @@ func results(in Input, s samples, marks []schema.Mark) []schema.MetricResult {
 					ar.Dropped++
 				}
 			}
-			if robust {
-				robustDrift(in, s, &ar, m, alpha, confidence)
-				res.Arms = append(res.Arms, ar)
-				continue
-			}
-			var ts, vs []float64
-			for _, i := range s[arm] {
-				if v, ok := in.Runs[i].Metrics[m]; ok {
-					ts = append(ts, in.Runs[i].Start.Sub(in.Campaign.Started).Seconds())
-					vs = append(vs, v)
-				}
-			}
-			d := stats.DriftOf(ts, vs)
-			ar.Drift, ar.DriftRho = finite(d.Change), finite(d.Rho)
+			rule.Drift.fill(in, s, &ar, m)
 			res.Arms = append(res.Arms, ar)
 		}
 		out = append(out, res)
@@ -156,6 +142,7 @@ func results(in Input, s samples, marks []schema.Mark) []schema.MetricResult {
 // arms other than the baseline (relative width; +Inf when one has none),
 // for adaptive rounds. It uses the same samples as Analyze.
 func WidestInterval(in Input) (float64, string) {
+	in = resolved(in)
 	p := in.Policy
 	m := marks(in)
 	flagOutliers(in, m)
@@ -165,12 +152,7 @@ func WidestInterval(in Input) (float64, string) {
 		if a.Name == p.Baseline {
 			continue
 		}
-		var w float64
-		if in.Campaign.Rule.Robust() {
-			w = stats.CIWidth(compareRobust(in, s, p.Baseline, a.Name, p.Primary, p.Stats.Alpha, p.Stats.Confidence).Result)
-		} else {
-			w = stats.CIWidth(compareArms(in, s, p.Baseline, a.Name, p.Primary))
-		}
+		w := stats.CIWidth(in.Campaign.Rule.Comparison.compare(in, s, []string{p.Baseline}, a.Name, p.Primary, p.Stats.Alpha, p.Stats.Confidence).Result)
 		if math.IsNaN(w) {
 			w = math.Inf(1)
 		}

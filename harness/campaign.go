@@ -62,8 +62,11 @@ type campaign struct {
 	// them, and the engine's log (written by path) only after
 	// checkFolders has found both paths still naming them, so a folder
 	// swapped for a link mid-campaign redirects nothing.
-	data, out   *safefs.Dir
-	rec         *schema.Record
+	data, out *safefs.Dir
+	rec       *schema.Record
+	// rule is the statistical rule the record is written under
+	// (schema.RuleCurrent), resolved once.
+	rule        analysis.Rule
 	progress    *Progress
 	journal     *Journal
 	counters    []*engine.Counter
@@ -418,7 +421,7 @@ func (c *campaign) gateStops(run schema.Run) bool {
 	if c.policy.GateFailure == schema.GateContinue {
 		return false
 	}
-	in := recorder.AnalysisInput(c.policy, []schema.Run{run}, c.rec.Method)
+	in := c.input([]schema.Run{run})
 	return len(analysis.CounterFailures(c.policy, in.Runs[0])) > 0
 }
 
@@ -430,10 +433,10 @@ func (c *campaign) scheduleDone(rounds int) (bool, string) {
 	if !r.Adaptive() {
 		return true, fmt.Sprintf("fixed schedule of %d rounds", rounds)
 	}
-	if r.Sequential() && c.rec.Method.Rule.Robust() {
+	if r.Sequential() && c.rule.Sequential() {
 		return c.sequentialDone(rounds)
 	}
-	width, arm := analysis.WidestInterval(recorder.AnalysisInput(c.policy, c.rec.Runs, c.rec.Method))
+	width, arm := analysis.WidestInterval(c.input(c.rec.Runs))
 	switch {
 	case width < float64(r.UntilCIWidth):
 		return true, fmt.Sprintf("every ratio interval narrower than %s after %d rounds (widest: `%s`, %.2f%%)", r.UntilCIWidth, rounds, arm, width*100)
@@ -448,7 +451,7 @@ func (c *campaign) scheduleDone(rounds int) (bool, string) {
 // decides every test arm, or at the last.
 func (c *campaign) sequentialDone(rounds int) (bool, string) {
 	r := c.scenario.Schedule.Rounds
-	done, a := analysis.SequentialDone(recorder.AnalysisInput(c.policy, c.rec.Runs, c.rec.Method))
+	done, a := analysis.SequentialDone(c.input(c.rec.Runs))
 	switch {
 	case done && a.Sequential != nil && a.Sequential.Decided:
 		return true, fmt.Sprintf("sequential look after %d rounds decided every test arm (look %d of %d, alpha %.4g a look)", rounds, len(a.Sequential.Looks), a.Sequential.PlannedLooks, a.Sequential.AlphaPerLook)

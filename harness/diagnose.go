@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/engine"
-	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -22,8 +22,7 @@ func (c *campaign) diagnose(ctx context.Context) {
 	if x == nil || !x.Diagnose || ctx.Err() != nil {
 		return
 	}
-	a, _ := recorder.Analyze(c.policy, c.rec.Runs, c.rec.Method, c.rec.Schema)
-	id := a.Identity
+	id := analysis.Analyze(c.input(c.rec.Runs)).Identity
 	if id == nil || id.Verdict != schema.Divergent {
 		return
 	}

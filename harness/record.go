@@ -2,6 +2,8 @@ package harness
 
 import (
 	"os"
+
+	"github.com/decodebench/decodebench/analysis"
 	"path/filepath"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started time.Time) *schema.Record {
 	s := c.scenario
 	p := c.policy
+	c.rule = analysis.Current()
 	rec := &schema.Record{
 		Schema:   schema.Schema,
 		Feature:  s.Feature,
@@ -40,7 +43,7 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 		Method: schema.Method{
 			EngineKind: commandKind(s),
 			Rounds:     s.Schedule.Rounds.Min, Warmup: s.Schedule.Warmup, Requests: p.Schedule.Requests, Order: p.Schedule.Order, Seed: s.Schedule.Seed,
-			Cooldown: s.Schedule.Cooldown.String(), Started: started, Rule: schema.RuleCurrent,
+			Cooldown: s.Schedule.Cooldown.String(), Started: started, Rule: c.rule.Name,
 			Version: c.opt.Version, Commit: c.opt.Commit, Dirty: c.opt.Dirty,
 			OnFailure: p.Failure, Outliers: p.Outliers,
 			Confidence: p.Stats.Confidence, Alpha: p.Stats.Alpha, MinEffect: p.Stats.MinEffect,
@@ -77,7 +80,13 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 // conclude analyses the runs and puts the analysis into the record.
 func (c *campaign) conclude() {
 	c.rec.Method.Footprint = footprintTotal(c.rec.Runs)
-	c.rec.Analysis, c.rec.Verdict = recorder.Analyze(c.policy, c.rec.Runs, c.rec.Method, c.rec.Schema)
+	a := analysis.Analyze(c.input(c.rec.Runs))
+	c.rec.Analysis, c.rec.Verdict = a.Analysis, a.Verdict
+}
+
+// input is the analysis' input of runs of the campaign, under its rule.
+func (c *campaign) input(runs []schema.Run) analysis.Input {
+	return analysis.NewInput(c.policy, c.rule, runs, c.rec.Method)
 }
 
 // writeOutputs writes the plots, hashes the data folder's files into the

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -45,6 +46,7 @@ func concluded(t *testing.T, extra string, values map[string][]float64, mutate f
 	if strings.Contains(extra, "#legacy") {
 		// A record written before schema.Method.Rule: the first rule.
 		c.rec.Method.Rule = schema.RuleMedianU
+		c.rule, _ = analysis.RuleOf(schema.RuleMedianU)
 	}
 	idx := map[string]int{}
 	for _, slot := range plan {

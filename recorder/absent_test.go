@@ -32,7 +32,7 @@ func TestMetricAbsentForAnArm(t *testing.T) {
 				rec.Runs[i].Metrics["acceptance"] = 0.5
 			}
 		}
-		rec.Analysis, rec.Verdict = Analyze(s.Policy, rec.Runs, rec.Method, rec.Schema)
+		rec.Analysis, rec.Verdict = analyze(s.Policy, rec.Runs, rec.Method, rec.Schema)
 		var buf bytes.Buffer
 		if err := Markdown(&buf, rec); err != nil {
 			t.Fatal(err)

@@ -33,7 +33,7 @@ func TestHostColumnsOnlyWhenPresent(t *testing.T) {
 	rec.Method.Quiet = "window 30s"
 	rec.Method.Footprint = &schema.Footprint{CPUS: 0.002, WindowS: 3.2}
 	rec.Machine.Telemetry = &schema.PlatformInfo{Chip: "Apple M5 Max", GPUGeneration: 17, GPUArchitecture: "applegpu_g17s", Unavailable: []string{"nvidia-smi: not installed"}}
-	rec.Analysis, rec.Verdict = Analyze(fixedPolicy(t), rec.Runs, rec.Method, rec.Schema)
+	rec.Analysis, rec.Verdict = analyze(fixedPolicy(t), rec.Runs, rec.Method, rec.Schema)
 	var buf bytes.Buffer
 	if err := Markdown(&buf, rec); err != nil {
 		t.Fatal(err)
@@ -71,7 +71,7 @@ func TestHostColumnsOnlyWhenPresent(t *testing.T) {
 func TestQuietMarkCountsAsContended(t *testing.T) {
 	rec := fixedRecord(schema.Inconclusive)
 	rec.Runs[1].Quiet = &schema.QuietWait{EndedBy: schema.QuietMaxWait, OnBusy: "mark"}
-	in := AnalysisInput(fixedPolicy(t), rec.Runs, rec.Method)
+	in, _ := analysis.FromRecord(fixedPolicy(t), rec.Runs, rec.Method)
 	if !in.Runs[1].QuietTimedOut || !in.Runs[1].HostBusy || in.Runs[0].HostBusy {
 		t.Fatalf("analysis input: %+v", in.Runs[1])
 	}
@@ -103,7 +103,7 @@ func TestMacRegimeRecord(t *testing.T) {
 		}
 		rec.Runs[i].ConditionsBefore = &schema.HostConditions{Power: "ac", PowerMode: mode}
 	}
-	rec.Analysis, rec.Verdict = Analyze(fixedPolicy(t), rec.Runs, rec.Method, rec.Schema)
+	rec.Analysis, rec.Verdict = analyze(fixedPolicy(t), rec.Runs, rec.Method, rec.Schema)
 	var buf bytes.Buffer
 	if err := Markdown(&buf, rec); err != nil {
 		t.Fatal(err)

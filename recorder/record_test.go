@@ -95,7 +95,7 @@ func fixedRecord(verdict schema.Verdict) *schema.Record {
 			OutputSHA256: "feedface00112233", Output: out, Log: "logs/run.log",
 		})
 	}
-	rec.Analysis, rec.Verdict = Analyze(s.Policy, rec.Runs, rec.Method, rec.Schema)
+	rec.Analysis, rec.Verdict = analyze(s.Policy, rec.Runs, rec.Method, rec.Schema)
 	if rec.Verdict.ShowsResults() {
 		rec.Plots = []string{"timeline.png", "timeline.svg", "distributions.png", "distributions.svg"}
 	}

@@ -110,7 +110,7 @@ func ruleRecord(t *testing.T, rule schema.Rule, c ruleCase) *schema.Record {
 		}
 	}
 	rec.Method.Finished = t0.Add(time.Duration(seq*10+5) * time.Second)
-	rec.Analysis, rec.Verdict = Analyze(p, rec.Runs, rec.Method, rec.Schema)
+	rec.Analysis, rec.Verdict = analyze(p, rec.Runs, rec.Method, rec.Schema)
 	return rec
 }
 

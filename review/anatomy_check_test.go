@@ -55,7 +55,7 @@ func TestCheckAnatomy(t *testing.T) {
 		}
 		r.Metrics = analysis.PerStart(r.Metrics, r.Requests)
 	}
-	rec.Analysis, rec.Verdict = recorder.Analyze(s.Policy, rec.Runs, rec.Method, rec.Schema)
+	rec.Analysis, rec.Verdict, _ = analysis.Record(s.Policy, rec.Runs, rec.Method, rec.Schema)
 	an := rec.Analysis.Anatomy
 	if an == nil || an.Gap != "" || an.Pooled == nil || an.Pooled.PerStart != 3 || an.Advice < 1 {
 		t.Fatalf("anatomy %+v", an)

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/internal/termsafe"
@@ -295,7 +296,10 @@ func sectionOf(file string) string {
 // checkAnalysis re-derives the analysis from the runs and compares it with
 // the data block's.
 func checkAnalysis(p scenarios.Policy, rec *schema.Record) []Problem {
-	fresh, verdict := recorder.Analyze(p, rec.Runs, rec.Method, rec.Schema)
+	fresh, verdict, err := analysis.Record(p, rec.Runs, rec.Method, rec.Schema)
+	if err != nil {
+		return []Problem{{"Method", err.Error()}}
+	}
 	var probs []Problem
 	if verdict != rec.Verdict {
 		probs = append(probs, Problem{"Title", fmt.Sprintf("verdict %s, but the runs give %s", rec.Verdict, verdict)})

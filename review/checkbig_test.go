@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
@@ -57,7 +58,7 @@ func bigRecord(tb testing.TB, n int) string {
 		}
 	}
 	rec.Runs = runs
-	rec.Analysis, rec.Verdict = recorder.Analyze(s.Policy, runs, rec.Method, rec.Schema)
+	rec.Analysis, rec.Verdict, _ = analysis.Record(s.Policy, runs, rec.Method, rec.Schema)
 	rec.Files, err = recorder.HashDataDir(data)
 	if err != nil {
 		tb.Fatal(err)

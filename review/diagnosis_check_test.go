@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -55,7 +56,7 @@ func checkDiagnosisAndEnergy(t *testing.T, version string) {
 		r.Metrics[schema.EnergyJ] = r.Energy.Joules
 		r.Metrics[schema.EnergyJPerTok] = r.Energy.Joules / float64(r.Tokens)
 	}
-	rec.Analysis, rec.Verdict = recorder.Analyze(s.Policy, rec.Runs, rec.Method, rec.Schema)
+	rec.Analysis, rec.Verdict, _ = analysis.Record(s.Policy, rec.Runs, rec.Method, rec.Schema)
 	d := rec.Analysis.Identity.Arms[0].Diagnosis
 	if d == nil || d.Class != schema.NearTie || d.Rank != 2 {
 		t.Fatalf("diagnosis %+v", d)

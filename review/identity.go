@@ -82,7 +82,7 @@ func Identity(a, b *Campaign, against string, only []string, strip []*regexp.Reg
 // identityOf runs the analysis' identity check over stored runs.
 func identityOf(runs []schema.Run, against string, compare []string, strip []*regexp.Regexp) *schema.IdentityResult {
 	p := scenarios.Policy{Baseline: against, Exactness: &scenarios.ExactnessPolicy{Against: against, Compare: compare, Strip: strip}}
-	return analysis.Analyze(recorder.AnalysisInput(p, runs, schema.Method{})).Identity
+	return analysis.Analyze(analysis.NewInput(p, analysis.Current(), runs, schema.Method{})).Identity
 }
 
 func relabel(runs []schema.Run, arm, as string) []schema.Run {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -29,7 +30,7 @@ func TestSameJSON(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		fresh, _ := recorder.Analyze(s.Policy, rec.Runs, rec.Method, rec.Schema)
+		fresh, _, _ := analysis.Record(s.Policy, rec.Runs, rec.Method, rec.Schema)
 		a, _ := json.Marshal(rec.Analysis)
 		b, _ := json.Marshal(fresh)
 		same := sameJSON(rec.Analysis, fresh)

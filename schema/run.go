@@ -26,7 +26,8 @@ type Run struct {
 
 	Metrics map[string]float64 `json:"metrics,omitempty"`
 	Tokens  int                `json:"tokens,omitempty"`
-	// TokenSource says where the token count came from.
+	// TokenSource says where the token count came from: a field of the
+	// engine's reply, or TokensFromEvents.
 	TokenSource   string                    `json:"token_source,omitempty"`
 	EngineTimings map[string]float64        `json:"engine_timings,omitempty"`
 	Counters      map[string]CounterReading `json:"counters,omitempty"`
@@ -131,3 +132,8 @@ type EngineOutput struct {
 	// (which keeps its head and tail).
 	LogCutBytes int64 `json:"log_cut_bytes,omitempty"`
 }
+
+// TokensFromEvents is the TokenSource of a count of stream events, used
+// only when the engine reported no token totals: it undercounts when the
+// engine merges tokens that end inside a multi-byte character.
+const TokensFromEvents = "stream events"

@@ -126,7 +126,7 @@ func simInput(t testing.TB, spec campaignSpec, seed uint64) analysis.Input {
 	slope := h.drift * (2*rng.Float64() - 1) / steps
 	level := 0.0
 	start := time.Unix(0, 0)
-	in := analysis.Input{Policy: p, Campaign: analysis.Campaign{Planned: len(plan), Started: start, Rule: spec.rule}}
+	in := analysis.Input{Policy: p, Campaign: analysis.Campaign{Planned: len(plan), Started: start, Rule: mustRule(spec.rule)}}
 	for i, s := range plan {
 		level += walk*rng.NormFloat64() + slope
 		center := 100 * math.Exp(level)
@@ -223,4 +223,13 @@ func median(xs []float64) float64 {
 		}
 	}
 	return s[len(s)/2]
+}
+
+// mustRule resolves a rule the simulation names.
+func mustRule(name schema.Rule) analysis.Rule {
+	r, err := analysis.RuleOf(name)
+	if err != nil {
+		panic(err)
+	}
+	return r
 }

@@ -8,7 +8,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
 
-	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -47,7 +47,7 @@ unmeasured: [everything]
 		rec.Runs = append(rec.Runs, schema.Run{Seq: i + 1, Round: i/2 + 1, Arm: arm, Start: t0,
 			Metrics: map[string]float64{"decode_tok_s": 100 * f * (1 + j), "e2e_tok_s": 90 * f * (1 + j), "ttft_ms": 40 / f * (1 + j), "wall_s": 1.2 / f * (1 + j)}})
 	}
-	rec.Analysis, rec.Verdict = recorder.Analyze(s.Policy, rec.Runs, rec.Method, rec.Schema)
+	rec.Analysis, rec.Verdict, _ = analysis.Record(s.Policy, rec.Runs, rec.Method, rec.Schema)
 	var buf bytes.Buffer
 	if err := writeBenchstat(&buf, rec, "spec-draft-x-2026-01-01"); err != nil {
 		t.Fatal(err)

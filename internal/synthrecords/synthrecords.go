@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
@@ -149,7 +150,11 @@ func Generate(spec Spec) ([]string, error) {
 		if got, ok := memo[key]; ok && spec.Noise == 0 {
 			rec.Analysis, rec.Verdict = got.a, got.v
 		} else {
-			rec.Analysis, rec.Verdict = recorder.Analyze(s.Policy, rec.Runs, rec.Method, rec.Schema)
+			a, verdict, err := analysis.Record(s.Policy, rec.Runs, rec.Method, rec.Schema)
+			if err != nil {
+				return nil, err
+			}
+			rec.Analysis, rec.Verdict = a, verdict
 			memo[key] = analysed{rec.Analysis, rec.Verdict}
 		}
 		from := srcData

@@ -1,0 +1,111 @@
+package analysis
+
+import (
+	"slices"
+
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// FromRecord is the analysis' input of a record's runs under policy p,
+// its rule resolved from the record's method; an unknown rule is an
+// error.
+func FromRecord(p scenarios.Policy, runs []schema.Run, m schema.Method) (Input, error) {
+	rule, err := RuleOf(m.Rule)
+	if err != nil {
+		return Input{}, err
+	}
+	return NewInput(p, rule, runs, m), nil
+}
+
+// NewInput is the analysis' input of stored runs under policy p and rule,
+// with the campaign's facts from its method.
+func NewInput(p scenarios.Policy, rule Rule, runs []schema.Run, m schema.Method) Input {
+	in := Input{Policy: p, Campaign: Campaign{Planned: len(m.Planned), Started: m.Started, Interrupted: m.Interrupted, Rule: rule, Diagnosis: m.Diagnosis,
+		Requests: m.Requests, Warmup: m.Warmup, Command: m.EngineKind != ""}}
+	for _, r := range runs {
+		in.Runs = append(in.Runs, runOf(r))
+	}
+	return in
+}
+
+// Record derives the analysis and verdict of a record's runs under policy
+// p, as a record of schema version (schema.Schema or schema.SchemaV2)
+// has it.
+func Record(p scenarios.Policy, runs []schema.Run, m schema.Method, version string) (schema.Analysis, schema.Verdict, error) {
+	in, err := FromRecord(p, runs, m)
+	if err != nil {
+		return schema.Analysis{}, "", err
+	}
+	in.Campaign.V2 = version == schema.SchemaV2
+	a := Analyze(in)
+	return a.Analysis, a.Verdict, nil
+}
+
+// runOf is a stored run as the analysis reads it.
+func runOf(r schema.Run) Run {
+	ar := Run{Seq: r.Seq, Round: r.Round, Attempt: r.Attempt, Arm: r.Arm, Start: r.Start, Error: r.Error, Metrics: r.Metrics,
+		EventCountedTokens: r.TokenSource == schema.TokensFromEvents,
+		EngineRate:         r.EngineTimings["predicted_per_second"],
+		Output:             r.Output, Reasoning: r.Reasoning, TokenIDs: r.TokenIDs, Declines: r.Declines,
+		Served: r.Requests, ReadyS: r.ReadyS, Seconds: r.Seconds, CooldownS: r.CooldownS}
+	ar.Metrics = PerStart(r.Metrics, r.Requests)
+	measured := 0
+	for _, q := range r.Requests {
+		if q.Kind == schema.RequestMeasured {
+			if measured++; measured > 1 {
+				ar.RequestOutputs = append(ar.RequestOutputs, q.Output)
+			}
+		}
+	}
+	if r.Contention != nil {
+		ar.Contention, ar.HasContention = r.Contention.Others, true
+	}
+	hostInput(&ar, r)
+	if r.Energy != nil {
+		ar.NoEnergy = r.Energy.Unavailable
+	}
+	if len(r.Streams) > 0 {
+		ar.Streams = r.Streams
+		for _, st := range r.Streams[1:] {
+			ar.StreamOutputs = append(ar.StreamOutputs, schema.StreamText(r, st))
+		}
+	}
+	if len(r.Counters) > 0 {
+		ar.Counters = map[string]Reading{}
+		for k, c := range r.Counters {
+			ar.Counters[k] = Reading{Value: c.Value, Text: c.Text, Absent: c.Absent}
+		}
+	}
+	return ar
+}
+
+// hostInput sets the analysis' host fields of a run: the machine warnings
+// seen before or after it, and whether the quiet gate gave up before it.
+func hostInput(ar *Run, r schema.Run) {
+	var warnings [][]schema.HostWarning
+	for _, c := range []*schema.HostConditions{r.ConditionsBefore, r.ConditionsAfter} {
+		if c != nil {
+			warnings = append(warnings, c.Warnings)
+			if c.PowerMode != "" {
+				ar.PowerModes = append(ar.PowerModes, c.PowerMode)
+			}
+		}
+	}
+	if r.GPUWindow != nil {
+		warnings = append(warnings, r.GPUWindow.Warnings)
+	}
+	for _, ws := range warnings {
+		for _, w := range ws {
+			if hc := HostCondition(w.Code); !slices.Contains(ar.HostWarnings, hc) {
+				ar.HostWarnings = append(ar.HostWarnings, hc)
+			}
+		}
+	}
+	if q := r.Quiet; q != nil && q.EndedBy == schema.QuietMaxWait {
+		ar.QuietTimedOut = true
+		ar.HostBusy = q.OnBusy == schema.BusyMark
+	}
+	ar.OutputFlood = r.EngineOutput != nil && r.EngineOutput.Flood
+	ar.Impossible = len(r.Impossible) > 0
+}

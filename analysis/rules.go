@@ -1,0 +1,31 @@
+package analysis
+
+import (
+	"github.com/decodebench/decodebench/schema"
+	"github.com/decodebench/decodebench/stats"
+)
+
+// rules are the rules a record can name, each a combination of parts; a
+// record keeps the rule it was written under (schema.Rule says why each
+// came).
+var rules = map[schema.Rule]Rule{
+	// The first rule: ratio of medians with a percentile bootstrap
+	// interval and the U test (or by round, the signed-rank test); the
+	// MDE from the two groups' noise; the control judged by its own
+	// significance; drift by Spearman's rho; looks ignored.
+	schema.RuleMedianU: {Name: schema.RuleMedianU, Comparison: RatioOfMedians{}, MDE: NoiseMDE{},
+		Control: SignificantControl{}, Drift: RankDrift{}, Looks: FixedLevel{}},
+	// A regression of log values on arm and run position with stalls
+	// trimmed; the MDE from its standard error; the control as an
+	// equivalence test; drift as an arm's trend relative to the baseline's;
+	// sequential looks with Bonferroni-spent alpha.
+	schema.RuleRobust1: {Name: schema.RuleRobust1, Comparison: LogRegression{}, MDE: RegressionMDE{},
+		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: RelativeDrift{Alpha: DriftAlpha}, Looks: BonferroniLooks{}, Pooling: PoolsUnstated},
+	// robust-1 with an MDE that models the campaign's stalls at the rate
+	// it saw, the control's veto and the looks.
+	schema.RuleRobust2: {Name: schema.RuleRobust2, Comparison: LogRegression{}, MDE: ModelledMDE{StallRate: stats.StallRateSeen},
+		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: RelativeDrift{Alpha: DriftAlpha}, Looks: BonferroniLooks{}, Pooling: Pools, Wording: SenseWords},
+	// robust-2 with the stalls' rate taken with its uncertainty.
+	schema.RuleRobust3: {Name: schema.RuleRobust3, Comparison: LogRegression{}, MDE: ModelledMDE{StallRate: stats.StallRateUncertain},
+		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: RelativeDrift{Alpha: DriftAlpha}, Looks: BonferroniLooks{}, Pooling: Pools, Wording: SenseWords},
+}

@@ -1,0 +1,158 @@
+package analysis
+
+import (
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+	"github.com/decodebench/decodebench/stats"
+)
+
+// armVerdicts judges every arm but the baseline on the primary metric, by
+// the campaign's rule.
+//
+// Test arms form a family whose p-values are adjusted by Holm's method,
+// so that the chance of any false "faster"/"slower" among them stays at
+// the family's alpha. A negative control is judged alone, by the rule's
+// control test; when the campaign has one, each test arm is also compared
+// with it (SeparatesFromNoise). It returns the verdicts, the warnings of
+// the statistics library, and the reasons that make the campaign
+// INCONCLUSIVE (a control that differs from its baseline).
+func armVerdicts(in Input, s samples) ([]schema.ArmVerdict, []schema.Reason, []schema.Reason) {
+	p, rule := in.Policy, in.Campaign.Rule
+	alpha, confidence, seq := rule.Looks.levels(in)
+	var looks []int
+	if seq != nil {
+		looks = seq.Looks
+	}
+	family := testArms(p)
+	control := firstControl(p)
+	refs, pooled := reference(p, rule)
+	compare := func(refs []string, arm string) stats.Robust {
+		return rule.Comparison.compare(in, s, refs, arm, p.Primary, alpha, confidence)
+	}
+	// A test arm's MDE is the effect the campaign claims with its power:
+	// a rule whose control vetoes makes up for the chance that the
+	// control's own noise does.
+	power := MDEPower
+	if control != "" {
+		power = rule.Control.power(func() stats.Robust { return compare([]string{p.Baseline}, control) }, alpha, p.Stats.MinEffect)
+	}
+	// A test arm is compared with the reference (the baseline, and the
+	// controls when pooled); a control with the baseline alone.
+	rs := map[string]stats.Robust{}
+	var stalls []stats.Stalls
+	seen := 0
+	for _, a := range p.Arms {
+		seen += len(s.timed(in, a.Name, p.Primary))
+		if a.Name == p.Baseline {
+			continue
+		}
+		ref := refs
+		if a.Control {
+			ref = []string{p.Baseline}
+		}
+		r := compare(ref, a.Name)
+		rs[a.Name] = r
+		stalls = append(stalls, r.Stalls)
+	}
+	var out []schema.ArmVerdict
+	var vcs []stats.Robust
+	var warnings, inconclusive []schema.Reason
+	var ps []float64
+	for _, a := range p.Arms {
+		if a.Name == p.Baseline {
+			continue
+		}
+		r := rs[a.Name]
+		for _, w := range r.Warnings {
+			warnings = append(warnings, schema.ComparisonNote{Arm: a.Name, Baseline: p.Baseline, Note: w})
+		}
+		v := schema.ArmVerdict{Arm: a.Name, Control: a.Control, Comparison: rule.Comparison.store(r, alpha, p.Stats.MinEffect)}
+		v.MDEAlpha = alpha
+		m := mdeCase{in: in, s: s, arm: a.Name, r: r, stalls: stalls, seen: seen, level: alpha, power: MDEPower, minEffect: p.Stats.MinEffect, looks: looks}
+		if !a.Control {
+			v.Pooled = pooled
+			v.MDEAlpha = alpha / float64(len(family))
+			m.level, m.power = v.MDEAlpha, power
+			ps = append(ps, r.P)
+		}
+		up, down := rule.MDE.mde(m)
+		v.MDE, v.MDEDown = orZero(up), orZero(down)
+		var vc stats.Robust
+		switch {
+		case a.Control:
+			vc = r
+		case control != "":
+			vc = compare([]string{control}, a.Name)
+			cc := rule.Control.vsControl(rule.Comparison.store(vc, alpha, p.Stats.MinEffect), vc, v.Comparison)
+			v.ControlArm, v.VsControl = control, &cc
+		}
+		vcs = append(vcs, vc)
+		out = append(out, v)
+	}
+	adj := stats.Holm(ps)
+	k := 0
+	for i := range out {
+		v := &out[i]
+		c := &v.Comparison
+		if v.Control {
+			if rule.Control.judge(v, vcs[i], alpha, p.Stats.MinEffect) {
+				inconclusive = append(inconclusive, schema.ControlDiffers{Arm: v.Arm, Baseline: p.Baseline, Metric: p.Primary,
+					Ratio: c.Ratio, P: c.P, Lo: c.Lo, Hi: c.Hi, Alpha: alpha})
+			}
+			continue
+		}
+		if len(family) > 1 {
+			c.AdjustedP = adj[k]
+		}
+		pp := adj[k]
+		k++
+		c.Significant = c.Significant && pp < alpha
+		c.Disagreement = disagreement(schema.Comparison{Ratio: c.Ratio, Lo: c.Lo, Hi: c.Hi, P: pp}, alpha, p.Stats.MinEffect)
+		if v.VsControl != nil {
+			v.SeparatesFromNoise = rule.Control.separates(*c, *v.VsControl, vcs[i])
+		}
+	}
+	return out, warnings, inconclusive
+}
+
+// testArms are the arms whose primary comparison with the baseline forms
+// the family: every arm but the baseline and negative controls.
+func testArms(p scenarios.Policy) []string {
+	var out []string
+	for _, a := range p.Arms {
+		if a.Name != p.Baseline && !a.Control {
+			out = append(out, a.Name)
+		}
+	}
+	return out
+}
+
+// firstControl is the campaign's first negative control; "" without one.
+func firstControl(p scenarios.Policy) string {
+	for _, a := range p.Arms {
+		if a.Control {
+			return a.Name
+		}
+	}
+	return ""
+}
+
+// reference is what a test arm is compared with: the baseline, and the
+// negative controls pooled with it when the policy asks and the rule
+// pools; pooled names those controls.
+func reference(p scenarios.Policy, rule Rule) (refs, pooled []string) {
+	if p.Stats.PoolControl && rule.Pooling != NoPooling {
+		for _, a := range p.Arms {
+			if a.Control {
+				pooled = append(pooled, a.Name)
+			}
+		}
+	}
+	return append([]string{p.Baseline}, pooled...), pooled
+}
+
+// FamilyAlpha is the family-wise error rate the verdict controls, and the
+// number of arms in the family.
+func FamilyAlpha(p scenarios.Policy) (float64, int) {
+	return p.Stats.Alpha, len(testArms(p))
+}
