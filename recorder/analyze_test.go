@@ -15,3 +15,12 @@ func analyze(p scenarios.Policy, runs []schema.Run, m schema.Method, version str
 	}
 	return a, v
 }
+
+// styleOf is the style of a record of the named rule.
+func styleOf(rule schema.Rule, md bool) style {
+	st, err := recordStyle(&schema.Record{Method: schema.Method{Rule: rule}}, md)
+	if err != nil {
+		panic(err)
+	}
+	return st
+}

@@ -47,10 +47,12 @@ func BisectMarkdown(w io.Writer, b *schema.Bisect) error {
 	}, b.Commits)
 	m.ln("")
 	m.h2("Method")
-	m.p("- Scenario %s (hash %s): the reference arm %s runs the good commit's build (`${REFERENCE_DIR}`), the candidate arm %s the commit under test (`${CANDIDATE_DIR}`), interleaved, one campaign per step.\n",
-		code(b.ScenarioPath), code(short(b.ScenarioHash)), code(b.Reference), code(b.Candidate))
+	m.p("- Scenario %s (hash %s): the reference arm %s runs the good commit's build (`${REFERENCE_DIR}`), ", code(b.ScenarioPath), code(short(b.ScenarioHash)), code(b.Reference))
+	m.p("the candidate arm %s the commit under test (`${CANDIDATE_DIR}`), interleaved, one campaign per step.\n", code(b.Candidate))
 	m.p("- Build command, run in each commit's own git worktree: %s. The good commit's build: %s.\n", code(b.Build), buildText(b.ReferenceBuild))
-	m.p("- Threshold %s: a commit is bad when its change on the primary metric is significant and slower by at least the threshold; good when the slow end of the interval is within it; undecided otherwise, or when its campaign shows no results (then it is run again with twice the rounds, and skipped if still undecided, as `git bisect skip` does). A commit that does not build is skipped.\n", pctShort(b.Threshold))
+	m.p("- Threshold %s: a commit is bad when its change on the primary metric is significant and slower by at least the threshold; ", pctShort(b.Threshold))
+	m.ln("good when the slow end of the interval is within it; undecided otherwise, or when its campaign shows no results " +
+		"(then it is run again with twice the rounds, and skipped if still undecided, as `git bisect skip` does). A commit that does not build is skipped.")
 	m.p("- The bad revision is measured first: the search needs it slower than the good one.\n\n")
 	b2, err := json.MarshalIndent(b, "", "  ")
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // num formats v with up to digits significant digits; non-finite values
@@ -55,4 +56,21 @@ func dash(s string) string {
 		return "—"
 	}
 	return s
+}
+
+// pct1 formats a change or a share to one decimal, signed or not.
+func pct1(f float64, signed bool) string {
+	if signed {
+		return fmt.Sprintf("%+.1f%%", 100*f)
+	}
+	return fmt.Sprintf("%.1f%%", 100*f)
+}
+
+// share is n of d as a percentage to one decimal (61.1%, not
+// 61.111111111111114%), without a trailing .0.
+func share(n, d int) string {
+	if d == 0 {
+		return "—"
+	}
+	return strings.TrimSuffix(strconv.FormatFloat(float64(n)/float64(d)*100, 'f', 1, 64), ".0") + "%"
 }

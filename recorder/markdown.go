@@ -13,8 +13,12 @@ import (
 // the verdict, summary, engine, machine, method, counter evidence, results
 // (only for verdicts that show them), raw runs, not measured, data.
 func Markdown(w io.Writer, r *schema.Record) error {
+	st, err := recordStyle(r, true)
+	if err != nil {
+		return err
+	}
 	var b strings.Builder
-	md := &mdWriter{b: &b, st: recordStyle(r, true)}
+	md := &mdWriter{b: &b, st: st}
 	md.title(r)
 	md.summary(r)
 	md.engine(r)
@@ -38,7 +42,7 @@ func Markdown(w io.Writer, r *schema.Record) error {
 	if err := md.data(r); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
 }
 
@@ -58,12 +62,16 @@ func (m *mdWriter) reasonLine(r schema.Reason) string { return oneLine(m.st.reas
 // the verdict, the reasons and warnings, the arms' verdict sentences and
 // the summary table, followed by where the full record is.
 func Headline(w io.Writer, r *schema.Record, recordPath string) error {
+	st, err := recordStyle(r, true)
+	if err != nil {
+		return err
+	}
 	var b strings.Builder
-	md := &mdWriter{b: &b, st: recordStyle(r, true)}
+	md := &mdWriter{b: &b, st: st}
 	md.title(r)
 	md.summary(r)
 	md.p("Full record: %s\n\n", code(recordPath))
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
 }
 

@@ -18,8 +18,10 @@ func (m *mdWriter) anatomy(r *schema.Record) {
 		m.p("Not estimated for %s: %s.\n\n", code(an.Metric), anatomyGap(an))
 		return
 	}
-	m.p("Where the noise of %s comes from, estimated from every request each engine start served (%d warmup(s) and %d measured, the same request): log values in a two-level nested layout, the start random and the request's position within the start fixed (so a slower first request is not counted as noise); %s; the figures below are coefficients of variation. A start's cost is its whole time with the cooldown before it, less its measured requests; a request's, its wall time (medians).\n\n",
-		code(an.Metric), an.Warmup, an.Requests, "the pooled row adds the arms' sums of squares and degrees of freedom")
+	m.p("Where the noise of %s comes from, estimated from every request each engine start served (%d warmup(s) and %d measured, the same request): ", code(an.Metric), an.Warmup, an.Requests)
+	m.p("log values in a two-level nested layout, the start random and the request's position within the start fixed (so a slower first request is not counted as noise); ")
+	m.p("the pooled row adds the arms' sums of squares and degrees of freedom; the figures below are coefficients of variation. ")
+	m.p("A start's cost is its whole time with the cooldown before it, less its measured requests; a request's, its wall time (medians).\n\n")
 	rows := append(append([]schema.AnatomyFigures(nil), an.Arms...), *an.Pooled)
 	table(m, []column[schema.AnatomyFigures]{
 		left("arm", func(f schema.AnatomyFigures) string {
@@ -45,8 +47,8 @@ func (m *mdWriter) anatomy(r *schema.Record) {
 	default:
 		optimum += " = " + num(an.Optimum, 3)
 	}
-	m.p("- Allocation: with k measured requests a start costs %s s + k·%s s and its mean varies by between + within/k; %s. The whole k from 1 to %d with the least product of the two (the floor or ceiling of k*, bounded) is **%d**.\n",
-		num(p.StartS, 3), num(p.RequestS, 3), optimum, an.AdviceMax, an.Advice)
+	m.p("- Allocation: with k measured requests a start costs %s s + k·%s s and its mean varies by between + within/k; %s. ", num(p.StartS, 3), num(p.RequestS, 3), optimum)
+	m.p("The whole k from 1 to %d with the least product of the two (the floor or ceiling of k*, bounded) is **%d**.\n", an.AdviceMax, an.Advice)
 	m.p("- %s\n\n", anatomyAdvice(an))
 }
 
@@ -80,5 +82,7 @@ func anatomyGap(an *schema.Anatomy) string {
 // requestsMethod is the method section's line on the measured requests of
 // a start, for records that store it (Method.Requests > 1).
 func requestsMethod(me schema.Method) string {
-	return fmt.Sprintf("Every engine start serves %d measured requests, one after the other in one measured window; the start is the unit of replication: each metric's value for a start is the mean of its requests' logs (their geometric mean), analysed as one run; the raw runs keep every request.", me.Requests)
+	return fmt.Sprintf("Every engine start serves %d measured requests, one after the other in one measured window; ", me.Requests) +
+		"the start is the unit of replication: each metric's value for a start is the mean of its requests' logs (their geometric mean), analysed as one run; " +
+		"the raw runs keep every request."
 }

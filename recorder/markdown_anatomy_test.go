@@ -15,7 +15,8 @@ func TestAnatomySection(t *testing.T) {
 		r := &schema.Record{Schema: schema.Schema}
 		r.Analysis.Anatomy = an
 		var b strings.Builder
-		md := &mdWriter{b: &b, st: recordStyle(r, true)}
+		st, _ := recordStyle(r, true)
+		md := &mdWriter{b: &b, st: st}
 		md.anatomy(r)
 		return b.String()
 	}

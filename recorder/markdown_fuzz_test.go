@@ -136,7 +136,7 @@ func substituted(v reflect.Value, next func() string) reflect.Value {
 			f := v.Type().Field(i)
 			switch {
 			case !f.IsExported():
-			case f.Name == "Schema" || f.Name == "Verdict":
+			case f.Name == "Schema" || f.Name == "Verdict" || f.Name == "Rule":
 				out.Field(i).Set(v.Field(i))
 			default:
 				out.Field(i).Set(substituted(v.Field(i), next))

@@ -11,7 +11,8 @@ import (
 func (m *mdWriter) identity(r *schema.Record) {
 	id := r.Analysis.Identity
 	m.h2("Output identity")
-	m.p("**%s.** Each compared arm's generated output, per measured run, against the %s arm's output for the same request (on mismatch: %s). Tokens are compared where the engine returned every token id; bytes of text always.\n\n", id.Verdict, code(id.Against), code(string(id.OnMismatch)))
+	m.p("**%s.** Each compared arm's generated output, per measured run, against the %s arm's output for the same request (on mismatch: %s). ", id.Verdict, code(id.Against), code(string(id.OnMismatch)))
+	m.p("Tokens are compared where the engine returned every token id; bytes of text always.\n\n")
 	for _, n := range id.Notes {
 		m.p("- %s\n", m.reasonLine(n))
 	}
@@ -72,7 +73,10 @@ func (m *mdWriter) diagnosis(r *schema.Record) {
 		probe[p.Arm] = p
 	}
 	d0 := arms[0].Diagnosis
-	m.p("**Divergence diagnosis.** After the measured windows, each side was started again and sent the measured request once more, asking its engine for the top %d candidates (log-probabilities, nats) of every generated token; the table shows them at the first piece where the two replies differ. A divergence is a **near-tie** when the baseline preferred its own token over the arm's by less than %s nats (an arithmetic-order difference, such as another reduction kernel, can flip it), otherwise **decisive** (a real behaviour change).\n\n", probe[arms[0].Arm].TopK, count(d0.Threshold))
+	m.p("**Divergence diagnosis.** After the measured windows, each side was started again and sent the measured request once more, ")
+	m.p("asking its engine for the top %d candidates (log-probabilities, nats) of every generated token; the table shows them at the first piece where the two replies differ. ", probe[arms[0].Arm].TopK)
+	m.p("A divergence is a **near-tie** when the baseline preferred its own token over the arm's by less than %s nats ", count(d0.Threshold))
+	m.p("(an arithmetic-order difference, such as another reduction kernel, can flip it), otherwise **decisive** (a real behaviour change).\n\n")
 	m.ln("| Arm | at | " + cellCode(id.Against) + " top candidates | arm's top candidates | " + cellCode(id.Against) + " margin, top two | gap to arm's token | class |")
 	m.ln("|---|---|---|---|---:|---:|---|")
 	for _, a := range arms {

@@ -16,7 +16,9 @@ func (m *mdWriter) method(r *schema.Record) {
 	if command {
 		m.p("- %d rounds × %d arms, order %s (seed %d); %d discarded warmup run(s) of the command before each measured run; cooldown %s between runs.\n",
 			me.Rounds, len(r.Scenario.Arms), code(string(me.Order)), me.Seed, me.Warmup, text(me.Cooldown))
-		m.p("- A command-line engine: every run starts the command afresh in its own process group; it loads the model, generates and exits, and the measured run is its whole life, model load included. There is no server, ready path or streamed request: `wall_s` is the command's wall time, the other metrics, the token count and the counters are read from the lines it printed.\n")
+		m.p("- A command-line engine: every run starts the command afresh in its own process group; it loads the model, generates and exits, ")
+		m.p("and the measured run is its whole life, model load included. There is no server, ready path or streamed request: ")
+		m.p("`wall_s` is the command's wall time, the other metrics, the token count and the counters are read from the lines it printed.\n")
 	} else {
 		m.p("- %d rounds × %d arms, order %s (seed %d); %d discarded warmup request(s) after each engine start; cooldown %s between runs.\n",
 			me.Rounds, len(r.Scenario.Arms), code(string(me.Order)), me.Seed, me.Warmup, text(me.Cooldown))
@@ -44,7 +46,7 @@ func (m *mdWriter) method(r *schema.Record) {
 	if me.StoppedBy != "" {
 		m.p("- Rounds run: %d; the schedule stopped on: %s.\n", me.RoundsRun, text(me.StoppedBy))
 	}
-	m.p("- %s\n", methodStatistics(me))
+	m.p("- %s\n", methodStatistics(me, m.st.rule))
 	window := "the measured request"
 	if command {
 		window = "the measured run, the command's process group being the engine's"

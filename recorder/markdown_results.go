@@ -12,14 +12,7 @@ func (m *mdWriter) results(r *schema.Record) {
 	if r.Verdict != schema.Valid {
 		m.p("> **Do not publish:** verdict %s.\n\n", r.Verdict)
 	}
-	switch {
-	case r.Method.Rule.ModelledMDE():
-		m.ln("Median with its confidence interval at the level it achieves with n samples; MAD is the median absolute deviation; spread is (Q3−Q1)/median; drift is the baseline's own trend over the campaign and, for any other arm, its trend relative to the baseline's; ratio is exp of the arm's coefficient in the regression of log values on arm and run position (stalled runs trimmed) with its t interval, and p the t-test of that coefficient. Changes are new/old − 1 on the metric's own scale. Only the primary metric is judged (better or worse: faster or slower for a speed; corrected for the family of arms); secondary metrics are described.")
-	case r.Method.Rule.Robust():
-		m.ln("Median with its confidence interval at the level it achieves with n samples; MAD is the median absolute deviation; spread is (Q3−Q1)/median; drift is the baseline's own trend over the campaign and, for any other arm, its trend relative to the baseline's; ratio is exp of the arm's coefficient in the regression of log values on arm and run position (stalled runs trimmed) with its t interval, and p the t-test of that coefficient. Changes are new/old − 1 on the metric's own scale. Only the primary metric is judged (faster/slower, corrected for the family of arms); secondary metrics are described.")
-	default:
-		m.ln("Median with its confidence interval at the level it achieves with n samples; MAD is the median absolute deviation; spread is (Q3−Q1)/median; ratio is the arm's median over the baseline's with its bootstrap interval and p the Mann–Whitney U test against the baseline, or, when the arms are paired by round, the median within-round ratio with a bootstrap over rounds and p the Wilcoxon signed-rank test. Changes are new/old − 1 on the metric's own scale. Only the primary metric is judged (faster/slower, corrected for the family of arms); secondary metrics are described.")
-	}
+	m.ln(resultsLegend(m.st.rule))
 	m.ln("")
 	for _, res := range r.Analysis.Results {
 		role := "secondary"
@@ -50,7 +43,7 @@ func (m *mdWriter) results(r *schema.Record) {
 				if v, ok := armVerdictOf(r, a.Arm); ok && res.Primary {
 					judged = v.Comparison
 				}
-				ratio, p, verdict = num(c.Ratio, 4)+"× "+ratioCI(a), num(c.P, 2), comparisonSentence(judged, senseIn(r, senseOfUnit(res.HigherIsBetter, res.Unit)), res.Primary)
+				ratio, p, verdict = num(c.Ratio, 4)+"× "+ratioCI(a), num(c.P, 2), comparisonSentence(judged, m.st.senseIn(senseOfUnit(res.HigherIsBetter, res.Unit)), res.Primary)
 			}
 			outliers := fmt.Sprint(a.Outliers)
 			if a.Dropped > 0 {
@@ -73,14 +66,11 @@ func (m *mdWriter) results(r *schema.Record) {
 
 // verdictBasis states how the primary verdicts were reached: the level of
 // the ratio intervals and the family-wise alpha.
-func verdictBasis(r *schema.Record) string {
+func (f style) verdictBasis(r *schema.Record) string {
 	a := r.Analysis
-	s := fmt.Sprintf("ratio intervals at %s by percentile bootstrap", pctShort(r.Method.Confidence))
-	if r.Method.Rule.Robust() {
-		s = "ratio intervals from the regression on arm and run position, stalled runs trimmed"
-		if q := a.Sequential; q != nil {
-			s += fmt.Sprintf("; sequential: %d of %d looks taken, alpha %s a look, %s spent", len(q.Looks), q.PlannedLooks, count(round3(q.AlphaPerLook)), count(round3(q.AlphaSpent)))
-		}
+	s := intervalBasis(f.rule, r.Method)
+	if q := a.Sequential; q != nil {
+		s += fmt.Sprintf("; sequential: %d of %d looks taken, alpha %s a look, %s spent", len(q.Looks), q.PlannedLooks, count(round4(q.AlphaPerLook)), count(round4(q.AlphaSpent)))
 	}
 	if a.FamilySize > 1 {
 		s += fmt.Sprintf("; family-wise alpha %s over %d arms (Holm)", count(a.FamilyAlpha), a.FamilySize)

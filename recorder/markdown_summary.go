@@ -29,9 +29,9 @@ func (m *mdWriter) title(r *schema.Record) {
 		m.ln("")
 	}
 	if r.Verdict.ShowsResults() && len(a.ArmVerdicts) > 0 {
-		m.p("On %s (%s):\n\n", code(r.Scenario.Primary), verdictBasis(r))
+		m.p("On %s (%s):\n\n", code(r.Scenario.Primary), m.st.verdictBasis(r))
 		for _, v := range a.ArmVerdicts {
-			m.p("- %s\n", armVerdictSentence(v, r.Scenario.Baseline, senseOf(r, r.Scenario.Primary)))
+			m.p("- %s\n", m.st.armVerdict(v, r.Scenario.Baseline, m.st.senseOf(r, r.Scenario.Primary)))
 		}
 		m.ln("")
 	}

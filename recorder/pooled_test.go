@@ -13,20 +13,20 @@ import (
 func TestPooledReferenceStated(t *testing.T) {
 	v := schema.ArmVerdict{Arm: "draft", Pooled: []string{"control"},
 		Comparison: schema.Comparison{Robust: true, Ratio: 1.1, Lo: 1.05, Hi: 1.15, P: 0.001, Significant: true, Confidence: 0.95}}
-	line := markdown.armVerdict(v, "classic", senseOfUnit(true, "tok/s"))
+	line := styleOf(schema.RuleRobust2, true).armVerdict(v, "classic", senseOfUnit(true, "tok/s"))
 	if !strings.Contains(line, "`draft` vs `classic` + `control` (pooled):") {
 		t.Errorf("verdict line: %s", line)
 	}
 	v.Pooled = nil
-	if line := markdown.armVerdict(v, "classic", senseOfUnit(true, "tok/s")); strings.Contains(line, "pooled") {
+	if line := styleOf(schema.RuleRobust2, true).armVerdict(v, "classic", senseOfUnit(true, "tok/s")); strings.Contains(line, "pooled") {
 		t.Errorf("unpooled verdict line says pooled: %s", line)
 	}
 	me := schema.Method{Rule: schema.RuleRobust2, Alpha: 0.05, MinEffect: 0.01, PoolControl: true}
-	if s := methodStatistics(me); !strings.Contains(s, "pooled with the baseline into the reference") {
+	if s := methodStatistics(me, styleOf(me.Rule, true).rule); !strings.Contains(s, "pooled with the baseline into the reference") {
 		t.Errorf("method: %s", s)
 	}
 	me.PoolControl = false
-	if s := methodStatistics(me); strings.Contains(s, "pool") {
+	if s := methodStatistics(me, styleOf(me.Rule, true).rule); strings.Contains(s, "pool") {
 		t.Errorf("unpooled method says pooled: %s", s)
 	}
 }

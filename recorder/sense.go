@@ -1,6 +1,9 @@
 package recorder
 
-import "github.com/decodebench/decodebench/schema"
+import (
+	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/schema"
+)
 
 // sense is how a change of a metric is worded: its direction, and whether
 // it is a speed (a rate or a time), the only kind of metric a change makes
@@ -23,8 +26,8 @@ func senseOfUnit(higherIsBetter bool, unit string) sense {
 // else as the built-in registry knows it. Records written under a rule
 // before robust-2 said "faster" or "slower" of every metric, and keep
 // saying it (check re-renders them byte for byte).
-func senseOf(r *schema.Record, metric string) sense {
-	return senseIn(r, senseOfMetric(r, metric))
+func (f style) senseOf(r *schema.Record, metric string) sense {
+	return f.senseIn(senseOfMetric(r, metric))
 }
 
 func senseOfMetric(r *schema.Record, metric string) sense {
@@ -35,9 +38,9 @@ func senseOfMetric(r *schema.Record, metric string) sense {
 	return senseOfUnit(m.HigherIsBetter, m.Unit)
 }
 
-// senseIn is s as record r words it.
-func senseIn(r *schema.Record, s sense) sense {
-	if !r.Method.Rule.ModelledMDE() {
+// senseIn is s as the record's rule words it.
+func (f style) senseIn(s sense) sense {
+	if f.rule.Wording == analysis.SpeedWords {
 		s.speed = true
 	}
 	return s

@@ -21,7 +21,7 @@ func TestComparisonSentenceWithoutRatio(t *testing.T) {
 		if got != tc.want || strings.Contains(got, "NaN") {
 			t.Errorf("%+v: %q, want %q", tc.c, got, tc.want)
 		}
-		v := plain.armVerdict(schema.ArmVerdict{Arm: "b", Control: true, Comparison: tc.c}, "a", senseOfUnit(true, "tok/s"))
+		v := styleOf(schema.RuleCurrent, false).armVerdict(schema.ArmVerdict{Arm: "b", Control: true, Comparison: tc.c}, "a", senseOfUnit(true, "tok/s"))
 		if strings.Contains(v, "NaN") || !strings.Contains(v, tc.want) {
 			t.Errorf("control verdict %q", v)
 		}
@@ -133,7 +133,7 @@ func TestArmVerdictRobustAgainstControl(t *testing.T) {
 	vc := schema.Comparison{Ratio: 1.411, Lo: 1.124, Hi: 2.581, P: 0.0087, Significant: true, Robust: true, N1: 6, N2: 6}
 	v := schema.ArmVerdict{Arm: "b", ControlArm: "ctl", VsControl: &vc, MDE: 0.05, MDEDown: 0.048, MDEAlpha: 0.05,
 		Comparison: schema.Comparison{Ratio: 0.9, Lo: 0.85, Hi: 0.95, P: 0.001, Significant: true, Robust: true, N1: 6, N2: 6}}
-	got := ArmVerdictText(&schema.Record{Scenario: schema.ScenarioInfo{Baseline: "a", Primary: "decode_tok_s"}}, v)
+	got := ArmVerdictText(&schema.Record{Method: schema.Method{Rule: schema.RuleCurrent}, Scenario: schema.ScenarioInfo{Baseline: "a", Primary: "decode_tok_s"}}, v)
 	for _, want := range []string{"-10.0% slower", "separates from noise (vs control `ctl`: +41.1% faster [+12.4%, +158.1%], p=0.0087): no", "+5.0% (increase) / −4.8% (decrease)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("%q lacks %q", got, want)
@@ -143,7 +143,7 @@ func TestArmVerdictRobustAgainstControl(t *testing.T) {
 		t.Errorf("%q contradicts its numbers", got)
 	}
 	v.Comparison = schema.Comparison{Ratio: 0.99, Lo: 0.97, Hi: 1.01, P: 0.4, Robust: true, N1: 6, N2: 6}
-	if got := ArmVerdictText(&schema.Record{Scenario: schema.ScenarioInfo{Baseline: "a", Primary: "decode_tok_s"}}, v); strings.Contains(got, "separates from noise") {
+	if got := ArmVerdictText(&schema.Record{Method: schema.Method{Rule: schema.RuleCurrent}, Scenario: schema.ScenarioInfo{Baseline: "a", Primary: "decode_tok_s"}}, v); strings.Contains(got, "separates from noise") {
 		t.Errorf("a non-significant arm is judged against the control: %q", got)
 	}
 }
@@ -151,7 +151,7 @@ func TestArmVerdictRobustAgainstControl(t *testing.T) {
 // A probe that reproduced its run only through the divergence says where
 // it left the run's output, and that its candidates still hold.
 func TestDiagnosisLaterDifferenceSentence(t *testing.T) {
-	got := diagnosisSentence(plain, schema.NoDiagnosis{Arm: "draft", Side: "classic", Why: string(schema.DiagnosisLaterDifference), Detail: "40"})
+	got := style{}.diagnosis(schema.NoDiagnosis{Arm: "draft", Side: "classic", Why: string(schema.DiagnosisLaterDifference), Detail: "40"})
 	for _, want := range []string{"draft", "classic", "through the first divergence", "byte 40"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("%q lacks %q", got, want)

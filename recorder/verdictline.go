@@ -1,0 +1,152 @@
+package recorder
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// armVerdict is an arm's verdict line: the comparison with its reference,
+// what the rule's control test says, and the minimum detectable effect.
+// It is worded from the verdict's fields (pooled, trimmed, equivalent,
+// MDE up and down) and the kinds of the rule's parts, never its name.
+func (f style) armVerdict(v schema.ArmVerdict, baseline string, sn sense) string {
+	c := v.Comparison
+	ref := f.code(baseline)
+	for _, p := range v.Pooled {
+		ref += " + " + f.code(p)
+	}
+	if len(v.Pooled) > 0 {
+		ref += " (pooled)"
+	}
+	s := fmt.Sprintf("%s vs %s: %s", f.code(v.Arm), ref, comparisonSentence(c, sn, true))
+	if c.Trimmed > 0 {
+		s += fmt.Sprintf(" (%d stalled run(s) trimmed)", c.Trimmed)
+	}
+	return s + f.controlClause(v, sn) + f.mdeClause(v)
+}
+
+// controlClause says what a control's verdict means, or whether a test
+// arm separates from the noise the control shows. Under an equivalence
+// test the control is equivalent or not, and the comparison with it is
+// shown only beside a significant arm, the only one it can veto.
+func (f style) controlClause(v schema.ArmVerdict, sn sense) string {
+	c := v.Comparison
+	_, equivalence := f.rule.Control.(analysis.EquivalentControl)
+	switch {
+	case v.Control && c.Significant:
+		return " — negative control DIFFERS from the baseline: the method finds a difference where none exists"
+	case v.Control && !equivalence:
+		return " — negative control: this is the method's noise floor"
+	case v.Control && v.Equivalent:
+		return fmt.Sprintf(" — negative control: equivalent to the baseline within ±%s (two one-sided tests at alpha %s)", pct1(v.EquivalenceMargin, false), count(round4(v.MDEAlpha)))
+	case v.Control:
+		return fmt.Sprintf(" — negative control: not shown equivalent to the baseline within ±%s (two one-sided tests at alpha %s): ", pct1(v.EquivalenceMargin, false), count(round4(v.MDEAlpha))) +
+			"an artefact that size cannot be ruled out"
+	case v.ControlArm != "" && v.VsControl != nil && (c.Significant || !equivalence):
+		word := "no"
+		if v.SeparatesFromNoise {
+			word = "yes"
+		}
+		return fmt.Sprintf("; separates from noise (vs control %s: %s): %s", f.code(v.ControlArm), comparisonSentence(*v.VsControl, sn, true), word)
+	}
+	return ""
+}
+
+// mdeClause states the minimum detectable effect: one figure for both
+// directions, or an increase and a decrease when the rule's model gives
+// each.
+func (f style) mdeClause(v schema.ArmVerdict) string {
+	at := fmt.Sprintf("at %s power (alpha %s)", pctShort(analysis.MDEPower), count(round4(v.MDEAlpha)))
+	if _, one := f.rule.MDE.(analysis.NoiseMDE); one {
+		if v.MDE > 0 {
+			return fmt.Sprintf("; minimum detectable effect ±%s %s", pct1(v.MDE, false), at)
+		}
+		return ""
+	}
+	if v.MDE > 0 || v.MDEDown > 0 {
+		return fmt.Sprintf("; minimum detectable effect +%s (increase) / −%s (decrease) %s", pct1(v.MDE, false), pct1(v.MDEDown, false), at)
+	}
+	return ""
+}
+
+// comparisonSentence states a comparison in plain words, e.g.
+//
+//	+6.1% faster [+3.9%, +8.2%], p=0.008
+//	+33.5% slower [+20.0%, +48.1%], p=0.002   (time to first token)
+//	no significant difference (~): -0.4% [-1.9%, +1.2%], p=0.55
+//	inconclusive: p=0.041 but the interval [-0.5%, +8.0%] includes no change
+//
+// The change is new/old − 1 on the metric's own scale, with its interval
+// on the same scale; "faster" or "slower" (for a speed; else "lower" or
+// "higher" and whether that is better) is chosen by the metric's sense.
+// Only a judged comparison (the primary metric's, corrected for the family
+// of arms) gets those words: a secondary metric is described, never
+// judged. The "~" is benchstat's mark for "no difference".
+func comparisonSentence(c schema.Comparison, sn sense, judged bool) string {
+	p := pText(c)
+	if !c.Defined() {
+		return "no comparison could be made: " + noComparisonWhy(c)
+	}
+	ci := interval(c.Lo-1, c.Hi-1, true, !c.HasInterval())
+	change := pct1(c.Ratio-1, true) + ci
+	if !judged {
+		return "described, not judged (secondary metric): " + change + ", " + p
+	}
+	switch {
+	case c.Significant:
+		return fmt.Sprintf("%s %s%s, %s", pct1(c.Ratio-1, true), sn.word(c.Ratio), ci, p)
+	case c.Disagreement == schema.PWithoutCI:
+		return fmt.Sprintf("inconclusive: %s but the interval%s includes no change (%s)", p, ci, pct1(c.Ratio-1, true))
+	case c.Disagreement == schema.CIWithoutP:
+		return fmt.Sprintf("inconclusive: the interval%s excludes no change but %s is not significant (%s)", ci, p, pct1(c.Ratio-1, true))
+	case c.Disagreement == schema.TooSmallDiff:
+		return fmt.Sprintf("no difference that matters (~): %s, %s, below the minimum effect", change, p)
+	}
+	return "no significant difference (~): " + change + ", " + p
+}
+
+// noComparisonWhy says why a comparison has no ratio.
+func noComparisonWhy(c schema.Comparison) string {
+	switch {
+	case c.N1 == 0 && c.N2 == 0:
+		return "neither arm has a finished run"
+	case c.N1 == 0:
+		return "the baseline has no finished run"
+	case c.N2 == 0:
+		return "this arm has no finished run"
+	}
+	return "the baseline's median is 0"
+}
+
+// pText states a comparison's p-value, its test, and its Holm adjustment.
+func pText(c schema.Comparison) string {
+	s := formatP(c.P)
+	if c.AdjustedP != 0 {
+		s += ", Holm-adjusted " + formatP(c.AdjustedP)
+	}
+	if c.Paired {
+		s += fmt.Sprintf(" (paired by round, %d rounds)", c.N1)
+	}
+	return s
+}
+
+// interval is a change's interval, signed or not; nothing when it has none.
+func interval(lo, hi float64, signed, none bool) string {
+	if none || math.IsNaN(lo) || math.IsNaN(hi) {
+		return ""
+	}
+	return " [" + pct1(lo, signed) + ", " + pct1(hi, signed) + "]"
+}
+
+// formatP writes a p-value with two significant digits, and as p<0.001
+// below 0.001.
+func formatP(p float64) string {
+	if p < 0.001 {
+		return "p<0.001"
+	}
+	return "p=" + strconv.FormatFloat(p, 'g', 2, 64)
+}
