@@ -20,7 +20,8 @@ type Analysis struct {
 	FamilyAlpha float64 `json:"family_alpha,omitempty"`
 	FamilySize  int     `json:"family_size,omitempty"`
 	// Sequential is the sequential rule's account (looks, alpha spent);
-	// nil for a fixed schedule and for records of RuleMedianU.
+	// nil for a fixed schedule and under a rule that does not spend alpha
+	// over looks.
 	Sequential *Sequential `json:"sequential,omitempty"`
 	// Anatomy is where the primary metric's noise comes from; nil in
 	// records from before it was measured (Method.Requests 0).
@@ -83,10 +84,11 @@ type ArmResult struct {
 	Outliers int `json:"outliers,omitempty"`
 	Dropped  int `json:"dropped,omitempty"`
 	// Drift is the relative change from the first to the last third of
-	// the campaign, DriftRho its rank correlation with time. Under
-	// RuleRobust1 Drift is the arm's change over the campaign relative to
-	// the baseline's trend (the baseline's own trend for the baseline),
-	// DriftP the t-test of that relative trend, and DriftRho 0.
+	// the campaign, DriftRho its rank correlation with time. Under a rule
+	// whose drift test is relative (analysis.RelativeDrift), Drift is the
+	// arm's change over the campaign relative to the baseline's trend (the
+	// baseline's own trend for the baseline), DriftP the t-test of that
+	// relative trend, and DriftRho 0.
 	Drift    float64 `json:"drift"`
 	DriftRho float64 `json:"drift_rho"`
 	DriftP   float64 `json:"drift_p,omitempty"`
@@ -146,7 +148,8 @@ type Comparison struct {
 	N1 int `json:"n1"`
 	N2 int `json:"n2"`
 	// Trimmed counts the runs (of both arms) the robust regression left
-	// out as stalled; Robust is set for a comparison by RuleRobust1.
+	// out as stalled; Robust is set for a comparison by regression
+	// (analysis.LogRegression).
 	Trimmed int  `json:"trimmed,omitempty"`
 	Robust  bool `json:"robust,omitempty"`
 }
@@ -183,10 +186,11 @@ type ArmVerdict struct {
 	MDE      float64 `json:"mde,omitempty"`
 	MDEAlpha float64 `json:"mde_alpha,omitempty"`
 	// MDEDown is the minimum detectable decrease, as 1 − new/old
-	// (RuleRobust1; MDE is then the increase, new/old − 1).
+	// (under an MDE model with two directions; MDE is then the increase,
+	// new/old − 1).
 	MDEDown float64 `json:"mde_down,omitempty"`
 	// EquivalenceMargin and Equivalent are a negative control's
-	// equivalence test (RuleRobust1): Equivalent when the interval of
+	// equivalence test (analysis.EquivalentControl): Equivalent when the interval of
 	// the control's ratio at 1 − 2·alpha lies within ±EquivalenceMargin
 	// (two one-sided tests at alpha).
 	EquivalenceMargin float64 `json:"equivalence_margin,omitempty"`

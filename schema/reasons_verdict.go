@@ -157,7 +157,7 @@ type Drift struct {
 	Rho    float64 `json:"rho" v2:"limit"`
 }
 
-// RelativeDrift (a flag, RuleRobust1): an arm's trend differs from the
+// RelativeDrift (a flag, analysis.RelativeDrift): an arm's trend differs from the
 // baseline's by Change over the campaign, with t-test p-value P below
 // Alpha: a drift of that arm alone (heat it builds, a clock it moves),
 // which interleaving does not cancel.

@@ -4,6 +4,8 @@ package schema
 // verdict. The record stores it (Method.Rule) so that check, diff and
 // export re-derive a record by the rule it was written under: a record
 // written before the field existed has none, and keeps the rule it had.
+// The name is resolved once into the rule's parts (analysis.RuleOf);
+// nothing else branches on it.
 type Rule string
 
 // Rules.
@@ -43,19 +45,7 @@ const (
 )
 
 // RobustMinRuns is the fewest finished runs the baseline and each arm
-// need under RuleRobust1: with two, a stalled run cannot be told from a
+// need under a rule that compares by regression: with two, a stalled run cannot be told from a
 // change (there is no majority to trim against) and the regression has one
 // residual degree of freedom.
 const RobustMinRuns = 3
-
-// Robust reports whether the rule is a regression rule.
-func (r Rule) Robust() bool { return r == RuleRobust1 || r == RuleRobust2 || r == RuleRobust3 }
-
-// ModelledMDE reports whether the rule's minimum detectable effect models
-// stalls, the control's veto and looks (RuleRobust2 and after), rather
-// than the regression's standard error alone (RuleRobust1).
-func (r Rule) ModelledMDE() bool { return r == RuleRobust2 || r == RuleRobust3 }
-
-// UncertainStallRate reports whether the rule's minimum detectable effect
-// takes the stalls' rate with its uncertainty (RuleRobust3).
-func (r Rule) UncertainStallRate() bool { return r == RuleRobust3 }

@@ -23,7 +23,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/schema"
+	"github.com/decodebench/decodebench/stats"
 )
 
 var (
@@ -174,7 +176,7 @@ func TestCalibration(t *testing.T) {
 	for _, rule := range rules {
 		var res []calibResult
 		for i, r := range calibRows {
-			if r.schedule != "" && !rule.Robust() {
+			if r.schedule != "" && !mustRule(rule).Sequential() {
 				continue // the first rule has no sequential looks
 			}
 			n := campaigns
@@ -222,7 +224,7 @@ func checkCalibration(t *testing.T, r calibResult, rule schema.Rule, campaigns i
 	// power after ten fixed rounds (3,000 campaigns); robust-3 averages
 	// over the rate's uncertainty and holds 78–85% on this row too.
 	lo := 0.78
-	if r.row.h == calibNoisy && r.row.schedule == "" && !rule.UncertainStallRate() {
+	if r.row.h == calibNoisy && r.row.schedule == "" && mustRule(rule).MDE != (analysis.ModelledMDE{StallRate: stats.StallRateUncertain}) {
 		lo = 0.74
 	}
 	if r.powerAtMDE < lo-se(0.8) || r.powerAtMDE > 0.85+se(0.8) {
