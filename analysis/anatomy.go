@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/decodebench/decodebench/schema"
+	"github.com/decodebench/decodebench/stats"
 )
 
 // AnatomyAdviceMax bounds the advised number of measured requests per
@@ -108,7 +109,7 @@ func (s *anatomySums) add(o anatomySums) {
 
 func (s anatomySums) figures(arm string) schema.AnatomyFigures {
 	f := schema.AnatomyFigures{Arm: arm, Starts: s.starts, PerStart: s.per,
-		ReadyS: median(s.ready), StartS: median(s.startCost), RequestS: median(s.requestS)}
+		ReadyS: orZero(stats.Median(s.ready)), StartS: orZero(stats.Median(s.startCost)), RequestS: orZero(stats.Median(s.requestS))}
 	if s.dfWithin > 0 {
 		f.WithinVar = roundoff(s.ssWithin / float64(s.dfWithin))
 	}
@@ -233,18 +234,4 @@ func bestRequests(f schema.AnatomyFigures) int {
 		}
 		return a - b
 	})
-}
-
-// median of xs; 0 for none.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"strings"
 
@@ -183,8 +182,6 @@ func signedPct(v float64) string {
 	}
 	return pct(v)
 }
-
-func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 func buildText(b schema.BisectBuild) string {
 	if b.OK {

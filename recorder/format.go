@@ -74,3 +74,6 @@ func share(n, d int) string {
 	}
 	return strings.TrimSuffix(strconv.FormatFloat(float64(n)/float64(d)*100, 'f', 1, 64), ".0") + "%"
 }
+
+// round4 rounds v to four decimals, for alphas shown in sentences.
+func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }

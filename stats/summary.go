@@ -4,6 +4,7 @@ package stats
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/decodebench/decodebench/schema"
@@ -67,4 +68,20 @@ func Ratio(a, b float64) float64 {
 		return math.NaN()
 	}
 	return a / b
+}
+
+// Median is the median of xs, in any order: the middle value, or the mean
+// of the two middle values; NaN for none. (Quantile(sorted, 0.5) is the
+// same value but for rounding in its last bit.)
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
