@@ -14,8 +14,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/decodebench/decodebench/machine"
 )
 
 // Reads says how the measured stream is read, which decides what the
@@ -261,7 +259,7 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 	defer stop()
 
 	r := &Response{Final: map[string]any{}, Reads: req.Reads}
-	cpu0 := machine.SelfCPU()
+	cpu0 := selfCPU()
 	r.Start = time.Now()
 	resp, err := s.send()
 	if err != nil {
@@ -300,7 +298,7 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 	// read now, before anything else delays it.
 	age, knowAge := lastDataAge(s.conn.Conn)
 	r.wakeups = s.conn.wakeups
-	if cpu1 := machine.SelfCPU(); cpu0 >= 0 && cpu1 >= cpu0 {
+	if cpu1 := selfCPU(); cpu0 >= 0 && cpu1 >= cpu0 {
 		r.SelfCPU = cpu1 - cpu0
 	}
 	if s.holdErr != nil {
