@@ -240,7 +240,7 @@ func tokenCount(r *Response, maxTokens int) (int, string) {
 	if len(r.TokenIDs) > 0 {
 		return len(r.TokenIDs), "streamed token ids"
 	}
-	return r.StreamedTokens, TokensFromEvents
+	return r.StreamedTokens, schema.TokensFromEvents
 }
 
 // plausibleTokens reports whether a token total can be true, noting it
@@ -364,11 +364,6 @@ func postReply(ctx context.Context, baseURL string, req Request, body []byte, wh
 	}
 	return b, nil
 }
-
-// TokensFromEvents is the TokenSource of a count of stream events, used
-// when the engine returned no totals: it undercounts when the engine merges
-// tokens into one event.
-const TokensFromEvents = "stream events"
 
 // textBuilders collect the generated text and reasoning of a stream.
 type textBuilders struct{ text, reasoning bytes.Buffer }

@@ -2,7 +2,6 @@ package recorder
 
 import (
 	"github.com/decodebench/decodebench/analysis"
-	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -13,7 +12,7 @@ func AnalysisInput(p scenarios.Policy, runs []schema.Run, m schema.Method) analy
 		Requests: m.Requests, Warmup: m.Warmup, Command: m.EngineKind != ""}}
 	for _, r := range runs {
 		ar := analysis.Run{Seq: r.Seq, Round: r.Round, Attempt: r.Attempt, Arm: r.Arm, Start: r.Start, Error: r.Error, Metrics: r.Metrics,
-			EventCountedTokens: r.TokenSource == engine.TokensFromEvents,
+			EventCountedTokens: r.TokenSource == schema.TokensFromEvents,
 			EngineRate:         r.EngineTimings["predicted_per_second"],
 			Output:             r.Output, Reasoning: r.Reasoning, TokenIDs: r.TokenIDs, Declines: r.Declines,
 			Served: r.Requests, ReadyS: r.ReadyS, Seconds: r.Seconds, CooldownS: r.CooldownS}

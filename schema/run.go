@@ -26,7 +26,9 @@ type Run struct {
 
 	Metrics map[string]float64 `json:"metrics,omitempty"`
 	Tokens  int                `json:"tokens,omitempty"`
-	// TokenSource says where the token count came from.
+	// TokenSource says where the token count came from: the engine's own
+	// total it was read from (timings.predicted_n, usage.completion_tokens,
+	// …), or TokensFromEvents.
 	TokenSource   string                    `json:"token_source,omitempty"`
 	EngineTimings map[string]float64        `json:"engine_timings,omitempty"`
 	Counters      map[string]CounterReading `json:"counters,omitempty"`
@@ -75,6 +77,11 @@ type Run struct {
 	// in a scenario where no arm sets concurrency (stream.go).
 	Streams []Stream `json:"streams,omitempty"`
 }
+
+// TokensFromEvents is the TokenSource of a count of stream events, used
+// when the engine returned no totals: it undercounts when the engine merges
+// tokens into one event.
+const TokensFromEvents = "stream events"
 
 // OK reports whether the run finished without error.
 func (r Run) OK() bool { return r.Error == "" }
