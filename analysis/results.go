@@ -112,7 +112,7 @@ func results(in Input, s samples, marks []schema.Mark) []schema.MetricResult {
 		for _, arm := range p.ArmNames() {
 			xs := s.values(in, arm, m)
 			ci := stats.MedianInterval(xs, cfg.Confidence)
-			ar := schema.ArmResult{Arm: arm, Summary: stats.Summarize(xs), MedianLo: finite(ci.Lo), MedianHi: finite(ci.Hi), MedianConfidence: finite(ci.Confidence)}
+			ar := schema.ArmResult{Arm: arm, Summary: schema.Summary(stats.Summarize(xs)), MedianLo: finite(ci.Lo), MedianHi: finite(ci.Hi), MedianConfidence: finite(ci.Confidence)}
 			switch {
 			case arm == p.Baseline:
 			case robust:
