@@ -128,7 +128,9 @@ const lateClose = 50 * time.Millisecond
 
 // errLateEnd says a held stream's end was seen late.
 func errLateEnd(late string) error {
-	return fmt.Errorf("the engine kept the connection open after its reply (%s; it ignores Connection: close), so the end of the stream could not be timed while the kernel held it; set engine.request.event_times: true to read every event", late)
+	return fmt.Errorf("the engine kept the connection open after its reply (%s; it ignores Connection: close), "+
+		"so the end of the stream could not be timed while the kernel held it; "+
+		"set engine.request.event_times: true to read every event", late)
 }
 
 // openStream connects to the server and prepares the request, before the
