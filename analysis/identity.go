@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/decodebench/decodebench/identity"
+	"github.com/decodebench/decodebench/outputs"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -25,39 +25,39 @@ func checkIdentity(in Input) *schema.IdentityResult {
 	for _, re := range x.Strip {
 		res.Strip = append(res.Strip, re.String())
 	}
-	outputs := map[string][]identity.Output{}
+	byArm := map[string][]outputs.Output{}
 	seqs := map[string][]int{}
 	for _, r := range in.Runs {
 		if !r.OK() {
 			continue
 		}
-		text, stripped := identity.Strip(r.Output, x.Strip)
+		text, stripped := outputs.Strip(r.Output, x.Strip)
 		res.Stripped = append(res.Stripped, stripped...)
-		o := identity.Output{Text: text, Reasoning: r.Reasoning, Tokens: r.TokenIDs}
+		o := outputs.Output{Text: text, Reasoning: r.Reasoning, Tokens: r.TokenIDs}
 		if len(stripped) > 0 {
 			o.Tokens = nil // ids no longer line up with the stripped text
 		}
-		outputs[r.Arm] = append(outputs[r.Arm], o)
+		byArm[r.Arm] = append(byArm[r.Arm], o)
 		seqs[r.Arm] = append(seqs[r.Arm], r.Seq)
 		// Every concurrent stream's output, and every measured request's
 		// after the start's first, is compared too: in the baseline each
 		// must agree with the others, elsewhere each with the baseline's.
 		for _, so := range slices.Concat(r.StreamOutputs, r.RequestOutputs) {
-			text, stripped := identity.Strip(so, x.Strip)
+			text, stripped := outputs.Strip(so, x.Strip)
 			res.Stripped = append(res.Stripped, stripped...)
-			outputs[r.Arm] = append(outputs[r.Arm], identity.Output{Text: text})
+			byArm[r.Arm] = append(byArm[r.Arm], outputs.Output{Text: text})
 			seqs[r.Arm] = append(seqs[r.Arm], r.Seq)
 		}
 	}
 
-	base := outputs[x.Against]
+	base := byArm[x.Against]
 	res.Baseline = identityArm(x.Against, len(base))
 	if msg := firstEmpty(base, seqs[x.Against]); msg != "" {
 		res.Baseline.Verdict, res.Baseline.Error = schema.IdentityError, msg
 		res.Verdict = schema.IdentityError
 		res.Notes = append(res.Notes, schema.IdentityEmptyBaseline{Arm: x.Against, Why: msg})
 	} else {
-		ag := identity.SelfAgreement(base)
+		ag := outputs.SelfAgreement(base)
 		switch {
 		case ag.Agree:
 			res.Baseline.Verdict = schema.SelfConsistent
@@ -77,7 +77,7 @@ func checkIdentity(in Input) *schema.IdentityResult {
 
 	anyDivergent := false
 	for _, arm := range x.Compare {
-		outs := outputs[arm]
+		outs := byArm[arm]
 		ia := identityArm(arm, len(outs))
 		switch {
 		case res.Verdict != "":
@@ -93,9 +93,9 @@ func checkIdentity(in Input) *schema.IdentityResult {
 		default:
 			ia.Verdict, ia.TokensCompared = schema.Identical, true
 			var runA, runB int
-			var first identity.Divergence
+			var first outputs.Divergence
 			for i, o := range outs {
-				d := identity.Compare(base[0], o)
+				d := outputs.Compare(base[0], o)
 				ia.TokensCompared = ia.TokensCompared && d.TokensCompared
 				if d.Identical {
 					continue
@@ -130,7 +130,7 @@ func identityArm(arm string, runs int) schema.IdentityArm {
 }
 
 // diverged records an arm's first divergence, between runs a and b.
-func diverged(ia *schema.IdentityArm, a, b int, d identity.Divergence) {
+func diverged(ia *schema.IdentityArm, a, b int, d outputs.Divergence) {
 	ia.RunA, ia.RunB = a, b
 	ia.TokenIndex, ia.ByteOffset, ia.TokenA, ia.TokenB = d.TokenIndex, d.ByteOffset, d.TokenA, d.TokenB
 	ia.TokensCompared = d.TokensCompared
@@ -142,9 +142,9 @@ func diverged(ia *schema.IdentityArm, a, b int, d identity.Divergence) {
 }
 
 // firstEmpty returns why the first uncomparable output cannot be compared.
-func firstEmpty(outs []identity.Output, seqs []int) string {
+func firstEmpty(outs []outputs.Output, seqs []int) string {
 	for i, o := range outs {
-		if why := identity.Empty(o); why != "" {
+		if why := outputs.Empty(o); why != "" {
 			return "run " + strconv.Itoa(seqs[i]) + ": " + why
 		}
 	}

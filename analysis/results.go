@@ -117,7 +117,7 @@ func results(in Input, s samples, marks []schema.Mark) []schema.MetricResult {
 		for _, arm := range p.ArmNames() {
 			xs := s.values(in, arm, m)
 			ci := stats.MedianInterval(xs, cfg.Confidence)
-			ar := schema.ArmResult{Arm: arm, Summary: stats.Summarize(xs), MedianLo: orZero(ci.Lo), MedianHi: orZero(ci.Hi), MedianConfidence: orZero(ci.Confidence)}
+			ar := schema.ArmResult{Arm: arm, Summary: schema.Summary(stats.Summarize(xs)), MedianLo: orZero(ci.Lo), MedianHi: orZero(ci.Hi), MedianConfidence: orZero(ci.Confidence)}
 			if arm != p.Baseline {
 				c := rule.Comparison.store(rule.Comparison.compare(in, s, []string{p.Baseline}, arm, m, alpha, confidence), alpha, p.Stats.MinEffect)
 				ar.Comparison = &c

@@ -7,7 +7,7 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/internal/capped"
 	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -34,7 +34,7 @@ func build(ctx context.Context, dataDir, worktree, command, logName string, r *r
 	// The output kept is bounded (BuildLogHeadBytes, BuildLogTailBytes):
 	// a build that floods its output costs no more memory or disk, and
 	// its log says what was cut.
-	out := &machine.CappedBuffer{Max: BuildLogHeadBytes, Tail: BuildLogTailBytes}
+	out := &capped.Buffer{Max: BuildLogHeadBytes, Tail: BuildLogTailBytes}
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	cmd.Dir = worktree
 	cmd.Stdout, cmd.Stderr = out, out

@@ -7,8 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strings"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -169,33 +167,4 @@ func (c *limitedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	c.left -= int64(n)
 	return n, err
-}
-
-// cappedWriter keeps the first max bytes written to it and counts the
-// rest; it never fails, so that the writer (a command) is not stopped by
-// it.
-type cappedWriter struct {
-	mu      sync.Mutex
-	buf     strings.Builder
-	max     int
-	dropped int64
-}
-
-func (c *cappedWriter) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	room := c.max - c.buf.Len()
-	if room > 0 {
-		c.buf.Write(p[:min(len(p), room)])
-	}
-	if len(p) > room {
-		c.dropped += int64(len(p) - max(room, 0))
-	}
-	return len(p), nil
-}
-
-func (c *cappedWriter) String() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.buf.String()
 }

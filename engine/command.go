@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,9 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
+
+	"github.com/decodebench/decodebench/internal/capped"
 )
 
 // CommandConfig says how to run a command-line engine once: a CLI that
@@ -87,9 +87,8 @@ func RunCommand(ctx context.Context, cfg CommandConfig) (*CommandResult, error) 
 	for k, v := range cfg.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	var stdout capped
-	stdout.max = maxStdout
-	cmd.Stdout = io.MultiWriter(&stdout, log)
+	stdout := &capped.Buffer{Max: maxStdout}
+	cmd.Stdout = io.MultiWriter(stdout, log)
 	cmd.Stderr = log
 	tr, err := newTree()
 	if err != nil {
@@ -158,26 +157,4 @@ func RunCommand(ctx context.Context, cfg CommandConfig) (*CommandResult, error) 
 		used = ps.UserTime() + ps.SystemTime()
 	}
 	return &CommandResult{Stdout: stdout.Bytes(), Lines: lines, Wall: wall, CPU: used, Leftovers: s.leftovers, Window: log.Window(), LogCut: log.Cut()}, nil
-}
-
-// capped is a buffer that keeps at most max bytes.
-type capped struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-	max int
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if room := c.max - c.buf.Len(); room > 0 {
-		c.buf.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
-}
-
-func (c *capped) Bytes() []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]byte(nil), c.buf.Bytes()...)
 }

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -91,23 +89,14 @@ func noPromptCache(m map[string]any, req Request) {
 	}
 }
 
-// DistinctPrompt is prompt with a short prefix of its own (from the
-// start's sequence number and the request's index within it), for engines whose
-// prefix cache cannot be disabled per request: no two requests of a
-// campaign share their first tokens, so none is served from the cache.
-// The prefix changes the prompt; the record says so.
+// DistinctPrompt is prompt with a short prefix of its own
+// (schema.DistinctPrefix, from the start's sequence number and the
+// request's index within it), for engines whose prefix cache cannot be
+// disabled per request: no two requests of a campaign share their first
+// tokens, so none is served from the cache. The prefix changes the
+// prompt; the record says so.
 func DistinctPrompt(prompt string, seq, request int) string {
-	return DistinctPrefix(seq, request) + prompt
-}
-
-// DistinctPrefix is the prefix DistinctPrompt puts before the prompt:
-// eight hex digits of the sha256 of the run and request numbers, and a
-// colon. Its first characters differ between requests, so a server that
-// caches by token (llama-server) or by block (vLLM) finds nothing of the
-// prompt in its cache but, at most, a leading token they happen to share.
-func DistinctPrefix(seq, request int) string {
-	sum := sha256.Sum256([]byte(fmt.Sprintf("decodebench run %d request %d", seq, request)))
-	return hex.EncodeToString(sum[:4]) + ": "
+	return schema.DistinctPrefix(seq, request) + prompt
 }
 
 // completions is the OpenAI-style /v1/completions.

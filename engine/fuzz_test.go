@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // FuzzReadEvents: the SSE parser never panics, and no event carries more
@@ -124,7 +125,7 @@ func FuzzStream(f *testing.F) {
 		if err != nil || resp == nil {
 			return
 		}
-		if resp.Tokens < 0 || (resp.Tokens > int(TokenLimit(16)) && resp.TokenSource != TokensFromEvents && resp.TokenSource != "streamed token ids") {
+		if resp.Tokens < 0 || (resp.Tokens > int(TokenLimit(16)) && resp.TokenSource != schema.TokensFromEvents && resp.TokenSource != "streamed token ids") {
 			t.Fatalf("tokens %d from %s", resp.Tokens, resp.TokenSource)
 		}
 		for k, v := range resp.Timings {

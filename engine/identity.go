@@ -22,9 +22,13 @@ import (
 // binary it runs.
 const RealBinaryMarker = "# decodebench-real-binary: "
 
-// Identify resolves command on PATH, hashes it (and the binary a wrapper
-// script names), asks it for --version, and reads the git state of
-// sourceDir when one is given.
+// Identify is the engine's identity, as a record's engine section stores
+// it: what was run, byte for byte. It resolves command on PATH, hashes it
+// (and the binary a wrapper script names), hashes the shared libraries it
+// loads, asks it for --version, and reads the git state of sourceDir when
+// one is given. The model files an engine loads are hashed apart
+// (ModelFiles). This is neither the machine's identity (machine.Identify:
+// hardware and OS) nor output identity (package outputs).
 func Identify(ctx context.Context, command string, env []string, sourceDir string) schema.EngineInfo {
 	id := schema.EngineInfo{Command: command}
 	path, err := exec.LookPath(command)

@@ -48,7 +48,7 @@ func TestDistinctPrompt(t *testing.T) {
 	for seq := 1; seq <= 12; seq++ {
 		for i := 1; i <= 12; i++ {
 			p := DistinctPrompt("Once upon a time", seq, i)
-			if !strings.HasSuffix(p, "Once upon a time") || !strings.HasPrefix(p, DistinctPrefix(seq, i)) {
+			if !strings.HasSuffix(p, "Once upon a time") || !strings.HasPrefix(p, schema.DistinctPrefix(seq, i)) {
 				t.Fatalf("DistinctPrompt(%d, %d) = %q", seq, i, p)
 			}
 			if seen[p] {

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/decodebench/decodebench/internal/capped"
 )
 
 // probeWaitDelay is how long a probe's output is read after the probe
@@ -45,7 +47,7 @@ func (p probe) run(ctx context.Context) (probeResult, error) {
 	defer cancel()
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	cmd.Env, cmd.Dir = p.env, p.dir
-	out := &cappedWriter{max: MaxVersionBytes}
+	out := &capped.Buffer{Max: MaxVersionBytes}
 	cmd.Stdout = out
 	if p.combined {
 		cmd.Stderr = out
@@ -66,7 +68,7 @@ func (p probe) run(ctx context.Context) (probeResult, error) {
 	stop := context.AfterFunc(ctx, func() { _ = syscall.Kill(-pid, syscall.SIGKILL) })
 	err = cmd.Wait()
 	stop()
-	res := probeResult{out: out.String(), cut: out.dropped}
+	res := probeResult{out: out.String(), cut: out.Dropped()}
 	// Whatever it started and left running ends with it.
 	res.killed = tree.kill()
 	switch {

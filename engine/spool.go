@@ -5,7 +5,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/internal/anonfile"
 )
 
 // The engine writes its output straight into a spool: an anonymous file
@@ -48,7 +48,7 @@ func (l *Log) checkSpool() {
 // given, and starts following it into the log. The returned file is the
 // Log's: it is closed by Close.
 func (l *Log) Spool() (*os.File, error) {
-	f, err := machine.AnonymousFile("engine-output")
+	f, err := anonfile.New("engine-output")
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func (l *Log) drainLocked() {
 	}
 	// What was copied is freed: the spool of a long-running engine (on
 	// Linux, memory) holds only what the log has not read yet.
-	if l.spoolOff-l.punched >= 1<<20 && machine.PunchHole(l.spool, l.spoolOff) == nil {
+	if l.spoolOff-l.punched >= 1<<20 && anonfile.PunchHole(l.spool, l.spoolOff) == nil {
 		l.punched = l.spoolOff
 	}
 }

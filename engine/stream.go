@@ -14,8 +14,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/decodebench/decodebench/machine"
 )
 
 // Reads says how the measured stream is read, which decides what the
@@ -130,7 +128,9 @@ const lateClose = 50 * time.Millisecond
 
 // errLateEnd says a held stream's end was seen late.
 func errLateEnd(late string) error {
-	return fmt.Errorf("the engine kept the connection open after its reply (%s; it ignores Connection: close), so the end of the stream could not be timed while the kernel held it; set engine.request.event_times: true to read every event", late)
+	return fmt.Errorf("the engine kept the connection open after its reply (%s; it ignores Connection: close), "+
+		"so the end of the stream could not be timed while the kernel held it; "+
+		"set engine.request.event_times: true to read every event", late)
 }
 
 // openStream connects to the server and prepares the request, before the
@@ -261,7 +261,7 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 	defer stop()
 
 	r := &Response{Final: map[string]any{}, Reads: req.Reads}
-	cpu0 := machine.SelfCPU()
+	cpu0 := selfCPU()
 	r.Start = time.Now()
 	resp, err := s.send()
 	if err != nil {
@@ -300,7 +300,7 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 	// read now, before anything else delays it.
 	age, knowAge := lastDataAge(s.conn.Conn)
 	r.wakeups = s.conn.wakeups
-	if cpu1 := machine.SelfCPU(); cpu0 >= 0 && cpu1 >= cpu0 {
+	if cpu1 := selfCPU(); cpu0 >= 0 && cpu1 >= cpu0 {
 		r.SelfCPU = cpu1 - cpu0
 	}
 	if s.holdErr != nil {

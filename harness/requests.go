@@ -15,7 +15,7 @@ func (c *campaign) servedRequest(slot Slot, n int) (engine.Request, string) {
 		return req, ""
 	}
 	req.Prompt = engine.DistinctPrompt(req.Prompt, slot.Seq, n)
-	return req, engine.DistinctPrefix(slot.Seq, n)
+	return req, schema.DistinctPrefix(slot.Seq, n)
 }
 
 // requestMetrics are the client's measurements of one request: time to

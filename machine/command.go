@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/decodebench/decodebench/internal/capped"
 )
 
 // commandTimeout bounds every tool the telemetry runs. They answer in
@@ -61,62 +62,6 @@ func (b *boundedOutput) Write(p []byte) (int, error) {
 	return b.buf.Write(p)
 }
 
-// CappedBuffer keeps the first Max bytes written to it and, when Tail is
-// set, the last Tail bytes of the rest; it counts what it kept of
-// neither. It never fails, so that the writer (a tool's complaint, a
-// build's output) is not stopped by it.
-type CappedBuffer struct {
-	Max, Tail int
-	mu        sync.Mutex
-	b         bytes.Buffer
-	tail      []byte // at most 2*Tail bytes; its last Tail are kept
-	written   int64
-}
-
-func (c *CappedBuffer) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n0 := len(p)
-	c.written += int64(n0)
-	if room := c.Max - c.b.Len(); room > 0 {
-		n := min(len(p), room)
-		c.b.Write(p[:n])
-		p = p[n:]
-	}
-	if c.Tail > 0 && len(p) > 0 {
-		if len(p) > c.Tail {
-			p = p[len(p)-c.Tail:]
-		}
-		c.tail = append(c.tail, p...)
-		if len(c.tail) > 2*c.Tail {
-			c.tail = append(c.tail[:0:0], c.tail[len(c.tail)-c.Tail:]...)
-		}
-	}
-	return n0, nil
-}
-
-// String is the head that was kept.
-func (c *CappedBuffer) String() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.b.String()
-}
-
-// TailString is the tail that was kept past the head (at most Tail bytes).
-func (c *CappedBuffer) TailString() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return string(c.tail[max(0, len(c.tail)-c.Tail):])
-}
-
-// Dropped counts the bytes written that neither the head nor the tail
-// kept.
-func (c *CappedBuffer) Dropped() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.written - int64(c.b.Len()) - int64(min(len(c.tail), c.Tail))
-}
-
 // RunBounded runs cmd (not yet started, Stdout and Stderr unset) with its
 // standard output bounded by MaxToolOutput and its standard error by
 // maxToolStderr. It returns what it printed on each; err is
@@ -124,7 +69,7 @@ func (c *CappedBuffer) Dropped() int64 {
 // passed its bound, whatever the tool did after.
 func RunBounded(cmd *exec.Cmd) (stdout, stderr []byte, err error) {
 	out := &boundedOutput{max: MaxToolOutput}
-	errb := &CappedBuffer{Max: maxToolStderr}
+	errb := &capped.Buffer{Max: maxToolStderr}
 	cmd.Stdout, cmd.Stderr = out, errb
 	err = cmd.Run()
 	if out.over {

@@ -91,26 +91,3 @@ func TestRunToolBoundsStdout(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
-// CappedBuffer keeps its head and its tail whatever the writes' sizes,
-// and counts exactly what it kept of neither.
-func TestCappedBufferKeepsHeadAndTail(t *testing.T) {
-	var all strings.Builder
-	c := &CappedBuffer{Max: 10, Tail: 7}
-	for i := 0; i < 500; i++ {
-		s := strings.Repeat(strconv.Itoa(i%10), 1+i%13)
-		all.WriteString(s)
-		if n, err := c.Write([]byte(s)); n != len(s) || err != nil {
-			t.Fatalf("Write = %d, %v", n, err)
-		}
-	}
-	w := all.String()
-	if c.String() != w[:10] || c.TailString() != w[len(w)-7:] || c.Dropped() != int64(len(w)-17) {
-		t.Errorf("head %q tail %q dropped %d; want %q %q %d", c.String(), c.TailString(), c.Dropped(), w[:10], w[len(w)-7:], len(w)-17)
-	}
-	short := &CappedBuffer{Max: 4, Tail: 4}
-	short.Write([]byte("abcdef"))
-	if short.String() != "abcd" || short.TailString() != "ef" || short.Dropped() != 0 {
-		t.Errorf("short: %q %q %d", short.String(), short.TailString(), short.Dropped())
-	}
-}

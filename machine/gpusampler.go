@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/anonfile"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -31,7 +32,7 @@ type GPUSampler struct {
 	cmd *exec.Cmd
 	out *os.File
 	off int64
-	// punched is how much of out was freed once read (PunchHole).
+	// punched is how much of out was freed once read (anonfile.PunchHole).
 	punched int64
 	partial string
 	header  string
@@ -99,7 +100,7 @@ func startGPUSampler(ctx context.Context, bin string, interval time.Duration) (*
 			return nil, fmt.Errorf("nvidia-smi query: %w", err)
 		}
 	}
-	out, err := AnonymousFile("gpu-samples")
+	out, err := anonfile.New("gpu-samples")
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +223,7 @@ func (s *GPUSampler) read() error {
 	}
 	// What was read is freed: the anonymous file (memory on Linux) holds
 	// only what was not read yet.
-	if s.off-s.punched >= 1<<20 && PunchHole(s.out, s.off) == nil {
+	if s.off-s.punched >= 1<<20 && anonfile.PunchHole(s.out, s.off) == nil {
 		s.punched = s.off
 	}
 	return nil

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/decodebench/decodebench/internal/anonfile"
 )
 
 // The real output of `nvidia-smi --query-gpu=timestamp,… --format=csv
@@ -190,7 +192,7 @@ func TestGPUSamplerSamplesAreBounded(t *testing.T) {
 // What the sampler read is freed from its anonymous file (memory on
 // Linux): a campaign's hours of samples are not all held.
 func TestGPUSamplerFreesWhatItRead(t *testing.T) {
-	f, err := AnonymousFile("gpu-samples-test")
+	f, err := anonfile.New("gpu-samples-test")
 	if err != nil {
 		t.Fatal(err)
 	}

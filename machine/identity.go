@@ -13,10 +13,13 @@ import (
 	"github.com/decodebench/decodebench/schema"
 )
 
-// Identify describes the machine it runs on. Records from different
-// machines are only comparable when their slugs match, so the fields are
-// those that change decode speed or explain why it changed: the chips,
-// their counts, memory, and the software under them.
+// Identify is the machine's identity: the hardware and the OS it runs
+// on, as a record's machine section stores it. It is neither the engine's
+// identity (engine.Identify: its binary, libraries and models) nor output
+// identity (package outputs). Records from different machines are only
+// comparable when their slugs match, so the fields are those that change
+// decode speed or explain why it changed: the chips, their counts,
+// memory, and the software under them.
 //
 // It never stops at the first failure: a record with a partial identity is
 // worth more than none, so Identify fills in every field it can and returns

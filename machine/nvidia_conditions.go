@@ -89,7 +89,10 @@ func (g GPUConditions) hasReason(names ...string) bool {
 
 // nvidiaConditionsFields is the query nvidiaConditions runs, the same as
 // the one that captured testdata/nvidia/h200/nvidia-smi-query.csv.
-const nvidiaConditionsFields = "index,name,uuid,driver_version,pci.bus_id,memory.total,memory.used,utilization.gpu,utilization.memory,temperature.gpu,power.draw,power.limit,clocks.sm,clocks.mem,clocks.max.sm,clocks_event_reasons.active,pstate"
+const nvidiaConditionsFields = "index,name,uuid,driver_version,pci.bus_id," +
+	"memory.total,memory.used,utilization.gpu,utilization.memory," +
+	"temperature.gpu,power.draw,power.limit," +
+	"clocks.sm,clocks.mem,clocks.max.sm,clocks_event_reasons.active,pstate"
 
 // nvidiaConditionsArgs asks for a header so that the parser reads columns
 // by name, whatever order or spelling (clocks.current.sm for clocks.sm) a

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/capped"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -92,7 +93,7 @@ func PowermetricsCommand(euid int, look func(string) (string, error)) ([]string,
 type PowermetricsSampler struct {
 	cmd      *exec.Cmd
 	stdout   *os.File
-	stderr   *CappedBuffer
+	stderr   *capped.Buffer
 	interval time.Duration
 	// now stamps each sample as it arrives: powermetrics' own header
 	// time has one-second resolution.
@@ -136,7 +137,7 @@ func startPowermetrics(argv []string, interval, wait time.Duration) (*Powermetri
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout = w
-	s := &PowermetricsSampler{cmd: cmd, stdout: r, stderr: &CappedBuffer{Max: maxPowermetricsStderr}, interval: interval, now: time.Now,
+	s := &PowermetricsSampler{cmd: cmd, stdout: r, stderr: &capped.Buffer{Max: maxPowermetricsStderr}, interval: interval, now: time.Now,
 		first: make(chan struct{}), done: make(chan struct{}), exited: make(chan struct{}), maxSamples: MaxPowermetricsSamples}
 	cmd.Stderr = s.stderr
 	cmd.WaitDelay = time.Second

@@ -3,7 +3,6 @@ package recorder
 import (
 	"strings"
 
-	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -23,7 +22,7 @@ func prefixCacheState(a schema.ArmPrefixCache) string {
 	case schema.PrefixCacheDisabled:
 		s = "disabled per request (`cache_prompt: false` in every request, warmups included)"
 	case schema.PrefixCacheDistinct:
-		s = "a distinct prefix per request (" + code(strings.TrimSpace(engine.DistinctPrefix(3, 2))) + " before the prompt, eight hex digits of a hash of the run's and the request's numbers: it changes the prompt, and each request's prefix is in its raw run)"
+		s = "a distinct prefix per request (" + code(strings.TrimSpace(schema.DistinctPrefix(3, 2))) + " before the prompt, eight hex digits of a hash of the run's and the request's numbers: it changes the prompt, and each request's prefix is in its raw run)"
 	case schema.PrefixCacheUnknown:
 		s = "unknown (nothing keeps a request from being served from the cache)"
 	default:

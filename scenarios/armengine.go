@@ -184,7 +184,9 @@ func (s *Scenario) validateDistinctArms(p *problems) {
 			if s.Arms[i].Control || s.Arms[j].Control || ls[i].Arm == ls[j].Arm || !SameLaunch(ls[i], ls[j]) || s.Streams(ls[i].Arm) != s.Streams(ls[j].Arm) {
 				continue
 			}
-			p.at(fmt.Sprintf("arms[%d]", j), "arm %q runs exactly what arm %q runs (same command, arguments and environment): an accidental A/A comparison; change one, or mark it control: true to measure the method's noise floor", ls[j].Arm, ls[i].Arm)
+			p.at(fmt.Sprintf("arms[%d]", j), "arm %q runs exactly what arm %q runs (same command, arguments and environment): "+
+				"an accidental A/A comparison; change one, or mark it control: true to measure the method's noise floor",
+				ls[j].Arm, ls[i].Arm)
 			break
 		}
 	}

@@ -210,7 +210,9 @@ func (s *Scenario) warnRounds(p *problems) {
 		return // refused elsewhere
 	}
 	if n < schema.RobustMinRuns {
-		p.futile("schedule.rounds", "with %d rounds no arm reaches the %d finished runs that rule %s needs to compare it with the baseline (with two, a stalled run cannot be told from a change): every outcome would be INCONCLUSIVE; use at least %d rounds",
+		p.futile("schedule.rounds", "with %d rounds no arm reaches the %d finished runs that rule %s needs to compare it with the baseline "+
+			"(with two, a stalled run cannot be told from a change): "+
+			"every outcome would be INCONCLUSIVE; use at least %d rounds",
 			n, schema.RobustMinRuns, schema.RuleCurrent, schema.RobustMinRuns)
 		return
 	}
@@ -221,7 +223,9 @@ func (s *Scenario) warnRounds(p *problems) {
 		}
 	}
 	if len(early) > 0 {
-		p.warn("schedule.rounds", "the sequential look(s) after %v round(s) come before the %d finished runs per arm that rule %s needs, so they can never decide, yet each spends its share of alpha; start the looks at %d rounds or more",
+		p.warn("schedule.rounds", "the sequential look(s) after %v round(s) come before the %d finished runs per arm that rule %s needs, "+
+			"so they can never decide, yet each spends its share of alpha; "+
+			"start the looks at %d rounds or more",
 			early, schema.RobustMinRuns, schema.RuleCurrent, schema.RobustMinRuns)
 	}
 }

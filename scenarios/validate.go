@@ -216,7 +216,9 @@ func (s *Scenario) validateCounters(p *problems, arms map[string]bool) {
 			continue
 		}
 		if len(s.Distinguishing(a.Name)) == 0 {
-			p.at("counters", "no counter tells arm %q apart from the baseline %q: give one counter expectations for both arms that no value meets together (e.g. \"== 0\" and \"> 0\"), or set allow_unverified: \"<reason>\" to run without proof", a.Name, s.Baseline)
+			p.at("counters", "no counter tells arm %q apart from the baseline %q: "+
+				"give one counter expectations for both arms that no value meets together (e.g. \"== 0\" and \"> 0\"), "+
+				"or set allow_unverified: \"<reason>\" to run without proof", a.Name, s.Baseline)
 		}
 	}
 }

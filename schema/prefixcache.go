@@ -1,5 +1,11 @@
 package schema
 
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+)
+
 // PrefixCache is how a campaign keeps an engine from serving a request's
 // prompt out of its prefix cache (a cached prompt would make time to first
 // token and the first decode steps mean something else after the warmups
@@ -27,6 +33,19 @@ const (
 )
 
 func (p PrefixCache) Check() error { return oneOf(p, "disabled, distinct-prefix, unknown") }
+
+// DistinctPrefix is the prefix a request's prompt starts with under
+// PrefixCacheDistinct: eight hex digits of the sha256 of the run's and the
+// request's numbers (seq, the start's sequence number, and request, the
+// request's index within it), and a colon. Its first characters differ
+// between requests, so a server that caches by token (llama-server) or by
+// block (vLLM) finds nothing of the prompt in its cache but, at most, a
+// leading token they happen to share. Each request's prefix is stored in
+// its raw run, and the record's method shows one.
+func DistinctPrefix(seq, request int) string {
+	sum := sha256.Sum256([]byte(fmt.Sprintf("decodebench run %d request %d", seq, request)))
+	return hex.EncodeToString(sum[:4]) + ": "
+}
 
 // ArmPrefixCache is the prefix-cache state one arm ran under, as the
 // record's method stores it.

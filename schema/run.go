@@ -26,8 +26,9 @@ type Run struct {
 
 	Metrics map[string]float64 `json:"metrics,omitempty"`
 	Tokens  int                `json:"tokens,omitempty"`
-	// TokenSource says where the token count came from: a field of the
-	// engine's reply, or TokensFromEvents.
+	// TokenSource says where the token count came from: the engine's own
+	// total it was read from (timings.predicted_n, usage.completion_tokens,
+	// …), or TokensFromEvents.
 	TokenSource   string                    `json:"token_source,omitempty"`
 	EngineTimings map[string]float64        `json:"engine_timings,omitempty"`
 	Counters      map[string]CounterReading `json:"counters,omitempty"`
@@ -76,6 +77,11 @@ type Run struct {
 	// in a scenario where no arm sets concurrency (stream.go).
 	Streams []Stream `json:"streams,omitempty"`
 }
+
+// TokensFromEvents is the TokenSource of a count of stream events, used
+// when the engine returned no totals: it undercounts when the engine merges
+// tokens into one event.
+const TokensFromEvents = "stream events"
 
 // OK reports whether the run finished without error.
 func (r Run) OK() bool { return r.Error == "" }
@@ -132,8 +138,3 @@ type EngineOutput struct {
 	// (which keeps its head and tail).
 	LogCutBytes int64 `json:"log_cut_bytes,omitempty"`
 }
-
-// TokensFromEvents is the TokenSource of a count of stream events, used
-// only when the engine reported no token totals: it undercounts when the
-// engine merges tokens that end inside a multi-byte character.
-const TokensFromEvents = "stream events"

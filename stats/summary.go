@@ -1,5 +1,3 @@
-// Package stats summarizes the samples of a campaign: per-arm location and
-// dispersion, and ratios between arms.
 package stats
 
 import (
@@ -7,12 +5,29 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/decodebench/decodebench/schema"
 	"gonum.org/v1/gonum/stat"
 )
 
+// Summary is the location and dispersion of one sample. The analysis
+// stores it as a schema.Summary, whose fields are the same.
+type Summary struct {
+	N int
+	// Median, Q1 and Q3 are type-7 quantiles (Quantile).
+	Median float64
+	// MAD is the raw median absolute deviation from the median (not scaled
+	// by 1.4826).
+	MAD      float64
+	Q1, Q3   float64
+	Min, Max float64
+	// Mean and StdDev are the sample mean and standard deviation (n−1);
+	// StdDev is 0 for one value.
+	Mean, StdDev float64
+	// CV is the coefficient of variation, StdDev/|Mean|; 0 when Mean is 0.
+	CV float64
+}
+
 // Summarize computes a Summary. NaN values are ignored.
-func Summarize(xs []float64) schema.Summary {
+func Summarize(xs []float64) Summary {
 	v := make([]float64, 0, len(xs))
 	for _, x := range xs {
 		if !math.IsNaN(x) {
@@ -20,10 +35,10 @@ func Summarize(xs []float64) schema.Summary {
 		}
 	}
 	if len(v) == 0 {
-		return schema.Summary{}
+		return Summary{}
 	}
 	sort.Float64s(v)
-	s := schema.Summary{N: len(v), Min: v[0], Max: v[len(v)-1]}
+	s := Summary{N: len(v), Min: v[0], Max: v[len(v)-1]}
 	s.Median = Quantile(v, 0.5)
 	s.Q1 = Quantile(v, 0.25)
 	s.Q3 = Quantile(v, 0.75)

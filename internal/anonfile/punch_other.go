@@ -1,6 +1,6 @@
 //go:build !linux
 
-package machine
+package anonfile
 
 import (
 	"errors"

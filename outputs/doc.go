@@ -1,6 +1,13 @@
-// Package identity decides mechanically whether two greedy (temperature-0)
-// outputs are byte-identical, and when they are not, says exactly where they
-// part.
+// Package outputs compares generated outputs mechanically: it decides
+// whether two greedy (temperature-0) outputs are byte-identical and, when
+// they are not, says exactly where they part (the first divergence, with
+// an excerpt of each), which outputs cannot be compared at all (Empty),
+// and how far a baseline's runs agree with each other (SelfAgreement).
+//
+// This is output identity, as a record's "Output identity" section reports
+// it. The other identities a record holds are not here: the engine's
+// (binary hash, version, libraries, models: engine.Identify and
+// engine.ModelFiles) and the machine's (hardware and OS: machine.Identify).
 //
 // Output identity between a baseline arm (classic decode) and another arm
 // (speculative decoding, …) has been "confirmed by eye" wrongly before: texts
@@ -63,4 +70,4 @@
 // of their text in the reasoning channel and a newline outside it, agree
 // byte for byte and prove nothing about the decode path; that is the
 // empty-versus-empty false pass in another form.
-package identity
+package outputs

@@ -1,6 +1,6 @@
 //go:build unix
 
-package machine
+package engine
 
 import (
 	"time"
@@ -8,11 +8,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// SelfCPU is the CPU time (user + system, every thread) this process has
+// selfCPU is the CPU time (user + system, every thread) this process has
 // used so far, from getrusage(RUSAGE_SELF); -1 where it cannot be read.
 // The difference of two readings is decodebench's own footprint between
 // them.
-func SelfCPU() time.Duration {
+func selfCPU() time.Duration {
 	var ru unix.Rusage
 	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
 		return -1
