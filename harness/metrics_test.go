@@ -50,11 +50,11 @@ func TestDiagnosticLinesInTheWindow(t *testing.T) {
 	}
 }
 
-// The README's metrics, read from a reply the way a run reads them: the
-// GB/s expression (1e9 is a number) has a value when the model's size and
-// the decode rate do; an expression may use one declared after it; an
-// input without a value (no token count, no model file) leaves the metric
-// without one, never a 0.
+// The scenario guide's metrics (docs/guide/writing-scenarios.md), read
+// from a reply the way a run reads them: the GB/s expression (1e9 is a
+// number) has a value when the model's size and the decode rate do; an
+// expression may use one declared after it; an input without a value (no
+// token count, no model file) leaves the metric without one, never a 0.
 func TestExtraMetricsFromARun(t *testing.T) {
 	src := `feature: x
 engine:

@@ -260,7 +260,21 @@ func TestPowermetricsCommand(t *testing.T) {
 		}
 	}
 	if args != "--samplers cpu_power,gpu_power -i 200 -b 1" || EnergySampleInterval != 200*time.Millisecond {
-		t.Errorf("the README's sudoers line pins %q every %v", args, EnergySampleInterval)
+		t.Errorf("the sudoers line of docs/reference/host-telemetry.md pins %q every %v", args, EnergySampleInterval)
+	}
+	// The documented line allows exactly these arguments (sudoers
+	// escapes the comma), and the command to check it runs them.
+	doc, err := os.ReadFile("../docs/reference/host-telemetry.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"NOPASSWD: /usr/bin/powermetrics " + strings.ReplaceAll(args, ",", `\,`) + "\n",
+		"/usr/bin/powermetrics " + args + "`",
+	} {
+		if !strings.Contains(strings.ReplaceAll(string(doc), "\n/usr/bin", " /usr/bin"), want) {
+			t.Errorf("docs/reference/host-telemetry.md does not give %q", want)
+		}
 	}
 }
 

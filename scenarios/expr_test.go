@@ -28,8 +28,8 @@ func TestExprInputs(t *testing.T) {
 	}
 }
 
-// The README's gbps metric loads with exactly its two inputs, so a run
-// that has both computes it.
+// The scenario guide's gbps metric (docs/guide/writing-scenarios.md)
+// loads with exactly its two inputs, so a run that has both computes it.
 func TestReadmeExprLoads(t *testing.T) {
 	s, _, err := Parse("q.yaml", ".", []byte(quietBase+"metrics:\n  extra:\n    - {name: gbps, unit: GB/s, expr: \"model_bytes * decode_tok_s / 1e9\"}\n"), Options{LookupEnv: noEnv})
 	if err != nil {
