@@ -15,7 +15,7 @@ import (
 // BuildLogHeadBytes and BuildLogTailBytes bound what is kept of one
 // build's output (its log): its first and its last MiB (a failed build's
 // error is at its end), with a line saying how much was cut between
-// them, the README's Bounds table says.
+// them, docs/reference/bounds-and-security.md says.
 const (
 	BuildLogHeadBytes = 1 << 20
 	BuildLogTailBytes = 1 << 20

@@ -14,7 +14,7 @@ import (
 // while reading, before what was read is kept, so that no engine output,
 // however large or however long it goes on, can grow decodebench's memory
 // past them; passing one ends the run with an error that says which. The
-// README's "Bounds" table states them.
+// docs/reference/bounds-and-security.md states them.
 const (
 	// MaxEventBytes bounds one server-sent event (and each of its lines).
 	MaxEventBytes = 16 << 20
@@ -51,7 +51,7 @@ var ErrTooLarge = errors.New("larger than decodebench accepts")
 
 // tooLarge says what passed which bound.
 func tooLarge(what string, limit int64) error {
-	return fmt.Errorf("%s: %w (the limit is %s; see the README's Bounds)", what, ErrTooLarge, sizeText(limit))
+	return fmt.Errorf("%s: %w (the limit is %s; see docs/reference/bounds-and-security.md)", what, ErrTooLarge, sizeText(limit))
 }
 
 func sizeText(n int64) string {

@@ -67,7 +67,7 @@ type logLine struct {
 	marker bool
 }
 
-// Bounds on an engine's log (see the README's Bounds).
+// Bounds on an engine's log (see docs/reference/bounds-and-security.md).
 const (
 	// LogHeadBytes and LogTailBytes are how much of a run's log the file
 	// keeps from its start and its end.

@@ -45,7 +45,7 @@ func (c *campaign) startPowermetrics() {
 	pm, err := machine.StartPowermetrics()
 	if err != nil {
 		c.host.powerWhy = "powermetrics: " + err.Error()
-		c.progress.Printf("energy will not be measured: %s (the README's energy section says how to let decodebench run powermetrics)", c.host.powerWhy)
+		c.progress.Printf("energy will not be measured: %s (docs/reference/host-telemetry.md says how to let decodebench run powermetrics)", c.host.powerWhy)
 		return
 	}
 	c.host.power, c.host.powerWhy = pm, ""

@@ -30,8 +30,8 @@ type runner func(ctx context.Context, name string, args ...string) ([]byte, erro
 // may print, checked while it prints: its standard output past
 // MaxToolOutput ends it with an error that names the bound (what it
 // printed is not quoted); of its standard error only the first
-// maxToolStderr bytes are kept, to quote when it fails. The README's
-// "Bounds" table states them.
+// maxToolStderr bytes are kept, to quote when it fails.
+// docs/reference/bounds-and-security.md states them.
 const (
 	// MaxToolOutput bounds a tool's standard output. The largest,
 	// system_profiler's JSON and ioreg's accelerator entry, are tens of
@@ -73,7 +73,7 @@ func RunBounded(cmd *exec.Cmd) (stdout, stderr []byte, err error) {
 	cmd.Stdout, cmd.Stderr = out, errb
 	err = cmd.Run()
 	if out.over {
-		err = fmt.Errorf("%w (the limit is %d MiB; see the README's Bounds)", ErrToolOutputTooLarge, MaxToolOutput>>20)
+		err = fmt.Errorf("%w (the limit is %d MiB; see docs/reference/bounds-and-security.md)", ErrToolOutputTooLarge, MaxToolOutput>>20)
 	}
 	return out.buf.Bytes(), []byte(errb.String()), err
 }

@@ -48,7 +48,7 @@ type GPUSampler struct {
 }
 
 // Bounds on what decodebench reads from the nvidia-smi sampler, checked
-// while reading, the README's "Bounds" table states them: a line past
+// while reading, docs/reference/bounds-and-security.md states them: a line past
 // MaxGPUSampleLine stops the sampler (and kills it), and the windows
 // after say which bound; past MaxGPUSamples kept, the oldest are dropped,
 // and a window that lost its samples to that is refused.
@@ -236,7 +236,7 @@ func (s *GPUSampler) consume(chunk []byte) error {
 	s.partial = lines[len(lines)-1]
 	if len(s.partial) > MaxGPUSampleLine {
 		s.partial = ""
-		return s.fail(fmt.Errorf("nvidia-smi sampler: a line longer than %d KiB, the most decodebench reads; the sampler was stopped (see the README's Bounds)", MaxGPUSampleLine>>10))
+		return s.fail(fmt.Errorf("nvidia-smi sampler: a line longer than %d KiB, the most decodebench reads; the sampler was stopped (see docs/reference/bounds-and-security.md)", MaxGPUSampleLine>>10))
 	}
 	for _, line := range lines[:len(lines)-1] {
 		line = strings.TrimSpace(line)

@@ -22,12 +22,12 @@ import (
 // EnergySampleInterval, line-buffered so each sample arrives when it is
 // printed. They are fixed, so that a sudoers line can allow exactly this
 // command and nothing else of powermetrics (its -o writes any file as
-// root); the README gives the line.
+// root); docs/reference/host-telemetry.md gives the line.
 var PowermetricsArgs = []string{"--samplers", "cpu_power,gpu_power", "-i", "200", "-b", "1"}
 
 // Bounds on what decodebench reads from powermetrics, checked while
 // reading: passing one stops the sampler (and kills it), and the windows
-// after say which bound. The README's "Bounds" table states them.
+// after say which bound. The docs/reference/bounds-and-security.md states them.
 const (
 	// MaxPowermetricsLine bounds one line (a sample's longest, the
 	// per-frequency residency list, is about 500 bytes).
@@ -224,7 +224,7 @@ func (s *PowermetricsSampler) readLoop() {
 	for {
 		line, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
-			s.fail(fmt.Errorf("a line longer than %d KiB: %w (see the README's Bounds)", MaxPowermetricsLine>>10, errTooLarge))
+			s.fail(fmt.Errorf("a line longer than %d KiB: %w (see docs/reference/bounds-and-security.md)", MaxPowermetricsLine>>10, errTooLarge))
 			return
 		}
 		if err != nil {
@@ -244,7 +244,7 @@ func (s *PowermetricsSampler) readLoop() {
 			continue // the machine and boot lines before the first sample
 		}
 		if block.Len()+len(line) > MaxPowermetricsSample {
-			s.fail(fmt.Errorf("a sample longer than %d MiB: %w (see the README's Bounds)", MaxPowermetricsSample>>20, errTooLarge))
+			s.fail(fmt.Errorf("a sample longer than %d MiB: %w (see docs/reference/bounds-and-security.md)", MaxPowermetricsSample>>20, errTooLarge))
 			return
 		}
 		block.Write(line)

@@ -46,7 +46,7 @@ func Starter(preset string) ([]byte, error) {
 	w("# It compares classic decode with a speculative arm. Edit the command, the")
 	w("# arms and the prompt, then check it with `decodebench validate FILE` and look")
 	w("# at the plan with `decodebench run FILE --dry-run`. Every key is described in")
-	w("# the README's scenario walkthrough.")
+	w("# docs/reference/scenario-keys.md; docs/guide/writing-scenarios.md walks through one.")
 	w("# Run: decodebench run FILE")
 	w("")
 	w("# The record is written to docs/benchmark_results/<feature>-<hardware>-<date>.md.")

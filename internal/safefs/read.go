@@ -27,7 +27,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Size caps of what decodebench reads back (stated in the README).
+// Size caps of what decodebench reads back (stated in docs/reference/bounds-and-security.md).
 const (
 	// MaxRecord bounds a record's Markdown: tens of kilobytes in practice.
 	MaxRecord = 64 << 20
