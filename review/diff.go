@@ -159,7 +159,7 @@ func Compare(oldPath string, old *schema.Record, newPath string, nu *schema.Reco
 		for _, arm := range arms {
 			rc := stats.CompareRatios(samples(old, base, m), samples(old, arm, m), samples(nu, base, m), samples(nu, arm, m), rcfg)
 			rd := RatioDiff{Arm: arm, Baseline: base, Metric: m, Old: nan0(rc.Old), New: nan0(rc.New), Change: nan0(rc.Change - 1), Lo: nan0(rc.Lo - 1), Hi: nan0(rc.Hi - 1)}
-			rd.Verdict = judge(rc.Change-1, rc.Lo-1, rc.Hi-1, math.NaN(), rcfg.Alpha, opt.Threshold, higherIsBetter(nu, m))
+			rd.Verdict = judge(rc.Change-1, rc.Lo-1, rc.Hi-1, math.NaN(), rcfg.Alpha, opt.Threshold, nu.HigherIsBetter(m))
 			d.Ratios = append(d.Ratios, rd)
 		}
 	}
@@ -183,7 +183,7 @@ func (d Diff) Regressed() bool {
 
 func metricDiff(old, nu *schema.Record, arm, m string, cfg stats.Config, threshold float64) MetricDiff {
 	a, b := samples(old, arm, m), samples(nu, arm, m)
-	md := MetricDiff{Arm: arm, Metric: m, Unit: unitOf(nu, old, m), HigherIsBetter: higherIsBetter(nu, m), OldN: len(a), NewN: len(b), Confidence: cfg.Confidence}
+	md := MetricDiff{Arm: arm, Metric: m, Unit: unitOf(nu, old, m), HigherIsBetter: nu.HigherIsBetter(m), OldN: len(a), NewN: len(b), Confidence: cfg.Confidence}
 	if len(a) == 0 || len(b) == 0 {
 		md.Verdict = NotFound
 		return md
@@ -222,7 +222,7 @@ func nan0(v float64) float64 {
 func samples(rec *schema.Record, arm, metric string) []float64 {
 	var out []float64
 	for i, r := range rec.Runs {
-		if r.Arm != arm || !r.OK() || (i < len(rec.Analysis.Marks) && rec.Analysis.Marks[i].Dropped) {
+		if r.Arm != arm || !rec.RunCounts(i) {
 			continue
 		}
 		if v, ok := r.Metrics[metric]; ok {
@@ -276,13 +276,6 @@ func unitOf(nu, old *schema.Record, metric string) string {
 		}
 	}
 	return schema.MetricOf(metric).Unit
-}
-
-func higherIsBetter(r *schema.Record, metric string) bool {
-	if res, ok := r.Result(metric); ok {
-		return res.HigherIsBetter
-	}
-	return schema.MetricOf(metric).HigherIsBetter
 }
 
 // conditions lists every difference in the conditions of measurement.
