@@ -74,17 +74,17 @@ func ReadState(dataDir string) (scenarioPath string, overrides []string, err err
 	return st.ScenarioPath, st.Overrides, err
 }
 
+// readState reads the state strictly (safefs.ReadJSON, as bisect reads
+// its own): a field this decodebench does not write is refused, never
+// ignored.
 func readState(dataDir string) (state, error) {
 	var st state
-	b, err := readRegular(filepath.Join(dataDir, stateFile), maxStateBytes)
+	err := safefs.ReadJSON(filepath.Join(dataDir, stateFile), maxStateBytes, &st)
 	if errors.Is(err, fs.ErrNotExist) {
 		return st, fmt.Errorf("resume %s: not a campaign data folder: %w", dataDir, err)
 	}
 	if err != nil {
-		return st, fmt.Errorf("resume %s: %s: %w", dataDir, stateFile, err)
-	}
-	if err := json.Unmarshal(b, &st); err != nil {
-		return st, fmt.Errorf("resume %s: %s: %w", dataDir, stateFile, err)
+		return st, fmt.Errorf("resume %s: %w", dataDir, err)
 	}
 	return st, nil
 }

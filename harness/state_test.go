@@ -33,8 +33,8 @@ func testCampaign(t *testing.T, src string) *campaign {
 	return c
 }
 
-// craftedFolder makes out/data/<stem> as a campaign would have left it,
-// with a campaign.json that names a record path outside out.
+// craftedFolder makes out/data/<stem> as a campaign would have left it
+// (its engine's hash in campaign.json is not the engine's).
 func craftedFolder(t *testing.T, s *scenarios.Scenario, stem string) (out, dataDir string) {
 	t.Helper()
 	out = t.TempDir()
@@ -42,8 +42,7 @@ func craftedFolder(t *testing.T, s *scenarios.Scenario, stem string) (out, dataD
 	if err := os.MkdirAll(filepath.Join(dataDir, "logs"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	st := `{"scenario_path": "t.yaml", "scenario_hash": "` + s.Hash() + `", "record_path": "/tmp/elsewhere/x.md",
-"hardware": "../../../../tmp/elsewhere", "date": "2026-01-01", "engine_sha256": "never-this"}`
+	st := `{"scenario_path": "t.yaml", "scenario_hash": "` + s.Hash() + `", "engine_sha256": "never-this"}`
 	for name, body := range map[string]string{stateFile: st, recorder.ScenarioFile: string(s.Source), recorder.RunsFile: ""} {
 		if err := os.WriteFile(filepath.Join(dataDir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
@@ -192,6 +191,36 @@ func TestStateNamesNoWritePath(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "v" {
 		t.Errorf("written through a link: %q", b)
+	}
+}
+
+// campaign.json is read strictly, as bisect reads bisect.json: a field
+// decodebench does not write (the record path, hardware and date a
+// crafted or older state names among them) refuses the resume with an
+// error naming the file and the field, before anything is written.
+func TestResumeRefusesUnknownStateFields(t *testing.T) {
+	s := parseTest(t, testScenario)
+	for _, field := range []string{`"record_path": "/tmp/elsewhere/x.md"`, `"hardware": "../../elsewhere"`, `"colour": "blue"`} {
+		out, dataDir := craftedFolder(t, s, "t-xeon-2026-01-01")
+		path := filepath.Join(dataDir, stateFile)
+		st := `{"scenario_path": "t.yaml", "scenario_hash": "` + s.Hash() + `", ` + field + `}`
+		if err := os.WriteFile(path, []byte(st), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		name, _, _ := strings.Cut(field, ":")
+		_, err := Resume(context.Background(), dataDir, s, Options{})
+		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "unknown field "+name) {
+			t.Errorf("%s: Resume: %v, want an error naming %s and the field", name, err, path)
+		}
+		if _, _, err := ReadState(dataDir); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: ReadState: %v, want an error naming %s", name, err, path)
+		}
+		if b, _ := os.ReadFile(path); string(b) != st {
+			t.Errorf("%s: the refused state was rewritten: %s", name, b)
+		}
+		if _, err := os.Stat(filepath.Join(out, "t-xeon-2026-01-01.md")); err == nil {
+			t.Errorf("%s: a refused resume wrote a record", name)
+		}
 	}
 }
 
