@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/redact"
@@ -35,17 +34,6 @@ type journalFile interface {
 	Sync() error
 	Truncate(size int64) error
 	Close() error
-}
-
-// OpenJournal opens (or creates) the journal for appending; it never
-// writes through a symbolic link.
-func OpenJournal(path string) (*Journal, error) {
-	d, err := safefs.OpenDir(filepath.Dir(path))
-	if err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
-	}
-	defer d.Close()
-	return OpenJournalIn(d, filepath.Base(path))
 }
 
 // OpenJournalIn opens (or creates) the journal name in a data folder held

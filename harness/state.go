@@ -44,15 +44,6 @@ type state struct {
 	Resumed []time.Time `json:"resumed,omitempty"`
 }
 
-func writeState(dataDir string, st state) error {
-	d, err := safefs.OpenDir(dataDir)
-	if err != nil {
-		return fmt.Errorf("campaign state: %w", err)
-	}
-	defer d.Close()
-	return writeStateIn(d, st)
-}
-
 // writeStateIn writes the state into a data folder held open: into a
 // temporary file created beside it, renamed over it (never through a
 // link).
@@ -166,7 +157,7 @@ func checkDataDir(dir string) error {
 // not part of the meaning, so they never show here.
 func scenarioChanged(dataDir string, s *scenarios.Scenario, now, was string) error {
 	head := fmt.Sprintf("resume %s: the scenario changed since the campaign started (semantic hash %.12s, was %.12s): a resumed record would mix two campaigns", dataDir, now, was)
-	old, err := readRegular(filepath.Join(dataDir, recorder.ScenarioFile), scenarios.MaxScenarioBytes)
+	old, err := safefs.ReadFile(filepath.Join(dataDir, recorder.ScenarioFile), scenarios.MaxScenarioBytes)
 	if err != nil {
 		return fmt.Errorf("%s; the started scenario cannot be shown: %v", head, err)
 	}
@@ -184,6 +175,3 @@ func scenarioChanged(dataDir string, s *scenarios.Scenario, now, was string) err
 	}
 	return errors.New(b.String())
 }
-
-// readRegular is the guarded reader (safefs).
-func readRegular(path string, limit int64) ([]byte, error) { return safefs.ReadFile(path, limit) }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -21,6 +22,18 @@ func parseTest(t *testing.T, src string) *scenarios.Scenario {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// heldDir opens a folder as a campaign holds its data folder, closed
+// when the test ends.
+func heldDir(t *testing.T, dir string) *safefs.Dir {
+	t.Helper()
+	d, err := safefs.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
 }
 
 // testCampaign parses src and builds its campaign.
@@ -162,7 +175,7 @@ func TestResumeTarget(t *testing.T) {
 // The state written names no path to write to.
 func TestStateNamesNoWritePath(t *testing.T) {
 	d := t.TempDir()
-	if err := writeState(d, state{ScenarioPath: "/x/t.yaml", ScenarioHash: "h"}); err != nil {
+	if err := writeStateIn(heldDir(t, d), state{ScenarioPath: "/x/t.yaml", ScenarioHash: "h"}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(d, stateFile))
@@ -171,13 +184,13 @@ func TestStateNamesNoWritePath(t *testing.T) {
 			t.Errorf("campaign.json holds %s: %s", k, b)
 		}
 	}
-	// writeState replaces a link at campaign.json instead of writing
+	// writeStateIn replaces a link at campaign.json instead of writing
 	// through it.
 	victim := filepath.Join(t.TempDir(), "v")
 	os.WriteFile(victim, []byte("v"), 0o644)
 	os.Remove(filepath.Join(d, stateFile))
 	os.Symlink(victim, filepath.Join(d, stateFile))
-	if err := writeState(d, state{}); err != nil {
+	if err := writeStateIn(heldDir(t, d), state{}); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "v" {
@@ -186,7 +199,7 @@ func TestStateNamesNoWritePath(t *testing.T) {
 	// ... and never uses a link planted at a temporary name: its
 	// temporary file is created exclusively under a fresh name.
 	os.Symlink(victim, filepath.Join(d, stateFile+".tmp"))
-	if err := writeState(d, state{}); err != nil {
+	if err := writeStateIn(heldDir(t, d), state{}); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "v" {
@@ -296,7 +309,7 @@ func TestInterruptedRunIsNotAFailure(t *testing.T) {
 	c.dataDir = t.TempDir()
 	c.recPath = filepath.Join(c.dataDir, "r.md")
 	c.rec = c.newRecord("x", "2026-01-01", machineIdentity(), time.Unix(0, 0))
-	j, err := OpenJournal(filepath.Join(c.dataDir, recorder.RunsFile))
+	j, err := OpenJournalIn(heldDir(t, c.dataDir), recorder.RunsFile)
 	if err != nil {
 		t.Fatal(err)
 	}
