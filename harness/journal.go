@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -131,4 +132,19 @@ func RepairJournal(path string) (int64, error) {
 		return 0, fmt.Errorf("journal: %w", err)
 	}
 	return end - keep, nil
+}
+
+// openJournal opens the data folder's runs.jsonl for appending, redacting
+// every run written.
+func (c *campaign) openJournal() error {
+	if err := c.data.Mkdir("logs"); err != nil {
+		return err
+	}
+	journal, err := OpenJournalIn(c.data, recorder.RunsFile)
+	if err != nil {
+		return err
+	}
+	journal.Redactor = c.redact
+	c.journal = journal
+	return nil
 }

@@ -175,3 +175,19 @@ func scenarioChanged(dataDir string, s *scenarios.Scenario, now, was string) err
 	}
 	return errors.New(b.String())
 }
+
+// startState is the state a campaign starts with. It names the scenario
+// by absolute path, so that a resume from another folder finds it. It
+// names no path to write to: a resume derives those from the data folder
+// (resumeTarget).
+func (c *campaign) startState() state {
+	s := c.scenario
+	scenarioPath := s.Path
+	if !strings.HasPrefix(scenarioPath, "embedded:") {
+		if abs, err := filepath.Abs(scenarioPath); err == nil {
+			scenarioPath = abs
+		}
+	}
+	return state{ScenarioPath: scenarioPath, ScenarioHash: s.Hash(), Started: c.rec.Method.Started,
+		EngineSHA256: c.rec.Engine.SHA256, ArmEngines: c.engines.armHashes(), Overrides: s.Overrides}
+}
