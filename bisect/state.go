@@ -1,9 +1,10 @@
 package bisect
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/decodebench/decodebench/internal/safefs"
@@ -59,17 +60,16 @@ func writeIn(dataDir, rel string, b []byte) error {
 	return d.WriteFile(rel, b, 0o644)
 }
 
+// readState reads the state strictly (safefs.ReadJSON): a field this
+// decodebench does not write is refused, never ignored.
 func readState(dataDir string) (*state, error) {
-	p := filepath.Join(dataDir, StateFile)
-	b, err := safefs.ReadFile(p, maxStateBytes)
-	if err != nil {
+	var st state
+	err := safefs.ReadJSON(filepath.Join(dataDir, StateFile), maxStateBytes, &st)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s: not a bisect's data folder: %w", dataDir, err)
 	}
-	var st state
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&st); err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+	if err != nil {
+		return nil, err // it names the file
 	}
 	return &st, nil
 }

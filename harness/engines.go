@@ -90,8 +90,10 @@ func (es *engineSet) refuse(s *scenarios.Scenario) error {
 	for i, id := range es.ids {
 		u := es.uses[i]
 		if id.Path == "" {
-			return fmt.Errorf("engine %q does not resolve (%s): install it or name it by path (the shipped scenarios take ${LLAMA_SERVER}, which `make demo` sets to the llama-server it installs under .cache/llama.cpp/bin); nothing was written",
-				u.Launch.Binary(), strings.Join(id.Problems, "; "))
+			what := fmt.Sprintf("engine %q does not resolve (%s)", u.Launch.Binary(), strings.Join(id.Problems, "; "))
+			how := "install it or name it by path (the shipped scenarios take ${LLAMA_SERVER}, " +
+				"which `make demo` sets to the llama-server it installs under .cache/llama.cpp/bin)"
+			return fmt.Errorf("%s: %s; nothing was written", what, how)
 		}
 		if id.AllowDirty != "" {
 			continue
@@ -128,8 +130,10 @@ func (es *engineSet) sameBinaries(s *scenarios.Scenario) error {
 				!slices.Equal(a.Command[1:], b.Command[1:]) || !sameEnv(a.Env, b.Env) {
 				continue
 			}
-			return fmt.Errorf("arms %q and %q run byte-identical binaries (%s and %s, sha256 %.12s) with the same arguments and environment: an accidental A/A comparison; build the arms from different sources, or mark one control: true to measure the method's noise floor; nothing was written",
+			what := fmt.Sprintf("arms %q and %q run byte-identical binaries (%s and %s, sha256 %.12s) with the same arguments and environment",
 				a.Arm, b.Arm, ia.Path, ib.Path, ia.SHA256)
+			how := "build the arms from different sources, or mark one control: true to measure the method's noise floor"
+			return fmt.Errorf("%s: an accidental A/A comparison; %s; nothing was written", what, how)
 		}
 	}
 	return nil

@@ -207,7 +207,7 @@ func TestResumeRefusesAChangedArmEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.EngineSHA256, st.ArmEngines = es.of("base").SHA256, es.armHashes()
-	if err := writeState(dataDir, st); err != nil {
+	if err := writeStateIn(heldDir(t, dataDir), st); err != nil {
 		t.Fatal(err)
 	}
 	fakeBinary(t, head, "srv build 3") // rebuilt between the interruption and the resume

@@ -277,3 +277,15 @@ func (c *campaign) reapStale() {
 		}
 	}
 }
+
+// prepareHost readies the host for measuring: engines a killed campaign
+// left are reaped, the host's baselines read, indexing paused and
+// GOMAXPROCS frozen. It returns the restore of indexing, which the caller
+// defers (a second call does nothing).
+func (c *campaign) prepareHost(ctx context.Context) (restoreIndexing func()) {
+	c.reapStale()
+	c.readHost(ctx)
+	restoreIndexing = c.pauseIndexing(ctx)
+	freezeMaxProcs()
+	return restoreIndexing
+}

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -35,17 +35,6 @@ type journalFile interface {
 	Sync() error
 	Truncate(size int64) error
 	Close() error
-}
-
-// OpenJournal opens (or creates) the journal for appending; it never
-// writes through a symbolic link.
-func OpenJournal(path string) (*Journal, error) {
-	d, err := safefs.OpenDir(filepath.Dir(path))
-	if err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
-	}
-	defer d.Close()
-	return OpenJournalIn(d, filepath.Base(path))
 }
 
 // OpenJournalIn opens (or creates) the journal name in a data folder held
@@ -143,4 +132,19 @@ func RepairJournal(path string) (int64, error) {
 		return 0, fmt.Errorf("journal: %w", err)
 	}
 	return end - keep, nil
+}
+
+// openJournal opens the data folder's runs.jsonl for appending, redacting
+// every run written.
+func (c *campaign) openJournal() error {
+	if err := c.data.Mkdir("logs"); err != nil {
+		return err
+	}
+	journal, err := OpenJournalIn(c.data, recorder.RunsFile)
+	if err != nil {
+		return err
+	}
+	journal.Redactor = c.redact
+	c.journal = journal
+	return nil
 }

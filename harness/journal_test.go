@@ -36,8 +36,9 @@ func (f *shortFile) Write(p []byte) (int, error) {
 // the half line a failing write left is cut back, so a resume never
 // appends onto it, and every line stays a run.
 func TestJournalFullDiskLeavesNoTornLine(t *testing.T) {
-	path := filepath.Join(t.TempDir(), recorder.RunsFile)
-	j, err := OpenJournal(path)
+	dir := t.TempDir()
+	path := filepath.Join(dir, recorder.RunsFile)
+	j, err := OpenJournalIn(heldDir(t, dir), recorder.RunsFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestJournalFullDiskLeavesNoTornLine(t *testing.T) {
 		t.Fatalf("journal after a failed append: %q", b)
 	}
 	// The disk has room again: the journal goes on from its last whole run.
-	j, err = OpenJournal(path)
+	j, err = OpenJournalIn(heldDir(t, dir), recorder.RunsFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestResumeCutsTornJournalLine(t *testing.T) {
 	s := parseTest(t, testScenario)
 	out, dataDir := craftedFolder(t, s, "t-x-2026-01-01")
 	st := state{ScenarioPath: "t.yaml", ScenarioHash: s.Hash(), EngineSHA256: "never-this"}
-	if err := writeState(dataDir, st); err != nil {
+	if err := writeStateIn(heldDir(t, dataDir), st); err != nil {
 		t.Fatal(err)
 	}
 	whole, _ := json.Marshal(schema.Run{Seq: 1, Round: 1, Arm: "a"})

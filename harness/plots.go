@@ -49,7 +49,7 @@ func plotRuns(rec *schema.Record, primary string) []plots.Run {
 			mk = rec.Analysis.Marks[i]
 		}
 		v, ok := r.Metrics[primary]
-		if !ok || !r.OK() || mk.Dropped {
+		if !ok || !rec.RunCounts(i) {
 			v = math.NaN()
 		}
 		runs = append(runs, plots.Run{Seq: r.Seq, Arm: r.Arm, Start: r.Start, End: r.Start.Add(secondsDuration(r.Seconds)), Value: v,

@@ -99,3 +99,23 @@ func (c *campaign) resumePoint() (next, attempt int) {
 	// The last slot failed and the campaign stopped there: try it again.
 	return last.Seq - 1, max(last.Attempt, 1) + 1
 }
+
+// resumeSchedule plans the schedule from where the record's runs leave
+// off: as many rounds as they reach (an adaptive campaign may have grown
+// before it was interrupted), and the slot after the last finished run.
+func (c *campaign) resumeSchedule() (*schedule, error) {
+	s := c.scenario
+	sch := &schedule{rounds: s.Schedule.Rounds.Min}
+	for len(c.rec.Runs) > 0 && sch.rounds*len(s.Arms) < c.rec.Runs[len(c.rec.Runs)-1].Seq {
+		sch.rounds++
+	}
+	var err error
+	if sch.plan, err = c.plan(sch.rounds); err != nil {
+		return nil, err
+	}
+	sch.next, sch.attempt = c.resumePoint()
+	c.progress.SetTotal(len(sch.plan), sch.next)
+	c.progress.Printf("campaign %s: %d runs (%d arms × %d rounds, order %s), record %s",
+		s.Feature, len(sch.plan), len(s.Arms), sch.rounds, s.Schedule.Order, c.recPath)
+	return sch, nil
+}

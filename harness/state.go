@@ -44,15 +44,6 @@ type state struct {
 	Resumed []time.Time `json:"resumed,omitempty"`
 }
 
-func writeState(dataDir string, st state) error {
-	d, err := safefs.OpenDir(dataDir)
-	if err != nil {
-		return fmt.Errorf("campaign state: %w", err)
-	}
-	defer d.Close()
-	return writeStateIn(d, st)
-}
-
 // writeStateIn writes the state into a data folder held open: into a
 // temporary file created beside it, renamed over it (never through a
 // link).
@@ -74,17 +65,17 @@ func ReadState(dataDir string) (scenarioPath string, overrides []string, err err
 	return st.ScenarioPath, st.Overrides, err
 }
 
+// readState reads the state strictly (safefs.ReadJSON, as bisect reads
+// its own): a field this decodebench does not write is refused, never
+// ignored.
 func readState(dataDir string) (state, error) {
 	var st state
-	b, err := readRegular(filepath.Join(dataDir, stateFile), maxStateBytes)
+	err := safefs.ReadJSON(filepath.Join(dataDir, stateFile), maxStateBytes, &st)
 	if errors.Is(err, fs.ErrNotExist) {
 		return st, fmt.Errorf("resume %s: not a campaign data folder: %w", dataDir, err)
 	}
 	if err != nil {
-		return st, fmt.Errorf("resume %s: %s: %w", dataDir, stateFile, err)
-	}
-	if err := json.Unmarshal(b, &st); err != nil {
-		return st, fmt.Errorf("resume %s: %s: %w", dataDir, stateFile, err)
+		return st, fmt.Errorf("resume %s: %w", dataDir, err)
 	}
 	return st, nil
 }
@@ -166,7 +157,7 @@ func checkDataDir(dir string) error {
 // not part of the meaning, so they never show here.
 func scenarioChanged(dataDir string, s *scenarios.Scenario, now, was string) error {
 	head := fmt.Sprintf("resume %s: the scenario changed since the campaign started (semantic hash %.12s, was %.12s): a resumed record would mix two campaigns", dataDir, now, was)
-	old, err := readRegular(filepath.Join(dataDir, recorder.ScenarioFile), scenarios.MaxScenarioBytes)
+	old, err := safefs.ReadFile(filepath.Join(dataDir, recorder.ScenarioFile), scenarios.MaxScenarioBytes)
 	if err != nil {
 		return fmt.Errorf("%s; the started scenario cannot be shown: %v", head, err)
 	}
@@ -185,5 +176,18 @@ func scenarioChanged(dataDir string, s *scenarios.Scenario, now, was string) err
 	return errors.New(b.String())
 }
 
-// readRegular is the guarded reader (safefs).
-func readRegular(path string, limit int64) ([]byte, error) { return safefs.ReadFile(path, limit) }
+// startState is the state a campaign starts with. It names the scenario
+// by absolute path, so that a resume from another folder finds it. It
+// names no path to write to: a resume derives those from the data folder
+// (resumeTarget).
+func (c *campaign) startState() state {
+	s := c.scenario
+	scenarioPath := s.Path
+	if !strings.HasPrefix(scenarioPath, "embedded:") {
+		if abs, err := filepath.Abs(scenarioPath); err == nil {
+			scenarioPath = abs
+		}
+	}
+	return state{ScenarioPath: scenarioPath, ScenarioHash: s.Hash(), Started: c.rec.Method.Started,
+		EngineSHA256: c.rec.Engine.SHA256, ArmEngines: c.engines.armHashes(), Overrides: s.Overrides}
+}

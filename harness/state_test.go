@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -23,6 +24,18 @@ func parseTest(t *testing.T, src string) *scenarios.Scenario {
 	return s
 }
 
+// heldDir opens a folder as a campaign holds its data folder, closed
+// when the test ends.
+func heldDir(t *testing.T, dir string) *safefs.Dir {
+	t.Helper()
+	d, err := safefs.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
 // testCampaign parses src and builds its campaign.
 func testCampaign(t *testing.T, src string) *campaign {
 	t.Helper()
@@ -33,8 +46,8 @@ func testCampaign(t *testing.T, src string) *campaign {
 	return c
 }
 
-// craftedFolder makes out/data/<stem> as a campaign would have left it,
-// with a campaign.json that names a record path outside out.
+// craftedFolder makes out/data/<stem> as a campaign would have left it
+// (its engine's hash in campaign.json is not the engine's).
 func craftedFolder(t *testing.T, s *scenarios.Scenario, stem string) (out, dataDir string) {
 	t.Helper()
 	out = t.TempDir()
@@ -42,8 +55,7 @@ func craftedFolder(t *testing.T, s *scenarios.Scenario, stem string) (out, dataD
 	if err := os.MkdirAll(filepath.Join(dataDir, "logs"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	st := `{"scenario_path": "t.yaml", "scenario_hash": "` + s.Hash() + `", "record_path": "/tmp/elsewhere/x.md",
-"hardware": "../../../../tmp/elsewhere", "date": "2026-01-01", "engine_sha256": "never-this"}`
+	st := `{"scenario_path": "t.yaml", "scenario_hash": "` + s.Hash() + `", "engine_sha256": "never-this"}`
 	for name, body := range map[string]string{stateFile: st, recorder.ScenarioFile: string(s.Source), recorder.RunsFile: ""} {
 		if err := os.WriteFile(filepath.Join(dataDir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
@@ -163,7 +175,7 @@ func TestResumeTarget(t *testing.T) {
 // The state written names no path to write to.
 func TestStateNamesNoWritePath(t *testing.T) {
 	d := t.TempDir()
-	if err := writeState(d, state{ScenarioPath: "/x/t.yaml", ScenarioHash: "h"}); err != nil {
+	if err := writeStateIn(heldDir(t, d), state{ScenarioPath: "/x/t.yaml", ScenarioHash: "h"}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(d, stateFile))
@@ -172,13 +184,13 @@ func TestStateNamesNoWritePath(t *testing.T) {
 			t.Errorf("campaign.json holds %s: %s", k, b)
 		}
 	}
-	// writeState replaces a link at campaign.json instead of writing
+	// writeStateIn replaces a link at campaign.json instead of writing
 	// through it.
 	victim := filepath.Join(t.TempDir(), "v")
 	os.WriteFile(victim, []byte("v"), 0o644)
 	os.Remove(filepath.Join(d, stateFile))
 	os.Symlink(victim, filepath.Join(d, stateFile))
-	if err := writeState(d, state{}); err != nil {
+	if err := writeStateIn(heldDir(t, d), state{}); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "v" {
@@ -187,11 +199,41 @@ func TestStateNamesNoWritePath(t *testing.T) {
 	// ... and never uses a link planted at a temporary name: its
 	// temporary file is created exclusively under a fresh name.
 	os.Symlink(victim, filepath.Join(d, stateFile+".tmp"))
-	if err := writeState(d, state{}); err != nil {
+	if err := writeStateIn(heldDir(t, d), state{}); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "v" {
 		t.Errorf("written through a link: %q", b)
+	}
+}
+
+// campaign.json is read strictly, as bisect reads bisect.json: a field
+// decodebench does not write (the record path, hardware and date a
+// crafted or older state names among them) refuses the resume with an
+// error naming the file and the field, before anything is written.
+func TestResumeRefusesUnknownStateFields(t *testing.T) {
+	s := parseTest(t, testScenario)
+	for _, field := range []string{`"record_path": "/tmp/elsewhere/x.md"`, `"hardware": "../../elsewhere"`, `"colour": "blue"`} {
+		out, dataDir := craftedFolder(t, s, "t-xeon-2026-01-01")
+		path := filepath.Join(dataDir, stateFile)
+		st := `{"scenario_path": "t.yaml", "scenario_hash": "` + s.Hash() + `", ` + field + `}`
+		if err := os.WriteFile(path, []byte(st), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		name, _, _ := strings.Cut(field, ":")
+		_, err := Resume(context.Background(), dataDir, s, Options{})
+		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "unknown field "+name) {
+			t.Errorf("%s: Resume: %v, want an error naming %s and the field", name, err, path)
+		}
+		if _, _, err := ReadState(dataDir); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: ReadState: %v, want an error naming %s", name, err, path)
+		}
+		if b, _ := os.ReadFile(path); string(b) != st {
+			t.Errorf("%s: the refused state was rewritten: %s", name, b)
+		}
+		if _, err := os.Stat(filepath.Join(out, "t-xeon-2026-01-01.md")); err == nil {
+			t.Errorf("%s: a refused resume wrote a record", name)
+		}
 	}
 }
 
@@ -267,7 +309,7 @@ func TestInterruptedRunIsNotAFailure(t *testing.T) {
 	c.dataDir = t.TempDir()
 	c.recPath = filepath.Join(c.dataDir, "r.md")
 	c.rec = c.newRecord("x", "2026-01-01", machineIdentity(), time.Unix(0, 0))
-	j, err := OpenJournal(filepath.Join(c.dataDir, recorder.RunsFile))
+	j, err := OpenJournalIn(heldDir(t, c.dataDir), recorder.RunsFile)
 	if err != nil {
 		t.Fatal(err)
 	}

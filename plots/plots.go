@@ -20,14 +20,12 @@ import (
 	"html"
 	"image/color"
 	"math"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/decodebench/decodebench/internal/safefs"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
@@ -141,7 +139,7 @@ func noRunsErr(runs []Run, what string) error {
 	return fmt.Errorf("%w: %d run(s) given, none %s", ErrNoPlottableRuns, len(runs), what)
 }
 
-// File names written by WriteAll, in the order they are returned.
+// File names of the figures Render returns, in its order.
 const (
 	TimelinePNG      = "timeline.png"
 	TimelineSVG      = "timeline.svg"
@@ -199,38 +197,11 @@ type File struct {
 	Data []byte
 }
 
-// WriteAll renders both figures and writes timeline.png, timeline.svg,
-// distributions.png and distributions.svg into dir (created if needed). It
-// returns the file names (relative to dir) in that order. Nothing is written
-// unless both figures render.
-func WriteAll(dir string, runs []Run, s Spec) ([]string, error) {
-	files, err := Render(runs, s)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("plots: %w", err)
-	}
-	// Through a folder held open, each file create-exclusive under a fresh
-	// name and renamed into place: a link planted at a plot's name is
-	// replaced, never written through.
-	d, err := safefs.OpenDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("plots: %w", err)
-	}
-	defer d.Close()
-	names := make([]string, 0, len(files))
-	for _, f := range files {
-		if err := d.WriteFile(f.Name, f.Data, 0o644); err != nil {
-			return names, fmt.Errorf("plots: %w", err)
-		}
-		names = append(names, f.Name)
-	}
-	return names, nil
-}
-
-// Render renders both figures, as WriteAll writes them, without writing:
-// for a caller that writes through a folder it holds open.
+// Render renders both figures, timeline.png, timeline.svg,
+// distributions.png and distributions.svg in that order, without writing
+// them: the caller writes them through a folder it holds open (safefs), so
+// a link planted at a figure's name is replaced, never written through.
+// Either figure failing to render fails both.
 func Render(runs []Run, s Spec) ([]File, error) {
 	tl, err := Timeline(runs, s)
 	if err != nil {

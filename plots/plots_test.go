@@ -64,21 +64,46 @@ func decodePNG(t *testing.T, b []byte) image.Image {
 	return img
 }
 
-func TestWriteAll(t *testing.T) {
-	dir := t.TempDir()
-	names, err := WriteAll(dir, fakeCampaign(testArms, 5), testSpec())
+// writeSamples renders both figures and, with $PLOTS_SAMPLE_DIR set,
+// keeps them in dir under it.
+func writeSamples(t *testing.T, dir string, runs []Run, s Spec) error {
+	t.Helper()
+	files, err := Render(runs, s)
+	if err != nil {
+		return err
+	}
+	out := os.Getenv("PLOTS_SAMPLE_DIR")
+	if out == "" {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Join(out, dir), 0o755); err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(out, dir, f.Name), f.Data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func TestRender(t *testing.T) {
+	files, err := Render(fakeCampaign(testArms, 5), testSpec())
 	if err != nil {
 		t.Fatal(err)
+	}
+	var names []string
+	data := map[string][]byte{}
+	for _, f := range files {
+		names = append(names, f.Name)
+		data[f.Name] = f.Data
 	}
 	want := []string{"timeline.png", "timeline.svg", "distributions.png", "distributions.svg"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("names = %v, want %v", names, want)
 	}
 	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := data[n]
 		switch filepath.Ext(n) {
 		case ".png":
 			img := decodePNG(t, b)
@@ -99,13 +124,13 @@ func TestWriteAll(t *testing.T) {
 		}
 		t.Logf("%s: %d bytes", n, len(b))
 	}
-	svg, _ := os.ReadFile(filepath.Join(dir, "distributions.svg"))
+	svg := data["distributions.svg"]
 	for _, s := range []string{"baseline median", "decode rate by arm (tok/s)", testArms[2]} {
 		if !bytes.Contains(svg, []byte(s)) {
 			t.Errorf("distributions.svg lacks %q", s)
 		}
 	}
-	svg, _ = os.ReadFile(filepath.Join(dir, "timeline.svg"))
+	svg = data["timeline.svg"]
 	for _, s := range []string{"decode rate per run (tok/s) — order and drift trend", "time since first run started (s)", "outlier", testArms[1]} {
 		if !bytes.Contains(svg, []byte(s)) {
 			t.Errorf("timeline.svg lacks %q", s)
@@ -215,12 +240,8 @@ func TestNoPlottableRuns(t *testing.T) {
 		if _, err := Distributions(tc.runs, testSpec()); !errors.Is(err, ErrNoPlottableRuns) {
 			t.Errorf("%s: Distributions err = %v", tc.name, err)
 		}
-		dir := t.TempDir()
-		if names, err := WriteAll(dir, tc.runs, testSpec()); !errors.Is(err, ErrNoPlottableRuns) || names != nil {
-			t.Errorf("%s: WriteAll = %v, %v", tc.name, names, err)
-		}
-		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-			t.Errorf("%s: WriteAll wrote %d files on error", tc.name, len(ents))
+		if files, err := Render(tc.runs, testSpec()); !errors.Is(err, ErrNoPlottableRuns) || files != nil {
+			t.Errorf("%s: Render = %d files, %v", tc.name, len(files), err)
 		}
 	}
 	// Values but no start times: distributions work, the timeline cannot.
@@ -325,11 +346,10 @@ func TestQuantileAndJitter(t *testing.T) {
 
 // TestSamples writes the sample figures to $PLOTS_SAMPLE_DIR when set.
 func TestSamples(t *testing.T) {
-	dir := os.Getenv("PLOTS_SAMPLE_DIR")
-	if dir == "" {
+	if os.Getenv("PLOTS_SAMPLE_DIR") == "" {
 		t.Skip("PLOTS_SAMPLE_DIR not set")
 	}
-	if _, err := WriteAll(dir, fakeCampaign(testArms, 5), testSpec()); err != nil {
+	if err := writeSamples(t, ".", fakeCampaign(testArms, 5), testSpec()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -366,13 +386,8 @@ func TestEdgeCases(t *testing.T) {
 		{"long", fakeCampaign(long, 4), Spec{Metric: "decode_tok_s", Unit: "tok/s", Arms: append(long, "never-ran"), Baseline: long[0]}},
 		{"hours", hours, Spec{Metric: "prefill_tok_s", Unit: "tok/s", Arms: testArms, Baseline: testArms[0], BaselineMedian: math.NaN()}},
 	}
-	out := os.Getenv("PLOTS_SAMPLE_DIR")
 	for _, tc := range cases {
-		dir := t.TempDir()
-		if out != "" {
-			dir = filepath.Join(out, "edge-"+tc.name)
-		}
-		if _, err := WriteAll(dir, tc.runs, tc.spec); err != nil {
+		if err := writeSamples(t, "edge-"+tc.name, tc.runs, tc.spec); err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}

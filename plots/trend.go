@@ -93,15 +93,9 @@ func (dayTicks) Ticks(min, max float64) []plot.Tick {
 // an interval far wider than the spread of the ratios is clipped (with an
 // arrow) rather than squashing every other point flat; the legend is a
 // strip above the data, never cut. The drawing depends only on the
-// points, so the same records give the same bytes.
-func Trend(feature, metric string, points []TrendPoint) (*plot.Plot, error) {
-	p, _, _, err := trend(feature, metric, points, nil)
-	return p, err
-}
-
-// TrendWithSteps is Trend with each detected step drawn as a dashed
-// vertical line in its line's colour.
-func TrendWithSteps(feature, metric string, points []TrendPoint, steps []TrendStep) (*plot.Plot, error) {
+// points, so the same records give the same bytes. Each detected step is
+// drawn as a dashed vertical line in its line's colour.
+func Trend(feature, metric string, points []TrendPoint, steps []TrendStep) (*plot.Plot, error) {
 	p, _, _, err := trend(feature, metric, points, steps)
 	return p, err
 }

@@ -38,7 +38,7 @@ func TestTrendFleet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2, _ := TrendWithSteps("spec-draft", "decode_tok_s", pts, steps)
+	p2, _ := Trend("spec-draft", "decode_tok_s", pts, steps)
 	b, err := PNG(p2)
 	if err != nil || !bytes.Equal(a, b) {
 		t.Errorf("the same input gave different bytes (%v)", err)

@@ -73,7 +73,7 @@ func (m *mdWriter) summary(r *schema.Record) {
 	}
 	m.p("| Arms | %s |\n", armList(r))
 	m.p("| Baseline | %s |\n", cellCode(r.Scenario.Baseline))
-	m.p("| Primary metric | %s (%s) |\n", cellCode(r.Scenario.Primary), direction(higherIsBetter(r, r.Scenario.Primary)))
+	m.p("| Primary metric | %s (%s) |\n", cellCode(r.Scenario.Primary), direction(r.HigherIsBetter(r.Scenario.Primary)))
 	m.p("| Hardware | %s |\n", cellCode(r.Hardware))
 	m.p("| Date | %s |\n", cell(text(r.Date)))
 	ok := countOf(r.Runs, schema.Run.OK)
@@ -136,12 +136,4 @@ func direction(higher bool) string {
 		return "higher is better"
 	}
 	return "lower is better"
-}
-
-// higherIsBetter is the metric's direction as the analysis recorded it.
-func higherIsBetter(r *schema.Record, metric string) bool {
-	if res, ok := r.Result(metric); ok {
-		return res.HigherIsBetter
-	}
-	return schema.MetricOf(metric).HigherIsBetter
 }

@@ -106,21 +106,6 @@ func (s *folderScan) file(rel string) (scannedFile, bool) {
 	return f, ok
 }
 
-// key hashes everything a check of recordPath reads. ok is false when the
-// record cannot be keyed (unreadable, no data block, no data folder):
-// such a record is checked every time, which is cheap.
-func (c *CheckCache) key(recordPath string, src []byte) (string, bool) {
-	dd, err := recorder.DataDirOf(src)
-	if err != nil {
-		return "", false
-	}
-	scan, ok := c.scan(recordPath, src, dd, nil)
-	if !ok {
-		return "", false
-	}
-	return scan.key, true
-}
-
 // scan keys a record whose data folder (as its data block names it) is
 // dd, reading the folder's files through memo, or through the memo kept
 // in the cache when memo is nil.

@@ -268,7 +268,7 @@ func writeTrend(d *safefs.Dir, feature string, es []entry, series []history.Seri
 			}
 		}
 	}
-	p, err := plots.TrendWithSteps(feature, metric, pts, steps)
+	p, err := plots.Trend(feature, metric, pts, steps)
 	if err != nil {
 		return "", false, err
 	}

@@ -259,6 +259,22 @@ func (r *Record) Result(metric string) (MetricResult, bool) {
 	return MetricResult{}, false
 }
 
+// HigherIsBetter is a metric's direction as the record's analysis recorded
+// it, else as the built-in registry knows it.
+func (r *Record) HigherIsBetter(metric string) bool {
+	if res, ok := r.Result(metric); ok {
+		return res.HigherIsBetter
+	}
+	return MetricOf(metric).HigherIsBetter
+}
+
+// RunCounts reports whether the record's run i counts toward its numbers:
+// it finished, and the analysis did not drop it as an outlier.
+func (r *Record) RunCounts(i int) bool {
+	dropped := i < len(r.Analysis.Marks) && r.Analysis.Marks[i].Dropped
+	return r.Runs[i].OK() && !dropped
+}
+
 // FileSum returns the sha256 the record names for a data-folder file, or "".
 func (r *Record) FileSum(path string) string {
 	for _, f := range r.Files {

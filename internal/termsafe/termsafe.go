@@ -28,9 +28,6 @@ func String(s string) string { return escape(s, false) }
 // multi-line message.
 func Text(s string) string { return escape(s, true) }
 
-// Safe reports whether s reaches a terminal unchanged through String.
-func Safe(s string) bool { return String(s) == s }
-
 func escape(s string, keepLines bool) string {
 	if isPlain(s, keepLines) {
 		return s

@@ -1,0 +1,30 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// finish ends the campaign: the diagnosis (unless interrupted), the
+// method's account of what ran, indexing restored before the record says
+// so, the conclusion, and the record and its files written.
+func (c *campaign) finish(ctx context.Context, sch *schedule, interrupted bool, restoreIndexing func()) (*Outcome, error) {
+	if !interrupted {
+		c.diagnose(ctx)
+	}
+	c.progress.Close()
+	c.rec.Method.Planned = Arms(sch.plan)
+	c.rec.Method.RoundsRun = sch.rounds
+	c.rec.Method.Finished = time.Now().Round(0)
+	c.rec.Method.Interrupted = interrupted
+	restoreIndexing() // before the record says so; the deferred call is then a no-op
+	c.conclude()
+	if err := c.writeOutputs(); err != nil {
+		return nil, err
+	}
+	if interrupted {
+		fmt.Fprintf(c.opt.Progress, "interrupted: resume with  decodebench run --resume %s\n", c.dataDir)
+	}
+	return &Outcome{Record: c.rec, RecordPath: c.recPath, DataDir: c.dataDir}, nil
+}

@@ -1,0 +1,59 @@
+package harness
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/recorder"
+)
+
+// prepareDataDir makes the data folder's logs folder and stores the
+// scenario, redacted, as the campaign runs it.
+func (c *campaign) prepareDataDir() error {
+	if err := c.data.Mkdir("logs"); err != nil {
+		return err
+	}
+	return c.data.WriteFile(recorder.ScenarioFile, c.redact.YAML(c.scenario.Source), 0o644)
+}
+
+// holdFolders opens the data folder and the record's folder, never through
+// a link, for the rest of the campaign.
+func (c *campaign) holdFolders() error {
+	var err error
+	if c.data, err = safefs.OpenDir(c.dataDir); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	if c.out, err = safefs.OpenDir(filepath.Dir(c.recPath)); err != nil {
+		c.data.Close()
+		return fmt.Errorf("record folder: %w", err)
+	}
+	return nil
+}
+
+func (c *campaign) releaseFolders() {
+	c.data.Close()
+	c.out.Close()
+}
+
+// checkFolders says whether the data folder, its logs folder and the
+// record's folder are still the ones the campaign holds: before each run
+// (whose engine log is opened by path) and before the data folder is
+// hashed. A swapped folder stops the campaign; nothing more is written.
+func (c *campaign) checkFolders() error {
+	if err := c.data.Verify(); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	logs, err := c.data.Sub("logs", false)
+	if err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	defer logs.Close()
+	if err := logs.Verify(); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	if err := c.out.Verify(); err != nil {
+		return fmt.Errorf("record folder: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,69 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+var errInterrupted = errors.New("interrupted")
+
+// measure cools down, runs one slot, samples load around it, and journals
+// the run. It returns errInterrupted, without journaling, when ctx is done
+// before the run finished: an interrupted run is not a finished run.
+func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.Run, error) {
+	run := schema.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm}
+	if attempt > 1 {
+		run.Attempt = attempt
+	}
+	run.Cooldown = c.cooldown(ctx, slot)
+	if ctx.Err() != nil {
+		return run, errInterrupted
+	}
+	run.Quiet = c.quietGate(ctx, slot)
+	if ctx.Err() != nil {
+		return run, errInterrupted
+	}
+	if q := run.Quiet; q != nil && q.OnBusy == schema.BusyAbort {
+		return run, errBusyHost{q}
+	}
+	if !c.lastEnd.IsZero() {
+		run.CooldownS = time.Since(c.lastEnd).Seconds()
+	}
+	run.ConditionsBefore = c.conditions(ctx)
+	if l, err := c.sampler.Sample(ctx); err == nil {
+		run.LoadBefore = &l
+	}
+	run.Start = time.Now().Round(0)
+	err := c.engines.check(slot.Arm)
+	if err == nil {
+		err = c.exec.Execute(ctx, slot, &run)
+	}
+	run.Seconds = time.Since(run.Start).Seconds()
+	if l, err := c.sampler.Sample(context.WithoutCancel(ctx)); err == nil {
+		run.LoadAfter = &l
+	}
+	run.ConditionsAfter = c.conditions(ctx)
+	c.lastEnd = time.Now()
+	if err != nil && ctx.Err() != nil {
+		return run, errInterrupted
+	}
+	if err != nil {
+		run.Error = clipError(err.Error())
+	}
+	// The analysis sees exactly what is stored: the redacted run, every
+	// number in it finite.
+	c.redact.Walk(&run)
+	finiteRun(&run)
+	if err := c.journal.Append(run); err != nil {
+		return run, err
+	}
+	c.rec.Runs = append(c.rec.Runs, run)
+	c.progress.RunDone(slot.Seq, slot.Arm, time.Duration(run.Seconds*float64(time.Second)), c.runSummary(run))
+	if !run.OK() {
+		c.progress.Printf("run %d failed: %s", slot.Seq, run.Error)
+	}
+	return run, nil
+}

@@ -1,0 +1,134 @@
+package review
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/internal/termsafe"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// checkFiles compares the data folder with the record's list of files. It
+// reports every file the record names that is missing and every file it
+// does not name, but stops at the first file whose sha256 differs (intact
+// false): nothing read from a changed folder is analysed.
+//
+// With scan, the sha256 and the list of entries are the scan's (a file
+// over its size cap is still opened, and refused, through d).
+func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record, scan *folderScan) (probs []Problem, intact bool) {
+	intact = true
+	listed := map[string]string{}
+	for _, f := range rec.Files {
+		clean := path.Clean(f.Path)
+		if f.Path == "" || path.IsAbs(f.Path) || clean != f.Path || strings.HasPrefix(clean, "../") || clean == ".." {
+			probs = append(probs, Problem{"Data", fmt.Sprintf("file %q is not a plain path inside the data folder", f.Path)})
+			continue
+		}
+		listed[f.Path] = f.SHA256
+	}
+	for _, need := range []string{recorder.RunsFile, recorder.ScenarioFile} {
+		if _, ok := listed[need]; !ok {
+			probs = append(probs, Problem{"Data", "the record names no sha256 for " + need})
+		}
+	}
+	for _, f := range rec.Files {
+		if _, ok := listed[f.Path]; !ok {
+			continue
+		}
+		var got string
+		var err error
+		if sf, ok := scan.file(f.Path); ok && sf.size <= sizeCap(f.Path) {
+			got = sf.sha256
+		} else {
+			got, err = hashIn(d, f.Path)
+		}
+		if err != nil {
+			probs = append(probs, Problem{sectionOf(f.Path), termsafe.String(err.Error())})
+			intact = false
+			continue
+		}
+		if got != f.SHA256 {
+			probs = append(probs, Problem{sectionOf(f.Path), fmt.Sprintf("%s has sha256 %.12s, the record names %.12s: changed after the record was written", f.Path, got, termsafe.String(f.SHA256))})
+			return probs, false
+		}
+	}
+	unlisted := func(rel string) {
+		if _, ok := listed[rel]; !ok && rel != "campaign.json" {
+			probs = append(probs, Problem{"Data", fmt.Sprintf("%s is in the data folder but the record does not name it", termsafe.String(rel))})
+		}
+	}
+	if scan != nil {
+		for _, rel := range scan.entries {
+			unlisted(rel)
+		}
+		return probs, intact
+	}
+	_ = filepath.WalkDir(dataDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dataDir, p)
+		unlisted(filepath.ToSlash(rel))
+		return nil
+	})
+	return probs, intact
+}
+
+// outputsProblem is the first run whose output does not match the
+// output_sha256 it stores.
+func outputsProblem(runs []schema.Run) *Problem {
+	for _, r := range runs {
+		if r.OutputSHA256 == "" {
+			continue
+		}
+		if sum := sha256.Sum256([]byte(r.Output)); hex.EncodeToString(sum[:]) != r.OutputSHA256 {
+			msg := fmt.Sprintf("run %d (%s): output_sha256 %.12s does not match its output (%.12s)", r.Seq, termsafe.String(r.Arm), termsafe.String(r.OutputSHA256), hex.EncodeToString(sum[:]))
+			return &Problem{"Raw runs", msg}
+		}
+	}
+	return nil
+}
+
+// sizeCap is the most bytes check reads of a data folder's file.
+func sizeCap(rel string) int64 {
+	if rel == recorder.RunsFile {
+		return safefs.MaxRuns
+	}
+	return safefs.MaxDataFile
+}
+
+// hashIn is the sha256 of a data folder's file, read through the guarded
+// reader.
+func hashIn(d *safefs.Dir, rel string) (string, error) {
+	limit := sizeCap(rel)
+	f, err := d.Open(rel, limit)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, io.LimitReader(f, limit+1)); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func sectionOf(file string) string {
+	switch {
+	case file == recorder.RunsFile || strings.HasPrefix(file, "logs/"):
+		return "Raw runs"
+	case file == recorder.ScenarioFile:
+		return "Summary"
+	case strings.HasSuffix(file, ".png") || strings.HasSuffix(file, ".svg"):
+		return "Results"
+	}
+	return "Data"
+}

@@ -1,0 +1,64 @@
+package review
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/decodebench/decodebench/internal/termsafe"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// checkRendering renders the record from its data block and runs and
+// compares it with the file, line by line.
+func checkRendering(src []byte, rec *schema.Record) []Problem {
+	var buf bytes.Buffer
+	if err := recorder.Markdown(&buf, rec); err != nil {
+		return []Problem{{"Data", err.Error()}}
+	}
+	if bytes.Equal(buf.Bytes(), src) {
+		return nil
+	}
+	got := lines(src)
+	want := lines(buf.Bytes())
+	var probs []Problem
+	section := "Title"
+	for i := 0; i < max(len(got), len(want)) && len(probs) < 10; i++ {
+		var g, w string
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if strings.HasPrefix(g, "## ") {
+			section = strings.TrimPrefix(g, "## ")
+		}
+		if g != w {
+			probs = append(probs, Problem{section, fmt.Sprintf("line %d does not follow from the data block and the runs:\n      in the record: %s\n      rendered:      %s", i+1, excerpt(g), excerpt(w))})
+			if len(got) != len(want) {
+				break // a line added or removed shifts every line after it
+			}
+		}
+	}
+	return probs
+}
+
+func lines(b []byte) []string {
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	for sc.Scan() {
+		out = append(out, sc.Text())
+	}
+	return out
+}
+
+func excerpt(s string) string {
+	if r := []rune(s); len(r) > 160 {
+		return termsafe.String(string(r[:160])) + "…"
+	}
+	return termsafe.String(s)
+}
