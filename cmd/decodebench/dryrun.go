@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/decodebench/decodebench/estimate"
 	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/scenarios"
@@ -24,7 +25,7 @@ func (r *repeatable) String() string     { return strings.Join(*r, " ") }
 // their resolved engine command lines, the interleaved order, and the
 // estimated duration (from the newest record of the feature and hardware
 // in the folder records go to, when it has one to go by).
-func printDryRun(w io.Writer, s *scenarios.Scenario, est estimator) error {
+func printDryRun(w io.Writer, s *scenarios.Scenario, est estimate.Records) error {
 	rounds := max(s.Schedule.Rounds.Min, s.Schedule.Rounds.Max)
 	plan, err := harness.Plan(s.ArmNames(), rounds, s.Policy.Schedule.Order, s.Schedule.Seed)
 	if err != nil {
@@ -112,8 +113,8 @@ func printDryRun(w io.Writer, s *scenarios.Scenario, est estimator) error {
 	for i := 0; i < len(plan); i += len(s.Arms) {
 		fmt.Fprintf(w, "  round %d: %s\n", plan[i].Round, strings.Join(harness.Arms(plan[i:i+len(s.Arms)]), " "))
 	}
-	c := est.costs(s)
-	fmt.Fprintf(w, "estimated duration: %s, %s; see validate --help\n", scenarios.Round(s.EstimateWith(c)), estimateBasis(s, c, est.dir))
+	c := est.Costs(s.EstimateShape())
+	fmt.Fprintf(w, "estimated duration: %s, %s; see validate --help\n", scenarios.Round(estimate.Duration(s.EstimateShape(), c)), estimateBasis(s, c, est.Dir))
 	fmt.Fprintln(w, "dry run: nothing was started and no record was written")
 	return nil
 }

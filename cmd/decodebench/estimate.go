@@ -7,51 +7,41 @@ import (
 	"sync"
 	"time"
 
+	"github.com/decodebench/decodebench/estimate"
 	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/review"
 	"github.com/decodebench/decodebench/scenarios"
 )
 
-// estimator estimates scenarios' costs from the records in dir. The
-// hardware of this machine, which a scenario of hardware "auto" would
-// record, is identified once, when the first such scenario needs it.
-type estimator struct {
-	dir  string
-	here func() string
-}
-
-func newEstimator(ctx context.Context, dir string) estimator {
-	return estimator{dir: dir, here: sync.OnceValue(func() string {
+// newEstimator finds scenarios' costs in the records of dir, read as
+// every command reads records. The hardware of this machine, which a
+// scenario of hardware "auto" would record, is identified once, when the
+// first such scenario needs it.
+func newEstimator(ctx context.Context, dir string) estimate.Records {
+	return estimate.Records{Dir: dir, List: review.LoadHistory, Load: recorder.Load, Here: sync.OnceValue(func() string {
 		id, _ := machine.Identify(ctx) // a partial identity still has a slug
 		return id.Slug
 	})}
 }
 
-func (e estimator) costs(s *scenarios.Scenario) scenarios.Costs {
-	here := s.Hardware
-	if here == "" || here == "auto" {
-		here = e.here()
-	}
-	return review.EstimateCosts(e.dir, s, here)
-}
-
 // estimateBasis says what an estimate went by: the record and the costs
 // taken from it, or that it is a guess and what it assumed (dir is the
 // records folder that had no record to go by).
-func estimateBasis(s *scenarios.Scenario, c scenarios.Costs, dir string) string {
+func estimateBasis(s *scenarios.Scenario, c estimate.Costs, dir string) string {
 	command := s.Engine.IsCommand()
-	if c.Basis == scenarios.CostGuess {
-		what := fmt.Sprintf("an engine start of %s, %d tok/s and %s a request besides its tokens", scenarios.GuessEngineStart, scenarios.GuessTokensPerSecond, scenarios.GuessRequestOverhead)
+	if c.Basis == estimate.BasisGuess {
+		what := fmt.Sprintf("an engine start of %s, %d tok/s and %s a request besides its tokens", estimate.GuessEngineStart, estimate.GuessTokensPerSecond, estimate.GuessRequestOverhead)
 		if command {
-			what = fmt.Sprintf("a run of the command %s (its start %s, its tokens at %d tok/s and %s besides)", c.Request, scenarios.GuessEngineStart, scenarios.GuessTokensPerSecond, scenarios.GuessRequestOverhead)
+			what = fmt.Sprintf("a run of the command %s (its start %s, its tokens at %d tok/s and %s besides)", c.Request, estimate.GuessEngineStart, estimate.GuessTokensPerSecond, estimate.GuessRequestOverhead)
 		}
 		return fmt.Sprintf("a guess: %s; no record of %s in %s with a noise anatomy or run times to go by", what, s.Feature, dir)
 	}
 	var notes []string
 	switch c.Basis {
-	case scenarios.CostAnatomy:
+	case estimate.BasisAnatomy:
 		notes = append(notes, "by its noise anatomy")
-	case scenarios.CostRuns:
+	case estimate.BasisRuns:
 		notes = append(notes, "by its runs' times")
 	}
 	if c.RecordTokens > 0 {
