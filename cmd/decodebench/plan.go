@@ -47,9 +47,9 @@ func printPlan(w io.Writer, recordPath string, s *scenarios.Scenario, local []lo
 	var hashed []string
 	for _, a := range s.Arms {
 		l := s.Launch(a.Name)
-		fmt.Fprintf(w, "  arm %s runs:\n    %s\n", t(a.Name), shellJoin(l.Command))
+		fmt.Fprintf(w, "  arm %s runs:\n    %s\n", t(a.Name), termsafe.ShellJoin(l.Command))
 		for _, k := range slices.Sorted(maps.Keys(l.Env)) {
-			fmt.Fprintf(w, "    env %s=%s\n", t(k), shellJoin([]string{l.Env[k]}))
+			fmt.Fprintf(w, "    env %s=%s\n", t(k), termsafe.ShellJoin([]string{l.Env[k]}))
 		}
 		if len(l.VersionCommand) > 0 && !slices.ContainsFunc(versions, func(v []string) bool { return slices.Equal(v, l.VersionCommand) }) {
 			versions = append(versions, l.VersionCommand)
@@ -64,7 +64,7 @@ func printPlan(w io.Writer, recordPath string, s *scenarios.Scenario, local []lo
 		}
 	}
 	for _, v := range versions {
-		fmt.Fprintf(w, "  and, for the engine's version, once:\n    %s\n", shellJoin(v))
+		fmt.Fprintf(w, "  and, for the engine's version, once:\n    %s\n", termsafe.ShellJoin(v))
 	}
 	fmt.Fprintln(w, "It will read:")
 	fmt.Fprintf(w, "  %s and its data folder (runs.jsonl, scenario.yaml): the record being reproduced\n", t(recordPath))

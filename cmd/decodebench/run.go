@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"github.com/decodebench/decodebench/console"
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/machine"
@@ -101,7 +102,8 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				return &exitError{code: 1, msg: err.Error()}
 			}
 			if c.Bool("dry-run") {
-				return printDryRun(c.App.Writer, s, newEstimator(c.Context, c.String("out")))
+				est := newEstimator(c.Context, c.String("out"))
+				return console.DryRun(c.App.Writer, s, est.Costs(s.EstimateShape()), est.Dir)
 			}
 			outDir, err := outFolder(c.String("out"), c.IsSet("out"), resume != "")
 			if err != nil {

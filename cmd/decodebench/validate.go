@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/decodebench/decodebench/console"
 	"github.com/decodebench/decodebench/estimate"
 	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/scenarios"
@@ -67,7 +68,7 @@ hardware, and estimate_other_hardware: true when it is not this campaign's).`,
 					continue
 				}
 				costs := est.Costs(s.EstimateShape())
-				fmt.Fprintf(c.App.Writer, "%s: ok (%s: %d arms, %d counters, %s runs, estimated %s, %s)\n", s.Path, s.Feature, len(s.Arms), len(s.Counters), runs(s), scenarios.Round(estimate.Duration(s.EstimateShape(), costs)), estimateBasis(s, costs, c.String("records")))
+				fmt.Fprintf(c.App.Writer, "%s: ok (%s: %d arms, %d counters, %s runs, estimated %s, %s)\n", s.Path, s.Feature, len(s.Arms), len(s.Counters), runs(s), scenarios.Round(estimate.Duration(s.EstimateShape(), costs)), console.EstimateBasis(s.EstimateShape(), costs, c.String("records")))
 			}
 			if bad > 0 {
 				return &exitError{code: 1, msg: fmt.Sprintf("validate: %d of %d scenario(s) have errors", bad, c.NArg())}
