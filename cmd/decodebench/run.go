@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -156,7 +157,8 @@ func outFolder(out string, set, resume bool) (string, error) {
 	}
 	if fi, err := os.Stat(defaultOut); err != nil || !fi.IsDir() {
 		wd, _ := os.Getwd()
-		return "", fmt.Errorf("run: records go to %s by default, and %s has none: it is not a decodebench clone. Run from the clone, or name the folder for the record with --out DIR; nothing was written", defaultOut, wd)
+		why := fmt.Sprintf("run: records go to %s by default, and %s has none: it is not a decodebench clone.", defaultOut, wd)
+		return "", errors.New(why + " Run from the clone, or name the folder for the record with --out DIR; nothing was written")
 	}
 	return defaultOut, nil
 }
