@@ -30,6 +30,11 @@ type Options struct {
 	// prompt_file, instead of the file's content: a record carries the
 	// prompt it ran, and its scenario is re-read without the file.
 	PromptText string
+	// DeferPromptFile leaves the prompt_file unread (Prompt stays empty,
+	// unless PromptText is set): nothing outside the scenario is read
+	// until ReadPromptFile, which a reproduction calls once the user has
+	// seen the file named and agreed.
+	DeferPromptFile bool
 	// Set lists command-line overrides, key=value each (see override.go);
 	// they are applied before the scenario is decoded and are listed in
 	// Scenario.Overrides. A record made with overrides is re-read with the
@@ -85,10 +90,12 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 			s.rawBins[fmt.Sprintf("arms[%d].engine.command[0]", i)] = a.Engine.Command[0]
 		}
 	}
-	s.resolve(p, NewVars(s.Vars, opt.LookupEnv), opt.Offline, opt.Offline || opt.PromptText != "")
+	s.resolve(p, NewVars(s.Vars, opt.LookupEnv), opt.Offline, opt.Offline || opt.PromptText != "" || opt.DeferPromptFile)
 	if s.Engine.Request.PromptFile != "" && s.Engine.Request.Prompt == "" {
 		s.Engine.Request.Prompt = opt.PromptText
+		s.promptDeferred = opt.DeferPromptFile && opt.PromptText == "" && !opt.Offline
 	}
+	s.unresolved = raw
 	s.meaning = semanticHash(raw, s)
 	if !opt.Offline {
 		// On the expanded values; a stored scenario is re-read as it ran.
@@ -154,20 +161,47 @@ func (s *Scenario) resolve(p *problems, v *Vars, offline, skipPromptFile bool) {
 		}
 	}
 	s.used = v.Used()
-	if f := s.Engine.Request.PromptFile; f != "" && s.Engine.Request.Prompt == "" && !skipPromptFile {
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(s.Dir, f)
-		}
-		b, err := readPromptFile(f)
-		switch {
-		case err != nil:
-			p.at("engine.request.prompt_file", "cannot read prompt file: %v", err)
-		case len(b) == 0:
-			p.at("engine.request.prompt_file", "prompt file %s is empty", f)
-		default:
-			s.Engine.Request.Prompt = string(b)
-		}
+	if s.Engine.Request.PromptFile != "" && s.Engine.Request.Prompt == "" && !skipPromptFile {
+		s.readPrompt(p)
 	}
+}
+
+// readPrompt reads the prompt file into the prompt.
+func (s *Scenario) readPrompt(p *problems) {
+	f := s.Engine.Request.PromptFile
+	if !filepath.IsAbs(f) {
+		f = filepath.Join(s.Dir, f)
+	}
+	b, err := readPromptFile(f)
+	switch {
+	case err != nil:
+		p.at("engine.request.prompt_file", "cannot read prompt file: %v", err)
+	case len(b) == 0:
+		p.at("engine.request.prompt_file", "prompt file %s is empty", f)
+	default:
+		s.Engine.Request.Prompt = string(b)
+	}
+}
+
+// PromptDeferred reports whether the prompt file is still to be read: the
+// scenario was parsed with Options.DeferPromptFile, and ReadPromptFile has
+// not read it yet.
+func (s *Scenario) PromptDeferred() bool { return s.promptDeferred }
+
+// ReadPromptFile reads a deferred prompt file (see Options.DeferPromptFile)
+// as Parse would have read it, and gives the scenario the hash it would
+// have had. It does nothing when no prompt file is deferred.
+func (s *Scenario) ReadPromptFile() error {
+	if !s.promptDeferred {
+		return nil
+	}
+	p := &problems{file: s.Path, pos: s.pos}
+	if s.readPrompt(p); len(p.errs) > 0 {
+		return p.errs
+	}
+	s.promptDeferred = false
+	s.meaning = semanticHash(s.unresolved, s)
+	return nil
 }
 
 func expandMap(m map[string]string, key string, expand func(string, *string)) {

@@ -66,6 +66,11 @@ type Scenario struct {
 	pos       positions
 	used      []KV
 	meaning   string
+	// unresolved is the scenario as decoded, before ${VAR}s are resolved
+	// (unresolvedJSON), kept for a deferred prompt file's hash;
+	// promptDeferred is set while that file is unread.
+	unresolved     []byte
+	promptDeferred bool
 	// rawBins are the engine binaries as written (before ${VAR}s are
 	// resolved), by key: engine.command[0], arms[N].engine.command[0].
 	rawBins map[string]string

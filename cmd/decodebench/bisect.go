@@ -1,18 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
 	"github.com/decodebench/decodebench/bisect"
-	"github.com/decodebench/decodebench/harness"
-	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -51,7 +45,7 @@ left, the bad revision not slower, or --max-time reached), 1 error, 130/143 inte
 			&cli.StringFlag{Name: "hw", Usage: "hardware slug for the records' names (default: the scenario's, else detected)"},
 			&cli.StringFlag{Name: "date", Usage: "records' date, YYYY-MM-DD (default: today)"},
 			&cli.StringFlag{Name: "resume", Usage: "continue the interrupted bisect whose data folder is `DIR`"},
-			&cli.DurationFlag{Name: "wait-lock", Usage: "wait up to `DURATION` for another campaign on this host to finish"},
+			waitLockFlag,
 		},
 		Action: func(c *cli.Context) error {
 			resume := c.String("resume")
@@ -80,18 +74,14 @@ left, the bad revision not slower, or --max-time reached), 1 error, 130/143 inte
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
-			ctx, sig, stop := interruptible(context.Background())
-			defer stop()
-			lock, err := machine.WaitHostLock(ctx, c.Duration("wait-lock"), machine.HolderInfo{PID: os.Getpid(), Start: time.Now(), Scenario: "bisect " + c.Args().First()}, lockWaiting(c.App.ErrWriter, "bisect", c.Duration("wait-lock")))
+			k, err := startCampaign(c, "bisect", "bisect "+c.Args().First())
 			if err != nil {
-				return &exitError{code: 1, msg: err.Error()}
+				return err
 			}
-			defer lock.Release()
-			ver, rev, dirty := buildInfo()
+			defer k.end()
 			opt := bisect.Options{
-				Harness: harness.Options{OutDir: out, Hardware: c.String("hw"), Date: c.String("date"), Progress: stderr, LearnSecrets: learnSecrets,
-					Live: term.IsTerminal(int(os.Stderr.Fd())), Version: ver, Commit: rev, Dirty: dirty},
-				OnStep: func(s schema.BisectStep) { fmt.Fprintln(stderr, "decodebench bisect:", recorder.BisectStepLine(s)) },
+				Harness: k.options(c.App.ErrWriter, out, c.String("hw"), c.String("date")),
+				OnStep:  func(s schema.BisectStep) { fmt.Fprintln(stderr, "decodebench bisect:", recorder.BisectStepLine(s)) },
 			}
 			var res *bisect.Outcome
 			if resume != "" {
@@ -99,9 +89,9 @@ left, the bad revision not slower, or --max-time reached), 1 error, 130/143 inte
 					opt.MaxTime = c.Duration("max-time")
 				}
 				opt.Build = c.String("build")
-				res, err = bisect.Resume(ctx, resume, opt)
+				res, err = bisect.Resume(k.ctx, resume, opt)
 			} else {
-				res, err = bisect.Run(ctx, bisect.Config{Source: c.String("source"), Good: c.String("good"), Bad: c.String("bad"), Build: c.String("build"),
+				res, err = bisect.Run(k.ctx, bisect.Config{Source: c.String("source"), Good: c.String("good"), Bad: c.String("bad"), Build: c.String("build"),
 					Threshold: threshold, MaxTime: c.Duration("max-time"), Scenario: c.Args().First()}, opt)
 			}
 			if err != nil {
@@ -112,12 +102,10 @@ left, the bad revision not slower, or --max-time reached), 1 error, 130/143 inte
 				fmt.Fprintf(stderr, "decodebench bisect: interrupted; continue with: decodebench bisect --resume %s\n", res.DataDir)
 			}
 			switch {
-			case res.Interrupted && sig.get() == syscall.SIGTERM:
-				return &exitError{code: 143}
 			case res.Interrupted:
-				return &exitError{code: 130}
+				return exitWith(k.interruptedCode(130))
 			case res.Summary.Outcome.Result != schema.FoundFirstBad:
-				return &exitError{code: 2}
+				return exitWith(2)
 			}
 			return nil
 		},

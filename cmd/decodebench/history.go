@@ -15,18 +15,10 @@ import (
 
 func historyCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "history",
-		Usage:     "a feature's records over time and the steps in them",
-		ArgsUsage: "FEATURE",
-		Description: `history reads every record of FEATURE in the records folder (--dir), groups them by
-hardware and scenario (its hash), oldest first, and finds the steps in the baseline's own
-median of the primary metric and in each arm's ratio to the baseline, as the index does:
-` + changepoint.Method + `, two-sided p < 0.001, a change of at least 1.5%, at least 4
-records on either side. Each step names the records on either side with their engine
-versions and source commits; a regression whose two records name different source
-commits prints the decodebench bisect command that settles it (BUILD: the engine's build
-command; SCENARIO: a scenario whose candidate arm runs ${CANDIDATE_DIR}'s build).
-Only data blocks are read; nothing is executed and nothing is checked (check does that).`,
+		Name:        "history",
+		Usage:       "a feature's records over time and the steps in them",
+		ArgsUsage:   "FEATURE",
+		Description: historyDescription(),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "dir", Value: defaultOut, Usage: "the records folder"},
 			&cli.StringFlag{Name: "hw", Usage: "only this hardware slug"},
@@ -58,6 +50,21 @@ Only data blocks are read; nothing is executed and nothing is checked (check doe
 			return nil
 		},
 	}
+}
+
+// historyDescription is the history command's help. The thresholds are
+// changepoint.Defaults', which the index and history use.
+func historyDescription() string {
+	d := changepoint.Defaults
+	return `history reads every record of FEATURE in the records folder (--dir), groups them by
+hardware and scenario (its hash), oldest first, and finds the steps in the baseline's own
+median of the primary metric and in each arm's ratio to the baseline, as the index does:
+` + changepoint.Method + fmt.Sprintf(", two-sided p < %g, a change of at least %g%%, at least %d\n", d.Alpha, 100*d.MinStep, d.MinSegment) +
+		`records on either side. Each step names the records on either side with their engine
+versions and source commits; a regression whose two records name different source
+commits prints the decodebench bisect command that settles it (BUILD: the engine's build
+command; SCENARIO: a scenario whose candidate arm runs ${CANDIDATE_DIR}'s build).
+Only data blocks are read; nothing is executed and nothing is checked (check does that).`
 }
 
 // historyStep is a step as --json writes it: with its bisect command.

@@ -14,9 +14,9 @@ import (
 )
 
 // TestRunRefusesWhileAnotherCampaignHoldsTheHost holds the host lock in
-// this process and runs `decodebench run` in a child: it must exit 1 at
-// once, naming this process's pid and scenario; with --wait-lock it waits
-// and still fails after the wait.
+// this process and runs `decodebench run` and `decodebench reproduce
+// --yes` in a child: each must exit 1 at once, naming this process's pid
+// and scenario; with --wait-lock it waits and still fails after the wait.
 func TestRunRefusesWhileAnotherCampaignHoldsTheHost(t *testing.T) {
 	if os.Getenv("DECODEBENCH_TEST_MAIN") == "1" {
 		os.Exit(exitCode(newApp().Run(append([]string{"decodebench"}, strings.Fields(os.Getenv("DECODEBENCH_TEST_ARGS"))...))))
@@ -29,12 +29,18 @@ func TestRunRefusesWhileAnotherCampaignHoldsTheHost(t *testing.T) {
 	}
 	defer lock.Release()
 	out := t.TempDir()
+	rec := copyRecord(t, "identity-empty-epyc-2026-11-29")
+	reproduce := func(flags string) string {
+		return "reproduce " + flags + "--yes --var LLAMA_SERVER=llama-server --var MODEL_DIR=models --out " + out + " " + rec
+	}
 	for _, tc := range []struct {
 		args string
 		min  time.Duration
 	}{
 		{"run --out " + out + " llamacpp-speculative", 0},
 		{"run --wait-lock 700ms --out " + out + " llamacpp-speculative", 700 * time.Millisecond},
+		{reproduce(""), 0},
+		{reproduce("--wait-lock 700ms "), 700 * time.Millisecond},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestRunRefusesWhileAnotherCampaignHoldsTheHost$")
 		cmd.Env = append(os.Environ(), "DECODEBENCH_TEST_MAIN=1", "DECODEBENCH_TEST_ARGS="+tc.args)
@@ -54,8 +60,29 @@ func TestRunRefusesWhileAnotherCampaignHoldsTheHost(t *testing.T) {
 		if waiting := strings.Count(string(b), "waiting up to 700ms for the host lock: another campaign holds the host lock"); (tc.min > 0) != (waiting == 1) {
 			t.Errorf("%s: said it was waiting %d times:\n%s", tc.args, waiting, b)
 		}
+		if tc.min == 0 && took > 5*time.Second {
+			t.Errorf("%s: took %v to refuse", tc.args, took)
+		}
 		if entries, _ := os.ReadDir(out); len(entries) != 0 {
 			t.Errorf("%s: a refused campaign wrote %d file(s)", tc.args, len(entries))
 		}
 	}
+}
+
+// copyRecord copies the committed record name (docs/benchmark_results)
+// and its data folder into a new folder and returns the record's path.
+func copyRecord(t *testing.T, name string) string {
+	t.Helper()
+	src, dst := filepath.Join("..", "..", "docs", "benchmark_results"), t.TempDir()
+	b, err := os.ReadFile(filepath.Join(src, name+".md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dst, name+".md"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(dst, "data", name), os.DirFS(filepath.Join(src, "data", name))); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dst, name+".md")
 }

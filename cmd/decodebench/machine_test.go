@@ -7,12 +7,11 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/console"
 )
 
 func TestMachineJSON(t *testing.T) {
@@ -20,7 +19,7 @@ func TestMachineJSON(t *testing.T) {
 	if err := runMachine(context.Background(), &out, 0, true); err != nil {
 		t.Fatal(err)
 	}
-	var rep machineReport
+	var rep console.MachineReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
@@ -70,30 +69,5 @@ func TestMachineWatchInterrupt(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("took %v to end", d)
-	}
-}
-
-// A watch prints a source that is not available once, and again only when
-// its reason changes: never the same n/a lines every sample.
-func TestMachineWatchSaysNAOnce(t *testing.T) {
-	snap := func(reason string) machine.Snapshot {
-		s := machine.Snapshot{Time: time.Unix(0, 0)}
-		s.Conditions.Unavailable = []machine.Unavailable{{Source: "nvidia-smi", Reason: reason}, {Source: "pmset", Reason: "not macOS"}}
-		return s
-	}
-	var out bytes.Buffer
-	na := snapshotPrinter{}
-	for _, r := range []string{"not installed", "not installed", "not installed", "exit status 9"} {
-		na.print(&out, snap(r))
-	}
-	got := out.String()
-	if n := strings.Count(got, "n/a       nvidia-smi: not installed"); n != 1 {
-		t.Errorf("said nvidia-smi not installed %d times:\n%s", n, got)
-	}
-	if n := strings.Count(got, "n/a       pmset: not macOS"); n != 1 {
-		t.Errorf("said pmset not macOS %d times:\n%s", n, got)
-	}
-	if !strings.Contains(got, "n/a       nvidia-smi: exit status 9") || strings.Count(got, "-- ") != 4 {
-		t.Errorf("a changed reason, or a sample, went unsaid:\n%s", got)
 	}
 }

@@ -21,6 +21,14 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.msg }
 
+// exitWith ends a command with code, saying nothing more: nil for 0.
+func exitWith(code int) error {
+	if code == 0 {
+		return nil
+	}
+	return &exitError{code: code}
+}
+
 func main() {
 	// The engine's watchdog, where there is no parent-death signal.
 	if len(os.Args) > 1 && os.Args[1] == engine.WatchdogArg {

@@ -1,22 +1,17 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"sync"
-	"syscall"
-	"time"
 
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
+	"github.com/decodebench/decodebench/console"
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/harness"
-	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -57,7 +52,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			&cli.IntFlag{Name: "rounds", Usage: "measured runs per arm, instead of the scenario's schedule.rounds"},
 			&cli.GenericFlag{Name: "set", Value: &repeatable{}, Usage: "override one value of the scenario, `KEY=VALUE` (dotted path, e.g. schedule.cooldown=0s); repeatable"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (arms, engine commands, order, estimated duration) and run nothing"},
-			&cli.DurationFlag{Name: "wait-lock", Usage: "wait up to `DURATION` for another campaign on this host to finish (default 0: fail at once, naming its pid and scenario)"},
+			waitLockFlag,
 			&cli.GenericFlag{Name: "github-summary", Value: newSummaryFlag(), Usage: "append the verdict and headline table to `[FILE]`, $GITHUB_STEP_SUMMARY when none is given (default on when it is set; --github-summary=false turns it off)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -101,49 +96,31 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				return &exitError{code: 1, msg: err.Error()}
 			}
 			if c.Bool("dry-run") {
-				return printDryRun(c.App.Writer, s, newEstimator(c.Context, c.String("out")))
+				est := newEstimator(c.Context, c.String("out"))
+				return console.DryRun(c.App.Writer, s, est.Costs(s.EstimateShape()), est.Dir)
 			}
 			outDir, err := outFolder(c.String("out"), c.IsSet("out"), resume != "")
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
-			ctx, sig, stop := interruptible(context.Background())
-			defer stop()
-			// One campaign per host: held until the campaign ends (the
-			// kernel drops it if decodebench dies).
-			lock, err := machine.WaitHostLock(ctx, c.Duration("wait-lock"), machine.HolderInfo{PID: os.Getpid(), Start: time.Now(), Scenario: s.Path}, lockWaiting(stderr, "run", c.Duration("wait-lock")))
+			k, err := startCampaign(c, "run", s.Path)
 			if err != nil {
-				return &exitError{code: 1, msg: err.Error()}
+				return err
 			}
-			defer lock.Release()
-			ver, rev, dirty := buildInfo()
-			opt := harness.Options{
-				OutDir:       outDir,
-				Hardware:     c.String("hw"),
-				Date:         c.String("date"),
-				Progress:     stderr,
-				LearnSecrets: learnSecrets,
-				Live:         term.IsTerminal(int(os.Stderr.Fd())),
-				Version:      ver,
-				Commit:       rev,
-				Dirty:        dirty,
-
-				ScenarioWarnings: warnings,
-			}
+			defer k.end()
+			opt := k.options(c.App.ErrWriter, outDir, c.String("hw"), c.String("date"))
+			opt.ScenarioWarnings = warnings
 			var out *harness.Outcome
 			if resume != "" {
-				out, err = harness.Resume(ctx, resume, s, opt)
+				out, err = harness.Resume(k.ctx, resume, s, opt)
 			} else {
-				out, err = harness.Run(ctx, s, opt)
+				out, err = harness.Run(k.ctx, s, opt)
 			}
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
 			v := out.Record.Verdict
-			code := v.ExitCode()
-			if v == schema.Incomplete && sig.get() == syscall.SIGTERM {
-				code = 143
-			}
+			code := k.verdictCode(v)
 			if gs := c.Generic("github-summary").(*summaryFlag); gs.on {
 				if err := appendGitHubSummary(gs.file(), out); err != nil {
 					fmt.Fprintln(stderr, "decodebench: github summary:", err)
@@ -157,10 +134,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				fmt.Fprintf(stdout, "%s: %s\n", v, out.RecordPath)
 				printSummaryText(stdout, out.Record)
 			}
-			if code != 0 {
-				return &exitError{code: code}
-			}
-			return nil
+			return exitWith(code)
 		},
 	}
 }
@@ -183,7 +157,8 @@ func outFolder(out string, set, resume bool) (string, error) {
 	}
 	if fi, err := os.Stat(defaultOut); err != nil || !fi.IsDir() {
 		wd, _ := os.Getwd()
-		return "", fmt.Errorf("run: records go to %s by default, and %s has none: it is not a decodebench clone. Run from the clone, or name the folder for the record with --out DIR; nothing was written", defaultOut, wd)
+		why := fmt.Sprintf("run: records go to %s by default, and %s has none: it is not a decodebench clone.", defaultOut, wd)
+		return "", errors.New(why + " Run from the clone, or name the folder for the record with --out DIR; nothing was written")
 	}
 	return defaultOut, nil
 }
@@ -221,55 +196,5 @@ func printSummaryText(w io.Writer, rec *schema.Record) {
 			fmt.Fprintln(w, "      "+l)
 		}
 		break
-	}
-}
-
-// signalBox holds the first signal received, read after the campaign ends.
-type signalBox struct {
-	mu sync.Mutex
-	s  os.Signal
-}
-
-func (b *signalBox) set(s os.Signal) { b.mu.Lock(); b.s = s; b.mu.Unlock() }
-func (b *signalBox) get() os.Signal  { b.mu.Lock(); defer b.mu.Unlock(); return b.s }
-
-// interruptible returns a context cancelled by the first SIGINT or SIGTERM,
-// which lets the campaign stop its engine and write an INCOMPLETE record.
-// A second signal kills every engine at once and exits.
-func interruptible(parent context.Context) (context.Context, *signalBox, func()) {
-	ctx, cancel := context.WithCancel(parent)
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
-	box := &signalBox{}
-	done := make(chan struct{})
-	go func() {
-		select {
-		case s := <-ch:
-			box.set(s)
-			fmt.Fprintf(stderr, "\ndecodebench: %s: stopping the engine and writing the record (again to stop at once)\n", s)
-			cancel()
-		case <-done:
-			return
-		}
-		select {
-		case s := <-ch:
-			engine.KillAll()
-			fmt.Fprintf(stderr, "decodebench: %s again: engines killed; exiting without a record\n", s)
-			if s == syscall.SIGTERM {
-				os.Exit(143)
-			}
-			os.Exit(130)
-		case <-done:
-		}
-	}()
-	return ctx, box, func() { signal.Stop(ch); close(done); cancel() }
-}
-
-// lockWaiting says, while a command waits for the host lock, who holds it
-// and how long it has waited: when the wait starts and every
-// machine.LockNotifyEvery after.
-func lockWaiting(w io.Writer, cmd string, limit time.Duration) func(*machine.LockHeldError) {
-	return func(e *machine.LockHeldError) {
-		fmt.Fprintf(w, "decodebench: %s: waiting up to %v for the host lock: %v\n", cmd, limit, e)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/scenarios"
 )
 
@@ -37,9 +38,9 @@ decodebench init writes into a starter scenario.`,
 			for _, p := range ps {
 				fmt.Fprintf(w, "%s: %s\n", p.Name, p.About)
 				fmt.Fprintf(w, "  ready.path %s, metrics_path %s, request.endpoint %s\n", p.ReadyPath, p.MetricsPath, p.Endpoint)
-				fmt.Fprintf(w, "  command (example): %s\n", shellJoin(p.Command))
+				fmt.Fprintf(w, "  command (example): %s\n", termsafe.ShellJoin(p.Command))
 				if len(p.VersionCommand) > 0 {
-					fmt.Fprintf(w, "  version_command: %s\n", shellJoin(p.VersionCommand))
+					fmt.Fprintf(w, "  version_command: %s\n", termsafe.ShellJoin(p.VersionCommand))
 				}
 				for _, k := range p.Counters {
 					kind, expr := k.Source()

@@ -7,6 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/decodebench/decodebench/console"
+	"github.com/decodebench/decodebench/estimate"
 	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/scenarios"
 )
@@ -28,8 +30,8 @@ anatomy (its start and request costs) or runs with wall times; it says which
 max_tokens and the start to its cooldown and warmups where they differ. The
 hardware is the one the scenario names; for "auto" it is this machine's, and
 only when no record of it can be used does the estimate take the newest record
-of other hardware, and says so. Without one it is a guess, and says so: an engine start of ` + scenarios.GuessEngineStart.String() + `, ` + fmt.Sprint(scenarios.GuessTokensPerSecond) + ` tok/s
-and ` + scenarios.GuessRequestOverhead.String() + ` a request besides its tokens (a small model on a CPU).
+of other hardware, and says so. Without one it is a guess, and says so: an engine start of ` + estimate.GuessEngineStart.String() + `, ` + fmt.Sprint(estimate.GuessTokensPerSecond) + ` tok/s
+and ` + estimate.GuessRequestOverhead.String() + ` a request besides its tokens (a small model on a CPU).
 Exit 1 when any file has an error; warnings alone exit 0.
 --json prints one JSON object per file instead (file, ok, problems with line, column, key,
 message and severity, runs, estimate in seconds, estimate_basis: guess, anatomy or
@@ -65,8 +67,8 @@ hardware, and estimate_other_hardware: true when it is not this campaign's).`,
 					bad++
 					continue
 				}
-				costs := est.costs(s)
-				fmt.Fprintf(c.App.Writer, "%s: ok (%s: %d arms, %d counters, %s runs, estimated %s, %s)\n", s.Path, s.Feature, len(s.Arms), len(s.Counters), runs(s), scenarios.Round(s.EstimateWith(costs)), estimateBasis(s, costs, c.String("records")))
+				costs := est.Costs(s.EstimateShape())
+				fmt.Fprintf(c.App.Writer, "%s: ok (%s: %d arms, %d counters, %s runs, estimated %s, %s)\n", s.Path, s.Feature, len(s.Arms), len(s.Counters), runs(s), scenarios.Round(estimate.Duration(s.EstimateShape(), costs)), console.EstimateBasis(s.EstimateShape(), costs, c.String("records")))
 			}
 			if bad > 0 {
 				return &exitError{code: 1, msg: fmt.Sprintf("validate: %d of %d scenario(s) have errors", bad, c.NArg())}
@@ -94,8 +96,8 @@ type validation struct {
 	Estimate float64   `json:"estimate_s,omitempty"`
 	// EstimateBasis and EstimateFrom say what the estimate went by: a
 	// guess, or a record's noise anatomy or runs, and that record.
-	EstimateBasis scenarios.CostBasis `json:"estimate_basis,omitempty"`
-	EstimateFrom  string              `json:"estimate_from,omitempty"`
+	EstimateBasis estimate.Basis `json:"estimate_basis,omitempty"`
+	EstimateFrom  string         `json:"estimate_from,omitempty"`
 	// EstimateHardware is that record's hardware; EstimateOther is set
 	// when it is not the hardware this campaign would record.
 	EstimateHardware string `json:"estimate_hardware,omitempty"`
@@ -136,8 +138,8 @@ func validateJSON(c *cli.Context) error {
 			v.Problems = append(v.Problems, problem{Line: e.Pos.Line, Col: e.Pos.Col, Key: e.Key, Message: e.Msg, Severity: sev})
 		}
 		if s != nil {
-			costs := est.costs(s)
-			v.File, v.Runs, v.Estimate = s.Path, runs(s), s.EstimateWith(costs).Seconds()
+			costs := est.Costs(s.EstimateShape())
+			v.File, v.Runs, v.Estimate = s.Path, runs(s), estimate.Duration(s.EstimateShape(), costs).Seconds()
 			v.EstimateBasis, v.EstimateFrom = costs.Basis, costs.Record
 			v.EstimateHardware, v.EstimateOther = costs.Hardware, costs.OtherHardware
 		}

@@ -171,50 +171,6 @@ func TestExportWriteNeverFollowsAPlantedFile(t *testing.T) {
 	}
 }
 
-// The SQLite export creates no side file by name beside its temporary
-// database (its journal is in memory), and is renamed over the target: a
-// link there is replaced, its target left as it was.
-func TestExportSQLiteNeverFollowsAPlantedLink(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "history.sqlite")
-	outside := victim(t)
-	if err := os.Symlink(outside, path); err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]bool{}
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() { // watch the folder for side files while the export runs
-		defer close(done)
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			ents, _ := os.ReadDir(dir)
-			for _, e := range ents {
-				if strings.HasSuffix(e.Name(), "-journal") || strings.HasSuffix(e.Name(), "-wal") {
-					seen[e.Name()] = true
-				}
-			}
-		}
-	}()
-	err := writeHistorySQLite(path, nil)
-	close(stop)
-	<-done
-	if err != nil {
-		t.Fatal(err)
-	}
-	keeps(t, outside)
-	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
-		t.Errorf("%s is not a regular file: %v", path, err)
-	}
-	if len(seen) > 0 {
-		t.Errorf("side files made by name: %v", seen)
-	}
-}
-
 // A check cache says records passed: one in a folder others may write to
 // is not used (a warning says so) and nothing is written into it.
 func TestCheckCacheNotUsedFromASharedFolder(t *testing.T) {

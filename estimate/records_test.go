@@ -1,12 +1,21 @@
-package review
+package estimate_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/decodebench/decodebench/estimate"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/review"
 	"github.com/decodebench/decodebench/scenarios"
 )
+
+// costsIn finds costs in dir as the commands do, on a machine of hardware
+// here.
+func costsIn(dir, here string) estimate.Records {
+	return estimate.Records{Dir: dir, Here: func() string { return here }, List: review.LoadHistory, Load: recorder.Load}
+}
 
 // copyRecords copies committed records (docs/benchmark_results) and their
 // data folders into a new folder.
@@ -28,34 +37,31 @@ func copyRecords(t *testing.T, names ...string) string {
 	return dst
 }
 
-// TestEstimateCosts: the estimate goes by the newest record of the
+// TestRecordsCosts: the estimate goes by the newest record of the
 // feature with a noise anatomy or runs with wall times, read through the
 // guarded reader: a newer record that is a link, or whose runs changed
 // after it was written, is passed over; a record of another feature, of
 // hardware other than the one the scenario names, or none, leaves the
 // guess.
-func TestEstimateCosts(t *testing.T) {
-	demo, _, err := scenarios.Load("llamacpp-speculative", scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
-	if err != nil {
-		t.Fatal(err)
-	}
+func TestRecordsCosts(t *testing.T) {
+	spec := demo(t)
 	const anatomy, runs4, runs3 = "spec-draft-epyc-2026-12-02", "spec-draft-epyc-2026-11-29-4", "spec-draft-epyc-2026-11-29-3"
 
 	dir := copyRecords(t, runs3, anatomy, runs4, "identity-chaotic-h200-2026-12-02")
-	if c := EstimateCosts(dir, demo, "epyc"); c.Basis != scenarios.CostAnatomy || c.Record != filepath.Join(dir, anatomy+".md") {
+	if c := costsIn(dir, "epyc").Costs(spec.EstimateShape()); c.Basis != estimate.BasisAnatomy || c.Record != filepath.Join(dir, anatomy+".md") {
 		t.Errorf("newest with an anatomy: %+v", c)
 	}
 
 	dir = copyRecords(t, runs3, runs4)
-	c := EstimateCosts(dir, demo, "epyc")
-	if c.Basis != scenarios.CostRuns || c.Record != filepath.Join(dir, runs4+".md") {
+	c := costsIn(dir, "epyc").Costs(spec.EstimateShape())
+	if c.Basis != estimate.BasisRuns || c.Record != filepath.Join(dir, runs4+".md") {
 		t.Errorf("newest, by its runs: %+v", c)
 	}
 	// A newer record that is a link to another is not read.
 	if err := os.Symlink(filepath.Join(copyRecords(t, anatomy), anatomy+".md"), filepath.Join(dir, "spec-draft-epyc-2026-12-09.md")); err != nil {
 		t.Fatal(err)
 	}
-	if got := EstimateCosts(dir, demo, "epyc"); got != c {
+	if got := costsIn(dir, "epyc").Costs(spec.EstimateShape()); got != c {
 		t.Errorf("with a linked newer record: %+v, want %+v", got, c)
 	}
 	// Runs changed after the record was written: passed over for the next.
@@ -65,32 +71,32 @@ func TestEstimateCosts(t *testing.T) {
 	}
 	f.WriteString("{}\n")
 	f.Close()
-	if c := EstimateCosts(dir, demo, "epyc"); c.Basis != scenarios.CostRuns || c.Record != filepath.Join(dir, runs3+".md") {
+	if c := costsIn(dir, "epyc").Costs(spec.EstimateShape()); c.Basis != estimate.BasisRuns || c.Record != filepath.Join(dir, runs3+".md") {
 		t.Errorf("with runs changed after: %+v", c)
 	}
 
-	h200 := *demo
+	h200 := *spec
 	h200.Hardware = "h200"
 	for name, tc := range map[string]struct {
 		dir string
 		s   *scenarios.Scenario
 	}{
-		"other feature":  {copyRecords(t, "identity-chaotic-h200-2026-12-02"), demo},
+		"other feature":  {copyRecords(t, "identity-chaotic-h200-2026-12-02"), spec},
 		"other hardware": {copyRecords(t, anatomy), &h200},
-		"no folder":      {filepath.Join(t.TempDir(), "none"), demo},
+		"no folder":      {filepath.Join(t.TempDir(), "none"), spec},
 	} {
-		if c := EstimateCosts(tc.dir, tc.s, "epyc"); c != tc.s.GuessCosts() {
+		if c := costsIn(tc.dir, "epyc").Costs(tc.s.EstimateShape()); c != estimate.Guess(tc.s.EstimateShape()) {
 			t.Errorf("%s: %+v, want the guess", name, c)
 		}
 	}
 }
 
-// TestEstimateCostsPrefersThisHardware: for a scenario of hardware "auto"
+// TestRecordsCostsPrefersThisHardware: for a scenario of hardware "auto"
 // the estimate goes by a record of the hardware the campaign would record,
 // even when a record of other hardware is newer, and takes other hardware's
 // newest only when none of this one's can be used, marked as such.
-func TestEstimateCostsPrefersThisHardware(t *testing.T) {
-	chaotic, _, err := scenarios.Load("llamacpp-identity-chaotic", scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+func TestRecordsCostsPrefersThisHardware(t *testing.T) {
+	chaotic, _, err := scenarios.Load("llamacpp-identity-chaotic", scenarios.Options{LookupEnv: noEnv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,8 +113,8 @@ func TestEstimateCostsPrefersThisHardware(t *testing.T) {
 		{"h200", h200, "h200", false},
 		{"m5max", h200, "h200", true}, // none of m5max: the newest of any
 	} {
-		c := EstimateCosts(dir, chaotic, tc.here)
-		if c.Basis == scenarios.CostGuess || c.Record != filepath.Join(dir, tc.record+".md") || c.Hardware != tc.hardware || c.OtherHardware != tc.other {
+		c := costsIn(dir, tc.here).Costs(chaotic.EstimateShape())
+		if c.Basis == estimate.BasisGuess || c.Record != filepath.Join(dir, tc.record+".md") || c.Hardware != tc.hardware || c.OtherHardware != tc.other {
 			t.Errorf("on %s: %+v, want %s (other hardware %v)", tc.here, c, tc.record, tc.other)
 		}
 	}
@@ -120,7 +126,7 @@ func TestEstimateCostsPrefersThisHardware(t *testing.T) {
 	}
 	f.WriteString("{}\n")
 	f.Close()
-	if c := EstimateCosts(dir, chaotic, "epyc"); c.Record != filepath.Join(dir, h200+".md") || !c.OtherHardware {
+	if c := costsIn(dir, "epyc").Costs(chaotic.EstimateShape()); c.Record != filepath.Join(dir, h200+".md") || !c.OtherHardware {
 		t.Errorf("with epyc's record unusable: %+v, want h200's, marked other hardware", c)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package export
 
 import (
 	"bytes"
@@ -49,7 +49,7 @@ unmeasured: [everything]
 	}
 	rec.Analysis, rec.Verdict, _ = analysis.Record(s.Policy, rec.Runs, rec.Method, rec.Schema)
 	var buf bytes.Buffer
-	if err := writeBenchstat(&buf, rec, "spec-draft-x-2026-01-01"); err != nil {
+	if err := Benchstat(&buf, rec, "spec-draft-x-2026-01-01"); err != nil {
 		t.Fatal(err)
 	}
 	// Group as benchstat -col /arm does: the first arm seen is the base.

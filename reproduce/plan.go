@@ -1,4 +1,4 @@
-package main
+package reproduce
 
 import (
 	"fmt"
@@ -13,25 +13,26 @@ import (
 	"github.com/decodebench/decodebench/scenarios"
 )
 
-// localFile is a file outside the record's own data folder whose content a
+// LocalFile is a file outside the record's own data folder whose content a
 // reproduction would read into the campaign (and so send to the engine and
 // write into the new record).
-type localFile struct {
+type LocalFile struct {
+	// Key is the scenario's key that names the file, Path the file.
 	Key, Path string
 }
 
 // localFiles lists the files a stored scenario reads from this machine
 // beyond the record's data folder: the prompt_file when the record does
-// not carry the prompt itself.
-func localFiles(s *scenarios.Scenario, storedPrompt string) []localFile {
-	var out []localFile
-	if f := s.Engine.Request.PromptFile; f != "" && storedPrompt == "" {
-		out = append(out, localFile{Key: "engine.request.prompt_file", Path: f})
+// not carry the prompt itself (and so it was left unread).
+func localFiles(s *scenarios.Scenario) []LocalFile {
+	var out []LocalFile
+	if s.PromptDeferred() {
+		out = append(out, LocalFile{Key: "engine.request.prompt_file", Path: s.Engine.Request.PromptFile})
 	}
 	return out
 }
 
-// printPlan lists, before anything runs, every command line a campaign
+// WritePlan lists, before anything runs, every command line a campaign
 // will run (each arm's engine, every version command), every environment
 // entry, and every file it will read: the record's own data, the files the
 // engine's arguments name (hashed, not read into the record), the source
@@ -39,17 +40,17 @@ func localFiles(s *scenarios.Scenario, storedPrompt string) []localFile {
 // data folder. Every string is escaped by termsafe, so a stored command
 // holding \r or escape sequences shows them rather than acting on the
 // screen.
-func printPlan(w io.Writer, recordPath string, s *scenarios.Scenario, local []localFile) {
-	t := termsafe.String
+func (p *Plan) WritePlan(w io.Writer) {
+	t, s := termsafe.String, p.Scenario
 	fmt.Fprintf(w, "The campaign %s will start these engines, once per measured run (%d arms × %d+ rounds):\n", t(s.Feature), len(s.Arms), s.Schedule.Rounds.Min)
 	var versions [][]string
 	sources := map[string]bool{}
 	var hashed []string
 	for _, a := range s.Arms {
 		l := s.Launch(a.Name)
-		fmt.Fprintf(w, "  arm %s runs:\n    %s\n", t(a.Name), shellJoin(l.Command))
+		fmt.Fprintf(w, "  arm %s runs:\n    %s\n", t(a.Name), termsafe.ShellJoin(l.Command))
 		for _, k := range slices.Sorted(maps.Keys(l.Env)) {
-			fmt.Fprintf(w, "    env %s=%s\n", t(k), shellJoin([]string{l.Env[k]}))
+			fmt.Fprintf(w, "    env %s=%s\n", t(k), termsafe.ShellJoin([]string{l.Env[k]}))
 		}
 		if len(l.VersionCommand) > 0 && !slices.ContainsFunc(versions, func(v []string) bool { return slices.Equal(v, l.VersionCommand) }) {
 			versions = append(versions, l.VersionCommand)
@@ -64,10 +65,10 @@ func printPlan(w io.Writer, recordPath string, s *scenarios.Scenario, local []lo
 		}
 	}
 	for _, v := range versions {
-		fmt.Fprintf(w, "  and, for the engine's version, once:\n    %s\n", shellJoin(v))
+		fmt.Fprintf(w, "  and, for the engine's version, once:\n    %s\n", termsafe.ShellJoin(v))
 	}
 	fmt.Fprintln(w, "It will read:")
-	fmt.Fprintf(w, "  %s and its data folder (runs.jsonl, scenario.yaml): the record being reproduced\n", t(recordPath))
+	fmt.Fprintf(w, "  %s and its data folder (runs.jsonl, scenario.yaml): the record being reproduced\n", t(p.Path))
 	for _, b := range engineBinaries(s) {
 		fmt.Fprintf(w, "  %s: the engine binary (its sha256)\n", t(b))
 	}
@@ -77,7 +78,7 @@ func printPlan(w io.Writer, recordPath string, s *scenarios.Scenario, local []lo
 	for _, src := range slices.Sorted(maps.Keys(sources)) {
 		fmt.Fprintf(w, "  %s: the git state of the engine's source folder\n", t(src))
 	}
-	for _, f := range local {
+	for _, f := range p.Local {
 		fmt.Fprintf(w, "  %s (%s): OUTSIDE the record's data folder; its content would be sent to the engine and written into the new record\n", t(f.Path), f.Key)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package export
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func TestExportBenchstat(t *testing.T) {
 	}
 	rec.Runs = append(rec.Runs, schema.Run{Seq: 5, Arm: "draft", Error: "failed"})
 	var buf bytes.Buffer
-	if err := writeBenchstat(&buf, rec, "spec-draft-xeon-2026-11-29-3"); err != nil {
+	if err := Benchstat(&buf, rec, "spec-draft-xeon-2026-11-29-3"); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.HasPrefix(buf.Bytes(), []byte("# decodebench record spec-draft-xeon-2026-11-29-3: verdict VALID")) {
@@ -81,7 +81,7 @@ func TestExportsCompareInOneBenchstatTable(t *testing.T) {
 			rec.Runs = append(rec.Runs, schema.Run{Seq: i + 1, Arm: arm, Metrics: m})
 		}
 		var buf bytes.Buffer
-		if err := writeBenchstat(&buf, rec, stem); err != nil {
+		if err := Benchstat(&buf, rec, stem); err != nil {
 			t.Fatal(err)
 		}
 		return buf.Bytes()
@@ -147,7 +147,7 @@ func TestExportNamesEachArmsEngine(t *testing.T) {
 		rec.Runs = append(rec.Runs, schema.Run{Seq: i + 1, Arm: arm, Start: time.Unix(0, 0), Metrics: map[string]float64{"decode_tok_s": 100}})
 	}
 	var buf bytes.Buffer
-	if err := writeBenchstat(&buf, rec, "builds-x-2026-01-01"); err != nil {
+	if err := Benchstat(&buf, rec, "builds-x-2026-01-01"); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"engine sha256 b1 (arm base), h2 (arm head)\n"} {

@@ -1,4 +1,4 @@
-package main
+package reproduce
 
 import (
 	"io"
@@ -27,13 +27,13 @@ func (f *flood) Read(p []byte) (int, error) {
 // long as the input goes on.
 func TestConfirmBoundsTheAnswer(t *testing.T) {
 	in := &flood{n: 64 << 20}
-	if ok, _ := confirm(in, io.Discard); ok {
+	if ok, _ := Confirm(in, io.Discard); ok {
 		t.Error("an endless answer was taken for a yes")
 	}
 	if in.read > maxAnswerBytes {
 		t.Errorf("confirm read %d bytes of the answer", in.read)
 	}
-	if ok, _ := confirm(strings.NewReader("yes\n"), io.Discard); !ok {
+	if ok, _ := Confirm(strings.NewReader("yes\n"), io.Discard); !ok {
 		t.Error("yes was not a yes")
 	}
 }

@@ -1,45 +1,43 @@
-package scenarios
+package estimate_test
 
 import (
 	"math"
 	"testing"
 	"time"
 
+	"github.com/decodebench/decodebench/estimate"
+	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
-// TestDemoSchedule: the demo serves one measured request a start (its own
-// noise anatomy's advice) and looks at 5 and 10 rounds, so that it runs in
-// a few minutes on 2 cores.
-func TestDemoSchedule(t *testing.T) {
-	s, _, err := Parse("t.yaml", ".", mustShipped(t), Options{LookupEnv: noEnv})
+func noEnv(string) (string, bool) { return "", false }
+
+// demo is the shipped demo scenario, resolved without this machine's
+// environment.
+func demo(t *testing.T) *scenarios.Scenario {
+	t.Helper()
+	s, _, err := scenarios.Load("llamacpp-speculative", scenarios.Options{LookupEnv: noEnv})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := s.Schedule.Rounds
-	if s.Policy.Schedule.Requests != 1 || s.Schedule.Warmup != 1 || !r.Sequential() || r.Min != 5 || r.Max != 10 || len(r.Looks()) != 2 {
-		t.Errorf("demo schedule: %d requests, %d warmups, rounds %+v (looks %v)", s.Policy.Schedule.Requests, s.Schedule.Warmup, r, r.Looks())
-	}
+	return s
 }
 
 // TestEstimate: without a record the estimate is the guess, at the most
 // rounds.
 func TestEstimate(t *testing.T) {
-	s, _, err := Parse("t.yaml", ".", mustShipped(t), Options{LookupEnv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := demo(t)
 	// At most 10 rounds (the sequential schedule's last look) × 3 arms ×
 	// (2s cooldown + 5s start + (1 warmup + 1 measured) × (0.5s + 256/50 s)).
 	req := 500*time.Millisecond + 5120*time.Millisecond
 	want := 30 * (2*time.Second + 5*time.Second + 2*req)
-	if c := s.GuessCosts(); c.Basis != CostGuess || c.Record != "" || c.Request != req {
-		t.Errorf("GuessCosts() = %+v", c)
+	if c := estimate.Guess(s.EstimateShape()); c.Basis != estimate.BasisGuess || c.Record != "" || c.Request != req {
+		t.Errorf("Guess = %+v", c)
 	}
 	if got := s.Estimate(); got != want {
 		t.Errorf("Estimate() = %v, want %v", got, want)
 	}
-	s.Schedule.Rounds = Rounds{Min: 5, Max: 20}
+	s.Schedule.Rounds = scenarios.Rounds{Min: 5, Max: 20}
 	if got := s.Estimate(); got != 2*want {
 		t.Errorf("adaptive: Estimate() = %v, want the maximum rounds' %v", got, 2*want)
 	}
@@ -47,11 +45,11 @@ func TestEstimate(t *testing.T) {
 	// A command engine starts afresh for every run, its warmup too: 20
 	// rounds × 2 arms × (1s cooldown + (1 warmup + 1 measured) × (5s +
 	// 0.5s)).
-	src, err := ShippedSource("llamacpp-cli")
+	src, err := scenarios.ShippedSource("llamacpp-cli")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cli, _, err := Parse("t.yaml", ".", src, Options{LookupEnv: noEnv})
+	cli, _, err := scenarios.Parse("t.yaml", ".", src, scenarios.Options{LookupEnv: noEnv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,26 +79,23 @@ func near(a, b time.Duration) bool { return math.Abs(float64(a-b)) < float64(tim
 // requests) is its 479 s; a scenario with another cooldown, warmups or
 // max_tokens gets the start moved and the request scaled, and says so.
 func TestCostsFromAnatomy(t *testing.T) {
-	s, _, err := Parse("t.yaml", ".", mustShipped(t), Options{LookupEnv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, ok := s.CostsFromRecord("r.md", demoRecord())
-	if !ok || c.Basis != CostAnatomy || c.Record != "r.md" || c.Adjusted || c.RecordTokens != 0 ||
+	s := demo(t)
+	c, ok := estimate.FromRecord(s.EstimateShape(), "r.md", demoRecord())
+	if !ok || c.Basis != estimate.BasisAnatomy || c.Record != "r.md" || c.Adjusted || c.RecordTokens != 0 ||
 		!near(c.Start, 6430*time.Millisecond) || !near(c.Request, 2070*time.Millisecond) {
 		t.Fatalf("costs %+v, %v", c, ok)
 	}
-	if got, want := s.EstimateWith(c), 30*(6430+2070)*time.Millisecond; !near(got, want) {
-		t.Errorf("EstimateWith = %v, want %v", got, want)
+	if got, want := estimate.Duration(s.EstimateShape(), c), 30*(6430+2070)*time.Millisecond; !near(got, want) {
+		t.Errorf("Duration = %v, want %v", got, want)
 	}
-	s.Schedule.Rounds, s.Schedule.Requests = Rounds{Min: 5, Max: 15, Every: 5}, 2
-	if got, want := s.EstimateWith(c), 45*(6430+2*2070)*time.Millisecond; !near(got, want) || got < 470*time.Second || got > 490*time.Second {
-		t.Errorf("the record's own schedule: EstimateWith = %v, want %v (the campaign took 479 s)", got, want)
+	s.Schedule.Rounds, s.Schedule.Requests = scenarios.Rounds{Min: 5, Max: 15, Every: 5}, 2
+	if got, want := estimate.Duration(s.EstimateShape(), c), 45*(6430+2*2070)*time.Millisecond; !near(got, want) || got < 470*time.Second || got > 490*time.Second {
+		t.Errorf("the record's own schedule: Duration = %v, want %v (the campaign took 479 s)", got, want)
 	}
 
 	// No cooldown, no warmup and 128 tokens: the engine's own 2.36 s.
-	s.Schedule.Cooldown, s.Schedule.Warmup, s.Engine.Request.MaxTokens = Cooldown{}, 0, 128
-	c, ok = s.CostsFromRecord("r.md", demoRecord())
+	s.Schedule.Cooldown, s.Schedule.Warmup, s.Engine.Request.MaxTokens = scenarios.Cooldown{}, 0, 128
+	c, ok = estimate.FromRecord(s.EstimateShape(), "r.md", demoRecord())
 	if !ok || !c.Adjusted || c.RecordTokens != 256 || !near(c.Request, 1035*time.Millisecond) || !near(c.Start, 2360*time.Millisecond) {
 		t.Errorf("adjusted costs %+v, %v", c, ok)
 	}
@@ -112,10 +107,7 @@ func TestCostsFromAnatomy(t *testing.T) {
 // cooldown before it, less its measured requests; failed runs and runs
 // without a wall time are left out.
 func TestCostsFromRuns(t *testing.T) {
-	s, _, err := Parse("t.yaml", ".", mustShipped(t), Options{LookupEnv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := demo(t)
 	rec := demoRecord()
 	rec.Analysis.Anatomy = &schema.Anatomy{Gap: schema.AnatomyOneRequest}
 	rec.Method.Requests = 0 // a record from before: one measured request
@@ -125,13 +117,13 @@ func TestCostsFromRuns(t *testing.T) {
 	rec.Runs = append(rec.Runs,
 		schema.Run{Seconds: 100, CooldownS: 2, Error: "engine exited", Metrics: map[string]float64{schema.WallS: 50}},
 		schema.Run{Seconds: 100, CooldownS: 2})
-	c, ok := s.CostsFromRecord("r.md", rec)
+	c, ok := estimate.FromRecord(s.EstimateShape(), "r.md", rec)
 	// start: median(8, 9, 10) − 1 × median(2, 2.5, 3) = 6.5 s.
-	if !ok || c.Basis != CostRuns || !near(c.Start, 6500*time.Millisecond) || !near(c.Request, 2500*time.Millisecond) || c.Adjusted {
+	if !ok || c.Basis != estimate.BasisRuns || !near(c.Start, 6500*time.Millisecond) || !near(c.Request, 2500*time.Millisecond) || c.Adjusted {
 		t.Errorf("costs %+v, %v", c, ok)
 	}
 	rec.Runs = rec.Runs[3:]
-	if c, ok := s.CostsFromRecord("r.md", rec); ok {
+	if c, ok := estimate.FromRecord(s.EstimateShape(), "r.md", rec); ok {
 		t.Errorf("no usable run, costs %+v", c)
 	}
 }
@@ -140,21 +132,26 @@ func TestCostsFromRuns(t *testing.T) {
 // negative, NaN, infinite, longer than a day) gives no costs; the guess
 // stands.
 func TestCostsRefused(t *testing.T) {
-	s, _, err := Parse("t.yaml", ".", mustShipped(t), Options{LookupEnv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := demo(t)
 	for _, v := range []float64{0, -1, math.NaN(), math.Inf(1), 1e12} {
 		rec := demoRecord()
 		rec.Analysis.Anatomy.Pooled.RequestS = v
-		if c, ok := s.CostsFromRecord("r.md", rec); ok && c.Basis == CostAnatomy {
+		if c, ok := estimate.FromRecord(s.EstimateShape(), "r.md", rec); ok && c.Basis == estimate.BasisAnatomy {
 			t.Errorf("request %v: costs %+v", v, c)
 		}
 		rec = demoRecord()
 		rec.Analysis.Anatomy = nil
 		rec.Runs = []schema.Run{{Seconds: v, CooldownS: 2, Metrics: map[string]float64{schema.WallS: 1}}}
-		if c, ok := s.CostsFromRecord("r.md", rec); ok {
+		if c, ok := estimate.FromRecord(s.EstimateShape(), "r.md", rec); ok {
 			t.Errorf("run of %v s: costs %+v", v, c)
 		}
+	}
+}
+
+// TestMaxCostIsTheLongestTimeout: a cost from a record is believed up to
+// the longest timeout a scenario may set.
+func TestMaxCostIsTheLongestTimeout(t *testing.T) {
+	if estimate.MaxCost != scenarios.MaxTimeout {
+		t.Errorf("estimate.MaxCost %v, scenarios.MaxTimeout %v", estimate.MaxCost, scenarios.MaxTimeout)
 	}
 }

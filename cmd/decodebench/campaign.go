@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// waitLockFlag is --wait-lock of every command that runs campaigns.
+var waitLockFlag = &cli.DurationFlag{Name: "wait-lock", Usage: "wait up to `DURATION` for another campaign on this host to finish (default 0: fail at once, naming its pid and scenario)"}
+
+// A campaign is what run, reproduce and bisect hold while they measure:
+// a context that the first SIGINT or SIGTERM cancels (so that the engine
+// is stopped and an INCOMPLETE record written; a second one kills every
+// engine and exits), and the host lock, one campaign per host.
+type campaign struct {
+	ctx  context.Context
+	sig  *signalBox
+	lock *machine.HostLock
+	stop func()
+}
+
+// startCampaign takes the host lock for the command cmd, waiting up to
+// --wait-lock for another campaign to finish and saying who holds it
+// while it waits; holder names what holds it (the scenario) to the
+// campaign that finds it held. The lock is held until end, or until
+// decodebench dies (the kernel drops it).
+func startCampaign(c *cli.Context, cmd, holder string) (*campaign, error) {
+	ctx, sig, stop := interruptible(c.Context)
+	wait := c.Duration(waitLockFlag.Name)
+	info := machine.HolderInfo{PID: os.Getpid(), Start: time.Now(), Scenario: holder}
+	lock, err := machine.WaitHostLock(ctx, wait, info, lockWaiting(c.App.ErrWriter, cmd, wait))
+	if err != nil {
+		stop()
+		return nil, &exitError{code: 1, msg: err.Error()}
+	}
+	return &campaign{ctx: ctx, sig: sig, lock: lock, stop: stop}, nil
+}
+
+// end releases the host lock and stops listening for signals.
+func (k *campaign) end() {
+	k.lock.Release()
+	k.stop()
+}
+
+// options are the harness options every campaign shares: where its
+// record goes, its hardware and date, progress on w (drawn live on a
+// terminal), the console taught each scenario's secrets, and
+// decodebench's build for the record.
+func (k *campaign) options(w io.Writer, out, hw, date string) harness.Options {
+	ver, rev, dirty := buildInfo()
+	return harness.Options{
+		OutDir: out, Hardware: hw, Date: date,
+		Progress: w, LearnSecrets: learnSecrets, Live: term.IsTerminal(int(os.Stderr.Fd())),
+		Version: ver, Commit: rev, Dirty: dirty,
+	}
+}
+
+// verdictCode is the exit code of a campaign that ended with verdict v:
+// its verdict's code, and 143 for one interrupted by SIGTERM.
+func (k *campaign) verdictCode(v schema.Verdict) int {
+	code := v.ExitCode()
+	if v == schema.Incomplete {
+		code = k.interruptedCode(code)
+	}
+	return code
+}
+
+// interruptedCode is the exit code of an interrupted campaign: 143 after
+// SIGTERM, else code (130 or the verdict's).
+func (k *campaign) interruptedCode(code int) int {
+	if k.sig.get() == syscall.SIGTERM {
+		return 143
+	}
+	return code
+}
+
+// signalBox holds the first signal received, read after the campaign ends.
+type signalBox struct {
+	mu sync.Mutex
+	s  os.Signal
+}
+
+func (b *signalBox) set(s os.Signal) { b.mu.Lock(); b.s = s; b.mu.Unlock() }
+func (b *signalBox) get() os.Signal  { b.mu.Lock(); defer b.mu.Unlock(); return b.s }
+
+// interruptible returns a context cancelled by the first SIGINT or SIGTERM,
+// which lets the campaign stop its engine and write an INCOMPLETE record.
+// A second signal kills every engine at once and exits.
+func interruptible(parent context.Context) (context.Context, *signalBox, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	box := &signalBox{}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			box.set(s)
+			fmt.Fprintf(stderr, "\ndecodebench: %s: stopping the engine and writing the record (again to stop at once)\n", s)
+			cancel()
+		case <-done:
+			return
+		}
+		select {
+		case s := <-ch:
+			engine.KillAll()
+			fmt.Fprintf(stderr, "decodebench: %s again: engines killed; exiting without a record\n", s)
+			if s == syscall.SIGTERM {
+				os.Exit(143)
+			}
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	return ctx, box, func() { signal.Stop(ch); close(done); cancel() }
+}
+
+// lockWaiting says, while a command waits for the host lock, who holds it
+// and how long it has waited: when the wait starts and every
+// machine.LockNotifyEvery after.
+func lockWaiting(w io.Writer, cmd string, limit time.Duration) func(*machine.LockHeldError) {
+	return func(e *machine.LockHeldError) {
+		fmt.Fprintf(w, "decodebench: %s: waiting up to %v for the host lock: %v\n", cmd, limit, e)
+	}
+}

@@ -1,0 +1,53 @@
+package console
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/decodebench/decodebench/estimate"
+)
+
+// EstimateBasis says what an estimate went by: the record and the costs
+// taken from it, or that it is a guess and what it assumed (dir is the
+// records folder that had no record to go by).
+func EstimateBasis(s estimate.Shape, c estimate.Costs, dir string) string {
+	if c.Basis == estimate.BasisGuess {
+		return fmt.Sprintf("a guess: %s; no record of %s in %s with a noise anatomy or run times to go by", guessed(s, c), s.Feature, dir)
+	}
+	var notes []string
+	switch c.Basis {
+	case estimate.BasisAnatomy:
+		notes = append(notes, "by its noise anatomy")
+	case estimate.BasisRuns:
+		notes = append(notes, "by its runs' times")
+	}
+	if c.RecordTokens > 0 {
+		notes = append(notes, fmt.Sprintf("scaled from its %d tokens to %d", c.RecordTokens, s.MaxTokens))
+	}
+	if c.Adjusted {
+		notes = append(notes, "the start moved to this scenario's cooldown and warmups")
+	}
+	if c.OtherHardware {
+		notes = append(notes, fmt.Sprintf("a record of other hardware (%s): none of this machine's could be used", c.Hardware))
+	}
+	start, one := "start", "request"
+	if s.Command {
+		start, one = "between runs", "a run of the command"
+	}
+	return fmt.Sprintf("from %s: %s %s, %s %s, %s", c.Record, start, secs(c.Start), one, secs(c.Request), strings.Join(notes, "; "))
+}
+
+// guessed is what a guess assumed.
+func guessed(s estimate.Shape, c estimate.Costs) string {
+	start, speed, over := estimate.GuessEngineStart, estimate.GuessTokensPerSecond, estimate.GuessRequestOverhead
+	if s.Command {
+		return fmt.Sprintf("a run of the command %s (its start %s, its tokens at %d tok/s and %s besides)", c.Request, start, speed, over)
+	}
+	return fmt.Sprintf("an engine start of %s, %d tok/s and %s a request besides its tokens", start, speed, over)
+}
+
+// secs writes a cost in seconds with two decimals.
+func secs(d time.Duration) string {
+	return fmt.Sprintf("%.2f s", d.Seconds())
+}

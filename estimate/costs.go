@@ -1,0 +1,43 @@
+package estimate
+
+import "time"
+
+// Basis says where an estimate's costs come from.
+type Basis string
+
+// Cost bases.
+const (
+	// BasisGuess: the Guess constants, no record to go by.
+	BasisGuess Basis = "guess"
+	// BasisAnatomy: a record's noise anatomy (its pooled start and
+	// request costs).
+	BasisAnatomy Basis = "anatomy"
+	// BasisRuns: a record's runs (their whole times and measured wall
+	// times).
+	BasisRuns Basis = "runs"
+)
+
+// Costs are what one engine start and one request of a scenario take, the
+// inputs of Duration.
+type Costs struct {
+	Basis Basis
+	// Record is the record file the costs come from; empty for a guess.
+	Record string
+	// Hardware is that record's hardware. OtherHardware is set when it is
+	// not the hardware the campaign would record: the scenario says
+	// "auto" and no record of this machine's hardware could be used.
+	Hardware      string
+	OtherHardware bool
+	// Start is a start's fixed cost for this scenario, in the noise
+	// anatomy's sense: its cooldown, the engine's launch to ready, its
+	// warmups and its stop; everything but its measured requests.
+	Start time.Duration
+	// Request is one request of this scenario's max_tokens.
+	Request time.Duration
+	// RecordTokens is the record's max_tokens when Request was scaled from
+	// it to this scenario's; 0 when not scaled.
+	RecordTokens int
+	// Adjusted is set when Start was moved from the record's to this
+	// scenario's cooldown, warmups or request length.
+	Adjusted bool
+}

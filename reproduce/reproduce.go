@@ -1,0 +1,106 @@
+// Package reproduce reruns a record's campaign on this machine: Prepare
+// reads the record and resolves its stored scenario here, without reading
+// anything outside the record's data folder; the Plan says every command
+// it would run and every file it would read, for a person to confirm
+// (Confirm); ReadLocalFiles then reads what the plan named outside the
+// data folder; Run runs the campaign and compares its record with the
+// original. Holding the host lock and handling signals are left to the
+// caller, between the confirmation and the run.
+package reproduce
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/review"
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// A Plan is a reproduction before it runs.
+type Plan struct {
+	// Path is the record's file, Record the record.
+	Path   string
+	Record *schema.Record
+	// Scenario is the stored scenario resolved on this machine, with the
+	// record's prompt; Warnings are its loader's.
+	Scenario *scenarios.Scenario
+	Warnings scenarios.Errors
+	// Local lists the files the campaign would read from this machine,
+	// outside the record's data folder; none is read before
+	// ReadLocalFiles.
+	Local []LocalFile
+}
+
+// UnresolvedError is a stored scenario that does not resolve on this
+// machine (a variable undefined, a binary not found): its variables must
+// be pointed at this machine's files.
+type UnresolvedError struct{ Err error }
+
+func (e *UnresolvedError) Error() string {
+	return "the stored scenario does not resolve here:\n" + e.Err.Error()
+}
+func (e *UnresolvedError) Unwrap() error { return e.Err }
+
+// Prepare reads the record at path and the scenario stored in its data
+// folder (refused unless its sha256 is the one the record names), and
+// parses it once, resolving ${NAME} through lookup then the scenario's own
+// vars. The record's prompt stands in for a prompt_file; a prompt_file the
+// record does not carry is left unread and listed in Local.
+func Prepare(path string, lookup func(string) (string, bool)) (*Plan, error) {
+	rec, err := recorder.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	src, err := recorder.ReadDataFile(path, rec, recorder.ScenarioFile, scenarios.MaxScenarioBytes)
+	if err != nil {
+		return nil, fmt.Errorf("reproduce: stored scenario: %w", err)
+	}
+	s, warns, err := scenarios.Parse(rec.Scenario.Path, ".", src, scenarios.Options{
+		LookupEnv: lookup, PromptText: rec.Scenario.Request.Prompt, DeferPromptFile: true, Set: rec.Scenario.Overrides,
+	})
+	if err != nil {
+		return nil, &UnresolvedError{Err: err}
+	}
+	return &Plan{Path: path, Record: rec, Scenario: s, Warnings: warns, Local: localFiles(s)}, nil
+}
+
+// ReadLocalFiles reads the files of Local into the scenario; call it
+// only once they were allowed and the plan confirmed.
+func (p *Plan) ReadLocalFiles() error {
+	if err := p.Scenario.ReadPromptFile(); err != nil {
+		return fmt.Errorf("reproduce: %w", err)
+	}
+	return nil
+}
+
+// Result is a reproduction's campaign and its comparison with the
+// original record.
+type Result struct {
+	Outcome *harness.Outcome
+	Diff    review.Diff
+}
+
+// Run runs the campaign into a new record (opt.OutDir) and compares it
+// with the original, conditions first, whatever the verdicts.
+func (p *Plan) Run(ctx context.Context, opt harness.Options) (*Result, error) {
+	if p.Scenario.PromptDeferred() {
+		return nil, errors.New("reproduce: the prompt file was not read (ReadLocalFiles)")
+	}
+	for _, w := range p.Warnings {
+		opt.ScenarioWarnings = append(opt.ScenarioWarnings, w.Error())
+	}
+	out, err := harness.Run(ctx, p.Scenario, opt)
+	if err != nil {
+		return nil, err
+	}
+	nu, err := recorder.Load(out.RecordPath)
+	if err != nil {
+		return nil, err
+	}
+	d := review.Compare(p.Path, p.Record, out.RecordPath, nu, review.DiffOptions{Force: true})
+	return &Result{Outcome: out, Diff: d}, nil
+}
