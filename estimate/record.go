@@ -35,8 +35,8 @@ func FromRecord(s Shape, path string, rec *schema.Record) (c Costs, ok bool) {
 		if len(whole) == 0 {
 			return Costs{}, false
 		}
-		reqS = median(wall)
-		c.Basis, startS = BasisRuns, median(whole)-float64(max(1, m.Requests))*reqS
+		reqS = stats.Median(wall)
+		c.Basis, startS = BasisRuns, stats.Median(whole)-float64(max(1, m.Requests))*reqS
 	}
 	if implausible(startS) || implausible(reqS) {
 		return Costs{}, false
@@ -63,6 +63,3 @@ func implausible(x float64) bool {
 }
 
 func seconds(x float64) time.Duration { return time.Duration(x * float64(time.Second)) }
-
-// median is the samples' median as stats summarises them.
-func median(xs []float64) float64 { return stats.Summarize(xs).Median }

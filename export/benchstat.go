@@ -57,7 +57,7 @@ func Benchstat(w io.Writer, rec *schema.Record, stem string) error {
 	bw := benchfmt.NewWriter(w)
 	for _, arm := range order {
 		for i, r := range rec.Runs {
-			if r.Arm != arm || !r.OK() || (i < len(rec.Analysis.Marks) && rec.Analysis.Marks[i].Dropped) {
+			if r.Arm != arm || !rec.RunCounts(i) {
 				continue
 			}
 			res.Name = benchfmt.Name(camel(rec.Feature) + "/arm=" + benchName.ReplaceAllString(r.Arm, "_"))
