@@ -2,9 +2,9 @@ package analysis
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
+	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -74,16 +74,16 @@ func gates(in Input, s samples, res []schema.MetricResult, marks []schema.Mark) 
 // A v2 record wrote every digit of the percentages (7.000000000000001%).
 func relaxedGates(g scenarios.GatesPolicy, v2 bool) string {
 	var out []string
-	pct := scenarios.Percent
+	format := pct.Rounded
 	if v2 {
-		pct = func(v float64) string { return strconv.FormatFloat(v*100, 'g', -1, 64) + "%" }
+		format = pct.Exact
 	}
 	check := func(name string, v, def float64) {
 		switch {
 		case v == 0:
 			out = append(out, name+" off")
 		case v > def:
-			out = append(out, fmt.Sprintf("%s %s instead of %s", name, pct(v), pct(def)))
+			out = append(out, fmt.Sprintf("%s %s instead of %s", name, format(v), format(def)))
 		}
 	}
 	check("max_spread", g.MaxSpread, scenarios.DefaultMaxSpread)

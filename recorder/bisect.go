@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -49,7 +50,7 @@ func BisectMarkdown(w io.Writer, b *schema.Bisect) error {
 	m.p("- Scenario %s (hash %s): the reference arm %s runs the good commit's build (`${REFERENCE_DIR}`), ", code(b.ScenarioPath), code(short(b.ScenarioHash)), code(b.Reference))
 	m.p("the candidate arm %s the commit under test (`${CANDIDATE_DIR}`), interleaved, one campaign per step.\n", code(b.Candidate))
 	m.p("- Build command, run in each commit's own git worktree: %s. The good commit's build: %s.\n", code(b.Build), buildText(b.ReferenceBuild))
-	m.p("- Threshold %s: a commit is bad when its change on the primary metric is significant and slower by at least the threshold; ", pctShort(b.Threshold))
+	m.p("- Threshold %s: a commit is bad when its change on the primary metric is significant and slower by at least the threshold; ", pct.Exact(b.Threshold))
 	m.ln("good when the slow end of the interval is within it; undecided otherwise, or when its campaign shows no results " +
 		"(then it is run again with twice the rounds, and skipped if still undecided, as `git bisect skip` does). A commit that does not build is skipped.")
 	m.p("- The bad revision is measured first: the search needs it slower than the good one.\n\n")
@@ -89,11 +90,11 @@ func BisectOutcomeText(b *schema.Bisect) string {
 	n := len(b.Steps)
 	switch o.Result {
 	case schema.FoundFirstBad:
-		return fmt.Sprintf("The first bad commit is %s %s, found in %d step(s): it is slower than the good commit by at least %s, and the commit before it is not.", code(short(o.FirstBad)), text(subject(b, o.FirstBad)), n, pctShort(b.Threshold))
+		return fmt.Sprintf("The first bad commit is %s %s, found in %d step(s): it is slower than the good commit by at least %s, and the commit before it is not.", code(short(o.FirstBad)), text(subject(b, o.FirstBad)), n, pct.Exact(b.Threshold))
 	case schema.AmbiguousSkipped:
 		return fmt.Sprintf("The first bad commit is one of %s: the commits between were skipped (%d step(s)).", shortList(o.Among), n)
 	case schema.BadNotBad:
-		return fmt.Sprintf("The bad revision %s was not found slower than the good one by %s or more: there is no regression to search for (%d step(s)).", code(short(b.Bad)), pctShort(b.Threshold), n)
+		return fmt.Sprintf("The bad revision %s was not found slower than the good one by %s or more: there is no regression to search for (%d step(s)).", code(short(b.Bad)), pct.Exact(b.Threshold), n)
 	case schema.OutOfTime:
 		return fmt.Sprintf("Out of time after %d step(s): the first bad commit is one of %s.", n, shortList(o.Among))
 	}
@@ -152,13 +153,13 @@ func BisectTable(b *schema.Bisect) string {
 			if r.c == nil || r.c.Ratio == 0 {
 				return "—"
 			}
-			return signedPct(r.c.Ratio - 1)
+			return pct.Signed(r.c.Ratio-1, 2)
 		}),
 		left("interval", func(r row) string {
 			if r.c == nil || (r.c.Lo == 0 && r.c.Hi == 0) {
 				return "—"
 			}
-			return fmt.Sprintf("[%s, %s] at %s", signedPct(r.c.Lo-1), signedPct(r.c.Hi-1), pctShort(round4(r.c.Confidence)))
+			return fmt.Sprintf("[%s, %s] at %s", pct.Signed(r.c.Lo-1, 2), pct.Signed(r.c.Hi-1, 2), pct.Exact(round4(r.c.Confidence)))
 		}),
 		right("p", func(r row) string {
 			if r.c == nil || r.c.Ratio == 0 {
@@ -174,13 +175,6 @@ func BisectTable(b *schema.Bisect) string {
 		}),
 	}, rows)
 	return sb.String()
-}
-
-func signedPct(v float64) string {
-	if v >= 0 {
-		return "+" + pct(v)
-	}
-	return pct(v)
 }
 
 func buildText(b schema.BisectBuild) string {
@@ -224,7 +218,7 @@ func BisectStepLine(s schema.BisectStep) string {
 	if n := len(s.Campaigns); n > 0 {
 		c := s.Campaigns[n-1]
 		if c.Ratio != 0 {
-			line += fmt.Sprintf(": %s %s [%s, %s], %s", c.Metric, signedPct(c.Ratio-1), signedPct(c.Lo-1), signedPct(c.Hi-1), formatP(c.P))
+			line += fmt.Sprintf(": %s %s [%s, %s], %s", c.Metric, pct.Signed(c.Ratio-1, 2), pct.Signed(c.Lo-1, 2), pct.Signed(c.Hi-1, 2), formatP(c.P))
 		}
 		if c.Why != "" {
 			line += fmt.Sprintf(" (%s, campaign %s)", c.Why, c.Verdict)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // num formats v with up to digits significant digits; non-finite values
@@ -27,18 +26,6 @@ func num(v float64, digits int) string {
 // count formats a counter value exactly, without padding zeros.
 func count(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-func pct(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "—"
-	}
-	return fmt.Sprintf("%.2f%%", v*100)
-}
-
-// pctShort formats a threshold or level without padding: 95%, 4%, 0.5%.
-func pctShort(v float64) string {
-	return strconv.FormatFloat(v*100, 'f', -1, 64) + "%"
-}
-
 func excerpt(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
@@ -56,23 +43,6 @@ func dash(s string) string {
 		return "—"
 	}
 	return s
-}
-
-// pct1 formats a change or a share to one decimal, signed or not.
-func pct1(f float64, signed bool) string {
-	if signed {
-		return fmt.Sprintf("%+.1f%%", 100*f)
-	}
-	return fmt.Sprintf("%.1f%%", 100*f)
-}
-
-// share is n of d as a percentage to one decimal (61.1%, not
-// 61.111111111111114%), without a trailing .0.
-func share(n, d int) string {
-	if d == 0 {
-		return "—"
-	}
-	return strings.TrimSuffix(strconv.FormatFloat(float64(n)/float64(d)*100, 'f', 1, 64), ".0") + "%"
 }
 
 // round4 rounds v to four decimals, for alphas shown in sentences.

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -32,7 +33,7 @@ var hostColumns = []column[runRow]{
 		if r.Footprint == nil {
 			return "—"
 		}
-		return pct(r.Footprint.Share())
+		return pct.Fixed(r.Footprint.Share(), 2)
 	}).when(func(r runRow) bool { return r.Footprint != nil }),
 }
 
@@ -73,7 +74,7 @@ func culpritCell(r runRow) string {
 	}
 	var parts []string
 	if p := c.Culprit; p != nil {
-		parts = append(parts, fmt.Sprintf("%s (%d) %s of a core", p.Name, p.PID, pct(p.Cores)))
+		parts = append(parts, fmt.Sprintf("%s (%d) %s of a core", p.Name, p.PID, pct.Fixed(p.Cores, 2)))
 	}
 	for _, g := range c.GPUOthers {
 		parts = append(parts, fmt.Sprintf("on GPU: %s (%d)", g.Name, g.PID))

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
 )
@@ -52,7 +53,7 @@ func (m *mdWriter) method(r *schema.Record) {
 		window = "the measured run, the command's process group being the engine's"
 	}
 	m.p("- Gates: spread (interquartile range over median) at most %s per arm; at most %s of runs contended (other processes above %s of the CPU during %s); drift flagged above %s. Outliers (%s) are %s.\n",
-		pctShort(me.MaxSpread), pctShort(me.MaxContended), pctShort(me.ContendedCPU), window, pctShort(me.MaxDrift), outlierRule(), outlierPolicy(me.Outliers))
+		pct.Exact(me.MaxSpread), pct.Exact(me.MaxContended), pct.Exact(me.ContendedCPU), window, pct.Exact(me.MaxDrift), outlierRule(), outlierPolicy(me.Outliers))
 	if me.OnFailure != "" {
 		m.p("- On a failed run: %s.\n", code(string(me.OnFailure)))
 	}
@@ -131,7 +132,7 @@ func (m *mdWriter) hostMethod(me schema.Method) {
 			sampler = fmt.Sprintf(" (%ss of it nvidia-smi's, sampling the GPUs)", num(f.SamplerS, 3))
 		}
 		m.p("- decodebench's own CPU during the measured windows (rusage, telemetry sampling included): %ss%s over %ss of windows, %s of one core.%s\n",
-			num(f.CPUS, 3), sampler, num(f.WindowS, 4), pct(f.Share()), readsSentence(f))
+			num(f.CPUS, 3), sampler, num(f.WindowS, 4), pct.Fixed(f.Share(), 2), readsSentence(f))
 	}
 }
 

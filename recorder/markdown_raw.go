@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/decodebench/decodebench/internal/abbrev"
+	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -114,9 +115,9 @@ func othersCell(r runRow) string {
 		return "—"
 	}
 	if r.mark.Contended {
-		return pct(r.Contention.Others) + " ⚠"
+		return pct.Fixed(r.Contention.Others, 2) + " ⚠"
 	}
-	return pct(r.Contention.Others)
+	return pct.Fixed(r.Contention.Others, 2)
 }
 
 func statusCell(r runRow) string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -51,7 +52,7 @@ func (m *mdWriter) results(r *schema.Record) {
 			}
 			m.p("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %+.1f%% | %s | %s | %s |\n", cellCode(a.Arm), a.N,
 				medianCI(a), num(a.MAD, 3),
-				num(a.Q1, 4), num(a.Q3, 4), num(a.Min, 4), num(a.Max, 4), pct(a.CV), pct(a.Spread()), outliers, a.Drift*100, ratio, p, verdict)
+				num(a.Q1, 4), num(a.Q3, 4), num(a.Min, 4), num(a.Max, 4), pct.Fixed(a.CV, 2), pct.Fixed(a.Spread(), 2), outliers, a.Drift*100, ratio, p, verdict)
 		}
 		m.ln("")
 		if res.Primary {
@@ -95,7 +96,7 @@ func medianCI(a schema.ArmResult) string {
 	if a.MedianConfidence == 0 {
 		return num(a.Median, 4)
 	}
-	return fmt.Sprintf("%s [%s, %s] (%s)", num(a.Median, 4), num(a.MedianLo, 4), num(a.MedianHi, 4), pct(a.MedianConfidence))
+	return fmt.Sprintf("%s [%s, %s] (%s)", num(a.Median, 4), num(a.MedianLo, 4), num(a.MedianHi, 4), pct.Fixed(a.MedianConfidence, 2))
 }
 
 // ratioCI formats a ratio's interval, or nothing when it has none.
@@ -116,5 +117,5 @@ func absentRow(a schema.ArmResult, baselineN int) string {
 	}
 	ratio := "— (no baseline value)"
 	return fmt.Sprintf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %d | %+.1f%% | %s | — | no value for the baseline (source absent) |", cellCode(a.Arm), a.N,
-		medianCI(a), num(a.MAD, 3), num(a.Q1, 4), num(a.Q3, 4), num(a.Min, 4), num(a.Max, 4), pct(a.CV), pct(a.Spread()), a.Outliers, a.Drift*100, ratio)
+		medianCI(a), num(a.MAD, 3), num(a.Q1, 4), num(a.Q3, 4), num(a.Min, 4), num(a.Max, 4), pct.Fixed(a.CV, 2), pct.Fixed(a.Spread(), 2), a.Outliers, a.Drift*100, ratio)
 }

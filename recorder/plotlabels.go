@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -31,7 +32,7 @@ func ShortVerdict(v schema.ArmVerdict, higherIsBetter bool, unit string) string 
 	if !c.Defined() {
 		return "no comparison"
 	}
-	change := pct1(c.Ratio-1, true)
+	change := pct.Signed(c.Ratio-1, 1)
 	ci := interval(c.Lo-1, c.Hi-1, true, !c.HasInterval())
 	var s string
 	switch {

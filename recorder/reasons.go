@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
 )
@@ -34,7 +35,7 @@ func (f style) verdictReason(r schema.Reason) (string, bool) {
 	case schema.ControlDiffers:
 		return sentences(
 			fmt.Sprintf("Negative control %s differs from the baseline %s on %s: %s%s, %s (alpha %s).", f.code(r.Arm), f.code(r.Baseline), f.code(r.Metric),
-				pct1(r.Ratio-1, true), interval(r.Lo-1, r.Hi-1, true, r.Lo == 0 && r.Hi == 0), formatP(r.P), count(r.Alpha)),
+				pct.Signed(r.Ratio-1, 1), interval(r.Lo-1, r.Hi-1, true, r.Lo == 0 && r.Hi == 0), formatP(r.P), count(r.Alpha)),
 			"The method finds a difference where none exists, so no arm's difference can be trusted.",
 			"Remedies: a quieter host, more rounds, or find what differs between the two (warm-up, launch order)."), true
 	case schema.CounterFailed:
@@ -85,10 +86,10 @@ func (f style) verdictReason(r schema.Reason) (string, bool) {
 		return fmt.Sprintf("Too few samples: with %d and %d runs the U test cannot reach p < %s whatever the data ", r.N1, r.N2, count(round4(r.Alpha))) +
 			fmt.Sprintf("(smallest possible p is %.3f); run at least %d rounds.", r.SmallestP, uTestRounds(r.Alpha)), true
 	case schema.ContendedHost:
-		remedy, runs, cpu, limit := f.busyRemedy(), share(r.Runs, r.Judged), f.pct(r.ContendedCPU), f.pct(r.MaxContended)
+		remedy, runs, cpu, limit := f.busyRemedy(), pct.Share(r.Runs, r.Judged), f.pct(r.ContendedCPU), f.pct(r.MaxContended)
 		if f.v2 {
-			remedy, runs = "stop the busy processes named under Machine", pctShort(float64(r.Runs)/float64(max(r.Judged, 1)))
-			cpu, limit = pctShort(r.ContendedCPU), pctShort(r.MaxContended)
+			remedy, runs = "stop the busy processes named under Machine", pct.Exact(float64(r.Runs)/float64(max(r.Judged, 1)))
+			cpu, limit = pct.Exact(r.ContendedCPU), pct.Exact(r.MaxContended)
 		}
 		return sentences(
 			fmt.Sprintf("Contended host: in %d of %d runs (%s) other processes used more than %s of the CPU during the measured request, above the %s limit.", r.Runs, r.Judged, runs, cpu, limit),

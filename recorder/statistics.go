@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
 )
@@ -33,14 +34,14 @@ func comparisonMethod(c analysis.Comparison, me schema.Method) string {
 	case analysis.RatioOfMedians:
 		return "medians with distribution-free confidence intervals (benchmath; the level actually achievable with n samples is shown); " +
 			fmt.Sprintf("ratio of medians with a percentile-bootstrap interval (%d resamples, seeded); two-sided Mann–Whitney U test.", me.Resamples) +
-			fmt.Sprintf(" A change counts only when p < %s, the interval excludes 1, and it is at least %s.", count(me.Alpha), pctShort(me.MinEffect))
+			fmt.Sprintf(" A change counts only when p < %s, the interval excludes 1, and it is at least %s.", count(me.Alpha), pct.Exact(me.MinEffect))
 	case analysis.LogRegression:
 		return "medians with distribution-free confidence intervals (benchmath); " +
 			"each arm against the baseline by a least-squares regression of log values on the arm and the run's place in the plan, " +
 			"which takes out a trend common to the arms, " +
 			fmt.Sprintf("after trimming runs whose studentized residual is beyond the Bonferroni t quantile at %s over the runs ", count(stats.TrimAlpha)) +
 			"(a stall, at most a quarter of the runs); t interval and two-sided t-test of the arm's coefficient, Holm over the test arms." +
-			fmt.Sprintf(" A change counts only when the adjusted p < %s and it is at least %s.", count(me.Alpha), pctShort(me.MinEffect))
+			fmt.Sprintf(" A change counts only when the adjusted p < %s and it is at least %s.", count(me.Alpha), pct.Exact(me.MinEffect))
 	}
 	return fmt.Sprintf("%T.", c)
 }
@@ -77,7 +78,7 @@ func driftMethod(d analysis.DriftTest) string {
 // comparison does not.
 func controlMethod(c analysis.ControlTest, me schema.Method) string {
 	if c, ok := c.(analysis.EquivalentControl); ok {
-		return fmt.Sprintf(" A negative control is an equivalence test within ±%s.", pctShort(c.Margin*me.MinEffect))
+		return fmt.Sprintf(" A negative control is an equivalence test within ±%s.", pct.Exact(c.Margin*me.MinEffect))
 	}
 	return ""
 }
@@ -108,7 +109,7 @@ func intervalBasis(rule analysis.Rule, me schema.Method) string {
 	if _, ok := rule.Comparison.(analysis.LogRegression); ok {
 		return "ratio intervals from the regression on arm and run position, stalled runs trimmed"
 	}
-	return fmt.Sprintf("ratio intervals at %s by percentile bootstrap", pctShort(me.Confidence))
+	return fmt.Sprintf("ratio intervals at %s by percentile bootstrap", pct.Exact(me.Confidence))
 }
 
 // outlierRule names the outlier rule.

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/decodebench/decodebench/analysis"
-	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -85,7 +85,7 @@ func (f style) busyRemedy() string {
 // 7.000000000000001% of 0.07×100), every digit in a v2 record.
 func (f style) pct(v float64) string {
 	if f.v2 {
-		return pctShort(v)
+		return pct.Exact(v)
 	}
-	return scenarios.Percent(v)
+	return pct.Rounded(v)
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -42,9 +43,9 @@ func (f style) controlClause(v schema.ArmVerdict, sn sense) string {
 	case v.Control && !equivalence:
 		return " — negative control: this is the method's noise floor"
 	case v.Control && v.Equivalent:
-		return fmt.Sprintf(" — negative control: equivalent to the baseline within ±%s (two one-sided tests at alpha %s)", pct1(v.EquivalenceMargin, false), count(round4(v.MDEAlpha)))
+		return fmt.Sprintf(" — negative control: equivalent to the baseline within ±%s (two one-sided tests at alpha %s)", pct.Fixed(v.EquivalenceMargin, 1), count(round4(v.MDEAlpha)))
 	case v.Control:
-		return fmt.Sprintf(" — negative control: not shown equivalent to the baseline within ±%s (two one-sided tests at alpha %s): ", pct1(v.EquivalenceMargin, false), count(round4(v.MDEAlpha))) +
+		return fmt.Sprintf(" — negative control: not shown equivalent to the baseline within ±%s (two one-sided tests at alpha %s): ", pct.Fixed(v.EquivalenceMargin, 1), count(round4(v.MDEAlpha))) +
 			"an artefact that size cannot be ruled out"
 	case v.ControlArm != "" && v.VsControl != nil && (c.Significant || !equivalence):
 		word := "no"
@@ -60,15 +61,15 @@ func (f style) controlClause(v schema.ArmVerdict, sn sense) string {
 // directions, or an increase and a decrease when the rule's model gives
 // each.
 func (f style) mdeClause(v schema.ArmVerdict) string {
-	at := fmt.Sprintf("at %s power (alpha %s)", pctShort(analysis.MDEPower), count(round4(v.MDEAlpha)))
+	at := fmt.Sprintf("at %s power (alpha %s)", pct.Exact(analysis.MDEPower), count(round4(v.MDEAlpha)))
 	if _, one := f.rule.MDE.(analysis.NoiseMDE); one {
 		if v.MDE > 0 {
-			return fmt.Sprintf("; minimum detectable effect ±%s %s", pct1(v.MDE, false), at)
+			return fmt.Sprintf("; minimum detectable effect ±%s %s", pct.Fixed(v.MDE, 1), at)
 		}
 		return ""
 	}
 	if v.MDE > 0 || v.MDEDown > 0 {
-		return fmt.Sprintf("; minimum detectable effect +%s (increase) / −%s (decrease) %s", pct1(v.MDE, false), pct1(v.MDEDown, false), at)
+		return fmt.Sprintf("; minimum detectable effect +%s (increase) / −%s (decrease) %s", pct.Fixed(v.MDE, 1), pct.Fixed(v.MDEDown, 1), at)
 	}
 	return ""
 }
@@ -92,17 +93,17 @@ func comparisonSentence(c schema.Comparison, sn sense, judged bool) string {
 		return "no comparison could be made: " + noComparisonWhy(c)
 	}
 	ci := interval(c.Lo-1, c.Hi-1, true, !c.HasInterval())
-	change := pct1(c.Ratio-1, true) + ci
+	change := pct.Signed(c.Ratio-1, 1) + ci
 	if !judged {
 		return "described, not judged (secondary metric): " + change + ", " + p
 	}
 	switch {
 	case c.Significant:
-		return fmt.Sprintf("%s %s%s, %s", pct1(c.Ratio-1, true), sn.word(c.Ratio), ci, p)
+		return fmt.Sprintf("%s %s%s, %s", pct.Signed(c.Ratio-1, 1), sn.word(c.Ratio), ci, p)
 	case c.Disagreement == schema.PWithoutCI:
-		return fmt.Sprintf("inconclusive: %s but the interval%s includes no change (%s)", p, ci, pct1(c.Ratio-1, true))
+		return fmt.Sprintf("inconclusive: %s but the interval%s includes no change (%s)", p, ci, pct.Signed(c.Ratio-1, 1))
 	case c.Disagreement == schema.CIWithoutP:
-		return fmt.Sprintf("inconclusive: the interval%s excludes no change but %s is not significant (%s)", ci, p, pct1(c.Ratio-1, true))
+		return fmt.Sprintf("inconclusive: the interval%s excludes no change but %s is not significant (%s)", ci, p, pct.Signed(c.Ratio-1, 1))
 	case c.Disagreement == schema.TooSmallDiff:
 		return fmt.Sprintf("no difference that matters (~): %s, %s, below the minimum effect", change, p)
 	}
@@ -139,7 +140,11 @@ func interval(lo, hi float64, signed, none bool) string {
 	if none || math.IsNaN(lo) || math.IsNaN(hi) {
 		return ""
 	}
-	return " [" + pct1(lo, signed) + ", " + pct1(hi, signed) + "]"
+	one := func(v float64) string { return pct.Fixed(v, 1) }
+	if signed {
+		one = func(v float64) string { return pct.Signed(v, 1) }
+	}
+	return " [" + one(lo) + ", " + one(hi) + "]"
 }
 
 // formatP writes a p-value with two significant digits, and as p<0.001

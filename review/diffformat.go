@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/recorder"
 )
@@ -33,7 +34,7 @@ func (d Diff) WriteText(w io.Writer) error {
 		}
 		return nil
 	}
-	fmt.Fprintf(w, "Per arm and metric, new against old (~: no significant difference, or below %s):\n", pct(d.Threshold))
+	fmt.Fprintf(w, "Per arm and metric, new against old (~: no significant difference, or below %s):\n", pct.Exact(d.Threshold))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "  arm\tmetric\told\tnew\tchange [interval]\tp\tverdict")
 	for _, m := range d.Metrics {
@@ -73,7 +74,7 @@ func (d Diff) WriteMarkdown(w io.Writer) error {
 		}
 		return nil
 	}
-	fmt.Fprintf(w, "New against old (`~`: no significant difference, or below %s):\n\n", pct(d.Threshold))
+	fmt.Fprintf(w, "New against old (`~`: no significant difference, or below %s):\n\n", pct.Exact(d.Threshold))
 	fmt.Fprintln(w, "| arm | metric | old | new | change [interval] | p | |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---|---:|---|")
 	for _, m := range d.Metrics {
@@ -98,7 +99,7 @@ func (d Diff) familyText() string {
 	if f == nil {
 		return "no ratios"
 	}
-	return fmt.Sprintf("family-wise alpha %s over the %d arm ratio(s) --fail-on-regression gates on, Bonferroni: each interval at %s", strconv.FormatFloat(f.Alpha, 'g', 4, 64), f.Comparisons, strconv.FormatFloat(100*f.Confidence, 'g', 4, 64)+"%")
+	return fmt.Sprintf("family-wise alpha %s over the %d arm ratio(s) --fail-on-regression gates on, Bonferroni: each interval at %s", strconv.FormatFloat(f.Alpha, 'g', 4, 64), f.Comparisons, pct.Sig(f.Confidence, 4))
 }
 
 func bold(c Change) string {
@@ -114,8 +115,6 @@ func dash(s string) string {
 	}
 	return s
 }
-
-func pct(f float64) string { return strconv.FormatFloat(f*100, 'f', -1, 64) + "%" }
 
 func median(v float64, n int, unit string) string {
 	if n == 0 {
@@ -135,9 +134,9 @@ func change(c, lo, hi float64, v Change) string {
 	if v == Unknown || v == NotFound {
 		return "—"
 	}
-	s := fmt.Sprintf("%+.1f%%", c*100)
+	s := pct.Signed(c, 1)
 	if lo != 0 || hi != 0 {
-		s += fmt.Sprintf(" [%+.1f%%, %+.1f%%]", lo*100, hi*100)
+		s += " [" + pct.Signed(lo, 1) + ", " + pct.Signed(hi, 1) + "]"
 	}
 	return s
 }

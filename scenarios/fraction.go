@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/decodebench/decodebench/internal/pct"
 	"gopkg.in/yaml.v3"
 )
 
@@ -48,14 +49,7 @@ func (f *Fraction) UnmarshalYAML(n *yaml.Node) error {
 // String writes the fraction as a percentage, to at most ten significant
 // digits: 7% reads 7%, not the 7.000000000000001% of 0.07×100.
 func (f Fraction) String() string {
-	return Percent(float64(f))
-}
-
-// Percent writes a proportion as a percentage to at most ten significant
-// digits, without trailing zeros.
-func Percent(v float64) string {
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(v*100, 'g', 10, 64), 64)
-	return strconv.FormatFloat(r, 'f', -1, 64) + "%"
+	return pct.Rounded(float64(f))
 }
 
 // ParseFraction reads a proportion written as a number (0.03) or a
