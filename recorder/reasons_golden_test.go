@@ -3,7 +3,6 @@ package recorder
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -57,17 +56,5 @@ func TestReasonSentencesGolden(t *testing.T) {
 			}
 		}
 	}
-	golden := filepath.Join("testdata", "reasons.golden.txt")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./recorder -update)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("reason sentences differ from %s; run go test ./recorder -update and review the diff", golden)
-	}
+	golden(t, filepath.Join("testdata", "reasons.golden.txt"), buf.Bytes())
 }

@@ -109,19 +109,7 @@ func TestMarkdownGolden(t *testing.T) {
 			if err := Markdown(&buf, fixedRecord(v)); err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", strings.ToLower(string(v))+".golden.md")
-			if *update {
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./recorder -update)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("Markdown differs from %s; run go test ./recorder -update and review the diff", golden)
-			}
+			golden(t, filepath.Join("testdata", strings.ToLower(string(v))+".golden.md"), buf.Bytes())
 		})
 	}
 }
@@ -244,19 +232,7 @@ func TestMarkdownEnginesPerArm(t *testing.T) {
 	if err := Markdown(&buf, rec); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "engines.golden.md")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./recorder -update)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("Markdown differs from %s; run go test ./recorder -update and review the diff", golden)
-	}
+	golden(t, filepath.Join("testdata", "engines.golden.md"), buf.Bytes())
 	md := buf.String()
 	for _, s := range []string{"The arms ran 2 engines:", "Engine 1, run by arm `classic`:", "Engine 2, run by arm `draft`:",
 		"| Stale binary |", "| Allowed dirty or stale | benchmarking a work in progress |", "b11670"} {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -131,22 +130,7 @@ func TestRuleGoldens(t *testing.T) {
 				if err := Markdown(&buf, rec); err != nil {
 					t.Fatal(err)
 				}
-				golden := filepath.Join("testdata", "rules", name+".golden.md")
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test ./recorder -update)", err)
-				}
-				if !bytes.Equal(buf.Bytes(), want) {
-					t.Errorf("Markdown differs from %s; run go test ./recorder -update and review the diff", golden)
-				}
+				golden(t, filepath.Join("testdata", "rules", name+".golden.md"), buf.Bytes())
 			})
 		}
 	}

@@ -3,7 +3,6 @@ package recorder
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -60,17 +59,5 @@ func TestVerdictLinesGolden(t *testing.T) {
 			}
 		}
 	}
-	golden := filepath.Join("testdata", "verdictlines.golden.txt")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./recorder -update)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("verdict lines differ from %s; run go test ./recorder -update and review the diff", golden)
-	}
+	golden(t, filepath.Join("testdata", "verdictlines.golden.txt"), buf.Bytes())
 }
