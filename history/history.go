@@ -13,6 +13,7 @@ import (
 
 	"github.com/decodebench/decodebench/changepoint"
 	"github.com/decodebench/decodebench/schema"
+	"github.com/decodebench/decodebench/stats"
 )
 
 // Record is one record as history reads it.
@@ -152,7 +153,7 @@ func values(r Record) []Metric {
 			continue
 		}
 		for _, a := range mr.Arms {
-			if a.Arm != rec.Scenario.Baseline || !finite(a.Median) || a.N == 0 {
+			if a.Arm != rec.Scenario.Baseline || !stats.Finite(a.Median) || a.N == 0 {
 				continue
 			}
 			p := pt
@@ -160,7 +161,7 @@ func values(r Record) []Metric {
 			out = append(out, Metric{Kind: KindBaseline, Arm: a.Arm, Baseline: a.Arm, Name: mr.Metric, Unit: mr.Unit, HigherIsBetter: mr.HigherIsBetter, Points: []Point{p}})
 		}
 		for _, v := range rec.Analysis.ArmVerdicts {
-			if v.Control || !v.Comparison.Defined() || !finite(v.Comparison.Ratio) {
+			if v.Control || !v.Comparison.Defined() || !stats.Finite(v.Comparison.Ratio) {
 				continue
 			}
 			p := pt
@@ -195,8 +196,6 @@ func steps(m Metric, opts changepoint.Options, recs map[string]*schema.Record) [
 func BisectThreshold(s Step) float64 {
 	return max(math.Floor(math.Abs(s.Change)/2*1000)/1000, 0.01)
 }
-
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 func firstLine(s string) string {
 	for i, c := range s {

@@ -66,7 +66,7 @@ func (d *distributions) Plot(c draw.Canvas, plt *plot.Plot) {
 	// Baseline median: across the whole data area, over the boxes (see
 	// drawReference), labelled in the right margin (outside the data, so it
 	// never covers points).
-	if finite(d.baseline) {
+	if stats.Finite(d.baseline) {
 		y := trY(d.baseline)
 		drawReference(c, y)
 		c.FillText(refStyle(plt), vg.Point{X: c.Max.X + vg.Points(5), Y: y}, baselineLabel)
@@ -100,7 +100,7 @@ func Distributions(runs []Run, s Spec) (*plot.Plot, error) {
 	// Baseline median: as given; computed from the baseline arm's runs when
 	// not given (NaN/Inf/zero) and Baseline names an arm; none when neither.
 	base := s.BaselineMedian
-	if !finite(base) || base == 0 {
+	if !stats.Finite(base) || base == 0 {
 		base = math.NaN()
 		for i, a := range arms {
 			if a == s.Baseline && st[i].n > 0 {
@@ -118,7 +118,7 @@ func Distributions(runs []Run, s Spec) (*plot.Plot, error) {
 	for _, q := range pts {
 		ylo, yhi = math.Min(ylo, q.run.Value), math.Max(yhi, q.run.Value)
 	}
-	if finite(base) {
+	if stats.Finite(base) {
 		ylo, yhi = math.Min(ylo, base), math.Max(yhi, base)
 	}
 	p.Y.Min, p.Y.Max = padRange(ylo, yhi, 0.12)
@@ -152,7 +152,7 @@ func Distributions(runs []Run, s Spec) (*plot.Plot, error) {
 
 	p.Add(hgrid(), &distributions{pts: pts, stats: st, baseline: base})
 	addLegend(p, markEntries(pts))
-	if finite(base) {
+	if stats.Finite(base) {
 		p.Add(margin{right: refStyle(p).Width(baselineLabel) + vg.Points(10)})
 	}
 	return p, nil

@@ -19,13 +19,13 @@ import (
 	"fmt"
 	"html"
 	"image/color"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/decodebench/decodebench/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
@@ -92,8 +92,6 @@ type point struct {
 	hasT bool    // has a usable start time
 }
 
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
 // prepare returns the plottable points (finite value) and the arm order:
 // Spec.Arms first, then arms only seen in runs, in order of first
 // appearance by Seq.
@@ -118,7 +116,7 @@ func prepare(runs []Run, s Spec) ([]point, []string) {
 	}
 	var pts []point
 	for _, r := range sorted {
-		if !finite(r.Value) {
+		if !stats.Finite(r.Value) {
 			continue
 		}
 		p := point{run: r, arm: idx[r.Arm]}

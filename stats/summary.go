@@ -100,3 +100,6 @@ func Median(xs []float64) float64 {
 	}
 	return (s[n/2-1] + s[n/2]) / 2
 }
+
+// Finite reports whether v is a number, neither NaN nor infinite.
+func Finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
