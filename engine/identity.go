@@ -103,43 +103,23 @@ func cutText(s string, n int) string {
 const gitTimeout = 20 * time.Second
 
 // git runs git in a folder the scenario names, which may be a stranger's
-// clone whose configuration names commands to run. Hooks and fsmonitor are
-// disabled, every content filter the configuration defines is emptied (status
-// would run clean filters), the system configuration and any pager are
-// ignored, git never prompts or writes the index, and the command has a
-// deadline.
+// clone whose configuration names commands to run: with GitOptions (hooks,
+// fsmonitor and every content filter off: status would run clean filters)
+// and GitEnv (no system configuration, pager or prompt; the index never
+// written), and a deadline.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	safe := []string{
-		"--no-pager",
-		"-c", "core.fsmonitor=false",
-		"-c", "core.hooksPath=/dev/null",
-		"-c", "core.pager=cat",
-		"-c", "core.untrackedCache=false",
-		"-c", "protocol.allow=never",
-	}
+	var filters string
 	if len(args) == 0 || args[0] != "config" {
-		drivers, err := git(ctx, dir, "config", "--null", "--name-only", "--get-regexp", `^filter\.`)
+		var err error
+		filters, err = git(ctx, dir, GitListFilters...)
 		if err != nil && !strings.Contains(err.Error(), "exit status 1") { // 1: no match
 			return "", err
 		}
-		for _, d := range filterNames(drivers) {
-			for _, k := range []string{"clean", "smudge", "process"} {
-				safe = append(safe, "-c", "filter."+d+"."+k+"=")
-			}
-			safe = append(safe, "-c", "filter."+d+".required=false")
-		}
 	}
-	env := append(os.Environ(),
-		"GIT_CONFIG_NOSYSTEM=1",
-		"GIT_PAGER=cat",
-		"PAGER=cat",
-		"GIT_TERMINAL_PROMPT=0",
-		"GIT_OPTIONAL_LOCKS=0",
-		"GIT_EXTERNAL_DIFF=",
-	)
-	res, err := probe{argv: append(append(append([]string{"git"}, safe...), "-C", dir), args...), env: env, timeout: gitTimeout}.run(ctx)
+	argv := append(append(append([]string{"git"}, GitOptions(filters)...), "-C", dir), args...)
+	res, err := probe{argv: argv, env: GitEnv(os.Environ()), timeout: gitTimeout}.run(ctx)
 	if err != nil {
 		if errors.Is(err, errProbeTimeout) || ctx.Err() == context.DeadlineExceeded {
 			return "", fmt.Errorf("git %s: no answer within %s", strings.Join(args, " "), gitTimeout)
@@ -147,24 +127,6 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 		return "", fmt.Errorf("git %s: %v", strings.Join(args, " "), err)
 	}
 	return strings.TrimSpace(res.out), nil
-}
-
-// filterNames returns the driver names of NUL-separated filter.<name>.<key>
-// configuration names.
-func filterNames(names string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, n := range strings.Split(names, "\x00") {
-		n = strings.TrimSpace(n)
-		rest, ok := strings.CutPrefix(n, "filter.")
-		i := strings.LastIndexByte(rest, '.')
-		if !ok || i <= 0 || seen[rest[:i]] {
-			continue
-		}
-		seen[rest[:i]] = true
-		out = append(out, rest[:i])
-	}
-	return out
 }
 
 // FileSHA256 hashes a file as the engine identity does.

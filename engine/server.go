@@ -372,9 +372,10 @@ func StopAll() {
 	}
 }
 
-// KillAll sends SIGKILL to every live engine group at once, without
-// waiting: for a second Ctrl-C.
+// KillAll sends SIGKILL to every live engine group at once, and to every
+// tree RunTree runs, without waiting: for a second Ctrl-C.
 func KillAll() {
+	liveTrees.killAll()
 	live.Lock()
 	defer live.Unlock()
 	for s := range live.m {
