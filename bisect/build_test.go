@@ -43,7 +43,7 @@ func TestBuildOutputIsBounded(t *testing.T) {
 func TestGitOutputIsBounded(t *testing.T) {
 	dir := t.TempDir()
 	script := "#!/bin/sh\nPATH='" + os.Getenv("PATH") + "'\n" +
-		"case \"$3\" in log) exec yes ;; esac\n" +
+		"case \" $* \" in *\" log \"*) exec yes ;; *\" config \"*) exit 1 ;; esac\n" +
 		"head -c 67108864 /dev/zero | tr '\\0' x >&2; exit 128\n"
 	if err := os.WriteFile(filepath.Join(dir, "git"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)

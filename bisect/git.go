@@ -4,22 +4,55 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
+	"syscall"
+	"time"
 
+	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/schema"
 )
 
+// gitTimeout bounds each of bisect's git commands (a worktree of a large
+// repository takes a while to check out).
+const gitTimeout = 10 * time.Minute
+
 // git runs git in the source repository and returns its trimmed stdout,
 // bounded as every tool's (machine.RunBounded: stdout at most
-// machine.MaxToolOutput, a failure quoting one short line of stderr).
+// machine.MaxToolOutput, a failure quoting one short line of stderr). The
+// repository may be a stranger's, whose configuration names commands to
+// run: nothing it names runs (engine.GitOptions: no hook, fsmonitor,
+// content filter, pager, transport or signature program; engine.GitEnv),
+// and the command has a deadline.
 func git(ctx context.Context, repo string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", repo}, args...)...)
+	filters, err := gitRun(ctx, repo, "", engine.GitListFilters...)
+	if err != nil && !strings.Contains(err.Error(), "exit status 1") { // 1: none
+		return "", err
+	}
+	return gitRun(ctx, repo, filters, args...)
+}
+
+// gitRun runs one git command with the options that filters (the
+// configuration's filter keys) give, in its own process group, killed
+// whole at its deadline.
+func gitRun(ctx context.Context, repo, filters string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	defer cancel()
+	argv := append(append(engine.GitOptions(filters), "-C", repo), args...)
+	cmd := exec.CommandContext(ctx, "git", argv...)
+	cmd.Env = engine.GitEnv(os.Environ())
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
 	out, errb, err := machine.RunBounded(cmd)
 	if err != nil {
 		if errors.Is(err, machine.ErrToolOutputTooLarge) {
 			return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
+		}
+		if ctx.Err() == context.DeadlineExceeded {
+			return "", fmt.Errorf("git %s: no answer within %s", strings.Join(args, " "), gitTimeout)
 		}
 		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, quoteLine(string(errb)))
 	}
@@ -51,7 +84,7 @@ func rangeCommits(ctx context.Context, repo, good, bad string) ([]schema.BisectC
 	if _, err := git(ctx, repo, "merge-base", "--is-ancestor", good, bad); err != nil {
 		return nil, fmt.Errorf("the good revision %.12s is not an ancestor of the bad one %.12s", good, bad)
 	}
-	out, err := git(ctx, repo, "log", "--reverse", "--first-parent", "--ancestry-path", "--format=%H%x00%s", good+".."+bad)
+	out, err := git(ctx, repo, "log", "--no-show-signature", "--reverse", "--first-parent", "--ancestry-path", "--format=%H%x00%s", good+".."+bad)
 	if err != nil {
 		return nil, err
 	}
