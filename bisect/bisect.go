@@ -63,6 +63,9 @@ type Options struct {
 	// Build is a resumed bisect's build command, needed only when it held
 	// a secret (which is not stored).
 	Build string
+	// BuildTimeout bounds each build (0: none); a build past it is killed
+	// whole and its commit skipped.
+	BuildTimeout time.Duration
 }
 
 // Outcome is the summary written and where.
@@ -227,7 +230,10 @@ func (b *bisector) search(ctx context.Context) (*Outcome, error) {
 	if err := addWorktree(ctx, b.st.Source, refDir, sum.Good); err != nil {
 		return nil, err
 	}
-	rb, err := build(ctx, b.dataDir, refDir, b.build, buildsDir+"/reference-"+short(sum.Good)+".log", b.redact)
+	rb, err := build(ctx, b.dataDir, refDir, b.build, buildsDir+"/reference-"+short(sum.Good)+".log", b.redact, b.opt.BuildTimeout)
+	if errors.Is(err, errBuildTimeout) {
+		err = nil // a build that failed
+	}
 	if err != nil {
 		return b.stopped(ctx, err)
 	}

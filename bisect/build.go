@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/internal/capped"
 	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/schema"
@@ -21,26 +22,37 @@ const (
 	BuildLogTailBytes = 1 << 20
 )
 
+// DefaultBuildTimeout is --build-timeout's default: a build still running
+// after it is killed, and its commit skipped.
+const DefaultBuildTimeout = 2 * time.Hour
+
 // buildsDir is the data folder's folder of build logs.
 const buildsDir = "builds"
 
-// build runs the build command with sh -c in the commit's worktree,
-// writing its output to a log in the data folder (logName, relative to
-// it), its secrets masked by r. A failed build is a result, not an
-// error: the commit is skipped. The error is for what stops the bisect
-// (the log cannot be written, or the context ended).
-func build(ctx context.Context, dataDir, worktree, command, logName string, r *redact.Redactor) (schema.BisectBuild, error) {
+// errBuildTimeout is a build killed at its timeout: a failed build (its
+// result says so), unless the timeout was what was left of --max-time.
+var errBuildTimeout = errors.New("the build did not finish in time")
+
+// build runs the build command with sh -c in the commit's worktree, as a
+// tree of its own (engine.RunTree: its process group, a cgroup where there
+// is one): killed whole at timeout (0: none) or when the context ends, and
+// whatever it leaves running (a daemon, a background job holding its
+// output open) killed when it exits. Its output goes to a log in the data
+// folder (logName, relative to it), its secrets masked by r. A failed
+// build is a result, not an error: the commit is skipped. A build killed
+// at its timeout is a failed one too, and the error is errBuildTimeout.
+// Any other error stops the bisect (the log cannot be written, or the
+// context ended).
+func build(ctx context.Context, dataDir, worktree, command, logName string, r *redact.Redactor, timeout time.Duration) (schema.BisectBuild, error) {
 	res := schema.BisectBuild{Log: logName}
 	// The output kept is bounded (BuildLogHeadBytes, BuildLogTailBytes):
 	// a build that floods its output costs no more memory or disk, and
 	// its log says what was cut.
 	out := &capped.Buffer{Max: BuildLogHeadBytes, Tail: BuildLogTailBytes}
-	cmd := exec.CommandContext(ctx, "sh", "-c", command)
+	cmd := exec.Command("sh", "-c", command)
 	cmd.Dir = worktree
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.WaitDelay = 10 * time.Second
 	start := time.Now()
-	err := cmd.Run()
+	leftovers, err := engine.RunTree(ctx, cmd, out, timeout)
 	res.Seconds = roundSeconds(time.Since(start))
 	// Through the data folder, never through a link (safefs).
 	text := out.String()
@@ -48,6 +60,12 @@ func build(ctx context.Context, dataDir, worktree, command, logName string, r *r
 		text += fmt.Sprintf("\n#### decodebench: %d bytes of build output were cut here (the log keeps the first and the last MiB)\n", n)
 	}
 	text += out.TailString()
+	timedOut := errors.Is(err, engine.ErrTreeTimeout)
+	if timedOut {
+		text += fmt.Sprintf("\n#### decodebench: the build did not finish within %s: it and every process it started were killed\n", timeout)
+	} else if len(leftovers) > 0 && ctx.Err() == nil {
+		text += fmt.Sprintf("\n#### decodebench: killed %d process(es) the build left running: %s\n", len(leftovers), leftoversText(leftovers))
+	}
 	if werr := writeIn(dataDir, logName, []byte(r.Text(text))); werr != nil {
 		return res, fmt.Errorf("build log: %w", werr)
 	}
@@ -58,12 +76,27 @@ func build(ctx context.Context, dataDir, worktree, command, logName string, r *r
 	switch {
 	case err == nil:
 		res.OK = true
+	case timedOut:
+		res.ExitCode = -1
+		return res, errBuildTimeout
 	case errors.As(err, &ee):
 		res.ExitCode = ee.ExitCode()
 	default:
 		return res, fmt.Errorf("build command: %w", err)
 	}
 	return res, nil
+}
+
+// leftoversText names the processes a build left running.
+func leftoversText(l []engine.Leftover) string {
+	s := ""
+	for i, x := range l {
+		if i > 0 {
+			s += ", "
+		}
+		s += x.String()
+	}
+	return s
 }
 
 // roundSeconds keeps a duration to a tenth of a second, as the summary

@@ -4,9 +4,14 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/redact"
@@ -18,7 +23,7 @@ import (
 // counts by its exit status.
 func TestBuildOutputIsBounded(t *testing.T) {
 	dataDir := t.TempDir()
-	res, err := build(context.Background(), dataDir, t.TempDir(), "yes 'cc -c ggml.c' | head -c 67108864; echo; echo 'error: the last line'; exit 0", "builds/flood.log", &redact.Redactor{})
+	res, err := build(context.Background(), dataDir, t.TempDir(), "yes 'cc -c ggml.c' | head -c 67108864; echo; echo 'error: the last line'; exit 0", "builds/flood.log", &redact.Redactor{}, 0)
 	if err != nil || !res.OK {
 		t.Fatalf("build = %+v, %v", res, err)
 	}
@@ -59,5 +64,77 @@ func TestGitOutputIsBounded(t *testing.T) {
 	_, err = git(context.Background(), t.TempDir(), "log")
 	if !errors.Is(err, machine.ErrToolOutputTooLarge) || len(err.Error()) > 512 {
 		t.Errorf("git log flooding = %.300v, want ErrToolOutputTooLarge", err)
+	}
+}
+
+// pidGone waits up to five seconds for the process named in file to be
+// gone (killed and reaped).
+func pidGone(t *testing.T, file string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 1 {
+		t.Fatalf("%s: pid %q", file, b)
+	}
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+			return
+		}
+	}
+	t.Errorf("process %d (%s) still runs", pid, filepath.Base(file))
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+}
+
+// A build still running at its timeout is killed with every process it
+// started, a background child and (where there is setsid) one that left
+// its process group and session too; the build failed, and its log says
+// why (issue 31 item 4).
+func TestBuildTimeoutKillsItsTree(t *testing.T) {
+	dataDir, wt := t.TempDir(), t.TempDir()
+	cmd := "sleep 300 & echo $! > child.pid; "
+	daemon := false
+	if _, err := exec.LookPath("setsid"); err == nil && runtime.GOOS == "linux" {
+		cmd += "setsid sleep 300 & echo $! > daemon.pid; "
+		daemon = true
+	}
+	start := time.Now()
+	res, err := build(context.Background(), dataDir, wt, cmd+"sleep 300", "builds/slow.log", &redact.Redactor{}, 2*time.Second)
+	if !errors.Is(err, errBuildTimeout) || res.OK || res.ExitCode != -1 {
+		t.Fatalf("build = %+v, %v; want a failed build and errBuildTimeout", res, err)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("the build was stopped after %s, for a timeout of 2s", d)
+	}
+	pidGone(t, filepath.Join(wt, "child.pid"))
+	if daemon {
+		pidGone(t, filepath.Join(wt, "daemon.pid"))
+	}
+	log, err := os.ReadFile(filepath.Join(dataDir, "builds", "slow.log"))
+	if err != nil || !strings.Contains(string(log), "the build did not finish within 2s") {
+		t.Errorf("the log %q (%v) does not say the build was killed at its timeout", log, err)
+	}
+}
+
+// A build that exits well but leaves a background child holding its
+// output open has succeeded: it is not held until a delay runs out, nor
+// turned into an error, and the child is killed (issue 31 item 4: "WaitDelay
+// expired" after a successful build).
+func TestBuildLeftoverHoldingOutputDoesNotFailIt(t *testing.T) {
+	dataDir, wt := t.TempDir(), t.TempDir()
+	start := time.Now()
+	res, err := build(context.Background(), dataDir, wt, "(sleep 300; echo late) & echo $! > child.pid; echo built", "builds/bg.log", &redact.Redactor{}, time.Minute)
+	if err != nil || !res.OK {
+		t.Fatalf("build = %+v, %v; want a successful build", res, err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the build took %s: held by its background child", d)
+	}
+	pidGone(t, filepath.Join(wt, "child.pid"))
+	log, err := os.ReadFile(filepath.Join(dataDir, "builds", "bg.log"))
+	if err != nil || !strings.HasPrefix(string(log), "built\n") || !strings.Contains(string(log), "the build left running") {
+		t.Errorf("build log %q (%v)", log, err)
 	}
 }

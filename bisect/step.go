@@ -2,6 +2,7 @@ package bisect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,10 @@ func (b *bisector) step(ctx context.Context, refDir string, st *schema.BisectSte
 		return err
 	}
 	defer func() { _ = removeWorktree(context.Background(), b.st.Source, dir) }()
-	res, err := build(ctx, b.dataDir, dir, b.build, buildsDir+"/"+short(st.Commit)+".log", b.redact)
+	res, err := build(ctx, b.dataDir, dir, b.build, buildsDir+"/"+short(st.Commit)+".log", b.redact, b.opt.BuildTimeout)
+	if errors.Is(err, errBuildTimeout) {
+		err = nil // a build that failed: its commit is skipped
+	}
 	if err != nil {
 		return err
 	}

@@ -29,6 +29,10 @@ with twice the rounds, then skipped as git bisect skip does. A commit that does 
 skipped. The bad revision is measured first. Each campaign writes its own record; the
 summary <out>/bisect-<feature>-<hw>-<date>.md links them all and passes decodebench check.
 
+Each build runs as a tree of its own (its process group, a cgroup where there is one): one
+past --build-timeout is killed whole, and its commit skipped; what a build leaves running
+when it exits is killed too.
+
 An interrupted bisect resumes from its data folder: decodebench bisect --resume
 <out>/data/bisect-<feature>-<hw>-<date>.
 
@@ -44,6 +48,7 @@ left, the bad revision not slower, or --max-time reached), 1 error, 130/143 inte
 			&cli.StringFlag{Name: "out", Value: defaultOut, Usage: "folder for the summary; the steps' records go into its data folder"},
 			&cli.StringFlag{Name: "hw", Usage: "hardware slug for the records' names (default: the scenario's, else detected)"},
 			&cli.StringFlag{Name: "date", Usage: "records' date, YYYY-MM-DD (default: today)"},
+			&cli.DurationFlag{Name: "build-timeout", Value: bisect.DefaultBuildTimeout, Usage: "kill a build still running after this long, and skip its commit"},
 			&cli.StringFlag{Name: "resume", Usage: "continue the interrupted bisect whose data folder is `DIR`"},
 			waitLockFlag,
 		},
@@ -60,6 +65,9 @@ left, the bad revision not slower, or --max-time reached), 1 error, 130/143 inte
 				}
 			} else if c.NArg() > 0 {
 				return usageError("bisect --resume DIR: the scenario is the one the bisect started with")
+			}
+			if c.Duration("build-timeout") < 0 {
+				return usageError("bisect --build-timeout: want a duration of 0 (no bound) or more")
 			}
 			threshold, err := scenarios.ParseFraction(c.String("threshold"))
 			if err != nil {
@@ -80,8 +88,9 @@ left, the bad revision not slower, or --max-time reached), 1 error, 130/143 inte
 			}
 			defer k.end()
 			opt := bisect.Options{
-				Harness: k.options(c.App.ErrWriter, out, c.String("hw"), c.String("date")),
-				OnStep:  func(s schema.BisectStep) { fmt.Fprintln(stderr, "decodebench bisect:", recorder.BisectStepLine(s)) },
+				Harness:      k.options(c.App.ErrWriter, out, c.String("hw"), c.String("date")),
+				OnStep:       func(s schema.BisectStep) { fmt.Fprintln(stderr, "decodebench bisect:", recorder.BisectStepLine(s)) },
+				BuildTimeout: c.Duration("build-timeout"),
 			}
 			var res *bisect.Outcome
 			if resume != "" {
