@@ -33,28 +33,20 @@ func localFiles(s *scenarios.Scenario) []LocalFile {
 }
 
 // WritePlan lists, before anything runs, every command line a campaign
-// will run (each arm's engine, every version command), every environment
-// entry, and every file it will read: the record's own data, the files the
-// engine's arguments name (hashed, not read into the record), the source
-// folders whose git state is read, and any file from outside the record's
-// data folder. Every string is escaped by termsafe, so a stored command
-// holding \r or escape sequences shows them rather than acting on the
-// screen.
+// will run (each arm's engine, every version command: WriteEngines),
+// every environment entry, and every file it will read: the record's own
+// data, the files the engine's arguments name (hashed, not read into the
+// record), the source folders whose git state is read, and any file from
+// outside the record's data folder. Every string is escaped by termsafe,
+// so a stored command holding \r or escape sequences shows them rather
+// than acting on the screen.
 func (p *Plan) WritePlan(w io.Writer) {
 	t, s := termsafe.String, p.Scenario
-	fmt.Fprintf(w, "The campaign %s will start these engines, once per measured run (%d arms × %d+ rounds):\n", t(s.Feature), len(s.Arms), s.Schedule.Rounds.Min)
-	var versions [][]string
+	WriteEngines(w, s)
 	sources := map[string]bool{}
 	var hashed []string
 	for _, a := range s.Arms {
 		l := s.Launch(a.Name)
-		fmt.Fprintf(w, "  arm %s runs:\n    %s\n", t(a.Name), termsafe.ShellJoin(l.Command))
-		for _, k := range slices.Sorted(maps.Keys(l.Env)) {
-			fmt.Fprintf(w, "    env %s=%s\n", t(k), termsafe.ShellJoin([]string{l.Env[k]}))
-		}
-		if len(l.VersionCommand) > 0 && !slices.ContainsFunc(versions, func(v []string) bool { return slices.Equal(v, l.VersionCommand) }) {
-			versions = append(versions, l.VersionCommand)
-		}
 		if l.Source != "" {
 			sources[l.Source] = true
 		}
@@ -63,9 +55,6 @@ func (p *Plan) WritePlan(w io.Writer) {
 				hashed = append(hashed, f)
 			}
 		}
-	}
-	for _, v := range versions {
-		fmt.Fprintf(w, "  and, for the engine's version, once:\n    %s\n", termsafe.ShellJoin(v))
 	}
 	fmt.Fprintln(w, "It will read:")
 	fmt.Fprintf(w, "  %s and its data folder (runs.jsonl, scenario.yaml): the record being reproduced\n", t(p.Path))
@@ -80,6 +69,29 @@ func (p *Plan) WritePlan(w io.Writer) {
 	}
 	for _, f := range p.Local {
 		fmt.Fprintf(w, "  %s (%s): OUTSIDE the record's data folder; its content would be sent to the engine and written into the new record\n", t(f.Path), f.Key)
+	}
+}
+
+// WriteEngines lists the command lines a campaign of s runs: each arm's
+// engine with its environment, and every distinct version command, each
+// escaped by termsafe (a stored command's \r or escape sequences are
+// shown, never acted on).
+func WriteEngines(w io.Writer, s *scenarios.Scenario) {
+	t := termsafe.String
+	fmt.Fprintf(w, "The campaign %s will start these engines, once per measured run (%d arms × %d+ rounds):\n", t(s.Feature), len(s.Arms), s.Schedule.Rounds.Min)
+	var versions [][]string
+	for _, a := range s.Arms {
+		l := s.Launch(a.Name)
+		fmt.Fprintf(w, "  arm %s runs:\n    %s\n", t(a.Name), termsafe.ShellJoin(l.Command))
+		for _, k := range slices.Sorted(maps.Keys(l.Env)) {
+			fmt.Fprintf(w, "    env %s=%s\n", t(k), termsafe.ShellJoin([]string{l.Env[k]}))
+		}
+		if len(l.VersionCommand) > 0 && !slices.ContainsFunc(versions, func(v []string) bool { return slices.Equal(v, l.VersionCommand) }) {
+			versions = append(versions, l.VersionCommand)
+		}
+	}
+	for _, v := range versions {
+		fmt.Fprintf(w, "  and, for the engine's version, once:\n    %s\n", termsafe.ShellJoin(v))
 	}
 }
 
