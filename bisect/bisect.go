@@ -63,8 +63,8 @@ type Options struct {
 	// Build is a resumed bisect's build command, needed only when it held
 	// a secret (which is not stored).
 	Build string
-	// BuildTimeout bounds each build (0: none); a build past it is killed
-	// whole and its commit skipped.
+	// BuildTimeout bounds each build (0: no bound but --max-time's); a
+	// build past it is killed whole and its commit skipped.
 	BuildTimeout time.Duration
 }
 
@@ -87,6 +87,9 @@ type bisector struct {
 	sumPath string
 	opt     Options
 	started time.Time
+	// refBuilt is set once the good commit's worktree is built, in this
+	// process: a resume builds it again only when a campaign is to run.
+	refBuilt bool
 }
 
 // Run starts a bisect.
@@ -120,6 +123,9 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if strings.HasPrefix(s.Path, "embedded:") {
+		scenarioPath = s.Path // a shipped scenario, by the name a state gives it
+	}
 	ref, cand, err := bisectArms(s)
 	if err != nil {
 		return nil, err
@@ -152,12 +158,11 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	rounds := s.Schedule.Rounds.Min
-	if s.Schedule.Rounds.Adaptive() {
-		rounds = s.Schedule.Rounds.Max
+	if work, err = filepath.Abs(work); err != nil {
+		return nil, err
 	}
 	st := &state{
-		Source: src, ScenarioPath: scenarioPath, WorkDir: work, MaxSeconds: cfg.MaxTime.Seconds(), BaseRounds: rounds,
+		Source: src, ScenarioPath: scenarioPath, WorkDir: work, MaxSeconds: cfg.MaxTime.Seconds(), BaseRounds: baseRounds(s),
 		Summary: schema.Bisect{
 			Schema: schema.BisectSchema, Feature: s.Feature, Hardware: hw, Date: date,
 			Good: good, GoodRef: cfg.Good, Bad: bad, BadRef: cfg.Bad, Threshold: cfg.Threshold,
@@ -222,45 +227,30 @@ func (b *bisector) setBuild(cmd string) {
 }
 
 // search runs steps until the outcome is decided, time runs out or the
-// context ends.
+// context ends. Nothing is built until a campaign is to run: resuming a
+// finished bisect, or one whose pending step was decided, builds nothing.
 func (b *bisector) search(ctx context.Context) (*Outcome, error) {
 	b.started = time.Now()
 	sum := &b.st.Summary
-	refDir := filepath.Join(b.st.WorkDir, "reference")
-	if err := addWorktree(ctx, b.st.Source, refDir, sum.Good); err != nil {
-		return nil, err
-	}
-	rb, err := build(ctx, b.dataDir, refDir, b.build, buildsDir+"/reference-"+short(sum.Good)+".log", b.redact, b.opt.BuildTimeout)
-	if errors.Is(err, errBuildTimeout) {
-		err = nil // a build that failed
-	}
-	if err != nil {
-		return b.stopped(ctx, err)
-	}
-	sum.ReferenceBuild = rb
-	if !rb.OK {
-		_ = b.save()
-		b.removeReference()
-		return nil, fmt.Errorf("the good commit %.12s does not build (exit %d): see %s", sum.Good, rb.ExitCode, filepath.Join(b.dataDir, filepath.FromSlash(rb.Log)))
-	}
 	for {
-		var commit string
-		if p := sum.Pending; p != nil {
-			commit = p.Commit
-		} else {
+		if sum.Pending == nil {
 			next, done := nextCommit(sum)
 			if done {
 				break
 			}
-			if b.st.MaxSeconds > 0 && b.elapsed() >= b.st.MaxSeconds {
-				sum.Outcome = analysis.ConcludeBisect(commitIDs(sum.Commits), classesOf(sum.Steps))
-				sum.Outcome.Result = schema.OutOfTime
+			if b.outOfTime() {
+				b.endOutOfTime()
 				break
 			}
-			commit = next
-			sum.Pending = &schema.BisectStep{N: len(sum.Steps) + 1, Commit: commit}
+			sum.Pending = &schema.BisectStep{N: len(sum.Steps) + 1, Commit: next}
 		}
-		if err := b.step(ctx, refDir, sum.Pending); err != nil {
+		err := b.step(ctx, sum.Pending)
+		if errors.Is(err, errOutOfTime) {
+			// A build cut short by --max-time: the step stays pending.
+			b.endOutOfTime()
+			break
+		}
+		if err != nil {
 			return b.stopped(ctx, err)
 		}
 		step := *sum.Pending
@@ -280,10 +270,28 @@ func (b *bisector) search(ctx context.Context) (*Outcome, error) {
 	return &Outcome{Summary: sum, Path: b.sumPath, DataDir: b.dataDir}, nil
 }
 
+// errOutOfTime is --max-time reached while a step builds.
+var errOutOfTime = errors.New("out of time")
+
+// outOfTime reports whether --max-time has run out.
+func (b *bisector) outOfTime() bool {
+	return b.st.MaxSeconds > 0 && b.elapsed() >= b.st.MaxSeconds
+}
+
+// endOutOfTime concludes the search as --max-time leaves it.
+func (b *bisector) endOutOfTime() {
+	sum := &b.st.Summary
+	sum.Outcome = analysis.ConcludeBisect(commitIDs(sum.Commits), classesOf(sum.Steps))
+	sum.Outcome.Result = schema.OutOfTime
+}
+
+// refDir is the good commit's worktree.
+func (b *bisector) refDir() string { return filepath.Join(b.st.WorkDir, "reference") }
+
 // removeReference removes the good commit's worktree and the work folder
 // (when empty). An interrupted bisect keeps them for its resume.
 func (b *bisector) removeReference() {
-	_ = removeWorktree(context.Background(), b.st.Source, filepath.Join(b.st.WorkDir, "reference"))
+	_ = removeWorktree(context.Background(), b.st.Source, b.refDir())
 	_ = os.Remove(b.st.WorkDir)
 }
 

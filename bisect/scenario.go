@@ -53,3 +53,12 @@ func bisectArms(s *scenarios.Scenario) (ref, cand string, err error) {
 	}
 	return s.Baseline, cand, nil
 }
+
+// baseRounds is a step's first campaign's rounds per arm: the scenario's,
+// the most an adaptive one may run.
+func baseRounds(s *scenarios.Scenario) int {
+	if s.Schedule.Rounds.Adaptive() {
+		return s.Schedule.Rounds.Max
+	}
+	return s.Schedule.Rounds.Min
+}

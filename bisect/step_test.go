@@ -53,7 +53,7 @@ func TestStepBuildFailureSkips(t *testing.T) {
 	// A secret in the build command is neither stored nor logged.
 	b.setBuild(`API_TOKEN=s3cr3t-value sh -c 'echo compiling with $API_TOKEN; echo "syntax error" >&2; exit 3'`)
 	step := schema.BisectStep{N: 1, Commit: sha}
-	if err := b.step(context.Background(), "", &step); err != nil {
+	if err := b.step(context.Background(), &step); err != nil {
 		t.Fatal(err)
 	}
 	if step.Class != schema.ClassBuildFailed || step.Build.OK || step.Build.ExitCode != 3 || len(step.Campaigns) != 0 {
@@ -204,7 +204,7 @@ func TestCheckCatchesForgedSummaries(t *testing.T) {
 		b := &bisector{st: st, dataDir: dataDir, sumPath: filepath.Join(out, "bisect-x-test-2026-01-02.md")}
 		b.setBuild("exit 3")
 		step := schema.BisectStep{N: 1, Commit: sha}
-		if err := b.step(context.Background(), "", &step); err != nil {
+		if err := b.step(context.Background(), &step); err != nil {
 			t.Fatal(err)
 		}
 		st.Summary.Steps = append(st.Summary.Steps, step)
@@ -260,6 +260,49 @@ func TestCheckCatchesForgedSummaries(t *testing.T) {
 		c.forge(b, dataDir)
 		if probs := fmt.Sprint(review.Check(b.sumPath)); !strings.Contains(probs, c.want) {
 			t.Errorf("%s: check found %s, want a problem saying %q", c.name, probs, c.want)
+		}
+	}
+}
+
+// An interrupted campaign whose resume was refused (the rebuilt engine is
+// another binary) stays linked and does not count: the step goes on with
+// a fresh campaign of the same rounds, doubles the rounds after one
+// finished undecided campaign, and is decided after two.
+func TestStepCountsOnlyFinishedCampaigns(t *testing.T) {
+	inc := func(rounds int) schema.BisectCampaign {
+		return schema.BisectCampaign{Record: "r", Rounds: rounds, Verdict: schema.Incomplete, Class: schema.ClassUndecided}
+	}
+	fin := func(rounds int, c schema.BisectClass) schema.BisectCampaign {
+		return schema.BisectCampaign{Record: "r", Rounds: rounds, Verdict: schema.Valid, Class: c}
+	}
+	built := schema.BisectBuild{OK: true, Log: "builds/x.log"}
+	for _, c := range []struct {
+		name      string
+		step      schema.BisectStep
+		class     schema.BisectClass
+		rounds    int
+		resumeRec bool
+	}{
+		{"nothing run yet", schema.BisectStep{}, "", 5, false},
+		{"its build failed", schema.BisectStep{Build: schema.BisectBuild{Log: "builds/x.log", ExitCode: 2}}, schema.ClassBuildFailed, 0, false},
+		{"interrupted", schema.BisectStep{Build: built, Campaigns: []schema.BisectCampaign{inc(5)}}, "", 5, true},
+		{"decided", schema.BisectStep{Build: built, Campaigns: []schema.BisectCampaign{fin(5, schema.ClassBad)}}, schema.ClassBad, 0, false},
+		{"undecided once", schema.BisectStep{Build: built, Campaigns: []schema.BisectCampaign{fin(5, schema.ClassUndecided)}}, "", 10, false},
+		{"undecided twice", schema.BisectStep{Build: built, Campaigns: []schema.BisectCampaign{fin(5, schema.ClassUndecided), fin(10, schema.ClassUndecided)}}, schema.ClassUndecided, 0, false},
+		{"an abandoned campaign, then undecided", schema.BisectStep{Build: built, Campaigns: []schema.BisectCampaign{inc(5), fin(5, schema.ClassUndecided)}}, "", 10, false},
+		{"an abandoned campaign, then undecided twice", schema.BisectStep{Build: built, Campaigns: []schema.BisectCampaign{inc(5), fin(5, schema.ClassUndecided), fin(10, schema.ClassUndecided)}}, schema.ClassUndecided, 0, false},
+		{"the doubled campaign interrupted", schema.BisectStep{Build: built, Campaigns: []schema.BisectCampaign{fin(5, schema.ClassUndecided), inc(10)}}, "", 10, true},
+	} {
+		class, ok := settled(&c.step)
+		if class != c.class || ok != (c.class != "") {
+			t.Errorf("%s: settled = %s %v, want %s", c.name, class, ok, c.class)
+		}
+		if ok {
+			continue
+		}
+		rounds, resume := nextCampaign(&c.step, 5)
+		if rounds != c.rounds || (resume != "") != c.resumeRec {
+			t.Errorf("%s: next campaign %d rounds, resuming %q; want %d, resuming %v", c.name, rounds, resume, c.rounds, c.resumeRec)
 		}
 	}
 }
