@@ -60,9 +60,6 @@ type Options struct {
 	// MaxTime, when set, replaces a resumed bisect's --max-time (counted
 	// from its start, over every resume).
 	MaxTime time.Duration
-	// Build is a resumed bisect's build command, needed only when it held
-	// a secret (which is not stored).
-	Build string
 	// BuildTimeout bounds each build (0: no bound but --max-time's); a
 	// build past it is killed whole and its commit skipped.
 	BuildTimeout time.Duration
@@ -175,43 +172,6 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Outcome, error) {
 	b.setBuild(cfg.Build)
 	if err := b.save(); err != nil {
 		return nil, err
-	}
-	return b.search(ctx)
-}
-
-// Resume continues an interrupted bisect from its data folder
-// (<out>/data/<stem>, summary <out>/<stem>.md).
-func Resume(ctx context.Context, dataDir string, opt Options) (*Outcome, error) {
-	dataDir, err := filepath.Abs(dataDir)
-	if err != nil {
-		return nil, err
-	}
-	if filepath.Base(filepath.Dir(dataDir)) != "data" {
-		return nil, fmt.Errorf("%s: a bisect's data folder is <out>/data/<name>", dataDir)
-	}
-	st, err := readState(dataDir)
-	if err != nil {
-		return nil, err
-	}
-	out := filepath.Dir(filepath.Dir(dataDir))
-	if opt.MaxTime > 0 {
-		st.MaxSeconds = opt.MaxTime.Seconds()
-	}
-	if st.Summary.Outcome.Result == schema.OutOfTime {
-		st.Summary.Outcome.Result = schema.Unfinished
-	}
-	opt.Harness.Hardware, opt.Harness.Date = st.Summary.Hardware, st.Summary.Date
-	b := &bisector{st: st, dataDir: dataDir, sumPath: filepath.Join(out, filepath.Base(dataDir)+".md"), opt: opt}
-	build := opt.Build
-	if build == "" {
-		if strings.Contains(st.Summary.Build, redact.Mask) {
-			return nil, fmt.Errorf("the build command held a secret, which the bisect did not store: give it again with --build")
-		}
-		build = st.Summary.Build
-	}
-	b.setBuild(build)
-	if b.st.Summary.Build != st.Summary.Build {
-		return nil, fmt.Errorf("--build %q is not the command the bisect started with (%q)", b.st.Summary.Build, st.Summary.Build)
 	}
 	return b.search(ctx)
 }

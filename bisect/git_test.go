@@ -103,7 +103,13 @@ func TestGitRunsNothingTheRepositoryNames(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(dir, "f")); err != nil || string(b) != "1" {
 		t.Errorf("the worktree's file reads %q (%v), want it as committed", b, err)
 	}
+	if !registeredWorktree(context.Background(), repo, dir, res.Summary.Bad) {
+		t.Errorf("the worktree %s is not listed", dir)
+	}
 	if err := removeWorktree(context.Background(), repo, dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PrepareResume(context.Background(), res.DataDir, ""); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(marker); err == nil {

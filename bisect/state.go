@@ -5,9 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
+	"path"
 	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -60,16 +66,157 @@ func writeIn(dataDir, rel string, b []byte) error {
 	return d.WriteFile(rel, b, 0o644)
 }
 
-// readState reads the state strictly (safefs.ReadJSON): a field this
-// decodebench does not write is refused, never ignored.
-func readState(dataDir string) (*state, error) {
-	var st state
-	err := safefs.ReadJSON(filepath.Join(dataDir, StateFile), maxStateBytes, &st)
+// readState reads the state strictly (a field this decodebench does not
+// write is refused, never ignored) and checks every value a resume would
+// act on (parseState); it returns the file's bytes too.
+func readState(dataDir string) (*state, []byte, error) {
+	file := filepath.Join(dataDir, StateFile)
+	b, err := safefs.ReadFile(file, maxStateBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s: not a bisect's data folder: %w", dataDir, err)
+		return nil, nil, fmt.Errorf("%s: not a bisect's data folder: %w", dataDir, err)
 	}
 	if err != nil {
-		return nil, err // it names the file
+		return nil, nil, err // it names the file
+	}
+	st, err := parseState(b, filepath.Base(dataDir))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return st, b, nil
+}
+
+// parseState decodes a state strictly and checks it (state.check) as the
+// state of the data folder named stem.
+func parseState(b []byte, stem string) (*state, error) {
+	var st state
+	if err := safefs.DecodeJSON(b, &st); err != nil {
+		return nil, err
+	}
+	if err := st.check(stem); err != nil {
+		return nil, err
 	}
 	return &st, nil
+}
+
+// fullHash is a full commit id (SHA-1 or SHA-256), as git prints it.
+var fullHash = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
+
+// check refuses a state (of the data folder named stem) whose values a
+// resume could not have been left by a bisect: every commit a full commit
+// id, of the range, each measured once; every path it names absolute and
+// clean (the repository, the scenario, the work folder), or (the steps'
+// records, the build logs) a plain path inside the data folder, named as
+// the bisect names them; the summary's names those of the data folder;
+// the numbers in their ranges. A commit is a commit of the repository
+// and the scenario the bisect's only once checkResume has asked git and
+// loaded it.
+func (st *state) check(stem string) error {
+	sum := &st.Summary
+	if sum.Schema != schema.BisectSchema {
+		return fmt.Errorf("schema %q, want %q", sum.Schema, schema.BisectSchema)
+	}
+	for _, p := range []struct{ what, path string }{{"source", st.Source}, {"work_dir", st.WorkDir}, {"scenario_path", st.ScenarioPath}} {
+		if p.what == "scenario_path" && strings.HasPrefix(p.path, "embedded:") {
+			continue
+		}
+		if !filepath.IsAbs(p.path) || filepath.Clean(p.path) != p.path {
+			return fmt.Errorf("%s %q is not an absolute, clean path", p.what, p.path)
+		}
+	}
+	for _, x := range []float64{st.MaxSeconds, st.Elapsed, sum.Threshold} {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return fmt.Errorf("a time or threshold of %v", x)
+		}
+	}
+	if st.BaseRounds < 1 || st.BaseRounds > scenarios.MaxRounds {
+		return fmt.Errorf("base_rounds %d: want 1 to %d", st.BaseRounds, scenarios.MaxRounds)
+	}
+	if sum.Threshold <= 0 || sum.Threshold >= 1 {
+		return fmt.Errorf("threshold %v: want a fraction between 0 and 1", sum.Threshold)
+	}
+	if s, err := recorder.ParseStem(stem, "bisect-"+sum.Feature); err != nil || s.Hardware != sum.Hardware || s.Date != sum.Date {
+		return fmt.Errorf("feature %q, hardware %q and date %q do not name the data folder %s", sum.Feature, sum.Hardware, sum.Date, stem)
+	}
+	if want := "data/" + stem; sum.DataDir != want {
+		return fmt.Errorf("data_dir %q, want %q", sum.DataDir, want)
+	}
+	if sum.Build == "" || sum.Reference == "" || sum.Candidate == "" || sum.Reference == sum.Candidate {
+		return errors.New("no build command, or no reference and candidate arms")
+	}
+	return st.checkCommits()
+}
+
+// checkCommits checks the range, the steps and the pending step.
+func (st *state) checkCommits() error {
+	sum := &st.Summary
+	if !fullHash.MatchString(sum.Good) || !fullHash.MatchString(sum.Bad) {
+		return fmt.Errorf("good %q and bad %q: want full commit ids", sum.Good, sum.Bad)
+	}
+	if err := checkLog(sum.ReferenceBuild.Log, "reference-"+short(sum.Good)); err != nil {
+		return err
+	}
+	inRange := map[string]bool{}
+	for _, c := range sum.Commits {
+		if !fullHash.MatchString(c.SHA) || inRange[c.SHA] || c.SHA == sum.Good {
+			return fmt.Errorf("commit %q of the range: want a full commit id, once, not the good one", c.SHA)
+		}
+		inRange[c.SHA] = true
+	}
+	if n := len(sum.Commits); n == 0 || sum.Commits[n-1].SHA != sum.Bad {
+		return errors.New("the range does not end at the bad commit")
+	}
+	steps := sum.Steps
+	if sum.Pending != nil {
+		steps = append(append([]schema.BisectStep{}, steps...), *sum.Pending)
+	}
+	seen := map[string]bool{}
+	for i, s := range steps {
+		if s.N != i+1 {
+			return fmt.Errorf("step %d is numbered %d", i+1, s.N)
+		}
+		if !inRange[s.Commit] || seen[s.Commit] {
+			return fmt.Errorf("step %d's commit %q: want a commit of the range, measured once", s.N, s.Commit)
+		}
+		seen[s.Commit] = true
+		if err := checkLog(s.Build.Log, short(s.Commit)); err != nil {
+			return fmt.Errorf("step %d: %w", s.N, err)
+		}
+		for _, c := range s.Campaigns {
+			if err := st.checkCampaign(c); err != nil {
+				return fmt.Errorf("step %d: %w", s.N, err)
+			}
+		}
+	}
+	for _, f := range sum.Files {
+		if rel, ok := strings.CutPrefix(f.Path, buildsDir+"/"); !ok || !plainName(rel) {
+			return fmt.Errorf("file %q is not a build log of the data folder", f.Path)
+		}
+	}
+	return nil
+}
+
+// checkCampaign: a step's campaign is a record of the data folder's
+// steps/, of the scenario's rounds or twice them.
+func (st *state) checkCampaign(c schema.BisectCampaign) error {
+	rel, ok := strings.CutPrefix(c.Record, st.Summary.DataDir+"/steps/")
+	if !ok || !plainName(rel) || !strings.HasSuffix(rel, ".md") {
+		return fmt.Errorf("record %q is not a record of the data folder's steps/", c.Record)
+	}
+	if c.Rounds != st.BaseRounds && c.Rounds != 2*st.BaseRounds {
+		return fmt.Errorf("record %s ran %d rounds; a step runs %d or %d", c.Record, c.Rounds, st.BaseRounds, 2*st.BaseRounds)
+	}
+	return nil
+}
+
+// checkLog: a build's log is builds/<name>.log, or none (not built yet).
+func checkLog(log, name string) error {
+	if log != "" && log != buildsDir+"/"+name+".log" {
+		return fmt.Errorf("build log %q, want %s/%s.log", log, buildsDir, name)
+	}
+	return nil
+}
+
+// plainName is one file name: no folder, not hidden, clean.
+func plainName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, `/\`) && !strings.HasPrefix(name, ".") && path.Clean(name) == name
 }

@@ -125,9 +125,10 @@ func TestBisectFindsSlowCommit(t *testing.T) {
 		t.Fatalf("check of the interrupted bisect's summary: %v\n%s", err, b)
 	}
 	// ...and resumed from its data folder, where step 3's campaign goes on
-	// into the same record.
+	// into the same record: the build command given again, so it resumes
+	// without asking.
 	var stdout, stderr bytes.Buffer
-	cmd = bisect("--resume", filepath.Join(out, "data", "bisect-bisect-e2e-test-2026-01-02"))
+	cmd = bisect("--resume", filepath.Join(out, "data", "bisect-bisect-e2e-test-2026-01-02"), "--build", bisectBuild)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
 	t.Logf("stdout:\n%s", stdout.String())

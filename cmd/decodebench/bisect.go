@@ -7,7 +7,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/decodebench/decodebench/bisect"
+	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/reproduce"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -30,11 +32,16 @@ skipped. The bad revision is measured first. Each campaign writes its own record
 summary <out>/bisect-<feature>-<hw>-<date>.md links them all and passes decodebench check.
 
 Each build runs as a tree of its own (its process group, a cgroup where there is one): one
-past --build-timeout is killed whole, and its commit skipped; what a build leaves running
-when it exits is killed too.
+past --build-timeout, or past what is left of --max-time, is killed whole; what a build leaves
+running when it exits is killed too. bisect's git runs none of the repository's hooks,
+fsmonitor or content filters.
 
 An interrupted bisect resumes from its data folder: decodebench bisect --resume
-<out>/data/bisect-<feature>-<hw>-<date>.
+<out>/data/bisect-<feature>-<hw>-<date>. Its state names a build command, a repository and
+a scenario, and may come from someone else: resuming checks it against its summary, the
+repository and the scenario, prints what it would build and run, and asks, unless the
+build command is given again with --build (the same command) or --yes. A finished bisect's
+resume builds, runs and writes nothing.
 
 Exit codes: 0 first bad commit found, 2 the search ended without one (only skipped commits
 left, the bad revision not slower, or --max-time reached), 1 error, 130/143 interrupted.`,
@@ -50,6 +57,7 @@ left, the bad revision not slower, or --max-time reached), 1 error, 130/143 inte
 			&cli.StringFlag{Name: "date", Usage: "records' date, YYYY-MM-DD (default: today)"},
 			&cli.DurationFlag{Name: "build-timeout", Value: bisect.DefaultBuildTimeout, Usage: "kill a build still running after this long, and skip its commit"},
 			&cli.StringFlag{Name: "resume", Usage: "continue the interrupted bisect whose data folder is `DIR`"},
+			&cli.BoolFlag{Name: "yes", Usage: "with --resume: build and run what the plan shows without asking"},
 			waitLockFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -65,6 +73,9 @@ left, the bad revision not slower, or --max-time reached), 1 error, 130/143 inte
 				}
 			} else if c.NArg() > 0 {
 				return usageError("bisect --resume DIR: the scenario is the one the bisect started with")
+			}
+			if c.Bool("yes") && resume == "" {
+				return usageError("bisect --yes: only a resume asks (--resume DIR)")
 			}
 			if c.Duration("build-timeout") < 0 {
 				return usageError("bisect --build-timeout: want a duration of 0 (no bound) or more")
@@ -82,7 +93,18 @@ left, the bad revision not slower, or --max-time reached), 1 error, 130/143 inte
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
-			k, err := startCampaign(c, "bisect", "bisect "+c.Args().First())
+			var plan *bisect.ResumePlan
+			holder := "bisect " + c.Args().First()
+			if resume != "" {
+				if plan, err = resumePlan(c, resume); err != nil {
+					return err
+				}
+				if plan.Finished() {
+					return bisectDone(&bisect.Outcome{Summary: plan.Summary(), Path: plan.SummaryPath, DataDir: plan.DataDir}, nil)
+				}
+				holder = "bisect --resume " + plan.SummaryPath
+			}
+			k, err := startCampaign(c, "bisect", holder)
 			if err != nil {
 				return err
 			}
@@ -93,30 +115,61 @@ left, the bad revision not slower, or --max-time reached), 1 error, 130/143 inte
 				BuildTimeout: c.Duration("build-timeout"),
 			}
 			var res *bisect.Outcome
-			if resume != "" {
+			if plan != nil {
 				if c.IsSet("max-time") {
 					opt.MaxTime = c.Duration("max-time")
 				}
-				opt.Build = c.String("build")
-				res, err = bisect.Resume(k.ctx, resume, opt)
+				res, err = plan.Run(k.ctx, opt)
 			} else {
 				res, err = bisect.Run(k.ctx, bisect.Config{Source: c.String("source"), Good: c.String("good"), Bad: c.String("bad"), Build: c.String("build"),
 					Threshold: threshold, MaxTime: c.Duration("max-time"), Scenario: c.Args().First()}, opt)
 			}
-			if err != nil {
-				return &exitError{code: 1, msg: err.Error()}
-			}
-			fmt.Fprintf(stdout, "%s: %s\n\n%s\n\n%s", res.Summary.Outcome.Result, res.Path, recorder.BisectOutcomeText(res.Summary), recorder.BisectTable(res.Summary))
-			if res.Interrupted {
-				fmt.Fprintf(stderr, "decodebench bisect: interrupted; continue with: decodebench bisect --resume %s\n", res.DataDir)
-			}
-			switch {
-			case res.Interrupted:
-				return exitWith(k.interruptedCode(130))
-			case res.Summary.Outcome.Result != schema.FoundFirstBad:
-				return exitWith(2)
-			}
-			return nil
+			return bisectDone(res, err, k)
 		},
 	}
+}
+
+// resumePlan prepares a resume, prints its plan, and asks for a yes
+// unless the build command was given again (--build, the same) or --yes:
+// the state names commands to run, and may come from someone else.
+func resumePlan(c *cli.Context, dir string) (*bisect.ResumePlan, error) {
+	p, err := bisect.PrepareResume(c.Context, dir, c.String("build"))
+	if err != nil {
+		return nil, &exitError{code: 1, msg: "bisect --resume: " + err.Error() + "; nothing was built or run"}
+	}
+	learnSecrets(harness.NewRedactor(p.Scenario))
+	p.WritePlan(c.App.Writer)
+	if p.Finished() || p.SameBuild || c.Bool("yes") {
+		return p, nil
+	}
+	ok, err := reproduce.Confirm(c.App.Reader, c.App.Writer)
+	switch {
+	case err != nil:
+		return nil, &exitError{code: 1, msg: "bisect --resume: " + err.Error()}
+	case !ok:
+		return nil, &exitError{code: 1, msg: "bisect --resume: not confirmed; nothing was built or run (give the build command again with --build, or --yes, to resume without the question)"}
+	}
+	return p, nil
+}
+
+// bisectDone prints a bisect's outcome and returns its exit: 0 first bad
+// commit found, 2 the search ended without one, 130/143 interrupted (k,
+// when a campaign ran, knows which signal), 1 an error.
+func bisectDone(res *bisect.Outcome, err error, k ...*campaign) error {
+	if err != nil {
+		return &exitError{code: 1, msg: err.Error()}
+	}
+	fmt.Fprintf(stdout, "%s: %s\n\n%s\n\n%s", res.Summary.Outcome.Result, res.Path, recorder.BisectOutcomeText(res.Summary), recorder.BisectTable(res.Summary))
+	switch {
+	case res.Interrupted:
+		fmt.Fprintf(stderr, "decodebench bisect: interrupted; continue with: decodebench bisect --resume %s\n", res.DataDir)
+		code := 130
+		if len(k) > 0 {
+			code = k[0].interruptedCode(code)
+		}
+		return exitWith(code)
+	case res.Summary.Outcome.Result != schema.FoundFirstBad:
+		return exitWith(2)
+	}
+	return nil
 }

@@ -1,0 +1,56 @@
+package bisect
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/decodebench/decodebench/internal/termsafe"
+	"github.com/decodebench/decodebench/reproduce"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// WritePlan says, before anything is built or run, what resuming the
+// bisect would do: where it stands; for a bisect that is not finished, the
+// repository its commits are checked out of and the folder they go into,
+// the build command and the commits it would build, and every command
+// line the scenario's campaigns run (reproduce.WriteEngines). Every
+// string is escaped by termsafe: a state from someone else may hold
+// anything.
+func (p *ResumePlan) WritePlan(w io.Writer) {
+	t, sum := termsafe.String, &p.st.Summary
+	if p.Finished() {
+		o := sum.Outcome
+		fmt.Fprintf(w, "The bisect %s is finished (%s after %d step(s)): resuming it builds, runs and writes nothing.\n", t(p.SummaryPath), t(string(o.Result)), len(sum.Steps))
+		return
+	}
+	fmt.Fprintf(w, "Resuming the bisect %s (%d of %d commits measured) would:\n", t(p.SummaryPath), len(sum.Steps), len(sum.Commits))
+	work := fmt.Sprintf("the bisect's own work folder %s, which holds the good commit's worktree", t(p.st.WorkDir))
+	if !p.ReuseWork {
+		work = fmt.Sprintf("a new temporary folder (the bisect's own, %s, no longer holds the good commit's worktree)", t(p.st.WorkDir))
+	}
+	fmt.Fprintf(w, "  check commits of the repository %s out into git worktrees in %s; no hook, fsmonitor or content filter of the repository runs\n", t(p.st.Source), work)
+	fmt.Fprintf(w, "  run the build command with sh -c in each worktree, the good commit's first (%s):\n    %s\n", short(sum.Good), t(sum.Build))
+	if pd := sum.Pending; pd != nil {
+		fmt.Fprintf(w, "  first finish step %d, commit %s (%s)", pd.N, short(pd.Commit), t(subjectOf(sum, pd.Commit)))
+		if _, ok := settled(pd); ok {
+			fmt.Fprint(w, ", which its campaigns decided: it is not built again\n")
+		} else if n := len(pd.Campaigns); n > 0 && pd.Campaigns[n-1].Verdict == schema.Incomplete {
+			fmt.Fprintf(w, ", going on with its interrupted campaign %s\n", t(filepath.ToSlash(pd.Campaigns[n-1].Record)))
+		} else {
+			fmt.Fprint(w, "\n")
+		}
+	}
+	fmt.Fprintf(w, "  run the scenario %s as a campaign at each step, ${%s} the good commit's worktree, ${%s} the step's:\n", t(p.st.ScenarioPath), ReferenceVar, CandidateVar)
+	reproduce.WriteEngines(w, p.Scenario)
+}
+
+// subjectOf is a commit's subject, from the range.
+func subjectOf(sum *schema.Bisect, sha string) string {
+	for _, c := range sum.Commits {
+		if c.SHA == sha {
+			return c.Subject
+		}
+	}
+	return ""
+}

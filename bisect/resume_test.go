@@ -1,0 +1,54 @@
+package bisect
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/harness"
+)
+
+// A resume checks its state against the repository it names: a source
+// that holds none of the bisect's commits is refused before anything
+// runs; a --build not the stored one is refused, the same one is the
+// person's own ask.
+func TestResumeChecksTheRepository(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	out := t.TempDir()
+	res, err := Run(context.Background(), Config{Source: repo, Good: "HEAD~3", Bad: "HEAD", Build: "false", Threshold: 0.05, MaxTime: time.Nanosecond, Scenario: "llamacpp-bisect"},
+		Options{Harness: harness.Options{OutDir: out, Hardware: "test", Date: "2026-01-02"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := PrepareResume(context.Background(), res.DataDir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Finished() || p.SameBuild {
+		t.Errorf("out of time: finished %v, same build %v", p.Finished(), p.SameBuild)
+	}
+	if _, err := PrepareResume(context.Background(), res.DataDir, "false "); err == nil || !strings.Contains(err.Error(), "is not the command") {
+		t.Errorf("another --build: %v", err)
+	}
+	if p, err := PrepareResume(context.Background(), res.DataDir, "false"); err != nil || !p.SameBuild {
+		t.Errorf("the same --build: %v", err)
+	}
+
+	other := t.TempDir()
+	gitT(t, other, "init", "-q", "-b", "main")
+	gitT(t, other, "commit", "-q", "--allow-empty", "-m", "other")
+	file := filepath.Join(res.DataDir, StateFile)
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(strings.Replace(string(b), `"source": "`+repo+`"`, `"source": "`+other+`"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PrepareResume(context.Background(), res.DataDir, ""); err == nil || !strings.Contains(err.Error(), "is not a commit of the bisect's repository") {
+		t.Errorf("a state pointed at another repository: %v", err)
+	}
+}
