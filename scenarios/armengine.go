@@ -58,9 +58,32 @@ func (l Launch) Binary() string {
 }
 
 // EngineKey tells engines apart: arms with the same key run the same
-// engine, which is identified once.
+// engine, which is identified once. Two arms of one command whose
+// environments differ in what it executes or loads (LoaderEnv) run
+// different engines.
 func (l Launch) EngineKey() string {
-	return strings.Join([]string{l.Binary(), l.Source, strings.Join(l.VersionCommand, "\x01")}, "\x00")
+	return strings.Join([]string{l.Binary(), l.Source, strings.Join(l.VersionCommand, "\x01"), strings.Join(l.LoaderEnv(), "\x01")}, "\x00")
+}
+
+// LoaderEnv is what of the launch's environment (engine and arm env)
+// changes the files its command executes or loads, as sorted NAME=value:
+// the dynamic loaders' variables (LD_*: LD_LIBRARY_PATH, LD_PRELOAD, …;
+// DYLD_*), ggml's GGML_BACKEND_PATH (a backend it loads), and PATH when
+// the command is a bare name looked up on it.
+func (l Launch) LoaderEnv() []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(l.Env)) {
+		if loaderVar(k) || (k == "PATH" && !strings.Contains(l.Binary(), "/")) {
+			out = append(out, k+"="+l.Env[k])
+		}
+	}
+	return out
+}
+
+// loaderVar reports whether an environment variable chooses the code an
+// engine loads, whatever its command: LD_*, DYLD_*, GGML_BACKEND_PATH.
+func loaderVar(name string) bool {
+	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || name == "GGML_BACKEND_PATH"
 }
 
 // Launch returns what the arm runs. An arm not in the scenario gets the
