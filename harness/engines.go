@@ -3,7 +3,6 @@ package harness
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -24,6 +23,12 @@ type engineSet struct {
 	// else its --version (version counters read it).
 	versions []string
 	byArm    map[string]int
+	// envs are the environments each engine was identified in and runs
+	// with; executed what it resolved to then: every run start resolves
+	// the engine again in that environment and checks the files
+	// (binwatch.go).
+	envs     [][]string
+	executed []engine.Executed
 	watched  [][]*watchedFile
 }
 
@@ -35,7 +40,11 @@ func identifyEngines(ctx context.Context, s *scenarios.Scenario) *engineSet {
 			es.byArm[arm] = i
 		}
 		l := u.Launch
-		id := engine.Identify(ctx, l.Binary(), os.Environ(), l.Source)
+		// The arm's own environment: its PATH finds the command, its
+		// loader variables choose the libraries (EngineKey keeps arms
+		// whose loader variables differ apart).
+		env := engine.Environ(l.Env)
+		id, x := engine.IdentifyExecuted(ctx, l.Binary(), env, l.Source)
 		version := id.Version
 		if vc := l.VersionCommand; len(vc) > 0 {
 			v, err := engine.VersionOf(ctx, vc, l.EngineEnv)
@@ -59,6 +68,8 @@ func identifyEngines(ctx context.Context, s *scenarios.Scenario) *engineSet {
 		}
 		es.ids = append(es.ids, id)
 		es.versions = append(es.versions, version)
+		es.envs = append(es.envs, env)
+		es.executed = append(es.executed, x)
 		es.watched = append(es.watched, watch(id))
 	}
 	return es
@@ -68,6 +79,19 @@ func dirty(id schema.EngineInfo) bool { return id.SourceDirty != nil && *id.Sour
 
 // of returns the identity of the engine arm runs.
 func (es *engineSet) of(arm string) schema.EngineInfo { return es.ids[es.byArm[arm]] }
+
+// executable is the file the engine of arm was identified by: what its
+// runs execute (engine.Config.Executable), empty when the set is nil.
+func (es *engineSet) executable(arm string) string {
+	if es == nil {
+		return ""
+	}
+	i, ok := es.byArm[arm]
+	if !ok {
+		return ""
+	}
+	return es.ids[i].Path
+}
 
 // version is the version output of the engine arm runs.
 func (es *engineSet) version(arm string) string {
