@@ -107,7 +107,8 @@ func (es *engineSet) version(arm string) string {
 
 // refuse returns why the campaign must not start: an engine that does not
 // resolve, a source checkout that is dirty or newer than its binary
-// (unless the scenario allows it), or two arms that run byte-identical
+// (unless the scenario allows it), a binary whose hash is not the one the
+// scenario pins, or two arms that run byte-identical
 // binaries with the same arguments and environment, neither a negative
 // control (an accidental A/A comparison).
 func (es *engineSet) refuse(s *scenarios.Scenario) error {
@@ -134,7 +135,25 @@ func (es *engineSet) refuse(s *scenarios.Scenario) error {
 				id.Path, strings.Join(u.Arms, ", "), strings.Join(why, ", and "))
 		}
 	}
+	if err := es.pinned(s); err != nil {
+		return err
+	}
 	return es.sameBinaries(s)
+}
+
+// pinned refuses an arm whose engine binary does not have the sha256 its
+// scenario pins (engine.sha256, arms[].engine.sha256): it is not the
+// build the scenario names.
+func (es *engineSet) pinned(s *scenarios.Scenario) error {
+	for _, l := range s.Launches() {
+		id := es.of(l.Arm)
+		if l.SHA256 == "" || strings.EqualFold(id.SHA256, l.SHA256) {
+			continue
+		}
+		what := fmt.Sprintf("engine %s (arm %s) has sha256 %s, not the %s its scenario pins (sha256)", id.Path, l.Arm, orNone(id.SHA256), l.SHA256)
+		return fmt.Errorf("%s: it was rebuilt or replaced since it was hashed, or the pin names another build; nothing was written", what)
+	}
+	return nil
 }
 
 // sameBinaries refuses two arms, neither a control, whose engines are
