@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"debug/elf"
 	"debug/macho"
 	"os"
@@ -104,11 +105,11 @@ func (l *loader) notFound(name string) {
 }
 
 func (l *loader) walkELF(path string, f *elf.File, depth int) {
-	needed, _ := f.DynString(elf.DT_NEEDED)
-	runpath, _ := f.DynString(elf.DT_RUNPATH)
+	dyn := dynStrings(f)
+	needed, runpath := dyn[elf.DT_NEEDED], dyn[elf.DT_RUNPATH]
 	var rpath []string
 	if len(runpath) == 0 {
-		rpath, _ = f.DynString(elf.DT_RPATH)
+		rpath = dyn[elf.DT_RPATH]
 	}
 	origin := func(list []string) []string {
 		var out []string
@@ -131,6 +132,48 @@ func (l *loader) walkELF(path string, f *elf.File, depth int) {
 			l.add(lib, depth)
 		}
 	}
+}
+
+// dynStrings reads an ELF file's dynamic section once: its NEEDED,
+// RUNPATH and RPATH strings (elf.File.DynString reads the section and its
+// string table again for each tag).
+func dynStrings(f *elf.File) map[elf.DynTag][]string {
+	ds := f.SectionByType(elf.SHT_DYNAMIC)
+	if ds == nil || int(ds.Link) >= len(f.Sections) {
+		return nil
+	}
+	d, err := ds.Data()
+	if err != nil {
+		return nil
+	}
+	str, err := f.Sections[ds.Link].Data()
+	if err != nil {
+		return nil
+	}
+	size := 16
+	if f.Class == elf.ELFCLASS32 {
+		size = 8
+	}
+	out := map[elf.DynTag][]string{}
+	for ; len(d) >= size; d = d[size:] {
+		var tag elf.DynTag
+		var val uint64
+		if size == 16 {
+			tag, val = elf.DynTag(f.ByteOrder.Uint64(d[0:8])), f.ByteOrder.Uint64(d[8:16])
+		} else {
+			tag, val = elf.DynTag(f.ByteOrder.Uint32(d[0:4])), uint64(f.ByteOrder.Uint32(d[4:8]))
+		}
+		if tag == elf.DT_NULL {
+			break
+		}
+		if (tag == elf.DT_NEEDED || tag == elf.DT_RUNPATH || tag == elf.DT_RPATH) && val < uint64(len(str)) {
+			s := str[val:]
+			if i := bytes.IndexByte(s, 0); i >= 0 {
+				out[tag] = append(out[tag], string(s[:i]))
+			}
+		}
+	}
+	return out
 }
 
 func (l *loader) walkMachO(path string, f *macho.File, depth int) {

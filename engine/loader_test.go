@@ -205,3 +205,29 @@ func TestStartExecutesTheIdentifiedFile(t *testing.T) {
 		t.Errorf("ran %q (%v), want srv from the engine's PATH", res.Stdout, err)
 	}
 }
+
+// What a run start's re-resolution costs (harness checks every engine
+// with it): the real llama-server's wrapper when DECODEBENCH_LLAMA_SERVER
+// names one (a shell script, its binary and ten engine libraries found
+// through its library path), and a compiled binary with one library.
+func BenchmarkResolve(b *testing.B) {
+	dir := b.TempDir()
+	t := &testing.T{}
+	engines := map[string]string{}
+	if server := os.Getenv("DECODEBENCH_LLAMA_SERVER"); server != "" {
+		engines["llama-server"] = server
+	}
+	if _, err := exec.LookPath("cc"); err == nil {
+		engines["compiled"] = compiledEngine(t, dir, "srv", nil, "a")
+	}
+	env := append(os.Environ(), "LD_LIBRARY_PATH="+filepath.Join(dir, "a"))
+	for name, bin := range engines {
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := Resolve(bin, env); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
