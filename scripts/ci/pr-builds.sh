@@ -20,8 +20,10 @@
 # the base build, the scripts, decodebench or anything the campaign uses
 # later.
 # - The base is built first, from the base commit, then the head.
+# - Each build gets a TMPDIR and a HOME of its own (its caches are not
+#   the runner's), removed after it.
 # - Each build runs in a sandbox: every file system read-only but its own
-#   worktree and a TMPDIR of its own, in a process namespace of its own,
+#   worktree and those, in a process namespace of its own,
 #   without capabilities or a way to gain them (no sudo). SANDBOX says
 #   what happens where the kernel allows none (unshare and setpriv from
 #   util-linux; user namespaces, for a runner that is not root): require
@@ -89,9 +91,10 @@ mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 
 # The sandbox, run by unshare as its process namespace's first process:
-# the tree and TMPDIR stay writable, every other mount is made read-only
-# (a read-only one stays so), then the build replaces it, without
-# capabilities and unable to gain any. When the build command exits, the
+# the tree and the folder of the build's own TMPDIR and HOME stay
+# writable, every other mount is made read-only (a read-only one stays
+# so), then the build replaces it, without capabilities and unable to
+# gain any. When the build command exits, the
 # kernel kills every process left in the namespace.
 # shellcheck disable=SC2016
 sandbox='set -eu
@@ -114,9 +117,11 @@ userns=()
 # The runner's file-command variables, which no build gets.
 clean=(env -u GITHUB_ENV -u GITHUB_OUTPUT -u GITHUB_PATH -u GITHUB_STATE -u GITHUB_STEP_SUMMARY)
 
-# in_sandbox TREE TMP COMMAND: COMMAND in TREE, sandboxed.
+# in_sandbox TREE OWN COMMAND: COMMAND in TREE, sandboxed, its TMPDIR and
+# HOME under OWN.
 in_sandbox() {
-  "${clean[@]}" "TMPDIR=$2" unshare ${userns[@]+"${userns[@]}"} --mount --propagation private --pid --fork --kill-child --mount-proc \
+  mkdir -p "$2/tmp" "$2/home"
+  "${clean[@]}" "TMPDIR=$2/tmp" "HOME=$2/home" "XDG_CACHE_HOME=$2/home/.cache" unshare ${userns[@]+"${userns[@]}"} --mount --propagation private --pid --fork --kill-child --mount-proc \
     bash -c "$sandbox" pr-builds-sandbox "$1" "$2" "$3"
 }
 
@@ -176,19 +181,20 @@ reap() {
 own_session=
 build() {
   local tree=$1 tmp=$1.tmp rc=0 pid marker
-  mkdir -p "$tmp"
+  mkdir -p "$tmp/tmp" "$tmp/home"
+  local -a own=("TMPDIR=$tmp/tmp" "HOME=$tmp/home" "XDG_CACHE_HOME=$tmp/home/.cache")
   if [ -n "$use_sandbox" ]; then
     in_sandbox "$tree" "$tmp" "$BUILD" || rc=$?
   elif [ -n "$use_pidns" ]; then
-    (cd "$tree" && exec "${clean[@]}" "TMPDIR=$tmp" "${pidns[@]}" sh -c "$BUILD") || rc=$?
+    (cd "$tree" && exec "${clean[@]}" "${own[@]}" "${pidns[@]}" sh -c "$BUILD") || rc=$?
   else
     marker=$$-$RANDOM$RANDOM
     if command -v setsid >/dev/null; then
       own_session=1
-      (cd "$tree" && exec "${clean[@]}" "TMPDIR=$tmp" "PR_BUILDS_MARK=$marker" setsid sh -c "$BUILD") &
+      (cd "$tree" && exec "${clean[@]}" "${own[@]}" "PR_BUILDS_MARK=$marker" setsid sh -c "$BUILD") &
     else
       set -m # its own process group
-      (cd "$tree" && exec "${clean[@]}" "TMPDIR=$tmp" "PR_BUILDS_MARK=$marker" sh -c "$BUILD") &
+      (cd "$tree" && exec "${clean[@]}" "${own[@]}" "PR_BUILDS_MARK=$marker" sh -c "$BUILD") &
       set +m
     fi
     pid=$!
