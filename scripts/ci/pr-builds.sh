@@ -23,16 +23,16 @@
 # - Each build gets a TMPDIR and a HOME of its own (its caches are not
 #   the runner's), removed after it.
 # - Each build runs in a sandbox: every file system read-only but its own
-#   worktree and those, in a process namespace of its own,
-#   without capabilities or a way to gain them (no sudo). SANDBOX says
-#   what happens where the kernel allows none (unshare and setpriv from
+#   worktree and those, in a process namespace of its own, without
+#   capabilities or a way to gain them (no sudo). SANDBOX says what
+#   happens where the kernel allows none (unshare and setpriv from
 #   util-linux; user namespaces, for a runner that is not root): require
 #   (the example workflow's) refuses to build, auto (the default) builds
 #   without one after a warning, none builds without one.
 # - Every process a build started is killed when its build command exits:
-#   the sandbox's process namespace ends them all; without one, its
-#   process group, its session and every process carrying its marker in
-#   its environment.
+#   its process namespace (the sandbox's, or one of its own unsandboxed)
+#   ends them all; where none can be made, its process group, its session
+#   and every process carrying its marker in its environment are killed.
 # - Each build's files are hashed right after it is built and all of them
 #   again after the other build: a base the head build changed fails here.
 # - A build gets none of the runner's file-command variables (GITHUB_ENV,
