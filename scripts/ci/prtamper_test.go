@@ -246,9 +246,10 @@ func TestPRWorkflowTamper(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		sandbox string // "": the workflow's
-		// afterBuilds tampers with the base binary between the builds
-		// and the campaign, as a process that escaped would.
-		afterBuilds  bool
+		// tamperBefore tampers with the base binary after the builds,
+		// before the step of that name, as a process that escaped would:
+		// the tampered binary leaves a file when it runs.
+		tamperBefore string
 		noNamespaces bool
 	}{
 		{name: "as written"},
@@ -257,7 +258,8 @@ func TestPRWorkflowTamper(t *testing.T) {
 		// is killed; a daemon that left its session may escape, and is
 		// not started here.
 		{name: "no namespaces", sandbox: "auto", noNamespaces: true},
-		{name: "tampered after the builds", afterBuilds: true},
+		{name: "tampered before the campaign", tamperBefore: "Run the base/head campaign"},
+		{name: "tampered before the build number is read", tamperBefore: "Read the base build's number"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			workspace, base, head := tamperRepo(t)
@@ -284,9 +286,10 @@ func TestPRWorkflowTamper(t *testing.T) {
 				w.env["PATH"] = fake + ":" + os.Getenv("PATH")
 				w.env["NO_DAEMON"] = "1"
 			}
-			if c.afterBuilds {
-				w.between["Run the base/head campaign"] = func() {
-					os.WriteFile(baseBin, []byte("#!/bin/sh\necho tampered\n"), 0o755)
+			ran := filepath.Join(t.TempDir(), "tampered-ran")
+			if c.tamperBefore != "" {
+				w.between[c.tamperBefore] = func() {
+					os.WriteFile(baseBin, []byte("#!/bin/sh\ntouch "+ran+"\necho tampered\n"), 0o755)
 				}
 			}
 			overrides := map[string]string{"BUILD": "sh build.sh", "BIN": "out/engine"}
@@ -295,10 +298,10 @@ func TestPRWorkflowTamper(t *testing.T) {
 			}
 			failed, log := w.run(overrides)
 			time.Sleep(2 * time.Second) // past the left processes' sleep
-			ran, _ := os.ReadFile(stubLog)
-			t.Logf("failed step %q\n%s\ndecodebench: %s", failed, log, ran)
+			measured, _ := os.ReadFile(stubLog)
+			t.Logf("failed step %q\n%s\ndecodebench: %s", failed, log, measured)
 			// decodebench never ran on a base that is not the base build.
-			for _, line := range strings.Split(strings.TrimSpace(string(ran)), "\n") {
+			for _, line := range strings.Split(strings.TrimSpace(string(measured)), "\n") {
 				if line != "" && !strings.HasPrefix(line, "base="+sum(t, benign)+" ") {
 					t.Errorf("the campaign measured a tampered base: %s", line)
 				}
@@ -308,15 +311,25 @@ func TestPRWorkflowTamper(t *testing.T) {
 			switch {
 			case tampered && failed == "":
 				t.Errorf("the job passed although the base or the shared cache was changed")
-			case failed == "" && len(ran) == 0:
+			case failed == "" && len(measured) == 0:
 				t.Errorf("the job passed without a campaign")
 			case failed == "Build the base and the head" && !strings.Contains(log, "changed while the head was built") && !strings.Contains(log, "SANDBOX=require"):
 				t.Errorf("the builds failed for another reason")
 			}
-			if c.afterBuilds && (failed != "Fail on a failed campaign" || len(ran) != 0 || !strings.Contains(w.outputs["bench"]["headline"], "changed between their build and the campaign")) {
-				t.Errorf("a base changed after the builds: failed %q, decodebench ran %q, headline %q", failed, ran, w.outputs["bench"]["headline"])
+			switch c.tamperBefore {
+			case "Run the base/head campaign":
+				if failed != "Fail on a failed campaign" || len(measured) != 0 || !strings.Contains(w.outputs["bench"]["headline"], "changed between their build and the campaign") {
+					t.Errorf("a base changed after the builds: failed %q, decodebench ran %q, headline %q", failed, measured, w.outputs["bench"]["headline"])
+				}
+			case "Read the base build's number":
+				if failed != c.tamperBefore || len(measured) != 0 {
+					t.Errorf("a base changed after the builds: failed %q, decodebench ran %q", failed, measured)
+				}
 			}
-			if c.sandbox == "" && !c.afterBuilds && strings.Contains(log, "sandboxed") && (tampered || failed != "") {
+			if _, err := os.Stat(ran); err == nil {
+				t.Errorf("the tampered base binary was run")
+			}
+			if c.sandbox == "" && c.tamperBefore == "" && strings.Contains(log, "sandboxed") && (tampered || failed != "") {
 				t.Errorf("sandboxed, the head build still reached the base or the cache (failed %q)", failed)
 			}
 			if c.noNamespaces && !strings.Contains(log, "no build sandbox works here") {
