@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bufio"
 	"bytes"
 	"debug/elf"
 	"debug/macho"
@@ -14,16 +15,18 @@ import (
 
 // loader finds the engine libraries the dynamic loader would map for a
 // binary started with env, without running it: glibc's ld.so for ELF
-// (DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, the usual folders; LD_PRELOAD),
-// dyld for Mach-O (DYLD_LIBRARY_PATH by leaf name, the install name with
-// @rpath, @loader_path and @executable_path, DYLD_FALLBACK_LIBRARY_PATH;
-// DYLD_INSERT_LIBRARIES), and ggml's GGML_BACKEND_PATH. The ld.so cache
-// is not read.
+// (DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, ld.so.conf's folders, the usual
+// folders; LD_PRELOAD), dyld for Mach-O (DYLD_LIBRARY_PATH by leaf name,
+// the install name with @rpath, @loader_path and @executable_path,
+// DYLD_FALLBACK_LIBRARY_PATH; DYLD_INSERT_LIBRARIES), and ggml's
+// GGML_BACKEND_PATH. The ld.so cache is not read: the folders it was
+// built from are.
 type loader struct {
 	exe string
 	// libPath is LD_LIBRARY_PATH, or the library path a wrapper script
 	// gives its loader, which replaces it.
 	libPath                []string
+	confDirs               []string
 	dyldPath, dyldFallback []string
 	env                    []string
 	exeRpaths              []string
@@ -34,11 +37,55 @@ type loader struct {
 // elfDefaults are the folders ld.so searches last.
 var elfDefaults = []string{"/lib", "/usr/lib", "/usr/local/lib", "/lib64", "/usr/lib64"}
 
+// ldSoConfPath is the loader's configuration, whose folders ldconfig
+// caches (the multiarch ones among them): searched after DT_RUNPATH.
+var ldSoConfPath = "/etc/ld.so.conf"
+
+// ldSoConf is the folders ld.so.conf names, its includes followed (the
+// cache ldconfig builds from them is not read).
+func ldSoConf() []string {
+	var dirs []string
+	seen := map[string]bool{}
+	var read func(path string, depth int)
+	read = func(path string, depth int) {
+		if depth > 4 || seen[path] {
+			return
+		}
+		seen[path] = true
+		f, err := safefs.OpenNamed(path, 1<<20)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			line, _, _ := strings.Cut(sc.Text(), "#")
+			line = strings.TrimSpace(line)
+			if rest, ok := strings.CutPrefix(line, "include"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+				pattern := strings.TrimSpace(rest)
+				if !filepath.IsAbs(pattern) {
+					pattern = filepath.Join(filepath.Dir(path), pattern)
+				}
+				matches, _ := filepath.Glob(pattern)
+				for _, m := range matches {
+					read(m, depth+1)
+				}
+				continue
+			}
+			if filepath.IsAbs(line) {
+				dirs = append(dirs, line)
+			}
+		}
+	}
+	read(ldSoConfPath, 0)
+	return dirs
+}
+
 // dyldFallbackDefault is DYLD_FALLBACK_LIBRARY_PATH when it is not set.
 var dyldFallbackDefault = []string{"/usr/local/lib", "/usr/lib"}
 
 func newLoader(binary string, wrapperDirs, env []string) *loader {
-	l := &loader{exe: binary, env: env, found: map[string]bool{}}
+	l := &loader{exe: binary, env: env, found: map[string]bool{}, confDirs: ldSoConf()}
 	list := func(name string) ([]string, bool) {
 		v, ok := Getenv(env, name)
 		if !ok || v == "" {
@@ -121,7 +168,7 @@ func (l *loader) walkELF(path string, f *elf.File, depth int) {
 		}
 		return out
 	}
-	search := append(append(append(origin(rpath), l.libPath...), origin(runpath)...), elfDefaults...)
+	search := append(append(append(append(origin(rpath), l.libPath...), origin(runpath)...), l.confDirs...), elfDefaults...)
 	for _, n := range needed {
 		if !kernelLibrary(filepath.Base(n)) {
 			continue

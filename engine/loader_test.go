@@ -231,3 +231,21 @@ func BenchmarkResolve(b *testing.B) {
 		})
 	}
 }
+
+// The folders ld.so.conf names (its includes followed, comments left
+// out) are searched after the run path, before the usual folders: a
+// system install's multiarch folder is found.
+func TestLibrariesInLdSoConfFolders(t *testing.T) {
+	dir := t.TempDir()
+	bin := compiledEngine(t, dir, "srv", nil, "a")
+	conf := filepath.Join(dir, "ld.so.conf")
+	os.MkdirAll(filepath.Join(dir, "conf.d"), 0o755)
+	os.WriteFile(conf, []byte("# the loader's\ninclude conf.d/*.conf\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "conf.d", "multiarch.conf"), []byte("/nonexistent # not here\n"+filepath.Join(dir, "a")+"\n"), 0o644)
+	defer func(p string) { ldSoConfPath = p }(ldSoConfPath)
+	ldSoConfPath = conf
+	x, err := Resolve(bin, os.Environ())
+	if want := filepath.Join(dir, "a", "libllama.so"); err != nil || !slices.Equal(x.Libraries, []string{want}) {
+		t.Errorf("libraries %q (%v, problems %q), want %s", x.Libraries, err, x.Problems, want)
+	}
+}
