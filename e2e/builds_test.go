@@ -413,3 +413,50 @@ func TestArmEngineReplacedMidCampaign(t *testing.T) {
 		t.Error("the record does not say why the run failed")
 	}
 }
+
+// A link to the head build moved while the campaign runs (as `brew
+// upgrade` moves one), to another build: the run that would have started
+// it fails, naming what the command now executes, though the file the
+// campaign identified is untouched.
+func TestArmEngineLinkMovedMidCampaign(t *testing.T) {
+	needEngine(t)
+	dir := t.TempDir()
+	v1 := copyBuild(t, filepath.Join(dir, "v1"), "-t", "2")
+	v2 := copyBuild(t, filepath.Join(dir, "v2"), "-t", "1")
+	head := filepath.Join(dir, "llama-server")
+	if err := os.Symlink(v1, head); err != nil {
+		t.Fatal(err)
+	}
+	tg := tag(t)
+	p := start(t, scenario{
+		Feature:   "e2e-link-moved",
+		Tag:       tg,
+		Arms:      buildArms(tg, 2, map[string]string{"head": head}, "head"),
+		Baseline:  "base",
+		Counters:  buildCounter(buildNumber(t), "head"),
+		Extra:     "allow_unverified: same build\n",
+		Rounds:    3,
+		MaxTokens: 16,
+		Cooldown:  "200ms",
+	})
+	p.waitFor(t, "run 1/6 base: measuring", 90*time.Second)
+	if err := os.Symlink(v2, head+".new"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(head+".new", head); err != nil {
+		t.Fatal(err)
+	}
+	res := p.wait(t)
+	if res.code != 1 || res.record == nil || res.record.Verdict != schema.Failed {
+		t.Fatalf("want exit 1 with a FAILED record, got exit %d", res.code)
+	}
+	var failed []schema.Run
+	for _, r := range res.record.Runs {
+		if !r.OK() {
+			failed = append(failed, r)
+		}
+	}
+	if len(failed) != 1 || failed[0].Arm != "head" || !strings.Contains(failed[0].Error, "now executes "+v2) {
+		t.Fatalf("want the head arm's first run failed for the moved link, got %+v", failed)
+	}
+}

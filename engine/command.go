@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -19,8 +20,10 @@ import (
 // llama-speculative, mlx_lm.generate).
 type CommandConfig struct {
 	Command []string
-	Env     map[string]string
-	Dir     string
+	// Executable is the file executed, as Config's.
+	Executable string
+	Env        map[string]string
+	Dir        string
 	// Timeout bounds the whole run; StopGrace is the time between SIGTERM
 	// and SIGKILL when it is exceeded or the campaign is interrupted.
 	Timeout   time.Duration
@@ -81,12 +84,12 @@ func RunCommand(ctx context.Context, cfg CommandConfig) (*CommandResult, error) 
 	}
 	log.redact = cfg.Redact
 	log.Mark("%s: %s", cfg.Label, strings.Join(cfg.Command, " "))
-	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
-	cmd.Dir = cfg.Dir
-	cmd.Env = os.Environ()
-	for k, v := range cfg.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
+	cmd, err := command(cfg.Executable, cfg.Command, Environ(cfg.Env))
+	if err != nil {
+		log.Close()
+		return nil, &StartError{Reason: fmt.Sprintf("cannot start engine %q: %v", cfg.Command[0], err)}
 	}
+	cmd.Dir = cfg.Dir
 	stdout := &capped.Buffer{Max: maxStdout}
 	cmd.Stdout = io.MultiWriter(stdout, log)
 	cmd.Stderr = log
@@ -157,4 +160,18 @@ func RunCommand(ctx context.Context, cfg CommandConfig) (*CommandResult, error) 
 		used = ps.UserTime() + ps.SystemTime()
 	}
 	return &CommandResult{Stdout: stdout.Bytes(), Lines: lines, Wall: wall, CPU: used, Leftovers: s.leftovers, Window: log.Window(), LogCut: log.Cut()}, nil
+}
+
+// command is the process that runs argv: executable when given (the
+// identified file), else argv[0] resolved in env, as Identify resolves it.
+// argv[0] is passed as it is either way.
+func command(executable string, argv, env []string) (*exec.Cmd, error) {
+	if executable == "" {
+		p, err := lookPath(argv[0], env)
+		if err != nil {
+			return nil, err
+		}
+		executable = p
+	}
+	return &exec.Cmd{Path: executable, Args: slices.Clone(argv), Env: env}, nil
 }

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -23,40 +21,42 @@ import (
 const RealBinaryMarker = "# decodebench-real-binary: "
 
 // Identify is the engine's identity, as a record's engine section stores
-// it: what was run, byte for byte. It resolves command on PATH, hashes it
-// (and the binary a wrapper script names), hashes the shared libraries it
-// loads, asks it for --version, and reads the git state of sourceDir when
-// one is given. The model files an engine loads are hashed apart
+// it: what was run, byte for byte. It resolves command in env, the
+// environment the engine runs with (Resolve: the PATH it is found on, the
+// loader variables that choose its libraries), hashes it (and the binary a
+// wrapper script names), hashes the shared libraries it loads, asks it for
+// --version, and reads the git state of sourceDir when one is given. The model files an engine loads are hashed apart
 // (ModelFiles). This is neither the machine's identity (machine.Identify:
 // hardware and OS) nor output identity (package outputs).
 func Identify(ctx context.Context, command string, env []string, sourceDir string) schema.EngineInfo {
+	id, _ := IdentifyExecuted(ctx, command, env, sourceDir)
+	return id
+}
+
+// IdentifyExecuted is Identify with what it resolved: the files the
+// identity hashed, which every later start of the engine must still
+// execute (a campaign checks them at each run start).
+func IdentifyExecuted(ctx context.Context, command string, env []string, sourceDir string) (schema.EngineInfo, Executed) {
 	id := schema.EngineInfo{Command: command}
-	path, err := exec.LookPath(command)
+	x, err := Resolve(command, env)
 	if err != nil {
 		id.Problems = append(id.Problems, fmt.Sprintf("cannot resolve %q: %v", command, err))
-		return id
+		return id, x
 	}
-	if abs, err := filepath.Abs(path); err == nil {
-		path = abs
-	}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
+	path := x.Path
 	id.Path = path
 	if id.SHA256, err = fileSHA256(path); err != nil {
 		id.Problems = append(id.Problems, err.Error())
 	}
-	binary := path
-	real, libDirs := wrapperMarkers(path)
-	if real != "" {
-		id.RealBinary, binary = real, real
-		if id.RealSHA256, err = fileSHA256(real); err != nil {
+	if x.RealBinary != "" {
+		id.RealBinary = x.RealBinary
+		if id.RealSHA256, err = fileSHA256(x.RealBinary); err != nil {
 			id.Problems = append(id.Problems, err.Error())
 		}
 	}
-	libs, problems := engineLibraries(binary, libDirs, env)
+	libs, problems := hashLibraries(x.Libraries)
 	id.Libraries = libs
-	id.Problems = append(id.Problems, problems...)
+	id.Problems = append(append(id.Problems, x.Problems...), problems...)
 	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
 	defer cancel()
 	res, err := probe{argv: []string{path, "--version"}, env: env, timeout: versionTimeout, combined: true}.run(ctx)
@@ -84,7 +84,7 @@ func Identify(ctx context.Context, command string, env []string, sourceDir strin
 			id.Problems = append(id.Problems, fmt.Sprintf("engine source %s: %v", sourceDir, err))
 		}
 	}
-	return id
+	return id, x
 }
 
 // versionTimeout bounds a version probe, whatever the processes it starts

@@ -3,10 +3,8 @@ package engine
 import (
 	"bufio"
 	"bytes"
-	"debug/elf"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,12 +15,13 @@ import (
 
 // The engine's kernels live in shared libraries (libllama, libggml and
 // its CPU and GPU backends), not in the binary: two installs with the
-// same binary and different libraries run different code. engineLibraries
-// finds them without running anything (no ldd): the binary's ELF needed
-// list, followed recursively, searched as the dynamic loader would (a
-// wrapper's library path, LD_LIBRARY_PATH, the binary's RUNPATH, the
-// usual folders), plus the ggml backends beside the libggml found, which
-// ggml loads at run time.
+// same binary and different libraries run different code. libraryPaths
+// finds them without running anything (no ldd): the binary's needed list,
+// followed recursively, searched as the dynamic loader would with the
+// engine's own environment (loader.go), plus the ggml backends beside the
+// libggml found, which ggml loads at run time, the backend
+// GGML_BACKEND_PATH names and the objects LD_PRELOAD (DYLD_INSERT_LIBRARIES)
+// injects.
 
 // LibraryPathMarker is the comment line by which a wrapper script names
 // the library folders it runs its binary with, colon-separated, relative
@@ -40,89 +39,11 @@ func kernelLibrary(name string) bool {
 	return false
 }
 
-// engineLibraries returns the engine's own shared libraries with their
-// sha256, sorted by path; nil for a binary that is not ELF.
-func engineLibraries(binary string, wrapperDirs []string, env []string) ([]schema.FileSum, []string) {
-	var dirs []string
-	dirs = append(dirs, wrapperDirs...)
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "LD_LIBRARY_PATH="); ok {
-			dirs = append(dirs, filepath.SplitList(v)...)
-		}
-	}
-	found := map[string]bool{}
-	var problems []string
-	var walk func(path string, depth int)
-	walk = func(path string, depth int) {
-		if depth > 8 {
-			return
-		}
-		// A path a wrapper script names may be anything: only a
-		// regular file is read (a FIFO would hang elf.Open).
-		file, err := safefs.OpenNamed(path, -1)
-		if err != nil {
-			return
-		}
-		defer file.Close()
-		f, err := elf.NewFile(file)
-		if err != nil {
-			return
-		}
-		needed, _ := f.DynString(elf.DT_NEEDED)
-		run, _ := f.DynString(elf.DT_RUNPATH)
-		if len(run) == 0 {
-			run, _ = f.DynString(elf.DT_RPATH)
-		}
-		search := append([]string{}, dirs...)
-		for _, r := range run {
-			for _, d := range filepath.SplitList(r) {
-				search = append(search, strings.ReplaceAll(d, "$ORIGIN", filepath.Dir(path)))
-			}
-		}
-		search = append(search, "/lib", "/usr/lib", "/usr/local/lib", "/lib64", "/usr/lib64")
-		for _, n := range needed {
-			if !kernelLibrary(n) {
-				continue
-			}
-			lib := ""
-			for _, d := range search {
-				if d == "" {
-					continue
-				}
-				if st, err := os.Stat(filepath.Join(d, n)); err == nil && st.Mode().IsRegular() {
-					lib = filepath.Join(d, n)
-					break
-				}
-			}
-			if lib == "" {
-				problems = append(problems, "engine library "+n+" not found (searched as the loader would, without running it)")
-				continue
-			}
-			real, err := filepath.EvalSymlinks(lib)
-			if err != nil || found[real] {
-				continue
-			}
-			found[real] = true
-			walk(real, depth+1)
-		}
-	}
-	walk(binary, 0)
-	// ggml's backends, loaded at run time from beside libggml.
-	for lib := range found {
-		if !strings.HasPrefix(filepath.Base(lib), "libggml") {
-			continue
-		}
-		dir := filepath.Dir(lib)
-		matches, _ := filepath.Glob(filepath.Join(dir, "libggml-*.so"))
-		more, _ := filepath.Glob(filepath.Join(dir, "ggml", "backends*", "libggml-*.so"))
-		for _, m := range append(matches, more...) {
-			if real, err := filepath.EvalSymlinks(m); err == nil {
-				found[real] = true
-			}
-		}
-	}
+// hashLibraries hashes the libraries libraryPaths found.
+func hashLibraries(paths []string) ([]schema.FileSum, []string) {
 	var out []schema.FileSum
-	for _, p := range slices.Sorted(maps.Keys(found)) {
+	var problems []string
+	for _, p := range paths {
 		sum, err := fileSHA256(p)
 		if err != nil {
 			problems = append(problems, err.Error())
@@ -131,6 +52,34 @@ func engineLibraries(binary string, wrapperDirs []string, env []string) ([]schem
 		out = append(out, schema.FileSum{Path: p, SHA256: sum})
 	}
 	return out, problems
+}
+
+// libraryPaths returns the engine's own shared libraries, each with its
+// links followed, sorted; none for a binary that is neither ELF nor
+// Mach-O.
+func libraryPaths(binary string, wrapperDirs []string, env []string) ([]string, []string) {
+	l := newLoader(binary, wrapperDirs, env)
+	l.walk(binary, 0)
+	l.injected()
+	// ggml's backends, loaded at run time from beside libggml.
+	for lib := range maps.Clone(l.found) {
+		if !strings.HasPrefix(filepath.Base(lib), "libggml") {
+			continue
+		}
+		dir := filepath.Dir(lib)
+		var matches []string
+		for _, ext := range []string{".so", ".dylib"} {
+			m, _ := filepath.Glob(filepath.Join(dir, "libggml-*"+ext))
+			more, _ := filepath.Glob(filepath.Join(dir, "ggml", "backends*", "libggml-*"+ext))
+			matches = append(append(matches, m...), more...)
+		}
+		for _, m := range matches {
+			if real, err := filepath.EvalSymlinks(m); err == nil {
+				l.found[real] = true
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(l.found)), l.problems
 }
 
 // wrapperMarkers reads the wrapper script's markers: the binary it runs

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -25,6 +24,12 @@ type Config struct {
 	// Command is the engine command line; ${PORT} is replaced by the port
 	// chosen for this start.
 	Command []string
+	// Executable is the file executed with Command as its arguments (its
+	// argv[0] stays Command[0]): the path the engine was identified by
+	// (Resolve), so that what runs is what was hashed, whatever a link or
+	// PATH says by now. Empty: Command[0] is resolved in the engine's
+	// environment at this start.
+	Executable string
 	// Env is added to decodebench's own environment.
 	Env          map[string]string
 	Dir          string
@@ -162,12 +167,16 @@ func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
 		log.Mark("port conflict on the previous start; retrying on port %d", port)
 	}
 	log.Mark("start: %s", strings.Join(argv, " "))
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = cfg.Dir
-	cmd.Env = os.Environ()
+	env := map[string]string{}
 	for k, v := range cfg.Env {
-		cmd.Env = append(cmd.Env, k+"="+scenarios.ExpandPort(v, ps))
+		env[k] = scenarios.ExpandPort(v, ps)
 	}
+	cmd, err := command(cfg.Executable, argv, Environ(env))
+	if err != nil {
+		log.Close()
+		return nil, &StartError{Reason: fmt.Sprintf("cannot start engine %q: %v", argv[0], err)}
+	}
+	cmd.Dir = cfg.Dir
 	out, err := log.Spool()
 	if err != nil {
 		log.Close()

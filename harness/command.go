@@ -54,12 +54,13 @@ func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *schema.Ru
 	c, s := e.c, e.c.scenario
 	command, env, logPath := c.armLaunch(slot, run)
 	cfg := engine.CommandConfig{
-		Command:   command,
-		Env:       env,
-		Timeout:   s.Engine.Request.Timeout.Duration,
-		StopGrace: s.Engine.StopGrace.Duration,
-		LogPath:   logPath,
-		Redact:    c.redact.Text,
+		Command:    command,
+		Executable: c.engines.executable(slot.Arm),
+		Env:        env,
+		Timeout:    s.Engine.Request.Timeout.Duration,
+		StopGrace:  s.Engine.StopGrace.Duration,
+		LogPath:    logPath,
+		Redact:     c.redact.Text,
 	}
 	for i := 0; i < s.Schedule.Warmup; i++ {
 		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("warmup %d/%d", i+1, s.Schedule.Warmup))

@@ -72,11 +72,18 @@ func (c *campaign) probe(ctx context.Context, arm string, seq int) probeReply {
 			measured = &c.rec.Runs[i]
 		}
 	}
-	a, _ := c.scenario.Arm(arm)
+	// The arm's own engine (arms[].engine), the file its runs executed,
+	// checked as a run start checks it.
+	l := c.scenario.Launch(arm)
+	if err := c.engines.check(arm); err != nil {
+		out.side.Error = "engine start: " + err.Error()
+		return out
+	}
 	logName := filepath.Join("logs", fmt.Sprintf("diagnosis-%s.log", arm))
 	cfg := engine.Config{
-		Command:      append(append([]string{}, c.scenario.Engine.Command...), a.Args...),
-		Env:          mergeEnv(c.scenario.Engine.Env, a.Env),
+		Command:      l.Command,
+		Executable:   c.engines.executable(arm),
+		Env:          l.Env,
 		ReadyPath:    c.scenario.Engine.Ready.Path,
 		ReadyTimeout: c.scenario.Engine.Ready.Timeout.Duration,
 		StopGrace:    c.scenario.Engine.StopGrace.Duration,

@@ -3,7 +3,6 @@ package harness
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -24,6 +23,12 @@ type engineSet struct {
 	// else its --version (version counters read it).
 	versions []string
 	byArm    map[string]int
+	// envs are the environments each engine was identified in and runs
+	// with; executed what it resolved to then: every run start resolves
+	// the engine again in that environment and checks the files
+	// (binwatch.go).
+	envs     [][]string
+	executed []engine.Executed
 	watched  [][]*watchedFile
 }
 
@@ -35,7 +40,11 @@ func identifyEngines(ctx context.Context, s *scenarios.Scenario) *engineSet {
 			es.byArm[arm] = i
 		}
 		l := u.Launch
-		id := engine.Identify(ctx, l.Binary(), os.Environ(), l.Source)
+		// The arm's own environment: its PATH finds the command, its
+		// loader variables choose the libraries (EngineKey keeps arms
+		// whose loader variables differ apart).
+		env := engine.Environ(l.Env)
+		id, x := engine.IdentifyExecuted(ctx, l.Binary(), env, l.Source)
 		version := id.Version
 		if vc := l.VersionCommand; len(vc) > 0 {
 			v, err := engine.VersionOf(ctx, vc, l.EngineEnv)
@@ -59,6 +68,8 @@ func identifyEngines(ctx context.Context, s *scenarios.Scenario) *engineSet {
 		}
 		es.ids = append(es.ids, id)
 		es.versions = append(es.versions, version)
+		es.envs = append(es.envs, env)
+		es.executed = append(es.executed, x)
 		es.watched = append(es.watched, watch(id))
 	}
 	return es
@@ -68,6 +79,19 @@ func dirty(id schema.EngineInfo) bool { return id.SourceDirty != nil && *id.Sour
 
 // of returns the identity of the engine arm runs.
 func (es *engineSet) of(arm string) schema.EngineInfo { return es.ids[es.byArm[arm]] }
+
+// executable is the file the engine of arm was identified by: what its
+// runs execute (engine.Config.Executable), empty when the set is nil.
+func (es *engineSet) executable(arm string) string {
+	if es == nil {
+		return ""
+	}
+	i, ok := es.byArm[arm]
+	if !ok {
+		return ""
+	}
+	return es.ids[i].Path
+}
 
 // version is the version output of the engine arm runs.
 func (es *engineSet) version(arm string) string {
@@ -83,7 +107,8 @@ func (es *engineSet) version(arm string) string {
 
 // refuse returns why the campaign must not start: an engine that does not
 // resolve, a source checkout that is dirty or newer than its binary
-// (unless the scenario allows it), or two arms that run byte-identical
+// (unless the scenario allows it), a binary whose hash is not the one the
+// scenario pins, or two arms that run byte-identical
 // binaries with the same arguments and environment, neither a negative
 // control (an accidental A/A comparison).
 func (es *engineSet) refuse(s *scenarios.Scenario) error {
@@ -110,7 +135,25 @@ func (es *engineSet) refuse(s *scenarios.Scenario) error {
 				id.Path, strings.Join(u.Arms, ", "), strings.Join(why, ", and "))
 		}
 	}
+	if err := es.pinned(s); err != nil {
+		return err
+	}
 	return es.sameBinaries(s)
+}
+
+// pinned refuses an arm whose engine binary does not have the sha256 its
+// scenario pins (engine.sha256, arms[].engine.sha256): it is not the
+// build the scenario names.
+func (es *engineSet) pinned(s *scenarios.Scenario) error {
+	for _, l := range s.Launches() {
+		id := es.of(l.Arm)
+		if l.SHA256 == "" || strings.EqualFold(id.SHA256, l.SHA256) {
+			continue
+		}
+		what := fmt.Sprintf("engine %s (arm %s) has sha256 %s, not the %s its scenario pins (sha256)", id.Path, l.Arm, orNone(id.SHA256), l.SHA256)
+		return fmt.Errorf("%s: it was rebuilt or replaced since it was hashed, or the pin names another build; nothing was written", what)
+	}
+	return nil
 }
 
 // sameBinaries refuses two arms, neither a control, whose engines are

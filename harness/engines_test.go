@@ -216,3 +216,25 @@ func TestResumeRefusesAChangedArmEngine(t *testing.T) {
 		t.Fatalf("want a refusal naming arm head, got %v", err)
 	}
 }
+
+// An arm's engine whose binary does not have the sha256 its scenario pins
+// (a build hashed right after it was built, replaced since) is refused
+// before anything is written; the pinned build runs.
+func TestEngineSetRefusesABinaryNotPinned(t *testing.T) {
+	dir := t.TempDir()
+	base := fakeBinary(t, filepath.Join(dir, "base", "srv"), "srv build 1")
+	head := fakeBinary(t, filepath.Join(dir, "head", "srv"), "srv build 2")
+	built, _ := engine.FileSHA256(head)
+	refusal := func() error {
+		c := testCampaign(t, buildsScenario(base, head, "      sha256: "+strings.ToUpper(built)+"\n"))
+		return identifyEngines(context.Background(), c.scenario).refuse(c.scenario)
+	}
+	if err := refusal(); err != nil {
+		t.Fatalf("the pinned build is refused: %v", err)
+	}
+	fakeBinary(t, head, "srv build 3") // replaced after it was hashed
+	err := refusal()
+	if err == nil || !strings.Contains(err.Error(), "arm head") || !strings.Contains(err.Error(), "not the "+strings.ToUpper(built)) {
+		t.Errorf("a binary the scenario does not pin: %v", err)
+	}
+}

@@ -68,3 +68,14 @@ vars:
 		t.Errorf("log line: %q", got)
 	}
 }
+
+func mergeEnv(a, b map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}

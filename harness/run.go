@@ -34,6 +34,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	command, env, logPath := c.armLaunch(slot, run)
 	cfg := engine.Config{
 		Command:      command,
+		Executable:   c.engines.executable(slot.Arm),
 		Env:          env,
 		ReadyPath:    s.Engine.Ready.Path,
 		ReadyTimeout: s.Engine.Ready.Timeout.Duration,
@@ -259,17 +260,6 @@ func engineOutput(w engine.WindowOutput, cut int64) *schema.EngineOutput {
 		return nil
 	}
 	return &schema.EngineOutput{WindowBytes: w.Bytes, Flood: w.Flood(), LogCutBytes: cut}
-}
-
-func mergeEnv(a, b map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		out[k] = v
-	}
-	return out
 }
 
 func secondsDuration(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

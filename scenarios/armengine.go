@@ -26,6 +26,8 @@ type ArmEngine struct {
 	// AllowDirty is the reason to run this arm's engine although its
 	// source is dirty or newer than its binary.
 	AllowDirty string `yaml:"allow_dirty" json:"allow_dirty,omitempty"`
+	// SHA256 pins this arm's engine binary, as engine.sha256 does.
+	SHA256 string `yaml:"sha256" json:"sha256,omitempty"`
 }
 
 // Launch is what one arm runs: the scenario's engine with the arm's
@@ -45,6 +47,8 @@ type Launch struct {
 	Source         string
 	VersionCommand []string
 	AllowDirty     string
+	// SHA256 is the hash the engine binary must have; empty: any.
+	SHA256 string
 	// Own is set when the arm overrides its engine (arms[].engine).
 	Own bool
 }
@@ -58,9 +62,32 @@ func (l Launch) Binary() string {
 }
 
 // EngineKey tells engines apart: arms with the same key run the same
-// engine, which is identified once.
+// engine, which is identified once. Two arms of one command whose
+// environments differ in what it executes or loads (LoaderEnv) run
+// different engines.
 func (l Launch) EngineKey() string {
-	return strings.Join([]string{l.Binary(), l.Source, strings.Join(l.VersionCommand, "\x01")}, "\x00")
+	return strings.Join([]string{l.Binary(), l.Source, strings.Join(l.VersionCommand, "\x01"), strings.Join(l.LoaderEnv(), "\x01")}, "\x00")
+}
+
+// LoaderEnv is what of the launch's environment (engine and arm env)
+// changes the files its command executes or loads, as sorted NAME=value:
+// the dynamic loaders' variables (LD_*: LD_LIBRARY_PATH, LD_PRELOAD, …;
+// DYLD_*), ggml's GGML_BACKEND_PATH (a backend it loads), and PATH when
+// the command is a bare name looked up on it.
+func (l Launch) LoaderEnv() []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(l.Env)) {
+		if loaderVar(k) || (k == "PATH" && !strings.Contains(l.Binary(), "/")) {
+			out = append(out, k+"="+l.Env[k])
+		}
+	}
+	return out
+}
+
+// loaderVar reports whether an environment variable chooses the code an
+// engine loads, whatever its command: LD_*, DYLD_*, GGML_BACKEND_PATH.
+func loaderVar(name string) bool {
+	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || name == "GGML_BACKEND_PATH"
 }
 
 // Launch returns what the arm runs. An arm not in the scenario gets the
@@ -75,13 +102,15 @@ func (s *Scenario) Launch(arm string) Launch {
 		Source:         e.Source,
 		VersionCommand: s.VersionCommand(),
 		AllowDirty:     e.AllowDirty,
+		SHA256:         e.SHA256,
 	}
 	if o := a.Engine; o != nil {
 		l.Own = true
 		if len(o.Command) > 0 {
 			l.Command = slices.Clone(o.Command)
-			// Another binary's source is not the scenario engine's.
-			l.Source, l.AllowDirty = "", ""
+			// Another binary's source and hash are not the scenario
+			// engine's.
+			l.Source, l.AllowDirty, l.SHA256 = "", "", ""
 		}
 		if o.Env != nil {
 			l.EngineEnv = maps.Clone(o.Env)
@@ -94,6 +123,9 @@ func (s *Scenario) Launch(arm string) Launch {
 		}
 		if o.AllowDirty != "" {
 			l.AllowDirty = o.AllowDirty
+		}
+		if o.SHA256 != "" {
+			l.SHA256 = o.SHA256
 		}
 	}
 	l.EngineCommand = slices.Clone(l.Command)
@@ -154,9 +186,10 @@ func (s *Scenario) validateArmEngines(p *problems) {
 		if len(o.VersionCommand) > 0 && o.VersionCommand[0] == "" {
 			p.at(key+".version_command", "the command's first word is empty")
 		}
-		if len(o.Command) == 0 && o.Env == nil && o.Source == "" && len(o.VersionCommand) == 0 && o.AllowDirty == "" {
-			p.at(key, "empty: give the keys this arm's engine overrides (command, env, source, version_command, allow_dirty)")
+		if len(o.Command) == 0 && o.Env == nil && o.Source == "" && len(o.VersionCommand) == 0 && o.AllowDirty == "" && o.SHA256 == "" {
+			p.at(key, "empty: give the keys this arm's engine overrides (command, env, source, version_command, allow_dirty, sha256)")
 		}
+		validSHA256(p, key+".sha256", o.SHA256)
 	}
 	ref := "${" + PortVar + "}"
 	for i, a := range s.Arms {
@@ -167,6 +200,7 @@ func (s *Scenario) validateArmEngines(p *problems) {
 			p.warn(fmt.Sprintf("arms[%d].engine.command", i), "no ${PORT} in this arm's engine command or args: its engine will not listen on the port decodebench polls")
 		}
 	}
+	validSHA256(p, "engine.sha256", s.Engine.SHA256)
 	if s.Engine.AllowDirty != "" && s.Engine.Source == "" {
 		p.warn("engine.allow_dirty", "has no effect without engine.source")
 	}
@@ -196,4 +230,16 @@ func (s *Scenario) validateDistinctArms(p *problems) {
 // the same environment.
 func SameLaunch(a, b Launch) bool {
 	return slices.Equal(a.Command, b.Command) && maps.Equal(a.Env, b.Env)
+}
+
+// validSHA256 checks a pinned hash: 64 hexadecimal digits, unless it is
+// left empty or names a variable (resolved later, or kept as written when
+// a stored scenario is read back).
+func validSHA256(p *problems, key, v string) {
+	if v == "" || strings.Contains(v, "${") {
+		return
+	}
+	if len(v) != 64 || strings.Trim(strings.ToLower(v), "0123456789abcdef") != "" {
+		p.at(key, "%q is not a sha256: 64 hexadecimal digits, as sha256sum prints them", v)
+	}
 }

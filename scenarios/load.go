@@ -141,6 +141,7 @@ func (s *Scenario) resolve(p *problems, v *Vars, offline, skipPromptFile bool) {
 	}
 	expandMap(s.Engine.Env, "engine.env", expand)
 	expand("engine.source", &s.Engine.Source)
+	expand("engine.sha256", &s.Engine.SHA256)
 	expand("engine.request.prompt_file", &s.Engine.Request.PromptFile)
 	expand("engine.request.model", &s.Engine.Request.Model)
 	for i := range s.Arms {
@@ -158,6 +159,7 @@ func (s *Scenario) resolve(p *problems, v *Vars, offline, skipPromptFile bool) {
 			}
 			expandMap(o.Env, key+".env", expand)
 			expand(key+".source", &o.Source)
+			expand(key+".sha256", &o.SHA256)
 		}
 	}
 	s.used = v.Used()

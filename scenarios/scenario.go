@@ -108,6 +108,10 @@ type Engine struct {
 	// (Source) is dirty or newer than the binary; without it such an
 	// engine is refused when the campaign starts.
 	AllowDirty string `yaml:"allow_dirty" json:"allow_dirty,omitempty"`
+	// SHA256 pins the engine binary: the sha256 the file its command
+	// resolves to must have (a build's hash, taken when it was built),
+	// else the campaign refuses to start.
+	SHA256 string `yaml:"sha256" json:"sha256,omitempty"`
 }
 
 // Ready says how to tell that a started engine can take requests.

@@ -4,29 +4,217 @@
 # the checkout in REPO is not touched), with the build command the
 # engine's repository supplies: $BUILD, run with sh -c in each worktree,
 # leaving the engine binary at $BIN (relative to the worktree). Prints the
-# variables the base/head scenario takes, one NAME=VALUE a line, for
-# $GITHUB_ENV: BASE_BIN, HEAD_BIN, BASE_SRC, HEAD_SRC. A build that fails
-# stops the script, naming which side failed; its output is on stderr.
+# variables the base/head scenario and pr-bench.sh take, one NAME=VALUE a
+# line, for $GITHUB_ENV: BASE_BIN, HEAD_BIN, BASE_SRC, HEAD_SRC,
+# BASE_SHA256, HEAD_SHA256 (each binary's hash, taken right after its
+# build) and BUILD_SUMS (every file of both builds, hashed). A build that
+# fails stops the script, naming which side failed; its output is on
+# stderr.
+#
+# pr-builds.sh --check SUMS: hash the builds BUILD_SUMS lists again and
+# fail, naming what changed, when any file was changed, added or removed
+# since they were built (pr-bench.sh runs it before and after the
+# campaign).
+#
+# The head is the pull request's code: nothing its build runs may reach
+# the base build, the scripts, decodebench or anything the campaign uses
+# later.
+# - The base is built first, from the base commit, then the head.
+# - Each build gets a TMPDIR and a HOME of its own (its caches are not
+#   the runner's), removed after it.
+# - Each build runs in a sandbox: every file system read-only but its own
+#   worktree and those, in a process namespace of its own, without
+#   capabilities or a way to gain them (no sudo). SANDBOX says what
+#   happens where the kernel allows none (unshare and setpriv from
+#   util-linux; user namespaces, for a runner that is not root): require
+#   (the example workflow's) refuses to build, auto (the default) builds
+#   without one after a warning, none builds without one.
+# - Every process a build started is killed when its build command exits:
+#   its process namespace (the sandbox's, or one of its own unsandboxed)
+#   ends them all; where none can be made, its process group, its session
+#   and every process carrying its marker in its environment are killed.
+# - Each build's files are hashed right after it is built and all of them
+#   again after the other build: a base the head build changed fails here.
+# - A build gets none of the runner's file-command variables (GITHUB_ENV,
+#   GITHUB_OUTPUT, GITHUB_PATH, GITHUB_STATE, GITHUB_STEP_SUMMARY).
 set -euo pipefail
-repo=${1:?usage: pr-builds.sh REPO BASE HEAD DIR}
-base=${2:?usage: pr-builds.sh REPO BASE HEAD DIR}
-head=${3:?usage: pr-builds.sh REPO BASE HEAD DIR}
-dir=${4:?usage: pr-builds.sh REPO BASE HEAD DIR}
+usage='usage: pr-builds.sh REPO BASE HEAD DIR, or pr-builds.sh --check SUMS'
+
+sha256() {
+  if command -v sha256sum >/dev/null; then sha256sum "$@"; else shasum -a 256 "$@"; fi
+}
+
+# manifest TREE: every file under TREE but .git with its sha256, and every
+# link with its target, sorted: what a build left.
+manifest() {
+  printf 'tree %s\n' "$1"
+  find "$1" -path "$1/.git" -prune -o -type f -exec bash -c 'sha256 "$@"' _ {} + | LC_ALL=C sort
+  find "$1" -path "$1/.git" -prune -o -type l -exec sh -c 'for l; do printf "link %s -> %s\n" "$l" "$(readlink "$l")"; done' _ {} + | LC_ALL=C sort
+}
+export -f sha256
+
+# check SUMS: the trees SUMS lists hash as they did.
+check() {
+  local sums=$1 want now
+  want=$(cat "$sums")
+  now=$(while IFS= read -r line; do
+    case $line in 'tree '*) manifest "${line#tree }" ;; esac
+  done <"$sums")
+  if [ "$now" != "$want" ]; then
+    echo "pr-builds: the builds changed since they were built (< as built, > now):" >&2
+    diff <(printf '%s\n' "$want") <(printf '%s\n' "$now") | grep '^[<>]' | head -n 20 >&2 || true
+    return 1
+  fi
+}
+
+if [ "${1:-}" = --check ]; then
+  check "${2:?$usage}"
+  exit
+fi
+
+repo=${1:?$usage}
+base=${2:?$usage}
+head=${3:?$usage}
+dir=${4:?$usage}
 : "${BUILD:?set BUILD to the engine's build command}"
 : "${BIN:?set BIN to the engine binary's path inside the tree}"
 case "$BIN" in
   /* | ../* | */../* | *$'\n'*) echo "pr-builds: BIN must be a plain path inside the tree: $BIN" >&2; exit 1 ;;
 esac
+sandbox_mode=${SANDBOX:-auto}
+case "$sandbox_mode" in
+  auto | require | none) ;;
+  *) echo "pr-builds: SANDBOX must be auto, require or none, not $sandbox_mode" >&2; exit 1 ;;
+esac
 
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
+
+# The sandbox, run by unshare as its process namespace's first process:
+# the tree and the folder of the build's own TMPDIR and HOME stay
+# writable, every other mount is made read-only (a read-only one stays
+# so), then the build replaces it, without capabilities and unable to
+# gain any. When the build command exits, the
+# kernel kills every process left in the namespace.
+# shellcheck disable=SC2016
+sandbox='set -eu
+tree=$1 tmp=$2 build=$3
+mount --bind "$tree" "$tree"
+mount --bind "$tmp" "$tmp"
+while read -r _ _ _ _ mp opts _; do
+  mp=${mp//\\040/ }; mp=${mp//\\011/$'"'"'\t'"'"'}; mp=${mp//\\012/$'"'"'\n'"'"'}; mp=${mp//\\134/\\}
+  case "$mp" in "$tree" | "$tmp") continue ;; esac
+  if ! err=$(mount -o remount,bind,ro "$mp" 2>&1); then
+    case ",$opts," in *,ro,*) ;; *) echo "pr-builds: cannot make $mp read-only: $err" >&2; exit 125 ;; esac
+  fi
+done </proc/self/mountinfo
+cd "$tree"
+exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- sh -c "$build"'
+
+userns=()
+[ "$(id -u)" = 0 ] || userns=(--user --map-root-user)
+
+# The runner's file-command variables, which no build gets.
+clean=(env -u GITHUB_ENV -u GITHUB_OUTPUT -u GITHUB_PATH -u GITHUB_STATE -u GITHUB_STEP_SUMMARY)
+
+# in_sandbox TREE OWN COMMAND: COMMAND in TREE, sandboxed, its TMPDIR and
+# HOME under OWN.
+in_sandbox() {
+  mkdir -p "$2/tmp" "$2/home"
+  "${clean[@]}" "TMPDIR=$2/tmp" "HOME=$2/home" "XDG_CACHE_HOME=$2/home/.cache" unshare ${userns[@]+"${userns[@]}"} --mount --propagation private --pid --fork --kill-child --mount-proc \
+    bash -c "$sandbox" pr-builds-sandbox "$1" "$2" "$3"
+}
+
+# A sandbox is used when it works: writing outside its tree must fail.
+use_sandbox=
+if [ "$sandbox_mode" != none ]; then
+  probe=$dir/.sandbox-probe
+  mkdir -p "$probe/tree" "$probe/tmp"
+  if command -v unshare >/dev/null && command -v setpriv >/dev/null &&
+    in_sandbox "$probe/tree" "$probe/tmp" ": >ok && ! (: >../outside)" 2>/dev/null &&
+    [ -e "$probe/tree/ok" ] && [ ! -e "$probe/outside" ]; then
+    use_sandbox=1
+  fi
+  rm -rf "$probe"
+  if [ -z "$use_sandbox" ] && [ "$sandbox_mode" = require ]; then
+    echo "pr-builds: SANDBOX=require, and no build sandbox works here (it needs unshare and setpriv from util-linux, and user namespaces for a runner that is not root); nothing was built" >&2
+    exit 1
+  elif [ -z "$use_sandbox" ]; then
+    echo "pr-builds: warning: no build sandbox works here: the builds run unsandboxed, checked only by their hashes (SANDBOX=require refuses instead)" >&2
+  fi
+fi
+
+# Unsandboxed, a process namespace of its own still ends every process a
+# build left, where one can be made.
+pidns=(unshare ${userns[@]+"${userns[@]}"} --mount --pid --fork --kill-child --mount-proc)
+use_pidns=
+if [ -z "$use_sandbox" ] && command -v unshare >/dev/null && "${pidns[@]}" true 2>/dev/null; then
+  use_pidns=1
+fi
+
+# reap PID MARKER: kill what a build without a process namespace left:
+# its process group (and session, where it has its own), and every
+# process whose environment carries MARKER (one that clears its
+# environment and leaves its session escapes this).
+reap() {
+  kill -KILL -- "-$1" 2>/dev/null || true
+  if [ -n "$own_session" ] && command -v pkill >/dev/null; then pkill -KILL -s "$1" 2>/dev/null || true; fi
+  [ -d /proc/self ] || return 0
+  # Until two rounds in a row find none: a process caught in exec, whose
+  # environment cannot be read for that instant, is found the next round.
+  local round p found quiet=0
+  for round in 1 2 3 4 5 6 7 8 9 10; do
+    found=
+    for p in /proc/[0-9]*; do
+      if grep -qxzF "PR_BUILDS_MARK=$2" "$p/environ" 2>/dev/null; then
+        kill -KILL "${p#/proc/}" 2>/dev/null && found=1
+      fi
+    done
+    if [ -n "$found" ]; then quiet=0; else quiet=$((quiet + 1)); fi
+    [ "$quiet" -lt 2 ] || return 0
+    sleep 0.05
+  done
+}
+
+# build TREE: run $BUILD in TREE, sandboxed when it can be, without the
+# runner's file-command variables, and kill whatever it left running.
+own_session=
+build() {
+  local tree=$1 tmp=$1.tmp rc=0 pid marker
+  mkdir -p "$tmp/tmp" "$tmp/home"
+  local -a own=("TMPDIR=$tmp/tmp" "HOME=$tmp/home" "XDG_CACHE_HOME=$tmp/home/.cache")
+  if [ -n "$use_sandbox" ]; then
+    in_sandbox "$tree" "$tmp" "$BUILD" || rc=$?
+  elif [ -n "$use_pidns" ]; then
+    (cd "$tree" && exec "${clean[@]}" "${own[@]}" "${pidns[@]}" sh -c "$BUILD") || rc=$?
+  else
+    marker=$$-$RANDOM$RANDOM
+    if command -v setsid >/dev/null; then
+      own_session=1
+      (cd "$tree" && exec "${clean[@]}" "${own[@]}" "PR_BUILDS_MARK=$marker" setsid sh -c "$BUILD") &
+    else
+      set -m # its own process group
+      (cd "$tree" && exec "${clean[@]}" "${own[@]}" "PR_BUILDS_MARK=$marker" sh -c "$BUILD") &
+      set +m
+    fi
+    pid=$!
+    wait "$pid" || rc=$?
+    reap "$pid" "$marker"
+  fi
+  rm -rf "$tmp"
+  return "$rc"
+}
+
+sums=$dir/builds.sha256
+: >"$sums"
+vars=()
 for side in base head; do
   if [ "$side" = base ]; then rev=$base; else rev=$head; fi
   sha=$(git -C "$repo" rev-parse --verify --end-of-options "$rev^{commit}")
   tree=$dir/$side
   git -C "$repo" worktree add --force --detach "$tree" "$sha" >&2
-  echo "pr-builds: building $side ($sha) in $tree" >&2
-  if ! (cd "$tree" && sh -c "$BUILD") >&2; then
+  echo "pr-builds: building $side ($sha) in $tree${use_sandbox:+, sandboxed}" >&2
+  if ! build "$tree" >&2; then
     echo "pr-builds: the $side build ($sha) failed" >&2
     exit 1
   fi
@@ -34,6 +222,14 @@ for side in base head; do
     echo "pr-builds: the $side build ($sha) left no executable $BIN" >&2
     exit 1
   fi
+  manifest "$tree" >>"$sums"
+  # Every build so far is as it was built: the base, after the head's.
+  if ! check "$sums"; then
+    echo "pr-builds: a build changed while the $side was built ($sha): nothing is measured" >&2
+    exit 1
+  fi
   upper=$(printf '%s' "$side" | tr '[:lower:]' '[:upper:]')
-  printf '%s_BIN=%s\n%s_SRC=%s\n' "$upper" "$tree/$BIN" "$upper" "$tree"
+  read -r hash _ < <(sha256 <"$tree/$BIN")
+  vars+=("${upper}_BIN=$tree/$BIN" "${upper}_SRC=$tree" "${upper}_SHA256=$hash")
 done
+printf '%s\n' "${vars[@]}" "BUILD_SUMS=$sums"

@@ -92,7 +92,8 @@ func TestPRWorkflow(t *testing.T) {
 			t.Errorf("comment job uses %s: it must check nothing out", s.Uses)
 		}
 	}
-	for _, want := range []string{`show "$BASE:scripts/ci/$s"`, "pr-builds.sh", "pr-bench.sh", "upload-artifact", "head.sha"} {
+	for _, want := range []string{`show "$BASE:scripts/ci/$s"`, "pr-builds.sh", "pr-bench.sh", "upload-artifact", "head.sha",
+		"SANDBOX: require", `engine.sha256=$BASE_SHA256`, `arms[1].engine.sha256=$HEAD_SHA256`} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("workflow lacks %q", want)
 		}
@@ -212,5 +213,82 @@ func TestPRBench(t *testing.T) {
 		if lines[0] != "exit_code="+code || !strings.HasPrefix(lines[1], "headline<<EOF_") || lines[len(lines)-1] != strings.TrimPrefix(lines[1], "headline<<") || lines[4] != "EOF" {
 			t.Errorf("GITHUB_OUTPUT:\n%s", o)
 		}
+	}
+}
+
+// pr-builds.sh --check sees every change to a build since it was hashed:
+// a file rewritten, added or removed, a link pointed elsewhere; and the
+// hash it printed for each binary is the binary's.
+func TestPRBuildsCheck(t *testing.T) {
+	dir, base, head := engineRepo(t)
+	builds := filepath.Join(t.TempDir(), "builds")
+	build := printCommit + " && ln -s engine out/link"
+	out, stderr, err := runScript(t, []string{"BUILD=" + build, "BIN=out/engine"}, "pr-builds.sh", dir, base, head, builds)
+	if err != nil {
+		t.Fatalf("pr-builds.sh: %v\n%s", err, stderr)
+	}
+	vars := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		k, v, _ := strings.Cut(l, "=")
+		vars[k] = v
+	}
+	for _, side := range []string{"BASE", "HEAD"} {
+		if got := sum(t, vars[side+"_BIN"]); vars[side+"_SHA256"] != got {
+			t.Errorf("%s_SHA256 %q, the binary hashes to %s", side, vars[side+"_SHA256"], got)
+		}
+	}
+	check := func() (string, error) {
+		_, stderr, err := runScript(t, nil, "pr-builds.sh", "--check", vars["BUILD_SUMS"])
+		return stderr, err
+	}
+	if stderr, err := check(); err != nil {
+		t.Fatalf("nothing changed: %v\n%s", err, stderr)
+	}
+	bin := vars["BASE_BIN"]
+	link := filepath.Join(filepath.Dir(bin), "link")
+	for _, c := range []struct {
+		name         string
+		change, undo func()
+	}{
+		{"rewritten", func() { os.WriteFile(bin, []byte("#!/bin/sh\necho evil\n"), 0o755) }, nil},
+		{"added", func() { os.WriteFile(bin+"-backend.so", nil, 0o644) }, func() { os.Remove(bin + "-backend.so") }},
+		{"removed", func() { os.Rename(link, link+".x") }, func() { os.Rename(link+".x", link) }},
+		{"link moved", func() { os.Remove(link); os.Symlink("/bin/sh", link) }, func() { os.Remove(link); os.Symlink("engine", link) }},
+	} {
+		b, _ := os.ReadFile(bin)
+		c.change()
+		if stderr, err := check(); err == nil || !strings.Contains(stderr, "changed since they were built") {
+			t.Errorf("%s: check passed (%v)\n%s", c.name, err, stderr)
+		}
+		if c.undo != nil {
+			c.undo()
+		} else {
+			os.WriteFile(bin, b, 0o755)
+		}
+		if stderr, err := check(); err != nil {
+			t.Fatalf("after undoing %s: %v\n%s", c.name, err, stderr)
+		}
+	}
+}
+
+// pr-bench.sh fails the job (exit_code 1) when the record does not name
+// a build's hash: the campaign measured another binary.
+func TestPRBenchRecordNamesTheBuilds(t *testing.T) {
+	dir := t.TempDir()
+	stub := filepath.Join(dir, "decodebench")
+	// A record naming the base's hash only.
+	if err := os.WriteFile(stub, []byte("#!/bin/sh\nprintf '| sha256 | aaa |\\n' > \"$3/r.md\"\nprintf '# VALID\\n' >> \"$GITHUB_STEP_SUMMARY\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	output := filepath.Join(dir, "output")
+	out := filepath.Join(dir, "results")
+	_, stderr, err := runScript(t, []string{"DECODEBENCH=" + stub, "GITHUB_OUTPUT=" + output, "BASE_SHA256=aaa", "HEAD_SHA256=bbb"}, "pr-bench.sh", out, "llamacpp-builds")
+	if err != nil {
+		t.Fatalf("pr-bench.sh: %v\n%s", err, stderr)
+	}
+	o, _ := os.ReadFile(output)
+	h, _ := os.ReadFile(filepath.Join(out, "headline.md"))
+	if !strings.HasPrefix(string(o), "exit_code=1\n") || !strings.Contains(string(h), "does not identify the head build by its sha256 bbb") || strings.Contains(string(h), "the base build") {
+		t.Errorf("GITHUB_OUTPUT:\n%s\nheadline:\n%s", o, h)
 	}
 }
