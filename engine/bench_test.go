@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -49,4 +51,32 @@ func BenchmarkCompleteOverhead(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*1000), "ns/token")
+}
+
+// BenchmarkStreamedToken measures what one token of a long reply costs
+// the client, read either way: time, and bytes allocated (which, while a
+// measured window holds the collector off, is what memory grows by), per
+// one-token event of a 20,000-event reply.
+func BenchmarkStreamedToken(b *testing.B) {
+	const n = 20_000
+	srv := newFloodServer(n, 0)
+	defer srv.Close()
+	for _, reads := range []Reads{ReadEnds, ReadEveryEvent} {
+		b.Run("reads="+strings.ReplaceAll(reads.String(), " ", "-"), func(b *testing.B) {
+			req := Request{Endpoint: "/completion", Prompt: "x", MaxTokens: n, Reads: reads}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := Complete(context.Background(), srv.URL, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			runtime.ReadMemStats(&after)
+			tokens := float64(b.N * n)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/tokens, "ns/token")
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/tokens, "B/token")
+		})
+	}
 }
