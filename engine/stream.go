@@ -272,7 +272,7 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, MaxQuotedBytes+1))
 		return nil, &HTTPError{Status: resp.StatusCode, Body: string(bytes.TrimSpace(b))}
 	}
-	tb := &textBuilders{}
+	rp := newReply()
 	var pending []Event
 	what := fmt.Sprintf("the stream (for max_tokens %d)", req.MaxTokens)
 	limited := newBoundedReader(resp.Body, StreamLimit(req.MaxTokens), what)
@@ -286,7 +286,7 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 			pending = append(pending, ev)
 			return nil
 		}
-		if err := r.take(d, ev, tb); err != nil {
+		if err := r.take(d, rp, ev.Field, ev.Data, ev.At.Sub(r.Start)); err != nil {
 			return err
 		}
 		if r.FirstTokenAt != 0 && req.Reads == ReadEnds {
@@ -328,12 +328,13 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 				r.ReadsNote = fmt.Sprintf("the reply's end was read %s after its last byte arrived (the engine closed the connection late, or a check read it); the stream ends when the kernel received that byte", age.Round(time.Millisecond))
 			}
 		case s.conn.fromCheck:
+			r.Final = rp.finalReply()
 			return r, errLateEnd(fmt.Sprintf("the reply's end was read only by the %s check", holdCheck))
 		}
 	}
 	if err == nil {
 		for _, ev := range pending {
-			if err = r.take(d, ev, tb); err != nil {
+			if err = r.take(d, rp, ev.Field, ev.Data, ev.At.Sub(r.Start)); err != nil {
 				break
 			}
 		}
@@ -342,10 +343,11 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 		if errors.Is(err, os.ErrDeadlineExceeded) || ctx.Err() != nil {
 			err = timeoutErr(ctx, req, fmt.Errorf("stream cut after %d events: %w", r.Events+len(pending), err))
 		}
+		r.Final = rp.finalReply()
 		return r, err
 	}
 	r.Done = r.Done || done
-	r.Text, r.Reasoning = tb.text.String(), tb.reasoning.String()
+	rp.finish(r)
 	return r, nil
 }
 
