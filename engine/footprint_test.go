@@ -120,24 +120,65 @@ func floodFootprint(t testing.TB, n int, reads Reads) footprint {
 	return fp
 }
 
-// TestStreamFloodRSS reads one reply of DECODEBENCH_FLOOD_EVENTS one-token
-// events with the collector held off as in a measured window, for a
-// measure of peak memory from outside (/usr/bin/time -v on the test
-// binary); it is skipped unless that variable is set.
+// What a token of a long reply costs is a few dozen bytes beyond its
+// text, read either way: while the measured window holds the collector
+// off (harness.holdGC) what is allocated is what memory grows by, so both
+// what the reply allocates and what its Response keeps are bounded.
+func TestStreamBytesPerToken(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 200,000 events")
+	}
+	const n = 200_000
+	for _, reads := range []Reads{ReadEnds, ReadEveryEvent} {
+		fp := floodFootprint(t, n, reads)
+		t.Logf("reads %s, per token beyond its text: %.1f bytes kept mid-reply, %.1f retained, %.1f allocated", reads, fp.kept, fp.retained, fp.allocated)
+		if fp.kept > 64 {
+			t.Errorf("reads %s: %.1f bytes per token kept in the middle of the reply beyond its text, want at most 64", reads, fp.kept)
+		}
+		if fp.retained > 64 {
+			t.Errorf("reads %s: %.1f bytes per token retained beyond its text, want at most 64", reads, fp.retained)
+		}
+		if fp.allocated > 96 {
+			t.Errorf("reads %s: %.1f bytes per token allocated beyond its text, want at most 96", reads, fp.allocated)
+		}
+	}
+}
+
+// TestStreamFloodRSS reads a reply of DECODEBENCH_FLOOD_EVENTS one-token
+// events (on each of DECODEBENCH_FLOOD_STREAMS concurrent streams, 1 by
+// default; DECODEBENCH_FLOOD_READS=every to read every event) with the
+// collector held off as in a measured window, for a measure of peak
+// memory from outside (/usr/bin/time -v on the test binary); it is
+// skipped unless DECODEBENCH_FLOOD_EVENTS is set.
 func TestStreamFloodRSS(t *testing.T) {
 	n, err := strconv.Atoi(os.Getenv("DECODEBENCH_FLOOD_EVENTS"))
 	if err != nil {
 		t.Skip("DECODEBENCH_FLOOD_EVENTS is not set")
 	}
+	streams, err := strconv.Atoi(os.Getenv("DECODEBENCH_FLOOD_STREAMS"))
+	if err != nil {
+		streams = 1
+	}
 	reads := ReadEnds
 	if os.Getenv("DECODEBENCH_FLOOD_READS") == "every" {
 		reads = ReadEveryEvent
 	}
+	srv := newFloodServer(n, 0)
+	defer srv.Close()
+	req := Request{Endpoint: "/completion", Prompt: "x", MaxTokens: n, Reads: reads}
+	var before, after runtime.MemStats
 	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(ms.HeapAlloc) + 512<<20))
+	runtime.ReadMemStats(&before)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(before.HeapAlloc) + 512<<20))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	fp := floodFootprint(t, n, reads)
-	t.Logf("%d events, reads %s, per token beyond its text: %.1f bytes kept mid-reply, %.1f retained, %.1f allocated", n, reads, fp.kept, fp.retained, fp.allocated)
+	cpu := selfCPU()
+	c, err := CompleteAll(context.Background(), srv.URL, req, streams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu = selfCPU() - cpu
+	runtime.ReadMemStats(&after)
+	tokens := float64(n * streams)
+	t.Logf("%d streams of %d events, reads %s: %.1f bytes allocated a token, %.0f ns of CPU a token (client and server)", streams, n, reads, float64(after.TotalAlloc-before.TotalAlloc)/tokens, float64(cpu.Nanoseconds())/tokens)
+	runtime.KeepAlive(c)
 }
