@@ -82,7 +82,7 @@ bench: models llama-server
 # ordinary tests.
 FUZZTIME ?= 20s
 FUZZ_TARGETS := FuzzParse:./scenarios FuzzParse:./recorder FuzzMarkdownRoundTrip:./recorder \
-	FuzzMarkdownEscaping:./recorder FuzzReadEvents:./engine FuzzStream:./engine \
+	FuzzMarkdownEscaping:./recorder FuzzReadEvents:./engine FuzzEventJSON:./engine FuzzStream:./engine \
 	FuzzMetrics:./engine FuzzLogCounter:./engine FuzzCompare:./outputs FuzzParseRunsBytes:./recorder FuzzDataBlock:./recorder \
 	FuzzLoad:./recorder FuzzParseBisect:./recorder FuzzEscape:./internal/termsafe FuzzReadState:./bisect
 

@@ -26,6 +26,11 @@ const (
 	StreamBaseBytes     = 32 << 20
 	StreamBytesPerToken = 1 << 10
 	MaxStreamBytes      = 256 << 20
+	// MaxFinalBytes bounds a stream's top-level fields as kept from its
+	// events (Response.Final, each field the last value an event gave
+	// it): two events' worth, where an engine's reply has a few dozen
+	// small fields that every event repeats.
+	MaxFinalBytes = 2 * MaxEventBytes
 	// MaxReplyBytes bounds a non-streamed reply (a token replay).
 	MaxReplyBytes = 64 << 20
 	// MaxPropsBytes bounds the server's GET /props reply.

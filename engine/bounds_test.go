@@ -126,6 +126,38 @@ func TestStreamThatNeverStopsIsBounded(t *testing.T) {
 	}
 }
 
+// A reply's top-level fields are kept from event to event, each the last
+// value an event gave it: an engine whose every event names a new field
+// (here 1 MiB each) would make every event cost its whole size. What they
+// keep is bounded, and passing the bound says which.
+func TestReplyFieldsBounded(t *testing.T) {
+	value := []byte(`"` + strings.Repeat("v", 1<<20) + "\"}\n\n")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := 0; i < MaxFinalBytes>>20+8; i++ {
+			fmt.Fprintf(w, `data: {"content":"a","tokens":[7],"field%d":`, i)
+			if _, err := w.Write(value); err != nil {
+				return
+			}
+		}
+		io.WriteString(w, "data: {\"content\":\"\",\"stop\":true}\n\n")
+	}))
+	defer srv.Close()
+	for _, reads := range []Reads{ReadEnds, ReadEveryEvent} {
+		var err error
+		got := allocated(func() {
+			_, err = Complete(context.Background(), srv.URL, Request{Endpoint: "/completion", MaxTokens: 100_000, Reads: reads})
+		})
+		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "top-level fields") || !strings.Contains(err.Error(), "32 MiB") {
+			t.Errorf("reads %s: err = %v", reads, err)
+		}
+		t.Logf("reads %s: allocated %d MB: %v", reads, got>>20, err)
+		if got > 3*MaxFinalBytes {
+			t.Errorf("reads %s: reading allocated %d MB", reads, got>>20)
+		}
+	}
+}
+
 // rawServer answers every connection with what reply writes.
 func rawServer(t *testing.T, reply func(w io.Writer)) string {
 	t.Helper()

@@ -1,9 +1,8 @@
 package engine
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"time"
@@ -50,11 +49,13 @@ type Response struct {
 	Tokens      int
 	TokenSource string
 	// StreamedTokens counts token ids as streamed, when the engine returns
-	// them (llama-server's return_tokens).
+	// them (llama-server's return_tokens); TokenIDs are those ids.
 	StreamedTokens int
-	TokenIDs       []int
+	TokenIDs       []int32
 	Events         int
 	Text           string
+	// textSHA256 is Text's sha256 (OutputSHA256).
+	textSHA256 [sha256.Size]byte
 	// Reasoning is text an engine put in a separate reasoning channel.
 	Reasoning string
 	// Timings is the engine's own timing block (llama-server's `timings`).
@@ -69,7 +70,7 @@ type Response struct {
 	// arrival time since Start and its token count: the inter-token
 	// latencies, computed after the stream. Only ReadEveryEvent takes them.
 	EventsAt    []time.Duration
-	EventTokens []int
+	EventTokens []int32
 	// Reads is how the stream was read; ReadsNote says why it differs
 	// from what the request asked.
 	Reads     Reads
@@ -117,6 +118,18 @@ func (r *Response) finish(req Request) error {
 	return nil
 }
 
+// IDs is TokenIDs as ints, as a run stores them.
+func (r *Response) IDs() []int {
+	if len(r.TokenIDs) == 0 {
+		return nil
+	}
+	out := make([]int, len(r.TokenIDs))
+	for i, id := range r.TokenIDs {
+		out[i] = int(id)
+	}
+	return out
+}
+
 // numbers keeps the numeric fields of a JSON object.
 func numbers(v any) map[string]float64 {
 	m, ok := v.(map[string]any)
@@ -130,50 +143,4 @@ func numbers(v any) map[string]float64 {
 		}
 	}
 	return out
-}
-
-// textBuilders collect the generated text and reasoning of a stream.
-type textBuilders struct{ text, reasoning bytes.Buffer }
-
-// take decodes one stream event into the response.
-func (r *Response) take(d dialect, ev Event, tb *textBuilders) error {
-	r.Events++
-	if ev.Field == "error" {
-		return fmt.Errorf("engine sent an error event: %s", Quote(string(ev.Data)))
-	}
-	var obj map[string]any
-	if err := json.Unmarshal(ev.Data, &obj); err != nil {
-		return fmt.Errorf("malformed stream event %d: %v: %s", r.Events, quoteErr(err), Quote(string(ev.Data)))
-	}
-	if e, ok := obj["error"]; ok {
-		b, _ := json.Marshal(e)
-		return fmt.Errorf("engine reported an error: %s", Quote(string(b)))
-	}
-	piece, think, ids, stop := d.event(obj)
-	tb.text.WriteString(piece)
-	tb.reasoning.WriteString(think)
-	r.TokenIDs = append(r.TokenIDs, ids...)
-	n := len(ids)
-	if n == 0 && (piece != "" || think != "") {
-		n = 1 // an engine that does not return ids: one token per event
-	}
-	if n > 0 {
-		at := ev.At.Sub(r.Start)
-		if r.FirstTokenAt == 0 {
-			r.FirstTokenAt, r.TTFT, r.FirstEventTokens = at, at, n
-		}
-		r.LastTokenAt = at
-		r.StreamedTokens += n
-		if r.Reads == ReadEveryEvent {
-			r.EventsAt = append(r.EventsAt, at)
-			r.EventTokens = append(r.EventTokens, n)
-		}
-	}
-	for k, v := range obj {
-		r.Final[k] = v
-	}
-	if stop {
-		r.Done = true
-	}
-	return nil
 }

@@ -29,7 +29,13 @@ func (r *Response) ITL() (p50, p90, p99 time.Duration, ok bool) {
 	if r.Reads != ReadEveryEvent || len(r.EventsAt) < 2 {
 		return 0, 0, 0, false
 	}
-	var gaps []float64
+	// One gap a token, each event's shared by its tokens: sized first,
+	// since the reply may be long.
+	size := 0
+	for _, n := range r.EventTokens[1:] {
+		size += int(max(n, 1))
+	}
+	gaps := make([]float64, 0, size)
 	for i := 1; i < len(r.EventsAt); i++ {
 		n := max(r.EventTokens[i], 1)
 		gap := float64(r.EventsAt[i]-r.EventsAt[i-1]) / float64(n)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/decodebench/decodebench/schema"
 )
@@ -14,9 +15,9 @@ type dialect interface {
 	// fields adds the dialect's fields to a body; a body that is not
 	// streamed is a token replay's.
 	fields(m map[string]any, req Request, stream bool)
-	// event extracts generated text, reasoning text, token ids and the
-	// stop flag from one streamed JSON event.
-	event(obj map[string]any) (text, reasoning string, ids []int, stop bool)
+	// event reads the generated text, reasoning text, token ids and the
+	// stop flag of one streamed JSON event (an object) into p.
+	event(obj jsonValue, p *eventParts)
 	// replayIDs reads the text and token ids of a non-streamed reply, and
 	// refuses ids that do not cover every generated token.
 	replayIDs(body []byte) (string, []int, error)
@@ -49,17 +50,40 @@ func (completion) fields(m map[string]any, req Request, _ bool) {
 	noPromptCache(m, req)
 }
 
-func (completion) event(obj map[string]any) (text, reasoning string, ids []int, stop bool) {
-	text, _ = obj["content"].(string)
-	if arr, ok := obj["tokens"].([]any); ok {
-		for _, v := range arr {
-			if f, ok := v.(float64); ok {
-				ids = append(ids, int(f))
+func (completion) event(obj jsonValue, p *eventParts) {
+	var content, tokens, stop jsonValue
+	for k, v := range obj.members {
+		switch {
+		case k.is("content"):
+			content = v
+		case k.is("tokens"):
+			tokens = v
+		case k.is("stop"):
+			stop = v
+		}
+	}
+	if content.isString() {
+		p.text = content.appendString(p.text)
+	}
+	for v := range tokens.elements {
+		if f, ok := v.number(); ok {
+			if id, ok := tokenID(f); ok {
+				p.ids = append(p.ids, id)
 			}
 		}
 	}
-	stop, _ = obj["stop"].(bool)
-	return text, "", ids, stop
+	p.stop = string(stop) == "true"
+}
+
+// tokenID is a streamed id as the reply keeps it. No vocabulary has more
+// than 2^31 tokens: a number outside int32 is no id, and is passed over
+// as a value that is not a number is (the reply's ids are then
+// incomplete, and a token replay is asked for them).
+func tokenID(f float64) (int32, bool) {
+	if f <= math.MinInt32-1 || f >= math.MaxInt32+1 {
+		return 0, false
+	}
+	return int32(f), true
 }
 
 func (completion) replayIDs(body []byte) (string, []int, error) {
@@ -135,26 +159,43 @@ func openAIFields(m map[string]any, req Request, stream bool, logprobs any) {
 	}
 }
 
-func (completions) event(obj map[string]any) (text, reasoning string, ids []int, stop bool) {
-	choices, _ := obj["choices"].([]any)
-	for _, c := range choices {
-		cm, _ := c.(map[string]any)
-		if s, ok := cm["text"].(string); ok {
-			text += s
-		}
-		if d, ok := cm["delta"].(map[string]any); ok {
-			if s, ok := d["content"].(string); ok {
-				text += s
+func (completions) event(obj jsonValue, p *eventParts) {
+	choices := lastMember(obj, "choices")
+	for c := range choices.elements {
+		var text, delta, finish jsonValue
+		for k, v := range c.members {
+			switch {
+			case k.is("text"):
+				text = v
+			case k.is("delta"):
+				delta = v
+			case k.is("finish_reason"):
+				finish = v
 			}
-			if s, ok := d["reasoning_content"].(string); ok {
-				reasoning += s
+		}
+		if text.isString() {
+			p.text = text.appendString(p.text)
+		}
+		var content, reasoning jsonValue
+		for k, v := range delta.members {
+			switch {
+			case k.is("content"):
+				content = v
+			case k.is("reasoning_content"):
+				reasoning = v
 			}
 		}
-		if fr, ok := cm["finish_reason"].(string); ok && fr != "" {
-			stop = true
+		if content.isString() {
+			p.text = content.appendString(p.text)
+		}
+		if reasoning.isString() {
+			p.reasoning = reasoning.appendString(p.reasoning)
+		}
+		// A quoted string longer than its quotes is not empty.
+		if finish.isString() && len(finish) > 2 {
+			p.stop = true
 		}
 	}
-	return text, reasoning, nil, stop
 }
 
 func (completions) replayIDs(body []byte) (string, []int, error) {

@@ -25,7 +25,9 @@ var errDone = errors.New("done")
 
 // ReadEvents parses a text/event-stream body and calls fn for each complete
 // event, in order, with its arrival time. It stops at end of stream, at
-// `data: [DONE]` (reported as done = true), or at fn's first error.
+// `data: [DONE]` (reported as done = true), or at fn's first error. An
+// event's Data is valid until fn returns: the next event reuses it, so
+// that reading a stream allocates nothing per event.
 //
 // Multiple data lines of one event are joined with newlines, as the SSE
 // specification says; comment lines (starting with ':') and the id, event
@@ -39,7 +41,7 @@ func ReadEvents(r io.Reader, now func() time.Time, fn func(Event) error) (done b
 			return nil
 		}
 		ev := Event{Field: field, Data: data, At: now()}
-		field, data = "", nil
+		field, data = "", data[:0]
 		if ev.Field == "data" && bytes.Equal(bytes.TrimSpace(ev.Data), []byte("[DONE]")) {
 			return errDone
 		}

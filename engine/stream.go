@@ -237,7 +237,8 @@ func (s *stream) close() error { return s.conn.Close() }
 // streamed reads the reply to req and measures it. Until the first event
 // that carries tokens every event is decoded as it arrives; after it, in
 // ReadEnds mode, the kernel holds the stream and the remaining events are
-// decoded once it has ended, outside the measured window.
+// decoded once it has ended, outside the measured window (but for those
+// of a reply longer than maxHeldBytes, decoded that many bytes at a time).
 func streamed(ctx context.Context, baseURL string, req Request, d dialect, body []byte) (*Response, error) {
 	if req.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -272,8 +273,10 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, MaxQuotedBytes+1))
 		return nil, &HTTPError{Status: resp.StatusCode, Body: string(bytes.TrimSpace(b))}
 	}
-	tb := &textBuilders{}
-	var pending []Event
+	rp := newReply()
+	take := func(field string, data []byte, at time.Duration) error { return r.take(d, rp, field, data, at) }
+	var held heldEvents
+	heldTokens := false // some held events were decoded before the end
 	what := fmt.Sprintf("the stream (for max_tokens %d)", req.MaxTokens)
 	limited := newBoundedReader(resp.Body, StreamLimit(req.MaxTokens), what)
 	// What the connection carries beyond the body (chunk framing,
@@ -282,15 +285,28 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 	s.conn.limit = s.conn.bytes + wire
 	s.conn.limitErr = tooLarge(what+" with its framing", wire)
 	done, err := ReadEvents(limited, time.Now, func(ev Event) error {
+		at := ev.At.Sub(r.Start)
 		if r.FirstTokenAt != 0 && req.Reads == ReadEnds {
-			pending = append(pending, ev)
-			return nil
+			if held.add(ev.Field, ev.Data, at) {
+				return nil
+			}
+			tokens := r.StreamedTokens
+			if err := held.drain(take); err != nil {
+				return err
+			}
+			heldTokens = heldTokens || r.StreamedTokens > tokens
+			if held.add(ev.Field, ev.Data, at) {
+				return nil
+			}
 		}
-		if err := r.take(d, ev, tb); err != nil {
+		if err := take(ev.Field, ev.Data, at); err != nil {
 			return err
 		}
 		if r.FirstTokenAt != 0 && req.Reads == ReadEnds {
-			s.hold()
+			if s.hold(); s.holdErr != nil {
+				// Every event wakes decodebench: time each.
+				r.Reads = ReadEveryEvent
+			}
 		}
 		return nil
 	})
@@ -316,10 +332,12 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 		switch {
 		case knowAge:
 			end := woke.Add(-age)
-			for i := range pending {
-				if pending[i].At.After(end) {
-					pending[i].At = end
-				}
+			endAt := end.Sub(r.Start)
+			if heldTokens && r.LastTokenAt > endAt {
+				r.LastTokenAt = endAt
+			}
+			take = func(field string, data []byte, at time.Duration) error {
+				return r.take(d, rp, field, data, min(at, endAt))
 			}
 			if end.After(r.Start) {
 				r.Wall = end.Sub(r.Start)
@@ -328,24 +346,22 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 				r.ReadsNote = fmt.Sprintf("the reply's end was read %s after its last byte arrived (the engine closed the connection late, or a check read it); the stream ends when the kernel received that byte", age.Round(time.Millisecond))
 			}
 		case s.conn.fromCheck:
+			r.Final = rp.finalReply()
 			return r, errLateEnd(fmt.Sprintf("the reply's end was read only by the %s check", holdCheck))
 		}
 	}
 	if err == nil {
-		for _, ev := range pending {
-			if err = r.take(d, ev, tb); err != nil {
-				break
-			}
-		}
+		err = held.drain(take)
 	}
 	if err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) || ctx.Err() != nil {
-			err = timeoutErr(ctx, req, fmt.Errorf("stream cut after %d events: %w", r.Events+len(pending), err))
+			err = timeoutErr(ctx, req, fmt.Errorf("stream cut after %d events: %w", r.Events+held.n, err))
 		}
+		r.Final = rp.finalReply()
 		return r, err
 	}
 	r.Done = r.Done || done
-	r.Text, r.Reasoning = tb.text.String(), tb.reasoning.String()
+	rp.finish(r)
 	return r, nil
 }
 

@@ -4,12 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -142,6 +146,38 @@ func TestHeldStreamWakesAtItsEnds(t *testing.T) {
 	}
 	if p50, _, _, ok := every.ITL(); !ok || p50 < gap/2 {
 		t.Errorf("event-by-event ITL p50 %v (ok %v), want about %v", p50, ok, gap)
+	}
+}
+
+// A held reply longer than decodebench keeps undecoded (maxHeldBytes)
+// is decoded in parts, and reads as the same reply read event by event:
+// text, ids, tokens, events and final fields, its last token at most its
+// end.
+func TestHeldReplyLongerThanKept(t *testing.T) {
+	const n = 6000 // about 700 KB of llama-server's events
+	srv := pacedStream(t, n, 0, 0)
+	defer srv.Close()
+	req := Request{Endpoint: "/completion", Prompt: "x", MaxTokens: 16}
+	held, err := Complete(context.Background(), srv.URL, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Reads = ReadEveryEvent
+	every, err := Complete(context.Background(), srv.URL, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if held.Reads != ReadEnds || held.Events != n+1 || held.StreamedTokens != every.StreamedTokens || len(held.TokenIDs) != every.StreamedTokens {
+		t.Errorf("held reply read as %v: %d events, %d tokens streamed, %d ids; event by event %d tokens", held.Reads, held.Events, held.StreamedTokens, len(held.TokenIDs), every.StreamedTokens)
+	}
+	if held.Text != every.Text || !slices.Equal(held.TokenIDs, every.TokenIDs) || !reflect.DeepEqual(held.Final, every.Final) || held.OutputSHA256() != every.OutputSHA256() {
+		t.Errorf("held and event-by-event replies differ: %d and %d bytes of text, %d and %d ids", len(held.Text), len(every.Text), len(held.TokenIDs), len(every.TokenIDs))
+	}
+	if sum := sha256.Sum256([]byte(held.Text)); held.OutputSHA256() != hex.EncodeToString(sum[:]) {
+		t.Errorf("output hash %s is not the text's", held.OutputSHA256())
+	}
+	if held.LastTokenAt < held.FirstTokenAt || held.LastTokenAt > held.Wall {
+		t.Errorf("tokens from %v to %v of a %v reply", held.FirstTokenAt, held.LastTokenAt, held.Wall)
 	}
 }
 

@@ -2,8 +2,6 @@ package harness
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -96,10 +94,9 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 			// The first stream is the request's; the window spans them all.
 			resp = streams.Streams[0]
 			measured = append(measured, streams.Window())
-			sum := sha256.Sum256([]byte(resp.Text))
 			sr := schema.ServedRequest{Kind: schema.RequestMeasured,
 				Metrics: requestMetrics(s.Engine.Request.Endpoint, resp), Tokens: resp.Tokens, Prefix: prefix,
-				OutputSHA256: hex.EncodeToString(sum[:])}
+				OutputSHA256: resp.OutputSHA256()}
 			if i > 0 {
 				sr.Output = resp.Text
 			}
@@ -152,7 +149,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	run.EngineTimings = resp.Timings
 	run.Output, run.Reasoning = resp.Text, resp.Reasoning
 	if resp.CompleteTokenIDs() {
-		run.TokenIDs = resp.TokenIDs
+		run.TokenIDs = resp.IDs()
 	} else if c.scenario.Exactness != nil {
 		// Outside the measured window: the stream's ids are incomplete, so
 		// ask again without streaming. The ids are used only if the replay
@@ -170,8 +167,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 			run.TokenNote = "token ids from a non-streamed replay of the request (the stream omits some)"
 		}
 	}
-	sum := sha256.Sum256([]byte(resp.Text))
-	run.OutputSHA256 = hex.EncodeToString(sum[:])
+	run.OutputSHA256 = resp.OutputSHA256()
 	run.Metrics = analysis.StartMetrics(run.Requests)
 	run.Energy = windowEnergy(gpuEnergy, raplBefore, raplAfter, errors.Join(raplErr, raplAfterErr), resp.Wall)
 	energyMetrics(run, len(measured))

@@ -2,8 +2,6 @@ package harness
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"time"
 
 	"github.com/decodebench/decodebench/analysis"
@@ -32,7 +30,6 @@ func (c *campaign) recordStreams(cc engine.Concurrent, obs engine.Observation, r
 		return nil
 	}
 	for i, r := range cc.Streams {
-		sum := sha256.Sum256([]byte(r.Text))
 		st := schema.Stream{
 			SentMs:           ms(cc.Since(r.Start)),
 			FirstTokenMs:     ms(cc.Since(r.Start) + r.FirstTokenAt),
@@ -41,7 +38,7 @@ func (c *campaign) recordStreams(cc engine.Concurrent, obs engine.Observation, r
 			Tokens:           r.Tokens,
 			FirstEventTokens: r.FirstEventTokens,
 			EngineTokS:       r.Timings["predicted_per_second"],
-			OutputSHA256:     hex.EncodeToString(sum[:]),
+			OutputSHA256:     r.OutputSHA256(),
 		}
 		if st.OutputSHA256 != run.OutputSHA256 {
 			st.Output = r.Text
