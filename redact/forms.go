@@ -33,6 +33,30 @@ var forms = []form{
 	// NAME=value, ?api_key=value&
 	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_.-])(?P<n>[A-Za-z_][A-Za-z0-9_]*)=(?P<v>[^\s"'` + "`" + `,;&#)\]}]+)`),
 		ok: func(n, _ string) bool { return IsSecretName(n) }},
+	// A credential known by its own form, whatever names it (GH_PAT,
+	// HF_HUB, a bare argument, a line of a log).
+	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(?P<v>` + strings.Join(tokenFormats, "|") + `)`),
+		ok: func(_, _ string) bool { return true }},
+}
+
+// tokenFormats are the well-known credential formats, each with a prefix
+// that no ordinary word has and enough characters after it that a name or
+// a path does not match: GitHub (classic, fine-grained, OAuth, app and
+// refresh tokens), Hugging Face, OpenAI-style keys (sk-, sk-proj-,
+// sk-ant-), Stripe, GitLab, Slack, Google API keys, AWS access key ids, and
+// JSON Web Tokens. A format ends at a character its alphabet does not
+// have (\b for those ending in letters and digits).
+var tokenFormats = []string{
+	`gh[pousr]_[A-Za-z0-9]{20,}\b`,
+	`github_pat_[A-Za-z0-9_]{20,}`,
+	`hf_[A-Za-z0-9]{20,}\b`,
+	`sk-[A-Za-z0-9_-]{20,}`,
+	`[sr]k_(?:live|test)_[A-Za-z0-9]{16,}\b`,
+	`glpat-[A-Za-z0-9_-]{20,}`,
+	`xox[abposr]-[A-Za-z0-9-]{10,}`,
+	`AIza[A-Za-z0-9_-]{35}`,
+	`(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA)[A-Z0-9]{16}\b`,
+	`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`,
 }
 
 // maskForms masks the value of every secret form in s.
