@@ -19,31 +19,10 @@ const FromEnvironment = "(from the environment)"
 // credential.
 func IsSecretName(name string) bool { return redact.IsSecretName(name) }
 
-// NewRedactor returns the redactor of a scenario's campaign: it knows the
-// secrets of every arm's resolved command line and environment, of the
-// variables substituted into them, and the scenario's own secret-named
-// variables.
-func NewRedactor(s *scenarios.Scenario) *redact.Redactor {
-	src := redact.Source{Vars: map[string]string{}}
-	envs := []map[string]string{s.Engine.Env}
-	src.Commands = append(src.Commands, s.Engine.Command)
-	for _, l := range s.Launches() {
-		src.Commands = append(src.Commands, l.Command)
-		envs = append(envs, l.Env, l.EngineEnv)
-	}
-	src.Envs = envs
-	for _, kv := range s.VarsUsed() {
-		src.Vars[kv.Key] = kv.Value
-	}
-	// The scenario's own secret-named variables, used or not: their values
-	// may appear anywhere in the file (a title, a comment).
-	for k, v := range s.Vars {
-		if redact.IsSecretName(k) {
-			src.Secrets = append(src.Secrets, v)
-		}
-	}
-	return redact.New(src)
-}
+// NewRedactor returns the redactor of a scenario's campaign
+// (Scenario.Redactor): the one its stored scenario and hash are taken
+// through.
+func NewRedactor(s *scenarios.Scenario) *redact.Redactor { return s.Redactor() }
 
 // listedVars is the record's list of substituted variables: the scenario's
 // own, secret-named ones redacted; those that came from the environment by

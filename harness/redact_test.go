@@ -68,3 +68,40 @@ vars:
 		t.Errorf("log line: %q", got)
 	}
 }
+
+// The arguments of every version command (the engine's and an arm's own
+// engine's) are learned as secrets: a token a version command takes is
+// masked where the command's output shows it again with no flag before it
+// (the record's Version row), and in the stored scenario.
+func TestVersionCommandSecrets(t *testing.T) {
+	src := []byte(`feature: redact-version
+baseline: a
+unmeasured: [everything]
+allow_unverified: a unit test
+engine:
+  command: [llama-server, --port, "${PORT}"]
+  version_command: [python3, -c, "print(1)", --token, zz-version-secret]
+  ready: {path: /health}
+  request: {endpoint: /completion, prompt: "hi", max_tokens: 4}
+arms:
+  - name: a
+  - name: b
+    engine:
+      command: [other-server, --port, "${PORT}"]
+      version_command: [other-server, "--api-key=zz-arm-version-secret", --version]
+`)
+	s, _, err := scenarios.Parse("t.yaml", ".", src, scenarios.Options{Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRedactor(s)
+	for _, secret := range []string{"zz-version-secret", "zz-arm-version-secret"} {
+		version := "python3 -c print(1) --token " + secret + ": authenticated\n" + secret + "\n1.0"
+		if got := r.Text(version); strings.Contains(got, secret) {
+			t.Errorf("version row keeps %s:\n%s", secret, got)
+		}
+		if got := string(r.YAML(s.Source)); strings.Contains(got, secret) {
+			t.Errorf("stored scenario keeps %s:\n%s", secret, got)
+		}
+	}
+}
