@@ -22,7 +22,7 @@ var forms = []form{
 	{re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://(?:(?P<n>[^/\s:@"'` + "`" + `<>\\]*):)?(?P<v>[^/\s@"'` + "`" + `<>\\]+)@`),
 		ok: func(_, v string) bool { return v != Mask }},
 	// Authorization: Bearer X, Cookie: a=b, X-Api-Key: X
-	{re: regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_-])(?P<n>(?:proxy-)?authorization|(?:set-)?cookie|x-[a-z0-9-]+|[a-z0-9-]*api-?key)[ \t]*:[ \t]*(?P<v>[^"'` + "`" + `\\\r\n]+)`),
+	{re: regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_-])(?P<n>(?:proxy-)?authorization|(?:set-)?cookie|x-[a-z0-9-]+|[a-z0-9-]*api-?key)[ \t]*:[ \t]*(?P<v>[^"'` + "`" + `\\\r\n \t][^"'` + "`" + `\\\r\n]*)`),
 		ok: func(n, _ string) bool { return isSecretHeader(n) }},
 	// Bearer X anywhere
 	{re: regexp.MustCompile(`(?i)\bbearer[ \t]+(?P<v>[A-Za-z0-9._~+/=-]+)`),

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 func TestIsSecretName(t *testing.T) {
@@ -246,6 +248,43 @@ func TestTokenFormatsByValue(t *testing.T) {
 	} {
 		if got := New(Source{}).Text(s); got != s {
 			t.Errorf("%q masked: %q", s, got)
+		}
+	}
+}
+
+// A redacted scenario is YAML that loads, with the same keys: masks are
+// put into the tree and encoded, never into the encoded text, where one
+// ate the quote after `AUTHORIZATION: ` and the stored scenario no longer
+// loaded.
+func TestYAMLStaysYAML(t *testing.T) {
+	tok := "ghp_" + strings.Repeat("Zz9", 12)
+	for _, src := range []string{
+		"env:\n  AUTHORIZATION: \"zz-authz-secret\"\n  OTHER: x\n",
+		"env: {AUTHORIZATION: zz-authz-secret, X-Api-Key: zz-key-secret}\n",
+		"env:\n  PROXY: \"Authorization:  Bearer zz-hdr-secret\"\n",
+		"headers:\n  X-Api-Key: true\n  Cookie: 5\n",
+		"vars:\n  A: 1 # " + tok + "\n  B: !!str " + tok + "\n",
+		"args: [-H, \"Authorization: Bearer zz-hdr-secret\", \"--api-key=zz-eq-secret\"] # Authorization: Bearer zz-hdr-secret\n",
+		"\"Authorization: Bearer zz-key-secret\": 1\nafter: 2\n",
+		"n: !!int 5\nAPI_TOKEN: !!int 7\n",
+	} {
+		r := New(Source{Secrets: []string{"zz-authz-secret"}})
+		out := r.YAML([]byte(src))
+		var in, got map[string]any
+		if err := yaml.Unmarshal([]byte(src), &in); err != nil {
+			t.Fatalf("test source %q: %v", src, err)
+		}
+		if err := yaml.Unmarshal(out, &got); err != nil {
+			t.Errorf("%q redacts to YAML that does not load (%v):\n%s", src, err, out)
+			continue
+		}
+		if len(got) != len(in) {
+			t.Errorf("%q: %d keys, was %d:\n%s", src, len(got), len(in), out)
+		}
+		for _, s := range []string{"zz-authz-secret", "zz-key-secret", "zz-hdr-secret", "zz-eq-secret", tok} {
+			if strings.Contains(string(out), s) {
+				t.Errorf("%q keeps %s:\n%s", src, s, out)
+			}
 		}
 	}
 }
