@@ -110,14 +110,19 @@ func block(s string) string {
 
 // linkPath writes a relative path as a link destination: each segment
 // percent-encoded, so no character in it can end the link, start markup or
-// break the line.
+// break the line, its colons too, so that no data folder a record names
+// (https:evil.example) reads as a scheme: the link stays a path beside the
+// record.
 func linkPath(p string) string {
 	segs := strings.Split(p, "/")
 	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
+		segs[i] = strings.ReplaceAll(url.PathEscape(s), ":", "%3A")
 	}
 	return strings.Join(segs, "/")
 }
+
+// LinkPath is linkPath for other Markdown decodebench writes (the index).
+func LinkPath(p string) string { return linkPath(p) }
 
 // MarkdownText escapes s as inline text of a Markdown table cell, as the
 // record does: one line, every Markdown mark backslash-escaped (no link,

@@ -3,7 +3,6 @@ package review
 import (
 	"bytes"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -283,17 +282,12 @@ func problemsCell(ps []Problem) string {
 }
 
 // linkTarget is a relative path inside the records folder as a Markdown
-// link's target: each segment percent-escaped, so that no character of it
-// ends the link or starts another, its colons included, so that no file
-// name reads as a scheme: a record named https:evil.example.md is linked
-// as the file beside the index it is, never as a site.
-func linkTarget(file string) string {
-	segs := strings.Split(file, "/")
-	for i, s := range segs {
-		segs[i] = strings.ReplaceAll(url.PathEscape(s), ":", "%3A")
-	}
-	return strings.Join(segs, "/")
-}
+// link's target (recorder.LinkPath): each segment percent-escaped, so that
+// no character of it ends the link or starts another, its colons
+// included, so that no file name reads as a scheme: a record named
+// https:evil.example.md is linked as the file beside the index it is,
+// never as a site.
+func linkTarget(file string) string { return recorder.LinkPath(file) }
 
 // verdictCell is a record's verdict, marked when it holds only under
 // gates the scenario relaxed, or for a scenario changed with run --set:
