@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"fmt"
 
 	"gopkg.in/yaml.v3"
 )
@@ -23,6 +24,7 @@ func (r *Redactor) YAML(src []byte) []byte {
 	if !r.yamlNode(&doc, 0) {
 		return src
 	}
+	renameAnchors(&doc, r)
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
@@ -95,7 +97,8 @@ func (r *Redactor) yamlNode(n *yaml.Node, depth int) bool {
 	return changed
 }
 
-// yamlComments masks the secrets in n's comments.
+// yamlComments masks the secrets in n's comments, and drops a tag that
+// holds one (the value is then read as what it looks like).
 func (r *Redactor) yamlComments(n *yaml.Node) bool {
 	changed := false
 	for _, c := range []*string{&n.HeadComment, &n.LineComment, &n.FootComment} {
@@ -103,5 +106,36 @@ func (r *Redactor) yamlComments(n *yaml.Node) bool {
 			*c, changed = m, true
 		}
 	}
+	if n.Tag != "" && r.Text(n.Tag) != n.Tag {
+		n.Tag, changed = "", true
+	}
+	if n.Anchor != "" && r.Text(n.Anchor) != n.Anchor {
+		changed = true // renamed by renameAnchors
+	}
 	return changed
+}
+
+// renameAnchors gives every anchor whose name holds a secret, and every
+// alias to it, a name of its own ("redacted-1"): a mask is no anchor name.
+func renameAnchors(doc *yaml.Node, r *Redactor) {
+	names := map[string]string{}
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		if n == nil || depth > maxDepth {
+			return
+		}
+		if n.Anchor != "" && r.Text(n.Anchor) != n.Anchor {
+			if names[n.Anchor] == "" {
+				names[n.Anchor] = fmt.Sprintf("redacted-%d", len(names)+1)
+			}
+			n.Anchor = names[n.Anchor]
+		}
+		if n.Kind == yaml.AliasNode && n.Alias != nil {
+			n.Value = n.Alias.Anchor
+		}
+		for _, c := range n.Content {
+			walk(c, depth+1)
+		}
+	}
+	walk(doc, 0)
 }
