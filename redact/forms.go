@@ -37,26 +37,55 @@ var forms = []form{
 	// HF_HUB, a bare argument, a line of a log).
 	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(?P<v>` + strings.Join(tokenFormats, "|") + `)`),
 		ok: func(_, _ string) bool { return true }},
+	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(?P<v>` + strings.Join(prefixedTokens, "|") + `)`),
+		ok: func(_, v string) bool { return randomLooking(v) }},
 }
 
-// tokenFormats are the well-known credential formats, each with a prefix
-// that no ordinary word has and enough characters after it that a name or
-// a path does not match: GitHub (classic, fine-grained, OAuth, app and
-// refresh tokens), Hugging Face, OpenAI-style keys (sk-, sk-proj-,
-// sk-ant-), Stripe, GitLab, Slack, Google API keys, AWS access key ids, and
-// JSON Web Tokens. A format ends at a character its alphabet does not
+// tokenFormats are the well-known credential formats whose whole shape
+// says what they are: Stripe, Slack, Google API keys, AWS access key ids,
+// and JSON Web Tokens. A format ends at a character its alphabet does not
 // have (\b for those ending in letters and digits).
 var tokenFormats = []string{
-	`gh[pousr]_[A-Za-z0-9]{20,}\b`,
-	`github_pat_[A-Za-z0-9_]{20,}`,
-	`hf_[A-Za-z0-9]{20,}\b`,
-	`sk-[A-Za-z0-9_-]{20,}`,
 	`[sr]k_(?:live|test)_[A-Za-z0-9]{16,}\b`,
-	`glpat-[A-Za-z0-9_-]{20,}`,
-	`xox[abposr]-[A-Za-z0-9-]{10,}`,
+	`xox[abposr]-[0-9]{6,}-[A-Za-z0-9-]{6,}`,
 	`AIza[A-Za-z0-9_-]{35}`,
 	`(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA)[A-Z0-9]{16}\b`,
 	`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`,
+}
+
+// prefixedTokens are the credential formats known by a prefix and a run
+// of random characters: GitHub (classic, fine-grained, OAuth, app and
+// refresh tokens), Hugging Face, OpenAI-style keys (sk-, sk-proj-,
+// sk-ant-), GitLab. A prefix alone is a weak sign (a folder may be called
+// hf_checkpoints), so the run must also look random (randomLooking).
+var prefixedTokens = []string{
+	`gh[pousr]_[A-Za-z0-9]{12,}\b`,
+	`github_pat_[A-Za-z0-9_]{12,}`,
+	`hf_[A-Za-z0-9]{12,}\b`,
+	`sk-[A-Za-z0-9_-]{12,}`,
+	`glpat-[A-Za-z0-9_-]{12,}`,
+}
+
+// randomLooking reports whether what follows a token's prefix (after its
+// first _ or -) looks random: 20 characters or more whatever they are, or
+// 12 or more that mix upper case with lower case or digits, as a token's
+// base62 does and a word, a model's name or a folder's (hf_checkpoints2024,
+// sk-learn-model-v2) does not.
+func randomLooking(v string) bool {
+	body := v[strings.IndexAny(v, "_-")+1:]
+	if len(body) >= 20 {
+		return true
+	}
+	var upper, other bool
+	for _, r := range body {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			upper = true
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			other = true
+		}
+	}
+	return len(body) >= 12 && upper && other
 }
 
 // maskForms masks the value of every secret form in s.

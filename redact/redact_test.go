@@ -202,6 +202,9 @@ func TestTokenFormatsByValue(t *testing.T) {
 		"GitHub OAuth":        "gho_" + strings.Repeat("x9Z", 12),
 		"GitHub fine-grained": "github_pat_11ABCDEFG0" + strings.Repeat("q_W8", 10),
 		"Hugging Face":        "hf_" + strings.Repeat("Qw7", 11) + "e",
+		"Hugging Face, short": "hf_FAKEtoken123456",
+		"GitHub, short":       "ghp_FAKEtoken123456",
+		"OpenAI, short":       "sk-FAKEtoken123456",
 		"OpenAI":              "sk-" + strings.Repeat("Tz4", 16),
 		"OpenAI project":      "sk-proj-" + strings.Repeat("a_B-9", 8),
 		"Anthropic":           "sk-ant-api03-" + strings.Repeat("Kx_7", 10),
@@ -245,6 +248,8 @@ func TestTokenFormatsByValue(t *testing.T) {
 		"/models/hf_cache_directory/target.gguf", "task-abcdefghijklmnopqrstuvwxyz0123", "sk-short", "ghp_short",
 		"disk-0123456789abcdefghijklmnop", "734623566784fdce1d70f316e8dba82dc88772af9d1b362e60f6c861598b096c",
 		"AKIA1234", "eyJhbGciOiJIUzI1NiJ9", "THE_hf_abcdefghijklmnopqrstuvwxyz", "--spec-type draft-simple",
+		"/models/hf_checkpoints/x.gguf", "hf_short_name_of_a_model", "sk-learn-model", "/m/hf_checkpoints2024/x.gguf",
+		"--alias sk-learn-model-v2", "ghp_notatoken",
 	} {
 		if got := New(Source{}).Text(s); got != s {
 			t.Errorf("%q masked: %q", s, got)
