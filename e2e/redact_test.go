@@ -134,3 +134,57 @@ func TestNoSecretInAnyWrittenFile(t *testing.T) {
 		}
 	}
 }
+
+// An engine that repeats a secret from its arguments (llama-completion
+// echoes its prompt on stdout, the run's output) has it masked in the
+// stored output, and the output's hash is that of the stored text: the
+// record passes check (a hash of the unmasked text once failed it).
+func TestSecretInGeneratedTextPassesCheck(t *testing.T) {
+	completion := sibling(t, "llama-completion")
+	secret := "hf_" + strings.Repeat("Wq4", 11) + "z"
+	yaml := `feature: e2e-redact-output
+title: e2e a secret the engine repeats
+vars:
+  LLAMA_COMPLETION: ` + completion + `
+engine:
+  kind: command
+  command: ["${LLAMA_COMPLETION}", "-m", "${MODEL_DIR}/target.gguf", "-p", "Remember ` + secret + ` once upon a time",
+            "-n", "8", "--temp", "0", "-no-cnv", "--no-warmup", "-c", "256"]
+  request: {timeout: 2m}
+  output:
+    metrics:
+      decode_tok_s: 'eval time = .*, +([0-9.]+) tokens per second'
+    tokens: '\beval time = .* / +([0-9]+) runs'
+arms:
+  - name: t2
+    args: ["-t", "2"]
+  - name: t1
+    args: ["-t", "1"]
+on_failure: "retry:2"
+baseline: t2
+schedule: {rounds: 3, warmup: 0, cooldown: 0s}
+counters:
+  - name: threads
+    log: 'system_info: n_threads = ([0-9]+)'
+    expect: {t2: "== 2", t1: "== 1"}
+gates: {max_spread: 0, max_contended: 0}
+unmeasured:
+  - Everything but a secret in the output: this is a test.
+`
+	_, rec, md, _ := runFile(t, yaml)
+	masked := 0
+	for _, r := range rec.Runs {
+		if strings.Contains(r.Output, secret) {
+			t.Errorf("run %d stores the secret in its output", r.Seq)
+		}
+		if strings.Contains(r.Output, "Remember [redacted] once upon a time") {
+			masked++
+		}
+	}
+	if masked == 0 {
+		t.Errorf("no run's output holds the masked prompt: the test proves nothing")
+	}
+	if strings.Contains(md, secret) {
+		t.Error("the record holds the secret")
+	}
+}

@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 
 	"github.com/decodebench/decodebench/redact"
@@ -61,5 +63,38 @@ func redactedRun(r *redact.Redactor, run schema.Run) (schema.Run, error) {
 		return run, err
 	}
 	r.Walk(&cp)
+	rehashStored(&cp)
 	return cp, nil
+}
+
+// rehashStored makes a redacted run's output hashes those of the texts it
+// stores: where the redactor masked a secret in a generated text (an
+// engine may repeat one from its prompt or arguments), the hash names the
+// masked text, the one check can verify, and a stream or request whose
+// text is left out as the run's (the same hash) still is. A hash whose
+// text is not stored stays; nothing changes where nothing was masked.
+func rehashStored(run *schema.Run) {
+	old := run.OutputSHA256
+	if old != "" {
+		run.OutputSHA256 = outputSum(run.Output)
+	}
+	rehash := func(text string, hash *string) {
+		switch {
+		case text == "" && *hash == old:
+			*hash = run.OutputSHA256
+		case text != "":
+			*hash = outputSum(text)
+		}
+	}
+	for i := range run.Streams {
+		rehash(run.Streams[i].Output, &run.Streams[i].OutputSHA256)
+	}
+	for i := range run.Requests {
+		rehash(run.Requests[i].Output, &run.Requests[i].OutputSHA256)
+	}
+}
+
+func outputSum(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
 }

@@ -1,10 +1,13 @@
 package harness
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // The campaign's redactor masks every form in the record's command lines and
@@ -103,5 +106,45 @@ arms:
 		if got := string(r.YAML(s.Source)); strings.Contains(got, secret) {
 			t.Errorf("stored scenario keeps %s:\n%s", secret, got)
 		}
+	}
+}
+
+// A generated text that repeats a secret is stored masked, with the hash
+// of what is stored, so that check can verify it: the run's, a stream's
+// and a request's, whether its text is stored or left out as the run's;
+// a hash whose text is not stored stays as it was.
+func TestRehashStoredAfterMasking(t *testing.T) {
+	secret := "hf_" + strings.Repeat("Zq8", 12)
+	text := "the key is " + secret + "."
+	other := "another text " + secret
+	unstored := outputSum("a text not stored")
+	run := schema.Run{Output: text, OutputSHA256: outputSum(text),
+		Streams: []schema.Stream{{OutputSHA256: outputSum(text)}, {Output: other, OutputSHA256: outputSum(other)}, {OutputSHA256: outputSum("")}},
+		Requests: []schema.ServedRequest{{OutputSHA256: outputSum(text)}, {Output: other, OutputSHA256: outputSum(other)},
+			{OutputSHA256: unstored}, {Kind: schema.RequestWarmup}}}
+	cp, err := redactedRun(redact.New(redact.Source{}), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(cp.Output, secret) || strings.Contains(cp.Streams[1].Output, secret) || strings.Contains(cp.Requests[1].Output, secret) {
+		t.Fatalf("a secret is stored: %+v", cp)
+	}
+	if cp.OutputSHA256 != outputSum(cp.Output) {
+		t.Errorf("run: hash %.12s, text %.12s", cp.OutputSHA256, outputSum(cp.Output))
+	}
+	for i, st := range cp.Streams {
+		if want := outputSum(schema.StreamText(cp, st)); st.OutputSHA256 != want {
+			t.Errorf("stream %d: hash %.12s, its text %.12s", i, st.OutputSHA256, want)
+		}
+	}
+	for i, want := range []string{cp.OutputSHA256, outputSum(cp.Requests[1].Output), unstored, ""} {
+		if cp.Requests[i].OutputSHA256 != want {
+			t.Errorf("request %d: hash %.12s, want %.12s", i, cp.Requests[i].OutputSHA256, want)
+		}
+	}
+	// Nothing masked, nothing changed.
+	plain := schema.Run{Output: "plain", OutputSHA256: outputSum("plain"), Streams: []schema.Stream{{OutputSHA256: outputSum("plain")}}}
+	if cp, _ := redactedRun(redact.New(redact.Source{}), plain); !reflect.DeepEqual(cp, plain) {
+		t.Errorf("a run without secrets changed: %+v", cp)
 	}
 }
