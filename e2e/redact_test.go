@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,7 +13,8 @@ import (
 // A real campaign with secrets passed in every form: flag values with a
 // space and with `=`, a URL with credentials, header-style values, secret
 // environment names, a secret scenario variable and a variable taken from
-// the environment. No file decodebench writes (record, data block, stored
+// the environment, a version command's token, and tokens known by their
+// form under names that say nothing. No file decodebench writes (record, data block, stored
 // scenario, runs.jsonl, campaign.json, engine logs, plots) holds any of them.
 // llama-server's --hf-token takes a secret harmlessly (nothing is
 // downloaded; it refuses the `--flag=value` form, which goes into an
@@ -37,6 +39,9 @@ func TestNoSecretInAnyWrittenFile(t *testing.T) {
 		"AUTHORIZATION":                 "zqd-authz-secret",
 		"secret scenario variable":      "zqe-var-secret",
 		"variable from the environment": "zqf-fromenv-secret",
+		"version command's --token":     "zqg-version-secret",
+		"GitHub token under GH_PAT":     "ghp_zqh0" + strings.Repeat("Gh7", 11),
+		"Hugging Face token, HF_HUB":    "hf_zqi0" + strings.Repeat("Hf3", 10),
 	}
 	t.Setenv("E2E_FROM_ENV", secrets["variable from the environment"])
 	s := scenario{
@@ -61,11 +66,16 @@ func TestNoSecretInAnyWrittenFile(t *testing.T) {
       SESSION_COOKIE: "` + secrets["cookie"] + `"
       HF_TOKEN: "` + secrets["*_TOKEN"] + `"
       AUTHORIZATION: "` + secrets["AUTHORIZATION"] + `"
+      GH_PAT: "` + secrets["GitHub token under GH_PAT"] + `"
+      HF_HUB: "` + secrets["Hugging Face token, HF_HUB"] + `"
 `,
 	}
 	src := strings.Replace(s.yaml(), "vars:\n", "vars:\n  HF_SECRET: "+secrets["flag value after a space"]+"\n", 1)
 	src = strings.Replace(src, "title: e2e e2e-redact", "title: e2e redact "+secrets["secret scenario variable"], 1)
 	src = strings.Replace(src, "vars:\n", "vars:\n  API_SECRET: "+secrets["secret scenario variable"]+"\n", 1)
+	// A version command that takes a token and prints it back on a line
+	// of its own, where no flag names it.
+	src = strings.Replace(src, "  stop_grace: 2s\n", "  stop_grace: 2s\n  version_command: [sh, -c, 'echo \"$2\"; echo 1.0', sh, --token, "+secrets["version command's --token"]+"]\n", 1)
 	p := &proc{dir: t.TempDir(), tag: s.Tag, lines: make(chan string, 1000), done: make(chan struct{})}
 	p.out = filepath.Join(p.dir, "records")
 	path := filepath.Join(p.dir, "scenario.yaml")
@@ -111,10 +121,70 @@ func TestNoSecretInAnyWrittenFile(t *testing.T) {
 	if files < 8 {
 		t.Errorf("only %d files written under %s", files, p.out)
 	}
+	// The record, its scenario stored with the secrets masked, passes
+	// check: its hash is the stored scenario's, with no exception for
+	// the masks in it.
+	if out, err := exec.Command(binary, "check", "--no-cache", res.path).CombinedOutput(); err != nil {
+		t.Errorf("check: %v\n%s", err, out)
+	}
 	// The variable from the environment is listed by name only.
 	for _, kv := range res.record.Scenario.Vars {
 		if kv.Name == "E2E_FROM_ENV" && (kv.Value != "(from the environment)" || !kv.FromEnv) {
 			t.Errorf("E2E_FROM_ENV listed as %q", kv.Value)
 		}
+	}
+}
+
+// An engine that repeats a secret from its arguments (llama-completion
+// echoes its prompt on stdout, the run's output) has it masked in the
+// stored output, and the output's hash is that of the stored text: the
+// record passes check (a hash of the unmasked text once failed it).
+func TestSecretInGeneratedTextPassesCheck(t *testing.T) {
+	completion := sibling(t, "llama-completion")
+	secret := "hf_" + strings.Repeat("Wq4", 11) + "z"
+	yaml := `feature: e2e-redact-output
+title: e2e a secret the engine repeats
+vars:
+  LLAMA_COMPLETION: ` + completion + `
+engine:
+  kind: command
+  command: ["${LLAMA_COMPLETION}", "-m", "${MODEL_DIR}/target.gguf", "-p", "Remember ` + secret + ` once upon a time",
+            "-n", "8", "--temp", "0", "-no-cnv", "--no-warmup", "-c", "256"]
+  request: {timeout: 2m}
+  output:
+    metrics:
+      decode_tok_s: 'eval time = .*, +([0-9.]+) tokens per second'
+    tokens: '\beval time = .* / +([0-9]+) runs'
+arms:
+  - name: t2
+    args: ["-t", "2"]
+  - name: t1
+    args: ["-t", "1"]
+on_failure: "retry:2"
+baseline: t2
+schedule: {rounds: 3, warmup: 0, cooldown: 0s}
+counters:
+  - name: threads
+    log: 'system_info: n_threads = ([0-9]+)'
+    expect: {t2: "== 2", t1: "== 1"}
+gates: {max_spread: 0, max_contended: 0}
+unmeasured:
+  - Everything but a secret in the output: this is a test.
+`
+	_, rec, md, _ := runFile(t, yaml)
+	masked := 0
+	for _, r := range rec.Runs {
+		if strings.Contains(r.Output, secret) {
+			t.Errorf("run %d stores the secret in its output", r.Seq)
+		}
+		if strings.Contains(r.Output, "Remember [redacted] once upon a time") {
+			masked++
+		}
+	}
+	if masked == 0 {
+		t.Errorf("no run's output holds the masked prompt: the test proves nothing")
+	}
+	if strings.Contains(md, secret) {
+		t.Error("the record holds the secret")
 	}
 }

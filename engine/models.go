@@ -88,17 +88,15 @@ const maxHashCacheBytes = 16 << 20
 
 func loadHashCache() *hashCache {
 	c := &hashCache{entries: map[string]hashEntry{}}
-	dir, err := os.UserCacheDir()
+	// The cache says which file has which hash: it is used only from a
+	// folder of this user's own that no one else may write to (another
+	// user could plant entries, or links, there), in no repository
+	// (safefs.UserStateDir), else not at all.
+	dir, err := safefs.UserStateDir("decodebench")
 	if err != nil {
 		return c
 	}
-	// The cache says which file has which hash: it is used only from a
-	// folder of this user's own that no one else may write to (another
-	// user could plant entries, or links, there), else not at all.
-	if os.MkdirAll(dir, 0o700) != nil || safefs.PrivateDir(filepath.Join(dir, "decodebench")) != nil {
-		return c
-	}
-	c.path = filepath.Join(dir, "decodebench", "file-hashes.json")
+	c.path = filepath.Join(dir, "file-hashes.json")
 	cacheMu.Lock()
 	defer cacheMu.Unlock()
 	// Through the guarded reader: a cache grown past maxHashCacheBytes, or

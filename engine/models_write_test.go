@@ -87,3 +87,37 @@ func TestModelFilesHashCacheNotUsedFromASharedFolder(t *testing.T) {
 		t.Error("the cache in a shared folder was written")
 	}
 }
+
+// Nor from a folder in a git work tree, the user's own with mode 0755 as
+// a checkout makes it, nor from the working folder when the user has no
+// cache folder: a hash committed there is never a model's.
+func TestModelFilesHashCacheNotUsedFromARepository(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "model.gguf")
+	if err := os.WriteFile(model, []byte("weights"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged, _ := json.Marshal(map[string]hashEntry{model: {Size: fi.Size(), ModTime: fi.ModTime(), SHA256: strings.Repeat("0", 64)}})
+	repo := t.TempDir()
+	for _, d := range []string{".git", ".cache/decodebench"} {
+		if err := os.MkdirAll(filepath.Join(repo, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(repo, ".cache", "decodebench", "file-hashes.json"), forged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(repo)
+	for _, env := range [][2]string{{"XDG_CACHE_HOME", filepath.Join(repo, ".cache")}, {"HOME", "."}, {"HOME", ""}} {
+		t.Setenv("XDG_CACHE_HOME", "")
+		t.Setenv("HOME", "")
+		t.Setenv(env[0], env[1])
+		files, _ := ModelFiles([]string{"engine", "-m", model})
+		if len(files) != 1 || files[0].SHA256 == strings.Repeat("0", 64) {
+			t.Errorf("%s=%q: the planted hash was used: %+v", env[0], env[1], files)
+		}
+	}
+}

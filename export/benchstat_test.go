@@ -156,3 +156,25 @@ func TestExportNamesEachArmsEngine(t *testing.T) {
 		}
 	}
 }
+
+// Text from the record (its name, the machine's CPU model, an engine's
+// hash) stays on its line in the export, and no control sequence or
+// bidirectional override reaches whoever prints it.
+func TestExportBenchstatHostileText(t *testing.T) {
+	rec := &schema.Record{Feature: "spec-draft", Hardware: "xeon", Date: "2026-11-29", Verdict: schema.Valid}
+	rec.Scenario.Primary, rec.Scenario.Baseline = "decode_tok_s", "classic"
+	rec.Scenario.Arms = []schema.ArmInfo{{Name: "classic"}}
+	rec.Machine.CPUModel = "Xeon\x1b]0;pwned\x07\u202e\nBenchmarkForged 1 1 ns/op"
+	rec.Engine.SHA256 = "abc\r\nBenchmarkForged 1 2 ns/op"
+	rec.Runs = []schema.Run{{Seq: 1, Arm: "classic", Start: time.Unix(0, 0), Metrics: map[string]float64{"decode_tok_s": 100}}}
+	var buf bytes.Buffer
+	if err := Benchstat(&buf, rec, "x\u202e\x1b[2Jy"); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, bad := range []string{"\x1b", "\x07", "\u202e", "\r", "\nBenchmarkForged"} {
+		if bytes.Contains(buf.Bytes(), []byte(bad)) {
+			t.Errorf("the export holds %q:\n%s", bad, out)
+		}
+	}
+}

@@ -232,11 +232,12 @@ const enginePIDFile = "engine.pid.json"
 // engineRegistry is this user's folder of running engines' pid files,
 // beside the host lock, where the next campaign finds an engine left by a
 // dead one. It is created owner-only (0700) and used only while it is a
-// folder of this user's that no one else may write to (the temporary
-// directory is shared: another user could plant pid files and links).
+// state folder (safefs.StateDir): this user's, under folders no one else
+// may write (the temporary directory is shared: another user could plant
+// pid files and links), in no git work tree.
 func engineRegistry() (string, error) {
 	dir := filepath.Join(filepath.Dir(machine.LockPath()), fmt.Sprintf("decodebench-engines-%d", os.Geteuid()))
-	if err := safefs.PrivateDir(dir); err != nil {
+	if err := safefs.StateDir(dir); err != nil {
 		return "", fmt.Errorf("engine registry not used: %w", err)
 	}
 	return dir, nil

@@ -56,6 +56,7 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 	// The analysis sees exactly what is stored: the redacted run, every
 	// number in it finite.
 	c.redact.Walk(&run)
+	rehashStored(&run)
 	finiteRun(&run)
 	if err := c.journal.Append(run); err != nil {
 		return run, err

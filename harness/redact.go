@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 
 	"github.com/decodebench/decodebench/redact"
@@ -19,31 +21,10 @@ const FromEnvironment = "(from the environment)"
 // credential.
 func IsSecretName(name string) bool { return redact.IsSecretName(name) }
 
-// NewRedactor returns the redactor of a scenario's campaign: it knows the
-// secrets of every arm's resolved command line and environment, of the
-// variables substituted into them, and the scenario's own secret-named
-// variables.
-func NewRedactor(s *scenarios.Scenario) *redact.Redactor {
-	src := redact.Source{Vars: map[string]string{}}
-	envs := []map[string]string{s.Engine.Env}
-	src.Commands = append(src.Commands, s.Engine.Command)
-	for _, l := range s.Launches() {
-		src.Commands = append(src.Commands, l.Command)
-		envs = append(envs, l.Env, l.EngineEnv)
-	}
-	src.Envs = envs
-	for _, kv := range s.VarsUsed() {
-		src.Vars[kv.Key] = kv.Value
-	}
-	// The scenario's own secret-named variables, used or not: their values
-	// may appear anywhere in the file (a title, a comment).
-	for k, v := range s.Vars {
-		if redact.IsSecretName(k) {
-			src.Secrets = append(src.Secrets, v)
-		}
-	}
-	return redact.New(src)
-}
+// NewRedactor returns the redactor of a scenario's campaign
+// (Scenario.Redactor): the one its stored scenario and hash are taken
+// through.
+func NewRedactor(s *scenarios.Scenario) *redact.Redactor { return s.Redactor() }
 
 // listedVars is the record's list of substituted variables: the scenario's
 // own, secret-named ones redacted; those that came from the environment by
@@ -82,5 +63,38 @@ func redactedRun(r *redact.Redactor, run schema.Run) (schema.Run, error) {
 		return run, err
 	}
 	r.Walk(&cp)
+	rehashStored(&cp)
 	return cp, nil
+}
+
+// rehashStored makes a redacted run's output hashes those of the texts it
+// stores: where the redactor masked a secret in a generated text (an
+// engine may repeat one from its prompt or arguments), the hash names the
+// masked text, the one check can verify, and a stream or request whose
+// text is left out as the run's (the same hash) still is. A hash whose
+// text is not stored stays; nothing changes where nothing was masked.
+func rehashStored(run *schema.Run) {
+	old := run.OutputSHA256
+	if old != "" {
+		run.OutputSHA256 = outputSum(run.Output)
+	}
+	rehash := func(text string, hash *string) {
+		switch {
+		case text == "" && *hash == old:
+			*hash = run.OutputSHA256
+		case text != "":
+			*hash = outputSum(text)
+		}
+	}
+	for i := range run.Streams {
+		rehash(run.Streams[i].Output, &run.Streams[i].OutputSHA256)
+	}
+	for i := range run.Requests {
+		rehash(run.Requests[i].Output, &run.Requests[i].OutputSHA256)
+	}
+}
+
+func outputSum(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
 }

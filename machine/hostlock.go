@@ -64,12 +64,18 @@ func LockPath() string {
 // LockDir is the folder of the host lock and of this user's engine
 // registry when DECODEBENCH_LOCK is not set: $XDG_RUNTIME_DIR, else
 // decodebench-<uid> in the temporary directory (shared by every user, so
-// it is checked before use by PrivateLockDir).
+// it is checked before use by PrivateLockDir). A relative
+// $XDG_RUNTIME_DIR or $TMPDIR is not taken: it would put this user's state
+// in whatever folder decodebench runs in (a repository's checkout).
 func LockDir() string {
-	if dir := os.Getenv("XDG_RUNTIME_DIR"); dir != "" {
+	if dir := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(dir) {
 		return dir
 	}
-	return filepath.Join(os.TempDir(), fmt.Sprintf("decodebench-%d", os.Geteuid()))
+	tmp := os.TempDir()
+	if !filepath.IsAbs(tmp) {
+		tmp = "/tmp"
+	}
+	return filepath.Join(tmp, fmt.Sprintf("decodebench-%d", os.Geteuid()))
 }
 
 // PrivateLockDir creates LockDir when missing (mode 0700) and refuses it

@@ -113,6 +113,14 @@ func TestLockPath(t *testing.T) {
 	if p := LockPath(); p != "/x/y.lock" {
 		t.Errorf("LockPath = %q", p)
 	}
+	// A relative $XDG_RUNTIME_DIR or $TMPDIR would put the lock and the
+	// engine registry in the working folder: neither is taken.
+	t.Setenv("DECODEBENCH_LOCK", "")
+	t.Setenv("XDG_RUNTIME_DIR", "run")
+	t.Setenv("TMPDIR", ".")
+	if d := LockDir(); !filepath.IsAbs(d) || filepath.Dir(d) != "/tmp" {
+		t.Errorf("LockDir = %q, want one in /tmp", d)
+	}
 }
 
 // A wait is never silent: the waiter hears who holds the lock when it

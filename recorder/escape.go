@@ -110,19 +110,53 @@ func block(s string) string {
 
 // linkPath writes a relative path as a link destination: each segment
 // percent-encoded, so no character in it can end the link, start markup or
-// break the line.
+// break the line, its colons too, so that no data folder a record names
+// (https:evil.example) reads as a scheme: the link stays a path beside the
+// record.
 func linkPath(p string) string {
 	segs := strings.Split(p, "/")
 	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
+		segs[i] = strings.ReplaceAll(url.PathEscape(s), ":", "%3A")
 	}
 	return strings.Join(segs, "/")
 }
 
+// LinkPath is linkPath for other Markdown decodebench writes (the index).
+func LinkPath(p string) string { return linkPath(p) }
+
 // MarkdownText escapes s as inline text of a Markdown table cell, as the
-// record does: one line, every Markdown mark backslash-escaped, no HTML.
-// For other Markdown decodebench writes (the index, diff --markdown).
-func MarkdownText(s string) string { return cell(text(s)) }
+// record does: one line, every Markdown mark backslash-escaped (no link,
+// image or emphasis), no HTML, no | that ends the cell; and every format
+// character (a bidirectional override or isolate, a zero-width one) shown
+// as its \uNNNN, so nothing reorders what is read around it. For other
+// Markdown decodebench writes (the index, diff --markdown, which a review
+// job appends to the job summary).
+func MarkdownText(s string) string { return cell(text(visibleFormat(s))) }
+
+// MarkdownCode writes s as an inline code span inside a table cell, as
+// the record does (a fence no run of backticks in s can close, one line,
+// | escaped), format characters shown as MarkdownText shows them.
+func MarkdownCode(s string) string { return cellCode(visibleFormat(s)) }
+
+// visibleFormat shows every format character of s (Unicode's Cf: the
+// bidirectional controls U+202A–U+202E and U+2066–U+2069, zero-width
+// spaces and joiners, U+FEFF) as \uNNNN.
+func visibleFormat(s string) string {
+	if !strings.ContainsFunc(s, isFormat) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isFormat(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isFormat(r rune) bool { return unicode.Is(unicode.Cf, r) }
 
 // escapeBytes writes what an engine generated so that every byte of it is
 // seen: a byte that is not UTF-8 as \xNN, a character that prints nothing

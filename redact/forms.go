@@ -22,7 +22,7 @@ var forms = []form{
 	{re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://(?:(?P<n>[^/\s:@"'` + "`" + `<>\\]*):)?(?P<v>[^/\s@"'` + "`" + `<>\\]+)@`),
 		ok: func(_, v string) bool { return v != Mask }},
 	// Authorization: Bearer X, Cookie: a=b, X-Api-Key: X
-	{re: regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_-])(?P<n>(?:proxy-)?authorization|(?:set-)?cookie|x-[a-z0-9-]+|[a-z0-9-]*api-?key)[ \t]*:[ \t]*(?P<v>[^"'` + "`" + `\\\r\n]+)`),
+	{re: regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_-])(?P<n>(?:proxy-)?authorization|(?:set-)?cookie|x-[a-z0-9-]+|[a-z0-9-]*api-?key)[ \t]*:[ \t]*(?P<v>[^"'` + "`" + `\\\r\n \t][^"'` + "`" + `\\\r\n]*)`),
 		ok: func(n, _ string) bool { return isSecretHeader(n) }},
 	// Bearer X anywhere
 	{re: regexp.MustCompile(`(?i)\bbearer[ \t]+(?P<v>[A-Za-z0-9._~+/=-]+)`),
@@ -33,6 +33,59 @@ var forms = []form{
 	// NAME=value, ?api_key=value&
 	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_.-])(?P<n>[A-Za-z_][A-Za-z0-9_]*)=(?P<v>[^\s"'` + "`" + `,;&#)\]}]+)`),
 		ok: func(n, _ string) bool { return IsSecretName(n) }},
+	// A credential known by its own form, whatever names it (GH_PAT,
+	// HF_HUB, a bare argument, a line of a log).
+	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(?P<v>` + strings.Join(tokenFormats, "|") + `)`),
+		ok: func(_, _ string) bool { return true }},
+	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(?P<v>` + strings.Join(prefixedTokens, "|") + `)`),
+		ok: func(_, v string) bool { return randomLooking(v) }},
+}
+
+// tokenFormats are the well-known credential formats whose whole shape
+// says what they are: Stripe, Slack, Google API keys, AWS access key ids,
+// and JSON Web Tokens. A format ends at a character its alphabet does not
+// have (\b for those ending in letters and digits).
+var tokenFormats = []string{
+	`[sr]k_(?:live|test)_[A-Za-z0-9]{16,}\b`,
+	`xox[abposr]-[0-9]{6,}-[A-Za-z0-9-]{6,}`,
+	`AIza[A-Za-z0-9_-]{35}`,
+	`(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA)[A-Z0-9]{16}\b`,
+	`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`,
+}
+
+// prefixedTokens are the credential formats known by a prefix and a run
+// of random characters: GitHub (classic, fine-grained, OAuth, app and
+// refresh tokens), Hugging Face, OpenAI-style keys (sk-, sk-proj-,
+// sk-ant-), GitLab. A prefix alone is a weak sign (a folder may be called
+// hf_checkpoints), so the run must also look random (randomLooking).
+var prefixedTokens = []string{
+	`gh[pousr]_[A-Za-z0-9]{12,}\b`,
+	`github_pat_[A-Za-z0-9_]{12,}`,
+	`hf_[A-Za-z0-9]{12,}\b`,
+	`sk-[A-Za-z0-9_-]{12,}`,
+	`glpat-[A-Za-z0-9_-]{12,}`,
+}
+
+// randomLooking reports whether what follows a token's prefix (after its
+// first _ or -) looks random: 20 characters or more whatever they are, or
+// 12 or more that mix upper case with lower case or digits, as a token's
+// base62 does and a word, a model's name or a folder's (hf_checkpoints2024,
+// sk-learn-model-v2) does not.
+func randomLooking(v string) bool {
+	body := v[strings.IndexAny(v, "_-")+1:]
+	if len(body) >= 20 {
+		return true
+	}
+	var upper, other bool
+	for _, r := range body {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			upper = true
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			other = true
+		}
+	}
+	return len(body) >= 12 && upper && other
 }
 
 // maskForms masks the value of every secret form in s.

@@ -1,11 +1,14 @@
 // Package redact keeps credentials out of every file decodebench writes.
 //
 // A Redactor learns the secrets of a campaign from its resolved engine
-// command lines, environments and variables: the values of flags and
-// variables whose names say they hold a credential, header arguments, and
-// the credentials in URLs. It then masks those forms wherever they appear
-// and every secret value it learned wherever it appears again, as a
-// substring of any text (a log line, an error, the stored scenario).
+// command lines (version commands included), environments and variables:
+// the values of flags and variables whose names say they hold a
+// credential, header arguments, the credentials in URLs, and values that
+// are credentials by their own form whatever names them (GitHub, Hugging
+// Face, OpenAI-style, AWS, JWT and other well-known token formats, see
+// tokenFormats). It then masks those forms wherever they appear and every
+// secret value it learned wherever it appears again, as a substring of
+// any text (a log line, an error, the stored scenario).
 //
 // The package imports nothing of decodebench's.
 package redact
@@ -142,6 +145,7 @@ var secretWords = map[string]bool{
 	"password": true, "passwd": true, "pass": true, "pwd": true, "passphrase": true,
 	"credential": true, "credentials": true, "creds": true,
 	"cookie": true, "cookies": true, "dsn": true, "privatekey": true,
+	"pat": true, // a personal access token: GH_PAT
 }
 
 // secretSuffixes catch run-together words ("authtoken", "accesskey").

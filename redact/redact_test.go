@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 func TestIsSecretName(t *testing.T) {
@@ -187,5 +189,107 @@ arms:
 	clean := "feature: x\nvars:\n  MODEL_DIR: /models # where\n"
 	if got := string(r.YAML([]byte(clean))); got != clean {
 		t.Errorf("a scenario without secrets changed:\n%s", got)
+	}
+}
+
+// Well-known credential formats are masked by their value wherever they
+// are, whatever names them: an environment entry of an innocent name, a
+// bare argument, a scalar of the scenario, a line of a log; and learned,
+// so that the same value is masked again elsewhere.
+func TestTokenFormatsByValue(t *testing.T) {
+	tokens := map[string]string{
+		"GitHub classic":      "ghp_" + strings.Repeat("aB3", 12),
+		"GitHub OAuth":        "gho_" + strings.Repeat("x9Z", 12),
+		"GitHub fine-grained": "github_pat_11ABCDEFG0" + strings.Repeat("q_W8", 10),
+		"Hugging Face":        "hf_" + strings.Repeat("Qw7", 11) + "e",
+		"Hugging Face, short": "hf_FAKEtoken123456",
+		"GitHub, short":       "ghp_FAKEtoken123456",
+		"OpenAI, short":       "sk-FAKEtoken123456",
+		"OpenAI":              "sk-" + strings.Repeat("Tz4", 16),
+		"OpenAI project":      "sk-proj-" + strings.Repeat("a_B-9", 8),
+		"Anthropic":           "sk-ant-api03-" + strings.Repeat("Kx_7", 10),
+		"AWS access key id":   "AKIA" + "IOSFODNN7EXAMPLE",
+		"AWS session key id":  "ASIA" + "Y34FZKBOKMUTVV7A",
+		"JWT":                 "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+		"GitLab":              "glpat-" + strings.Repeat("Ab1_", 6),
+		"Slack":               "xoxb-1234567890-" + strings.Repeat("Ab3", 6),
+		"Google API key":      "AIza" + strings.Repeat("Sy9_z", 7),
+		"Stripe":              "sk_live_" + strings.Repeat("4eC3", 6),
+	}
+	for form, tok := range tokens {
+		r := New(Source{Envs: []map[string]string{{"GH_PAT_X": "x", "HF_HUB": tok}}})
+		if got := r.Env(map[string]string{"HF_HUB": tok})["HF_HUB"]; got != Mask {
+			t.Errorf("%s as HF_HUB's value: %q", form, got)
+		}
+		if got := strings.Join(New(Source{}).Args([]string{"srv", tok, "--model=" + tok}), " "); strings.Contains(got, tok) {
+			t.Errorf("%s in a command line: %q", form, got)
+		}
+		for _, text := range []string{tok, "token " + tok + ".", `{"k":"` + tok + `"}`, "(" + tok + ")", "x=" + tok} {
+			if got := New(Source{}).Text(text); strings.Contains(got, tok) {
+				t.Errorf("%s in %q: %q", form, text, got)
+			}
+		}
+		// Learned from the environment: masked where no form shows it,
+		// as part of a longer word.
+		if got := r.Text("log: " + tok + "trailing"); strings.Contains(got, tok) {
+			t.Errorf("%s not learned: %q", form, got)
+		}
+		y := string(New(Source{}).YAML([]byte("engine:\n  env:\n    HF_HUB: " + tok + "\n  command: [srv, " + tok + "]\n# " + tok + "\n")))
+		if strings.Contains(y, tok) {
+			t.Errorf("%s in a scenario:\n%s", form, y)
+		}
+	}
+	// GH_PAT is a secret by its name too, whatever its value.
+	if got := New(Source{}).Env(map[string]string{"GH_PAT": "plainvalue"})["GH_PAT"]; got != Mask {
+		t.Errorf("GH_PAT's value: %q", got)
+	}
+	// Words, paths and hashes that merely start like a token stay.
+	for _, s := range []string{
+		"/models/hf_cache_directory/target.gguf", "task-abcdefghijklmnopqrstuvwxyz0123", "sk-short", "ghp_short",
+		"disk-0123456789abcdefghijklmnop", "734623566784fdce1d70f316e8dba82dc88772af9d1b362e60f6c861598b096c",
+		"AKIA1234", "eyJhbGciOiJIUzI1NiJ9", "THE_hf_abcdefghijklmnopqrstuvwxyz", "--spec-type draft-simple",
+		"/models/hf_checkpoints/x.gguf", "hf_short_name_of_a_model", "sk-learn-model", "/m/hf_checkpoints2024/x.gguf",
+		"--alias sk-learn-model-v2", "ghp_notatoken",
+	} {
+		if got := New(Source{}).Text(s); got != s {
+			t.Errorf("%q masked: %q", s, got)
+		}
+	}
+}
+
+// A redacted scenario is YAML that loads, with the same keys: masks are
+// put into the tree and encoded, never into the encoded text, where one
+// ate the quote after `AUTHORIZATION: ` and the stored scenario no longer
+// loaded.
+func TestYAMLStaysYAML(t *testing.T) {
+	tok := "ghp_" + strings.Repeat("Zz9", 12)
+	for _, src := range []string{
+		"env:\n  AUTHORIZATION: \"zz-authz-secret\"\n  OTHER: x\n",
+		"env: {AUTHORIZATION: zz-authz-secret, X-Api-Key: zz-key-secret}\n",
+		"env:\n  PROXY: \"Authorization:  Bearer zz-hdr-secret\"\n",
+		"headers:\n  X-Api-Key: true\n  Cookie: 5\n",
+		"vars:\n  A: 1 # " + tok + "\n  B: !!str " + tok + "\n",
+		"args: [-H, \"Authorization: Bearer zz-hdr-secret\", \"--api-key=zz-eq-secret\"] # Authorization: Bearer zz-hdr-secret\n",
+		"\"Authorization: Bearer zz-key-secret\": 1\nafter: 2\n",
+		"n: !!int 5\nAPI_TOKEN: !!int 7\n",
+	} {
+		r := New(Source{Secrets: []string{"zz-authz-secret"}})
+		out := r.YAML([]byte(src))
+		var in, got map[string]any
+		if err := yaml.Unmarshal([]byte(src), &in); err != nil {
+			t.Fatalf("test source %q: %v", src, err)
+		}
+		if err := yaml.Unmarshal(out, &got); err != nil {
+			t.Errorf("%q redacts to YAML that does not load (%v):\n%s", src, err, out)
+			continue
+		}
+		if len(got) != len(in) {
+			t.Errorf("%q: %d keys, was %d:\n%s", src, len(got), len(in), out)
+		}
+		for _, s := range []string{"zz-authz-secret", "zz-key-secret", "zz-hdr-secret", "zz-eq-secret", tok} {
+			if strings.Contains(string(out), s) {
+				t.Errorf("%q keeps %s:\n%s", src, s, out)
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"fmt"
 
 	"gopkg.in/yaml.v3"
 )
@@ -9,17 +10,21 @@ import (
 // YAML returns a redacted copy of a scenario's source: the value of every
 // mapping key whose name says it holds a credential, secret flag values and
 // header arguments in sequences, the secret forms and known secret values in
-// every scalar and comment. ${NAME} references stay. Source that needs no
-// change comes back byte for byte; otherwise it is re-encoded (comments
-// kept). Source that is not YAML is redacted as text.
+// every scalar, key and comment. ${NAME} references stay. Source that needs
+// no change comes back byte for byte; otherwise the masked tree is encoded
+// again (comments kept), so the result is YAML that loads whatever the
+// masks replaced: text is never masked after encoding, where a mask could
+// eat a quote or turn a value into a flow sequence. Source that is not
+// YAML is redacted as text.
 func (r *Redactor) YAML(src []byte) []byte {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		return []byte(r.Text(string(src)))
 	}
 	if !r.yamlNode(&doc, 0) {
-		return []byte(r.Text(string(src)))
+		return src
 	}
+	renameAnchors(&doc, r)
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
@@ -27,7 +32,7 @@ func (r *Redactor) YAML(src []byte) []byte {
 		return []byte(r.Text(string(src)))
 	}
 	enc.Close()
-	return []byte(r.Text(buf.String()))
+	return buf.Bytes()
 }
 
 // yamlNode redacts n in place and reports whether anything changed.
@@ -35,10 +40,10 @@ func (r *Redactor) yamlNode(n *yaml.Node, depth int) bool {
 	if n == nil || depth > maxDepth {
 		return false
 	}
-	changed := false
+	changed := r.yamlComments(n)
 	set := func(s *yaml.Node, v string) {
 		if v != s.Value {
-			s.Value, s.Style, changed = v, yaml.DoubleQuotedStyle, true
+			s.Value, s.Style, s.Tag, changed = v, yaml.DoubleQuotedStyle, "!!str", true
 		}
 	}
 	switch n.Kind {
@@ -49,9 +54,15 @@ func (r *Redactor) yamlNode(n *yaml.Node, depth int) bool {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
+			changed = r.yamlComments(k) || changed
+			if k.Kind == yaml.ScalarNode {
+				// A key is a name, and stays, unless it holds a secret.
+				set(k, r.Text(k.Value))
+			}
 			// A true or false is no secret, and masking it would leave a
 			// scenario that no longer loads.
 			if v.Kind == yaml.ScalarNode && IsSecretName(k.Value) && v.Value != "" && !isReference(v.Value) && v.ShortTag() != "!!bool" {
+				changed = r.yamlComments(v) || changed
 				set(v, Mask)
 				continue
 			}
@@ -70,6 +81,7 @@ func (r *Redactor) yamlNode(n *yaml.Node, depth int) bool {
 		if scalars {
 			masked, _ := maskArgs(args)
 			for i, c := range n.Content {
+				changed = r.yamlComments(c) || changed
 				set(c, r.Text(masked[i]))
 			}
 			return changed
@@ -83,4 +95,47 @@ func (r *Redactor) yamlNode(n *yaml.Node, depth int) bool {
 		// The anchor it names is redacted where it is defined.
 	}
 	return changed
+}
+
+// yamlComments masks the secrets in n's comments, and drops a tag that
+// holds one (the value is then read as what it looks like).
+func (r *Redactor) yamlComments(n *yaml.Node) bool {
+	changed := false
+	for _, c := range []*string{&n.HeadComment, &n.LineComment, &n.FootComment} {
+		if m := r.Text(*c); m != *c {
+			*c, changed = m, true
+		}
+	}
+	if n.Tag != "" && r.Text(n.Tag) != n.Tag {
+		n.Tag, changed = "", true
+	}
+	if n.Anchor != "" && r.Text(n.Anchor) != n.Anchor {
+		changed = true // renamed by renameAnchors
+	}
+	return changed
+}
+
+// renameAnchors gives every anchor whose name holds a secret, and every
+// alias to it, a name of its own ("redacted-1"): a mask is no anchor name.
+func renameAnchors(doc *yaml.Node, r *Redactor) {
+	names := map[string]string{}
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		if n == nil || depth > maxDepth {
+			return
+		}
+		if n.Anchor != "" && r.Text(n.Anchor) != n.Anchor {
+			if names[n.Anchor] == "" {
+				names[n.Anchor] = fmt.Sprintf("redacted-%d", len(names)+1)
+			}
+			n.Anchor = names[n.Anchor]
+		}
+		if n.Kind == yaml.AliasNode && n.Alias != nil {
+			n.Value = n.Alias.Anchor
+		}
+		for _, c := range n.Content {
+			walk(c, depth+1)
+		}
+	}
+	walk(doc, 0)
 }

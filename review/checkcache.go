@@ -35,14 +35,31 @@ type CheckCache struct {
 	Identity string
 }
 
-// DefaultCacheDir is the user's cache folder for check results
-// (os.UserCacheDir()/decodebench/check), or .cache/decodebench/check when
-// the user has none.
-func DefaultCacheDir() string {
-	if d, err := os.UserCacheDir(); err == nil && d != "" {
-		return filepath.Join(d, "decodebench", "check")
+// OpenCheckCache is the check cache kept in dir, or, when dir is "", in
+// the user's cache folder (decodebench/check under os.UserCacheDir). A
+// cached result says a record passed, so the cache is used only from a
+// folder that safefs.StateDir accepts: this user's own (created 0700),
+// under folders no one else may write, and in no git work tree. Otherwise
+// there is no cache, and the error says why: there is never a fallback
+// into the working folder (with $HOME unset the cache once went to
+// ./.cache, where a folder committed to the repository passed as private
+// and an entry planted in it made check say ok).
+func OpenCheckCache(dir string) (*CheckCache, error) {
+	if dir == "" {
+		d, err := safefs.UserStateDir("decodebench", "check")
+		if err != nil {
+			return nil, err
+		}
+		return &CheckCache{Dir: d}, nil
 	}
-	return filepath.Join(".cache", "decodebench", "check")
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := safefs.StateDir(abs); err != nil {
+		return nil, err
+	}
+	return &CheckCache{Dir: abs}, nil
 }
 
 var (

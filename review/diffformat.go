@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/decodebench/decodebench/internal/pct"
@@ -38,7 +37,7 @@ func (d Diff) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "  arm\tmetric\told\tnew\tchange [interval]\tp\tverdict")
 	for _, m := range d.Metrics {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", t(m.Arm), t(m.Metric), median(m.OldMedian, m.OldN, m.Unit), median(m.NewMedian, m.NewN, m.Unit), change(m.Change, m.Lo, m.Hi, m.Verdict), pval(m.P, m.Verdict), m.Verdict)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", t(m.Arm), t(m.Metric), median(m.OldMedian, m.OldN, t(m.Unit)), median(m.NewMedian, m.NewN, t(m.Unit)), change(m.Change, m.Lo, m.Hi, m.Verdict), pval(m.P, m.Verdict), m.Verdict)
 	}
 	tw.Flush()
 	if len(d.Ratios) > 0 {
@@ -78,7 +77,7 @@ func (d Diff) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintln(w, "| arm | metric | old | new | change [interval] | p | |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---|---:|---|")
 	for _, m := range d.Metrics {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", cellCode(m.Arm), cellCode(m.Metric), median(m.OldMedian, m.OldN, m.Unit), median(m.NewMedian, m.NewN, m.Unit), change(m.Change, m.Lo, m.Hi, m.Verdict), pval(m.P, m.Verdict), bold(m.Verdict))
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", cellCode(m.Arm), cellCode(m.Metric), median(m.OldMedian, m.OldN, cellText(m.Unit)), median(m.NewMedian, m.NewN, cellText(m.Unit)), change(m.Change, m.Lo, m.Hi, m.Verdict), pval(m.P, m.Verdict), bold(m.Verdict))
 	}
 	if len(d.Ratios) > 0 {
 		fmt.Fprintln(w)
@@ -116,6 +115,8 @@ func dash(s string) string {
 	return s
 }
 
+// median is a median with its unit, the unit already escaped for where it
+// goes (a record's unit is its author's text).
 func median(v float64, n int, unit string) string {
 	if n == 0 {
 		return "—"
@@ -156,10 +157,6 @@ func pval(p float64, v Change) string {
 // own cells are.
 func cellText(s string) string { return recorder.MarkdownText(s) }
 
-func cellCode(s string) string {
-	if s == "" {
-		return "—"
-	}
-	s = strings.NewReplacer("\n", " ", "\r", " ", "|", "\\|", "`", "'").Replace(s)
-	return "`" + s + "`"
-}
+// cellCode is a value as inline code inside a table cell, as the record's
+// own are.
+func cellCode(s string) string { return recorder.MarkdownCode(s) }

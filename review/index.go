@@ -3,7 +3,6 @@ package review
 import (
 	"bytes"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -176,7 +175,7 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 			written = append(written, plotName)
 		}
 		if plotName != "" {
-			fmt.Fprintf(&b, "![%s trend](%s)\n\n", f, indexPlotDir+"/"+linkTarget(filepath.Base(plotName)))
+			fmt.Fprintf(&b, "![%s trend](%s)\n\n", cellText(f), indexPlotDir+"/"+linkTarget(filepath.Base(plotName)))
 		}
 		fmt.Fprintf(&b, "[Every record of %s (%d), and its steps](%s)\n\n", cellCode(f), len(es), linkTarget(featurePage(f)))
 		page, changed, err := writeFeaturePage(d, f, es, series, plotName != "")
@@ -282,9 +281,13 @@ func problemsCell(ps []Problem) string {
 	return fmt.Sprintf("⚠ %d, first: %s", len(ps), cellText(abbrev.FirstLine(ps[0].String())))
 }
 
-// linkTarget is a file name as a Markdown link's target: percent-escaped,
-// so that no character of it ends the link or starts another.
-func linkTarget(file string) string { return (&url.URL{Path: file}).EscapedPath() }
+// linkTarget is a relative path inside the records folder as a Markdown
+// link's target (recorder.LinkPath): each segment percent-escaped, so that
+// no character of it ends the link or starts another, its colons
+// included, so that no file name reads as a scheme: a record named
+// https:evil.example.md is linked as the file beside the index it is,
+// never as a site.
+func linkTarget(file string) string { return recorder.LinkPath(file) }
 
 // verdictCell is a record's verdict, marked when it holds only under
 // gates the scenario relaxed, or for a scenario changed with run --set:

@@ -27,7 +27,7 @@ func writeFeaturePage(d *safefs.Dir, feature string, es []entry, series []histor
 	fmt.Fprintf(&b, "# Records of %s\n\n", cellCode(feature))
 	b.WriteString("Written by `decodebench index`; do not edit by hand. [All features](../" + IndexFile + ").\n\n")
 	if plot {
-		fmt.Fprintf(&b, "![%s trend](%s)\n\n", feature, linkTarget(feature+"-trend.png"))
+		fmt.Fprintf(&b, "![%s trend](%s)\n\n", cellText(feature), linkTarget(feature+"-trend.png"))
 	}
 	b.WriteString("## Steps\n\n")
 	fmt.Fprintf(&b, "Found by %s: two-sided p < %g, a change of at least %g%% between the means of the segments on either side, at least %d records a side; ",

@@ -117,9 +117,26 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 		// warnings are returned beside it.
 		return nil, nil, p.errs
 	}
+	if !opt.Offline {
+		// An offline source is a stored one already: its meaning is
+		// what it reads.
+		m, errs := s.storedMeaning()
+		if len(errs) > 0 {
+			for _, e := range errs {
+				p.at(e.Key, "%s, once masked as a secret where a record stores the scenario: %s", e.Msg, storedFormRemedy)
+			}
+			p.errs.sort()
+			return nil, nil, p.errs
+		}
+		s.meaning = m
+	}
 	s.Policy = s.compilePolicy()
 	return s, p.errs, nil
 }
+
+// storedFormRemedy says why a stored form may not load, and what to do.
+const storedFormRemedy = "a key or value that reads as a credential (by its name or its form) is masked there; " +
+	"give a secret as ${NAME} from the environment, and name nothing else like one"
 
 // resolve expands ${VAR} references and reads the prompt file.
 func (s *Scenario) resolve(p *problems, v *Vars, offline, skipPromptFile bool) {
@@ -203,6 +220,11 @@ func (s *Scenario) ReadPromptFile() error {
 	}
 	s.promptDeferred = false
 	s.meaning = semanticHash(s.unresolved, s)
+	m, errs := s.storedMeaning()
+	if len(errs) > 0 {
+		return errs
+	}
+	s.meaning = m
 	return nil
 }
 
@@ -223,8 +245,11 @@ func (s *Scenario) VarsUsed() []KV { return s.used }
 // comes from the machine it runs on (environment overrides of variables,
 // the file's location, the prompt file's path): the same shipped scenario
 // hashes the same on every machine. Any value written in the scenario,
-// the defaults of its vars included, does change it. The values the
-// variables resolved to are recorded beside it (VarsUsed).
+// the defaults of its vars included, does change it, but a secret: the
+// meaning is the scenario's as a record stores it, every secret its
+// Redactor knows masked (storedMeaning), so that check derives the
+// record's hash from the stored scenario with no exception. The values
+// the variables resolved to are recorded beside it (VarsUsed).
 func (s *Scenario) Hash() string { return s.meaning }
 
 // unresolvedJSON is the scenario as decoded, before ${VAR} expansion, less

@@ -9,14 +9,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/review"
 )
 
 // cacheFlags choose where check results are kept (check and index).
 var cacheFlags = []cli.Flag{
-	&cli.StringFlag{Name: "cache-dir", Usage: "where check results are kept by content (default: the user's cache folder, decodebench/check)"},
+	&cli.StringFlag{Name: "cache-dir", Usage: "where check results are kept by content (default: the user's cache folder, decodebench/check; never a folder others may write, nor one in a git work tree)"},
 	&cli.BoolFlag{Name: "no-cache", Usage: "check every record afresh and keep nothing"},
 }
 
@@ -30,28 +29,19 @@ func fewerCollections() {
 	}
 }
 
-// checkCache is the cache the flags name; nil with --no-cache.
+// checkCache is the cache the flags name; nil with --no-cache, or with a
+// warning when no folder fit to hold it can be had (review.OpenCheckCache).
 func checkCache(c *cli.Context) *review.CheckCache {
 	fewerCollections()
 	if c.Bool("no-cache") {
 		return nil
 	}
-	dir := c.String("cache-dir")
-	if dir == "" {
-		dir = review.DefaultCacheDir()
-	}
-	// A cached result says a record passed: the cache is used only from a
-	// folder of this user's own that no one else may write to (created
-	// 0700), else not at all, with a warning.
-	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err == nil {
-		err = safefs.PrivateDir(dir)
-		if err == nil {
-			return &review.CheckCache{Dir: dir}
-		}
+	cache, err := review.OpenCheckCache(c.String("cache-dir"))
+	if err != nil {
 		fmt.Fprintf(c.App.ErrWriter, "decodebench: check cache not used: %s\n", termsafe.String(err.Error()))
 		return nil
 	}
-	return &review.CheckCache{Dir: dir}
+	return cache
 }
 
 func checkCommand() *cli.Command {

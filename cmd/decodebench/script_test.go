@@ -16,7 +16,10 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/sys/unix"
 
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
 )
 
 // unquote expands Go's escapes in a script's argument.
@@ -152,6 +155,30 @@ func TestScripts(t *testing.T) {
 				}
 				b = re.ReplaceAll(b, []byte("${1}"+hex.EncodeToString(sum[:])))
 				ts.Check(os.WriteFile(rec, b, 0o644))
+			},
+			// rerender RECORD analyses RECORD's runs again under its
+			// stored scenario and writes the record back, the sha256 of
+			// every data file included: a record forged with decodebench's
+			// own code, consistent in every part but what its stored
+			// scenario hashes to.
+			"rerender": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: rerender RECORD")
+				}
+				path := ts.MkAbs(args[0])
+				rec, err := recorder.Load(path)
+				ts.Check(err)
+				dataDir, err := recorder.DataPath(path, rec)
+				ts.Check(err)
+				src, err := os.ReadFile(filepath.Join(dataDir, recorder.ScenarioFile))
+				ts.Check(err)
+				s, _, err := scenarios.Parse(recorder.ScenarioFile, dataDir, src, scenarios.Options{Offline: true, PromptText: rec.Scenario.Request.Prompt, Set: rec.Scenario.Overrides})
+				ts.Check(err)
+				rec.Analysis, rec.Verdict, err = analysis.Record(s.Policy, rec.Runs, rec.Method, rec.Schema)
+				ts.Check(err)
+				rec.Files, err = recorder.HashDataDir(dataDir)
+				ts.Check(err)
+				ts.Check(recorder.WriteFile(path, rec))
 			},
 			// mkfifo PATH makes a named pipe.
 			"mkfifo": func(ts *testscript.TestScript, neg bool, args []string) {
