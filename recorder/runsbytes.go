@@ -7,7 +7,8 @@ import (
 	"github.com/decodebench/decodebench/schema"
 )
 
-// maxRunLine is the longest line ParseRuns reads (its scanner's limit).
+// maxRunLine bounds one run, a line of runs.jsonl: ParseRuns' scanner
+// refuses a line (without its newline) of this many bytes or more.
 const maxRunLine = 64 << 20
 
 // ParseRunsBytes is ParseRuns of a runs.jsonl already read: the same runs
@@ -34,7 +35,7 @@ func parseRunsPlain(b []byte) ([]schema.Run, bool) {
 	start := 0
 	for start < len(b) {
 		end := start + bytes.IndexByte(b[start:], '\n') // b ends with '\n'
-		if b[start] != '{' || end-start > maxRunLine {
+		if b[start] != '{' || end-start >= maxRunLine {
 			return nil, false
 		}
 		var run schema.Run

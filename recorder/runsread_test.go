@@ -1,0 +1,72 @@
+package recorder
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+// EachRun gives what ParseRuns gives, runs and errors, on any bytes and
+// with chunks of any size (so that a chunk ends anywhere a line does):
+// the layout decodebench writes and every other, seeded as
+// FuzzParseRunsBytes is.
+func FuzzEachRun(f *testing.F) {
+	real := demoRuns(f)
+	lines := strings.SplitAfter(string(real), "\n")
+	for _, s := range []string{
+		string(real), "", string(real[:len(real)-1]), strings.ReplaceAll(string(real), "\n", "\r\n"),
+		lines[0] + "\n" + lines[1], strings.TrimSuffix(lines[0], "\n") + " {}\n" + lines[1],
+		lines[0] + lines[1][:len(lines[1])/2], lines[0] + lines[1][:len(lines[1])/2] + "\n" + lines[2],
+		strings.Replace(lines[0], ",", ",\n", 1) + lines[1], " " + lines[0] + lines[1],
+		strings.Replace(lines[0], `{`, `{"unknown":1,`, 1) + lines[1], "x\n" + lines[0], lines[0] + "x\n", lines[0] + "x",
+	} {
+		for _, chunk := range []uint32{1, 100, uint32(len(lines[0])), 1 << 22} {
+			f.Add([]byte(s), chunk)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte, chunk uint32) {
+		want, werr := ParseRuns(bytes.NewReader(b), "runs.jsonl")
+		var got []schema.Run
+		_, gerr := eachRun(bytes.NewReader(b), "runs.jsonl", int(chunk%(1<<23))+1, func(r schema.Run) { got = append(got, r) })
+		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+			t.Fatalf("error %v, ParseRuns says %v", gerr, werr)
+		}
+		if werr == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%d runs differ from ParseRuns' %d", len(got), len(want))
+		}
+	})
+}
+
+// A line of maxRunLine bytes or more is refused as ParseRuns' scanner
+// refuses it, after the runs of the lines before it.
+func TestEachRunLongLine(t *testing.T) {
+	real := demoRuns(t)
+	long := append(append(append([]byte{}, real...), bytes.Repeat([]byte{' '}, maxRunLine)...), '\n')
+	want, werr := ParseRuns(bytes.NewReader(long), "runs.jsonl")
+	n := 0
+	gerr := EachRun(bytes.NewReader(long), "runs.jsonl", func(schema.Run) { n++ })
+	if werr == nil || gerr == nil || werr.Error() != gerr.Error() || n != 18 || len(want) != 0 {
+		t.Fatalf("EachRun: %v after %d runs; ParseRuns: %v", gerr, n, werr)
+	}
+}
+
+// A runs.jsonl laid out as decodebench writes it is decoded by the one
+// decoder in every chunk, wherever the chunks end: none is read line by
+// line.
+func TestEachRunPlain(t *testing.T) {
+	real := demoRuns(t)
+	want, err := ParseRuns(bytes.NewReader(real), "runs.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, chunk := range []int{1, 1000, 20000, 100000, runsChunk} {
+		var got []schema.Run
+		byLine, err := eachRun(bytes.NewReader(real), "runs.jsonl", chunk, func(r schema.Run) { got = append(got, r) })
+		if err != nil || byLine != 0 || !reflect.DeepEqual(got, want) {
+			t.Errorf("chunks of %d bytes: %d runs, %d chunk(s) read line by line, %v", chunk, len(got), byLine, err)
+		}
+	}
+}
