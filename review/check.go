@@ -91,17 +91,9 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 		return probs
 	}
 
-	runsBytes, err := d.ReadFile(recorder.RunsFile, safefs.MaxRuns)
-	if err != nil {
-		add("Raw runs", "%s", termsafe.String(err.Error()))
-		return probs
-	}
-	runs, err := recorder.ParseRunsBytes(runsBytes, recorder.RunsFile)
-	if err != nil {
-		add("Raw runs", "%v", err)
-		return probs
-	}
-	if p := outputsProblem(runs); p != nil {
+	runs, release, p := readRuns(d, rec, int64(len(src)))
+	defer release()
+	if p != nil {
 		return append(probs, *p)
 	}
 	if p := streamsProblem(runs); p != nil {

@@ -82,21 +82,6 @@ func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record, scan *folderS
 	return probs, intact
 }
 
-// outputsProblem is the first run whose output does not match the
-// output_sha256 it stores.
-func outputsProblem(runs []schema.Run) *Problem {
-	for _, r := range runs {
-		if r.OutputSHA256 == "" {
-			continue
-		}
-		if sum := sha256.Sum256([]byte(r.Output)); hex.EncodeToString(sum[:]) != r.OutputSHA256 {
-			msg := fmt.Sprintf("run %d (%s): output_sha256 %.12s does not match its output (%.12s)", r.Seq, termsafe.String(r.Arm), termsafe.String(r.OutputSHA256), hex.EncodeToString(sum[:]))
-			return &Problem{"Raw runs", msg}
-		}
-	}
-	return nil
-}
-
 // sizeCap is the most bytes check reads of a data folder's file.
 func sizeCap(rel string) int64 {
 	if rel == recorder.RunsFile {
@@ -131,4 +116,17 @@ func sectionOf(file string) string {
 		return "Results"
 	}
 	return "Data"
+}
+
+// sha256Hex is the sha256 of a text, hashed a piece at a time: no copy of
+// a text of many megabytes is made to hash it.
+func sha256Hex(s string) string {
+	h := sha256.New()
+	var buf [16 << 10]byte
+	for len(s) > 0 {
+		n := copy(buf[:], s)
+		h.Write(buf[:n])
+		s = s[n:]
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -24,7 +24,8 @@ type Checked struct {
 // entry holds is not re-analysed; every fresh result is stored.
 //
 // The records bisect summaries link are checked once for all of them
-// (identityMemo).
+// (identityMemo), and the runs held at once are within the process's
+// budget (runsBudget), whatever the number of CPUs.
 func CheckAll(paths []string, cache *CheckCache) []Checked {
 	out := make([]Checked, len(paths))
 	links := newIdentityMemo()
