@@ -194,7 +194,7 @@ func Load(path string) (*schema.Record, error) {
 	defer f.Close()
 	h := sha256.New()
 	in := &io.LimitedReader{R: f, N: safefs.MaxRuns + 1}
-	err = EachRun(io.TeeReader(in, h), runsPath, func(r schema.Run) { rec.Runs = append(rec.Runs, r) })
+	err = EachRun(io.TeeReader(in, h), runsPath, AppendRun(&rec.Runs, runsPath))
 	if _, cerr := io.Copy(h, in); cerr != nil && err == nil {
 		err = cerr
 	}
@@ -312,7 +312,7 @@ func ReadRuns(path string) ([]schema.Run, error) {
 	}
 	defer f.Close()
 	var runs []schema.Run
-	if err := EachRun(io.LimitReader(f, safefs.MaxRuns), path, func(r schema.Run) { runs = append(runs, r) }); err != nil {
+	if err := EachRun(io.LimitReader(f, safefs.MaxRuns), path, AppendRun(&runs, path)); err != nil {
 		return nil, err
 	}
 	return runs, nil

@@ -14,25 +14,50 @@ import (
 // (one line when a line is longer).
 const runsChunk = 4 << 20
 
+// MaxRunCount bounds the runs a reader keeps of one runs.jsonl (AppendRun):
+// a run kept costs far more memory than its line (a run's struct is 472
+// bytes, and check's analysis copies it; the line of a run that ran
+// nothing is a hundred bytes), so a file of tiny lines within the size
+// cap would otherwise cost tens of GB. A campaign plans at most 64,000
+// runs (1,000 rounds of 64 arms): 200,000 leaves room for two retries of
+// every one.
+const MaxRunCount = 200_000
+
+// maxRunCount is MaxRunCount; tests lower it.
+var maxRunCount = MaxRunCount
+
+// AppendRun is the each of EachRun that keeps the runs in *runs, at
+// most MaxRunCount of them (an error past it).
+func AppendRun(runs *[]schema.Run, name string) func(schema.Run) error {
+	return func(r schema.Run) error {
+		if len(*runs) >= maxRunCount {
+			return fmt.Errorf("%s holds more than %d runs, the most decodebench reads", name, maxRunCount)
+		}
+		*runs = append(*runs, r)
+		return nil
+	}
+}
+
 // errLineTooLong: a line of runs.jsonl is maxRunLine bytes or more.
 var errLineTooLong = bufio.ErrTooLong
 
 // EachRun reads runs.jsonl from r and calls each with every run, in
-// order: the runs and the error ParseRuns gives (a last line cut off by a
+// order, until each returns an error (EachRun then returns it): the runs
+// and the error ParseRuns gives (a last line cut off by a
 // crash is ignored, a bad line before the last is an error, a line of
 // maxRunLine bytes or more is too long), but it never holds the file:
 // only a chunk of whole lines at a time (runsChunk bytes, or one longer
 // line), so what a reader keeps of the runs is up to each. Chunks laid
 // out as decodebench writes them are decoded by one decoder for the whole
 // file (plainRuns), any other line by line, as ParseRuns does.
-func EachRun(r io.Reader, name string, each func(schema.Run)) error {
+func EachRun(r io.Reader, name string, each func(schema.Run) error) error {
 	_, err := eachRun(r, name, runsChunk, each)
 	return err
 }
 
 // eachRun is EachRun with chunks of chunk bytes; it also says how many
 // chunks were read line by line.
-func eachRun(r io.Reader, name string, chunk int, each func(schema.Run)) (byLine int, err error) {
+func eachRun(r io.Reader, name string, chunk int, each func(schema.Run) error) (byLine int, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var buf []byte
 	var plain plainRuns
@@ -48,7 +73,9 @@ func eachRun(r io.Reader, name string, chunk int, each func(schema.Run)) (byLine
 		}
 		if runs, ok := plain.decode(buf); ok && lr.pending == nil {
 			for _, run := range runs {
-				each(run)
+				if err := each(run); err != nil {
+					return byLine, err
+				}
 			}
 			lr.line += len(runs)
 		} else if len(buf) > 0 {
@@ -77,7 +104,7 @@ type lineReader struct {
 // lines decodes each line of b: every line ended by "\n", and the last
 // one when it is not empty, each without its "\n" and one "\r" before it
 // (bufio.ScanLines).
-func (lr *lineReader) lines(b []byte, each func(schema.Run)) error {
+func (lr *lineReader) lines(b []byte, each func(schema.Run) error) error {
 	for len(b) > 0 {
 		l, rest, _ := bytes.Cut(b, []byte{'\n'})
 		b = rest
@@ -93,7 +120,9 @@ func (lr *lineReader) lines(b []byte, each func(schema.Run)) error {
 			lr.pending = fmt.Errorf("%s:%d: %v", lr.name, lr.line, err)
 			continue
 		}
-		each(run)
+		if err := each(run); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -133,11 +162,13 @@ func appendLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 type plainRuns struct {
 	dec  *json.Decoder
 	feed feed
-	fed  int64 // the bytes given to dec so far
+	fed  int64        // the bytes given to dec so far
+	runs []schema.Run // the last chunk's, whose room the next reuses
 }
 
 // decode decodes a chunk of whole lines: false when it is not laid out as
 // decodebench writes (then the next chunk starts a decoder of its own).
+// The runs it returns are good until the next call.
 func (p *plainRuns) decode(b []byte) ([]schema.Run, bool) {
 	if len(b) == 0 || b[len(b)-1] != '\n' || bytes.IndexByte(b, '\r') >= 0 {
 		p.dec = nil
@@ -155,15 +186,20 @@ func (p *plainRuns) decode(b []byte) ([]schema.Run, bool) {
 	at := p.fed
 	p.feed.add(b)
 	p.fed += int64(len(b))
-	var runs []schema.Run
+	// The chunk's runs are decoded in place into a slice made for as many
+	// as it has lines and reused for the next chunk: no run is copied
+	// while the slice grows.
+	if n := bytes.Count(b, []byte{'\n'}); cap(p.runs) < n {
+		p.runs = make([]schema.Run, 0, n)
+	}
+	runs := p.runs[:0]
 	for start := 0; start < len(b); {
 		end := start + bytes.IndexByte(b[start:], '\n') // b ends with '\n'
-		var run schema.Run
-		if b[start] != '{' || p.dec.Decode(&run) != nil || p.dec.InputOffset() != at+int64(end) {
+		runs = append(runs, schema.Run{})
+		if b[start] != '{' || p.dec.Decode(&runs[len(runs)-1]) != nil || p.dec.InputOffset() != at+int64(end) {
 			p.dec = nil
 			return nil, false
 		}
-		runs = append(runs, run)
 		start = end + 1
 	}
 	return runs, true

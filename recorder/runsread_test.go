@@ -30,7 +30,7 @@ func FuzzEachRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte, chunk uint32) {
 		want, werr := ParseRuns(bytes.NewReader(b), "runs.jsonl")
 		var got []schema.Run
-		_, gerr := eachRun(bytes.NewReader(b), "runs.jsonl", int(chunk%(1<<23))+1, func(r schema.Run) { got = append(got, r) })
+		_, gerr := eachRun(bytes.NewReader(b), "runs.jsonl", int(chunk%(1<<23))+1, AppendRun(&got, "runs.jsonl"))
 		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
 			t.Fatalf("error %v, ParseRuns says %v", gerr, werr)
 		}
@@ -47,7 +47,7 @@ func TestEachRunLongLine(t *testing.T) {
 	long := append(append(append([]byte{}, real...), bytes.Repeat([]byte{' '}, maxRunLine)...), '\n')
 	want, werr := ParseRuns(bytes.NewReader(long), "runs.jsonl")
 	n := 0
-	gerr := EachRun(bytes.NewReader(long), "runs.jsonl", func(schema.Run) { n++ })
+	gerr := EachRun(bytes.NewReader(long), "runs.jsonl", func(schema.Run) error { n++; return nil })
 	if werr == nil || gerr == nil || werr.Error() != gerr.Error() || n != 18 || len(want) != 0 {
 		t.Fatalf("EachRun: %v after %d runs; ParseRuns: %v", gerr, n, werr)
 	}
@@ -64,9 +64,22 @@ func TestEachRunPlain(t *testing.T) {
 	}
 	for _, chunk := range []int{1, 1000, 20000, 100000, runsChunk} {
 		var got []schema.Run
-		byLine, err := eachRun(bytes.NewReader(real), "runs.jsonl", chunk, func(r schema.Run) { got = append(got, r) })
+		byLine, err := eachRun(bytes.NewReader(real), "runs.jsonl", chunk, AppendRun(&got, "runs.jsonl"))
 		if err != nil || byLine != 0 || !reflect.DeepEqual(got, want) {
 			t.Errorf("chunks of %d bytes: %d runs, %d chunk(s) read line by line, %v", chunk, len(got), byLine, err)
 		}
+	}
+}
+
+// A reader keeps at most MaxRunCount runs: a runs.jsonl of more tiny
+// lines (tens of bytes each, hundreds of bytes each as a run) is refused
+// once the cap is passed, not held whole.
+func TestAppendRunCap(t *testing.T) {
+	defer func(n int) { maxRunCount = n }(maxRunCount)
+	maxRunCount = 5
+	var runs []schema.Run
+	err := EachRun(strings.NewReader(strings.Repeat(`{"seq":1}`+"\n", 6)), "runs.jsonl", AppendRun(&runs, "runs.jsonl"))
+	if err == nil || !strings.Contains(err.Error(), "holds more than 5 runs") || len(runs) != 5 {
+		t.Fatalf("%d runs kept, %v", len(runs), err)
 	}
 }

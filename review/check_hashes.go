@@ -118,13 +118,17 @@ func sectionOf(file string) string {
 	return "Data"
 }
 
-// sha256Hex is the sha256 of a text, hashed a piece at a time: no copy of
-// a text of many megabytes is made to hash it.
+// sha256Hex is the sha256 of a text; a long one is hashed a piece at a
+// time: no copy of a text of many megabytes is made to hash it.
 func sha256Hex(s string) string {
+	if len(s) <= 4<<10 {
+		sum := sha256.Sum256([]byte(s))
+		return hex.EncodeToString(sum[:])
+	}
 	h := sha256.New()
-	var buf [16 << 10]byte
+	buf := make([]byte, 32<<10)
 	for len(s) > 0 {
-		n := copy(buf[:], s)
+		n := copy(buf, s)
 		h.Write(buf[:n])
 		s = s[n:]
 	}
