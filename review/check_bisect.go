@@ -92,6 +92,9 @@ func checkBisect(summaryPath string, src []byte, links *identityMemo) []Problem 
 
 	inRange := map[string]bool{}
 	for _, c := range b.Commits {
+		if inRange[c.SHA] {
+			add("Range", "commit %.12s is in the range twice", c.SHA)
+		}
 		inRange[c.SHA] = true
 	}
 	steps := b.Steps
@@ -147,7 +150,9 @@ func checkBisect(summaryPath string, src []byte, links *identityMemo) []Problem 
 		}
 		probs = append(probs, checkStepClass(sec, st, pending)...)
 	}
-	probs = append(probs, checkSearch(b, steps)...)
+	if len(inRange) == len(b.Commits) {
+		probs = append(probs, checkSearch(b, steps)...)
+	}
 
 	shas := make([]string, len(b.Commits))
 	for i, c := range b.Commits {

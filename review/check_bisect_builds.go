@@ -107,26 +107,27 @@ func checkStepClass(sec string, st schema.BisectStep, pending bool) []Problem {
 }
 
 // checkSearch checks that each step measured the commit the search picks
-// after the steps before it (analysis.NextBisectCommit), and that none
-// ran after the search had ended: a step left out, added or reordered
-// shows. Only the first step that does not follow is reported; the ones
-// after it follow from another search.
+// after the steps before it (analysis.NextBisectCommit, replayed step by
+// step: analysis.BisectReplay), and that none ran after the search had
+// ended: a step left out, added or reordered shows. Only the first step
+// that does not follow is reported; the ones after it follow from another
+// search.
 func checkSearch(b *schema.Bisect, steps []schema.BisectStep) []Problem {
 	shas := make([]string, len(b.Commits))
 	for i, c := range b.Commits {
 		shas[i] = c.SHA
 	}
-	classes := map[string]schema.BisectClass{}
+	r := analysis.NewBisectReplay(shas)
 	for _, st := range steps {
 		sec := fmt.Sprintf("Step %d", st.N)
-		next, done := analysis.NextBisectCommit(shas, classes)
+		next, done := r.Next()
 		switch {
 		case done:
 			return []Problem{{sec, "the search had ended before this step: the steps before it decide the outcome"}}
 		case st.Commit != next:
 			return []Problem{{sec, fmt.Sprintf("commit %.12s, but after the steps before it the search measures %.12s", st.Commit, next)}}
 		}
-		classes[st.Commit] = st.Class
+		r.Measured(st.Commit, st.Class)
 	}
 	return nil
 }

@@ -7,6 +7,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // The reviewer tools finish in time and memory linear in what they are
@@ -88,5 +92,45 @@ func TestCheckAllLinkedRecordsOnce(t *testing.T) {
 		if len(c.Problems) != 0 {
 			t.Errorf("%s: %v", c.Path, c.Problems)
 		}
+	}
+}
+
+// A summary of many steps, every commit of its range skipped but the bad
+// revision, checks in time linear in its size: each step's commit is the
+// one the search picks, replayed step by step, not searched for again
+// over the whole range at every step.
+func TestCheckManySkippedStepsBounded(t *testing.T) {
+	const n = 20000
+	dir := t.TempDir()
+	b := craftedSummary("data/bisect-skipped", "", 0, n-1)
+	b.Steps = nil
+	shas := make([]string, n)
+	for i, c := range b.Commits {
+		shas[i] = c.SHA
+	}
+	r := analysis.NewBisectReplay(shas)
+	for {
+		c, done := r.Next()
+		if done {
+			break
+		}
+		st := schema.BisectStep{N: len(b.Steps) + 1, Commit: c, Build: schema.BisectBuild{ExitCode: 2, Log: stepLog(c)}, Class: schema.ClassBuildFailed}
+		if c == b.Bad {
+			st.Build, st.Class = schema.BisectBuild{OK: true, Log: stepLog(c)}, schema.ClassBad
+		}
+		b.Steps = append(b.Steps, st)
+		r.Measured(st.Commit, st.Class)
+	}
+	p := filepath.Join(dir, "bisect-skipped.md")
+	if err := os.MkdirAll(filepath.Join(dir, "data", "bisect-skipped"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := recorder.WriteBisectFile(p, b); err != nil {
+		t.Fatal(err)
+	}
+	var probs []Problem
+	within(t, 30*time.Second, fmt.Sprintf("check of a summary of %d steps", len(b.Steps)), func() { probs = Check(p) })
+	if all := fmt.Sprint(probs); strings.Contains(all, "the search measures") || strings.Contains(all, "the search had ended") {
+		t.Errorf("the steps the search takes were not found to be: %.2000s", all)
 	}
 }
