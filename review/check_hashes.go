@@ -17,9 +17,10 @@ import (
 )
 
 // checkFiles compares the data folder with the record's list of files. It
-// reports every file the record names that is missing and every file it
-// does not name, but stops at the first file whose sha256 differs (intact
-// false): nothing read from a changed folder is analysed.
+// reports every file the record names that is missing, named more than
+// once (and read once) or not named, but stops at the first file whose
+// sha256 differs (intact false): nothing read from a changed folder is
+// analysed.
 //
 // With scan, the sha256 and the list of entries are the scan's (a file
 // over its size cap is still opened, and refused, through d).
@@ -32,6 +33,9 @@ func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record, scan *folderS
 			probs = append(probs, Problem{"Data", fmt.Sprintf("file %q is not a plain path inside the data folder", f.Path)})
 			continue
 		}
+		if _, twice := listed[f.Path]; twice {
+			probs = append(probs, Problem{"Data", fmt.Sprintf("the record names %s more than once", termsafe.String(f.Path))})
+		}
 		listed[f.Path] = f.SHA256
 	}
 	for _, need := range []string{recorder.RunsFile, recorder.ScenarioFile} {
@@ -39,10 +43,12 @@ func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record, scan *folderS
 			probs = append(probs, Problem{"Data", "the record names no sha256 for " + need})
 		}
 	}
+	hashed := map[string]bool{} // each file is read once, however often it is named
 	for _, f := range rec.Files {
-		if _, ok := listed[f.Path]; !ok {
+		if _, ok := listed[f.Path]; !ok || hashed[f.Path] {
 			continue
 		}
+		hashed[f.Path] = true
 		var got string
 		var err error
 		if sf, ok := scan.file(f.Path); ok && sf.size <= sizeCap(f.Path) {

@@ -5,7 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // A record whose runs hold outputs of megabytes passes check without
@@ -57,5 +62,29 @@ func TestCheckAllRunsBudget(t *testing.T) {
 	}
 	if runsBudget.peak > runsBudget.limit || runsBudget.peak < st.Size() {
 		t.Errorf("%d bytes of runs held at once, the budget %d", runsBudget.peak, runsBudget.limit)
+	}
+}
+
+// A record that names its runs.jsonl many times has it read once, not
+// once for each time it is named (20,000 times 5 MB), and check says it
+// is named more than once.
+func TestCheckFileNamedManyTimes(t *testing.T) {
+	dir := t.TempDir()
+	p := bigOutputsRecord(t, dir, craftedName, 256<<10)
+	rec, err := recorder.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := rec.FileSum(recorder.RunsFile)
+	for range 20000 {
+		rec.Files = append(rec.Files, schema.FileSum{Path: recorder.RunsFile, SHA256: runs})
+	}
+	if err := recorder.WriteFile(p, rec); err != nil {
+		t.Fatal(err)
+	}
+	var probs []Problem
+	within(t, 30*time.Second, "check of a record naming runs.jsonl 20,000 times", func() { probs = Check(p) })
+	if all := fmt.Sprint(probs); !strings.Contains(all, "names runs.jsonl more than once") {
+		t.Errorf("check found %.1000s, want runs.jsonl named more than once", all)
 	}
 }
