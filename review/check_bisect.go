@@ -70,14 +70,18 @@ func checkBisect(summaryPath string, src []byte, links *identityMemo) []Problem 
 		return probs
 	}
 	defer d.Close()
-	allowed, present := map[string]bool{bisectStateFile: true}, map[string]bool{}
+	allowed, named, present := map[string]bool{bisectStateFile: true}, map[string]bool{}, map[string]bool{}
 	for _, f := range b.Files {
 		clean := path.Clean(f.Path)
 		if clean != f.Path || path.IsAbs(f.Path) || strings.HasPrefix(clean, "../") {
 			add("Data", "file %q is not a plain path inside the data folder", f.Path)
 			continue
 		}
-		allowed[f.Path] = true
+		if named[f.Path] {
+			add("Data", "the summary names %s more than once", f.Path)
+			continue
+		}
+		allowed[f.Path], named[f.Path] = true, true
 		sum, err := links.sha256Of(d, f.Path, safefs.MaxDataFile)
 		if err != nil {
 			add("Data", "%v", err)
@@ -101,7 +105,7 @@ func checkBisect(summaryPath string, src []byte, links *identityMemo) []Problem 
 	if b.Pending != nil {
 		steps = append(append([]schema.BisectStep{}, steps...), *b.Pending)
 	}
-	probs = append(probs, checkBuilds(b, steps, allowed, present)...)
+	probs = append(probs, checkBuilds(b, steps, named, present)...)
 	var stepsDir *safefs.Dir
 	if slices.ContainsFunc(steps, func(st schema.BisectStep) bool { return len(st.Campaigns) > 0 }) {
 		if stepsDir, err = d.Sub("steps", false); err != nil {
