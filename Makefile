@@ -83,7 +83,7 @@ bench: models llama-server
 FUZZTIME ?= 20s
 FUZZ_TARGETS := FuzzParse:./scenarios FuzzParse:./recorder FuzzMarkdownRoundTrip:./recorder \
 	FuzzMarkdownEscaping:./recorder FuzzReadEvents:./engine FuzzStream:./engine \
-	FuzzMetrics:./engine FuzzLogCounter:./engine FuzzCompare:./outputs FuzzParseRunsBytes:./recorder FuzzDataBlock:./recorder \
+	FuzzMetrics:./engine FuzzLogCounter:./engine FuzzCompare:./outputs FuzzDataBlock:./recorder \
 	FuzzLoad:./recorder FuzzParseBisect:./recorder FuzzEscape:./internal/termsafe FuzzEachRun:./recorder \
 	FuzzCheckBisect:./review
 

@@ -10,6 +10,10 @@ import (
 	"github.com/decodebench/decodebench/schema"
 )
 
+// maxRunLine bounds one run, a line of runs.jsonl: ParseRuns' scanner
+// refuses a line (without its newline) of this many bytes or more.
+const maxRunLine = 64 << 20
+
 // runsChunk is how many bytes of whole lines EachRun decodes at a time
 // (one line when a line is longer).
 const runsChunk = 4 << 20

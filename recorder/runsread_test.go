@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"bytes"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -9,10 +10,21 @@ import (
 	"github.com/decodebench/decodebench/schema"
 )
 
+// demoRuns is a real runs.jsonl.
+func demoRuns(t testing.TB) []byte {
+	b, err := os.ReadFile("../docs/benchmark_results/data/spec-draft-epyc-2026-11-29/runs.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // EachRun gives what ParseRuns gives, runs and errors, on any bytes and
 // with chunks of any size (so that a chunk ends anywhere a line does):
-// the layout decodebench writes and every other, seeded as
-// FuzzParseRunsBytes is.
+// the layout decodebench writes (read by one decoder) and every other
+// (blank lines, carriage returns, trailing text after a value, a value
+// over two lines, a last line cut off, a bad line before the last, no
+// final newline, an unknown field), seeded from a real runs.jsonl.
 func FuzzEachRun(f *testing.F) {
 	real := demoRuns(f)
 	lines := strings.SplitAfter(string(real), "\n")
@@ -82,4 +94,19 @@ func TestAppendRunCap(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "holds more than 5 runs") || len(runs) != 5 {
 		t.Fatalf("%d runs kept, %v", len(runs), err)
 	}
+}
+
+func BenchmarkParseRuns(b *testing.B) {
+	data := demoRuns(b)
+	b.Run("lines", func(b *testing.B) {
+		for b.Loop() {
+			ParseRuns(bytes.NewReader(data), RunsFile)
+		}
+	})
+	b.Run("stream", func(b *testing.B) {
+		for b.Loop() {
+			var runs []schema.Run
+			EachRun(bytes.NewReader(data), RunsFile, AppendRun(&runs, RunsFile))
+		}
+	})
 }
