@@ -17,13 +17,14 @@ import (
 // readRuns reads the data folder's runs.jsonl for check, within the
 // process's budget (runsBudget: the file, the record's own recordBytes
 // and runCost a line; release gives the share back once the runs are let
-// go). The file is streamed (recorder.EachRun), never held
-// whole; its sha256 is taken as it is read and must be the one the
-// record names (checkFiles hashed a file that may have been replaced
-// since); each run's output is checked against its output_sha256 as the
-// run comes; and each distinct text (an output, a reasoning, a stream's
-// or a request's output) is kept once however many runs hold it, so a
-// deterministic campaign's runs hold one copy of their output.
+// go). The file is streamed (recorder.EachRun), never held whole; its
+// sha256 is taken as it is read and must be the one the record names
+// (checkFiles hashed a file that may have been replaced since); each
+// run's output is checked against its output_sha256 as the run comes;
+// at most recorder.MaxRunCount runs are kept; and each distinct text (an
+// output, a reasoning, a stream's or a request's output) is kept once
+// however many runs hold it, so a deterministic campaign's runs hold one
+// copy of their output.
 func readRuns(d *safefs.Dir, rec *schema.Record, recordBytes int64) (runs []schema.Run, release func(), prob *Problem) {
 	release = func() {}
 	f, err := d.Open(recorder.RunsFile, safefs.MaxRuns)
