@@ -83,8 +83,9 @@ bench: models llama-server
 FUZZTIME ?= 20s
 FUZZ_TARGETS := FuzzParse:./scenarios FuzzParse:./recorder FuzzMarkdownRoundTrip:./recorder \
 	FuzzMarkdownEscaping:./recorder FuzzReadEvents:./engine FuzzEventJSON:./engine FuzzStream:./engine \
-	FuzzMetrics:./engine FuzzLogCounter:./engine FuzzCompare:./outputs FuzzParseRunsBytes:./recorder FuzzDataBlock:./recorder \
-	FuzzLoad:./recorder FuzzParseBisect:./recorder FuzzEscape:./internal/termsafe FuzzReadState:./bisect FuzzYAML:./redact
+	FuzzMetrics:./engine FuzzLogCounter:./engine FuzzCompare:./outputs FuzzDataBlock:./recorder \
+	FuzzLoad:./recorder FuzzParseBisect:./recorder FuzzEscape:./internal/termsafe FuzzEachRun:./recorder \
+	FuzzCheckBisect:./review FuzzReadState:./bisect FuzzYAML:./redact
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -61,12 +61,13 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 	}
 	var bisects []bisectEntry
 	var brokenBisects []entry
+	links := newIdentityMemo()
 	names = slices.DeleteFunc(names, func(n string) bool {
 		base := filepath.Base(n)
 		if base == IndexFile || safefs.IsTemp(base) {
 			return true
 		}
-		be, ok := readBisect(n, base)
+		be, ok := readBisect(n, base, links)
 		switch {
 		case ok && be.err != nil:
 			brokenBisects = append(brokenBisects, entry{file: base, stem: strings.TrimSuffix(base, ".md"), err: be.err})

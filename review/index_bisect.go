@@ -18,7 +18,7 @@ type bisectEntry struct {
 
 // readBisect reads the file at path as a bisect summary when it is one
 // (ok false when it is not).
-func readBisect(path, base string) (e bisectEntry, ok bool) {
+func readBisect(path, base string, links *identityMemo) (e bisectEntry, ok bool) {
 	src, err := safefs.ReadFile(path, safefs.MaxRecord)
 	if err != nil || !recorder.IsBisect(src) {
 		return e, false
@@ -29,7 +29,7 @@ func readBisect(path, base string) (e bisectEntry, ok bool) {
 		e.err = err
 		return e, true
 	}
-	e.problems = checkBisect(path, src)
+	e.problems = checkBisect(path, src, links)
 	first := "—"
 	if b.Outcome.FirstBad != "" {
 		first = cellText(b.Outcome.FirstBad[:min(12, len(b.Outcome.FirstBad))])
