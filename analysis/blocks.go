@@ -54,8 +54,10 @@ func (b BlocksMDE) mde(m mdeCase) (up, down float64) {
 }
 
 // BlockDrift is the baseline's own trend over the campaign and, for any
-// other arm, its trend relative to the baseline round by round
-// (stats.BlockTrend); flagged when significant at Alpha and at least
+// other arm, its trend relative to the baseline's (stats.TrendDifference:
+// every run of both arms in one fit with a common trend and the arm's own,
+// whose degrees of freedom find an arm's drift more often than the rounds'
+// differences alone do); flagged when significant at Alpha and at least
 // max_drift, with the arm's change at the campaign's start and end.
 type BlockDrift struct {
 	Alpha float64
@@ -67,7 +69,7 @@ func (BlockDrift) fill(in Input, s samples, ar *schema.ArmResult, metric string)
 	if ar.Arm == in.Policy.Baseline {
 		t = stats.Trend(base)
 	} else {
-		t = stats.BlockTrend(base, s.timed(in, ar.Arm, metric))
+		t = stats.TrendDifference(base, s.timed(in, ar.Arm, metric))
 	}
 	ar.Drift, ar.DriftP = orZero(t.Change), orZero(t.P)
 }

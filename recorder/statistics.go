@@ -88,7 +88,7 @@ func driftMethod(d analysis.DriftTest) string {
 	case analysis.RelativeDrift:
 		return fmt.Sprintf(" Drift is an arm's trend relative to the baseline's (t-test at %s).", count(d.Alpha))
 	case analysis.BlockDrift:
-		return fmt.Sprintf(" Drift is an arm's trend relative to the baseline's, round by round (t-test at %s);", count(d.Alpha)) +
+		return fmt.Sprintf(" Drift is an arm's trend relative to the baseline's (t-test at %s);", count(d.Alpha)) +
 			" a flagged arm's change is stated at the campaign's start and end, and a sequential look does not stop on it."
 	}
 	return ""
