@@ -70,8 +70,8 @@ func Analyze(in Input) Analysis {
 		a.Results = results(in, s, a.Marks)
 		var control []schema.Reason
 		a.ArmVerdicts, a.Warnings, control = armVerdicts(in, s)
-		a.Sequential = sequential(in, a.ArmVerdicts)
 		inconclusive, flags = gates(in, s, a.Results, a.Marks)
+		a.Sequential = sequential(in, a.ArmVerdicts, flags)
 		// A control that differs from its baseline says the method finds
 		// differences where there are none: that comes first.
 		inconclusive = append(control, inconclusive...)

@@ -49,6 +49,9 @@ type Campaign struct {
 	// for a command engine.
 	Requests, Warmup int
 	Command          bool
+	// PlannedRounds are, at each look taken, the most rounds a budgeted
+	// schedule allowed then (Method.PlannedRounds); nil without a budget.
+	PlannedRounds []int
 }
 
 // Run is one measured run (or failed attempt), as the analysis reads it.

@@ -126,6 +126,11 @@ func writeSchedule(w io.Writer, s *scenarios.Scenario) {
 func runs(s *scenarios.Scenario) string {
 	r, arms := s.Schedule.Rounds, len(s.Arms)
 	switch {
+	case r.Sequential() && r.MaxTime.Duration > 0:
+		return fmt.Sprintf("%d to at most %d rounds × %d arms within a budget of %s (sequential: ", r.Min, r.Max, arms, r.MaxTime) +
+			fmt.Sprintf("the verdict looked at every %d rounds from %d, stopping at the first look that decides every test arm, ", r.Every, r.Min) +
+			"or at the look after which the budget leaves no room for the next, alpha spent over the looks the budget allows); " +
+			fmt.Sprintf("the first %d rounds shown", r.Max)
 	case r.Sequential():
 		looks := r.Looks()
 		return fmt.Sprintf("%d to %d rounds × %d arms (sequential: ", r.Min, r.Max, arms) +

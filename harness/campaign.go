@@ -63,7 +63,10 @@ type campaign struct {
 	rec       *schema.Record
 	// rule is the statistical rule the record is written under
 	// (schema.RuleCurrent), resolved once.
-	rule        analysis.Rule
+	rule analysis.Rule
+	// st is the campaign's resume state, written again when a budgeted
+	// schedule plans a look.
+	st          state
 	progress    *Progress
 	journal     *Journal
 	counters    []*engine.Counter
@@ -134,6 +137,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 	if err := writeStateIn(c.data, st); err != nil {
 		return nil, err
 	}
+	c.st = st
 	return c.execute(ctx)
 }
 

@@ -52,6 +52,9 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 			PoolControl: p.Stats.PoolControl,
 		},
 	}
+	if b := s.Schedule.Rounds.MaxTime.Duration; b > 0 {
+		rec.Method.MaxTime = b.String()
+	}
 	for _, n := range s.Unmeasured {
 		rec.Scenario.Unmeasured = append(rec.Scenario.Unmeasured, string(n))
 	}

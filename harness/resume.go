@@ -74,10 +74,12 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	now := time.Now().Round(0)
 	st.Resumed = append(st.Resumed, now)
 	c.rec.Method.Resumed = st.Resumed
+	c.rec.Method.PlannedRounds = st.PlannedRounds
 	c.redact.Walk(&st)
 	if err := writeStateIn(c.data, st); err != nil {
 		return nil, err
 	}
+	c.st = st
 	c.rec.Runs = runs
 	c.progress.Printf("resuming %s: %d run(s) already finished", dataDir, len(runs))
 	return c.execute(ctx)

@@ -42,6 +42,9 @@ type state struct {
 	Overrides []string `json:"overrides,omitempty"`
 	// Resumed lists every earlier resumption.
 	Resumed []time.Time `json:"resumed,omitempty"`
+	// PlannedRounds are a budgeted schedule's plans at its looks so far
+	// (Method.PlannedRounds): a resume keeps them.
+	PlannedRounds []int `json:"planned_rounds,omitempty"`
 }
 
 // writeStateIn writes the state into a data folder held open: into a

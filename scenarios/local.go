@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -227,6 +228,23 @@ func (s *Scenario) warnRounds(p *problems) {
 			"so they can never decide, yet each spends its share of alpha; "+
 			"start the looks at %d rounds or more",
 			early, schema.RobustMinRuns, schema.RuleCurrent, schema.RobustMinRuns)
+	}
+}
+
+// validateForCurrentRule refuses what the rule new records are written
+// under (schema.RuleCurrent) cannot honour: a confidence other than
+// 1 − alpha (the rule judges a test and its interval at one level, so the
+// two never disagree), and pairing switched off (the rule always compares
+// an arm with its reference round by round).
+func (s *Scenario) validateForCurrentRule(p *problems) {
+	if _, set := s.pos["stats.confidence"]; set && !p.has("stats.confidence") && !p.has("stats.alpha") && math.Abs(float64(s.Stats.Confidence)-(1-float64(s.Stats.Alpha))) > 1e-9 {
+		p.at("stats.confidence", "rule %s judges each test and its interval at one level, 1 − alpha (%s here): "+
+			"remove confidence, or set alpha to %s",
+			schema.RuleCurrent, Fraction(1-float64(s.Stats.Alpha)), Fraction(1-float64(s.Stats.Confidence)))
+	}
+	if _, set := s.pos["stats.pairing"]; set && s.Stats.Pairing == schema.PairOff {
+		p.at("stats.pairing", "rule %s always compares an arm with its reference round by round; pairing: off applies to records of the first rule only: remove it",
+			schema.RuleCurrent)
 	}
 }
 

@@ -44,6 +44,12 @@ type Sequential struct {
 	AlphaSpent float64 `json:"alpha_spent"`
 	// Decided is set when the last look decided every test arm.
 	Decided bool `json:"decided,omitempty"`
+	// Spending names the alpha-spending function of a rule that spends
+	// alpha by the information reached (AlphaPerLook is then 0), and
+	// Information the share of the planned information the last look
+	// reached (rounds run over the most the schedule allows).
+	Spending    string  `json:"spending,omitempty"`
+	Information float64 `json:"information,omitempty"`
 }
 
 // Mark is what the analysis found about one run: its primary value an
@@ -148,10 +154,18 @@ type Comparison struct {
 	N1 int `json:"n1"`
 	N2 int `json:"n2"`
 	// Trimmed counts the runs (of both arms) the robust regression left
-	// out as stalled; Robust is set for a comparison by regression
-	// (analysis.LogRegression).
+	// out as stalled (for a comparison by round, the rounds); Robust is set
+	// for a comparison by regression (analysis.LogRegression) or by round
+	// (analysis.RoundBlocks).
 	Trimmed int  `json:"trimmed,omitempty"`
 	Robust  bool `json:"robust,omitempty"`
+	// Blocks is the rounds compared, for a comparison by round.
+	Blocks int `json:"blocks,omitempty"`
+	// Level is the two-sided level the comparison was judged at, where the
+	// rule gives each arm its own (a sequential look's boundary, Holm's
+	// step): significant when P < Level, and the interval is at 1 − Level,
+	// so the two agree.
+	Level float64 `json:"level,omitempty"`
 }
 
 // Defined reports whether a ratio could be computed at all.

@@ -214,6 +214,13 @@ type Method struct {
 	StoppedBy string `json:"stopped_by,omitempty"`
 	// RoundsRun is the number of rounds actually run.
 	RoundsRun int `json:"rounds_run"`
+	// MaxTime is a sequential schedule's budget (schedule.rounds.max_time),
+	// and PlannedRounds, at each look taken, the most rounds the budget
+	// allowed then at the time a round had taken so far: the information
+	// the look's alpha spending is planned for (the last look spends the
+	// rest). Both empty without a budget.
+	MaxTime       string `json:"max_time,omitempty"`
+	PlannedRounds []int  `json:"planned_rounds,omitempty"`
 	// The scenario's policies and thresholds, as applied.
 	OnFailure    OnFailure   `json:"on_failure,omitempty"`
 	Outliers     OutlierMode `json:"outliers,omitempty"`
