@@ -42,22 +42,29 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		Redact:       c.redact.Text,
 		PIDFiles:     c.pidFiles(),
 	}
+	ph := phasesOf(run)
 	c.progress.Phase(slot.Seq, slot.Arm, "starting engine")
 	launched := time.Now()
 	srv, err := engine.Start(ctx, cfg)
 	if err != nil {
+		ph.StartS = time.Since(launched).Seconds()
 		return err
 	}
 	run.ReadyS = time.Since(launched).Seconds()
+	ph.StartS = run.ReadyS
 	run.Port = srv.Port
 	defer func() {
-		if stopErr := srv.Stop(); stopErr != nil && err == nil {
+		stopping := time.Now()
+		stopErr := srv.Stop()
+		ph.StopS = time.Since(stopping).Seconds()
+		if stopErr != nil && err == nil {
 			err = fmt.Errorf("stop engine: %w", stopErr)
 		}
 		run.Leftovers = leftovers(srv.Leftovers())
 		run.EngineOutput = engineOutput(srv.Log.Window(), srv.Log.Cut())
 	}()
 	served := 0 // requests this start has served
+	warming := time.Now()
 	for i := 0; i < s.Schedule.Warmup; i++ {
 		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("warmup %d/%d", i+1, s.Schedule.Warmup))
 		srv.Log.Mark("warmup request %d", i+1)
@@ -65,11 +72,15 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		wreq, prefix := c.servedRequest(slot, served)
 		wstreams, err := c.complete(ctx, srv.BaseURL, wreq, slot.Arm)
 		if err != nil {
+			ph.WarmupS = time.Since(warming).Seconds()
 			return c.engineErr(srv, fmt.Errorf("warmup request %d: %w", i+1, err))
 		}
 		wresp := wstreams.Streams[0]
 		run.Requests = append(run.Requests, schema.ServedRequest{Kind: schema.RequestWarmup,
 			Metrics: requestMetrics(s.Engine.Request.Endpoint, wresp), Tokens: wresp.Tokens, Prefix: prefix})
+	}
+	if s.Schedule.Warmup > 0 {
+		ph.WarmupS = time.Since(warming).Seconds()
 	}
 	var obs engine.Observation
 	if c.needMetrics {
@@ -87,6 +98,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	var resp *engine.Response
 	var measured []*engine.Response
 	var streams engine.Concurrent // the arm's streams (concurrency.go)
+	measuring := time.Now()
 	for i := 0; i < c.policy.Schedule.Requests && err == nil; i++ {
 		served++
 		var prefix string
@@ -105,6 +117,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 			run.Requests = append(run.Requests, sr)
 		}
 	}
+	ph.MeasuredS = time.Since(measuring).Seconds()
 	releaseGC()
 	if err == nil {
 		// The window's figures (footprint, energy) are the whole
@@ -158,7 +171,9 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		// generated exactly the measured text.
 		c.progress.Phase(slot.Seq, slot.Arm, "token replay")
 		srv.Log.Mark("token replay request (identity check; not measured)")
+		replaying := time.Now()
 		text, ids, err := engine.Replay(ctx, srv.BaseURL, req)
+		ph.ReplayS = time.Since(replaying).Seconds()
 		switch {
 		case err != nil:
 			run.TokenNote = "token replay failed: " + err.Error()
