@@ -163,27 +163,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	run.Impossible = append(run.Impossible, resp.Impossible...)
 	run.EngineTimings = resp.Timings
 	run.Output, run.Reasoning = resp.Text, resp.Reasoning
-	if resp.CompleteTokenIDs() {
-		run.TokenIDs = resp.TokenIDs
-	} else if c.scenario.Exactness != nil {
-		// Outside the measured window: the stream's ids are incomplete, so
-		// ask again without streaming. The ids are used only if the replay
-		// generated exactly the measured text.
-		c.progress.Phase(slot.Seq, slot.Arm, "token replay")
-		srv.Log.Mark("token replay request (identity check; not measured)")
-		replaying := time.Now()
-		text, ids, err := engine.Replay(ctx, srv.BaseURL, req)
-		ph.ReplayS = time.Since(replaying).Seconds()
-		switch {
-		case err != nil:
-			run.TokenNote = "token replay failed: " + err.Error()
-		case text != resp.Text:
-			run.TokenNote = "token replay generated different text than the measured request; its ids are not used"
-		default:
-			run.TokenIDs = ids
-			run.TokenNote = "token ids from a non-streamed replay of the request (the stream omits some)"
-		}
-	}
+	c.tokenIDs(ctx, slot, srv.BaseURL, srv.Log.Mark, req, resp, run)
 	sum := sha256.Sum256([]byte(resp.Text))
 	run.OutputSHA256 = hex.EncodeToString(sum[:])
 	run.Metrics = analysis.StartMetrics(run.Requests)
