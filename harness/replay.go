@@ -138,5 +138,13 @@ func (c *campaign) tokenIDs(ctx context.Context, slot Slot, baseURL string, mark
 	default:
 		run.TokenIDs = ids
 		run.TokenNote = "token ids from a non-streamed replay of the request (the stream omits some)"
+		// The replay stands for every measured request of the start that
+		// generated the same text, as it does for the first: the same
+		// request to the same engine process, its text the same.
+		for i, q := range run.Requests {
+			if q.Kind == schema.RequestMeasured && q.Output == text && q.TokenIDs == nil && text != "" {
+				run.Requests[i].TokenIDs = ids
+			}
+		}
 	}
 }

@@ -115,3 +115,23 @@ func TestNoTokenReplayOfAnEmptyOutput(t *testing.T) {
 		t.Errorf("choice %d, want skipEmpty", got)
 	}
 }
+
+// The replay stands for every measured request of the start that
+// generated the same text, as for the first; one that generated other
+// text gets no ids.
+func TestTokenReplayIDsForEveryRequestOfTheText(t *testing.T) {
+	c := testCampaign(t, testScenario+"exactness: {compare: [b], against: a}\n")
+	req := engine.Request{Endpoint: "/completion", MaxTokens: 16}
+	url, replays := realEngine(t, "completion-stream.sse", "completion-replay.json")
+	resp, err := engine.Complete(context.Background(), url, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := schema.Run{Arm: "a", Requests: []schema.ServedRequest{{Kind: schema.RequestWarmup}, {Kind: schema.RequestMeasured},
+		{Kind: schema.RequestMeasured, Output: resp.Text}, {Kind: schema.RequestMeasured, Output: resp.Text + "!"}}}
+	c.tokenIDs(context.Background(), Slot{Arm: "a"}, url, func(string, ...any) {}, req, resp, &run)
+	q := run.Requests
+	if replays.Load() != 1 || len(run.TokenIDs) != 16 || len(q[2].TokenIDs) != 16 || q[0].TokenIDs != nil || q[1].TokenIDs != nil || q[3].TokenIDs != nil {
+		t.Errorf("%d replays; ids: run %v, requests %+v", replays.Load(), run.TokenIDs, q)
+	}
+}

@@ -113,6 +113,9 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 				OutputSHA256: hex.EncodeToString(sum[:])}
 			if i > 0 {
 				sr.Output = resp.Text
+				if resp.CompleteTokenIDs() {
+					sr.TokenIDs = resp.TokenIDs
+				}
 			}
 			run.Requests = append(run.Requests, sr)
 		}
