@@ -39,7 +39,7 @@ const (
 	skipGap
 )
 
-// notes are the run's token notes, by choice; replayAsk's is the
+// replayNotes are the run's token notes, by choice; replayAsk's is the
 // replay's outcome.
 var replayNotes = map[replayChoice]string{
 	skipNotCompared: "no token replay: the identity check compares this arm's outputs with nothing",
@@ -58,8 +58,9 @@ var replayNotes = map[replayChoice]string{
 // stream leaves an id out (a token that ends inside a multi-byte
 // character) the text holds U+FFFD for the incomplete character, so two
 // different outputs can read the same. Every compared run whose stream
-// lacked ids is therefore replayed, and no run lends its ids to another;
-// the runs whose ids nothing would read are not.
+// lacked ids is therefore replayed, and no run lends its ids to another
+// (within one start the replay stands for each request that generated
+// its text, tokenIDs); the runs whose ids nothing would read are not.
 func (c *campaign) replayChoice(arm string, req engine.Request, resp *engine.Response) replayChoice {
 	x := c.policy.Exactness
 	if x == nil || resp.CompleteTokenIDs() {
