@@ -111,8 +111,10 @@ type Run struct {
 	Streams       []schema.Stream
 	StreamOutputs []string
 	// RequestOutputs are the texts of the start's measured requests after
-	// the first (schedule.requests), compared like the run's output.
-	RequestOutputs []string
+	// the first (schedule.requests), compared like the run's output, with
+	// their token ids where all are known (RequestTokenIDs, nil else).
+	RequestOutputs  []string
+	RequestTokenIDs [][]int
 }
 
 // Reading is one counter's value in one run.

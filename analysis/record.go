@@ -55,6 +55,7 @@ func runOf(r schema.Run) Run {
 		if q.Kind == schema.RequestMeasured {
 			if measured++; measured > 1 {
 				ar.RequestOutputs = append(ar.RequestOutputs, q.Output)
+				ar.RequestTokenIDs = append(ar.RequestTokenIDs, q.TokenIDs)
 			}
 		}
 	}

@@ -86,6 +86,9 @@ type campaign struct {
 	redact *redact.Redactor
 	// host holds the baselines of the quiet gate and cooldown (host.go).
 	host hostState
+	// replayGaps are the outputs, by arm, whose token replay came back
+	// without every id, and why (replay.go).
+	replayGaps map[replayKey]string
 }
 
 // Executor performs one measured run of a slot, filling in run. An error

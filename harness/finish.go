@@ -11,7 +11,11 @@ import (
 // so, the conclusion, and the record and its files written.
 func (c *campaign) finish(ctx context.Context, sch *schedule, interrupted bool, restoreIndexing func()) (*Outcome, error) {
 	if !interrupted {
+		began := time.Now()
 		c.diagnose(ctx)
+		if len(c.rec.Method.Diagnosis) > 0 {
+			c.rec.Method.DiagnosisS = time.Since(began).Seconds()
+		}
 	}
 	c.progress.Close()
 	c.rec.Method.Planned = Arms(sch.plan)

@@ -41,22 +41,29 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		Redact:       c.redact.Text,
 		PIDFiles:     c.pidFiles(),
 	}
+	ph := phasesOf(run)
 	c.progress.Phase(slot.Seq, slot.Arm, "starting engine")
 	launched := time.Now()
 	srv, err := engine.Start(ctx, cfg)
 	if err != nil {
+		ph.StartS = time.Since(launched).Seconds()
 		return err
 	}
 	run.ReadyS = time.Since(launched).Seconds()
+	ph.StartS = run.ReadyS
 	run.Port = srv.Port
 	defer func() {
-		if stopErr := srv.Stop(); stopErr != nil && err == nil {
+		stopping := time.Now()
+		stopErr := srv.Stop()
+		ph.StopS = time.Since(stopping).Seconds()
+		if stopErr != nil && err == nil {
 			err = fmt.Errorf("stop engine: %w", stopErr)
 		}
 		run.Leftovers = leftovers(srv.Leftovers())
 		run.EngineOutput = engineOutput(srv.Log.Window(), srv.Log.Cut())
 	}()
 	served := 0 // requests this start has served
+	warming := time.Now()
 	for i := 0; i < s.Schedule.Warmup; i++ {
 		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("warmup %d/%d", i+1, s.Schedule.Warmup))
 		srv.Log.Mark("warmup request %d", i+1)
@@ -64,11 +71,15 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		wreq, prefix := c.servedRequest(slot, served)
 		wstreams, err := c.complete(ctx, srv.BaseURL, wreq, slot.Arm)
 		if err != nil {
+			ph.WarmupS = time.Since(warming).Seconds()
 			return c.engineErr(srv, fmt.Errorf("warmup request %d: %w", i+1, err))
 		}
 		wresp := wstreams.Streams[0]
 		run.Requests = append(run.Requests, schema.ServedRequest{Kind: schema.RequestWarmup,
 			Metrics: requestMetrics(s.Engine.Request.Endpoint, wresp), Tokens: wresp.Tokens, Prefix: prefix})
+	}
+	if s.Schedule.Warmup > 0 {
+		ph.WarmupS = time.Since(warming).Seconds()
 	}
 	var obs engine.Observation
 	if c.needMetrics {
@@ -86,6 +97,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	var resp *engine.Response
 	var measured []*engine.Response
 	var streams engine.Concurrent // the arm's streams (concurrency.go)
+	measuring := time.Now()
 	for i := 0; i < c.policy.Schedule.Requests && err == nil; i++ {
 		served++
 		var prefix string
@@ -99,10 +111,14 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 				OutputSHA256: resp.OutputSHA256()}
 			if i > 0 {
 				sr.Output = resp.Text
+				if resp.CompleteTokenIDs() {
+					sr.TokenIDs = resp.IDs()
+				}
 			}
 			run.Requests = append(run.Requests, sr)
 		}
 	}
+	ph.MeasuredS = time.Since(measuring).Seconds()
 	releaseGC()
 	if err == nil {
 		// The window's figures (footprint, energy) are the whole
@@ -148,25 +164,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	run.Impossible = append(run.Impossible, resp.Impossible...)
 	run.EngineTimings = resp.Timings
 	run.Output, run.Reasoning = resp.Text, resp.Reasoning
-	if resp.CompleteTokenIDs() {
-		run.TokenIDs = resp.IDs()
-	} else if c.scenario.Exactness != nil {
-		// Outside the measured window: the stream's ids are incomplete, so
-		// ask again without streaming. The ids are used only if the replay
-		// generated exactly the measured text.
-		c.progress.Phase(slot.Seq, slot.Arm, "token replay")
-		srv.Log.Mark("token replay request (identity check; not measured)")
-		text, ids, err := engine.Replay(ctx, srv.BaseURL, req)
-		switch {
-		case err != nil:
-			run.TokenNote = "token replay failed: " + err.Error()
-		case text != resp.Text:
-			run.TokenNote = "token replay generated different text than the measured request; its ids are not used"
-		default:
-			run.TokenIDs = ids
-			run.TokenNote = "token ids from a non-streamed replay of the request (the stream omits some)"
-		}
-	}
+	c.tokenIDs(ctx, slot, srv.BaseURL, srv.Log.Mark, req, resp, run)
 	run.OutputSHA256 = resp.OutputSHA256()
 	run.Metrics = analysis.StartMetrics(run.Requests)
 	run.Energy = windowEnergy(gpuEnergy, raplBefore, raplAfter, errors.Join(raplErr, raplAfterErr), resp.Wall)

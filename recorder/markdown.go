@@ -10,7 +10,8 @@ import (
 )
 
 // Markdown renders the record. Sections come in a fixed order: title with
-// the verdict, summary, engine, machine, method, counter evidence, results
+// the verdict, summary, engine, machine, method, where the time went
+// (records whose runs timed their phases), counter evidence, results
 // (only for verdicts that show them), raw runs, not measured, data.
 func Markdown(w io.Writer, r *schema.Record) error {
 	st, err := recordStyle(r, true)
@@ -24,6 +25,7 @@ func Markdown(w io.Writer, r *schema.Record) error {
 	md.engine(r)
 	md.machine(r)
 	md.method(r)
+	md.timeUse(r)
 	md.counters(r)
 	if r.Analysis.Identity != nil {
 		md.identity(r)

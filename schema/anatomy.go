@@ -20,6 +20,10 @@ type ServedRequest struct {
 	// start's first (whose text is the run's Output), kept so that output
 	// identity compares every measured request.
 	Output string `json:"output,omitempty"`
+	// TokenIDs are that request's generated token ids when all are known:
+	// its stream's, or the start's token replay's where it generated the
+	// same text; nil otherwise, and in runs from before.
+	TokenIDs []int `json:"token_ids,omitempty"`
 }
 
 // RequestKind is what a served request was for.

@@ -243,6 +243,9 @@ type Method struct {
 	// Diagnosis holds the raw divergence diagnosis probes, made after the
 	// measured windows for each divergent arm; nil when none was made.
 	Diagnosis []DiagnosisProbe `json:"diagnosis,omitempty"`
+	// DiagnosisS is how long the diagnosis took, its engines' starts
+	// included; 0 when none was made, and in records from before.
+	DiagnosisS float64 `json:"diagnosis_s,omitempty"`
 	// PrefixCache is each arm's prefix-cache state; absent in records
 	// from before.
 	PrefixCache []ArmPrefixCache `json:"prefix_cache,omitempty"`

@@ -20,6 +20,9 @@ type Run struct {
 	Port      int     `json:"port,omitempty"`
 	// ReadyS is the time from the engine's launch to its ready answer.
 	ReadyS float64 `json:"ready_s,omitempty"`
+	// Phases is where the run's time went (phases.go); nil in runs from
+	// before.
+	Phases *Phases `json:"phases,omitempty"`
 	// Requests are every request the start served, warmups and measured
 	// ones, in order (anatomy.go); absent in runs from before.
 	Requests []ServedRequest `json:"requests,omitempty"`
