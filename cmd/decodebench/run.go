@@ -12,6 +12,7 @@ import (
 	"github.com/decodebench/decodebench/console"
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/planner"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -97,7 +98,9 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			}
 			if c.Bool("dry-run") {
 				est := newEstimator(c.Context, c.String("out"))
-				return console.DryRun(c.App.Writer, s, est.Costs(s.EstimateShape()), est.Dir)
+				plans := newPlanRecords(c.Context, est.Dir)
+				p := planner.New(s, plans.Host(s), planner.Options{})
+				return console.DryRun(c.App.Writer, s, est.Costs(s.EstimateShape()), est.Dir, "plan: "+console.PlanLine(p, s.Feature, est.Dir))
 			}
 			outDir, err := outFolder(c.String("out"), c.IsSet("out"), resume != "")
 			if err != nil {
