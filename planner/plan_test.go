@@ -29,11 +29,11 @@ func vmHost() planner.Host {
 func TestPlanSchedule(t *testing.T) {
 	p := planner.New(demo(t), vmHost(), planner.Options{})
 	s := p.Schedule
-	if s.Min != 5 || s.Max != 10 || s.Every != 5 || s.Requests != 1 || s.MaxTokens != 256 || p.Tests != 1 || p.Level != 0.05 || p.Capped {
+	if s.Min != 5 || s.Max != 10 || s.Every != 5 || s.Requests != 3 || s.MaxTokens != 256 || p.Tests != 1 || p.Level != 0.05 || p.Capped {
 		t.Fatalf("plan %+v", p)
 	}
-	if s.Round != 3*8*time.Second || s.Time != 10*s.Round {
-		t.Errorf("round %v, time %v: want 3 × (6 s + 2 s) and 10 rounds of it", s.Round, s.Time)
+	if s.Round != 3*12*time.Second || s.Time != 10*s.Round {
+		t.Errorf("round %v, time %v: want 3 × (6 s + 3 × 2 s) and 10 rounds of it", s.Round, s.Time)
 	}
 	if !(s.Up > 0.02 && s.Up < 0.2 && s.Down > 0.02 && s.Down < s.Up) {
 		t.Errorf("MDE +%.4f / -%.4f", s.Up, s.Down)
@@ -49,7 +49,7 @@ func TestPlanSchedule(t *testing.T) {
 	}
 	h := vmHost()
 	h.Split, h.WithinTok = false, 0
-	if p := planner.New(demo(t), h, planner.Options{MDE: 0.04}); p.Advice != 0 || p.Ask.Reach == nil || p.Ask.Reach.Requests != 1 {
+	if p := planner.New(demo(t), h, planner.Options{MDE: 0.04}); p.Advice != 0 || p.Ask.Reach == nil || p.Ask.Reach.Requests != 3 {
 		t.Errorf("noise not split: the scenario's requests stand: %+v, %+v", p, p.Ask.Reach)
 	}
 }
@@ -57,12 +57,12 @@ func TestPlanSchedule(t *testing.T) {
 // TestPlanBudget: a schedule with a budget is planned to the rounds the
 // budget allows at the host's round time.
 func TestPlanBudget(t *testing.T) {
-	p := planner.New(demo(t, "schedule.rounds.max=100", "schedule.rounds.max_time=5m"), vmHost(), planner.Options{})
+	p := planner.New(demo(t, "schedule.requests=1", "schedule.rounds.max=100", "schedule.rounds.max_time=5m"), vmHost(), planner.Options{})
 	// 300 s at 24 s a round: 12 rounds, the last look at 10.
 	if s := p.Schedule; !p.Capped || p.Budget != 5*time.Minute || s.Max != 10 || s.Every != 5 || s.Time > p.Budget {
 		t.Errorf("budgeted schedule %+v (capped %v)", s, p.Capped)
 	}
-	p = planner.New(demo(t, "schedule.rounds.max=100", "schedule.rounds.max_time=2m"), vmHost(), planner.Options{})
+	p = planner.New(demo(t, "schedule.requests=1", "schedule.rounds.max=100", "schedule.rounds.max_time=2m"), vmHost(), planner.Options{})
 	if s := p.Schedule; !p.Capped || s.Max != 5 || s.Every != 0 {
 		t.Errorf("a budget under two looks runs min: %+v", s)
 	}
