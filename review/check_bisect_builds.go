@@ -61,28 +61,44 @@ func checkBuilds(b *schema.Bisect, steps []schema.BisectStep, named, present map
 // search runs and concludes (bisect/step.go): a commit that did not build
 // is build-failed with no campaign; one that built has one campaign, or
 // two when the first was undecided, the second of twice its rounds; an
-// interrupted (INCOMPLETE) campaign is resumed before its step ends; the
-// class is the last campaign's, and undecided only after the second. A
-// step under way has no class yet.
+// interrupted (INCOMPLETE) campaign is resumed before its step ends, or,
+// when its rebuilt engine cannot go on in it (a build that is not bit for
+// bit the same), stays linked and is followed by a fresh campaign of its
+// own rounds; the class is the last campaign's, and undecided only after
+// the second. A step under way has no class yet.
 func checkStepClass(sec string, st schema.BisectStep, pending bool) []Problem {
 	var probs []Problem
 	add := func(format string, args ...any) {
 		probs = append(probs, Problem{sec, fmt.Sprintf(format, args...)})
 	}
 	cs := st.Campaigns
-	if len(cs) > 2 {
-		add("%d campaigns: a commit is measured again once, when its first campaign is undecided", len(cs))
-	}
+	measured := 0 // campaigns that ran to their end, the restarted ones not counted
 	for j, c := range cs {
 		last := j == len(cs)-1
+		restarted := c.Verdict == schema.Incomplete && !last
+		prev := -1 // the campaign before this one that ran to its end
+		for k := j - 1; k >= 0; k-- {
+			if cs[k].Verdict != schema.Incomplete {
+				prev = k
+				break
+			}
+		}
 		switch {
-		case j > 0 && c.Rounds != 2*cs[j-1].Rounds:
-			add("campaign %d ran %d rounds, not twice the %d of the campaign before it", j+1, c.Rounds, cs[j-1].Rounds)
-		case c.Verdict == schema.Incomplete && (!pending || !last):
+		case j > 0 && cs[j-1].Verdict == schema.Incomplete && c.Rounds != cs[j-1].Rounds:
+			add("campaign %d ran %d rounds after campaign %d was interrupted: a fresh campaign in its place runs its %d", j+1, c.Rounds, j, cs[j-1].Rounds)
+		case (j == 0 || cs[j-1].Verdict != schema.Incomplete) && prev >= 0 && c.Rounds != 2*cs[prev].Rounds:
+			add("campaign %d ran %d rounds, not twice the %d of the campaign before it", j+1, c.Rounds, cs[prev].Rounds)
+		case c.Verdict == schema.Incomplete && last && !pending:
 			add("campaign %d is %s: an interrupted campaign is resumed before anything follows it", j+1, c.Verdict)
-		case !last && c.Class != schema.ClassUndecided:
+		case !restarted && !last && c.Class != schema.ClassUndecided:
 			add("campaign %d is %s, yet another followed it: only an undecided campaign is run again", j+1, c.Class)
 		}
+		if !restarted {
+			measured++
+		}
+	}
+	if measured > 2 {
+		add("%d campaigns: a commit is measured again once, when its first campaign is undecided", measured)
 	}
 	if pending {
 		if st.Class != "" {
@@ -100,7 +116,7 @@ func checkStepClass(sec string, st schema.BisectStep, pending bool) []Problem {
 		add("the build succeeded but no campaign is linked")
 	case st.Build.OK && cs[len(cs)-1].Class != st.Class:
 		add("class %s, but its last campaign's is %s", st.Class, cs[len(cs)-1].Class)
-	case st.Build.OK && st.Class == schema.ClassUndecided && len(cs) < 2:
+	case st.Build.OK && st.Class == schema.ClassUndecided && measured < 2:
 		add("undecided after one campaign: an undecided commit is measured again with twice the rounds before it is skipped")
 	}
 	return probs

@@ -236,3 +236,42 @@ func TestCheckBisectBuildsAndClasses(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckStepClassRestart: a campaign interrupted and not resumable (its
+// rebuilt engine differs) stays linked, followed by a fresh campaign of
+// its rounds; any other shape of campaigns around an interrupted one is a
+// problem.
+func TestCheckStepClassRestart(t *testing.T) {
+	camp := func(rounds int, v schema.Verdict, c schema.BisectClass) schema.BisectCampaign {
+		return schema.BisectCampaign{Rounds: rounds, Verdict: v, Class: c}
+	}
+	inc := func(r int) schema.BisectCampaign { return camp(r, schema.Incomplete, "") }
+	good := func(r int) schema.BisectCampaign { return camp(r, schema.Valid, schema.ClassGood) }
+	und := func(r int) schema.BisectCampaign { return camp(r, schema.Inconclusive, schema.ClassUndecided) }
+	for _, c := range []struct {
+		name    string
+		cs      []schema.BisectCampaign
+		class   schema.BisectClass
+		pending bool
+		want    string // "" for none
+	}{
+		{"interrupted, then a fresh campaign", []schema.BisectCampaign{inc(5), good(5)}, schema.ClassGood, false, ""},
+		{"interrupted twice, then a fresh one", []schema.BisectCampaign{inc(5), inc(5), good(5)}, schema.ClassGood, false, ""},
+		{"undecided, its second interrupted, then a fresh second", []schema.BisectCampaign{und(5), inc(10), good(10)}, schema.ClassGood, false, ""},
+		{"interrupted, the step under way", []schema.BisectCampaign{inc(5)}, "", true, ""},
+		{"interrupted, the step ended", []schema.BisectCampaign{inc(5)}, schema.ClassGood, false, "an interrupted campaign is resumed"},
+		{"a fresh campaign of other rounds", []schema.BisectCampaign{inc(5), good(10)}, schema.ClassGood, false, "a fresh campaign in its place runs its 5"},
+		{"undecided then not twice", []schema.BisectCampaign{und(5), inc(5), good(5)}, schema.ClassGood, false, "not twice the 5"},
+		{"three measured", []schema.BisectCampaign{und(5), und(10), inc(20), good(20)}, schema.ClassGood, false, "3 campaigns: a commit is measured again once"},
+		{"undecided after one measured, an interrupted before it", []schema.BisectCampaign{inc(5), und(5)}, schema.ClassUndecided, false, "undecided after one campaign"},
+	} {
+		st := schema.BisectStep{N: 1, Build: schema.BisectBuild{OK: true}, Campaigns: c.cs, Class: c.class}
+		probs := checkStepClass("Step 1", st, c.pending)
+		switch {
+		case c.want == "" && len(probs) != 0:
+			t.Errorf("%s: %v", c.name, probs)
+		case c.want != "" && !strings.Contains(fmt.Sprint(probs), c.want):
+			t.Errorf("%s: %v, want %q", c.name, probs, c.want)
+		}
+	}
+}
