@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/decodebench/decodebench/internal/termsafe"
-	"github.com/decodebench/decodebench/site"
+	"github.com/decodebench/decodebench/website"
 )
 
 func siteCommand() *cli.Command {
@@ -39,7 +39,7 @@ of records that are gone are removed.`,
 				return usageError("site: name one folder of records")
 			}
 			cache := checkCache(c)
-			res, err := site.Build(site.Options{Dir: c.Args().First(), Out: c.String("out"), Cache: cache})
+			res, err := website.Build(website.Options{Dir: c.Args().First(), Out: c.String("out"), Cache: cache})
 			cache.MaybePrune(time.Now())
 			if err != nil {
 				return &exitError{code: 1, msg: "site: " + termsafe.String(err.Error())}

@@ -1,4 +1,4 @@
-package site_test
+package website_test
 
 import (
 	"encoding/json"

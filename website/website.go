@@ -22,7 +22,7 @@
 // Content-Security-Policy that allows scripts, styles and images from the
 // site only, and no inline script. The site works from a file:// path,
 // a CI artifact and GitHub Pages alike: every asset is in it.
-package site
+package website
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package site_test
+package website_test
 
 import (
 	"bytes"
@@ -11,14 +11,14 @@ import (
 
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/review"
-	"github.com/decodebench/decodebench/site"
+	"github.com/decodebench/decodebench/website"
 )
 
 const committed = "../docs/benchmark_results"
 
-func build(t *testing.T, dir, out string) *site.Result {
+func build(t *testing.T, dir, out string) *website.Result {
 	t.Helper()
-	res, err := site.Build(site.Options{Dir: dir, Out: out, Cache: &review.CheckCache{Dir: t.TempDir(), Identity: "test"}})
+	res, err := website.Build(website.Options{Dir: dir, Out: out, Cache: &review.CheckCache{Dir: t.TempDir(), Identity: "test"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,8 +138,8 @@ func TestRefusesAFolderThatIsNotASite(t *testing.T) {
 	if err := os.WriteFile(mine, []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := site.Build(site.Options{Dir: committed, Out: out})
-	if err == nil || !strings.Contains(err.Error(), site.Marker) {
+	_, err := website.Build(website.Options{Dir: committed, Out: out})
+	if err == nil || !strings.Contains(err.Error(), website.Marker) {
 		t.Fatalf("built into a folder of someone's own: %v", err)
 	}
 	ents, _ := os.ReadDir(out)
