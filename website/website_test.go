@@ -195,3 +195,36 @@ func copyRecord(t *testing.T, from, stem, to, name string) {
 		t.Fatal(err)
 	}
 }
+
+// A feature of several hardware shows the table of rows per hardware a
+// computation hands the page (Options.Regimes), every cell escaped; a
+// feature of one hardware shows none.
+func TestRegimesTableOfAFeatureOfSeveralHardware(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	asked := map[string]bool{}
+	_, err := website.Build(website.Options{Dir: committed, Out: out, Regimes: func(feature string, f *review.Fleet) *website.HardwareTable {
+		asked[feature] = true
+		table := &website.HardwareTable{Caption: "Regimes of " + feature, Columns: []string{"regime"}}
+		for _, row := range f.FeatureRows(feature) {
+			table.Rows = append(table.Rows, website.HardwareRow{Hardware: row.Hardware, Cells: []string{"<b>" + row.Latest().Stem + "</b>"}})
+		}
+		return table
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	several, _ := os.ReadFile(filepath.Join(out, "f", "identity-chaotic.html"))
+	for _, want := range []string{`<section id="regimes">`, "Regimes of identity-chaotic", "<td><code>epyc</code></td><td>&lt;b&gt;identity-chaotic-epyc-2026-11-29&lt;/b&gt;</td>",
+		"<td><code>h200</code></td>"} {
+		if !strings.Contains(string(several), want) {
+			t.Errorf("identity-chaotic's page has no %q", want)
+		}
+	}
+	one, _ := os.ReadFile(filepath.Join(out, "f", "spec-draft.html"))
+	if strings.Contains(string(one), `id="regimes"`) {
+		t.Error("a feature of one hardware shows a regimes table")
+	}
+	if !asked["identity-chaotic"] {
+		t.Error("the regimes were not asked for")
+	}
+}
