@@ -27,6 +27,7 @@ package website
 import (
 	"fmt"
 
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/review"
 )
 
@@ -59,6 +60,11 @@ type Result struct {
 // give the same bytes; a file is rewritten only when its bytes change,
 // and a page of a record that is gone is removed.
 func Build(o Options) (*Result, error) {
+	d, err := safefs.OpenDir(o.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("records folder: %w", err)
+	}
+	d.Close()
 	fleet, err := review.ReadFleet(o.Dir, o.Cache)
 	if err != nil {
 		return nil, err

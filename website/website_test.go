@@ -148,6 +148,19 @@ func TestRefusesAFolderThatIsNotASite(t *testing.T) {
 	}
 }
 
+// A records folder that is not one is an error, and writes nothing.
+func TestRefusesARecordsFolderThatIsNone(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	for _, dir := range []string{filepath.Join(t.TempDir(), "missing"), filepath.Join(committed, "README.md")} {
+		if _, err := website.Build(website.Options{Dir: dir, Out: out}); err == nil || !strings.Contains(err.Error(), "records folder") {
+			t.Errorf("%s: %v", dir, err)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("the site's folder was made")
+	}
+}
+
 // A record that is gone takes its page with it; a file of the reader's
 // own beside the site's folders stays.
 func TestPrunesThePagesOfRecordsThatAreGone(t *testing.T) {
