@@ -25,7 +25,8 @@ per feature with its series per hardware and scenario as plots (the baseline's m
 each arm's ratio with their intervals, VALID filled, INCONCLUSIVE and UNVERIFIED hollow,
 REJECTED a cross, steps dashed), the steps with the records on either side and the
 bisect that settled one, and every record; and a page per record and bisect summary, its
-Markdown as HTML with its plots. Hover or focus a point for its record; click to open it.
+Markdown as HTML with its plots. Hover a point for its record, click to open it; or Tab
+to a plot, move with the arrow keys, open with Enter.
 
 It reads the records as index and history do (check's problems included, through the
 same cache) and computes nothing else. No server, no build step, no remote resource:
