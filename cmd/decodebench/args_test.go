@@ -51,7 +51,7 @@ func TestReorderArgs(t *testing.T) {
 		{in: "run s.yaml --github-summary sum.md", want: "run --github-summary=sum.md -- s.yaml"},
 		{in: "run s.yaml --github-summary=sum.md --json", want: "run --github-summary=sum.md --json -- s.yaml"},
 		{in: "run --github-summary=false s.yaml", want: "run --github-summary=false -- s.yaml"},
-		{in: "frobnicate", err: `unknown command "frobnicate"; commands: run, validate, check, diff, reproduce, index, history, export, identity, machine, init, presets, scenarios, bisect (decodebench --help describes them)`},
+		{in: "frobnicate", err: `unknown command "frobnicate"; commands: run, validate, check, diff, reproduce, index, history, export, identity, machine, init, presets, scenarios, bisect, site (decodebench --help describes them)`},
 		{in: "list --all", err: `unknown command "list"`},
 		{in: "help list", err: `no help for "list"`},
 		{in: "--out x run s.yaml", err: "flag --out is not understood here"},
