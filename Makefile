@@ -72,9 +72,11 @@ lint:
 
 bench: models llama-server
 	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
-		$(GO) test -run '^$$' -bench . -skip CheckBig -benchtime 20x $$($(GO) list ./... | grep -v -e /e2e -e /fleetbench)
+		$(GO) test -run '^$$' -bench . -skip CheckBig -benchtime 20x $$($(GO) list ./... | grep -v -e /e2e -e /fleetbench -e /sitebench)
 	$(GO) test -run '^$$' -bench CheckBig -benchtime 1x ./review
 	$(GO) test -run '^$$' -bench 1000 -benchtime 1x -timeout 60m ./review/fleetbench
+	DECODEBENCH_BROWSER_RECORDS=1000 $(GO) test -count=1 -run '^TestBrowserGeneratedRecords$$' -v -timeout 30m ./website
+	$(GO) test -run '^$$' -bench . -benchtime 3x -timeout 60m ./website/sitebench
 	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
 		$(GO) test -run '^$$' -bench CampaignFootprint -benchtime 1x ./e2e
 

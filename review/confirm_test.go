@@ -5,11 +5,14 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/decodebench/decodebench/schema"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
 )
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
@@ -212,9 +215,12 @@ func TestConfirmationEscapes(t *testing.T) {
 		if strings.HasPrefix(line, "| ") && strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") != 9 {
 			t.Errorf("a table row of the wrong width: %q", line)
 		}
-		if htmlTag.MatchString(outsideCode(line)) {
-			t.Errorf("raw HTML in Markdown: %q", line)
-		}
+	}
+	if len(rawHTML([]byte("x <img src=a> y"))) == 0 || len(rawHTML([]byte("`` x`<img src=a>` ``"))) != 0 {
+		t.Fatal("rawHTML does not tell HTML from a code span")
+	}
+	for _, h := range rawHTML(md.Bytes()) {
+		t.Errorf("raw HTML in Markdown: %q", h)
 	}
 	for _, want := range []string{"RAISED: the second session agrees", "Cochran's Q", "inverse-variance weighting", "Regression confirmed by the second session"} {
 		if !strings.Contains(text.String(), want) {
@@ -223,15 +229,29 @@ func TestConfirmationEscapes(t *testing.T) {
 	}
 }
 
-// htmlTag is the start of an HTML tag, comment or declaration.
-var htmlTag = regexp.MustCompile(`<[A-Za-z/!?]`)
-
-// outsideCode is a line of Markdown without its code spans.
-func outsideCode(line string) string {
-	parts := strings.Split(line, "`")
-	var out []string
-	for i := 0; i < len(parts); i += 2 {
-		out = append(out, parts[i])
-	}
-	return strings.Join(out, "")
+// rawHTML is the raw HTML a CommonMark (GFM) parser finds in src: inline
+// HTML and HTML blocks, which a renderer would pass through.
+func rawHTML(src []byte) []string {
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	doc := md.Parser().Parse(text.NewReader(src))
+	var found []string
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch h := n.(type) {
+		case *ast.RawHTML:
+			for i := 0; i < h.Segments.Len(); i++ {
+				seg := h.Segments.At(i)
+				found = append(found, string(seg.Value(src)))
+			}
+		case *ast.HTMLBlock:
+			for i := 0; i < h.Lines().Len(); i++ {
+				seg := h.Lines().At(i)
+				found = append(found, string(seg.Value(src)))
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return found
 }
