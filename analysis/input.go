@@ -49,6 +49,9 @@ type Campaign struct {
 	// for a command engine.
 	Requests, Warmup int
 	Command          bool
+	// History is the host's earlier records of the scenario the campaign
+	// found when it ended (Method.History); nil when it found too few.
+	History *schema.HostHistory
 }
 
 // Run is one measured run (or failed attempt), as the analysis reads it.

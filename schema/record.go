@@ -239,6 +239,11 @@ type Method struct {
 	// PrefixCache is each arm's prefix-cache state; absent in records
 	// from before.
 	PrefixCache []ArmPrefixCache `json:"prefix_cache,omitempty"`
+	// History is this host's own earlier records of the scenario that the
+	// baseline was compared with (HostHistory); absent when the records
+	// folder held fewer than analysis.HistoryMinRecords of them, and in
+	// records from before.
+	History *HostHistory `json:"history,omitempty"`
 }
 
 // CounterSpec is a counter as the scenario declared it.
