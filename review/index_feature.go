@@ -56,6 +56,7 @@ func writeFeaturePage(d *safefs.Dir, feature string, es []entry, series []histor
 		b.WriteString("No steps.\n")
 	}
 	b.WriteString("\n")
+	b.WriteString(regimeSection(feature, es))
 	hw := ""
 	for _, e := range es {
 		if e.rec.Hardware != hw {

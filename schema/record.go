@@ -49,6 +49,9 @@ type Record struct {
 	// relative to; absent in records from before, whose paths are shown
 	// as stored.
 	Places *Places `json:"places,omitempty"`
+	// Roofline is each arm's decode rate as a share of the hardware's
+	// limit; absent where it was not measured.
+	Roofline []ArmRoofline `json:"roofline,omitempty"`
 
 	// Runs are read from and written to DataDir/runs.jsonl.
 	Runs []Run `json:"-"`
