@@ -103,7 +103,7 @@ argument.`,
 		HideHelpCommand: true,
 		Writer:          stdout,
 		ErrWriter:       stderr,
-		Commands:        []*cli.Command{runCommand(), validateCommand(), checkCommand(), diffCommand(), reproduceCommand(), indexCommand(), historyCommand(), regimeCommand(), exportCommand(), identityCommand(), machineCommand(), initCommand(), presetsCommand(), scenariosCommand(), bisectCommand()},
+		Commands:        []*cli.Command{runCommand(), validateCommand(), checkCommand(), diffCommand(), reproduceCommand(), indexCommand(), historyCommand(), regimeCommand(), gatherCommand(), exportCommand(), identityCommand(), machineCommand(), initCommand(), presetsCommand(), scenariosCommand(), bisectCommand()},
 		ExitErrHandler:  func(*cli.Context, error) {}, // main prints and exits
 		OnUsageError:    onUsageError,
 	}
