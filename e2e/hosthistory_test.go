@@ -56,7 +56,7 @@ func TestHostHistorySentinel(t *testing.T) {
 	if res.code != 2 {
 		t.Fatalf("exit %d, want 2 (UNVERIFIED: the scenario's copy arm has no counter)", res.code)
 	}
-	if !strings.Contains(res.stderr, "host history: "+filepath.Join(recs, stems[2]+".md")) {
+	if !strings.Contains(res.stderr, "host history: "+filepath.Join(recs, stems[2]+".md")+" left out: it fails check: Raw runs: runs.jsonl has sha256") {
 		t.Errorf("the changed record was not named as left out:\n%s", res.stderr)
 	}
 	matches, _ := filepath.Glob(filepath.Join(recs, "history-layers-epyc-2026-1[2-9]-*.md"))

@@ -44,7 +44,8 @@ type Options struct {
 	// folder (review.LoadHistory); as the campaign ends, the earlier
 	// records of this host and scenario in the record's folder are its
 	// host history (hosthistory.go). Checked, when set, says whether a
-	// record passes check: one that does not is left out of it.
+	// record passes check (and, where not, why, on its own): one that
+	// does not is left out of it.
 	Records func(dir string) ([]history.Record, []error, error)
 	Checked func(path string) bool
 }

@@ -31,10 +31,8 @@ func (c *campaign) hostHistory() {
 		if len(chosen) == analysis.HistoryMaxRecords {
 			break
 		}
-		path := filepath.Join(dir, r.Stem+".md")
-		if c.opt.Checked != nil && !c.opt.Checked(path) {
-			fmt.Fprintf(c.opt.Progress, "host history: %s fails check: left out\n", termsafe.String(path))
-			continue
+		if c.opt.Checked != nil && !c.opt.Checked(filepath.Join(dir, r.Stem+".md")) {
+			continue // Checked says why
 		}
 		chosen = append(chosen, r)
 	}

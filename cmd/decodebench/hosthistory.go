@@ -28,7 +28,7 @@ func withHostHistory(opt harness.Options, errw io.Writer) harness.Options {
 	opt.Checked = func(path string) bool {
 		r := review.CheckAll([]string{path}, cache())[0]
 		if len(r.Problems) > 0 {
-			fmt.Fprintf(errw, "host history: %s: %s\n", termsafe.String(path), termsafe.String(r.Problems[0].String()))
+			fmt.Fprintf(errw, "host history: %s left out: it fails check: %s\n", termsafe.String(path), termsafe.String(r.Problems[0].String()))
 		}
 		return len(r.Problems) == 0
 	}
