@@ -137,6 +137,7 @@ func Analyze(in Input) Analysis {
 		a.Warnings = append(a.Warnings, schema.AllowUnverified{Why: p.AllowUnverified})
 	}
 	a.Warnings = append(a.Warnings, hostWarnings(in)...)
+	a.Warnings = append(a.Warnings, hostHistory(in, a.Results)...)
 	if !in.Campaign.V2 {
 		a.Warnings = append(a.Warnings, metricsWithoutValue(in)...)
 	}

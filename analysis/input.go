@@ -52,6 +52,9 @@ type Campaign struct {
 	// PlannedRounds are, at each look taken, the most rounds a budgeted
 	// schedule allowed then (Method.PlannedRounds); nil without a budget.
 	PlannedRounds []int
+	// History is the host's earlier records of the scenario the campaign
+	// found when it ended (Method.History); nil when it found too few.
+	History *schema.HostHistory
 }
 
 // Run is one measured run (or failed attempt), as the analysis reads it.

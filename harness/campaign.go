@@ -9,6 +9,7 @@ import (
 
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/history"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
@@ -39,6 +40,14 @@ type Options struct {
 	// ScenarioWarnings are what validation reported without refusing the
 	// scenario (a non-loopback bind, say); the record repeats them.
 	ScenarioWarnings []string
+	// Records, when set, reads the data blocks of the records in a
+	// folder (review.LoadHistory); as the campaign ends, the earlier
+	// records of this host and scenario in the record's folder are its
+	// host history (hosthistory.go). Checked, when set, says whether a
+	// record passes check (and, where not, why, on its own): one that
+	// does not is left out of it.
+	Records func(dir string) ([]history.Record, []error, error)
+	Checked func(path string) bool
 }
 
 // Outcome is what a campaign left behind.

@@ -23,6 +23,7 @@ func (c *campaign) finish(ctx context.Context, sch *schedule, interrupted bool, 
 	c.rec.Method.Finished = time.Now().Round(0)
 	c.rec.Method.Interrupted = interrupted
 	restoreIndexing() // before the record says so; the deferred call is then a no-op
+	c.hostHistory()
 	c.conclude()
 	if err := c.writeOutputs(); err != nil {
 		return nil, err

@@ -76,6 +76,7 @@ func (m *mdWriter) method(r *schema.Record) {
 		dirty = " (dirty tree)"
 	}
 	m.hostMethod(me)
+	m.hostHistory(r)
 	m.p("- decodebench %s, commit %s%s.\n\n", text(me.Version), code(me.Commit), dirty)
 }
 

@@ -22,6 +22,9 @@ func (f style) reason(r schema.Reason) string {
 	if s, ok := f.noteReason(r); ok {
 		return s
 	}
+	if s, ok := f.historyReason(r); ok {
+		return s
+	}
 	return fmt.Sprintf("Unknown reason code %s.", f.code(string(r.Code())))
 }
 

@@ -49,6 +49,7 @@ func writeFeaturePage(d *safefs.Dir, feature string, es []FleetRecord, series []
 		b.WriteString("No steps.\n")
 	}
 	b.WriteString("\n")
+	b.WriteString(regimeSection(feature, es))
 	hw := ""
 	for _, e := range es {
 		if e.Rec.Hardware != hw {

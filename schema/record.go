@@ -49,6 +49,9 @@ type Record struct {
 	// relative to; absent in records from before, whose paths are shown
 	// as stored.
 	Places *Places `json:"places,omitempty"`
+	// Roofline is each arm's decode rate as a share of the hardware's
+	// limit; absent where it was not measured.
+	Roofline []ArmRoofline `json:"roofline,omitempty"`
 
 	// Runs are read from and written to DataDir/runs.jsonl.
 	Runs []Run `json:"-"`
@@ -249,6 +252,11 @@ type Method struct {
 	// PrefixCache is each arm's prefix-cache state; absent in records
 	// from before.
 	PrefixCache []ArmPrefixCache `json:"prefix_cache,omitempty"`
+	// History is this host's own earlier records of the scenario that the
+	// baseline was compared with (HostHistory); absent when the records
+	// folder held fewer than analysis.HistoryMinRecords of them, and in
+	// records from before.
+	History *HostHistory `json:"history,omitempty"`
 }
 
 // CounterSpec is a counter as the scenario declared it.

@@ -241,3 +241,23 @@ func TestRegimesTableOfAFeatureOfSeveralHardware(t *testing.T) {
 		t.Error("the regimes were not asked for")
 	}
 }
+
+// website.Regimes is the regime table of the committed identity-chaotic
+// records: one row for epyc and one for h200, each with its record, the
+// draft arm's ratio with its interval, and the conclusion in the caption.
+func TestRegimesOfTheCommittedRecords(t *testing.T) {
+	f, err := review.ReadFleet(committed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := website.Regimes("identity-chaotic", f)
+	if tb == nil || len(tb.Rows) != 2 || tb.Rows[0].Hardware != "epyc" || tb.Rows[1].Hardware != "h200" {
+		t.Fatalf("regimes %+v", tb)
+	}
+	if !strings.Contains(tb.Caption, "holds across") || tb.Rows[0].Cells[0] != "identity-chaotic-epyc-2026-11-29" || !strings.HasPrefix(tb.Rows[1].Cells[2], "0.357× [") {
+		t.Errorf("regimes %+v", tb)
+	}
+	if website.Regimes("spec-draft", f) != nil {
+		t.Error("a feature of one hardware has a regime table")
+	}
+}

@@ -85,11 +85,13 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 				return err
 			}
 			defer k.end()
-			res, err := p.Run(k.ctx, k.options(c.App.ErrWriter, c.String("out"), c.String("hw"), ""))
+			res, err := p.Run(k.ctx, withHostHistory(k.options(c.App.ErrWriter, c.String("out"), c.String("hw"), ""), c.App.ErrWriter))
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
-			fmt.Fprintf(c.App.Writer, "%s: %s\n\n", res.Outcome.Record.Verdict, res.Outcome.RecordPath)
+			fmt.Fprintf(c.App.Writer, "%s: %s\n", res.Outcome.Record.Verdict, res.Outcome.RecordPath)
+			printHistoryWarnings(c.App.Writer, res.Outcome.Record)
+			fmt.Fprintln(c.App.Writer)
 			if f := c.String("record-path"); f != "" {
 				if err := safefs.WriteFile(f, []byte(res.Outcome.RecordPath+"\n"), 0o644); err != nil {
 					return &exitError{code: 1, msg: "reproduce: --record-path: " + err.Error()}

@@ -111,7 +111,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				return err
 			}
 			defer k.end()
-			opt := k.options(c.App.ErrWriter, outDir, c.String("hw"), c.String("date"))
+			opt := withHostHistory(k.options(c.App.ErrWriter, outDir, c.String("hw"), c.String("date")), c.App.ErrWriter)
 			opt.ScenarioWarnings = warnings
 			var out *harness.Outcome
 			if resume != "" {
@@ -177,6 +177,7 @@ func printSummaryText(w io.Writer, rec *schema.Record) {
 	for _, r := range append(append([]schema.Reason{}, a.Reasons...), a.Flags...) {
 		fmt.Fprintln(w, "  "+engine.ParseStartError(strings.TrimSpace(recorder.ReasonText(rec, r))).Reason)
 	}
+	printHistoryWarnings(w, rec)
 	if rec.Verdict.ShowsResults() {
 		for _, v := range a.ArmVerdicts {
 			fmt.Fprintln(w, "  "+recorder.ArmVerdictText(rec, v))
