@@ -116,6 +116,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 	if err := c.engines.refuse(s); err != nil {
 		return nil, err
 	}
+	c.engines.sayProblems(c.progress)
 	c.recPath, c.dataDir, err = recorder.Reserve(c.opt.OutDir, s.Feature, hw, date)
 	if err != nil {
 		return nil, err
