@@ -265,15 +265,39 @@ func hashKey(id schema.EngineInfo) string {
 	return k
 }
 
-// changedSince returns the arms whose binary hash differs from the state's.
+// changedSince says, for each arm whose engine's files hash to another
+// key than the state's, what it ran then and what it is now: a path and a
+// hash each, or why there is none (never an empty one).
 func (es *engineSet) changedSince(st state) []string {
 	var out []string
 	for arm, h := range st.ArmEngines {
 		i, ok := es.byArm[arm]
 		if ok && hashKey(es.ids[i]) != h {
-			out = append(out, fmt.Sprintf("%s (%s: sha256 %.12s, was %.12s)", arm, es.ids[i].Path, es.ids[i].SHA256, h))
+			out = append(out, fmt.Sprintf("arm %s ran sha256 %s, and %s", arm, orNone(abbrevHash(h)), engineNow(es.ids[i])))
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// engineNow says what an engine identity is now: its path and hash, or
+// that its command does not resolve, or that its binary cannot be hashed.
+func engineNow(id schema.EngineInfo) string {
+	why := strings.Join(id.Problems, "; ")
+	switch {
+	case id.Path == "":
+		return fmt.Sprintf("now %q does not resolve (%s)", id.Command, orNone(why))
+	case id.SHA256 == "":
+		return fmt.Sprintf("now %s cannot be hashed (%s)", id.Path, orNone(why))
+	}
+	return fmt.Sprintf("now %s has sha256 %s", id.Path, abbrevHash(hashKey(id)))
+}
+
+// abbrevHash is a hash key's first hash, shortened as messages show it.
+func abbrevHash(key string) string {
+	h, _, _ := strings.Cut(key, " ")
+	if len(h) > 12 {
+		h = h[:12]
+	}
+	return h
 }
