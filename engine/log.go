@@ -35,8 +35,14 @@ type Log struct {
 	windowKept, windowBytes int64
 	windowCut               int
 	lastWindow              WindowOutput
-	tail                    []string // last tailSize lines, unredacted, for error messages
-	last                    time.Time
+	// startup keeps, while inStartup, the lines the engine writes from
+	// its launch until it is ready (startup.go), for startup counters.
+	startup     []string
+	inStartup   bool
+	startupKept int64
+	startupCut  int
+	tail        []string // last tailSize lines, unredacted, for error messages
+	last        time.Time
 	// written is the size of the file's head; once it would pass
 	// LogHeadBytes the log keeps its tail in ring (at most LogTailBytes)
 	// and counts what falls out of it in cutBytes and cutLines, keeping
@@ -168,6 +174,9 @@ func (l *Log) writeLocked(p []byte) (int, error) {
 // addLine takes one complete engine line: the window keeps it as written,
 // for the counters; the file gets it redacted.
 func (l *Log) addLine(s string) {
+	if l.inStartup {
+		l.keepStartup(s)
+	}
 	if l.inWindow {
 		if l.windowKept+int64(len(s)) <= MaxWindowBytes {
 			l.window = append(l.window, s)

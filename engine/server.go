@@ -46,6 +46,9 @@ type Config struct {
 	// PIDFiles are written with the engine's pid and start time while it
 	// runs (ReapStale reads them after a crash), and removed when it stops.
 	PIDFiles []string
+	// KeepStartup keeps the lines the engine writes until it is ready,
+	// for startup counters (Log.Startup).
+	KeepStartup bool
 }
 
 // Server is a started engine.
@@ -163,6 +166,9 @@ func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
 		return nil, err
 	}
 	log.redact = cfg.Redact
+	if cfg.KeepStartup {
+		log.KeepStartup()
+	}
 	if attempt > 0 {
 		log.Mark("port conflict on the previous start; retrying on port %d", port)
 	}
@@ -226,6 +232,7 @@ func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
 		s.Stop()
 		return nil, err
 	}
+	log.EndStartup()
 	log.Mark("ready on port %d", port)
 	// Again now that it serves: a wrapper script has exec'd the engine by
 	// now, and the executable a stale engine is matched by is the

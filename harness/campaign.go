@@ -69,6 +69,8 @@ type campaign struct {
 	counters    []*engine.Counter
 	needMetrics bool
 	needProps   bool
+	// needStartup: a counter reads the engine's start-up log lines.
+	needStartup bool
 	// engines are the campaign's engines, identified once each, and
 	// checked at every run start (engines.go).
 	engines *engineSet
@@ -182,6 +184,7 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 		c.counters = append(c.counters, k)
 		c.needMetrics = c.needMetrics || k.NeedsMetrics()
 		c.needProps = c.needProps || k.NeedsProps()
+		c.needStartup = c.needStartup || k.NeedsStartup()
 	}
 	c.progress = NewProgress(opt.Progress, opt.Live, 0, s.Schedule.Cooldown.Duration)
 	return c, nil

@@ -42,6 +42,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		LogPath:      logPath,
 		Redact:       c.redact.Text,
 		PIDFiles:     c.pidFiles(),
+		KeepStartup:  c.needStartup,
 	}
 	c.progress.Phase(slot.Seq, slot.Arm, "starting engine")
 	launched := time.Now()
@@ -72,7 +73,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		run.Requests = append(run.Requests, schema.ServedRequest{Kind: schema.RequestWarmup,
 			Metrics: requestMetrics(s.Engine.Request.Endpoint, wresp), Tokens: wresp.Tokens, Prefix: prefix})
 	}
-	var obs engine.Observation
+	obs := engine.Observation{Startup: srv.Log.Startup()}
 	if c.needMetrics {
 		if obs.Before, err = engine.Scrape(ctx, srv.BaseURL, s.Engine.MetricsPath); err != nil {
 			return c.engineErr(srv, err)

@@ -247,6 +247,10 @@ type CounterSpec struct {
 	Kind   SourceKind        `json:"kind"`
 	Expr   string            `json:"expr"`
 	Expect map[string]string `json:"expect"`
+	// Phase is PhaseStartup for a log counter that read the engine's
+	// start-up lines; empty for one that read the measured window (and
+	// in records from before).
+	Phase LogPhase `json:"phase,omitempty"`
 }
 
 // Result returns the analysis' result for metric, if any.
