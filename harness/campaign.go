@@ -202,6 +202,7 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 	restoreIndexing := c.prepareHost(ctx)
 	defer restoreIndexing()
 	defer c.stopGPUSampler()
+	c.hostCheck(ctx)
 	sch, err := c.resumeSchedule()
 	if err != nil {
 		return nil, err
