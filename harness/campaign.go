@@ -39,6 +39,10 @@ type Options struct {
 	// ScenarioWarnings are what validation reported without refusing the
 	// scenario (a non-loopback bind, say); the record repeats them.
 	ScenarioWarnings []string
+	// FailedOut, when set, is where a campaign whose verdict is FAILED
+	// or REJECTED moves its record and data folder (scratch.go): a failed
+	// try kept out of the records.
+	FailedOut string
 }
 
 // Outcome is what a campaign left behind.

@@ -20,6 +20,7 @@ func (c *campaign) finish(ctx context.Context, sch *schedule, interrupted bool, 
 	c.rec.Method.Interrupted = interrupted
 	restoreIndexing() // before the record says so; the deferred call is then a no-op
 	c.conclude()
+	c.moveFailed()
 	if err := c.writeOutputs(); err != nil {
 		return nil, err
 	}

@@ -32,8 +32,10 @@ The record is written beside the data folder (<out>/data/<name> → <out>/<name>
 nothing in the data folder names a path to write, and a link in it is refused.
 
 Without --out, records go to docs/benchmark_results, which must exist: run from a
-decodebench clone, or name the folder with --out. A campaign that cannot start (bad
---date, an engine that does not resolve) writes nothing.
+decodebench clone, or name the folder with --out. A quick look (--rounds, or --set of a
+schedule key) and a failed try (FAILED or REJECTED, moved at its end) go to the clone's
+scratch/ instead, which git ignores and decodebench index does not read. A campaign that
+cannot start (bad --date, an engine that does not resolve or cannot run) writes nothing.
 
 Quick looks: --rounds N sets schedule.rounds; --set KEY=VALUE (repeatable) sets any single
 value of the scenario by its dotted path, e.g. --set schedule.cooldown=0s --set
@@ -110,13 +112,22 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
+			failedOut := ""
+			if !c.IsSet("out") && resume == "" {
+				if q := quickLook(s); len(q) > 0 {
+					outDir = scratchOut
+					fmt.Fprintf(stderr, "decodebench: run: a quick look (%s): its record goes to %s/, which the index does not read (--out DIR names the folder for it)\n", strings.Join(q, ", "), scratchOut)
+				} else {
+					failedOut = scratchOut
+				}
+			}
 			k, err := startCampaign(c, "run", s.Path)
 			if err != nil {
 				return err
 			}
 			defer k.end()
 			opt := k.options(c.App.ErrWriter, outDir, c.String("hw"), c.String("date"))
-			opt.ScenarioWarnings = warnings
+			opt.ScenarioWarnings, opt.FailedOut = warnings, failedOut
 			var done *harness.Outcome
 			if resume != "" {
 				done, err = harness.Resume(k.ctx, resume, s, opt)
