@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,5 +86,35 @@ func TestQuietGateWaitsInFullOnlyUntilTheHostProvesBusy(t *testing.T) {
 		if q := rec.Runs[i].Quiet; q.Recheck != (w && i != 3) {
 			t.Errorf("run %d recorded recheck %v", i+1, q.Recheck)
 		}
+	}
+}
+
+// runningProbe is an executor that asks, in every run, whether the data
+// folder shows a campaign running.
+type runningProbe struct {
+	hostFakeExec
+	c    *campaign
+	seen []bool
+}
+
+func (p *runningProbe) Execute(ctx context.Context, slot Slot, run *schema.Run) error {
+	p.seen = append(p.seen, Running(p.c.dataDir))
+	return p.hostFakeExec.Execute(ctx, slot, run)
+}
+
+// A campaign holds its data folder locked while it runs, so that check can
+// tell a record under way from a finished one; it lets go when it ends.
+func TestCampaignHoldsItsDataFolderWhileItRuns(t *testing.T) {
+	c := testCampaign(t, strings.Replace(testScenario, "schedule: {rounds: 6}", "schedule: {rounds: 3}", 1))
+	probe := &runningProbe{c: c}
+	c.exec = probe
+	c.host.conditions = func(context.Context) machine.Conditions { return machine.Conditions{} }
+	out := executeTest(t, context.Background(), c)
+	c.releaseFolders() // as Run does when it returns
+	if len(probe.seen) != 6 || slices.Contains(probe.seen, false) {
+		t.Errorf("running, seen from the runs: %v", probe.seen)
+	}
+	if Running(out.DataDir) {
+		t.Error("still running after the campaign ended")
 	}
 }
