@@ -221,7 +221,7 @@ func writeTrend(d *safefs.Dir, feature string, es []entry, series []history.Seri
 		}
 		multi := len(e.rec.Analysis.ArmVerdicts) > 1
 		if e.rec.Verdict == schema.Rejected {
-			pts = append(pts, plots.TrendPoint{Date: date, Hardware: e.rec.Hardware, Rejected: true})
+			pts = append(pts, plots.TrendPoint{Date: date, Seq: e.seq, Hardware: e.rec.Hardware, Rejected: true})
 			continue
 		}
 		if !history.Counts(e.rec.Verdict) {
@@ -235,12 +235,16 @@ func writeTrend(d *safefs.Dir, feature string, es []entry, series []history.Seri
 			if multi {
 				hw += " " + v.Arm
 			}
-			pts = append(pts, plots.TrendPoint{Date: date, Hardware: hw, Ratio: v.Comparison.Ratio, Lo: v.Comparison.Lo, Hi: v.Comparison.Hi, Valid: e.rec.Verdict == schema.Valid})
+			pts = append(pts, plots.TrendPoint{Date: date, Seq: e.seq, Hardware: hw, Ratio: v.Comparison.Ratio, Lo: v.Comparison.Lo, Hi: v.Comparison.Hi, Valid: e.rec.Verdict == schema.Valid})
 			metric = e.rec.Scenario.Primary
 		}
 	}
 	if metric == "" {
 		return "", false, nil
+	}
+	seqOf := map[string]int{}
+	for _, e := range es {
+		seqOf[e.stem] = e.seq
 	}
 	var steps []plots.TrendStep
 	for _, s := range series {
@@ -263,7 +267,7 @@ func writeTrend(d *safefs.Dir, feature string, es []entry, series []history.Seri
 			}
 			for _, st := range m.Steps {
 				if date, err := time.Parse("2006-01-02", st.First.Date); err == nil {
-					steps = append(steps, plots.TrendStep{Date: date, Hardware: hw})
+					steps = append(steps, plots.TrendStep{Date: date, Seq: seqOf[st.First.Stem], Hardware: hw})
 				}
 			}
 		}
