@@ -124,7 +124,7 @@ func commandKind(s *scenarios.Scenario) string {
 // current one that holds .git; the current one outside a repository) and
 // the home folder.
 func places() *schema.Places {
-	p := &schema.Places{}
+	p := &schema.Places{Command: true}
 	if wd, err := os.Getwd(); err == nil {
 		p.Repo = wd
 		for d := wd; ; d = filepath.Dir(d) {

@@ -310,4 +310,7 @@ type Places struct {
 	// ran in.
 	Repo string `json:"repo,omitempty"`
 	Home string `json:"home,omitempty"`
+	// Command: the engine's command is shown relative like the other
+	// paths; records from before show it as written.
+	Command bool `json:"command,omitempty"`
 }
