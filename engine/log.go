@@ -6,7 +6,6 @@ import (
 	"os"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/decodebench/decodebench/internal/safefs"
 )
@@ -334,38 +333,6 @@ func (l *Log) Cut() int64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.cutBytes
-}
-
-// Tail returns the last lines the engine wrote, redacted, each at most
-// tailLineBytes.
-func (l *Log) Tail() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.drainLocked()
-	lines := l.tail
-	if len(lines) > tailSize {
-		lines = lines[len(lines)-tailSize:]
-	}
-	out := make([]string, 0, len(lines)+1)
-	for _, s := range lines {
-		out = append(out, l.red(cutLine(s)))
-	}
-	if len(l.partial) > 0 {
-		out = append(out, l.red(cutLine(string(l.partial))))
-	}
-	return out
-}
-
-// cutLine shortens a line for an error's log tail.
-func cutLine(s string) string {
-	if len(s) <= tailLineBytes {
-		return s
-	}
-	cut := tailLineBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("… (%d more bytes)", len(s)-cut)
 }
 
 // Close writes what the log holds of its tail, with a marker saying what
