@@ -138,6 +138,11 @@ func Starter(preset string) ([]byte, error) {
 	}
 	w("metrics:")
 	w("  primary: decode_tok_s")
+	w("# Before every run, wait for a quiet host: no other process above 15% of")
+	w("# one core for 5 s, at most a minute, then run anyway, the record saying")
+	w("# so. `decodebench run` says before the first run what it found.")
+	w("gates:")
+	w("  quiet: {window: 5s, interval: 1s, max_wait: 1m, on_busy: wait}")
 	w("# Greedy speculative decoding promises classic decode's exact output.")
 	w("exactness:")
 	w("  compare: [speculative]")
