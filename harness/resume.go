@@ -37,12 +37,7 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	if h := s.Hash(); h != st.ScenarioHash {
 		return nil, scenarioChanged(dataDir, s, h, st.ScenarioHash)
 	}
-	if err := st.checkWorkDir(dataDir); err != nil {
-		return nil, err
-	}
-	if err := st.checkVars(dataDir, s); err != nil {
-		return nil, err
-	}
+
 	c, err := newCampaign(s, opt)
 	if err != nil {
 		return nil, err
@@ -127,17 +122,6 @@ func (c *campaign) resumeSchedule() (*schedule, error) {
 	c.progress.Printf("campaign %s: %d runs (%d arms × %d rounds, order %s), record %s",
 		s.Feature, len(sch.plan), len(s.Arms), sch.rounds, s.Schedule.Order, c.recPath)
 	return sch, nil
-}
-
-// checkWorkDir refuses a resume from another folder than the campaign's:
-// the paths its command names relative to that folder would name other
-// files here. `run --resume` changes into it first.
-func (st state) checkWorkDir(dataDir string) error {
-	wd, _ := os.Getwd()
-	if st.WorkDir == "" || SameFolder(wd, st.WorkDir) {
-		return nil
-	}
-	return fmt.Errorf("resume %s: the campaign ran in %s, and this resume runs in %s: resume from the campaign's folder (its engine command's relative paths name files there); nothing was run", dataDir, st.WorkDir, wd)
 }
 
 // varsHint is what to do about an engine that changed in a campaign whose

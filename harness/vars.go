@@ -75,6 +75,15 @@ type ResumeState struct {
 	// Notes say where this shell's variables differ from the campaign's,
 	// and what the resume does about it.
 	Notes []string
+	st    state
+}
+
+// Check refuses the scenario of a resume (loaded with LookupEnv) whose
+// variables did not resolve as the campaign's did (checkVars): a withheld
+// secret this environment does not set is named. bisect, which resolves
+// its own variables for each step, does not ask.
+func (rs ResumeState) Check(dataDir string, s *scenarios.Scenario) error {
+	return rs.st.checkVars(dataDir, s)
 }
 
 // ReadResumeState reads a campaign's data folder for `run --resume DIR`.
@@ -83,7 +92,7 @@ func ReadResumeState(dataDir string) (ResumeState, error) {
 	if err != nil {
 		return ResumeState{}, err
 	}
-	rs := ResumeState{ScenarioPath: st.ScenarioPath, Overrides: st.Overrides, WorkDir: st.WorkDir, LookupEnv: os.LookupEnv}
+	rs := ResumeState{ScenarioPath: st.ScenarioPath, Overrides: st.Overrides, WorkDir: st.WorkDir, LookupEnv: os.LookupEnv, st: st}
 	if st.Vars == nil {
 		return rs, nil
 	}

@@ -82,12 +82,12 @@ func TestResumeRunsWithTheCampaignsVariables(t *testing.T) {
 	if cmd := s.Launch("a").Command; cmd[0] != server || cmd[2] != "models/m.gguf" {
 		t.Errorf("resumed command %q: want the campaign's server and the scenario's MODEL_DIR", cmd)
 	}
-	err = st.checkVars(dataDir, s)
+	err = rs.Check(dataDir, s)
 	if err == nil || !strings.Contains(err.Error(), "took API_TOKEN from its environment, and it is not set here") || !strings.Contains(err.Error(), "set API_TOKEN as it was") {
 		t.Errorf("a withheld secret not set: %v", err)
 	}
 	os.Setenv("API_TOKEN", "tok-3f9a1c77e2")
-	if err := st.checkVars(dataDir, parseWith(t, rs.LookupEnv)); err != nil {
+	if err := rs.Check(dataDir, parseWith(t, rs.LookupEnv)); err != nil {
 		t.Errorf("every variable as the campaign had it, yet: %v", err)
 	}
 

@@ -82,9 +82,10 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			}
 			out := c.String("out")
 			load := scenarios.Options{Set: set}
+			var rs harness.ResumeState
 			if resume != "" {
-				rs, err := resumeState(&resume, &arg, &out)
-				if err != nil {
+				var err error
+				if rs, err = resumeState(&resume, &arg, &out); err != nil {
 					return &exitError{code: 1, msg: err.Error()}
 				}
 				if arg == "" {
@@ -93,6 +94,9 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				load.LookupEnv = rs.LookupEnv
 			}
 			s, warns, err := scenarios.Load(arg, load)
+			if err == nil && resume != "" {
+				err = rs.Check(resume, s)
+			}
 			if s != nil {
 				learnSecrets(harness.NewRedactor(s))
 			}
