@@ -48,6 +48,10 @@ type Options struct {
 	// does not is left out of it.
 	Records func(dir string) ([]history.Record, []error, error)
 	Checked func(path string) bool
+	// FailedOut, when set, is where a campaign whose verdict is FAILED
+	// or REJECTED moves its record and data folder (scratch.go): a failed
+	// try kept out of the records.
+	FailedOut string
 }
 
 // Outcome is what a campaign left behind.
@@ -81,6 +85,8 @@ type campaign struct {
 	counters    []*engine.Counter
 	needMetrics bool
 	needProps   bool
+	// needStartup: a counter reads the engine's start-up log lines.
+	needStartup bool
 	// engines are the campaign's engines, identified once each, and
 	// checked at every run start (engines.go).
 	engines *engineSet
@@ -131,6 +137,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 	if err := c.engines.refuse(s); err != nil {
 		return nil, err
 	}
+	c.engines.sayProblems(c.progress)
 	c.recPath, c.dataDir, err = recorder.Reserve(c.opt.OutDir, s.Feature, hw, date)
 	if err != nil {
 		return nil, err
@@ -197,6 +204,7 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 		c.counters = append(c.counters, k)
 		c.needMetrics = c.needMetrics || k.NeedsMetrics()
 		c.needProps = c.needProps || k.NeedsProps()
+		c.needStartup = c.needStartup || k.NeedsStartup()
 	}
 	c.progress = NewProgress(opt.Progress, opt.Live, 0, s.Schedule.Cooldown.Duration)
 	return c, nil
@@ -214,6 +222,7 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 	restoreIndexing := c.prepareHost(ctx)
 	defer restoreIndexing()
 	defer c.stopGPUSampler()
+	c.hostCheck(ctx)
 	sch, err := c.resumeSchedule()
 	if err != nil {
 		return nil, err

@@ -40,6 +40,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		LogPath:      logPath,
 		Redact:       c.redact.Text,
 		PIDFiles:     c.pidFiles(),
+		KeepStartup:  c.needStartup,
 	}
 	ph := phasesOf(run)
 	c.progress.Phase(slot.Seq, slot.Arm, "starting engine")
@@ -81,7 +82,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	if s.Schedule.Warmup > 0 {
 		ph.WarmupS = time.Since(warming).Seconds()
 	}
-	var obs engine.Observation
+	obs := engine.Observation{Startup: srv.Log.Startup()}
 	if c.needMetrics {
 		if obs.Before, err = engine.Scrape(ctx, srv.BaseURL, s.Engine.MetricsPath); err != nil {
 			return c.engineErr(srv, err)

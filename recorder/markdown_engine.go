@@ -66,7 +66,7 @@ func (m *mdWriter) engine(r *schema.Record) {
 // engineTable is one engine's identity.
 func (m *mdWriter) engineTable(e schema.EngineInfo, sp shortPaths) {
 	m.p("| | |\n|---|---|\n")
-	m.p("| Command | %s |\n", cellCode(e.Command))
+	m.p("| Command | %s |\n", cellCode(sp.engineCommand(e.Command)))
 	m.p("| Resolved path | %s |\n", cellCode(sp.path(e.Path)))
 	m.p("| sha256 | %s |\n", cellCode(e.SHA256))
 	if e.RealBinary != "" {

@@ -181,7 +181,7 @@ func (f style) noteReason(r schema.Reason) (string, bool) {
 			"(not finite, negative, or more tokens than max_tokens allows); " +
 			fmt.Sprintf("they are recorded as absent, and each run's %s list in %s says what they were.", f.code("impossible"), f.code("runs.jsonl")), true
 	case schema.QuietTimedOut:
-		return fmt.Sprintf("Busy host: the quiet gate's maximum wait passed before %d of %d finished runs, which then ran anyway (on_busy: %s).", r.Runs, r.Finished, f.text(r.OnBusy)), true
+		return fmt.Sprintf("Busy host: the quiet gate did not find the host quiet before %d of %d finished runs, which then ran anyway (on_busy: %s).", r.Runs, r.Finished, f.text(r.OnBusy)), true
 	}
 	return "", false
 }

@@ -190,7 +190,7 @@ func writeTrend(d *safefs.Dir, feature string, es []FleetRecord, series []histor
 		}
 		multi := len(e.Rec.Analysis.ArmVerdicts) > 1
 		if e.Rec.Verdict == schema.Rejected {
-			pts = append(pts, plots.TrendPoint{Date: date, Hardware: e.Rec.Hardware, Rejected: true})
+			pts = append(pts, plots.TrendPoint{Date: date, Seq: e.Seq, Hardware: e.Rec.Hardware, Rejected: true})
 			continue
 		}
 		if !history.Counts(e.Rec.Verdict) {
@@ -204,12 +204,16 @@ func writeTrend(d *safefs.Dir, feature string, es []FleetRecord, series []histor
 			if multi {
 				hw += " " + v.Arm
 			}
-			pts = append(pts, plots.TrendPoint{Date: date, Hardware: hw, Ratio: v.Comparison.Ratio, Lo: v.Comparison.Lo, Hi: v.Comparison.Hi, Valid: e.Rec.Verdict == schema.Valid})
+			pts = append(pts, plots.TrendPoint{Date: date, Seq: e.Seq, Hardware: hw, Ratio: v.Comparison.Ratio, Lo: v.Comparison.Lo, Hi: v.Comparison.Hi, Valid: e.Rec.Verdict == schema.Valid})
 			metric = e.Rec.Scenario.Primary
 		}
 	}
 	if metric == "" {
 		return "", false, nil
+	}
+	seqOf := map[string]int{}
+	for _, e := range es {
+		seqOf[e.Stem] = e.Seq
 	}
 	var steps []plots.TrendStep
 	for _, s := range series {
@@ -232,7 +236,7 @@ func writeTrend(d *safefs.Dir, feature string, es []FleetRecord, series []histor
 			}
 			for _, st := range m.Steps {
 				if date, err := time.Parse("2006-01-02", st.First.Date); err == nil {
-					steps = append(steps, plots.TrendStep{Date: date, Hardware: hw})
+					steps = append(steps, plots.TrendStep{Date: date, Seq: seqOf[st.First.Stem], Hardware: hw})
 				}
 			}
 		}

@@ -182,6 +182,7 @@ func (s *Scenario) validateCounters(p *problems, arms map[string]bool) {
 			p.at(key, "give exactly one source: metric, json, log, props or version")
 		}
 		s.validateTextCounter(p, key, c)
+		s.validatePhase(p, key, c)
 		switch {
 		case c.Metric != "":
 			if _, err := ParseMetricSelector(c.Metric); err != nil {

@@ -265,6 +265,10 @@ type CounterSpec struct {
 	Kind   SourceKind        `json:"kind"`
 	Expr   string            `json:"expr"`
 	Expect map[string]string `json:"expect"`
+	// Phase is PhaseStartup for a log counter that read the engine's
+	// start-up lines; empty for one that read the measured window (and
+	// in records from before).
+	Phase LogPhase `json:"phase,omitempty"`
 }
 
 // Result returns the analysis' result for metric, if any.
@@ -324,4 +328,7 @@ type Places struct {
 	// ran in.
 	Repo string `json:"repo,omitempty"`
 	Home string `json:"home,omitempty"`
+	// Command: the engine's command is shown relative like the other
+	// paths; records from before show it as written.
+	Command bool `json:"command,omitempty"`
 }

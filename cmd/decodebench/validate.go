@@ -57,7 +57,7 @@ hardware, and estimate_other_hardware: true when it is not this campaign's).`,
 					learnSecrets(harness.NewRedactor(s))
 				}
 				for _, w := range warns {
-					fmt.Fprintln(c.App.ErrWriter, w)
+					fmt.Fprintln(c.App.ErrWriter, w.Refusal())
 				}
 				if err != nil {
 					fmt.Fprintln(c.App.ErrWriter, err)
