@@ -20,6 +20,10 @@ type ServedRequest struct {
 	// start's first (whose text is the run's Output), kept so that output
 	// identity compares every measured request.
 	Output string `json:"output,omitempty"`
+	// EngineTimings are the engine's own timings of this request
+	// (llama-server's timings object); absent in records from before,
+	// which kept only the run's first measured request's (Run).
+	EngineTimings map[string]float64 `json:"engine_timings,omitempty"`
 }
 
 // RequestKind is what a served request was for.
