@@ -98,6 +98,8 @@ func (f style) verdictReason(r schema.Reason) (string, bool) {
 		return fmt.Sprintf("Drift: arm %s moved %+.1f%% over the campaign relative to the baseline %s ", f.code(r.Arm), r.Change*100, f.code(r.Baseline)) +
 			fmt.Sprintf("(difference of trends, p=%s < %s): ", strconv.FormatFloat(r.P, 'g', 2, 64), count(r.Alpha)) +
 			"a drift of that arm alone, which interleaving does not cancel; check the machine (heat, clocks).", true
+	case schema.ClocksDisagree:
+		return clocksSentence(f, r), true
 	case schema.Drift:
 		return sentences(
 			fmt.Sprintf("Drift: arm %s drifted %+.1f%% over the campaign (first to last third; rank correlation with time %.2f).", f.code(r.Arm), r.Change*100, r.Rho),
