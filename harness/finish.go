@@ -20,6 +20,10 @@ func (c *campaign) finish(ctx context.Context, sch *schedule, interrupted bool, 
 	c.rec.Method.Interrupted = interrupted
 	restoreIndexing() // before the record says so; the deferred call is then a no-op
 	c.conclude()
+	recordLoaded(c.rec)
+	if !interrupted {
+		c.recordRoofline(ctx)
+	}
 	if err := c.writeOutputs(); err != nil {
 		return nil, err
 	}
