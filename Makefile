@@ -84,7 +84,8 @@ FUZZTIME ?= 20s
 FUZZ_TARGETS := FuzzParse:./scenarios FuzzParse:./recorder FuzzMarkdownRoundTrip:./recorder \
 	FuzzMarkdownEscaping:./recorder FuzzReadEvents:./engine FuzzEventJSON:./engine FuzzStream:./engine \
 	FuzzMetrics:./engine FuzzLogCounter:./engine FuzzCompare:./outputs FuzzParseRunsBytes:./recorder FuzzDataBlock:./recorder \
-	FuzzLoad:./recorder FuzzParseBisect:./recorder FuzzEscape:./internal/termsafe FuzzReadState:./bisect FuzzYAML:./redact
+	FuzzLoad:./recorder FuzzParseBisect:./recorder FuzzEscape:./internal/termsafe FuzzReadState:./bisect FuzzYAML:./redact \
+	FuzzReadHeader:./gguf
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

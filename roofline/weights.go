@@ -90,6 +90,9 @@ func ggufWeights(path string, f *gguf.File, size int64) (Weights, error) {
 	}
 	for i, t := range f.Tensors {
 		n := sizes[i]
+		if n < 0 || n > size {
+			return w, fmt.Errorf("%s: tensor %q claims %d bytes of a %d-byte file", path, t.Name, n, size)
+		}
 		w.TensorBytes += n
 		switch {
 		case t.Name == "token_embd.weight" && !tied && len(t.Dims) == 2 && t.Dims[1] > 0:
@@ -101,6 +104,9 @@ func ggufWeights(path string, f *gguf.File, size int64) (Weights, error) {
 	}
 	if len(f.Tensors) == 0 {
 		return w, errors.New("no tensors")
+	}
+	if w.TensorBytes > size {
+		return w, fmt.Errorf("%s: its tensors claim %d bytes of a %d-byte file", path, w.TensorBytes, size)
 	}
 	w.KV = ggufKV(f, arch)
 	return w, nil
