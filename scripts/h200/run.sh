@@ -24,8 +24,10 @@
 #   minutes (the build 4 to 5 of them).
 #
 # Each step is bounded so that the whole call stays under 10 minutes; a
-# campaign cut short by its bound writes an INCOMPLETE record, which comes
-# back like the others.
+# campaign cut short by its bound gets one SIGTERM (timeout --foreground:
+# GNU timeout otherwise signals its whole process group too, and a second
+# signal makes decodebench stop at once, without a record) and writes an
+# INCOMPLETE record, which comes back like the others.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -74,9 +76,9 @@ if [ -z "$server" ]; then
 		step "configure failed"
 		exit 1
 	fi
-	if ! timeout 330 cmake --build "$build" --target llama-server -j "$(nproc)" >"$out/build.log" 2>&1; then
+	if ! timeout 300 cmake --build "$build" --target llama-server -j "$(nproc)" >"$out/build.log" 2>&1; then
 		tail -40 "$out/build.log"
-		step "build failed or ran past 330 s"
+		step "build failed or ran past 300 s"
 		exit 1
 	fi
 	server=$build/bin/llama-server
@@ -91,14 +93,14 @@ models=/tmp/h200-models
 db=$carry/decodebench
 
 step "the demo scenario (same scenario as the CPU record)"
-LLAMA_SERVER=$server MODEL_DIR=$models timeout -s TERM 170 "$db" run --out "$out/records" llamacpp-speculative
+LLAMA_SERVER=$server MODEL_DIR=$models timeout --foreground -k 10 -s TERM 150 "$db" run --out "$out/records" llamacpp-speculative
 echo "exit $?"
 
 step "both clocks, no warmup request (as the committed record)"
-LLAMA_SERVER=$server MODEL_DIR=$models-chaotic timeout -s TERM 50 "$db" run --out "$out/clocks" --rounds 3 llamacpp-identity-chaotic
+LLAMA_SERVER=$server MODEL_DIR=$models-chaotic timeout --foreground -k 10 -s TERM 45 "$db" run --out "$out/clocks" --rounds 3 llamacpp-identity-chaotic
 echo "exit $?"
 step "both clocks, one warmup request"
-LLAMA_SERVER=$server MODEL_DIR=$models-chaotic timeout -s TERM 50 "$db" run --out "$out/clocks" --rounds 3 --set schedule.warmup=1 llamacpp-identity-chaotic
+LLAMA_SERVER=$server MODEL_DIR=$models-chaotic timeout --foreground -k 10 -s TERM 45 "$db" run --out "$out/clocks" --rounds 3 --set schedule.warmup=1 llamacpp-identity-chaotic
 echo "exit $?"
 
 step "check"
