@@ -23,7 +23,9 @@ if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
 	echo "prepare: commit first: the records name the commit decodebench was built from" >&2
 	exit 1
 fi
-CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -o "$carry/decodebench" ./cmd/decodebench
+# Stamped as the Makefile stamps it: the records name the commit.
+ldflags="-X main.version=$(git describe --tags --always --dirty) -X main.commit=$(git rev-parse --short=12 HEAD)"
+CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -ldflags "$ldflags" -o "$carry/decodebench" ./cmd/decodebench
 CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -o "$carry/synthgguf" ./cmd/synthgguf
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
