@@ -87,7 +87,7 @@ FUZZ_TARGETS := FuzzParse:./scenarios FuzzParse:./recorder FuzzMarkdownRoundTrip
 	FuzzMarkdownEscaping:./recorder FuzzReadEvents:./engine FuzzEventJSON:./engine FuzzStream:./engine \
 	FuzzMetrics:./engine FuzzLogCounter:./engine FuzzCompare:./outputs FuzzDataBlock:./recorder \
 	FuzzLoad:./recorder FuzzParseBisect:./recorder FuzzEscape:./internal/termsafe FuzzEachRun:./recorder \
-	FuzzCheckBisect:./review FuzzReadState:./bisect FuzzYAML:./redact
+	FuzzCheckBisect:./review FuzzReadState:./bisect FuzzYAML:./redact FuzzReadHeader:./gguf
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -301,3 +301,43 @@ func abbrevHash(key string) string {
 	}
 	return h
 }
+
+// sameLoaded refuses two arms, neither a control, that run different
+// engine files whose binaries are byte-identical, with the same arguments
+// and environment, and whose runs loaded byte-identical libraries (by
+// name and sha256): the candidates beside two installs may differ (an
+// extra backend one of them never loads) while the code that ran is the
+// same, an accidental A/A comparison that sameBinaries cannot see before
+// the engines run.
+func (es *engineSet) sameLoaded(s *scenarios.Scenario, a, b string, la, lb []schema.FileSum) error {
+	if es == nil {
+		return nil
+	}
+	ia, oka := es.byArm[a]
+	ib, okb := es.byArm[b]
+	if !oka || !okb || ia == ib || loadedKey(la) != loadedKey(lb) {
+		return nil
+	}
+	ea, eb := es.ids[ia], es.ids[ib]
+	if ea.SHA256 == "" || ea.SHA256 != eb.SHA256 || ea.RealSHA256 != eb.RealSHA256 {
+		return nil
+	}
+	var arms [2]*scenarios.Launch
+	for i, l := range s.Launches() {
+		if s.Arms[i].Control && (l.Arm == a || l.Arm == b) {
+			return nil
+		}
+		switch l.Arm {
+		case a:
+			arms[0] = &l
+		case b:
+			arms[1] = &l
+		}
+	}
+	if arms[0] == nil || arms[1] == nil || !slices.Equal(arms[0].Command[1:], arms[1].Command[1:]) || !sameEnv(arms[0].Env, arms[1].Env) {
+		return nil
+	}
+	what := fmt.Sprintf("arms %q and %q ran byte-identical binaries (%s and %s, sha256 %.12s) that loaded byte-identical libraries", a, b, ea.Path, eb.Path, ea.SHA256)
+	return fmt.Errorf("%s, with the same arguments and environment: an accidental A/A comparison; %s", what,
+		"build the arms from different sources, or mark one control: true")
+}

@@ -25,6 +25,10 @@ func (c *campaign) finish(ctx context.Context, sch *schedule, interrupted bool, 
 	restoreIndexing() // before the record says so; the deferred call is then a no-op
 	c.hostHistory()
 	c.conclude()
+	recordLoaded(c.rec)
+	if !interrupted {
+		c.recordRoofline(ctx)
+	}
 	c.moveFailed()
 	if err := c.writeOutputs(); err != nil {
 		return nil, err

@@ -88,6 +88,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 			return c.engineErr(srv, err)
 		}
 	}
+	loadedBefore := c.mapped(ctx, srv)
 	c.progress.Phase(slot.Seq, slot.Arm, "measuring")
 	meter, meterErr := machine.StartContention(ctx, srv.Pid())
 	raplBefore, raplErr := c.readRAPL()
@@ -109,7 +110,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 			measured = append(measured, streams.Window())
 			sr := schema.ServedRequest{Kind: schema.RequestMeasured,
 				Metrics: requestMetrics(s.Engine.Request.Endpoint, resp), Tokens: resp.Tokens, Prefix: prefix,
-				OutputSHA256: resp.OutputSHA256()}
+				OutputSHA256: resp.OutputSHA256(), EngineTimings: resp.Timings}
 			if i > 0 {
 				sr.Output = resp.Text
 				if resp.CompleteTokenIDs() {
@@ -142,6 +143,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	}
 	raplAfter, raplAfterErr := c.readRAPL()
 	obs.Window = srv.Log.EndWindow(150*time.Millisecond, 2*time.Second)
+	loadedAfter := c.mapped(ctx, srv)
 	var gpuEnergy *schema.Energy
 	if err == nil {
 		run.GPUWindow, gpuEnergy = c.gpuWindow(resp)
@@ -171,6 +173,9 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	run.Energy = windowEnergy(gpuEnergy, raplBefore, raplAfter, errors.Join(raplErr, raplAfterErr), resp.Wall)
 	energyMetrics(run, len(measured))
 	if err := c.observe(obs, run); err != nil {
+		return err
+	}
+	if err := c.loaded(run, loadedBefore, loadedAfter); err != nil {
 		return err
 	}
 	return c.recordStreams(streams, obs, run)

@@ -43,6 +43,7 @@ func (m *mdWriter) engine(r *schema.Record) {
 		m.ln("")
 	}
 	m.ln("")
+	m.loaded(r, sp)
 	q := r.Scenario.Request
 	if r.Method.EngineKind == "command" && r.Schema != schema.SchemaV2 {
 		m.p("Request: none; a command-line engine takes its prompt and token count on its command line.\n\n")

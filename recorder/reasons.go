@@ -109,6 +109,8 @@ func (f style) verdictReason(r schema.Reason) (string, bool) {
 		return fmt.Sprintf("Too many stalls: %d of the %d rounds of arm %s against the baseline are far out, more than a quarter; ", r.Far, r.Rounds, f.code(r.Arm)) +
 			"stalls cannot be told from the arms' own levels (an arm whose median is itself stalled), so no change is decided. " +
 			"Remedies: find what stalls the host (see Machine), or run more rounds.", true
+	case schema.ClocksDisagree:
+		return clocksSentence(f, r), true
 	case schema.Drift:
 		return sentences(
 			fmt.Sprintf("Drift: arm %s drifted %+.1f%% over the campaign (first to last third; rank correlation with time %.2f).", f.code(r.Arm), r.Change*100, r.Rho),

@@ -15,6 +15,10 @@ type Analysis struct {
 	Identity          *IdentityResult `json:"identity,omitempty"`
 	Unmeasured        Reasons         `json:"unmeasured"`
 	ClientEngineRatio float64         `json:"client_engine_ratio,omitempty"`
+	// Clocks are each arm's decode rate on the client's and the engine's
+	// clock (clocks.go); absent in records from before, which kept the
+	// engine's timings of one request a run.
+	Clocks []ArmClocks `json:"clocks,omitempty"`
 	// FamilyAlpha is the family-wise error rate of the primary verdicts
 	// over FamilySize test arms (Holm).
 	FamilyAlpha float64 `json:"family_alpha,omitempty"`

@@ -49,8 +49,13 @@ type Record struct {
 	// relative to; absent in records from before, whose paths are shown
 	// as stored.
 	Places *Places `json:"places,omitempty"`
-	// Roofline is each arm's decode rate as a share of the hardware's
-	// limit; absent where it was not measured.
+	// Loaded are the shared objects the engine's processes mapped, by
+	// the arms that loaded each set (loaded.go); absent in records from
+	// before, and for engines that could not be read.
+	Loaded []ArmsLoaded `json:"loaded,omitempty"`
+	// Roofline is each arm's decode rate as a share of what the memory
+	// allows (roofline.go); absent in records from before, and where the
+	// model or the bandwidth is unknown.
 	Roofline []ArmRoofline `json:"roofline,omitempty"`
 
 	// Runs are read from and written to DataDir/runs.jsonl.
