@@ -38,7 +38,7 @@ func TestPlanSchedule(t *testing.T) {
 	if !(s.Up > 0.02 && s.Up < 0.2 && s.Down > 0.02 && s.Down < s.Up) {
 		t.Errorf("MDE +%.4f / -%.4f", s.Up, s.Down)
 	}
-	longer := planner.New(demo(t, "schedule.rounds.max=30"), vmHost(), planner.Options{}).Schedule
+	longer := planner.New(demo(t, "schedule.rounds.max=30", "schedule.rounds.max_time=1h"), vmHost(), planner.Options{}).Schedule
 	if !(longer.MDE() < s.MDE()) || longer.Time != 3*s.Time {
 		t.Errorf("30 rounds: %+v against 10: %+v", longer, s)
 	}

@@ -214,7 +214,7 @@ func TestRoundsAgainstHolmAlpha(t *testing.T) {
 }
 
 // shippedRounds is the demo scenario's schedule.rounds line.
-const shippedRounds = "rounds: {min: 5, max: 10, every: 5}"
+const shippedRounds = "rounds: {min: 5, max: 10, max_time: 10m, every: 5}"
 
 // The scenario file a user names is read like a prompt file: a FIFO, a
 // device (or a link to one) or a file past MaxScenarioBytes fails at

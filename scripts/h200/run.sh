@@ -8,7 +8,7 @@
 #      H200 records; exported without .git, so its version is set here);
 #   2. writes the synthetic models with the carried synthgguf;
 #   3. the decode rate on both clocks (issue 32 item 6): the chaotic
-#      identity scenario at 3 rounds without a warmup request (as the
+#      identity scenario as shipped (4 rounds) without a warmup request (as the
 #      committed H200 record ran it) and with one; the first is the same
 #      scenario (hash) as the CPU record of this commit run the same way
 #      on the development VM: a row each in the regime table, with each
@@ -92,15 +92,15 @@ models=/tmp/h200-models
 
 db=$carry/decodebench
 
-# The chaotic identity scenario at 3 rounds, as the CPU record of this
-# commit runs it on the development VM (the same scenario hash: one row
+# The chaotic identity scenario as shipped (4 rounds), as the CPU record
+# of this commit runs it on the development VM (the same scenario hash: one row
 # each in the regime table, with their roofline shares), without a warmup
 # request (as the committed H200 record ran) and with one (both clocks).
 step "both clocks, no warmup request (as the committed record)"
-LLAMA_SERVER=$server MODEL_DIR=$models-chaotic timeout --foreground -k 10 -s TERM 100 "$db" run --out "$out/clocks" --rounds 3 llamacpp-identity-chaotic
+LLAMA_SERVER=$server MODEL_DIR=$models-chaotic timeout --foreground -k 10 -s TERM 120 "$db" run --out "$out/clocks" llamacpp-identity-chaotic
 echo "exit $?"
 step "both clocks, one warmup request"
-LLAMA_SERVER=$server MODEL_DIR=$models-chaotic timeout --foreground -k 10 -s TERM 100 "$db" run --out "$out/clocks" --rounds 3 --set schedule.warmup=1 llamacpp-identity-chaotic
+LLAMA_SERVER=$server MODEL_DIR=$models-chaotic timeout --foreground -k 10 -s TERM 120 "$db" run --out "$out/clocks" --set schedule.warmup=1 llamacpp-identity-chaotic
 echo "exit $?"
 
 # The demo scenario with what is left of the call's 10 minutes (H200_BUDGET
