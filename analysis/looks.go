@@ -124,8 +124,11 @@ func looksTaken(in Input) []int {
 }
 
 // planned is the most rounds the schedule allows at its k-th look: the
-// budget's plan then (Campaign.PlannedRounds), else max.
+// budget's plan then (Campaign.PlannedRounds), else max. Before the first
+// look (k < 0: a campaign that stopped before its first look's rounds)
+// it is the first look's plan.
 func planned(in Input, k int) int {
+	k = max(k, 0)
 	if pr := in.Campaign.PlannedRounds; k < len(pr) {
 		return min(pr[k], in.Policy.Schedule.Rounds.Max)
 	}

@@ -182,3 +182,23 @@ func TestAbsentSourceNeedsEveryArm(t *testing.T) {
 		t.Errorf("verdict %s, reasons %+v", a.Verdict, a.Reasons)
 	}
 }
+
+// A budgeted sequential campaign that stopped before its first look (its
+// first run failed, with the budget's plan already made) is analysed, not
+// a panic: the H200 demo run whose warmup the engine refused crashed here.
+func TestBudgetedCampaignBeforeItsFirstLook(t *testing.T) {
+	p := policy("a", "b")
+	p.Schedule.Rounds = scenarios.Rounds{Min: 5, Max: 10, Every: 5, MaxTime: scenarios.Duration{Duration: 10 * time.Minute}}
+	rule, err := RuleOf(schema.RuleCurrent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rounds := range []int{0, 1} {
+		in := campaign(p, rounds, level(map[string]float64{"a": 100, "b": 110}), honest)
+		in.Campaign.Rule, in.Campaign.PlannedRounds = rule, []int{8}
+		in.Runs = append(in.Runs, Run{Seq: len(in.Runs) + 1, Round: rounds + 1, Arm: "a", Start: time.Unix(1000, 0), Error: "warmup request 1: engine reported an error"})
+		if a := Analyze(in); a.Verdict == schema.Valid {
+			t.Errorf("%d rounds: verdict %s", rounds, a.Verdict)
+		}
+	}
+}
