@@ -173,10 +173,7 @@ func (es *engineSet) sameBinaries(s *scenarios.Scenario) error {
 				!slices.Equal(a.Command[1:], b.Command[1:]) || !sameEnv(a.Env, b.Env) {
 				continue
 			}
-			what := fmt.Sprintf("arms %q and %q run byte-identical binaries (%s and %s, sha256 %.12s) with the same arguments and environment",
-				a.Arm, b.Arm, ia.Path, ib.Path, ia.SHA256)
-			how := "build the arms from different sources, or mark one control: true to measure the method's noise floor"
-			return fmt.Errorf("%s: an accidental A/A comparison; %s; nothing was written", what, how)
+			return &IdenticalEngines{Arms: [2]string{a.Arm, b.Arm}, Paths: [2]string{ia.Path, ib.Path}, SHA256: ia.SHA256}
 		}
 	}
 	return nil

@@ -140,6 +140,11 @@ func checkBisect(summaryPath string, src []byte) []Problem {
 		switch {
 		case !st.Build.OK && (st.Class != schema.ClassBuildFailed || len(st.Campaigns) > 0):
 			add(sec, "the build failed, so the commit is %s with no campaign, not %s", schema.ClassBuildFailed, st.Class)
+		case st.SameBuild != nil && (st.Class != schema.ClassGood || len(st.Campaigns) > 0):
+			add(sec, "it built the good commit's engine again, so it is %s with no campaign, not %s", schema.ClassGood, st.Class)
+		case st.SameBuild != nil && !isHex(st.SameBuild.SHA256, 64):
+			add(sec, "the engine it built again names no sha256 (%q)", st.SameBuild.SHA256)
+		case st.SameBuild != nil:
 		case st.Build.OK && len(st.Campaigns) == 0:
 			add(sec, "the build succeeded but no campaign is linked")
 		case st.Build.OK && st.Campaigns[len(st.Campaigns)-1].Class != st.Class:
