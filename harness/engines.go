@@ -200,7 +200,7 @@ func binaryOf(id schema.EngineInfo) string {
 
 // record puts the identities into the record: Engine is the baseline's;
 // when the arms ran more than one engine, Engines lists each with its arms
-// and the record is v4.
+// (a record of a version before SchemaV5 is then v4).
 func (es *engineSet) record(rec *schema.Record, baseline string) {
 	rec.Engine = es.of(baseline)
 	rec.Engines = nil
@@ -210,7 +210,9 @@ func (es *engineSet) record(rec *schema.Record, baseline string) {
 	for i, id := range es.ids {
 		rec.Engines = append(rec.Engines, schema.ArmsEngine{Arms: slices.Clone(es.uses[i].Arms), EngineInfo: id})
 	}
-	rec.Schema = schema.SchemaV4
+	if rec.Schema == schema.Schema {
+		rec.Schema = schema.SchemaV4
+	}
 }
 
 // armHashes is each arm's binary hash (and its wrapped binary's), for the

@@ -174,6 +174,9 @@ func printSummaryText(w io.Writer, rec *schema.Record) {
 	for _, r := range append(append([]schema.Reason{}, a.Reasons...), a.Flags...) {
 		fmt.Fprintln(w, "  "+engine.ParseStartError(strings.TrimSpace(recorder.ReasonText(rec, r))).Reason)
 	}
+	for _, r := range a.AlsoFailed {
+		fmt.Fprintln(w, "  also failed: "+recorder.ReasonText(rec, r))
+	}
 	if rec.Verdict.ShowsResults() {
 		for _, v := range a.ArmVerdicts {
 			fmt.Fprintln(w, "  "+recorder.ArmVerdictText(rec, v))
