@@ -76,9 +76,11 @@ lint:
 
 bench: models llama-server
 	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
-		$(GO) test -run '^$$' -bench . -skip CheckBig -benchtime 20x $$($(GO) list ./... | grep -v -e /e2e -e /fleetbench)
+		$(GO) test -run '^$$' -bench . -skip CheckBig -benchtime 20x $$($(GO) list ./... | grep -v -e /e2e -e /fleetbench -e /sitebench)
 	$(GO) test -run '^$$' -bench CheckBig -benchtime 1x ./review
 	$(GO) test -run '^$$' -bench 1000 -benchtime 1x -timeout 60m ./review/fleetbench
+	DECODEBENCH_BROWSER_RECORDS=1000 $(GO) test -count=1 -run '^TestBrowserGeneratedRecords$$' -v -timeout 30m ./website
+	$(GO) test -run '^$$' -bench . -benchtime 3x -timeout 60m ./website/sitebench
 	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
 		$(GO) test -run '^$$' -bench CampaignFootprint -benchtime 1x ./e2e
 
@@ -87,8 +89,9 @@ bench: models llama-server
 FUZZTIME ?= 20s
 FUZZ_TARGETS := FuzzParse:./scenarios FuzzParse:./recorder FuzzMarkdownRoundTrip:./recorder \
 	FuzzMarkdownEscaping:./recorder FuzzReadEvents:./engine FuzzEventJSON:./engine FuzzStream:./engine \
-	FuzzMetrics:./engine FuzzLogCounter:./engine FuzzCompare:./outputs FuzzParseRunsBytes:./recorder FuzzDataBlock:./recorder \
-	FuzzLoad:./recorder FuzzParseBisect:./recorder FuzzEscape:./internal/termsafe FuzzReadState:./bisect FuzzYAML:./redact
+	FuzzMetrics:./engine FuzzLogCounter:./engine FuzzCompare:./outputs FuzzDataBlock:./recorder \
+	FuzzLoad:./recorder FuzzParseBisect:./recorder FuzzEscape:./internal/termsafe FuzzEachRun:./recorder \
+	FuzzCheckBisect:./review FuzzReadState:./bisect FuzzYAML:./redact FuzzReadHeader:./gguf
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

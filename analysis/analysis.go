@@ -70,8 +70,8 @@ func Analyze(in Input) Analysis {
 		a.Results = results(in, s, a.Marks)
 		var control []schema.Reason
 		a.ArmVerdicts, a.Warnings, control = armVerdicts(in, s)
-		a.Sequential = sequential(in, a.ArmVerdicts)
 		inconclusive, flags = gates(in, s, a.Results, a.Marks)
+		a.Sequential = sequential(in, a.ArmVerdicts, flags)
 		// A control that differs from its baseline says the method finds
 		// differences where there are none: that comes first.
 		inconclusive = append(control, inconclusive...)
@@ -126,7 +126,9 @@ func Analyze(in Input) Analysis {
 		a.Verdict = schema.Valid
 		a.Reasons = runFailures
 	}
-	a.Flags = flags
+	var clockFlags []schema.Reason
+	a.Clocks, clockFlags = clocks(in)
+	a.Flags = append(flags, clockFlags...)
 	if a.Verdict != schema.Inconclusive && a.Verdict != schema.Unverified {
 		// The gates judged, but a verdict decided before them left them
 		// out of its reasons: the record names them beside it.
@@ -142,10 +144,11 @@ func Analyze(in Input) Analysis {
 		a.Warnings = append(a.Warnings, schema.AllowUnverified{Why: p.AllowUnverified})
 	}
 	a.Warnings = append(a.Warnings, hostWarnings(in)...)
+	a.Warnings = append(a.Warnings, hostHistory(in, a.Results)...)
 	if !in.Campaign.V2 {
 		a.Warnings = append(a.Warnings, metricsWithoutValue(in)...)
 	}
-	a.ClientEngineRatio = clientEngineRatio(in.Runs)
+	a.ClientEngineRatio = clientEngineRatio(in.Runs, a.Clocks)
 	a.Unmeasured = unmeasured(in)
 	return a
 }
@@ -276,8 +279,18 @@ func countOK(runs []Run) int {
 }
 
 // clientEngineRatio is the median of the client-side decode rate over the
-// engine's own: 1 means the two clocks agree.
-func clientEngineRatio(runs []Run) float64 {
+// engine's own: 1 means the two clocks agree. Where the runs kept the
+// engine's timings per request (clocks), it is the median of every arm's
+// ratio on the clocks' common definition; runs from before compared each
+// run's rate with its first measured request's predicted_per_second.
+func clientEngineRatio(runs []Run, clocks []schema.ArmClocks) float64 {
+	if len(clocks) > 0 {
+		var rs []float64
+		for _, c := range clocks {
+			rs = append(rs, c.Ratio)
+		}
+		return median(rs)
+	}
 	var xs []float64
 	for _, r := range runs {
 		if cl, ok := r.Metrics[schema.DecodeTokS]; ok && r.OK() && r.EngineRate > 0 {

@@ -117,3 +117,44 @@ func BisectRange(commits []string, classes map[string]schema.BisectClass) (lo, h
 	}
 	return 0, hi
 }
+
+// NextBisectCommit is the commit the search measures next, given the
+// classes of the commits measured so far (commits oldest first, the bad
+// revision last): the bad revision first, then the untested commit of the
+// range the first bad commit is still in (BisectRange) nearest its middle,
+// the lower one on a tie. done when ConcludeBisect decides the outcome or
+// no untested commit is left in the range.
+func NextBisectCommit(commits []string, classes map[string]schema.BisectClass) (next string, done bool) {
+	n := len(commits)
+	if n == 0 {
+		return "", true
+	}
+	if _, tested := classes[commits[n-1]]; !tested {
+		return commits[n-1], false
+	}
+	if ConcludeBisect(commits, classes).Result != schema.Unfinished {
+		return "", true
+	}
+	lo, hi := BisectRange(commits, classes)
+	mid := (lo + hi) / 2
+	best := -1
+	for i := lo; i < hi; i++ {
+		if _, tested := classes[commits[i]]; tested {
+			continue
+		}
+		if best < 0 || abs(i-mid) < abs(best-mid) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return "", true
+	}
+	return commits[best], false
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -42,10 +42,14 @@ func checkIdentity(in Input) *schema.IdentityResult {
 		// Every concurrent stream's output, and every measured request's
 		// after the start's first, is compared too: in the baseline each
 		// must agree with the others, elsewhere each with the baseline's.
-		for _, so := range slices.Concat(r.StreamOutputs, r.RequestOutputs) {
+		for i, so := range slices.Concat(r.StreamOutputs, r.RequestOutputs) {
 			text, stripped := outputs.Strip(so, x.Strip)
 			res.Stripped = append(res.Stripped, stripped...)
-			byArm[r.Arm] = append(byArm[r.Arm], outputs.Output{Text: text})
+			o := outputs.Output{Text: text}
+			if j := i - len(r.StreamOutputs); j >= 0 && j < len(r.RequestTokenIDs) && len(stripped) == 0 {
+				o.Tokens = r.RequestTokenIDs[j]
+			}
+			byArm[r.Arm] = append(byArm[r.Arm], o)
 			seqs[r.Arm] = append(seqs[r.Arm], r.Seq)
 		}
 	}

@@ -49,6 +49,12 @@ type Campaign struct {
 	// for a command engine.
 	Requests, Warmup int
 	Command          bool
+	// PlannedRounds are, at each look taken, the most rounds a budgeted
+	// schedule allowed then (Method.PlannedRounds); nil without a budget.
+	PlannedRounds []int
+	// History is the host's earlier records of the scenario the campaign
+	// found when it ended (Method.History); nil when it found too few.
+	History *schema.HostHistory
 }
 
 // Run is one measured run (or failed attempt), as the analysis reads it.
@@ -108,8 +114,10 @@ type Run struct {
 	Streams       []schema.Stream
 	StreamOutputs []string
 	// RequestOutputs are the texts of the start's measured requests after
-	// the first (schedule.requests), compared like the run's output.
-	RequestOutputs []string
+	// the first (schedule.requests), compared like the run's output, with
+	// their token ids where all are known (RequestTokenIDs, nil else).
+	RequestOutputs  []string
+	RequestTokenIDs [][]int
 }
 
 // Reading is one counter's value in one run.

@@ -28,6 +28,9 @@ type mdeCase struct {
 	// rounds of the looks taken.
 	level, power, minEffect float64
 	looks                   []int
+	// design is the arm's sequential design under a rule that spends
+	// alpha by the information reached; empty otherwise.
+	design stats.Design
 }
 
 // NoiseMDE is the MDE of two groups from their robust noise (of the

@@ -22,7 +22,7 @@ func FromRecord(p scenarios.Policy, runs []schema.Run, m schema.Method) (Input, 
 // with the campaign's facts from its method.
 func NewInput(p scenarios.Policy, rule Rule, runs []schema.Run, m schema.Method) Input {
 	in := Input{Policy: p, Campaign: Campaign{Planned: len(m.Planned), Started: m.Started, Interrupted: m.Interrupted, Rule: rule, Diagnosis: m.Diagnosis,
-		Requests: m.Requests, Warmup: m.Warmup, Command: m.EngineKind != ""}}
+		Requests: m.Requests, Warmup: m.Warmup, Command: m.EngineKind != "", PlannedRounds: m.PlannedRounds, History: m.History}}
 	for _, r := range runs {
 		in.Runs = append(in.Runs, runOf(r))
 	}
@@ -64,6 +64,7 @@ func runOf(r schema.Run) Run {
 		if q.Kind == schema.RequestMeasured {
 			if measured++; measured > 1 {
 				ar.RequestOutputs = append(ar.RequestOutputs, q.Output)
+				ar.RequestTokenIDs = append(ar.RequestTokenIDs, q.TokenIDs)
 			}
 		}
 	}

@@ -28,7 +28,7 @@ func (s samples) timed(in Input, arm, metric string) []stats.Timed {
 	var out []stats.Timed
 	for _, i := range s[arm] {
 		if v, ok := in.Runs[i].Metrics[metric]; ok {
-			out = append(out, stats.Timed{Pos: float64(in.Runs[i].Seq), Value: v})
+			out = append(out, stats.Timed{Pos: float64(in.Runs[i].Seq), Value: v, Block: in.Runs[i].Round})
 		}
 	}
 	return out

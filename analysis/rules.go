@@ -28,4 +28,10 @@ var rules = map[schema.Rule]Rule{
 	// robust-2 with the stalls' rate taken with its uncertainty.
 	schema.RuleRobust3: {Name: schema.RuleRobust3, Comparison: LogRegression{}, MDE: ModelledMDE{StallRate: stats.StallRateUncertain},
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: RelativeDrift{Alpha: DriftAlpha}, Looks: BonferroniLooks{}, Pooling: Pools, Wording: SenseWords},
+	// Each arm against its reference round by round, stalls trimmed only
+	// when far off and refused when too many; alpha spent over the looks
+	// by the information reached; an arm's own drift stated at the start
+	// and the end, never stopped on.
+	schema.RuleRobust4: {Name: schema.RuleRobust4, Comparison: RoundBlocks{}, MDE: BlocksMDE{StallRate: stats.StallRateUncertain},
+		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF}, Pooling: Pools, Wording: SenseWords},
 }

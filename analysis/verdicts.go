@@ -6,16 +6,35 @@ import (
 	"github.com/decodebench/decodebench/stats"
 )
 
+// judgement is what a rule's parts judge the arms' verdicts from: the
+// arms' comparisons with their references (rs[i], refs[i] for
+// verdicts[i]) at the look's level alpha.
+type judgement struct {
+	in       Input
+	s        samples
+	alpha    float64
+	verdicts []schema.ArmVerdict
+	rs       []stats.Robust
+	refs     [][]string
+}
+
+// compare is arm i's comparison with its reference again, at another level.
+func (j *judgement) compare(i int, alpha, confidence float64) stats.Robust {
+	p := j.in.Policy
+	return j.in.Campaign.Rule.Comparison.compare(j.in, j.s, j.refs[i], j.verdicts[i].Arm, p.Primary, alpha, confidence)
+}
+
 // armVerdicts judges every arm but the baseline on the primary metric, by
 // the campaign's rule.
 //
-// Test arms form a family whose p-values are adjusted by Holm's method,
-// so that the chance of any false "faster"/"slower" among them stays at
-// the family's alpha. A negative control is judged alone, by the rule's
-// control test; when the campaign has one, each test arm is also compared
-// with it (SeparatesFromNoise). It returns the verdicts, the warnings of
-// the statistics library, and the reasons that make the campaign
-// INCONCLUSIVE (a control that differs from its baseline).
+// Test arms form a family judged by Holm's method, so that the chance of
+// any false "faster"/"slower" among them stays at the family's alpha (the
+// rule's look spending decides how, at each look). A negative control is
+// judged alone, by the rule's control test; when the campaign has one,
+// each test arm is also compared with it (SeparatesFromNoise). It returns
+// the verdicts, the warnings of the statistics library, and the reasons
+// that make the campaign INCONCLUSIVE (a control that differs from its
+// baseline, a comparison refused for its stalls).
 func armVerdicts(in Input, s samples) ([]schema.ArmVerdict, []schema.Reason, []schema.Reason) {
 	p, rule := in.Policy, in.Campaign.Rule
 	alpha, confidence, seq := rule.Looks.levels(in)
@@ -26,6 +45,7 @@ func armVerdicts(in Input, s samples) ([]schema.ArmVerdict, []schema.Reason, []s
 	family := testArms(p)
 	control := firstControl(p)
 	refs, pooled := reference(p, rule)
+	j := &judgement{in: in, s: s, alpha: alpha}
 	compare := func(refs []string, arm string) stats.Robust {
 		return rule.Comparison.compare(in, s, refs, arm, p.Primary, alpha, confidence)
 	}
@@ -38,7 +58,6 @@ func armVerdicts(in Input, s samples) ([]schema.ArmVerdict, []schema.Reason, []s
 	}
 	// A test arm is compared with the reference (the baseline, and the
 	// controls when pooled); a control with the baseline alone.
-	rs := map[string]stats.Robust{}
 	var stalls []stats.Stalls
 	seen := 0
 	for _, a := range p.Arms {
@@ -51,68 +70,61 @@ func armVerdicts(in Input, s samples) ([]schema.ArmVerdict, []schema.Reason, []s
 			ref = []string{p.Baseline}
 		}
 		r := compare(ref, a.Name)
-		rs[a.Name] = r
+		j.verdicts = append(j.verdicts, schema.ArmVerdict{Arm: a.Name, Control: a.Control, Comparison: rule.Comparison.store(r, alpha, p.Stats.MinEffect)})
+		j.rs, j.refs = append(j.rs, r), append(j.refs, ref)
 		stalls = append(stalls, r.Stalls)
 	}
-	var out []schema.ArmVerdict
 	var vcs []stats.Robust
 	var warnings, inconclusive []schema.Reason
-	var ps []float64
-	for _, a := range p.Arms {
-		if a.Name == p.Baseline {
-			continue
-		}
-		r := rs[a.Name]
+	for i := range j.verdicts {
+		v, r := &j.verdicts[i], j.rs[i]
 		for _, w := range r.Warnings {
-			warnings = append(warnings, schema.ComparisonNote{Arm: a.Name, Baseline: p.Baseline, Note: w})
+			warnings = append(warnings, schema.ComparisonNote{Arm: v.Arm, Baseline: p.Baseline, Note: w})
 		}
-		v := schema.ArmVerdict{Arm: a.Name, Control: a.Control, Comparison: rule.Comparison.store(r, alpha, p.Stats.MinEffect)}
+		if r.Refused {
+			inconclusive = append(inconclusive, schema.TooManyStalls{Arm: v.Arm, Far: r.Stalls.Trimmed + r.Stalls.Kept, Rounds: r.Blocks})
+		}
 		v.MDEAlpha = alpha
-		m := mdeCase{in: in, s: s, arm: a.Name, r: r, stalls: stalls, seen: seen, level: alpha, power: MDEPower, minEffect: p.Stats.MinEffect, looks: looks}
-		if !a.Control {
+		m := mdeCase{in: in, s: s, arm: v.Arm, r: r, stalls: stalls, seen: seen, level: alpha, power: MDEPower, minEffect: p.Stats.MinEffect, looks: looks}
+		if !v.Control {
 			v.Pooled = pooled
 			v.MDEAlpha = alpha / float64(len(family))
 			m.level, m.power = v.MDEAlpha, power
-			ps = append(ps, r.P)
 		}
+		m.design = rule.Looks.design(j, i, m.level)
 		up, down := rule.MDE.mde(m)
 		v.MDE, v.MDEDown = orZero(up), orZero(down)
 		var vc stats.Robust
 		switch {
-		case a.Control:
+		case v.Control:
 			vc = r
 		case control != "":
-			vc = compare([]string{control}, a.Name)
+			vc = compare([]string{control}, v.Arm)
 			cc := rule.Control.vsControl(rule.Comparison.store(vc, alpha, p.Stats.MinEffect), vc, v.Comparison)
 			v.ControlArm, v.VsControl = control, &cc
 		}
 		vcs = append(vcs, vc)
-		out = append(out, v)
 	}
-	adj := stats.Holm(ps)
-	k := 0
-	for i := range out {
-		v := &out[i]
+	rule.Looks.decide(j)
+	for i := range j.verdicts {
+		v := &j.verdicts[i]
 		c := &v.Comparison
 		if v.Control {
-			if rule.Control.judge(v, vcs[i], alpha, p.Stats.MinEffect) {
+			level := alpha
+			if c.Level > 0 {
+				level = c.Level
+			}
+			if rule.Control.judge(v, j.rs[i], level, p.Stats.MinEffect) {
 				inconclusive = append(inconclusive, schema.ControlDiffers{Arm: v.Arm, Baseline: p.Baseline, Metric: p.Primary,
 					Ratio: c.Ratio, P: c.P, Lo: c.Lo, Hi: c.Hi, Alpha: alpha})
 			}
 			continue
 		}
-		if len(family) > 1 {
-			c.AdjustedP = adj[k]
-		}
-		pp := adj[k]
-		k++
-		c.Significant = c.Significant && pp < alpha
-		c.Disagreement = disagreement(schema.Comparison{Ratio: c.Ratio, Lo: c.Lo, Hi: c.Hi, P: pp}, alpha, p.Stats.MinEffect)
 		if v.VsControl != nil {
 			v.SeparatesFromNoise = rule.Control.separates(*c, *v.VsControl, vcs[i])
 		}
 	}
-	return out, warnings, inconclusive
+	return j.verdicts, warnings, inconclusive
 }
 
 // testArms are the arms whose primary comparison with the baseline forms

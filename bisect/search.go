@@ -5,49 +5,16 @@ import (
 	"github.com/decodebench/decodebench/schema"
 )
 
-// nextCommit is the commit the search measures next: the bad revision
-// first, then the untested commit nearest the middle of the range the
-// first bad commit is still in. done when the outcome is decided.
+// nextCommit is the commit the search measures next
+// (analysis.NextBisectCommit), done when the outcome is decided; once the
+// bad revision is measured it sets the summary's outcome as the steps so
+// far give it.
 func nextCommit(sum *schema.Bisect) (string, bool) {
-	shas := commitIDs(sum.Commits)
-	classes := classesOf(sum.Steps)
-	bad := shas[len(shas)-1]
-	if _, tested := classes[bad]; !tested {
-		return bad, false
+	shas, classes := commitIDs(sum.Commits), classesOf(sum.Steps)
+	if _, tested := classes[shas[len(shas)-1]]; tested {
+		sum.Outcome = analysis.ConcludeBisect(shas, classes)
 	}
-	o := analysis.ConcludeBisect(shas, classes)
-	sum.Outcome = o
-	if o.Result != schema.Unfinished {
-		return "", true
-	}
-	lo, hi := analysis.BisectRange(shas, classes)
-	if i := pickNext(shas, classes, lo, hi); i >= 0 {
-		return shas[i], false
-	}
-	return "", true
-}
-
-// pickNext picks the untested commit of [lo, hi) nearest the middle of
-// [lo, hi], the lower one on a tie (-1 when every one is tested).
-func pickNext(shas []string, classes map[string]schema.BisectClass, lo, hi int) int {
-	mid := (lo + hi) / 2
-	best := -1
-	for i := lo; i < hi; i++ {
-		if _, tested := classes[shas[i]]; tested {
-			continue
-		}
-		if best < 0 || abs(i-mid) < abs(best-mid) {
-			best = i
-		}
-	}
-	return best
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
+	return analysis.NextBisectCommit(shas, classes)
 }
 
 func commitIDs(cs []schema.BisectCommit) []string {

@@ -15,9 +15,10 @@ import (
 )
 
 // DryRun writes what run would do, and runs nothing: the arms with their
-// resolved engine command lines, the interleaved order, and the estimated
-// duration by the costs c (found in the records folder dir, or guessed).
-func DryRun(w io.Writer, s *scenarios.Scenario, c estimate.Costs, dir string) error {
+// resolved engine command lines, the interleaved order, the estimated
+// duration by the costs c (found in the records folder dir, or guessed),
+// and the notes after it (what the schedule detects here).
+func DryRun(w io.Writer, s *scenarios.Scenario, c estimate.Costs, dir string, notes ...string) error {
 	rounds := max(s.Schedule.Rounds.Min, s.Schedule.Rounds.Max)
 	plan, err := harness.Plan(s.ArmNames(), rounds, s.Policy.Schedule.Order, s.Schedule.Seed)
 	if err != nil {
@@ -42,6 +43,9 @@ func DryRun(w io.Writer, s *scenarios.Scenario, c estimate.Costs, dir string) er
 	}
 	sh := s.EstimateShape()
 	fmt.Fprintf(w, "estimated duration: %s, %s; see validate --help\n", scenarios.Round(estimate.Duration(sh, c)), EstimateBasis(sh, c, dir))
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
 	fmt.Fprintln(w, "dry run: nothing was started and no record was written")
 	return nil
 }
@@ -126,6 +130,11 @@ func writeSchedule(w io.Writer, s *scenarios.Scenario) {
 func runs(s *scenarios.Scenario) string {
 	r, arms := s.Schedule.Rounds, len(s.Arms)
 	switch {
+	case r.Sequential() && r.MaxTime.Duration > 0:
+		return fmt.Sprintf("%d to at most %d rounds × %d arms within a budget of %s (sequential: ", r.Min, r.Max, arms, r.MaxTime) +
+			fmt.Sprintf("the verdict looked at every %d rounds from %d, stopping at the first look that decides every test arm, ", r.Every, r.Min) +
+			"or at the look after which the budget leaves no room for the next, alpha spent over the looks the budget allows); " +
+			fmt.Sprintf("the first %d rounds shown", r.Max)
 	case r.Sequential():
 		looks := r.Looks()
 		return fmt.Sprintf("%d to %d rounds × %d arms (sequential: ", r.Min, r.Max, arms) +

@@ -13,9 +13,12 @@ import (
 // start serves its warmup and two measured requests; the raw run keeps all
 // three, the run's value is the two measured requests' geometric mean (the
 // start is what the analysis replicates), and the record has the noise
-// anatomy with its figures and advice, and passes check.
+// anatomy with its figures and advice, and passes check. Output identity
+// compares both measured requests token by token: the start's one token
+// replay names the ids of each that generated its text.
 func TestRequestsPerStartAnatomy(t *testing.T) {
-	res := run(t, scenario{Feature: "e2e-anatomy", Rounds: 3, Warmup: 1, Requests: 2, MaxTokens: 32, Cooldown: "0s"})
+	res := run(t, scenario{Feature: "e2e-anatomy", Rounds: 3, Warmup: 1, Requests: 2, MaxTokens: 32, Cooldown: "0s",
+		Extra: "exactness: {compare: [draft], against: classic}\n"})
 	if res.record == nil {
 		t.Fatalf("exit %d, no record:\n%s", res.code, res.stderr)
 	}
@@ -38,6 +41,12 @@ func TestRequestsPerStartAnatomy(t *testing.T) {
 		if r.ReadyS <= 0 || r.Requests[1].Metrics[schema.WallS] <= 0 {
 			t.Errorf("run %d: ready %v s, request wall %v s", r.Seq, r.ReadyS, r.Requests[1].Metrics[schema.WallS])
 		}
+		if q := r.Requests[2]; len(r.TokenIDs) != 32 || len(q.TokenIDs) != 32 || q.Output != r.Output || r.Phases.ReplayS <= 0 {
+			t.Errorf("run %d: ids %d, the second request's %d (text the same: %v), replay %+v", r.Seq, len(r.TokenIDs), len(q.TokenIDs), q.Output == r.Output, r.Phases)
+		}
+	}
+	if id := rec.Analysis.Identity; id == nil || id.Verdict != "IDENTICAL" || !id.Baseline.TokensCompared || !id.Arms[0].TokensCompared || id.Arms[0].Runs != 6 {
+		t.Errorf("identity: %+v", id)
 	}
 	an := rec.Analysis.Anatomy
 	if an == nil || an.Gap != "" || an.Pooled == nil || an.Pooled.Starts != 6 || an.Pooled.PerStart != 3 || len(an.Arms) != 2 || an.Advice < 1 {

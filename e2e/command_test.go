@@ -120,7 +120,7 @@ func cliScenario(t *testing.T, file, tool, env string, oldnew ...string) (yaml, 
 // tells the arms apart from its system_info line, the text from stdout.
 func TestCommandEngineLlamaCompletion(t *testing.T) {
 	yaml, bin := cliScenario(t, "llamacpp-cli.yaml", "llama-completion", "LLAMA_COMPLETION",
-		`"-n", "64"`, `"-n", "16"`, "rounds: {min: 5, max: 20, every: 5}, warmup: 1, cooldown: 1s", "rounds: 4, warmup: 1, cooldown: 0s",
+		`"-n", "64"`, `"-n", "16"`, "rounds: {min: 5, max: 20, max_time: 10m, every: 5}, warmup: 1, cooldown: 1s", "rounds: 4, warmup: 1, cooldown: 0s",
 		"gates: {max_spread: 50%, max_contended: 50%}", "gates: {max_spread: 0, max_contended: 0}\nexactness: {compare: [t1], on_mismatch: report}")
 	code, rec, md, _ := runFile(t, yaml, bin)
 	if code != 0 && code != 2 {
@@ -149,7 +149,7 @@ func TestCommandEngineLlamaCompletion(t *testing.T) {
 // expectation REJECTS.
 func TestCommandEngineLlamaSpeculative(t *testing.T) {
 	yaml, bin := cliScenario(t, "llamacpp-speculative-cli.yaml", "llama-speculative", "LLAMA_SPECULATIVE",
-		`"-n", "64"`, `"-n", "16"`, "rounds: {min: 5, max: 20, every: 5}, warmup: 0, cooldown: 1s", "rounds: 2, warmup: 0, cooldown: 0s",
+		`"-n", "64"`, `"-n", "16"`, "rounds: {min: 5, max: 20, max_time: 10m, every: 5}, warmup: 0, cooldown: 1s", "rounds: 2, warmup: 0, cooldown: 0s",
 		"gates: {max_spread: 50%, max_contended: 50%}", "gates: {max_spread: 0, max_contended: 0}")
 	code, rec, _, _ := runFile(t, yaml, bin)
 	if code != 0 && code != 2 {

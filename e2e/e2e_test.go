@@ -255,8 +255,11 @@ type proc struct {
 	stdout bytes.Buffer
 	lines  chan string // stderr lines as they arrive
 	stderr strings.Builder
-	mu     sync.Mutex
-	done   chan struct{}
+	// unset are variables left out of decodebench's environment (a new
+	// shell's), LLAMA_SERVER and MODEL_DIR among them.
+	unset []string
+	mu    sync.Mutex
+	done  chan struct{}
 }
 
 // start writes the scenario and starts decodebench in the background.
@@ -287,6 +290,10 @@ func (p *proc) launch(t *testing.T, models string, args ...string) *proc {
 	p.cmd = exec.Command(binary, args...)
 	p.cmd.Dir = p.dir
 	p.cmd.Env = append(os.Environ(), "LLAMA_SERVER="+llamaServer, "MODEL_DIR="+models)
+	p.cmd.Env = slices.DeleteFunc(p.cmd.Env, func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(p.unset, name)
+	})
 	// Each test its own host lock (and engine registry beside it): a
 	// campaign a failed test left behind must not hold up the next.
 	p.cmd.Env = append(p.cmd.Env, "DECODEBENCH_LOCK="+filepath.Join(p.dir, "host.lock"))

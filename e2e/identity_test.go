@@ -96,6 +96,13 @@ func TestIdentityNondeterministicBaseline(t *testing.T) {
 	if !strings.Contains(res.md, "is not deterministic") {
 		t.Error("record does not say the baseline is not deterministic")
 	}
+	// Sampled with a random seed, a replay cannot generate the measured
+	// text again: none is made.
+	for _, r := range readRuns(t, res) {
+		if r.Phases == nil || r.Phases.ReplayS != 0 || (r.TokenIDs == nil && !strings.Contains(r.TokenNote, "random seed")) {
+			t.Errorf("run %d: phases %+v, note %q", r.Seq, r.Phases, r.TokenNote)
+		}
+	}
 }
 
 // An empty output (a stop sequence that fires on the first token) is an

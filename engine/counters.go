@@ -20,6 +20,8 @@ type Counter struct {
 	// text is the policy of a text source (props, version), whose
 	// capture pattern narrows what it read.
 	text *scenarios.CounterPolicy
+	// Phase is the log lines a log counter reads.
+	Phase schema.LogPhase
 }
 
 // Reading is one counter's value in one run.
@@ -43,6 +45,9 @@ type Observation struct {
 	Before, After Metrics        // scrapes around the measured request
 	Reply         map[string]any // the engine's final reply
 	Window        []string       // engine log lines of the measured window
+	// Startup is the engine's log lines from its launch until it was
+	// ready (read only when a counter asks for them).
+	Startup []string
 	// Props is the server's GET /props reply after the measured request
 	// (read only when a counter asks for it).
 	Props map[string]any
@@ -54,7 +59,7 @@ type Observation struct {
 // NewCounter compiles a scenario counter.
 func NewCounter(c scenarios.CounterPolicy) (*Counter, error) {
 	expr := c.Expr
-	k := &Counter{Name: c.Name, Kind: c.Kind, Expr: expr}
+	k := &Counter{Name: c.Name, Kind: c.Kind, Expr: expr, Phase: c.Phase}
 	switch c.Kind {
 	case schema.SourceMetric:
 		sel, err := scenarios.ParseMetricSelector(expr)
@@ -79,6 +84,10 @@ func NewCounter(c scenarios.CounterPolicy) (*Counter, error) {
 
 // NeedsMetrics reports whether the counter reads the metrics endpoint.
 func (c *Counter) NeedsMetrics() bool { return c.Kind == schema.SourceMetric }
+
+// NeedsStartup reports whether the counter reads the engine's start-up
+// log lines.
+func (c *Counter) NeedsStartup() bool { return c.Phase == schema.PhaseStartup }
 
 // NeedsProps reports whether the counter reads the server's GET /props.
 func (c *Counter) NeedsProps() bool { return c.Kind == schema.SourceProps }
@@ -156,11 +165,15 @@ func (c *Counter) read(o Observation) (Reading, error) {
 	case schema.SourceProps, schema.SourceVersion:
 		return c.readText(o)
 	case schema.SourceLog:
-		sum, n, err := SumLogMatches(c.re, o.Window)
+		lines, where := o.Window, "the measured window"
+		if c.Phase == schema.PhaseStartup {
+			lines, where = o.Startup, "the engine's start-up"
+		}
+		sum, n, err := SumLogMatches(c.re, lines)
 		if err != nil {
 			return Reading{}, fmt.Errorf("counter %s: %w", c.Name, err)
 		}
-		return Reading{Value: sum, Note: fmt.Sprintf("%d matching log lines in the measured window", n), Absent: n == 0}, nil
+		return Reading{Value: sum, Note: fmt.Sprintf("%d matching log lines in %s", n, where), Absent: n == 0}, nil
 	}
 	return Reading{}, fmt.Errorf("counter %s: unknown kind %v", c.Name, c.Kind)
 }

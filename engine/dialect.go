@@ -50,8 +50,12 @@ func (completion) fields(m map[string]any, req Request, _ bool) {
 	noPromptCache(m, req)
 }
 
+// event reads the ids in tokens, but not of a prompt_progress event
+// (return_progress, never asked for), whose tokens are [0]: ids of
+// nothing generated (testdata completion-stream-progress.sse).
 func (completion) event(obj jsonValue, p *eventParts) {
 	var content, tokens, stop jsonValue
+	progress := false
 	for k, v := range obj.members {
 		switch {
 		case k.is("content"):
@@ -60,10 +64,15 @@ func (completion) event(obj jsonValue, p *eventParts) {
 			tokens = v
 		case k.is("stop"):
 			stop = v
+		case k.is("prompt_progress"):
+			progress = true
 		}
 	}
 	if content.isString() {
 		p.text = content.appendString(p.text)
+	}
+	if progress {
+		return
 	}
 	for v := range tokens.elements {
 		if f, ok := v.number(); ok {
@@ -86,13 +95,24 @@ func tokenID(f float64) (int32, bool) {
 	return int32(f), true
 }
 
+// replayIDs reads `tokens`, which a non-streamed reply fills with every
+// generated token (16 of 16 where the stream named 12, testdata
+// completion-replay.json); an engine without return_tokens leaves it out.
 func (completion) replayIDs(body []byte) (string, []int, error) {
 	var reply struct {
-		Content string `json:"content"`
-		Tokens  []int  `json:"tokens"`
+		Content         string `json:"content"`
+		Tokens          []int  `json:"tokens"`
+		TokensPredicted int    `json:"tokens_predicted"`
 	}
 	if err := json.Unmarshal(body, &reply); err != nil {
 		return "", nil, fmt.Errorf("token replay: %w", err)
+	}
+	switch n := reply.TokensPredicted; {
+	case len(reply.Tokens) == 0 && (n > 0 || reply.Content != ""):
+		return reply.Content, nil, &ReplayGap{Tokens: n, why: "the engine's reply carries no tokens"}
+	case n > 0 && len(reply.Tokens) != n:
+		return reply.Content, nil, &ReplayGap{Named: len(reply.Tokens), Tokens: n,
+			why: fmt.Sprintf("the reply's tokens name %d of %d generated tokens", len(reply.Tokens), n)}
 	}
 	return reply.Content, reply.Tokens, nil
 }
@@ -223,18 +243,19 @@ func (completions) replayIDs(body []byte) (string, []int, error) {
 	}
 	ch := reply.Choices[0]
 	text := ch.Text + ch.Message.Content
+	n := reply.Usage.CompletionTokens
 	if ch.Logprobs == nil {
-		return text, nil, errors.New("token replay: the engine returned no logprobs")
+		return text, nil, &ReplayGap{Tokens: n, why: "the engine returned no logprobs"}
 	}
 	var ids []int
 	for _, e := range ch.Logprobs.Content {
 		if e.ID == nil {
-			return text, nil, errors.New("token replay: the engine's logprobs carry no token ids")
+			return text, nil, &ReplayGap{Tokens: n, why: "the engine's logprobs carry no token ids"}
 		}
 		ids = append(ids, *e.ID)
 	}
-	if n := reply.Usage.CompletionTokens; n > 0 && len(ids) != n {
-		return text, nil, fmt.Errorf("token replay: logprobs name %d of %d generated tokens", len(ids), n)
+	if n > 0 && len(ids) != n {
+		return text, nil, &ReplayGap{Named: len(ids), Tokens: n, why: fmt.Sprintf("logprobs name %d of %d generated tokens", len(ids), n)}
 	}
 	return text, ids, nil
 }

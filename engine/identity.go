@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -29,29 +31,48 @@ const RealBinaryMarker = "# decodebench-real-binary: "
 // (ModelFiles). This is neither the machine's identity (machine.Identify:
 // hardware and OS) nor output identity (package outputs).
 func Identify(ctx context.Context, command string, env []string, sourceDir string) schema.EngineInfo {
-	id, _ := IdentifyExecuted(ctx, command, env, sourceDir)
+	id, _, _ := IdentifyExecuted(ctx, command, env, sourceDir)
 	return id
+}
+
+// UnidentifiedError is an engine that resolves but cannot be identified:
+// what it executes cannot be hashed, or it cannot run at all (its
+// --version could not start it, or its shell exited 126 or 127: a
+// command it runs is missing or not executable, as in a wrapper copied
+// away from the files it names relative to itself).
+type UnidentifiedError struct {
+	Path string
+	Why  []string
+}
+
+func (e *UnidentifiedError) Error() string {
+	return fmt.Sprintf("engine %s cannot be identified: %s", e.Path, strings.Join(e.Why, "; "))
 }
 
 // IdentifyExecuted is Identify with what it resolved: the files the
 // identity hashed, which every later start of the engine must still
-// execute (a campaign checks them at each run start).
-func IdentifyExecuted(ctx context.Context, command string, env []string, sourceDir string) (schema.EngineInfo, Executed) {
+// execute (a campaign checks them at each run start); and, for an engine
+// that resolves, an *UnidentifiedError when it cannot be identified (its
+// problems are in the identity too).
+func IdentifyExecuted(ctx context.Context, command string, env []string, sourceDir string) (schema.EngineInfo, Executed, error) {
 	id := schema.EngineInfo{Command: command}
 	x, err := Resolve(command, env)
 	if err != nil {
 		id.Problems = append(id.Problems, fmt.Sprintf("cannot resolve %q: %v", command, err))
-		return id, x
+		return id, x, nil
 	}
 	path := x.Path
 	id.Path = path
+	unid := &UnidentifiedError{Path: path}
 	if id.SHA256, err = fileSHA256(path); err != nil {
 		id.Problems = append(id.Problems, err.Error())
+		unid.Why = append(unid.Why, err.Error())
 	}
 	if x.RealBinary != "" {
 		id.RealBinary = x.RealBinary
 		if id.RealSHA256, err = fileSHA256(x.RealBinary); err != nil {
 			id.Problems = append(id.Problems, err.Error())
+			unid.Why = append(unid.Why, fmt.Sprintf("the binary it runs, %s: %v", x.RealBinary, err))
 		}
 	}
 	libs, problems := hashLibraries(x.Libraries)
@@ -63,6 +84,9 @@ func IdentifyExecuted(ctx context.Context, command string, env []string, sourceD
 	id.Version = cutText(strings.TrimSpace(res.out), 2000)
 	if err != nil {
 		id.Problems = append(id.Problems, fmt.Sprintf("%s --version: %v", command, err))
+		if why := cannotRun(path, res.out, err); why != "" {
+			unid.Why = append(unid.Why, why)
+		}
 	}
 	if res.cut > 0 {
 		id.Problems = append(id.Problems, fmt.Sprintf("%s --version printed more than %s; the rest was not read", command, sizeText(MaxVersionBytes)))
@@ -84,7 +108,33 @@ func IdentifyExecuted(ctx context.Context, command string, env []string, sourceD
 			id.Problems = append(id.Problems, fmt.Sprintf("engine source %s: %v", sourceDir, err))
 		}
 	}
-	return id, x
+	if len(unid.Why) > 0 {
+		return id, x, unid
+	}
+	return id, x, nil
+}
+
+// cannotRun says why a version probe's failure means the engine cannot run
+// at all: it could not be started (a file the kernel cannot execute, an
+// interpreter that is missing), or its shell exited 126 (found, not
+// executable) or 127 (not found); "" for any other failure (an engine
+// without --version may exit 1 or 2 on it and run fine).
+func cannotRun(path, out string, err error) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
+	if first != "" {
+		first = fmt.Sprintf(" (it printed %q)", cutText(first, 300))
+	}
+	var ee *exec.ExitError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &ee) && ee.ExitCode() == 127:
+		return fmt.Sprintf("%s --version exited with status 127, a shell's \"command not found\": a command it runs is missing%s", path, first)
+	case errors.As(err, &ee) && ee.ExitCode() == 126:
+		return fmt.Sprintf("%s --version exited with status 126, a shell's \"cannot execute\": a command it runs is not executable%s", path, first)
+	case errors.As(err, &pe):
+		return fmt.Sprintf("%s cannot be started: %v", path, err)
+	}
+	return ""
 }
 
 // versionTimeout bounds a version probe, whatever the processes it starts

@@ -6,7 +6,6 @@ import (
 	"os"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/decodebench/decodebench/internal/safefs"
 )
@@ -35,8 +34,14 @@ type Log struct {
 	windowKept, windowBytes int64
 	windowCut               int
 	lastWindow              WindowOutput
-	tail                    []string // last tailSize lines, unredacted, for error messages
-	last                    time.Time
+	// startup keeps, while inStartup, the lines the engine writes from
+	// its launch until it is ready (startup.go), for startup counters.
+	startup     []string
+	inStartup   bool
+	startupKept int64
+	startupCut  int
+	tail        []string // last tailSize lines, unredacted, for error messages
+	last        time.Time
 	// written is the size of the file's head; once it would pass
 	// LogHeadBytes the log keeps its tail in ring (at most LogTailBytes)
 	// and counts what falls out of it in cutBytes and cutLines, keeping
@@ -168,6 +173,9 @@ func (l *Log) writeLocked(p []byte) (int, error) {
 // addLine takes one complete engine line: the window keeps it as written,
 // for the counters; the file gets it redacted.
 func (l *Log) addLine(s string) {
+	if l.inStartup {
+		l.keepStartup(s)
+	}
 	if l.inWindow {
 		if l.windowKept+int64(len(s)) <= MaxWindowBytes {
 			l.window = append(l.window, s)
@@ -325,38 +333,6 @@ func (l *Log) Cut() int64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.cutBytes
-}
-
-// Tail returns the last lines the engine wrote, redacted, each at most
-// tailLineBytes.
-func (l *Log) Tail() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.drainLocked()
-	lines := l.tail
-	if len(lines) > tailSize {
-		lines = lines[len(lines)-tailSize:]
-	}
-	out := make([]string, 0, len(lines)+1)
-	for _, s := range lines {
-		out = append(out, l.red(cutLine(s)))
-	}
-	if len(l.partial) > 0 {
-		out = append(out, l.red(cutLine(string(l.partial))))
-	}
-	return out
-}
-
-// cutLine shortens a line for an error's log tail.
-func cutLine(s string) string {
-	if len(s) <= tailLineBytes {
-		return s
-	}
-	cut := tailLineBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("… (%d more bytes)", len(s)-cut)
 }
 
 // Close writes what the log holds of its tail, with a marker saying what

@@ -23,7 +23,8 @@ type Executed struct {
 	// Path is the file executed: what Start and RunCommand run when given
 	// it as Executable, whatever PATH or a link says by then.
 	Path string
-	// RealBinary is the binary a wrapper script names, else empty.
+	// RealBinary is the binary a wrapper script names by its marker, or
+	// a shell script runs by its exec line (script.go), else empty.
 	RealBinary string
 	// Libraries are the engine's shared libraries, each a path with its
 	// links followed, sorted.
@@ -51,10 +52,22 @@ func Resolve(command string, env []string) (Executed, error) {
 	x := Executed{Path: path}
 	binary := path
 	real, libDirs := wrapperMarkers(path)
+	var problem string
+	if real == "" {
+		real, problem = scriptTarget(path, env)
+		// A script that runs the install's wrapper runs the binary
+		// that wrapper names.
+		if r, dirs := wrapperMarkers(real); r != "" {
+			real, libDirs = r, dirs
+		}
+	}
 	if real != "" {
 		x.RealBinary, binary = real, real
 	}
 	x.Libraries, x.Problems = libraryPaths(binary, libDirs, env)
+	if problem != "" {
+		x.Problems = append([]string{problem}, x.Problems...)
+	}
 	return x, nil
 }
 

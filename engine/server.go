@@ -46,6 +46,9 @@ type Config struct {
 	// PIDFiles are written with the engine's pid and start time while it
 	// runs (ReapStale reads them after a crash), and removed when it stops.
 	PIDFiles []string
+	// KeepStartup keeps the lines the engine writes until it is ready,
+	// for startup counters (Log.Startup).
+	KeepStartup bool
 }
 
 // Server is a started engine.
@@ -70,43 +73,6 @@ type Server struct {
 	// are those still running when it stopped, which were killed.
 	tree      *tree
 	leftovers []Leftover
-}
-
-// StartError is an engine that could not be started or never became
-// ready. It carries the last lines of the engine's log.
-type StartError struct {
-	Reason  string
-	LogTail []string
-}
-
-// logLinesIntro introduces the log tail in a StartError's text.
-const logLinesIntro = "last engine log lines:"
-
-func (e *StartError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Reason)
-	if len(e.LogTail) > 0 {
-		b.WriteString("; " + logLinesIntro + "\n")
-		for _, l := range e.LogTail {
-			b.WriteString("    ")
-			b.WriteString(l)
-			b.WriteString("\n")
-		}
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
-// ParseStartError reads back the text of an error, as a run stores it: a
-// StartError's gives its reason and log tail, any other error's its reason.
-func ParseStartError(s string) StartError {
-	reason, rest, _ := strings.Cut(s, logLinesIntro)
-	e := StartError{Reason: strings.TrimRight(reason, "; ")}
-	for _, l := range strings.Split(rest, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			e.LogTail = append(e.LogTail, l)
-		}
-	}
-	return e
 }
 
 // pickPort chooses the port of each start; tests replace it to hand the
@@ -163,6 +129,9 @@ func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
 		return nil, err
 	}
 	log.redact = cfg.Redact
+	if cfg.KeepStartup {
+		log.KeepStartup()
+	}
 	if attempt > 0 {
 		log.Mark("port conflict on the previous start; retrying on port %d", port)
 	}
@@ -226,6 +195,7 @@ func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
 		s.Stop()
 		return nil, err
 	}
+	log.EndStartup()
 	log.Mark("ready on port %d", port)
 	// Again now that it serves: a wrapper script has exec'd the engine by
 	// now, and the executable a stale engine is matched by is the

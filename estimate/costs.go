@@ -20,24 +20,24 @@ const (
 // Costs are what one engine start and one request of a scenario take, the
 // inputs of Duration.
 type Costs struct {
-	Basis Basis
+	Basis Basis `json:"basis"`
 	// Record is the record file the costs come from; empty for a guess.
-	Record string
+	Record string `json:"record,omitempty"`
 	// Hardware is that record's hardware. OtherHardware is set when it is
 	// not the hardware the campaign would record: the scenario says
 	// "auto" and no record of this machine's hardware could be used.
-	Hardware      string
-	OtherHardware bool
+	Hardware      string `json:"hardware,omitempty"`
+	OtherHardware bool   `json:"other_hardware,omitempty"`
 	// Start is a start's fixed cost for this scenario, in the noise
 	// anatomy's sense: its cooldown, the engine's launch to ready, its
 	// warmups and its stop; everything but its measured requests.
-	Start time.Duration
+	Start time.Duration `json:"start_ns"`
 	// Request is one request of this scenario's max_tokens.
-	Request time.Duration
+	Request time.Duration `json:"request_ns"`
 	// RecordTokens is the record's max_tokens when Request was scaled from
 	// it to this scenario's; 0 when not scaled.
-	RecordTokens int
+	RecordTokens int `json:"record_tokens,omitempty"`
 	// Adjusted is set when Start was moved from the record's to this
 	// scenario's cooldown, warmups or request length.
-	Adjusted bool
+	Adjusted bool `json:"adjusted,omitempty"`
 }

@@ -28,9 +28,9 @@ func demo(t *testing.T) *scenarios.Scenario {
 func TestEstimate(t *testing.T) {
 	s := demo(t)
 	// At most 10 rounds (the sequential schedule's last look) × 3 arms ×
-	// (2s cooldown + 5s start + (1 warmup + 1 measured) × (0.5s + 256/50 s)).
+	// (2s cooldown + 5s start + (1 warmup + 3 measured) × (0.5s + 256/50 s)).
 	req := 500*time.Millisecond + 5120*time.Millisecond
-	want := 30 * (2*time.Second + 5*time.Second + 2*req)
+	want := 30 * (2*time.Second + 5*time.Second + 4*req)
 	if c := estimate.Guess(s.EstimateShape()); c.Basis != estimate.BasisGuess || c.Record != "" || c.Request != req {
 		t.Errorf("Guess = %+v", c)
 	}
@@ -85,7 +85,7 @@ func TestCostsFromAnatomy(t *testing.T) {
 		!near(c.Start, 6430*time.Millisecond) || !near(c.Request, 2070*time.Millisecond) {
 		t.Fatalf("costs %+v, %v", c, ok)
 	}
-	if got, want := estimate.Duration(s.EstimateShape(), c), 30*(6430+2070)*time.Millisecond; !near(got, want) {
+	if got, want := estimate.Duration(s.EstimateShape(), c), 30*(6430+3*2070)*time.Millisecond; !near(got, want) {
 		t.Errorf("Duration = %v, want %v", got, want)
 	}
 	s.Schedule.Rounds, s.Schedule.Requests = scenarios.Rounds{Min: 5, Max: 15, Every: 5}, 2

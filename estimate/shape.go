@@ -23,16 +23,24 @@ type Shape struct {
 	Requests int
 	// Rounds is the most rounds the campaign may run; Arms its arms.
 	Rounds, Arms int
+	// Budget is a sequential schedule's budget in minutes (0 for none):
+	// the campaign stops at the look the next would not fit after.
+	Budget time.Duration
 }
 
 // Duration is a rough duration of the whole campaign at its most rounds:
-// rounds × arms × (a start's fixed cost + its measured requests).
+// rounds × arms × (a start's fixed cost + its measured requests), or its
+// budget when it has one and the rounds would not fit in it.
 func Duration(s Shape, c Costs) time.Duration {
 	run := float64(c.Start) + float64(max(1, s.Requests))*float64(c.Request)
-	if est := float64(s.Rounds) * float64(s.Arms) * run; est < float64(1<<62) {
-		return time.Duration(est)
+	est := time.Duration(1 << 62)
+	if e := float64(s.Rounds) * float64(s.Arms) * run; e < float64(1<<62) {
+		est = time.Duration(e)
 	}
-	return 1 << 62
+	if s.Budget > 0 && est > s.Budget {
+		return s.Budget
+	}
+	return est
 }
 
 // startCost is a start's fixed cost for the scenario from the engine's own

@@ -1,4 +1,5 @@
-// Package gguf writes GGUF v3 files, the model container read by llama.cpp.
+// Package gguf writes GGUF v3 files, the model container read by llama.cpp,
+// and reads any GGUF v2 or v3 file's header (reader.go).
 //
 // It exists so that decodebench can manufacture small synthetic models
 // locally (see package synthmodel) instead of downloading real weights. It

@@ -9,6 +9,7 @@ import (
 
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/history"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
@@ -39,6 +40,18 @@ type Options struct {
 	// ScenarioWarnings are what validation reported without refusing the
 	// scenario (a non-loopback bind, say); the record repeats them.
 	ScenarioWarnings []string
+	// Records, when set, reads the data blocks of the records in a
+	// folder (review.LoadHistory); as the campaign ends, the earlier
+	// records of this host and scenario in the record's folder are its
+	// host history (hosthistory.go). Checked, when set, says whether a
+	// record passes check (and, where not, why, on its own): one that
+	// does not is left out of it.
+	Records func(dir string) ([]history.Record, []error, error)
+	Checked func(path string) bool
+	// FailedOut, when set, is where a campaign whose verdict is FAILED
+	// or REJECTED moves its record and data folder (scratch.go): a failed
+	// try kept out of the records.
+	FailedOut string
 }
 
 // Outcome is what a campaign left behind.
@@ -63,12 +76,17 @@ type campaign struct {
 	rec       *schema.Record
 	// rule is the statistical rule the record is written under
 	// (schema.RuleCurrent), resolved once.
-	rule        analysis.Rule
+	rule analysis.Rule
+	// st is the campaign's resume state, written again when a budgeted
+	// schedule plans a look.
+	st          state
 	progress    *Progress
 	journal     *Journal
 	counters    []*engine.Counter
 	needMetrics bool
 	needProps   bool
+	// needStartup: a counter reads the engine's start-up log lines.
+	needStartup bool
 	// engines are the campaign's engines, identified once each, and
 	// checked at every run start (engines.go).
 	engines *engineSet
@@ -83,6 +101,9 @@ type campaign struct {
 	redact *redact.Redactor
 	// host holds the baselines of the quiet gate and cooldown (host.go).
 	host hostState
+	// replayGaps are the outputs, by arm, whose token replay came back
+	// without every id, and why (replay.go).
+	replayGaps map[replayKey]string
 }
 
 // Executor performs one measured run of a slot, filling in run. An error
@@ -116,6 +137,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 	if err := c.engines.refuse(s); err != nil {
 		return nil, err
 	}
+	c.engines.sayProblems(c.progress)
 	c.recPath, c.dataDir, err = recorder.Reserve(c.opt.OutDir, s.Feature, hw, date)
 	if err != nil {
 		return nil, err
@@ -134,6 +156,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 	if err := writeStateIn(c.data, st); err != nil {
 		return nil, err
 	}
+	c.st = st
 	return c.execute(ctx)
 }
 
@@ -181,6 +204,7 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 		c.counters = append(c.counters, k)
 		c.needMetrics = c.needMetrics || k.NeedsMetrics()
 		c.needProps = c.needProps || k.NeedsProps()
+		c.needStartup = c.needStartup || k.NeedsStartup()
 	}
 	c.progress = NewProgress(opt.Progress, opt.Live, 0, s.Schedule.Cooldown.Duration)
 	return c, nil
@@ -198,6 +222,7 @@ func (c *campaign) execute(ctx context.Context) (*Outcome, error) {
 	restoreIndexing := c.prepareHost(ctx)
 	defer restoreIndexing()
 	defer c.stopGPUSampler()
+	c.hostCheck(ctx)
 	sch, err := c.resumeSchedule()
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/decodebench/decodebench/engine"
@@ -62,10 +63,14 @@ func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *schema.Ru
 		LogPath:    logPath,
 		Redact:     c.redact.Text,
 	}
+	ph := phasesOf(run)
+	warming := time.Now()
 	for i := 0; i < s.Schedule.Warmup; i++ {
 		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("warmup %d/%d", i+1, s.Schedule.Warmup))
 		cfg.Label, cfg.Append = fmt.Sprintf("warmup run %d (discarded)", i+1), i > 0
-		if _, err := engine.RunCommand(ctx, cfg); err != nil {
+		_, err := engine.RunCommand(ctx, cfg)
+		ph.WarmupS = time.Since(warming).Seconds()
+		if err != nil {
 			return fmt.Errorf("warmup run %d: %w", i+1, err)
 		}
 	}
@@ -76,7 +81,9 @@ func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *schema.Ru
 	// (its rusage) counted as the engine's.
 	var meter *machine.ContentionMeter
 	cfg.OnStart = func(pid int) { meter, _ = machine.StartContention(ctx, pid) }
+	measuring := time.Now()
 	res, err := engine.RunCommand(ctx, cfg)
+	ph.MeasuredS = time.Since(measuring).Seconds()
 	if err != nil {
 		return err
 	}

@@ -30,6 +30,9 @@ type engineSet struct {
 	envs     [][]string
 	executed []engine.Executed
 	watched  [][]*watchedFile
+	// unidentified says, per engine, why one that resolves cannot be
+	// identified (engine.UnidentifiedError); nil for one that can.
+	unidentified []error
 }
 
 // identifyEngines identifies every distinct engine of the scenario.
@@ -44,7 +47,8 @@ func identifyEngines(ctx context.Context, s *scenarios.Scenario) *engineSet {
 		// loader variables choose the libraries (EngineKey keeps arms
 		// whose loader variables differ apart).
 		env := engine.Environ(l.Env)
-		id, x := engine.IdentifyExecuted(ctx, l.Binary(), env, l.Source)
+		id, x, unidentified := engine.IdentifyExecuted(ctx, l.Binary(), env, l.Source)
+		es.unidentified = append(es.unidentified, unidentified)
 		version := id.Version
 		if vc := l.VersionCommand; len(vc) > 0 {
 			v, err := engine.VersionOf(ctx, vc, l.EngineEnv)
@@ -73,6 +77,18 @@ func identifyEngines(ctx context.Context, s *scenarios.Scenario) *engineSet {
 		es.watched = append(es.watched, watch(id))
 	}
 	return es
+}
+
+// sayProblems prints what identifying the engines found wrong without
+// refusing them (the record lists it too): a user's wrapper script whose
+// binary cannot be named, a library not found, a version probe that
+// failed.
+func (es *engineSet) sayProblems(p *Progress) {
+	for i, id := range es.ids {
+		for _, pr := range id.Problems {
+			p.Printf("engine %s (arm %s): %s", orNone(id.Path), strings.Join(es.uses[i].Arms, ", "), pr)
+		}
+	}
 }
 
 func dirty(id schema.EngineInfo) bool { return id.SourceDirty != nil && *id.SourceDirty }
@@ -106,7 +122,8 @@ func (es *engineSet) version(arm string) string {
 }
 
 // refuse returns why the campaign must not start: an engine that does not
-// resolve, a source checkout that is dirty or newer than its binary
+// resolve or cannot be identified (it cannot run, or what it runs cannot
+// be hashed), a source checkout that is dirty or newer than its binary
 // (unless the scenario allows it), a binary whose hash is not the one the
 // scenario pins, or two arms that run byte-identical
 // binaries with the same arguments and environment, neither a negative
@@ -119,6 +136,10 @@ func (es *engineSet) refuse(s *scenarios.Scenario) error {
 			how := "install it or name it by path (the shipped scenarios take ${LLAMA_SERVER}, " +
 				"which `make demo` sets to the llama-server it installs under .cache/llama.cpp/bin)"
 			return fmt.Errorf("%s: %s; nothing was written", what, how)
+		}
+		if err := es.unidentified[i]; err != nil {
+			how := "make it runnable where it is, or name the binary itself (a wrapper copied away from the files it names relative to itself runs none of them)"
+			return fmt.Errorf("arm %s: %v: %s; nothing was written", strings.Join(u.Arms, ", "), err, how)
 		}
 		if id.AllowDirty != "" {
 			continue
@@ -243,15 +264,79 @@ func hashKey(id schema.EngineInfo) string {
 	return k
 }
 
-// changedSince returns the arms whose binary hash differs from the state's.
+// changedSince says, for each arm whose engine's files hash to another
+// key than the state's, what it ran then and what it is now: a path and a
+// hash each, or why there is none (never an empty one).
 func (es *engineSet) changedSince(st state) []string {
 	var out []string
 	for arm, h := range st.ArmEngines {
 		i, ok := es.byArm[arm]
 		if ok && hashKey(es.ids[i]) != h {
-			out = append(out, fmt.Sprintf("%s (%s: sha256 %.12s, was %.12s)", arm, es.ids[i].Path, es.ids[i].SHA256, h))
+			out = append(out, fmt.Sprintf("arm %s ran sha256 %s, and %s", arm, orNone(abbrevHash(h)), engineNow(es.ids[i])))
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// engineNow says what an engine identity is now: its path and hash, or
+// that its command does not resolve, or that its binary cannot be hashed.
+func engineNow(id schema.EngineInfo) string {
+	why := strings.Join(id.Problems, "; ")
+	switch {
+	case id.Path == "":
+		return fmt.Sprintf("now %q does not resolve (%s)", id.Command, orNone(why))
+	case id.SHA256 == "":
+		return fmt.Sprintf("now %s cannot be hashed (%s)", id.Path, orNone(why))
+	}
+	return fmt.Sprintf("now %s has sha256 %s", id.Path, abbrevHash(hashKey(id)))
+}
+
+// abbrevHash is a hash key's first hash, shortened as messages show it.
+func abbrevHash(key string) string {
+	h, _, _ := strings.Cut(key, " ")
+	if len(h) > 12 {
+		h = h[:12]
+	}
+	return h
+}
+
+// sameLoaded refuses two arms, neither a control, that run different
+// engine files whose binaries are byte-identical, with the same arguments
+// and environment, and whose runs loaded byte-identical libraries (by
+// name and sha256): the candidates beside two installs may differ (an
+// extra backend one of them never loads) while the code that ran is the
+// same, an accidental A/A comparison that sameBinaries cannot see before
+// the engines run.
+func (es *engineSet) sameLoaded(s *scenarios.Scenario, a, b string, la, lb []schema.FileSum) error {
+	if es == nil {
+		return nil
+	}
+	ia, oka := es.byArm[a]
+	ib, okb := es.byArm[b]
+	if !oka || !okb || ia == ib || loadedKey(la) != loadedKey(lb) {
+		return nil
+	}
+	ea, eb := es.ids[ia], es.ids[ib]
+	if ea.SHA256 == "" || ea.SHA256 != eb.SHA256 || ea.RealSHA256 != eb.RealSHA256 {
+		return nil
+	}
+	var arms [2]*scenarios.Launch
+	for i, l := range s.Launches() {
+		if s.Arms[i].Control && (l.Arm == a || l.Arm == b) {
+			return nil
+		}
+		switch l.Arm {
+		case a:
+			arms[0] = &l
+		case b:
+			arms[1] = &l
+		}
+	}
+	if arms[0] == nil || arms[1] == nil || !slices.Equal(arms[0].Command[1:], arms[1].Command[1:]) || !sameEnv(arms[0].Env, arms[1].Env) {
+		return nil
+	}
+	what := fmt.Sprintf("arms %q and %q ran byte-identical binaries (%s and %s, sha256 %.12s) that loaded byte-identical libraries", a, b, ea.Path, eb.Path, ea.SHA256)
+	return fmt.Errorf("%s, with the same arguments and environment: an accidental A/A comparison; %s", what,
+		"build the arms from different sources, or mark one control: true")
 }

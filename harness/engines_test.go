@@ -188,7 +188,7 @@ func TestEngineSetNoticesReplacedBinary(t *testing.T) {
 	// A resume sees the change per arm.
 	st := state{ArmEngines: map[string]string{"base": hashKey(es.of("base")), "head": hashKey(es.of("head"))}}
 	again := identifyEngines(context.Background(), c.scenario)
-	if got := again.changedSince(st); len(got) != 1 || !strings.HasPrefix(got[0], "head ") {
+	if got := again.changedSince(st); len(got) != 1 || !strings.HasPrefix(got[0], "arm head ") {
 		t.Errorf("changed since: %v", got)
 	}
 }
@@ -212,7 +212,7 @@ func TestResumeRefusesAChangedArmEngine(t *testing.T) {
 	}
 	fakeBinary(t, head, "srv build 3") // rebuilt between the interruption and the resume
 	_, err = Resume(context.Background(), dataDir, s, Options{})
-	if err == nil || !strings.Contains(err.Error(), "engine binary of arm head") || strings.Contains(err.Error(), "arm base") {
+	if err == nil || !strings.Contains(err.Error(), "arm head ran sha256 ") || strings.Contains(err.Error(), "arm base") {
 		t.Fatalf("want a refusal naming arm head, got %v", err)
 	}
 }

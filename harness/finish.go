@@ -11,7 +11,11 @@ import (
 // so, the conclusion, and the record and its files written.
 func (c *campaign) finish(ctx context.Context, sch *schedule, interrupted bool, restoreIndexing func()) (*Outcome, error) {
 	if !interrupted {
+		began := time.Now()
 		c.diagnose(ctx)
+		if len(c.rec.Method.Diagnosis) > 0 {
+			c.rec.Method.DiagnosisS = time.Since(began).Seconds()
+		}
 	}
 	c.progress.Close()
 	c.rec.Method.Planned = Arms(sch.plan)
@@ -19,7 +23,13 @@ func (c *campaign) finish(ctx context.Context, sch *schedule, interrupted bool, 
 	c.rec.Method.Finished = time.Now().Round(0)
 	c.rec.Method.Interrupted = interrupted
 	restoreIndexing() // before the record says so; the deferred call is then a no-op
+	c.hostHistory()
 	c.conclude()
+	recordLoaded(c.rec)
+	if !interrupted {
+		c.recordRoofline(ctx)
+	}
+	c.moveFailed()
 	if err := c.writeOutputs(); err != nil {
 		return nil, err
 	}

@@ -18,10 +18,18 @@ func (c *campaign) prepareDataDir() error {
 }
 
 // holdFolders opens the data folder and the record's folder, never through
-// a link, for the rest of the campaign.
+// a link, for the rest of the campaign, and locks the data folder (Running
+// says so to check); another process holding it is refused.
 func (c *campaign) holdFolders() error {
 	var err error
 	if c.data, err = safefs.OpenDir(c.dataDir); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	if ok, err := c.data.Lock(); !ok {
+		c.data.Close()
+		if err == nil {
+			err = fmt.Errorf("%s is in use by a campaign running now; nothing was written", c.dataDir)
+		}
 		return fmt.Errorf("data folder: %w", err)
 	}
 	if c.out, err = safefs.OpenDir(filepath.Dir(c.recPath)); err != nil {
@@ -56,4 +64,11 @@ func (c *campaign) checkFolders() error {
 		return fmt.Errorf("record folder: %w", err)
 	}
 	return nil
+}
+
+// Running reports whether a campaign (a resume among them) is running in
+// the data folder dataDir now: its record is rewritten when it ends.
+func Running(dataDir string) bool {
+	locked, err := safefs.Locked(dataDir)
+	return err == nil && locked
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/decodebench/decodebench/engine"
@@ -22,8 +21,12 @@ import (
 type hostState struct {
 	baselineCPU float64
 	baselineGPU map[int]float64
+	// busy: a quiet wait ran out, and no run has found the host quiet
+	// since (quietGate).
+	busy bool
 	// For tests: replace the machine's readers.
 	waitQuiet  func(context.Context, machine.QuietConfig) machine.QuietResult
+	check      func(context.Context, machine.QuietConfig, time.Duration) machine.HostCheck
 	coolDown   func(context.Context, machine.CooldownConfig) machine.CooldownResult
 	conditions func(context.Context) machine.Conditions
 	// gpu samples the NVIDIA GPUs through every measured window; nil
@@ -130,30 +133,36 @@ func (e errBusyHost) Error() string {
 	return fmt.Sprintf("the host was not quiet after %.0fs (on_busy: abort)", e.q.WaitedS)
 }
 
-// quietGate holds the run until the host is quiet (gates.quiet).
+// quietGate holds the run until the host is quiet (gates.quiet). Once a
+// wait ran out, the host is taken as busy: later runs look once and go on
+// (on_busy) while it stays busy, and wait again in full once a run finds
+// it quiet, so that a busy host costs one max_wait, not one per run.
 func (c *campaign) quietGate(ctx context.Context, slot Slot) *schema.QuietWait {
 	q := c.policy.Gates.Quiet
 	if q == nil {
 		return nil
 	}
 	c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("waiting for a quiet host (%v)", q.Window))
-	deny := append(append([]string{}, machine.DefaultDeny...), q.Deny...)
-	// Another instance of the engine binary, not started by this campaign
-	// (its own engines are stopped by now).
-	for _, e := range c.scenario.Engines() {
-		if name := filepath.Base(e.Launch.Binary()); !slices.Contains(genericLaunchers, name) && !slices.Contains(deny, name) {
-			deny = append(deny, name)
-		}
-	}
 	wait := c.host.waitQuiet
 	if wait == nil {
 		wait = machine.WaitQuiet
 	}
-	res := wait(ctx, machine.QuietConfig{Window: q.Window, Interval: q.Interval, MaxWait: q.MaxWait, CPUThreshold: q.MaxCPU, Deny: deny, Conditions: c.host.conditions})
+	cfg := c.quietConfig()
+	cfg.GiveUpWhenBusy, cfg.Progress = c.host.busy, c.quietProgress(slot)
+	res := wait(ctx, cfg)
 	out := res.Record()
-	if res.EndedBy == machine.QuietTimedOut {
-		out.OnBusy = q.OnBusy
-		c.progress.Printf("run %d: the host was not quiet after %v (%v); on_busy: %s", slot.Seq, res.Waited.Round(time.Second), res.Held, q.OnBusy)
+	switch res.EndedBy {
+	case machine.QuietTimedOut:
+		out.OnBusy, out.Recheck = q.OnBusy, c.host.busy
+		if !c.host.busy {
+			c.progress.Printf("run %d: the host was not quiet after %v (%s); on_busy: %s: %s", slot.Seq, res.Waited.Round(time.Second), blocksText(res.Last), q.OnBusy, onBusyText(q.OnBusy))
+		}
+		c.host.busy = true
+	case machine.QuietReached:
+		if c.host.busy {
+			c.progress.Printf("run %d: the host is quiet again: runs wait for quiet in full (at most %v) again", slot.Seq, q.MaxWait)
+		}
+		c.host.busy = false
 	}
 	return out
 }

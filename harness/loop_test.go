@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -64,6 +65,12 @@ func executeTest(t *testing.T, ctx context.Context, c *campaign) *Outcome {
 		t.Fatal(err)
 	}
 	c.rec = c.newRecord("x", "2026-01-01", schema.MachineInfo{}, time.Now().Round(0))
+	if c.host.check == nil {
+		// A quiet host, found at once: the real check watches for 2 s.
+		c.host.check = func(context.Context, machine.QuietConfig, time.Duration) machine.HostCheck {
+			return machine.HostCheck{Cores: 2}
+		}
+	}
 	out, err := c.execute(ctx)
 	if err != nil {
 		t.Fatal(err)

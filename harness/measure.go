@@ -14,15 +14,24 @@ var errInterrupted = errors.New("interrupted")
 // the run. It returns errInterrupted, without journaling, when ctx is done
 // before the run finished: an interrupted run is not a finished run.
 func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.Run, error) {
-	run := schema.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm}
+	began := time.Now()
+	ph := &schema.Phases{}
+	run := schema.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm, Phases: ph}
 	if attempt > 1 {
 		run.Attempt = attempt
 	}
+	lap, cools := time.Now(), !c.lastEnd.IsZero() && (c.policy.Schedule.Cooldown > 0 || c.policy.Schedule.UntilQuiet != nil)
 	run.Cooldown = c.cooldown(ctx, slot)
+	if cools {
+		ph.CooldownS = time.Since(lap).Seconds()
+	}
 	if ctx.Err() != nil {
 		return run, errInterrupted
 	}
-	run.Quiet = c.quietGate(ctx, slot)
+	lap = time.Now()
+	if run.Quiet = c.quietGate(ctx, slot); run.Quiet != nil {
+		ph.QuietS = time.Since(lap).Seconds()
+	}
 	if ctx.Err() != nil {
 		return run, errInterrupted
 	}
@@ -53,6 +62,7 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 	if err != nil {
 		run.Error = clipError(err.Error())
 	}
+	ph.SpanS = time.Since(began).Seconds()
 	// The analysis sees exactly what is stored: the redacted run, every
 	// number in it finite.
 	c.redact.Walk(&run)
@@ -67,4 +77,12 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 		c.progress.Printf("run %d failed: %s", slot.Seq, run.Error)
 	}
 	return run, nil
+}
+
+// phasesOf is the run's phases, made when the run has none yet.
+func phasesOf(run *schema.Run) *schema.Phases {
+	if run.Phases == nil {
+		run.Phases = &schema.Phases{}
+	}
+	return run.Phases
 }

@@ -52,6 +52,9 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 			PoolControl: p.Stats.PoolControl,
 		},
 	}
+	if b := s.Schedule.Rounds.MaxTime.Duration; b > 0 {
+		rec.Method.MaxTime = b.String()
+	}
 	for _, n := range s.Unmeasured {
 		rec.Scenario.Unmeasured = append(rec.Scenario.Unmeasured, string(n))
 	}
@@ -72,7 +75,11 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 		rec.Method.PrefixCache = append(rec.Method.PrefixCache, schema.ArmPrefixCache{Arm: a.Name, State: p.PrefixCache.State, Why: string(p.PrefixCache.Why)})
 	}
 	for i, sc := range s.Counters {
-		rec.Counters = append(rec.Counters, schema.CounterSpec{Name: sc.Name, Kind: p.Counters[i].Kind, Expr: p.Counters[i].Expr, Expect: sc.Expect})
+		cs := schema.CounterSpec{Name: sc.Name, Kind: p.Counters[i].Kind, Expr: p.Counters[i].Expr, Expect: sc.Expect}
+		if p.Counters[i].Phase == schema.PhaseStartup {
+			cs.Phase = schema.PhaseStartup // a window counter's record is as before
+		}
+		rec.Counters = append(rec.Counters, cs)
 	}
 	return rec
 }
@@ -120,7 +127,7 @@ func commandKind(s *scenarios.Scenario) string {
 // current one that holds .git; the current one outside a repository) and
 // the home folder.
 func places() *schema.Places {
-	p := &schema.Places{}
+	p := &schema.Places{Command: true}
 	if wd, err := os.Getwd(); err == nil {
 		p.Repo = wd
 		for d := wd; ; d = filepath.Dir(d) {

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -36,6 +37,7 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	if h := s.Hash(); h != st.ScenarioHash {
 		return nil, scenarioChanged(dataDir, s, h, st.ScenarioHash)
 	}
+
 	c, err := newCampaign(s, opt)
 	if err != nil {
 		return nil, err
@@ -63,10 +65,11 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	c.engines = identifyEngines(ctx, s)
 	c.engines.record(c.rec, s.Baseline)
 	if changed := c.engines.changedSince(st); len(changed) > 0 {
-		return nil, fmt.Errorf("resume %s: the engine binary of arm %s changed since the campaign started", dataDir, strings.Join(changed, ", arm "))
+		return nil, fmt.Errorf("resume %s: the engine changed since the campaign started: %s%s; nothing was run", dataDir, strings.Join(changed, "; "), st.varsHint(s))
 	}
 	if c.rec.Engine.SHA256 != st.EngineSHA256 {
-		return nil, fmt.Errorf("resume %s: the engine binary changed since the campaign started (sha256 %.12s, was %.12s)", dataDir, c.rec.Engine.SHA256, st.EngineSHA256)
+		return nil, fmt.Errorf("resume %s: the engine binary changed since the campaign started (%s, was sha256 %s)%s; nothing was run",
+			dataDir, engineNow(c.rec.Engine), orNone(abbrevHash(st.EngineSHA256)), st.varsHint(s))
 	}
 	if err := c.engines.refuse(s); err != nil {
 		return nil, fmt.Errorf("resume %s: %w", dataDir, err)
@@ -74,10 +77,13 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	now := time.Now().Round(0)
 	st.Resumed = append(st.Resumed, now)
 	c.rec.Method.Resumed = st.Resumed
+	c.rec.Method.PlannedRounds = st.PlannedRounds
 	c.redact.Walk(&st)
+	st.withheld()
 	if err := writeStateIn(c.data, st); err != nil {
 		return nil, err
 	}
+	c.st = st
 	c.rec.Runs = runs
 	c.progress.Printf("resuming %s: %d run(s) already finished", dataDir, len(runs))
 	return c.execute(ctx)
@@ -118,4 +124,31 @@ func (c *campaign) resumeSchedule() (*schedule, error) {
 	c.progress.Printf("campaign %s: %d runs (%d arms × %d rounds, order %s), record %s",
 		s.Feature, len(sch.plan), len(s.Arms), sch.rounds, s.Schedule.Order, c.recPath)
 	return sch, nil
+}
+
+// varsHint is what to do about an engine that changed in a campaign whose
+// state kept no variables (started before they were kept): its shell may
+// have set the variables the scenario took from its own vars here.
+func (st state) varsHint(s *scenarios.Scenario) string {
+	if st.Vars != nil {
+		return ""
+	}
+	var names []string
+	for _, kv := range s.VarsUsed() {
+		if !kv.FromEnv {
+			names = append(names, kv.Key)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (this campaign's state, written before decodebench kept the environment's variables, does not say which its shell set: if it set %s, set them as they were and resume again)", strings.Join(names, " or "))
+}
+
+// SameFolder reports whether two paths name one folder, however each
+// reaches it (a link, a $PWD that is not the canonical path).
+func SameFolder(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }

@@ -3,8 +3,11 @@ package harness
 import (
 	"context"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // runRounds runs the planned rounds, then, while an adaptive schedule is
@@ -55,12 +58,63 @@ func (c *campaign) scheduleDone(rounds int) (bool, string) {
 // decides every test arm, or at the last.
 func (c *campaign) sequentialDone(rounds int) (bool, string) {
 	r := c.scenario.Schedule.Rounds
-	done, a := analysis.SequentialDone(c.input(c.rec.Runs))
-	switch {
-	case done && a.Sequential != nil && a.Sequential.Decided:
-		return true, fmt.Sprintf("sequential look after %d rounds decided every test arm (look %d of %d, alpha %.4g a look)", rounds, len(a.Sequential.Looks), a.Sequential.PlannedLooks, a.Sequential.AlphaPerLook)
-	case done:
-		return true, fmt.Sprintf("maximum of %d rounds reached at the last sequential look: no decision for every test arm", r.Max)
+	budget := r.MaxTime.Duration > 0 && slices.Contains(r.Looks(), rounds)
+	if budget {
+		if err := c.planLook(rounds); err != nil {
+			c.progress.Printf("the budget's plan at this look could not be kept for a resume: %v", err)
+		}
 	}
-	return false, fmt.Sprintf("no decision after %d rounds (looks every %d rounds from %d to %d)", rounds, r.Every, r.Min, r.Max)
+	done, a := analysis.SequentialDone(c.input(c.rec.Runs))
+	q := a.Sequential
+	switch {
+	case done && q != nil && q.Decided:
+		return true, fmt.Sprintf("sequential look after %d rounds decided every test arm (look %d of %d, %s)", rounds, len(q.Looks), q.PlannedLooks, spentText(q))
+	case done && rounds >= r.Max:
+		return true, fmt.Sprintf("maximum of %d rounds reached at the last sequential look: no decision for every test arm", r.Max)
+	case done && budget:
+		return true, fmt.Sprintf("budget of %s: the next look would not fit (a round took %s); the look after %d rounds was the last, no decision for every test arm",
+			r.MaxTime, c.roundTime(rounds).Round(time.Second), rounds)
+	}
+	until := fmt.Sprint(r.Max)
+	if r.MaxTime.Duration > 0 {
+		until = fmt.Sprintf("%d or the budget of %s", r.Max, r.MaxTime)
+	}
+	return false, fmt.Sprintf("no decision after %d rounds (looks every %d rounds from %d to %s)", rounds, r.Every, r.Min, until)
+}
+
+// spentText says how much alpha a look spent.
+func spentText(q *schema.Sequential) string {
+	if q.Spending != "" {
+		return fmt.Sprintf("%s spending, alpha %.4g spent", q.Spending, q.AlphaSpent)
+	}
+	return fmt.Sprintf("alpha %.4g a look", q.AlphaPerLook)
+}
+
+// roundTime is what a round has taken so far: the runs' own times and the
+// cooldowns before them, over the rounds run.
+func (c *campaign) roundTime(rounds int) time.Duration {
+	var s float64
+	for _, r := range c.rec.Runs {
+		s += r.Seconds + r.CooldownS
+	}
+	return time.Duration(s / float64(max(rounds, 1)) * float64(time.Second))
+}
+
+// planLook plans a budgeted schedule at a look: the most rounds the budget
+// allows at the time a round has taken so far (never fewer than run, never
+// more than max), kept in the record and the resume state.
+func (c *campaign) planLook(rounds int) error {
+	r := c.scenario.Schedule.Rounds
+	if k := slices.Index(r.Looks(), rounds); k < len(c.rec.Method.PlannedRounds) {
+		return nil // planned before an interruption: the plan stands
+	}
+	per := c.roundTime(rounds)
+	n := r.Max
+	if per > 0 {
+		left := r.MaxTime.Duration - time.Duration(rounds)*per
+		n = min(r.Max, rounds+max(0, int(left/per)))
+	}
+	c.rec.Method.PlannedRounds = append(c.rec.Method.PlannedRounds, n)
+	c.st.PlannedRounds = c.rec.Method.PlannedRounds
+	return writeStateIn(c.data, c.st)
 }

@@ -40,23 +40,31 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		LogPath:      logPath,
 		Redact:       c.redact.Text,
 		PIDFiles:     c.pidFiles(),
+		KeepStartup:  c.needStartup,
 	}
+	ph := phasesOf(run)
 	c.progress.Phase(slot.Seq, slot.Arm, "starting engine")
 	launched := time.Now()
 	srv, err := engine.Start(ctx, cfg)
 	if err != nil {
+		ph.StartS = time.Since(launched).Seconds()
 		return err
 	}
 	run.ReadyS = time.Since(launched).Seconds()
+	ph.StartS = run.ReadyS
 	run.Port = srv.Port
 	defer func() {
-		if stopErr := srv.Stop(); stopErr != nil && err == nil {
+		stopping := time.Now()
+		stopErr := srv.Stop()
+		ph.StopS = time.Since(stopping).Seconds()
+		if stopErr != nil && err == nil {
 			err = fmt.Errorf("stop engine: %w", stopErr)
 		}
 		run.Leftovers = leftovers(srv.Leftovers())
 		run.EngineOutput = engineOutput(srv.Log.Window(), srv.Log.Cut())
 	}()
 	served := 0 // requests this start has served
+	warming := time.Now()
 	for i := 0; i < s.Schedule.Warmup; i++ {
 		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("warmup %d/%d", i+1, s.Schedule.Warmup))
 		srv.Log.Mark("warmup request %d", i+1)
@@ -64,18 +72,23 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		wreq, prefix := c.servedRequest(slot, served)
 		wstreams, err := c.complete(ctx, srv.BaseURL, wreq, slot.Arm)
 		if err != nil {
+			ph.WarmupS = time.Since(warming).Seconds()
 			return c.engineErr(srv, fmt.Errorf("warmup request %d: %w", i+1, err))
 		}
 		wresp := wstreams.Streams[0]
 		run.Requests = append(run.Requests, schema.ServedRequest{Kind: schema.RequestWarmup,
 			Metrics: requestMetrics(s.Engine.Request.Endpoint, wresp), Tokens: wresp.Tokens, Prefix: prefix})
 	}
-	var obs engine.Observation
+	if s.Schedule.Warmup > 0 {
+		ph.WarmupS = time.Since(warming).Seconds()
+	}
+	obs := engine.Observation{Startup: srv.Log.Startup()}
 	if c.needMetrics {
 		if obs.Before, err = engine.Scrape(ctx, srv.BaseURL, s.Engine.MetricsPath); err != nil {
 			return c.engineErr(srv, err)
 		}
 	}
+	loadedBefore := c.mapped(ctx, srv)
 	c.progress.Phase(slot.Seq, slot.Arm, "measuring")
 	meter, meterErr := machine.StartContention(ctx, srv.Pid())
 	raplBefore, raplErr := c.readRAPL()
@@ -86,6 +99,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	var resp *engine.Response
 	var measured []*engine.Response
 	var streams engine.Concurrent // the arm's streams (concurrency.go)
+	measuring := time.Now()
 	for i := 0; i < c.policy.Schedule.Requests && err == nil; i++ {
 		served++
 		var prefix string
@@ -96,13 +110,17 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 			measured = append(measured, streams.Window())
 			sr := schema.ServedRequest{Kind: schema.RequestMeasured,
 				Metrics: requestMetrics(s.Engine.Request.Endpoint, resp), Tokens: resp.Tokens, Prefix: prefix,
-				OutputSHA256: resp.OutputSHA256()}
+				OutputSHA256: resp.OutputSHA256(), EngineTimings: resp.Timings}
 			if i > 0 {
 				sr.Output = resp.Text
+				if resp.CompleteTokenIDs() {
+					sr.TokenIDs = resp.IDs()
+				}
 			}
 			run.Requests = append(run.Requests, sr)
 		}
 	}
+	ph.MeasuredS = time.Since(measuring).Seconds()
 	releaseGC()
 	if err == nil {
 		// The window's figures (footprint, energy) are the whole
@@ -125,6 +143,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	}
 	raplAfter, raplAfterErr := c.readRAPL()
 	obs.Window = srv.Log.EndWindow(150*time.Millisecond, 2*time.Second)
+	loadedAfter := c.mapped(ctx, srv)
 	var gpuEnergy *schema.Energy
 	if err == nil {
 		run.GPUWindow, gpuEnergy = c.gpuWindow(resp)
@@ -148,30 +167,15 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	run.Impossible = append(run.Impossible, resp.Impossible...)
 	run.EngineTimings = resp.Timings
 	run.Output, run.Reasoning = resp.Text, resp.Reasoning
-	if resp.CompleteTokenIDs() {
-		run.TokenIDs = resp.IDs()
-	} else if c.scenario.Exactness != nil {
-		// Outside the measured window: the stream's ids are incomplete, so
-		// ask again without streaming. The ids are used only if the replay
-		// generated exactly the measured text.
-		c.progress.Phase(slot.Seq, slot.Arm, "token replay")
-		srv.Log.Mark("token replay request (identity check; not measured)")
-		text, ids, err := engine.Replay(ctx, srv.BaseURL, req)
-		switch {
-		case err != nil:
-			run.TokenNote = "token replay failed: " + err.Error()
-		case text != resp.Text:
-			run.TokenNote = "token replay generated different text than the measured request; its ids are not used"
-		default:
-			run.TokenIDs = ids
-			run.TokenNote = "token ids from a non-streamed replay of the request (the stream omits some)"
-		}
-	}
+	c.tokenIDs(ctx, slot, srv.BaseURL, srv.Log.Mark, req, resp, run)
 	run.OutputSHA256 = resp.OutputSHA256()
 	run.Metrics = analysis.StartMetrics(run.Requests)
 	run.Energy = windowEnergy(gpuEnergy, raplBefore, raplAfter, errors.Join(raplErr, raplAfterErr), resp.Wall)
 	energyMetrics(run, len(measured))
 	if err := c.observe(obs, run); err != nil {
+		return err
+	}
+	if err := c.loaded(run, loadedBefore, loadedAfter); err != nil {
 		return err
 	}
 	return c.recordStreams(streams, obs, run)

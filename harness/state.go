@@ -42,6 +42,17 @@ type state struct {
 	Overrides []string `json:"overrides,omitempty"`
 	// Resumed lists every earlier resumption.
 	Resumed []time.Time `json:"resumed,omitempty"`
+	// PlannedRounds are a budgeted schedule's plans at its looks so far
+	// (Method.PlannedRounds): a resume keeps them.
+	PlannedRounds []int `json:"planned_rounds,omitempty"`
+	// Vars are the variables the environment gave the scenario when the
+	// campaign started; nil in a state written before they were kept
+	// (then a resume takes its own shell's). A resume runs with these
+	// values, whatever its shell sets or leaves unset (vars.go).
+	Vars []stateVar `json:"vars"`
+	// WorkDir is the folder the campaign ran in, where its engine found
+	// the relative paths of its command: a resume runs there too.
+	WorkDir string `json:"work_dir,omitempty"`
 }
 
 // writeStateIn writes the state into a data folder held open: into a
@@ -56,13 +67,6 @@ func writeStateIn(d *safefs.Dir, st state) error {
 		return fmt.Errorf("campaign state: %w", err)
 	}
 	return nil
-}
-
-// ReadState returns the scenario path and the overrides recorded in a
-// campaign's data folder, for `run --resume DIR`.
-func ReadState(dataDir string) (scenarioPath string, overrides []string, err error) {
-	st, err := readState(dataDir)
-	return st.ScenarioPath, st.Overrides, err
 }
 
 // readState reads the state strictly (safefs.ReadJSON, as bisect reads
@@ -188,6 +192,8 @@ func (c *campaign) startState() state {
 			scenarioPath = abs
 		}
 	}
+	wd, _ := os.Getwd()
 	return state{ScenarioPath: scenarioPath, ScenarioHash: s.Hash(), Started: c.rec.Method.Started,
-		EngineSHA256: c.rec.Engine.SHA256, ArmEngines: c.engines.armHashes(), Overrides: s.Overrides}
+		EngineSHA256: c.rec.Engine.SHA256, ArmEngines: c.engines.armHashes(), Overrides: s.Overrides,
+		Vars: environmentVars(s), WorkDir: wd}
 }

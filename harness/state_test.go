@@ -225,8 +225,8 @@ func TestResumeRefusesUnknownStateFields(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "unknown field "+name) {
 			t.Errorf("%s: Resume: %v, want an error naming %s and the field", name, err, path)
 		}
-		if _, _, err := ReadState(dataDir); err == nil || !strings.Contains(err.Error(), path) {
-			t.Errorf("%s: ReadState: %v, want an error naming %s", name, err, path)
+		if _, err := ReadResumeState(dataDir); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: ReadResumeState: %v, want an error naming %s", name, err, path)
 		}
 		if b, _ := os.ReadFile(path); string(b) != st {
 			t.Errorf("%s: the refused state was rewritten: %s", name, b)

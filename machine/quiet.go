@@ -35,6 +35,12 @@ type QuietConfig struct {
 	// IgnorePower and IgnoreThermal turn the power (AC, low-power mode)
 	// and thermal conditions off.
 	IgnorePower, IgnoreThermal bool
+	// GiveUpWhenBusy ends the wait at the first sample that is not quiet
+	// (QuietTimedOut): a host found busy for a whole MaxWait before is not
+	// waited for again. A quiet sample still waits out the window.
+	GiveUpWhenBusy bool
+	// Progress, when set, is told after every sample how the wait stands.
+	Progress func(QuietProgress)
 
 	// For tests: the clock, the process lister and the conditions reader.
 	Clock      Clock
@@ -113,6 +119,15 @@ type QuietResult struct {
 	Last []QuietBlock `json:"last,omitempty"`
 }
 
+// QuietProgress is how a wait stands after a sample: how long it has
+// waited of its most, how long the host has been quiet of the window
+// needed, and what blocked the sample (none when it was quiet).
+type QuietProgress struct {
+	Waited, MaxWait  time.Duration
+	QuietFor, Window time.Duration
+	Blocks           []QuietBlock
+}
+
 // Quiet says whether the host was found quiet.
 func (r QuietResult) Quiet() bool { return r.EndedBy == QuietReached }
 
@@ -170,6 +185,11 @@ func WaitQuiet(ctx context.Context, cfg QuietConfig) QuietResult {
 		sampleStart, prevBlocked := prevT, len(res.Last) > 0
 		prev, prevT, err = cur, now, lerr
 		res.Last = blocks
+		progress := func(quietFor time.Duration) {
+			if cfg.Progress != nil {
+				cfg.Progress(QuietProgress{Waited: now.Sub(start), MaxWait: cfg.MaxWait, QuietFor: quietFor, Window: cfg.Window, Blocks: blocks})
+			}
+		}
 		if len(blocks) == 0 {
 			if quietSince.IsZero() {
 				// The quiet began after the last sample that saw a block:
@@ -181,16 +201,16 @@ func WaitQuiet(ctx context.Context, cfg QuietConfig) QuietResult {
 					quietSince = sampleStart
 				}
 			}
+			progress(now.Sub(quietSince))
 			if now.Sub(quietSince) >= cfg.Window {
 				return end(QuietReached)
 			}
 		} else {
 			quietSince = time.Time{}
-			for _, b := range blocks {
-				res.Held[b.Reason]++
-				if b.PID != 0 && len(res.Culprits) < 10 && !slices.ContainsFunc(res.Culprits, func(c QuietBlock) bool { return c.PID == b.PID && c.Reason == b.Reason }) {
-					res.Culprits = append(res.Culprits, b)
-				}
+			progress(0)
+			countBlocks(&res, blocks)
+			if cfg.GiveUpWhenBusy {
+				return end(QuietTimedOut)
 			}
 		}
 		if now.Sub(start) >= cfg.MaxWait {
@@ -198,6 +218,17 @@ func WaitQuiet(ctx context.Context, cfg QuietConfig) QuietResult {
 		}
 		if ctx.Err() != nil {
 			return end(QuietCanceled)
+		}
+	}
+}
+
+// countBlocks adds a sample's blocks to the result: per reason, and each
+// distinct process that held the wait (at most 10).
+func countBlocks(res *QuietResult, blocks []QuietBlock) {
+	for _, b := range blocks {
+		res.Held[b.Reason]++
+		if b.PID != 0 && len(res.Culprits) < 10 && !slices.ContainsFunc(res.Culprits, func(c QuietBlock) bool { return c.PID == b.PID && c.Reason == b.Reason }) {
+			res.Culprits = append(res.Culprits, b)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"maps"
@@ -17,8 +18,12 @@ import (
 // TrendPoint is one record's headline ratio on its date.
 type TrendPoint struct {
 	// Date is the record's date; its calendar day (in its own location)
-	// is where the point stands.
-	Date     time.Time
+	// is where the point stands: at the day's tick when it is the day's
+	// only record, else spread across the day in Seq order (xPlaces).
+	Date time.Time
+	// Seq orders the records of one date: the -N suffix of the record's
+	// name, 1 for none (0 counts as 1).
+	Seq      int
 	Hardware string
 	Ratio    float64
 	Lo, Hi   float64 // the ratio's interval; both 0 when none
@@ -34,6 +39,7 @@ type TrendPoint struct {
 // vertical line in the line's colour at the first record after it.
 type TrendStep struct {
 	Date     time.Time
+	Seq      int // the first record's, as TrendPoint's
 	Hardware string
 }
 
@@ -56,6 +62,38 @@ const (
 func day(t time.Time) float64 {
 	y, m, d := t.Date()
 	return float64(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix())
+}
+
+// dayShare is how much of a day the records of one date spread over: the
+// first at the day's tick, the others after it, clear of the next day's.
+const dayShare = 0.75
+
+// xPlaces places the records of each date: the day's only record at its
+// tick; n records of one day at k×dayShare/n of the day after it, k their
+// rank by Seq (records of one day shared one x, one hiding the other).
+func xPlaces(points []TrendPoint, steps []TrendStep) func(time.Time, int) float64 {
+	seqs := map[float64][]int{}
+	add := func(t time.Time, seq int) {
+		d := day(t)
+		if !slices.Contains(seqs[d], max(seq, 1)) {
+			seqs[d] = append(seqs[d], max(seq, 1))
+		}
+	}
+	for _, pt := range points {
+		add(pt.Date, pt.Seq)
+	}
+	for _, st := range steps {
+		add(st.Date, st.Seq)
+	}
+	for _, s := range seqs {
+		slices.Sort(s)
+	}
+	return func(t time.Time, seq int) float64 {
+		d := day(t)
+		s := seqs[d]
+		k := slices.Index(s, max(seq, 1))
+		return d + float64(max(k, 0))*dayShare*86400/float64(max(len(s), 1))
+	}
 }
 
 // dayTicks puts the x axis' ticks at UTC midnights, every step days (1, 2,
@@ -112,7 +150,8 @@ func trend(feature, metric string, points []TrendPoint, steps []TrendStep) (*plo
 		byHW[pt.Hardware] = append(byHW[pt.Hardware], pt)
 	}
 	hws := slices.Sorted(maps.Keys(byHW))
-	minX, maxX := day(points[0].Date), day(points[0].Date)
+	xOf := xPlaces(points, steps)
+	minX, maxX := xOf(points[0].Date, points[0].Seq), xOf(points[0].Date, points[0].Seq)
 	yLo, yHi := trendRange(points)
 	var entries []hentry
 	marks := &trendMarks{lo: yLo, hi: yHi}
@@ -120,13 +159,15 @@ func trend(feature, metric string, points []TrendPoint, steps []TrendStep) (*plo
 	colorOf := map[string]color.Color{}
 	for i, hw := range hws {
 		pts := byHW[hw]
-		slices.SortStableFunc(pts, func(a, b TrendPoint) int { return a.Date.Compare(b.Date) })
+		slices.SortStableFunc(pts, func(a, b TrendPoint) int {
+			return cmp.Or(a.Date.Compare(b.Date), cmp.Compare(max(a.Seq, 1), max(b.Seq, 1)))
+		})
 		var xy plotter.XYs
 		clr := ArmColor(i)
 		colorOf[hw] = clr
 		dense := len(pts) > denseLine
 		for _, pt := range pts {
-			x := day(pt.Date)
+			x := xOf(pt.Date, pt.Seq)
 			minX, maxX = min(minX, x), max(maxX, x)
 			if dense {
 				pt.Lo, pt.Hi = 0, 0
@@ -156,7 +197,7 @@ func trend(feature, metric string, points []TrendPoint, steps []TrendStep) (*plo
 	one.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
 	p.Add(one, marks)
 	for _, st := range steps {
-		x := day(st.Date)
+		x := xOf(st.Date, st.Seq)
 		l, err := plotter.NewLine(plotter.XYs{{X: x, Y: yLo}, {X: x, Y: yHi}})
 		if err != nil {
 			return nil, nil, nil, err

@@ -91,3 +91,33 @@ func TestTrendClipsAWideInterval(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Records of one date stand apart, in the order of their names' -N
+// suffix, within their day: the first at its tick, the last before the
+// next day's (they shared one x, one hiding the other); a day's only
+// record stays at its tick, and a step stands at its first record.
+func TestTrendSameDayRecordsStandApart(t *testing.T) {
+	d := func(day int) time.Time { return time.Date(2026, 11, day, 0, 0, 0, 0, time.UTC) }
+	pts := []TrendPoint{
+		{Date: d(29), Seq: 3, Hardware: "epyc", Ratio: 1.3},
+		{Date: d(29), Seq: 1, Hardware: "epyc", Ratio: 1.1},
+		{Date: d(29), Seq: 2, Hardware: "epyc", Ratio: 1.2},
+		{Date: d(29), Seq: 4, Hardware: "xeon", Ratio: 1.4},
+		{Date: d(30), Hardware: "epyc", Ratio: 1.5},
+	}
+	_, marks, _, err := trend("spec", "decode_tok_s", pts, []TrendStep{{Date: d(29), Seq: 3, Hardware: "epyc"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := map[float64]float64{} // ratio → x
+	for _, m := range marks.pts {
+		x[m.Ratio] = m.x
+	}
+	tick := float64(d(29).Unix())
+	if x[1.1] != tick || !(x[1.1] < x[1.2] && x[1.2] < x[1.3] && x[1.3] < x[1.4]) || x[1.4] >= tick+86400 || x[1.5] != tick+86400 {
+		t.Errorf("x positions: %v (the 29th's tick at %v)", x, tick)
+	}
+	if got := xPlaces(pts, nil)(d(29), 3); got != x[1.3] {
+		t.Errorf("a step after the third record of the day stands at %v, the record at %v", got, x[1.3])
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // num formats v with up to digits significant digits; non-finite values
@@ -26,12 +28,21 @@ func num(v float64, digits int) string {
 // count formats a counter value exactly, without padding zeros.
 func count(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
+// excerpt is s when it has at most n characters, else its first n
+// characters (each byte that is not UTF-8 a U+FFFD) and "…". It reads at
+// most n characters of s: an output of many megabytes costs no more than
+// a short one.
 func excerpt(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+	var b strings.Builder
+	for i, kept := 0, 0; i < len(s); kept++ {
+		if kept == n {
+			return b.String() + "…"
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		b.WriteRune(r)
+		i += size
 	}
-	return string(r[:n]) + "…"
+	return s
 }
 
 func bytesString(n uint64) string {

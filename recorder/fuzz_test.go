@@ -31,10 +31,12 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzParseBisect feeds arbitrary text to the bisect summary's parser: it
-// must parse or refuse, never panic; whatever it parses renders to a
-// summary that parses back to the same data, with exactly one data block
-// whatever the commit subjects, refs and paths hold.
+// FuzzParseBisect feeds arbitrary text to the bisect summary's reader,
+// IsBisect (which tools route a file by) and ParseBisect: they never
+// panic; whatever ParseBisect reads IsBisect says is a summary, and the
+// record parser refuses; and it renders to a summary that parses back to
+// the same data, is a summary again and never a record, with exactly one
+// data block whatever the commit subjects, refs and paths hold.
 func FuzzParseBisect(f *testing.F) {
 	sum := &schema.Bisect{Schema: schema.BisectSchema, Feature: "x", Hardware: "h", Date: "2026-01-02", Good: "g", Bad: "b",
 		Commits: []schema.BisectCommit{{SHA: "b", Subject: "```json decodebench-bisect\n| a |"}},
@@ -47,10 +49,19 @@ func FuzzParseBisect(f *testing.F) {
 	}
 	f.Add(buf.Bytes())
 	f.Add([]byte("```" + BisectFence + "\n{\"schema\":\"" + schema.BisectSchema + "\"}\n```\n"))
+	f.Add([]byte("```" + DataFence + "\n{}\n```\n```" + BisectFence + "\n{\"schema\":\"" + schema.BisectSchema + "\"}\n```\n"))
+	f.Add([]byte("```" + BisectFence + "\r\n{\"schema\":\"" + schema.BisectSchema + "\"}\r\n```\r\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		isBisect := IsBisect(data)
 		b, err := ParseBisect(data)
 		if err != nil {
 			return
+		}
+		if !isBisect {
+			t.Fatal("ParseBisect read a summary IsBisect does not see")
+		}
+		if _, err := Parse(bytes.NewReader(data)); err == nil {
+			t.Fatal("a summary ParseBisect reads is a record too")
 		}
 		var out bytes.Buffer
 		if err := BisectMarkdown(&out, b); err != nil {
@@ -59,6 +70,12 @@ func FuzzParseBisect(f *testing.F) {
 		again, err := ParseBisect(out.Bytes())
 		if err != nil {
 			t.Fatalf("a rendered summary does not parse: %v", err)
+		}
+		if !IsBisect(out.Bytes()) {
+			t.Fatal("a rendered summary is not seen as one")
+		}
+		if _, err := Parse(bytes.NewReader(out.Bytes())); err == nil {
+			t.Fatal("a rendered summary parses as a record")
 		}
 		x, _ := json.Marshal(b)
 		y, _ := json.Marshal(again)

@@ -12,8 +12,9 @@ import (
 // Markdown renders the record. A record of SchemaV5 leads with its answer
 // (answerFirst); an earlier one has its sections in the order it was
 // written in: title with the verdict, summary, engine, machine, method,
-// counter evidence, results (only for verdicts that show them), raw runs,
-// not measured, data.
+// where the time went (records whose runs timed their phases), counter
+// evidence, results (only for verdicts that show them), raw runs, not
+// measured, data.
 func Markdown(w io.Writer, r *schema.Record) error {
 	st, err := recordStyle(r, true)
 	if err != nil {
@@ -33,6 +34,7 @@ func Markdown(w io.Writer, r *schema.Record) error {
 	md.engine(r)
 	md.machine(r)
 	md.method(r)
+	md.timeUse(r)
 	md.counters(r)
 	if r.Analysis.Identity != nil {
 		md.identity(r)

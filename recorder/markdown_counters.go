@@ -15,7 +15,11 @@ func (m *mdWriter) counters(r *schema.Record) {
 		return
 	}
 	for _, c := range r.Counters {
-		m.p("- %s: %s %s; expects %s.\n", code(c.Name), text(string(c.Kind)), code(c.Expr), expectString(c.Expect, r.Scenario.Arms))
+		phase := ""
+		if c.Phase == schema.PhaseStartup {
+			phase = " over the engine's start-up log, until it was ready"
+		}
+		m.p("- %s: %s %s%s; expects %s.\n", code(c.Name), text(string(c.Kind)), code(c.Expr), phase, expectString(c.Expect, r.Scenario.Arms))
 	}
 	m.ln("")
 	cols := slices.Clone(runColumns)

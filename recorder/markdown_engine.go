@@ -43,6 +43,7 @@ func (m *mdWriter) engine(r *schema.Record) {
 		m.ln("")
 	}
 	m.ln("")
+	m.loaded(r, sp)
 	q := r.Scenario.Request
 	if r.Method.EngineKind == "command" && r.Schema != schema.SchemaV2 {
 		m.p("Request: none; a command-line engine takes its prompt and token count on its command line.\n\n")
@@ -66,7 +67,7 @@ func (m *mdWriter) engine(r *schema.Record) {
 // engineTable is one engine's identity.
 func (m *mdWriter) engineTable(e schema.EngineInfo, sp shortPaths) {
 	m.p("| | |\n|---|---|\n")
-	m.p("| Command | %s |\n", cellCode(e.Command))
+	m.p("| Command | %s |\n", cellCode(sp.engineCommand(e.Command)))
 	m.p("| Resolved path | %s |\n", cellCode(sp.path(e.Path)))
 	m.p("| sha256 | %s |\n", cellCode(e.SHA256))
 	if e.RealBinary != "" {

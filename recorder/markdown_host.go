@@ -43,6 +43,9 @@ func quietCell(r runRow) string {
 		return "—"
 	}
 	s := num(q.WaitedS, 3) + "s " + q.EndedBy
+	if q.Recheck {
+		s += " (still busy: one look)"
+	}
 	if q.OnBusy != "" {
 		s += ", " + string(q.OnBusy)
 	}

@@ -22,6 +22,7 @@ func (m *mdWriter) machine(r *schema.Record) {
 	m.p("| Host | %s |\n", cellCode(id.Hostname))
 	m.platformRows(id.Telemetry)
 	m.ln("")
+	m.roofline(r, newShortPaths(r))
 	loads := collectLoads(r.Runs)
 	if len(loads) == 0 {
 		m.ln("No load samples were taken.")

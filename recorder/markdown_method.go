@@ -57,7 +57,9 @@ func (m *mdWriter) method(r *schema.Record) {
 	if me.OnFailure != "" {
 		m.p("- On a failed run: %s.\n", code(string(me.OnFailure)))
 	}
-	if x := r.Analysis.ClientEngineRatio; x > 0 {
+	if len(r.Analysis.Clocks) > 0 {
+		m.clocks(r)
+	} else if x := r.Analysis.ClientEngineRatio; x > 0 {
 		m.p("- Check: the client-side decode rate is %s× the engine's own `predicted_per_second` (median over runs).\n", num(x, 4))
 	}
 	if me.Indexing != "" {
@@ -76,6 +78,7 @@ func (m *mdWriter) method(r *schema.Record) {
 		dirty = " (dirty tree)"
 	}
 	m.hostMethod(me)
+	m.hostHistory(r)
 	m.p("- decodebench %s, commit %s%s.\n\n", text(me.Version), code(me.Commit), dirty)
 }
 

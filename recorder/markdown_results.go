@@ -70,7 +70,11 @@ func (m *mdWriter) results(r *schema.Record) {
 func (f style) verdictBasis(r *schema.Record) string {
 	a := r.Analysis
 	s := intervalBasis(f.rule, r.Method)
-	if q := a.Sequential; q != nil {
+	switch q := a.Sequential; {
+	case q != nil && q.Spending != "":
+		s += fmt.Sprintf("; sequential: %d of %d looks taken, %s spending, %s of the planned information, alpha %s spent",
+			len(q.Looks), q.PlannedLooks, q.Spending, pct.Fixed(q.Information, 0), count(round4(q.AlphaSpent)))
+	case q != nil:
 		s += fmt.Sprintf("; sequential: %d of %d looks taken, alpha %s a look, %s spent", len(q.Looks), q.PlannedLooks, count(round4(q.AlphaPerLook)), count(round4(q.AlphaSpent)))
 	}
 	if a.FamilySize > 1 {

@@ -171,6 +171,8 @@ func DataPath(recordPath string, rec *schema.Record, elem ...string) (string, er
 
 // Load reads a record and its runs: the data block, then runs.jsonl from
 // the data folder, whose sha256 must be the one the record names.
+// runs.jsonl is streamed (EachRun) and hashed as it is read: what Load
+// holds is the runs, never the file too.
 func Load(path string) (*schema.Record, error) {
 	rec, err := ParseFile(path)
 	if err != nil {
@@ -180,12 +182,28 @@ func Load(path string) (*schema.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := ReadDataFile(path, rec, RunsFile, safefs.MaxRuns)
+	d, err := OpenData(path, rec)
 	if err != nil {
 		return nil, err
 	}
-	rec.Runs, err = ParseRunsBytes(b, runsPath)
+	defer d.Close()
+	f, err := d.Open(RunsFile, safefs.MaxRuns)
 	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	in := &io.LimitedReader{R: f, N: safefs.MaxRuns + 1}
+	err = EachRun(io.TeeReader(in, h), runsPath, AppendRun(&rec.Runs, runsPath))
+	if _, cerr := io.Copy(h, in); cerr != nil && err == nil {
+		err = cerr
+	}
+	switch got := hex.EncodeToString(h.Sum(nil)); {
+	case in.N == 0:
+		return nil, fmt.Errorf("%s: %w", path, &safefs.TooLargeError{Path: d.Path() + "/" + RunsFile, Limit: safefs.MaxRuns})
+	case rec.FileSum(RunsFile) != "" && got != rec.FileSum(RunsFile):
+		return nil, &IntegrityError{Record: path, File: RunsFile, Got: got, Want: rec.FileSum(RunsFile)}
+	case err != nil:
 		return nil, err
 	}
 	return rec, nil
@@ -262,7 +280,7 @@ func ParseRuns(r io.Reader, name string) ([]schema.Run, error) {
 	var runs []schema.Run
 	sc := bufio.NewScanner(r)
 	// The buffer grows to the longest line; a run's line is a few KB.
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	sc.Buffer(make([]byte, 0, 64<<10), maxRunLine)
 	line := 0
 	var pending error
 	for sc.Scan() {
@@ -285,14 +303,19 @@ func ParseRuns(r io.Reader, name string) ([]schema.Run, error) {
 	return runs, nil
 }
 
-// ReadRuns reads a runs.jsonl file, through the guarded reader.
+// ReadRuns reads a runs.jsonl file, through the guarded reader, as
+// ParseRuns reads it (EachRun).
 func ReadRuns(path string) ([]schema.Run, error) {
 	f, err := safefs.Open(path, safefs.MaxRuns)
 	if err != nil {
 		return nil, fmt.Errorf("runs: %w", err)
 	}
 	defer f.Close()
-	return ParseRuns(f, path)
+	var runs []schema.Run
+	if err := EachRun(io.LimitReader(f, safefs.MaxRuns), path, AppendRun(&runs, path)); err != nil {
+		return nil, err
+	}
+	return runs, nil
 }
 
 func sha(b []byte) string {

@@ -10,13 +10,27 @@ import (
 // the repository it ran in, or to ~, so that a record reads the same from
 // every clone; the data block keeps them absolute. A record without Places
 // (made before them) shows its paths as stored.
-type shortPaths struct{ repo, home string }
+type shortPaths struct {
+	repo, home string
+	// shortCommand: the engine table's Command row is shown short too
+	// (a record made since Places.Command; before, as written).
+	shortCommand bool
+}
 
 func newShortPaths(r *schema.Record) shortPaths {
 	if r.Places == nil {
 		return shortPaths{}
 	}
-	return shortPaths{repo: strings.TrimSuffix(r.Places.Repo, "/"), home: strings.TrimSuffix(r.Places.Home, "/")}
+	return shortPaths{repo: strings.TrimSuffix(r.Places.Repo, "/"), home: strings.TrimSuffix(r.Places.Home, "/"), shortCommand: r.Places.Command}
+}
+
+// engineCommand shows an engine's command: short where the record says
+// so, else as written.
+func (s shortPaths) engineCommand(c string) string {
+	if s.shortCommand {
+		return s.path(c)
+	}
+	return c
 }
 
 // path shows one path: "." for the repository itself, its relative path

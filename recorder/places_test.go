@@ -61,3 +61,29 @@ func TestPathsRelativeOutsideTheDataBlock(t *testing.T) {
 		t.Error("a record without places no longer shows its paths as stored")
 	}
 }
+
+// The engine's command is a path of the machine too: a record made since
+// Places.Command shows it short like the others (the demo record's
+// Command row showed /work/main/…); one made before, as it was written,
+// so that it still renders byte for byte.
+func TestEngineCommandRelativeInNewRecords(t *testing.T) {
+	rec := fixedRecord(schema.Inconclusive)
+	rec.Engine.Command = "/home/ana/src/repo/.cache/llama.cpp/bin/llama-server"
+	for _, tc := range []struct {
+		places *schema.Places
+		want   string
+	}{
+		{&schema.Places{Repo: "/home/ana/src/repo", Home: "/home/ana", Command: true}, "| Command | `.cache/llama.cpp/bin/llama-server` |"},
+		{&schema.Places{Repo: "/home/ana/other", Home: "/home/ana", Command: true}, "| Command | `~/src/repo/.cache/llama.cpp/bin/llama-server` |"},
+		{&schema.Places{Repo: "/home/ana/src/repo", Home: "/home/ana"}, "| Command | `/home/ana/src/repo/.cache/llama.cpp/bin/llama-server` |"},
+	} {
+		rec.Places = tc.places
+		var buf bytes.Buffer
+		if err := Markdown(&buf, rec); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), tc.want) {
+			t.Errorf("places %+v: no %q", *tc.places, tc.want)
+		}
+	}
+}

@@ -22,6 +22,9 @@ func (f style) reason(r schema.Reason) string {
 	if s, ok := f.noteReason(r); ok {
 		return s
 	}
+	if s, ok := f.historyReason(r); ok {
+		return s
+	}
 	return fmt.Sprintf("Unknown reason code %s.", f.code(string(r.Code())))
 }
 
@@ -95,9 +98,19 @@ func (f style) verdictReason(r schema.Reason) (string, bool) {
 			fmt.Sprintf("Contended host: in %d of %d runs (%s) other processes used more than %s of the CPU during the measured request, above the %s limit.", r.Runs, r.Judged, runs, cpu, limit),
 			fmt.Sprintf("Remedies: %s and run again, or relax gates.max_contended (the record will disclose it).", remedy)), true
 	case schema.RelativeDrift:
-		return fmt.Sprintf("Drift: arm %s moved %+.1f%% over the campaign relative to the baseline %s ", f.code(r.Arm), r.Change*100, f.code(r.Baseline)) +
+		s := fmt.Sprintf("Drift: arm %s moved %+.1f%% over the campaign relative to the baseline %s ", f.code(r.Arm), r.Change*100, f.code(r.Baseline)) +
 			fmt.Sprintf("(difference of trends, p=%s < %s): ", strconv.FormatFloat(r.P, 'g', 2, 64), count(r.Alpha)) +
-			"a drift of that arm alone, which interleaving does not cancel; check the machine (heat, clocks).", true
+			"a drift of that arm alone, which interleaving does not cancel; check the machine (heat, clocks)."
+		if r.Start != 0 || r.End != 0 {
+			s += fmt.Sprintf(" Its change against the baseline was %s at the campaign's start and %s at its end; the average hides that.", pct.Signed(r.Start, 1), pct.Signed(r.End, 1))
+		}
+		return s, true
+	case schema.TooManyStalls:
+		return fmt.Sprintf("Too many stalls: %d of the %d rounds of arm %s against the baseline are far out, more than a quarter; ", r.Far, r.Rounds, f.code(r.Arm)) +
+			"stalls cannot be told from the arms' own levels (an arm whose median is itself stalled), so no change is decided. " +
+			"Remedies: find what stalls the host (see Machine), or run more rounds.", true
+	case schema.ClocksDisagree:
+		return clocksSentence(f, r), true
 	case schema.Drift:
 		return sentences(
 			fmt.Sprintf("Drift: arm %s drifted %+.1f%% over the campaign (first to last third; rank correlation with time %.2f).", f.code(r.Arm), r.Change*100, r.Rho),
@@ -170,7 +183,7 @@ func (f style) noteReason(r schema.Reason) (string, bool) {
 			"(not finite, negative, or more tokens than max_tokens allows); " +
 			fmt.Sprintf("they are recorded as absent, and each run's %s list in %s says what they were.", f.code("impossible"), f.code("runs.jsonl")), true
 	case schema.QuietTimedOut:
-		return fmt.Sprintf("Busy host: the quiet gate's maximum wait passed before %d of %d finished runs, which then ran anyway (on_busy: %s).", r.Runs, r.Finished, f.text(r.OnBusy)), true
+		return fmt.Sprintf("Busy host: the quiet gate did not find the host quiet before %d of %d finished runs, which then ran anyway (on_busy: %s).", r.Runs, r.Finished, f.text(r.OnBusy)), true
 	}
 	return "", false
 }

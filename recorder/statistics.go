@@ -20,7 +20,7 @@ func methodStatistics(me schema.Method, rule analysis.Rule) string {
 	if rule.Name != "" {
 		s = "Statistics (rule " + code(string(rule.Name)) + "): "
 	}
-	s += comparisonMethod(rule.Comparison, me) + mdeMethod(rule.MDE) + driftMethod(rule.Drift) + controlMethod(rule.Control, me)
+	s += comparisonMethod(rule.Comparison, me) + mdeMethod(rule.MDE) + driftMethod(rule.Drift) + controlMethod(rule.Control, me) + looksMethod(rule.Looks, me)
 	if rule.Pooling == analysis.Pools && me.PoolControl {
 		s += " The negative controls are pooled with the baseline into the reference of every test arm (stats.pool_control);" +
 			" each control is still tested against the baseline alone."
@@ -35,6 +35,15 @@ func comparisonMethod(c analysis.Comparison, me schema.Method) string {
 		return "medians with distribution-free confidence intervals (benchmath; the level actually achievable with n samples is shown); " +
 			fmt.Sprintf("ratio of medians with a percentile-bootstrap interval (%d resamples, seeded); two-sided Mann–Whitney U test.", me.Resamples) +
 			fmt.Sprintf(" A change counts only when p < %s, the interval excludes 1, and it is at least %s.", count(me.Alpha), pct.Exact(me.MinEffect))
+	case analysis.RoundBlocks:
+		return "medians with distribution-free confidence intervals (benchmath); " +
+			"each arm against its reference round by round: the log value of the arm's run against the mean of the reference's runs in the same round, " +
+			"so that a step of the host, noise that wanders slowly or a drift common to the arms cancels within the round, " +
+			"and each arm keeps its own noise (no variance is pooled); " +
+			fmt.Sprintf("a round is trimmed as a stall when its difference is beyond the Bonferroni t quantile at %s over the rounds ", count(stats.TrimAlpha)) +
+			fmt.Sprintf("and at least %s off the others (at most a quarter of the rounds; with more that far out, the comparison is refused); ", pct.Exact(stats.StallFloor)) +
+			"t interval and two-sided t-test of the rounds' mean difference, both at the one level the arm was judged at." +
+			fmt.Sprintf(" A change counts only when p is below that level and it is at least %s.", pct.Exact(me.MinEffect))
 	case analysis.LogRegression:
 		return "medians with distribution-free confidence intervals (benchmath); " +
 			"each arm against the baseline by a least-squares regression of log values on the arm and the run's place in the plan, " +
@@ -52,6 +61,13 @@ func mdeMethod(m analysis.MDEModel) string {
 	case analysis.RegressionMDE:
 		return " The minimum detectable effect is stated for an increase and a decrease from the regression's standard error (unbiased for small n)," +
 			" at least min_effect plus its margin."
+	case analysis.BlocksMDE:
+		return " The minimum detectable effect is stated for an increase and a decrease:" +
+			" the effect a campaign like this one (the same rounds, noise and stalls) claims with the stated power," +
+			" from the noise of the rounds the test kept (unbiased for small n)," +
+			" the rounds its stalls cost or move (over every comparison of the campaign, their rate taken with its uncertainty)," +
+			" the chance that the comparison is refused for its stalls, the chance that the control's noise vetoes," +
+			" and the looks' spending; at least min_effect plus its margin."
 	case analysis.ModelledMDE:
 		rate := ""
 		if m.StallRate == stats.StallRateUncertain {
@@ -68,8 +84,22 @@ func mdeMethod(m analysis.MDEModel) string {
 
 // driftMethod says how drift is measured, where the comparison does not.
 func driftMethod(d analysis.DriftTest) string {
-	if d, ok := d.(analysis.RelativeDrift); ok {
+	switch d := d.(type) {
+	case analysis.RelativeDrift:
 		return fmt.Sprintf(" Drift is an arm's trend relative to the baseline's (t-test at %s).", count(d.Alpha))
+	case analysis.BlockDrift:
+		return fmt.Sprintf(" Drift is an arm's trend relative to the baseline's (t-test at %s);", count(d.Alpha)) +
+			" a flagged arm's change is stated at the campaign's start and end, and a sequential look does not stop on it."
+	}
+	return ""
+}
+
+// looksMethod says how a sequential schedule's looks spend alpha, where a
+// rule spends it by the information reached.
+func looksMethod(l analysis.LookSpending, me schema.Method) string {
+	if l, ok := l.(analysis.SpendingLooks); ok {
+		return fmt.Sprintf(" A sequential schedule spends alpha over its looks by the %s Lan-DeMets function at the information each comparison reached", l.Spending) +
+			" (its rounds kept over the most the schedule allows; the whole alpha at the last look), Holm's levels passed on to the arms left at each look."
 	}
 	return ""
 }
@@ -86,10 +116,14 @@ func controlMethod(c analysis.ControlTest, me schema.Method) string {
 // resultsLegend explains the results tables' columns.
 func resultsLegend(rule analysis.Rule) string {
 	s := "Median with its confidence interval at the level it achieves with n samples; MAD is the median absolute deviation; spread is (Q3−Q1)/median; "
-	if _, ok := rule.Drift.(analysis.RelativeDrift); ok {
+	switch rule.Drift.(type) {
+	case analysis.RelativeDrift, analysis.BlockDrift:
 		s += "drift is the baseline's own trend over the campaign and, for any other arm, its trend relative to the baseline's; "
 	}
 	switch rule.Comparison.(type) {
+	case analysis.RoundBlocks:
+		s += "ratio is exp of the mean difference of log values between the arm and the baseline within a round (stalled rounds trimmed) with its t interval," +
+			" and p the t-test of that mean, at the level the arm was judged at (the verdict lines say it). "
 	case analysis.LogRegression:
 		s += "ratio is exp of the arm's coefficient in the regression of log values on arm and run position (stalled runs trimmed) with its t interval," +
 			" and p the t-test of that coefficient. "
@@ -106,8 +140,11 @@ func resultsLegend(rule analysis.Rule) string {
 
 // intervalBasis says how the primary verdicts' ratio intervals were made.
 func intervalBasis(rule analysis.Rule, me schema.Method) string {
-	if _, ok := rule.Comparison.(analysis.LogRegression); ok {
+	switch rule.Comparison.(type) {
+	case analysis.LogRegression:
 		return "ratio intervals from the regression on arm and run position, stalled runs trimmed"
+	case analysis.RoundBlocks:
+		return "ratio intervals round by round, stalled rounds trimmed, each at the level its arm was judged at"
 	}
 	return fmt.Sprintf("ratio intervals at %s by percentile bootstrap", pct.Exact(me.Confidence))
 }

@@ -24,7 +24,10 @@ func (f style) armVerdict(v schema.ArmVerdict, baseline string, sn sense) string
 		ref += " (pooled)"
 	}
 	s := fmt.Sprintf("%s vs %s: %s", f.code(v.Arm), ref, comparisonSentence(c, sn, true))
-	if c.Trimmed > 0 {
+	switch {
+	case c.Trimmed > 0 && c.Blocks > 0:
+		s += fmt.Sprintf(" (%d stalled round(s) of %d trimmed)", c.Trimmed, c.Blocks)
+	case c.Trimmed > 0:
 		s += fmt.Sprintf(" (%d stalled run(s) trimmed)", c.Trimmed)
 	}
 	return s + f.controlClause(v, sn) + f.mdeClause(v)
@@ -37,15 +40,19 @@ func (f style) armVerdict(v schema.ArmVerdict, baseline string, sn sense) string
 func (f style) controlClause(v schema.ArmVerdict, sn sense) string {
 	c := v.Comparison
 	_, equivalence := f.rule.Control.(analysis.EquivalentControl)
+	level := v.MDEAlpha
+	if c.Level > 0 {
+		level = c.Level
+	}
 	switch {
 	case v.Control && c.Significant:
 		return " — negative control DIFFERS from the baseline: the method finds a difference where none exists"
 	case v.Control && !equivalence:
 		return " — negative control: this is the method's noise floor"
 	case v.Control && v.Equivalent:
-		return fmt.Sprintf(" — negative control: equivalent to the baseline within ±%s (two one-sided tests at alpha %s)", pct.Fixed(v.EquivalenceMargin, 1), count(round4(v.MDEAlpha)))
+		return fmt.Sprintf(" — negative control: equivalent to the baseline within ±%s (two one-sided tests at alpha %s)", pct.Fixed(v.EquivalenceMargin, 1), count(round4(level)))
 	case v.Control:
-		return fmt.Sprintf(" — negative control: not shown equivalent to the baseline within ±%s (two one-sided tests at alpha %s): ", pct.Fixed(v.EquivalenceMargin, 1), count(round4(v.MDEAlpha))) +
+		return fmt.Sprintf(" — negative control: not shown equivalent to the baseline within ±%s (two one-sided tests at alpha %s): ", pct.Fixed(v.EquivalenceMargin, 1), count(round4(level))) +
 			"an artefact that size cannot be ruled out"
 	case v.ControlArm != "" && v.VsControl != nil && (c.Significant || !equivalence):
 		word := "no"
@@ -70,6 +77,11 @@ func (f style) mdeClause(v schema.ArmVerdict) string {
 	}
 	if v.MDE > 0 || v.MDEDown > 0 {
 		return fmt.Sprintf("; minimum detectable effect +%s (increase) / −%s (decrease) %s", pct.Fixed(v.MDE, 1), pct.Fixed(v.MDEDown, 1), at)
+	}
+	if _, blocks := f.rule.MDE.(analysis.BlocksMDE); blocks && len(v.Pooled) == 0 && v.MDEAlpha > 0 {
+		// Rules before robust-4 left an undefined MDE unsaid; their
+		// records render as they were written.
+		return fmt.Sprintf("; no minimum detectable effect %s: a campaign like this one does not reach that power (too few rounds compared, or refused for its stalls too often)", at)
 	}
 	return ""
 }
@@ -131,6 +143,9 @@ func pText(c schema.Comparison) string {
 	}
 	if c.Paired {
 		s += fmt.Sprintf(" (paired by round, %d rounds)", c.N1)
+	}
+	if c.Level != 0 {
+		s += " at level " + count(round4(c.Level))
 	}
 	return s
 }

@@ -37,13 +37,16 @@ func (p Problem) String() string { return p.Section + ": " + p.Message }
 // the one the record names, or a run whose output does not match its hash,
 // is reported and nothing is analysed or rendered from it. A bisect
 // summary is checked as one (checkBisect).
-func Check(recordPath string) []Problem {
+func Check(recordPath string) []Problem { return check(recordPath, newIdentityMemo()) }
+
+// check is Check with the records bisect summaries link kept in links.
+func check(recordPath string, links *identityMemo) []Problem {
 	src, err := safefs.ReadFile(recordPath, safefs.MaxRecord)
 	if err != nil {
 		return []Problem{{"Record", termsafe.String(err.Error())}}
 	}
 	if recorder.IsBisect(src) {
-		return checkBisect(recordPath, src)
+		return checkBisect(recordPath, src, links)
 	}
 	rec, err := recorder.Parse(bytes.NewReader(src))
 	if err != nil {
@@ -87,23 +90,16 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 		return probs
 	}
 
-	runsBytes, err := d.ReadFile(recorder.RunsFile, safefs.MaxRuns)
-	if err != nil {
-		add("Raw runs", "%s", termsafe.String(err.Error()))
-		return probs
-	}
-	runs, err := recorder.ParseRunsBytes(runsBytes, recorder.RunsFile)
-	if err != nil {
-		add("Raw runs", "%v", err)
-		return probs
-	}
-	if p := outputsProblem(runs); p != nil {
+	runs, release, p := readRuns(d, rec, int64(len(src)))
+	defer release()
+	if p != nil {
 		return append(probs, *p)
 	}
 	if p := streamsProblem(runs); p != nil {
 		return append(probs, *p)
 	}
 	rec.Runs = runs
+	probs = append(append(probs, checkLoaded(rec)...), checkRoofline(rec)...)
 
 	scenarioBytes, err := d.ReadFile(recorder.ScenarioFile, scenarios.MaxScenarioBytes)
 	if err != nil {

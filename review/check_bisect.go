@@ -2,9 +2,6 @@ package review
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -15,7 +12,6 @@ import (
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
-	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -24,14 +20,22 @@ import (
 const bisectStateFile = "bisect.json"
 
 // checkBisect lints a bisect summary: its Markdown is what its data block
-// renders to; the build logs it names have the sha256 it names; every
-// campaign it links is a record in its data folder that passes Check, and
-// classifying that record again (analysis.ClassifyStep, with the summary's
-// arms and threshold) gives what the summary says; each step's class is
-// its last campaign's (or a failed build); the outcome is what the
-// steps' classes give (analysis.ConcludeBisect); and the data folder
-// holds nothing else.
-func checkBisect(summaryPath string, src []byte) []Problem {
+// renders to; the build logs it names have the sha256 it names, and every
+// build it states is backed by its commit's log (checkBuilds); every
+// campaign it links is a record of its data folder's steps/ that passes
+// check, and classifying that record again (analysis.ClassifyStep, with
+// the summary's arms and threshold) gives what the summary says
+// (checkCampaign); each step's campaigns and class are what the search
+// runs and concludes (checkStepClass), and each step measured the commit
+// the search picks after the steps before it (analysis.NextBisectCommit);
+// the outcome is what the steps' classes give (analysis.ConcludeBisect);
+// and the data folder holds nothing else.
+//
+// A linked record that is itself a bisect summary is refused, not
+// followed, and each linked file is checked once, however many campaigns
+// or names lead to it (links, kept for a whole Check, CheckAll or
+// Index): check's work is linear in the files it is given.
+func checkBisect(summaryPath string, src []byte, links *identityMemo) []Problem {
 	b, err := recorder.ParseBisect(src)
 	if err != nil {
 		return []Problem{{"Data", err.Error()}}
@@ -51,43 +55,67 @@ func checkBisect(summaryPath string, src []byte) []Problem {
 		add("Data", "data folder %q must be a plain relative path inside the summary's folder", b.DataDir)
 		return probs
 	}
+	if want := "data/" + strings.TrimSuffix(filepath.Base(summaryPath), ".md"); dd != want {
+		// Bisect writes <stem>.md beside data/<stem>: a summary naming
+		// another folder would check another summary's evidence again.
+		add("Data", "data folder %q is not %s, the folder bisect writes beside the summary", b.DataDir, want)
+		return probs
+	}
 	base := filepath.Dir(summaryPath)
 	dataDir := filepath.Join(base, filepath.FromSlash(dd))
 
-	allowed := map[string]bool{bisectStateFile: true}
 	d, err := safefs.OpenDir(dataDir)
 	if err != nil {
 		add("Data", "data folder: %v", err)
 		return probs
 	}
 	defer d.Close()
+	allowed, named, present := map[string]bool{bisectStateFile: true}, map[string]bool{}, map[string]bool{}
 	for _, f := range b.Files {
 		clean := path.Clean(f.Path)
 		if clean != f.Path || path.IsAbs(f.Path) || strings.HasPrefix(clean, "../") {
 			add("Data", "file %q is not a plain path inside the data folder", f.Path)
 			continue
 		}
-		allowed[f.Path] = true
-		bs, err := d.ReadFile(f.Path, safefs.MaxDataFile)
+		if named[f.Path] {
+			add("Data", "the summary names %s more than once", f.Path)
+			continue
+		}
+		allowed[f.Path], named[f.Path] = true, true
+		sum, err := links.sha256Of(d, f.Path, safefs.MaxDataFile)
 		if err != nil {
 			add("Data", "%v", err)
 			continue
 		}
-		if sum := sha256.Sum256(bs); hex.EncodeToString(sum[:]) != f.SHA256 {
-			add("Data", "%s has sha256 %.12s, the summary names %.12s: changed after the summary was written", f.Path, hex.EncodeToString(sum[:]), f.SHA256)
+		if sum != f.SHA256 {
+			add("Data", "%s has sha256 %.12s, the summary names %.12s: changed after the summary was written", f.Path, sum, f.SHA256)
+			continue
 		}
+		present[f.Path] = true
 	}
 
 	inRange := map[string]bool{}
 	for _, c := range b.Commits {
+		if inRange[c.SHA] {
+			add("Range", "commit %.12s is in the range twice", c.SHA)
+		}
 		inRange[c.SHA] = true
 	}
 	steps := b.Steps
 	if b.Pending != nil {
 		steps = append(append([]schema.BisectStep{}, steps...), *b.Pending)
 	}
+	probs = append(probs, checkBuilds(b, steps, named, present)...)
+	var stepsDir *safefs.Dir
+	if slices.ContainsFunc(steps, func(st schema.BisectStep) bool { return len(st.Campaigns) > 0 }) {
+		if stepsDir, err = d.Sub("steps", false); err != nil {
+			add("Data", "the steps' records: %v", err)
+		}
+		defer stepsDir.Close()
+	}
 	seen := map[string]bool{}
-	linked := map[string]bool{} // step records' folders, relative to the data folder
+	linked := map[string]bool{}   // step records' folders, relative to the data folder
+	first := map[linkKey]string{} // each linked file, the first campaign's name for it
 	for i, st := range steps {
 		sec := fmt.Sprintf("Step %d", st.N)
 		pending := b.Pending != nil && i == len(steps)-1
@@ -109,47 +137,25 @@ func checkBisect(summaryPath string, src []byte) []Problem {
 			}
 			stem := strings.TrimSuffix(rel, ".md")
 			linked["steps/"+rel], linked["steps/data/"+stem] = true, true
-			recPath := filepath.Join(base, filepath.FromSlash(c.Record))
-			for _, p := range Check(recPath) {
-				add(sec, "record %s: %s", rel, p)
+			if stepsDir == nil {
+				continue
 			}
-			rec, err := recorder.ParseFile(recPath)
-			if err != nil {
-				continue // reported by Check
+			e, key, err := links.record(stepsDir, rel, filepath.Join(base, filepath.FromSlash(c.Record)))
+			switch {
+			case err != nil:
+				add(sec, "record %s: %s", rel, Problem{"Record", err.Error()})
+				continue
+			case first[key] != "":
+				add(sec, "record %s is linked by an earlier campaign too (as %s): each campaign has its own record", rel, first[key])
+				continue
 			}
-			fresh := analysis.ClassifyStep(rec, b.Reference, b.Candidate, b.Threshold)
-			fresh.Record, fresh.Rounds = c.Record, c.Rounds
-			x, _ := json.Marshal(c)
-			y, _ := json.Marshal(fresh)
-			if !bytes.Equal(x, y) {
-				add(sec, "record %s classifies as %s (%s), the summary says %s: %s", rel, fresh.Class, dashIf(string(fresh.Why)), c.Class, firstDifference(c, fresh))
-			}
-			if rec.Feature != b.Feature {
-				add(sec, "record %s is of feature %s, the bisect of %s", rel, rec.Feature, b.Feature)
-			}
-			probs = append(probs, checkStepScenario(sec, rel, recPath, rec, b.ScenarioHash, c.Rounds)...)
-			for _, side := range []struct{ role, arm, commit string }{{"reference", b.Reference, b.Good}, {"candidate", b.Candidate, st.Commit}} {
-				if sc := rec.EngineOf(side.arm).SourceCommit; sc != "" && sc != side.commit {
-					add(sec, "record %s: the %s arm %s ran a build of %.12s, not of %.12s", rel, side.role, side.arm, sc, side.commit)
-				}
-			}
+			first[key] = rel
+			probs = append(probs, e.checkCampaign(sec, rel, c, b, st.Commit)...)
 		}
-		if pending {
-			continue
-		}
-		switch {
-		case !st.Build.OK && (st.Class != schema.ClassBuildFailed || len(st.Campaigns) > 0):
-			add(sec, "the build failed, so the commit is %s with no campaign, not %s", schema.ClassBuildFailed, st.Class)
-		case st.SameBuild != nil && (st.Class != schema.ClassGood || len(st.Campaigns) > 0):
-			add(sec, "it built the good commit's engine again, so it is %s with no campaign, not %s", schema.ClassGood, st.Class)
-		case st.SameBuild != nil && !isHex(st.SameBuild.SHA256, 64):
-			add(sec, "the engine it built again names no sha256 (%q)", st.SameBuild.SHA256)
-		case st.SameBuild != nil:
-		case st.Build.OK && len(st.Campaigns) == 0:
-			add(sec, "the build succeeded but no campaign is linked")
-		case st.Build.OK && st.Campaigns[len(st.Campaigns)-1].Class != st.Class:
-			add(sec, "class %s, but its last campaign's is %s", st.Class, st.Campaigns[len(st.Campaigns)-1].Class)
-		}
+		probs = append(probs, checkStepClass(sec, st, pending)...)
+	}
+	if len(inRange) == len(b.Commits) {
+		probs = append(probs, checkSearch(b, steps)...)
 	}
 
 	shas := make([]string, len(b.Commits))
@@ -174,10 +180,7 @@ func checkBisect(summaryPath string, src []byte) []Problem {
 		}
 		rel, _ := filepath.Rel(dataDir, p)
 		rel = filepath.ToSlash(rel)
-		if allowed[rel] {
-			return nil
-		}
-		if linked[rel] {
+		if allowed[rel] || linked[rel] {
 			return nil
 		}
 		parts := strings.SplitN(rel, "/", 4)
@@ -207,29 +210,4 @@ func firstLineDiff(a, b []byte) int {
 		}
 	}
 	return min(len(x), len(y)) + 1
-}
-
-// checkStepScenario checks that a step's record ran the bisect's scenario:
-// its stored scenario, read without the record's overrides, has the
-// bisect's hash, and the only override is the step's rounds.
-func checkStepScenario(sec, rel, recPath string, rec *schema.Record, hash string, rounds int) []Problem {
-	var probs []Problem
-	for _, o := range rec.Scenario.Overrides {
-		if o != scenarios.RoundsOverride(rounds) {
-			probs = append(probs, Problem{sec, fmt.Sprintf("record %s ran with override %q; a bisect step overrides only its rounds (%d)", rel, o, rounds)})
-		}
-	}
-	dataDir, err := recorder.DataPath(recPath, rec)
-	if err != nil {
-		return probs // reported by Check
-	}
-	src, err := safefs.ReadFile(filepath.Join(dataDir, recorder.ScenarioFile), scenarios.MaxScenarioBytes)
-	if err != nil {
-		return probs // reported by Check
-	}
-	s, _, err := scenarios.Parse(recorder.ScenarioFile, dataDir, src, scenarios.Options{Offline: true, PromptText: rec.Scenario.Request.Prompt})
-	if err == nil && s.Hash() != hash {
-		probs = append(probs, Problem{sec, fmt.Sprintf("record %s ran scenario %.12s, the bisect %.12s", rel, s.Hash(), hash)})
-	}
-	return probs
 }

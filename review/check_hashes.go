@@ -17,9 +17,10 @@ import (
 )
 
 // checkFiles compares the data folder with the record's list of files. It
-// reports every file the record names that is missing and every file it
-// does not name, but stops at the first file whose sha256 differs (intact
-// false): nothing read from a changed folder is analysed.
+// reports every file the record names that is missing, named more than
+// once (and read once) or not named, but stops at the first file whose
+// sha256 differs (intact false): nothing read from a changed folder is
+// analysed.
 //
 // With scan, the sha256 and the list of entries are the scan's (a file
 // over its size cap is still opened, and refused, through d).
@@ -32,6 +33,9 @@ func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record, scan *folderS
 			probs = append(probs, Problem{"Data", fmt.Sprintf("file %q is not a plain path inside the data folder", f.Path)})
 			continue
 		}
+		if _, twice := listed[f.Path]; twice {
+			probs = append(probs, Problem{"Data", fmt.Sprintf("the record names %s more than once", termsafe.String(f.Path))})
+		}
 		listed[f.Path] = f.SHA256
 	}
 	for _, need := range []string{recorder.RunsFile, recorder.ScenarioFile} {
@@ -39,10 +43,12 @@ func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record, scan *folderS
 			probs = append(probs, Problem{"Data", "the record names no sha256 for " + need})
 		}
 	}
+	hashed := map[string]bool{} // each file is read once, however often it is named
 	for _, f := range rec.Files {
-		if _, ok := listed[f.Path]; !ok {
+		if _, ok := listed[f.Path]; !ok || hashed[f.Path] {
 			continue
 		}
+		hashed[f.Path] = true
 		var got string
 		var err error
 		if sf, ok := scan.file(f.Path); ok && sf.size <= sizeCap(f.Path) {
@@ -82,21 +88,6 @@ func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record, scan *folderS
 	return probs, intact
 }
 
-// outputsProblem is the first run whose output does not match the
-// output_sha256 it stores.
-func outputsProblem(runs []schema.Run) *Problem {
-	for _, r := range runs {
-		if r.OutputSHA256 == "" {
-			continue
-		}
-		if sum := sha256.Sum256([]byte(r.Output)); hex.EncodeToString(sum[:]) != r.OutputSHA256 {
-			msg := fmt.Sprintf("run %d (%s): output_sha256 %.12s does not match its output (%.12s)", r.Seq, termsafe.String(r.Arm), termsafe.String(r.OutputSHA256), hex.EncodeToString(sum[:]))
-			return &Problem{"Raw runs", msg}
-		}
-	}
-	return nil
-}
-
 // sizeCap is the most bytes check reads of a data folder's file.
 func sizeCap(rel string) int64 {
 	if rel == recorder.RunsFile {
@@ -131,4 +122,21 @@ func sectionOf(file string) string {
 		return "Results"
 	}
 	return "Data"
+}
+
+// sha256Hex is the sha256 of a text; a long one is hashed a piece at a
+// time: no copy of a text of many megabytes is made to hash it.
+func sha256Hex(s string) string {
+	if len(s) <= 4<<10 {
+		sum := sha256.Sum256([]byte(s))
+		return hex.EncodeToString(sum[:])
+	}
+	h := sha256.New()
+	buf := make([]byte, 32<<10)
+	for len(s) > 0 {
+		n := copy(buf, s)
+		h.Write(buf[:n])
+		s = s[n:]
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

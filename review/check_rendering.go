@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/recorder"
@@ -56,9 +57,18 @@ func lines(b []byte) []string {
 	return out
 }
 
+// excerpt is a line of at most 160 characters as it is, a longer one's
+// first 160 and "…", escaped for the terminal; it reads no more of the
+// line than it keeps.
 func excerpt(s string) string {
-	if r := []rune(s); len(r) > 160 {
-		return termsafe.String(string(r[:160])) + "…"
+	var b strings.Builder
+	for i, kept := 0, 0; i < len(s); kept++ {
+		if kept == 160 {
+			return termsafe.String(b.String()) + "…"
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		b.WriteRune(r)
+		i += size
 	}
 	return termsafe.String(s)
 }

@@ -1,8 +1,6 @@
 package review
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"slices"
 
@@ -18,8 +16,8 @@ import (
 func checkStreams(r schema.Run) *Problem {
 	for i, st := range r.Streams {
 		text := schema.StreamText(r, st)
-		if sum := sha256.Sum256([]byte(text)); hex.EncodeToString(sum[:]) != st.OutputSHA256 {
-			return &Problem{"Raw runs", fmt.Sprintf("run %d (%s), stream %d: output_sha256 %.12s does not match its output (%.12s)", r.Seq, termsafe.String(r.Arm), i+1, termsafe.String(st.OutputSHA256), hex.EncodeToString(sum[:]))}
+		if sum := sha256Hex(text); sum != st.OutputSHA256 {
+			return &Problem{"Raw runs", fmt.Sprintf("run %d (%s), stream %d: output_sha256 %.12s does not match its output (%.12s)", r.Seq, termsafe.String(r.Arm), i+1, termsafe.String(st.OutputSHA256), sum)}
 		}
 	}
 	if !r.OK() {

@@ -1,16 +1,12 @@
 package review
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
-	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -19,20 +15,7 @@ import (
 // that it passes check. It returns the record's path.
 func bigRecord(tb testing.TB, n int) string {
 	tb.Helper()
-	const name = "spec-draft-epyc-2026-11-29"
-	src := filepath.Join("..", "docs", "benchmark_results", name+".md")
-	rec, err := recorder.Load(src)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	scen, err := recorder.ReadDataFile(src, rec, recorder.ScenarioFile, scenarios.MaxScenarioBytes)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	s, _, err := scenarios.Parse(recorder.ScenarioFile, ".", scen, scenarios.Options{Offline: true, PromptText: rec.Scenario.Request.Prompt, Set: rec.Scenario.Overrides})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	rec, scen, s := committedRecord(tb, craftedName)
 	base := rec.Runs
 	runs := make([]schema.Run, 0, n)
 	for i := range n {
@@ -40,34 +23,7 @@ func bigRecord(tb testing.TB, n int) string {
 		r.Seq, r.Round, r.Log = i+1, i/len(rec.Scenario.Arms)+1, ""
 		runs = append(runs, r)
 	}
-	var jsonl bytes.Buffer
-	enc := json.NewEncoder(&jsonl)
-	for _, r := range runs {
-		if err := enc.Encode(r); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	dir := tb.TempDir()
-	data := filepath.Join(dir, "data", name)
-	if err := os.MkdirAll(data, 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	for file, b := range map[string][]byte{recorder.RunsFile: jsonl.Bytes(), recorder.ScenarioFile: scen} {
-		if err := os.WriteFile(filepath.Join(data, file), b, 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	rec.Runs = runs
-	rec.Analysis, rec.Verdict, _ = analysis.Record(s.Policy, runs, rec.Method, rec.Schema)
-	rec.Files, err = recorder.HashDataDir(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	out := filepath.Join(dir, name+".md")
-	if err := recorder.WriteFile(out, rec); err != nil {
-		tb.Fatal(err)
-	}
-	return out
+	return writeRecordRuns(tb, tb.TempDir(), craftedName, rec, scen, s, runs)
 }
 
 // A large record passes check, and a changed runs.jsonl stops it at the

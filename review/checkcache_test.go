@@ -211,7 +211,7 @@ func TestCurrentRuleRecordsPassCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Statistics (rule `" + string(schema.RuleCurrent) + "`)", "(increase) / −", "ratio intervals from the regression on arm and run position"} {
+	for _, want := range []string{"Statistics (rule `" + string(schema.RuleCurrent) + "`)", "at level 0.05", "ratio intervals round by round"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("record lacks %q", want)
 		}

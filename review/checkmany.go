@@ -22,21 +22,26 @@ type Checked struct {
 // CheckAll checks every record, spread over one worker per CPU, and
 // returns the results in the order of paths. With a cache, a record whose
 // entry holds is not re-analysed; every fresh result is stored.
+//
+// The records bisect summaries link are checked once for all of them
+// (identityMemo), and the runs held at once are within the process's
+// budget (runsBudget), whatever the number of CPUs.
 func CheckAll(paths []string, cache *CheckCache) []Checked {
 	out := make([]Checked, len(paths))
-	forEach(len(paths), func(i int) { out[i] = checkOne(paths[i], cache) })
+	links := newIdentityMemo()
+	forEach(len(paths), func(i int) { out[i] = checkOne(paths[i], cache, links) })
 	return out
 }
 
-func checkOne(path string, cache *CheckCache) Checked {
+func checkOne(path string, cache *CheckCache, links *identityMemo) Checked {
 	if cache == nil || cache.Dir == "" {
-		return Checked{Path: path, Problems: Check(path)}
+		return Checked{Path: path, Problems: check(path, links)}
 	}
 	src, err := safefs.ReadFile(path, safefs.MaxRecord)
 	if err != nil {
-		return Checked{Path: path, Problems: Check(path)}
+		return Checked{Path: path, Problems: check(path, links)}
 	}
-	return checkSrc(path, src, nil, cache)
+	return checkSrc(path, src, nil, cache, links)
 }
 
 // checkParsed is checkOne for a record already read (src) and parsed.
@@ -44,14 +49,17 @@ func checkParsed(path string, src []byte, rec *schema.Record, cache *CheckCache)
 	if cache == nil || cache.Dir == "" {
 		return Check(path)
 	}
-	return checkSrc(path, src, rec, cache).Problems
+	return checkSrc(path, src, rec, cache, nil).Problems
 }
 
-func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache) Checked {
+func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache, links *identityMemo) Checked {
 	if recorder.IsBisect(src) {
 		// A bisect summary's result depends on the records it links:
 		// it is checked every time.
-		return Checked{Path: path, Problems: Check(path)}
+		if links == nil {
+			links = newIdentityMemo()
+		}
+		return Checked{Path: path, Problems: check(path, links)}
 	}
 	var dd string
 	switch {

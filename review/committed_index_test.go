@@ -19,9 +19,7 @@ import (
 func TestCommittedIndexIsCurrent(t *testing.T) {
 	committed := filepath.Join("..", "docs", "benchmark_results")
 	tmp := filepath.Join(t.TempDir(), "benchmark_results")
-	if err := copyTree(committed, tmp); err != nil {
-		t.Fatal(err)
-	}
+	copyTree(t, committed, tmp)
 	if _, err := Index(tmp, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -95,29 +93,4 @@ func quoteShort(b []byte) string {
 		b = append(b[:160:160], "…"...)
 	}
 	return "\"" + string(b) + "\""
-}
-
-// copyTree copies the regular files and folders under src into dst.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
 }

@@ -33,13 +33,14 @@ func conditions(oldPath string, old *schema.Record, newPath string, nu *schema.R
 	add("OS", fmt.Sprintf("%s %s %s, kernel %s, %s", mo.OS, mo.Platform, mo.PlatformVersion, mo.Kernel, mo.Arch), fmt.Sprintf("%s %s %s, kernel %s, %s", mn.OS, mn.Platform, mn.PlatformVersion, mn.Kernel, mn.Arch))
 	add("host", mo.Hostname, mn.Hostname)
 	models := map[string][2]string{}
+	loaded := loadedChanges(old, nu, add)
 	for _, pair := range enginePairs(old, nu) {
 		eo, en, of := pair.old, pair.nu, pair.of
 		// The binary that runs: a wrapper script's own hash says only
 		// where it was installed, so the binary it wraps is compared
 		// when a record names one.
 		add("engine binary sha256"+of, engineBinarySHA(eo), engineBinarySHA(en))
-		if len(eo.Libraries) > 0 && len(en.Libraries) > 0 {
+		if len(eo.Libraries) > 0 && len(en.Libraries) > 0 && !loaded {
 			add("engine libraries"+of, libraryChanges(eo.Libraries, en.Libraries, false), libraryChanges(eo.Libraries, en.Libraries, true))
 		}
 		add("engine version"+of, eo.Version, en.Version)

@@ -76,3 +76,21 @@ func libraryChanges(old, nu []schema.FileSum, new bool) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// loadedChanges compares, for every arm both records name, the libraries
+// its engine loaded (schema.ArmsLoaded): what ran, where the candidates
+// beside the binary (engine libraries) only say what was installed. It
+// reports whether both records had loaded sets to compare; the
+// candidates are then not compared.
+func loadedChanges(old, nu *schema.Record, add func(what, a, b string)) bool {
+	compared := false
+	for _, a := range armNames(old, nu) {
+		lo, ln := old.LoadedOf(a), nu.LoadedOf(a)
+		if len(lo) == 0 || len(ln) == 0 {
+			continue
+		}
+		compared = true
+		add("libraries loaded by arm "+a, libraryChanges(lo, ln, false), libraryChanges(lo, ln, true))
+	}
+	return compared
+}

@@ -1,11 +1,14 @@
 package review
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/decodebench/decodebench/changepoint"
 	"github.com/decodebench/decodebench/history"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
@@ -50,4 +53,51 @@ func LoadHistory(dir string) ([]history.Record, []error, error) {
 		}
 	}
 	return out, bad, nil
+}
+
+// historyStep is a step as --json writes it: with its bisect command.
+type historyStep struct {
+	history.Step
+	Bisect string `json:"bisect,omitempty"`
+}
+
+type historyMetric struct {
+	history.Metric
+	Steps []historyStep `json:"steps"`
+}
+
+type historySeries struct {
+	history.Series
+	Metrics []historyMetric `json:"metrics"`
+}
+
+// WriteHistoryJSON writes series as `decodebench history --json` does:
+// the changepoint method and thresholds, then each series with every
+// step's bisect command (BisectCommand). The site embeds the same bytes.
+func WriteHistoryJSON(w io.Writer, series []history.Series, left []history.LeftOut) error {
+	out := struct {
+		Method     string            `json:"method"`
+		Alpha      float64           `json:"alpha"`
+		MinStep    float64           `json:"min_step"`
+		MinSegment int               `json:"min_segment"`
+		Series     []historySeries   `json:"series"`
+		LeftOut    []history.LeftOut `json:"left_out"`
+	}{changepoint.Method, changepoint.Defaults.Alpha, changepoint.Defaults.MinStep, changepoint.Defaults.MinSegment, []historySeries{}, left}
+	if out.LeftOut == nil {
+		out.LeftOut = []history.LeftOut{}
+	}
+	for _, s := range series {
+		hs := historySeries{Series: s}
+		for _, m := range s.Metrics {
+			hm := historyMetric{Metric: m, Steps: []historyStep{}}
+			for _, st := range m.Steps {
+				hm.Steps = append(hm.Steps, historyStep{Step: st, Bisect: BisectCommand(st)})
+			}
+			hs.Metrics = append(hs.Metrics, hm)
+		}
+		out.Series = append(out.Series, hs)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }

@@ -1,16 +1,12 @@
 package review
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
-	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/decodebench/decodebench/changepoint"
-	"github.com/decodebench/decodebench/history"
 	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
@@ -22,16 +18,6 @@ const IndexFile = "README.md"
 
 // indexPlotDir holds the trend plots, inside the records folder.
 const indexPlotDir = "index"
-
-// entry is one record in the index.
-type entry struct {
-	file     string // base name
-	stem     string
-	rec      *schema.Record
-	err      error
-	problems []Problem
-	seq      int // the -N suffix of the file name
-}
 
 // Index writes DIR/README.md: every record grouped by feature, then
 // hardware, newest first, with its verdict, headline ratio and interval,
@@ -47,76 +33,19 @@ type entry struct {
 // Hidden and temporary files (a killed run's .record-*.md) are not
 // records.
 //
-// Records are read and checked on every CPU at once, through cache when
-// it is not nil (see CheckCache).
+// Records are read and checked on every CPU at once (ReadFleet), through
+// cache when it is not nil (see CheckCache).
 func Index(dir string, cache *CheckCache) (written []string, err error) {
 	d, err := safefs.OpenDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer d.Close()
-	names, err := filepath.Glob(filepath.Join(dir, "*.md"))
+	fleet, err := ReadFleet(dir, cache)
 	if err != nil {
 		return nil, err
 	}
-	var bisects []bisectEntry
-	var brokenBisects []entry
-	names = slices.DeleteFunc(names, func(n string) bool {
-		base := filepath.Base(n)
-		if base == IndexFile || safefs.IsTemp(base) {
-			return true
-		}
-		be, ok := readBisect(n, base)
-		switch {
-		case ok && be.err != nil:
-			brokenBisects = append(brokenBisects, entry{file: base, stem: strings.TrimSuffix(base, ".md"), err: be.err})
-		case ok:
-			bisects = append(bisects, be)
-		}
-		return ok
-	})
-	entries := make([]entry, len(names))
-	forEach(len(names), func(i int) {
-		n := names[i]
-		base := filepath.Base(n)
-		e := entry{file: base, stem: strings.TrimSuffix(base, ".md")}
-		src, err := safefs.ReadFile(n, safefs.MaxRecord)
-		if err == nil {
-			if e.rec, err = recorder.Parse(bytes.NewReader(src)); err != nil {
-				err = fmt.Errorf("%s: %w", n, err)
-			}
-		}
-		e.err = err
-		if e.err == nil {
-			if err := recorder.CheckName(e.rec.Feature, e.rec.Hardware, e.rec.Date); err != nil {
-				e.err = fmt.Errorf("%s: not a valid record name: %w", n, err)
-			}
-		}
-		if e.err == nil {
-			e.problems = checkParsed(n, src, e.rec, cache)
-			e.seq = suffix(e.stem, e.rec)
-		}
-		entries[i] = e
-	})
-	entries = append(entries, brokenBisects...)
-	byFeature := map[string][]entry{}
-	var features []string
-	var broken []entry
-	var all []history.Record
-	for _, e := range entries {
-		if e.err != nil {
-			broken = append(broken, e)
-			continue
-		}
-		f := e.rec.Feature
-		if _, ok := byFeature[f]; !ok {
-			features = append(features, f)
-		}
-		byFeature[f] = append(byFeature[f], e)
-		all = append(all, history.Record{Stem: e.stem, Seq: e.seq, Rec: e.rec})
-	}
-	sort.Strings(features)
-	series := history.Build(all, changepoint.Defaults)
+	series := fleet.Series
 
 	var b strings.Builder
 	b.WriteString("# Benchmark records\n\n")
@@ -128,44 +57,28 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 	fmt.Fprintf(&b, "Steps: %s; two-sided p < %g, a change of at least %g%%, at least %d records on either side; ",
 		changepoint.Method, changepoint.Defaults.Alpha, 100*changepoint.Defaults.MinStep, changepoint.Defaults.MinSegment)
 	b.WriteString("per feature, hardware and scenario (by its hash), over VALID, INCONCLUSIVE and UNVERIFIED records, in the baseline's own median and in each ratio.\n\n")
-	if len(entries) == 0 && len(bisects) == 0 {
+	if len(fleet.Features) == 0 && len(fleet.Unreadable) == 0 && len(fleet.Bisects) == 0 {
 		b.WriteString("No records yet.\n")
 	}
-	if len(features) > 0 {
+	rows := fleet.Rows()
+	if len(rows) > 0 {
 		b.WriteString("| feature | hardware | latest | verdict | headline | trend | records | steps | problems |\n|---|---|---|---|---|---|---|---|---|\n")
 	}
-	for _, f := range features {
-		es := byFeature[f]
-		sortEntries(es)
-		hw := ""
-		for _, e := range es {
-			if e.rec.Hardware == hw {
-				continue
-			}
-			hw = e.rec.Hardware
-			n, bad := 0, 0
-			for _, o := range es {
-				if o.rec.Hardware == hw {
-					n++
-					if len(o.problems) > 0 {
-						bad++
-					}
-				}
-			}
-			probs := problemsCell(e.problems)
-			if bad > 0 && len(e.problems) == 0 {
-				probs = fmt.Sprintf("⚠ %d older record(s)", bad)
-			}
-			fmt.Fprintf(&b, "| [%s](%s) | %s | [%s](%s) %s | %s | %s | %s | %d | %s | %s |\n", cellCode(f), linkTarget(featurePage(f)), cellCode(hw),
-				cellText(e.stem), linkTarget(e.file), cellText(e.rec.Date), verdictCell(e.rec), headline(e.rec),
-				sparkline(es, hw), n, stepsCell(series, f, hw), probs)
+	for _, row := range rows {
+		f, hw, e := row.Feature, row.Hardware, row.Latest()
+		probs := problemsCell(e.Problems)
+		if row.WithProblems > 0 && len(e.Problems) == 0 {
+			probs = fmt.Sprintf("⚠ %d older record(s)", row.WithProblems)
 		}
+		fmt.Fprintf(&b, "| [%s](%s) | %s | [%s](%s) %s | %s | %s | %s | %d | %s | %s |\n", cellCode(f), linkTarget(featurePage(f)), cellCode(hw),
+			cellText(e.Stem), linkTarget(e.File), cellText(e.Rec.Date), verdictCell(e.Rec), headline(e.Rec),
+			sparkline(row.Records), len(row.Records), stepsCell(fleet.Steps(f, hw)), probs)
 	}
-	if len(features) > 0 {
+	if len(rows) > 0 {
 		b.WriteString("\n")
 	}
-	for _, f := range features {
-		es := byFeature[f]
+	for _, f := range fleet.Features {
+		es := fleet.Records[f]
 		fmt.Fprintf(&b, "## %s\n\n", cellCode(f))
 		plotName, changed, err := writeTrend(d, f, es, series)
 		if err != nil {
@@ -186,13 +99,13 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 			written = append(written, page)
 		}
 	}
-	if len(bisects) > 0 {
-		b.WriteString(bisectSection(bisects))
+	if len(fleet.Bisects) > 0 {
+		b.WriteString(bisectSection(fleet.Bisects))
 	}
-	if len(broken) > 0 {
+	if len(fleet.Unreadable) > 0 {
 		b.WriteString("## Not readable as records\n\n| file | problem |\n|---|---|\n")
-		for _, e := range broken {
-			fmt.Fprintf(&b, "| [%s](%s) | %s |\n", cellText(e.file), linkTarget(e.file), cellText(e.err.Error()))
+		for _, e := range fleet.Unreadable {
+			fmt.Fprintf(&b, "| [%s](%s) | %s |\n", cellText(e.File), linkTarget(e.File), cellText(e.Err.Error()))
 		}
 		b.WriteString("\n")
 	}
@@ -205,20 +118,6 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 		written = append(written, out)
 	}
 	return written, nil
-}
-
-// sortEntries orders a feature's records by hardware, then newest first.
-func sortEntries(es []entry) {
-	sort.SliceStable(es, func(i, j int) bool {
-		a, c := es[i], es[j]
-		if a.rec.Hardware != c.rec.Hardware {
-			return a.rec.Hardware < c.rec.Hardware
-		}
-		if a.rec.Date != c.rec.Date {
-			return a.rec.Date > c.rec.Date
-		}
-		return a.seq > c.seq
-	})
 }
 
 // suffix is the -N of a record file stem (1 for none).
@@ -234,14 +133,8 @@ func suffix(stem string, rec *schema.Record) int {
 
 // headline is every non-control arm's primary ratio with its interval.
 func headline(rec *schema.Record) string {
-	if !rec.Verdict.ShowsResults() {
-		return "—"
-	}
 	var parts []string
-	for _, v := range rec.Analysis.ArmVerdicts {
-		if v.Control || !v.Comparison.Defined() {
-			continue
-		}
+	for _, v := range Headline(rec) {
 		c := v.Comparison
 		s := fmt.Sprintf("%s %.3f×", cellCode(v.Arm), c.Ratio)
 		if c.HasInterval() {
@@ -258,7 +151,9 @@ func headline(rec *schema.Record) string {
 	return strings.Join(parts, "; ")
 }
 
-func engineVersion(rec *schema.Record) string {
+// EngineVersion is the first line of the engine's version, or of each
+// engine's with the arms that ran it when the arms ran several.
+func EngineVersion(rec *schema.Record) string {
 	if len(rec.Engines) > 0 {
 		var parts []string
 		for _, e := range rec.Engines {
@@ -290,20 +185,11 @@ func problemsCell(ps []Problem) string {
 func linkTarget(file string) string { return recorder.LinkPath(file) }
 
 // verdictCell is a record's verdict, marked when it holds only under
-// gates the scenario relaxed, or for a scenario changed with run --set:
-// a row that reads VALID says on what terms.
+// gates the scenario relaxed, or for a scenario changed with run --set
+// (VerdictTerms): a row that reads VALID says on what terms.
 func verdictCell(rec *schema.Record) string {
 	out := string(rec.Verdict)
-	var marks []string
-	for _, w := range rec.Analysis.Warnings {
-		if g, ok := w.(schema.GatesRelaxed); ok {
-			marks = append(marks, "relaxed gates: "+g.Which)
-		}
-	}
-	if len(rec.Scenario.Overrides) > 0 {
-		marks = append(marks, "--set "+strings.Join(rec.Scenario.Overrides, ", "))
-	}
-	if len(marks) > 0 {
+	if marks := VerdictTerms(rec); len(marks) > 0 {
 		out += " (" + strings.Join(marks, "; ") + ")"
 	}
 	return cellText(out)

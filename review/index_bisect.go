@@ -8,43 +8,33 @@ import (
 	"github.com/decodebench/decodebench/recorder"
 )
 
-// bisectEntry is one bisect summary in the index.
-type bisectEntry struct {
-	file     string
-	line     string // the row, or "" when the summary does not parse
-	err      error
-	problems []Problem
-}
-
 // readBisect reads the file at path as a bisect summary when it is one
-// (ok false when it is not).
-func readBisect(path, base string) (e bisectEntry, ok bool) {
+// (ok false when it is not); err when it is one that does not parse.
+func readBisect(path, base string, links *identityMemo) (b FleetBisect, ok bool, err error) {
 	src, err := safefs.ReadFile(path, safefs.MaxRecord)
 	if err != nil || !recorder.IsBisect(src) {
-		return e, false
+		return b, false, nil
 	}
-	e.file = base
-	b, err := recorder.ParseBisect(src)
-	if err != nil {
-		e.err = err
-		return e, true
+	b.File = base
+	if b.Summary, err = recorder.ParseBisect(src); err != nil {
+		return b, true, err
 	}
-	e.problems = checkBisect(path, src)
-	first := "—"
-	if b.Outcome.FirstBad != "" {
-		first = cellText(b.Outcome.FirstBad[:min(12, len(b.Outcome.FirstBad))])
-	}
-	e.line = fmt.Sprintf("| %s | %s | [%s](%s) | %s | %s | %d | %s |\n", cellText(b.Date), cellText(b.Feature), cellText(strings.TrimSuffix(base, ".md")), linkTarget(base),
-		cellText(string(b.Outcome.Result)), first, len(b.Steps), problemsCell(e.problems))
-	return e, true
+	b.Problems = checkBisect(path, src, links)
+	return b, true, nil
 }
 
 // bisectSection lists the bisect summaries, in file name order.
-func bisectSection(es []bisectEntry) string {
+func bisectSection(bs []FleetBisect) string {
 	var b strings.Builder
 	b.WriteString("## Bisections\n\n| date | feature | summary | result | first bad commit | steps | problems |\n|---|---|---|---|---|---|---|\n")
-	for _, e := range es {
-		b.WriteString(e.line)
+	for _, e := range bs {
+		s := e.Summary
+		first := "—"
+		if s.Outcome.FirstBad != "" {
+			first = cellText(s.Outcome.FirstBad[:min(12, len(s.Outcome.FirstBad))])
+		}
+		fmt.Fprintf(&b, "| %s | %s | [%s](%s) | %s | %s | %d | %s |\n", cellText(s.Date), cellText(s.Feature), cellText(strings.TrimSuffix(e.File, ".md")), linkTarget(e.File),
+			cellText(string(s.Outcome.Result)), first, len(s.Steps), problemsCell(e.Problems))
 	}
 	b.WriteString("\n")
 	return b.String()

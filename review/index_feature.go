@@ -22,7 +22,7 @@ func featurePage(feature string) string { return indexPlotDir + "/" + feature + 
 // with the records on either side, and every record, by hardware, newest
 // first. Links are relative to the page (index/), so it renders where it
 // lies, on GitHub too.
-func writeFeaturePage(d *safefs.Dir, feature string, es []entry, series []history.Series, plot bool) (string, bool, error) {
+func writeFeaturePage(d *safefs.Dir, feature string, es []FleetRecord, series []history.Series, plot bool) (string, bool, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Records of %s\n\n", cellCode(feature))
 	b.WriteString("Written by `decodebench index`; do not edit by hand. [All features](../" + IndexFile + ").\n\n")
@@ -35,36 +35,30 @@ func writeFeaturePage(d *safefs.Dir, feature string, es []entry, series []histor
 	b.WriteString("per hardware and scenario (its hash), over VALID, INCONCLUSIVE and UNVERIFIED records. ")
 	b.WriteString("A regression whose records on either side name two source commits can be bisected with the command shown, ")
 	b.WriteString("`BUILD` being the engine's build command and `SCENARIO` a scenario whose candidate arm runs `${CANDIDATE_DIR}`'s build.\n\n")
-	n := 0
-	for _, s := range series {
-		if s.Feature != feature {
-			continue
+	steps := fleetSteps(series, feature, "")
+	for i, fs := range steps {
+		if i == 0 {
+			b.WriteString("| hardware | scenario | metric | step | p | last before | first after | engine before → after | what differs | bisect |\n|---|---|---|---|---|---|---|---|---|---|\n")
 		}
-		for _, m := range s.Metrics {
-			for _, st := range m.Steps {
-				if n == 0 {
-					b.WriteString("| hardware | scenario | metric | step | p | last before | first after | engine before → after | what differs | bisect |\n|---|---|---|---|---|---|---|---|---|---|\n")
-				}
-				n++
-				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s → %s | %s | %s |\n", cellCode(s.Hardware), cellCode(short(s.ScenarioHash)),
-					cellText(MetricLabel(m)), StepText(st.Step, st.Worse), cellText(fmt.Sprintf("%.2g", st.P)),
-					recordLink(st.Last), recordLink(st.First), cellText(engineAt(st.Last)), cellText(engineAt(st.First)), cellText(ChangesText(st.Changes)), bisectCell(st))
-			}
-		}
+		st := fs.Step
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s → %s | %s | %s |\n", cellCode(fs.Hardware), cellCode(short(fs.ScenarioHash)),
+			cellText(MetricLabel(fs.Metric)), StepText(st.Step, st.Worse), cellText(fmt.Sprintf("%.2g", st.P)),
+			recordLink(st.Last), recordLink(st.First), cellText(engineAt(st.Last)), cellText(engineAt(st.First)), cellText(ChangesText(st.Changes)), bisectCell(st))
 	}
-	if n == 0 {
+	if len(steps) == 0 {
 		b.WriteString("No steps.\n")
 	}
 	b.WriteString("\n")
+	b.WriteString(regimeSection(feature, es))
 	hw := ""
 	for _, e := range es {
-		if e.rec.Hardware != hw {
-			hw = e.rec.Hardware
+		if e.Rec.Hardware != hw {
+			hw = e.Rec.Hardware
 			fmt.Fprintf(&b, "## %s\n\n", cellCode(hw))
 			b.WriteString("| date | record | verdict | headline | engine | commit | problems |\n|---|---|---|---|---|---|---|\n")
 		}
-		fmt.Fprintf(&b, "| %s | [%s](%s) | %s | %s | %s | %s | %s |\n", cellText(e.rec.Date), cellText(e.stem), "../"+linkTarget(e.file),
-			verdictCell(e.rec), headline(e.rec), cellText(engineVersion(e.rec)), cellCode(short(e.rec.Engine.SourceCommit)), problemsCell(e.problems))
+		fmt.Fprintf(&b, "| %s | [%s](%s) | %s | %s | %s | %s | %s |\n", cellText(e.Rec.Date), cellText(e.Stem), "../"+linkTarget(e.File),
+			verdictCell(e.Rec), headline(e.Rec), cellText(EngineVersion(e.Rec)), cellCode(short(e.Rec.Engine.SourceCommit)), problemsCell(e.Problems))
 	}
 	b.WriteString("\n")
 	rel := featurePage(feature)
@@ -147,21 +141,10 @@ func short(s string) string {
 }
 
 // sparkline is the first arm's ratio over a hardware's last 16 records
-// with numbers, oldest first, as block characters scaled to their range.
-func sparkline(es []entry, hw string) string {
-	var xs []float64
-	for i := len(es) - 1; i >= 0; i-- { // es is newest first
-		e := es[i]
-		if e.rec.Hardware != hw || !history.Counts(e.rec.Verdict) {
-			continue
-		}
-		for _, v := range e.rec.Analysis.ArmVerdicts {
-			if !v.Control && v.Comparison.Defined() {
-				xs = append(xs, v.Comparison.Ratio)
-				break
-			}
-		}
-	}
+// with numbers (FirstRatios), oldest first, as block characters scaled to
+// their range. rs is the hardware's records, newest first.
+func sparkline(rs []FleetRecord) string {
+	xs := FirstRatios(rs)
 	if len(xs) > 16 {
 		xs = xs[len(xs)-16:]
 	}
@@ -185,62 +168,52 @@ func sparkline(es []entry, hw string) string {
 }
 
 // stepsCell counts a hardware's steps in a feature and names the latest.
-func stepsCell(series []history.Series, feature, hw string) string {
-	n := 0
-	var latest *history.Step
-	var label string
-	for _, s := range series {
-		if s.Feature != feature || s.Hardware != hw {
-			continue
-		}
-		for _, m := range s.Metrics {
-			for i := range m.Steps {
-				n++
-				if st := &m.Steps[i]; latest == nil || st.First.Date > latest.First.Date {
-					latest, label = st, MetricLabel(m)
-				}
-			}
-		}
-	}
-	if n == 0 {
+func stepsCell(steps []FleetStep) string {
+	latest, ok := LatestStep(steps)
+	if !ok {
 		return "none"
 	}
-	return fmt.Sprintf("%d, latest %s: %s %s", n, cellText(latest.First.Date), cellText(label), StepText(latest.Step, latest.Worse))
+	st := latest.Step
+	return fmt.Sprintf("%d, latest %s: %s %s", len(steps), cellText(st.First.Date), cellText(MetricLabel(latest.Metric)), StepText(st.Step, st.Worse))
 }
 
 // writeTrend draws the feature's trend plot, with its steps in the ratio;
 // "" when nothing has a ratio. The feature is a checked name
 // (recorder.CheckName) by now.
-func writeTrend(d *safefs.Dir, feature string, es []entry, series []history.Series) (string, bool, error) {
+func writeTrend(d *safefs.Dir, feature string, es []FleetRecord, series []history.Series) (string, bool, error) {
 	var pts []plots.TrendPoint
 	metric := ""
 	for _, e := range es {
-		date, err := time.Parse("2006-01-02", e.rec.Date)
+		date, err := time.Parse("2006-01-02", e.Rec.Date)
 		if err != nil {
 			continue
 		}
-		multi := len(e.rec.Analysis.ArmVerdicts) > 1
-		if e.rec.Verdict == schema.Rejected {
-			pts = append(pts, plots.TrendPoint{Date: date, Hardware: e.rec.Hardware, Rejected: true})
+		multi := len(e.Rec.Analysis.ArmVerdicts) > 1
+		if e.Rec.Verdict == schema.Rejected {
+			pts = append(pts, plots.TrendPoint{Date: date, Seq: e.Seq, Hardware: e.Rec.Hardware, Rejected: true})
 			continue
 		}
-		if !history.Counts(e.rec.Verdict) {
+		if !history.Counts(e.Rec.Verdict) {
 			continue
 		}
-		for _, v := range e.rec.Analysis.ArmVerdicts {
+		for _, v := range e.Rec.Analysis.ArmVerdicts {
 			if v.Control || !v.Comparison.Defined() {
 				continue
 			}
-			hw := e.rec.Hardware
+			hw := e.Rec.Hardware
 			if multi {
 				hw += " " + v.Arm
 			}
-			pts = append(pts, plots.TrendPoint{Date: date, Hardware: hw, Ratio: v.Comparison.Ratio, Lo: v.Comparison.Lo, Hi: v.Comparison.Hi, Valid: e.rec.Verdict == schema.Valid})
-			metric = e.rec.Scenario.Primary
+			pts = append(pts, plots.TrendPoint{Date: date, Seq: e.Seq, Hardware: hw, Ratio: v.Comparison.Ratio, Lo: v.Comparison.Lo, Hi: v.Comparison.Hi, Valid: e.Rec.Verdict == schema.Valid})
+			metric = e.Rec.Scenario.Primary
 		}
 	}
 	if metric == "" {
 		return "", false, nil
+	}
+	seqOf := map[string]int{}
+	for _, e := range es {
+		seqOf[e.Stem] = e.Seq
 	}
 	var steps []plots.TrendStep
 	for _, s := range series {
@@ -263,7 +236,7 @@ func writeTrend(d *safefs.Dir, feature string, es []entry, series []history.Seri
 			}
 			for _, st := range m.Steps {
 				if date, err := time.Parse("2006-01-02", st.First.Date); err == nil {
-					steps = append(steps, plots.TrendStep{Date: date, Hardware: hw})
+					steps = append(steps, plots.TrendStep{Date: date, Seq: seqOf[st.First.Stem], Hardware: hw})
 				}
 			}
 		}

@@ -24,14 +24,31 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	label := ""
+	if e.Warning {
+		label = "warning"
+	}
+	return e.labeled(label)
+}
+
+// Refusal is the problem as validate states it, which refuses a scenario
+// that a futile warning marks: "refused:" where Error says "warning:".
+func (e *Error) Refusal() string {
+	if e.Futile {
+		return e.labeled("refused")
+	}
+	return e.Error()
+}
+
+func (e *Error) labeled(label string) string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Pos.Line > 0 {
 		fmt.Fprintf(&b, ":%d:%d", e.Pos.Line, e.Pos.Col)
 	}
 	b.WriteString(": ")
-	if e.Warning {
-		b.WriteString("warning: ")
+	if label != "" {
+		b.WriteString(label + ": ")
 	}
 	if e.Key != "" {
 		b.WriteString(e.Key)

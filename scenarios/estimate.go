@@ -20,6 +20,7 @@ func (s *Scenario) EstimateShape() estimate.Shape {
 		Requests:       s.Schedule.Requests,
 		Rounds:         max(s.Schedule.Rounds.Max, s.Schedule.Rounds.Min),
 		Arms:           len(s.Arms),
+		Budget:         s.Schedule.Rounds.MaxTime.Duration,
 	}
 }
 

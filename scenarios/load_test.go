@@ -47,7 +47,7 @@ func TestLoadSpeculative(t *testing.T) {
 	if s.Engine.Ready.Path != "/health" || s.Engine.MetricsPath != "/metrics" || s.Engine.Request.Endpoint != "/completion" {
 		t.Errorf("preset defaults not applied: %+v", s.Engine)
 	}
-	if s.Schedule.Cooldown.Duration.Seconds() != 2 || s.Schedule.Rounds != (Rounds{Min: 5, Max: 10, Every: 5}) || s.Schedule.Warmup != 1 || s.Schedule.Requests != 1 {
+	if s.Schedule.Cooldown.Duration.Seconds() != 2 || s.Schedule.Rounds != (Rounds{Min: 5, Max: 10, Every: 5}) || s.Schedule.Warmup != 1 || s.Schedule.Requests != 3 {
 		t.Errorf("schedule: %+v", s.Schedule)
 	}
 	if got := s.Distinguishing("draft"); len(got) != 2 {

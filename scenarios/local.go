@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,15 +81,8 @@ func (s *Scenario) warnLocal(p *problems) {
 			if strings.ContainsRune(bin, os.PathSeparator) {
 				where = "from the current folder"
 			}
-			hint := "install it, or set the variable it is built from to its path, or put it on PATH"
-			if strings.Contains(bin, "llama-server") {
-				v := "LLAMA_SERVER"
-				if raw, ok := s.rawCommand0(key); ok && varRef.MatchString(raw) {
-					v = varRef.FindStringSubmatch(raw)[1]
-				}
-				hint = fmt.Sprintf("`make demo` installs llama-server into .cache/llama.cpp/bin; set %s to its path (e.g. %s=$PWD/.cache/llama.cpp/bin/llama-server) or put it on PATH", v, v)
-			}
-			p.warn(key, "engine binary %q does not resolve %s: %s", bin, where, hint)
+			raw, _ := s.rawCommand0(key)
+			p.warn(key, "engine binary %q does not resolve %s: %s", bin, where, binaryHint(key, raw, bin))
 		}
 	}
 	resolves("engine.command[0]", s.Engine.Command[0])
@@ -230,8 +224,66 @@ func (s *Scenario) warnRounds(p *problems) {
 	}
 }
 
+// validateForCurrentRule refuses what the rule new records are written
+// under (schema.RuleCurrent) cannot honour: a confidence other than
+// 1 − alpha (the rule judges a test and its interval at one level, so the
+// two never disagree), and pairing switched off (the rule always compares
+// an arm with its reference round by round).
+func (s *Scenario) validateForCurrentRule(p *problems) {
+	if _, set := s.pos["stats.confidence"]; set && !p.has("stats.confidence") && !p.has("stats.alpha") && math.Abs(float64(s.Stats.Confidence)-(1-float64(s.Stats.Alpha))) > 1e-9 {
+		p.at("stats.confidence", "rule %s judges each test and its interval at one level, 1 − alpha (%s here): "+
+			"remove confidence, or set alpha to %s",
+			schema.RuleCurrent, Fraction(1-float64(s.Stats.Alpha)), Fraction(1-float64(s.Stats.Confidence)))
+	}
+	if _, set := s.pos["stats.pairing"]; set && s.Stats.Pairing == schema.PairOff {
+		p.at("stats.pairing", "rule %s always compares an arm with its reference round by round; pairing: off applies to records of the first rule only: remove it",
+			schema.RuleCurrent)
+	}
+}
+
 // rawCommand0 is an engine binary as the scenario wrote it.
 func (s *Scenario) rawCommand0(key string) (string, bool) {
 	v, ok := s.rawBins[key]
 	return v, ok
+}
+
+// demoServer is where `make demo` installs llama-server, in the clone.
+const demoServer = ".cache/llama.cpp/bin/llama-server"
+
+// binaryHint is how to make an engine binary resolve, by what the
+// scenario wrote (raw, before ${VAR} expansion) at key: a variable that
+// is the binary is set to its path; one that is a folder the rest of the
+// path continues (${REFERENCE_DIR}/build/bin/llama-server) is set to that
+// folder, never to a binary; a path written out is edited or put on PATH.
+func binaryHint(key, raw, bin string) string {
+	refs := varRef.FindAllStringSubmatchIndex(raw, -1)
+	server := strings.Contains(filepath.Base(bin), "llama-server")
+	switch {
+	case len(refs) == 0:
+		hint := fmt.Sprintf("write its path in %s, or put it on PATH", key)
+		if server {
+			hint += fmt.Sprintf(" (`make demo` installs it as %s in the clone)", demoServer)
+		}
+		return hint
+	case len(refs) > 1 || refs[0][0] != 0:
+		var names []string
+		for _, r := range refs {
+			names = append(names, raw[r[2]:r[3]])
+		}
+		return fmt.Sprintf("set %s so that %s names the binary, or put it on PATH", strings.Join(names, " and "), raw)
+	}
+	v, rest := raw[refs[0][2]:refs[0][3]], raw[refs[0][1]:]
+	switch {
+	case rest == "" && server:
+		return fmt.Sprintf("set %s to its path (`make demo` installs it: %s=$PWD/%s), or put it on PATH", v, v, demoServer)
+	case rest == "":
+		return fmt.Sprintf("set %s to its path, or put it on PATH", v)
+	case rest == "/llama-server":
+		return fmt.Sprintf("set %s to the folder that holds llama-server (`make demo` installs it: %s=$PWD/%s)", v, v, filepath.Dir(demoServer))
+	}
+	hint := fmt.Sprintf("set %s to the folder that holds %s (a folder, not the binary)", v, strings.TrimPrefix(rest, "/"))
+	if server {
+		hint += ": a llama.cpp checkout built there"
+	}
+	return hint
 }

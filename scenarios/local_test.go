@@ -260,3 +260,36 @@ func TestScenarioFileMustBeRegular(t *testing.T) {
 		t.Errorf("a link to a regular scenario: %v", err)
 	}
 }
+
+// A hint says what the variable an engine binary is built from is: a
+// variable that is the binary is set to its path, one followed by more of
+// the path is a folder and is never given a binary's path, and a path
+// written out names no variable at all (the init starter's literal
+// llama-server said to set LLAMA_SERVER, which it never read).
+func TestBinaryHintNamesWhatTheVariableIs(t *testing.T) {
+	tests := []struct {
+		raw, bin  string
+		want, not []string
+	}{
+		{"${LLAMA_SERVER}", "llama-server", []string{"set LLAMA_SERVER to its path", "LLAMA_SERVER=$PWD/.cache/llama.cpp/bin/llama-server"}, nil},
+		{"${REFERENCE_DIR}/build/bin/llama-server", "reference/build/bin/llama-server",
+			[]string{"set REFERENCE_DIR to the folder that holds build/bin/llama-server"}, []string{"REFERENCE_DIR=", "its path", ".cache/llama.cpp"}},
+		{"${BIN_DIR}/llama-server", "bin/llama-server", []string{"set BIN_DIR to the folder that holds llama-server", "BIN_DIR=$PWD/.cache/llama.cpp/bin)"}, []string{"bin/llama-server)"}},
+		{"llama-server", "llama-server", []string{"write its path in engine.command[0], or put it on PATH"}, []string{"set ", "LLAMA_SERVER"}},
+		{"/opt/${V}/srv", "/opt/x/srv", []string{"set V so that /opt/${V}/srv names the binary"}, []string{"its path"}},
+		{"${ENGINE}", "my-server", []string{"set ENGINE to its path"}, []string{"make demo"}},
+	}
+	for _, tt := range tests {
+		got := binaryHint("engine.command[0]", tt.raw, tt.bin)
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", tt.raw, got, w)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(got, n) {
+				t.Errorf("%s: %q says %q", tt.raw, got, n)
+			}
+		}
+	}
+}

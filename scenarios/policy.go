@@ -158,6 +158,9 @@ type CounterPolicy struct {
 	// Capture narrows a text source's reading to its one group; nil
 	// takes the whole text.
 	Capture *regexp.Regexp
+	// Phase is the log lines a log counter reads: PhaseWindow or
+	// PhaseStartup (a log counter's, never empty); empty for the others.
+	Phase schema.LogPhase
 }
 
 // StatsPolicy is the comparison configuration.
@@ -255,6 +258,12 @@ func (s *Scenario) compilePolicy() Policy {
 	for _, c := range s.Counters {
 		cp := CounterPolicy{Name: c.Name, Expect: map[string]Expectation{}}
 		cp.Kind, cp.Expr = c.Source()
+		if cp.Kind == schema.SourceLog {
+			cp.Phase = c.Phase
+			if cp.Phase == "" {
+				cp.Phase = schema.PhaseWindow
+			}
+		}
 		if c.Capture != "" {
 			cp.Capture, _ = regexp.Compile(c.Capture) // validated
 		}

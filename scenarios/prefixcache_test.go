@@ -98,14 +98,14 @@ func TestPrefixCacheAndRequestsErrors(t *testing.T) {
 }
 
 // oneRequest is the shipped demo without its schedule.requests line (it
-// sets requests: 1), so the default applies: a test of the default reads
+// sets requests: 3), so the default applies: a test of the default reads
 // it, and fails if the default is no longer one.
 func oneRequest(t *testing.T) string {
 	t.Helper()
 	src := string(mustShipped(t))
-	out := strings.Replace(src, "  requests: 1\n", "", 1)
+	out := strings.Replace(src, "  requests: 3\n", "", 1)
 	if out == src || strings.Contains(out, "\n  requests:") {
-		t.Fatal("the shipped demo no longer sets requests: 1 (exactly once)")
+		t.Fatal("the shipped demo no longer sets requests: 3 (exactly once)")
 	}
 	return out
 }

@@ -171,6 +171,9 @@ func (s *Scenario) applyDefaults() {
 	if _, set := s.pos["schedule.rounds"]; !set {
 		s.Schedule.Rounds = Rounds{Min: defaultRounds, Max: defaultRounds}
 	}
+	if r := &s.Schedule.Rounds; r.Max == 0 && r.MaxTime.Duration > 0 {
+		r.Max = max(BudgetRounds, r.Min)
+	}
 	if s.Schedule.Rounds.Max == 0 {
 		s.Schedule.Rounds.Max = s.Schedule.Rounds.Min
 	}

@@ -13,13 +13,22 @@ import (
 // sequential (`rounds: {min: 5, max: 30, every: 5}`), in which the
 // verdict is looked at after Min rounds and every Every rounds after, up
 // to Max, and the campaign stops at the first look that decides every
-// test arm, the error budget spent over the looks (schema.Sequential).
+// test arm, the error budget spent over the looks (schema.Sequential). A
+// sequential schedule may have a budget in minutes (`rounds: {min: 5,
+// max_time: 10m, every: 5}`, with or without max): it looks on until a
+// decision, the budget or max, whichever comes first, the budget judged at
+// each look by the time a round has taken so far.
 type Rounds struct {
 	Min          int      `yaml:"min" json:"min"`
 	Max          int      `yaml:"max" json:"max,omitempty"`
 	UntilCIWidth Fraction `yaml:"until_ci_width" json:"until_ci_width,omitempty"`
 	Every        int      `yaml:"every" json:"every,omitempty"`
+	MaxTime      Duration `yaml:"max_time" json:"max_time,omitzero"`
 }
+
+// BudgetRounds is max for a schedule with a budget in minutes and no max of
+// its own: the looks it may take, of which the budget decides.
+const BudgetRounds = 100
 
 // Sequential reports whether the rounds are looked at sequentially.
 func (r Rounds) Sequential() bool { return r.Adaptive() && r.Every > 0 }
@@ -44,7 +53,7 @@ func (r *Rounds) checkNode(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if n.Tag != "!!int" {
-			return "expected an integer or {min, max, until_ci_width, every}, got " + kindName(n)
+			return "expected an integer or {min, max, max_time, until_ci_width, every}, got " + kindName(n)
 		}
 		if !fitsInt(n) {
 			return "integer " + n.Value + " is out of range"
@@ -66,13 +75,18 @@ func (r *Rounds) checkNode(n *yaml.Node) string {
 				if msg := f.checkNode(v); msg != "" {
 					return "until_ci_width: " + msg
 				}
+			case "max_time":
+				var d Duration
+				if v.Kind != yaml.ScalarNode || d.UnmarshalText([]byte(v.Value)) != nil {
+					return "max_time: expected a duration such as 10m or 1h30m"
+				}
 			default:
-				return fmt.Sprintf("unknown key %q (known: min, max, until_ci_width, every)", k.Value)
+				return fmt.Sprintf("unknown key %q (known: min, max, max_time, until_ci_width, every)", k.Value)
 			}
 		}
 		return ""
 	}
-	return "expected an integer or {min, max, until_ci_width, every}, got " + kindName(n)
+	return "expected an integer or {min, max, max_time, until_ci_width, every}, got " + kindName(n)
 }
 
 // UnmarshalYAML reads either form.

@@ -191,10 +191,14 @@ type Counter struct {
 	// version output ("output": all of it). Both read text, which
 	// Capture, a regular expression with one group, may narrow
 	// ("^(b[0-9]+)"); expectations may then compare text ("== b11669").
-	Props   string            `yaml:"props" json:"props,omitempty"`
-	Version string            `yaml:"version" json:"version,omitempty"`
-	Capture string            `yaml:"capture" json:"capture,omitempty"`
-	Expect  map[string]string `yaml:"expect" json:"expect"`
+	Props   string `yaml:"props" json:"props,omitempty"`
+	Version string `yaml:"version" json:"version,omitempty"`
+	Capture string `yaml:"capture" json:"capture,omitempty"`
+	// Phase is which log lines a log counter reads: the measured
+	// window's (the default) or the engine's start-up, until it was
+	// ready, where a server states its settings.
+	Phase  schema.LogPhase   `yaml:"phase" json:"phase,omitempty"`
+	Expect map[string]string `yaml:"expect" json:"expect"`
 }
 
 // Source returns the counter's source kind and its expression.

@@ -11,20 +11,24 @@ import (
 const DefaultStarterPreset = "llama.cpp"
 
 // starterArms are the classic and speculative arms' args of each preset's
-// starter scenario, and the vars its command uses.
+// starter scenario, the vars its command uses, and binVar, the variable
+// that names its binary, when there is one (the shipped llama.cpp
+// scenarios' LLAMA_SERVER, which `make demo` prints and a hint says to
+// set: setting it then does what the hint says).
 var starterArms = map[string]struct {
 	classic, speculative []string
 	vars                 [][2]string
+	binVar               string
 }{
 	"llama.cpp": {[]string{"--spec-type", "none"}, []string{"--spec-type", "draft-simple", "--spec-draft-model", "${MODEL_DIR}/draft.gguf"},
-		[][2]string{{"MODEL_DIR", ".cache/models"}}},
+		[][2]string{{"MODEL_DIR", ".cache/models"}}, "LLAMA_SERVER"},
 	"llama-server-spec": {[]string{"--spec-type", "none"}, []string{"--spec-type", "mtp", "--draft-block-size", "3"},
-		[][2]string{{"MODEL_DIR", "models"}}},
-	"openai": {[]string{}, []string{"--speculative"}, nil},
+		[][2]string{{"MODEL_DIR", "models"}}, ""},
+	"openai": {[]string{}, []string{"--speculative"}, nil, ""},
 	"mlx-lm": {[]string{}, []string{"--draft-model", "${DRAFT_MODEL}", "--num-draft-tokens", "3"},
-		[][2]string{{"MODEL", "mlx-community/Qwen2.5-7B-Instruct-4bit"}, {"DRAFT_MODEL", "mlx-community/Qwen2.5-0.5B-Instruct-4bit"}}},
+		[][2]string{{"MODEL", "mlx-community/Qwen2.5-7B-Instruct-4bit"}, {"DRAFT_MODEL", "mlx-community/Qwen2.5-0.5B-Instruct-4bit"}}, ""},
 	"vllm": {[]string{}, []string{"--speculative-config", `{"method": "ngram", "num_speculative_tokens": 4, "prompt_lookup_max": 4}`},
-		[][2]string{{"MODEL", "Qwen/Qwen2.5-0.5B-Instruct"}}},
+		[][2]string{{"MODEL", "Qwen/Qwen2.5-0.5B-Instruct"}}, ""},
 }
 
 // Starter returns a commented starter scenario for a preset ("" for
@@ -40,6 +44,11 @@ func Starter(preset string) ([]byte, error) {
 		return nil, fmt.Errorf("unknown preset %q (known: %s)", preset, strings.Join(PresetNames(), ", "))
 	}
 	arms := starterArms[preset]
+	command := p.Command
+	if arms.binVar != "" {
+		arms.vars = append([][2]string{{arms.binVar, command[0]}}, arms.vars...)
+		command = append([]string{"${" + arms.binVar + "}"}, command[1:]...)
+	}
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	w("# A starter scenario for %s (preset %s), written by `decodebench init`.", p.About, preset)
@@ -65,7 +74,7 @@ func Starter(preset string) ([]byte, error) {
 	w("  # Fills in ready.path (%s), metrics_path (%s) and request.endpoint (%s);", p.ReadyPath, p.MetricsPath, p.Endpoint)
 	w("  # write any of them to override it. `decodebench presets` lists the presets.")
 	w("  preset: %s", preset)
-	w("  command: %s", list(p.Command))
+	w("  command: %s", list(command))
 	if len(p.VersionCommand) > 0 {
 		w("  # Recorded as the engine's version beside the binary's --version.")
 		w("  version_command: %s", list(p.VersionCommand))
@@ -129,6 +138,11 @@ func Starter(preset string) ([]byte, error) {
 	}
 	w("metrics:")
 	w("  primary: decode_tok_s")
+	w("# Before every run, wait for a quiet host: no other process above 15% of")
+	w("# one core for 5 s, at most a minute, then run anyway, the record saying")
+	w("# so. `decodebench run` says before the first run what it found.")
+	w("gates:")
+	w("  quiet: {window: 5s, interval: 1s, max_wait: 1m, on_busy: wait}")
 	w("# Greedy speculative decoding promises classic decode's exact output.")
 	w("exactness:")
 	w("  compare: [speculative]")

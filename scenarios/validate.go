@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 )
 
 var (
@@ -123,6 +124,12 @@ func (s *Scenario) validate(p *problems) {
 		p.at("schedule.rounds", "adaptive rounds need until_ci_width, the ratio-interval width at which to stop (e.g. 2%%), or every, the rounds between sequential looks (e.g. 5)")
 	case !r.Adaptive() && r.UntilCIWidth > 0:
 		p.at("schedule.rounds.until_ci_width", "has no effect unless max is above min")
+	case r.MaxTime.Duration < 0:
+		p.at("schedule.rounds.max_time", "must not be negative (got %s)", r.MaxTime)
+	case r.MaxTime.Duration > 0 && r.Every == 0:
+		p.at("schedule.rounds.max_time", "a budget in minutes needs sequential looks: give every, the rounds between looks (e.g. 5)")
+	case r.MaxTime.Duration > 0 && r.MaxTime.Duration < time.Minute:
+		p.at("schedule.rounds.max_time", "a budget of %s cannot hold a campaign: give at least 1m", r.MaxTime)
 	}
 	if sc.Warmup < 0 {
 		p.at("schedule.warmup", "must not be negative (got %d)", sc.Warmup)
@@ -175,6 +182,7 @@ func (s *Scenario) validateCounters(p *problems, arms map[string]bool) {
 			p.at(key, "give exactly one source: metric, json, log, props or version")
 		}
 		s.validateTextCounter(p, key, c)
+		s.validatePhase(p, key, c)
 		switch {
 		case c.Metric != "":
 			if _, err := ParseMetricSelector(c.Metric); err != nil {

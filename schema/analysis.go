@@ -20,6 +20,10 @@ type Analysis struct {
 	Identity          *IdentityResult `json:"identity,omitempty"`
 	Unmeasured        Reasons         `json:"unmeasured"`
 	ClientEngineRatio float64         `json:"client_engine_ratio,omitempty"`
+	// Clocks are each arm's decode rate on the client's and the engine's
+	// clock (clocks.go); absent in records from before, which kept the
+	// engine's timings of one request a run.
+	Clocks []ArmClocks `json:"clocks,omitempty"`
 	// FamilyAlpha is the family-wise error rate of the primary verdicts
 	// over FamilySize test arms (Holm).
 	FamilyAlpha float64 `json:"family_alpha,omitempty"`
@@ -49,6 +53,12 @@ type Sequential struct {
 	AlphaSpent float64 `json:"alpha_spent"`
 	// Decided is set when the last look decided every test arm.
 	Decided bool `json:"decided,omitempty"`
+	// Spending names the alpha-spending function of a rule that spends
+	// alpha by the information reached (AlphaPerLook is then 0), and
+	// Information the share of the planned information the last look
+	// reached (rounds run over the most the schedule allows).
+	Spending    string  `json:"spending,omitempty"`
+	Information float64 `json:"information,omitempty"`
 }
 
 // Mark is what the analysis found about one run: its primary value an
@@ -153,10 +163,18 @@ type Comparison struct {
 	N1 int `json:"n1"`
 	N2 int `json:"n2"`
 	// Trimmed counts the runs (of both arms) the robust regression left
-	// out as stalled; Robust is set for a comparison by regression
-	// (analysis.LogRegression).
+	// out as stalled (for a comparison by round, the rounds); Robust is set
+	// for a comparison by regression (analysis.LogRegression) or by round
+	// (analysis.RoundBlocks).
 	Trimmed int  `json:"trimmed,omitempty"`
 	Robust  bool `json:"robust,omitempty"`
+	// Blocks is the rounds compared, for a comparison by round.
+	Blocks int `json:"blocks,omitempty"`
+	// Level is the two-sided level the comparison was judged at, where the
+	// rule gives each arm its own (a sequential look's boundary, Holm's
+	// step): significant when P < Level, and the interval is at 1 − Level,
+	// so the two agree.
+	Level float64 `json:"level,omitempty"`
 }
 
 // Defined reports whether a ratio could be computed at all.

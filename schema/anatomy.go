@@ -20,6 +20,14 @@ type ServedRequest struct {
 	// start's first (whose text is the run's Output), kept so that output
 	// identity compares every measured request.
 	Output string `json:"output,omitempty"`
+	// TokenIDs are that request's generated token ids when all are known:
+	// its stream's, or the start's token replay's where it generated the
+	// same text; nil otherwise, and in runs from before.
+	TokenIDs []int `json:"token_ids,omitempty"`
+	// EngineTimings are the engine's own timings of this request
+	// (llama-server's timings object); absent in records from before,
+	// which kept only the run's first measured request's (Run).
+	EngineTimings map[string]float64 `json:"engine_timings,omitempty"`
 }
 
 // RequestKind is what a served request was for.

@@ -150,6 +150,22 @@ const (
 	SourceVersion SourceKind = "version"
 )
 
+// LogPhase is which of the engine's log lines a log counter reads.
+type LogPhase string
+
+// Log phases.
+const (
+	// PhaseWindow: the lines written during the measured window (the
+	// default): a start-up line is never evidence of what a request ran.
+	PhaseWindow LogPhase = "window"
+	// PhaseStartup: the lines written from the engine's launch until it
+	// answered ready, where a server states its settings (llama-server's
+	// "n_threads = 1"), which no request or metric reports.
+	PhaseStartup LogPhase = "startup"
+)
+
+func (ph LogPhase) Check() error { return oneOf(ph, "window, startup") }
+
 // Text reports whether the source reads text (a build string) rather than
 // a number; its expectations may compare text.
 func (k SourceKind) Text() bool { return k == SourceProps || k == SourceVersion }

@@ -22,6 +22,9 @@ type QuietWait struct {
 	Held map[string]int `json:"held,omitempty"`
 	// Culprits are the processes that held the wait, first seen first.
 	Culprits []HostProcess `json:"culprits,omitempty"`
+	// Recheck: an earlier run's wait ran out and no run found the host
+	// quiet since, so this one looked once and gave up at a busy sample.
+	Recheck bool `json:"recheck,omitempty"`
 }
 
 // HostProcess is a process outside the campaign that mattered to a run.

@@ -167,9 +167,26 @@ type RelativeDrift struct {
 	Change   float64 `json:"change" v2:"value"`
 	P        float64 `json:"p"`
 	Alpha    float64 `json:"alpha" v2:"limit"`
+	// Start and End are the arm's change against the baseline at the
+	// campaign's start and end (new/old − 1), where the rule states them:
+	// the average alone hides an arm that ends slower than it began.
+	Start float64 `json:"start,omitempty" v2:"-"`
+	End   float64 `json:"end,omitempty" v2:"-"`
 }
 
 func (RelativeDrift) Code() Code { return "relative-drift" }
+
+// TooManyStalls: more than a quarter of the rounds of Arm's comparison
+// with the baseline (Far of Rounds) are far out, so stalls cannot be told
+// from the arms' own levels (an arm whose median is itself stalled): the
+// comparison decides nothing.
+type TooManyStalls struct {
+	Arm    string `json:"arm"`
+	Far    int    `json:"far" v2:"-"`
+	Rounds int    `json:"rounds" v2:"-"`
+}
+
+func (TooManyStalls) Code() Code { return "too-many-stalls" }
 
 func (CounterFailed) Code() Code     { return "counter-failed" }
 func (StreamsSerialised) Code() Code { return "streams-serialised" }

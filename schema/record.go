@@ -66,6 +66,14 @@ type Record struct {
 	// relative to; absent in records from before, whose paths are shown
 	// as stored.
 	Places *Places `json:"places,omitempty"`
+	// Loaded are the shared objects the engine's processes mapped, by
+	// the arms that loaded each set (loaded.go); absent in records from
+	// before, and for engines that could not be read.
+	Loaded []ArmsLoaded `json:"loaded,omitempty"`
+	// Roofline is each arm's decode rate as a share of what the memory
+	// allows (roofline.go); absent in records from before, and where the
+	// model or the bandwidth is unknown.
+	Roofline []ArmRoofline `json:"roofline,omitempty"`
 
 	// Runs are read from and written to DataDir/runs.jsonl.
 	Runs []Run `json:"-"`
@@ -231,6 +239,13 @@ type Method struct {
 	StoppedBy string `json:"stopped_by,omitempty"`
 	// RoundsRun is the number of rounds actually run.
 	RoundsRun int `json:"rounds_run"`
+	// MaxTime is a sequential schedule's budget (schedule.rounds.max_time),
+	// and PlannedRounds, at each look taken, the most rounds the budget
+	// allowed then at the time a round had taken so far: the information
+	// the look's alpha spending is planned for (the last look spends the
+	// rest). Both empty without a budget.
+	MaxTime       string `json:"max_time,omitempty"`
+	PlannedRounds []int  `json:"planned_rounds,omitempty"`
 	// The scenario's policies and thresholds, as applied.
 	OnFailure    OnFailure   `json:"on_failure,omitempty"`
 	Outliers     OutlierMode `json:"outliers,omitempty"`
@@ -253,9 +268,17 @@ type Method struct {
 	// Diagnosis holds the raw divergence diagnosis probes, made after the
 	// measured windows for each divergent arm; nil when none was made.
 	Diagnosis []DiagnosisProbe `json:"diagnosis,omitempty"`
+	// DiagnosisS is how long the diagnosis took, its engines' starts
+	// included; 0 when none was made, and in records from before.
+	DiagnosisS float64 `json:"diagnosis_s,omitempty"`
 	// PrefixCache is each arm's prefix-cache state; absent in records
 	// from before.
 	PrefixCache []ArmPrefixCache `json:"prefix_cache,omitempty"`
+	// History is this host's own earlier records of the scenario that the
+	// baseline was compared with (HostHistory); absent when the records
+	// folder held fewer than analysis.HistoryMinRecords of them, and in
+	// records from before.
+	History *HostHistory `json:"history,omitempty"`
 }
 
 // CounterSpec is a counter as the scenario declared it.
@@ -264,6 +287,10 @@ type CounterSpec struct {
 	Kind   SourceKind        `json:"kind"`
 	Expr   string            `json:"expr"`
 	Expect map[string]string `json:"expect"`
+	// Phase is PhaseStartup for a log counter that read the engine's
+	// start-up lines; empty for one that read the measured window (and
+	// in records from before).
+	Phase LogPhase `json:"phase,omitempty"`
 }
 
 // Result returns the analysis' result for metric, if any.
@@ -323,4 +350,7 @@ type Places struct {
 	// ran in.
 	Repo string `json:"repo,omitempty"`
 	Home string `json:"home,omitempty"`
+	// Command: the engine's command is shown relative like the other
+	// paths; records from before show it as written.
+	Command bool `json:"command,omitempty"`
 }

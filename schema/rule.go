@@ -40,8 +40,19 @@ const (
 	// with 77% power; robust-3's is met with 78–85% on every host model of
 	// the calibration. Everything else is RuleRobust2's.
 	RuleRobust3 Rule = "robust-3"
+	// RuleRobust4 compares each arm with its reference round by round (a
+	// block per round: a host step, autocorrelated noise or a drift common
+	// to the arms cancels within the round; each arm keeps its own
+	// variance), trims a round as a stall only when it is at least 10% off
+	// and refuses to decide when more than a quarter of the rounds are far
+	// out; spends alpha over a sequential schedule's looks by a Lan-DeMets
+	// function at the information reached, Holm's levels passed on to the
+	// arms left at each look; judges every arm's test and interval at the
+	// one level it was judged at; states an arm's drift at the campaign's
+	// start and end, and does not stop a sequential schedule on it.
+	RuleRobust4 Rule = "robust-4"
 	// RuleCurrent is the rule new records are written under.
-	RuleCurrent = RuleRobust3
+	RuleCurrent = RuleRobust4
 )
 
 // RobustMinRuns is the fewest finished runs the baseline and each arm

@@ -20,6 +20,9 @@ type Run struct {
 	Port      int     `json:"port,omitempty"`
 	// ReadyS is the time from the engine's launch to its ready answer.
 	ReadyS float64 `json:"ready_s,omitempty"`
+	// Phases is where the run's time went (phases.go); nil in runs from
+	// before.
+	Phases *Phases `json:"phases,omitempty"`
 	// Requests are every request the start served, warmups and measured
 	// ones, in order (anatomy.go); absent in runs from before.
 	Requests []ServedRequest `json:"requests,omitempty"`
@@ -29,11 +32,16 @@ type Run struct {
 	// TokenSource says where the token count came from: the engine's own
 	// total it was read from (timings.predicted_n, usage.completion_tokens,
 	// …), or TokensFromEvents.
-	TokenSource   string                    `json:"token_source,omitempty"`
-	EngineTimings map[string]float64        `json:"engine_timings,omitempty"`
-	Counters      map[string]CounterReading `json:"counters,omitempty"`
-	LoadBefore    *LoadSample               `json:"load_before,omitempty"`
-	LoadAfter     *LoadSample               `json:"load_after,omitempty"`
+	TokenSource   string             `json:"token_source,omitempty"`
+	EngineTimings map[string]float64 `json:"engine_timings,omitempty"`
+	// Loaded are the shared objects the engine's process tree mapped
+	// (after ready, before the measured window, and after it), with
+	// their sha256; absent in runs from before and where they could not
+	// be read.
+	Loaded     []FileSum                 `json:"loaded,omitempty"`
+	Counters   map[string]CounterReading `json:"counters,omitempty"`
+	LoadBefore *LoadSample               `json:"load_before,omitempty"`
+	LoadAfter  *LoadSample               `json:"load_after,omitempty"`
 	// Contention is the CPU used during the measured window.
 	Contention   *ContentionSample `json:"contention,omitempty"`
 	OutputSHA256 string            `json:"output_sha256,omitempty"`

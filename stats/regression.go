@@ -13,6 +13,8 @@ import (
 // comparison adjust for a trend of the host.
 type Timed struct {
 	Pos, Value float64
+	// Block is the run's round, for comparisons by round (CompareBlocks).
+	Block int
 }
 
 // TrimZ is the distance from its arm's median, in robust standard
@@ -41,6 +43,11 @@ type Robust struct {
 	Kept []bool
 	// Stalls is what the comparison saw of runs far out, for MDERobust.
 	Stalls Stalls
+	// Blocks is the rounds with a run of each side, for a comparison by
+	// round (CompareBlocks; 0 otherwise); Refused is set when more than a
+	// quarter of them are far out, and the comparison decides nothing.
+	Blocks  int
+	Refused bool
 }
 
 // CompareRobust judges arm against base by a regression of the log values

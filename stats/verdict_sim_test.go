@@ -88,6 +88,9 @@ type campaignSpec struct {
 	valueAt func(rng *rand.Rand, arm string, center, pos float64) float64
 	// rule is the statistical rule the campaign is analysed by.
 	rule schema.Rule
+	// model, when set, draws every run's value (hostmodels_test.go),
+	// times the arm's effect.
+	model *hostModel
 }
 
 // simulate runs one campaign and returns its analysis. A sequential
@@ -127,11 +130,18 @@ func simInput(t testing.TB, spec campaignSpec, seed uint64) analysis.Input {
 	level := 0.0
 	start := time.Unix(0, 0)
 	in := analysis.Input{Policy: p, Campaign: analysis.Campaign{Planned: len(plan), Started: start, Rule: mustRule(spec.rule)}}
+	var st drawState
 	for i, s := range plan {
 		level += walk*rng.NormFloat64() + slope
 		center := 100 * math.Exp(level)
 		var v float64
 		switch {
+		case spec.model != nil:
+			e := spec.effects[s.Arm]
+			if e == 0 {
+				e = 1
+			}
+			v = spec.model.draw(rng, s.Arm, center*e, float64(i)/steps, &st)
 		case spec.valueAt != nil:
 			v = spec.valueAt(rng, s.Arm, center, float64(i)/steps)
 		case spec.value != nil:

@@ -51,7 +51,7 @@ func TestReorderArgs(t *testing.T) {
 		{in: "run s.yaml --github-summary sum.md", want: "run --github-summary=sum.md -- s.yaml"},
 		{in: "run s.yaml --github-summary=sum.md --json", want: "run --github-summary=sum.md --json -- s.yaml"},
 		{in: "run --github-summary=false s.yaml", want: "run --github-summary=false -- s.yaml"},
-		{in: "frobnicate", err: `unknown command "frobnicate"; commands: run, validate, check, diff, reproduce, index, history, export, identity, machine, init, presets, scenarios, bisect (decodebench --help describes them)`},
+		{in: "frobnicate", err: `unknown command "frobnicate"; commands: ` + commandList(app) + ` (decodebench --help describes them)`},
 		{in: "list --all", err: `unknown command "list"`},
 		{in: "help list", err: `no help for "list"`},
 		{in: "--out x run s.yaml", err: "flag --out is not understood here"},
@@ -131,7 +131,12 @@ func TestUnknownCommandBinary(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != exitUsage {
 		t.Fatalf("decodebench frobnicate: %v, want exit %d", err, exitUsage)
 	}
-	if !strings.Contains(stderr.String(), "commands: run, validate, check, diff, reproduce, index, history, export, identity, machine, init, presets, scenarios, bisect") {
+	for _, c := range newApp().Commands {
+		if !c.Hidden && !strings.Contains(stderr.String(), " "+c.Name+",") && !strings.Contains(stderr.String(), " "+c.Name+" (") {
+			t.Errorf("stderr does not list command %s: %q", c.Name, stderr.String())
+		}
+	}
+	if !strings.Contains(stderr.String(), "commands: run, validate, check, ") {
 		t.Errorf("stderr does not list the commands: %q", stderr.String())
 	}
 }

@@ -5,13 +5,21 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/review"
 )
+
+// recordDataDir is the data folder a record's campaign wrote:
+// <folder>/data/<name>.
+func recordDataDir(record string) string {
+	return filepath.Join(filepath.Dir(record), "data", strings.TrimSuffix(filepath.Base(record), ".md"))
+}
 
 // cacheFlags choose where check results are kept (check and index).
 var cacheFlags = []cli.Flag{
@@ -98,6 +106,9 @@ Exit 0 when every record passes, 1 when one has a problem.`,
 				}
 				bad++
 				fmt.Fprintf(c.App.Writer, "FAIL %s: %d problem(s)\n", shown, len(r.Problems))
+				if harness.Running(recordDataDir(path)) {
+					fmt.Fprintf(c.App.Writer, "  a campaign is running in its data folder now (a run, or a resume of it): its record is rewritten when it ends; check it then\n")
+				}
 				for _, p := range r.Problems {
 					fmt.Fprintf(c.App.Writer, "  %s\n", p)
 				}

@@ -9,7 +9,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/review"
+	"github.com/decodebench/decodebench/schema"
 )
 
 func diffCommand() *cli.Command {
@@ -30,13 +32,27 @@ interleaved within each record) got significantly worse: that is what CI gates o
 arm's ratio can fail the gate, so their intervals are Bonferroni-corrected (each at
 1 − alpha/arms) and the chance of a false regression anywhere stays at alpha. Raw
 values between two campaigns are shown but never gate: minutes apart, with one binary,
-the host alone moves them by more than a real change.`,
+the host alone moves them by more than a real change.
+
+One campaign is one session: what the host did that session moves an arm's ratio too,
+by more than its interval says. --confirm NEW2.md names a second campaign of NEW's
+scenario (a rerun: decodebench reproduce NEW.md --record-path FILE writes its record's
+path to FILE); an arm's regression in OLD → NEW then fails --fail-on-regression only
+when the second session agrees: each record's log ratio with the standard error of its
+bootstrap interval, each session's change (new − old) combined by inverse-variance
+weighting (a fixed-effect meta-analysis; generalised least squares, as the sessions
+share OLD) and significant at the same alpha over the arms, the second session alone a
+significant regression (one-sided), and Cochran's Q between the sessions below p 0.10
+vetoing (they disagree beyond chance) unless each session alone is such a regression.
+--confirm-old OLD2.md gives the second session its own old record.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "threshold", Value: "2%", Usage: "smallest change that counts (2% or 0.02)"},
 			&cli.BoolFlag{Name: "force", Usage: "compare records whose verdict says their numbers are not fit to use"},
 			&cli.BoolFlag{Name: "markdown", Usage: "Markdown to paste into a pull request"},
 			&cli.BoolFlag{Name: "json", Usage: "machine-readable output"},
 			&cli.BoolFlag{Name: "fail-on-regression", Usage: "exit 1 when an arm's ratio to its own baseline got significantly worse (raw values between campaigns never gate)"},
+			&cli.StringFlag{Name: "confirm", Usage: "a second campaign of NEW's scenario (`NEW2.md`, e.g. a rerun by reproduce): a regression fails --fail-on-regression only when the two sessions agree"},
+			&cli.StringFlag{Name: "confirm-old", Usage: "the second session's own old record (`OLD2.md`; default: OLD, shared by both sessions)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 2 {
@@ -52,18 +68,76 @@ the host alone moves them by more than a real change.`,
 				return &exitError{code: 1, msg: err.Error()}
 			}
 			d := review.Compare(oldPath, old, newPath, nu, review.DiffOptions{Threshold: th, Force: c.Bool("force")})
-			if err := writeDiff(c.App.Writer, d, c.Bool("markdown"), c.Bool("json")); err != nil {
-				return err
+			if c.String("confirm") == "" {
+				if c.String("confirm-old") != "" {
+					return usageError("diff: --confirm-old needs --confirm NEW2.md")
+				}
+				if err := writeDiff(c.App.Writer, d, c.Bool("markdown"), c.Bool("json")); err != nil {
+					return err
+				}
+				if len(d.Refused) > 0 {
+					return &exitError{code: 1}
+				}
+				if c.Bool("fail-on-regression") && d.Regressed() {
+					return &exitError{code: 1, msg: "diff: a significant regression of an arm's ratio to its own baseline"}
+				}
+				return nil
 			}
-			if len(d.Refused) > 0 {
-				return &exitError{code: 1}
-			}
-			if c.Bool("fail-on-regression") && d.Regressed() {
-				return &exitError{code: 1, msg: "diff: a significant regression of an arm's ratio to its own baseline"}
-			}
-			return nil
+			return confirmDiff(c, d, old, nu)
 		},
 	}
+}
+
+// confirmDiff is diff with --confirm: the first pair's diff, then the
+// second session's confirmation, which alone decides
+// --fail-on-regression.
+func confirmDiff(c *cli.Context, d review.Diff, old, nu *schema.Record) error {
+	second := review.SecondSession{NewPath: c.String("confirm")}
+	var err error
+	if second.New, err = recorder.Load(second.NewPath); err != nil {
+		return &exitError{code: 1, msg: "diff: --confirm: " + err.Error()}
+	}
+	if p := c.String("confirm-old"); p != "" {
+		second.OldPath = p
+		if second.Old, err = recorder.Load(p); err != nil {
+			return &exitError{code: 1, msg: "diff: --confirm-old: " + err.Error()}
+		}
+	}
+	conf := review.Confirm(d, old, nu, second, review.ConfirmOptions{Force: c.Bool("force")})
+	if err := writeConfirmed(c.App.Writer, d, conf, c.Bool("markdown"), c.Bool("json")); err != nil {
+		return err
+	}
+	if len(d.Refused) > 0 || len(conf.Refused) > 0 {
+		return &exitError{code: 1}
+	}
+	if c.Bool("fail-on-regression") && conf.Raised() {
+		return &exitError{code: 1, msg: "diff: a significant regression of an arm's ratio to its own baseline, confirmed by a second session"}
+	}
+	return nil
+}
+
+// writeConfirmed writes the diff and its confirmation: as one JSON object
+// (the diff's fields and "confirm"), or one after the other.
+func writeConfirmed(w io.Writer, d review.Diff, conf review.Confirmation, markdown, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			review.Diff
+			Confirm review.Confirmation `json:"confirm"`
+		}{d, conf})
+	}
+	if err := writeDiff(w, d, markdown, false); err != nil {
+		return err
+	}
+	if len(d.Refused) > 0 {
+		return nil
+	}
+	fmt.Fprintln(w)
+	if markdown {
+		return conf.WriteMarkdown(w)
+	}
+	return conf.WriteText(w)
 }
 
 func writeDiff(w io.Writer, d review.Diff, markdown, asJSON bool) error {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -48,7 +47,7 @@ func historyCommand() *cli.Command {
 			}
 			series, left := history.Build(mine, changepoint.Defaults), history.Left(mine)
 			if c.Bool("json") {
-				return writeHistoryJSON(c.App.Writer, series, left)
+				return review.WriteHistoryJSON(c.App.Writer, series, left)
 			}
 			writeHistoryText(c.App.Writer, feature, len(mine), series, left)
 			return nil
@@ -69,50 +68,6 @@ versions and source commits; a regression whose two records name different sourc
 commits prints the decodebench bisect command that settles it (BUILD: the engine's build
 command; SCENARIO: a scenario whose candidate arm runs ${CANDIDATE_DIR}'s build).
 Only data blocks are read; nothing is executed and nothing is checked (check does that).`
-}
-
-// historyStep is a step as --json writes it: with its bisect command.
-type historyStep struct {
-	history.Step
-	Bisect string `json:"bisect,omitempty"`
-}
-
-type historyMetric struct {
-	history.Metric
-	Steps []historyStep `json:"steps"`
-}
-
-type historySeries struct {
-	history.Series
-	Metrics []historyMetric `json:"metrics"`
-}
-
-func writeHistoryJSON(w io.Writer, series []history.Series, left []history.LeftOut) error {
-	out := struct {
-		Method     string            `json:"method"`
-		Alpha      float64           `json:"alpha"`
-		MinStep    float64           `json:"min_step"`
-		MinSegment int               `json:"min_segment"`
-		Series     []historySeries   `json:"series"`
-		LeftOut    []history.LeftOut `json:"left_out"`
-	}{changepoint.Method, changepoint.Defaults.Alpha, changepoint.Defaults.MinStep, changepoint.Defaults.MinSegment, []historySeries{}, left}
-	if out.LeftOut == nil {
-		out.LeftOut = []history.LeftOut{}
-	}
-	for _, s := range series {
-		hs := historySeries{Series: s}
-		for _, m := range s.Metrics {
-			hm := historyMetric{Metric: m, Steps: []historyStep{}}
-			for _, st := range m.Steps {
-				hm.Steps = append(hm.Steps, historyStep{Step: st, Bisect: review.BisectCommand(st)})
-			}
-			hs.Metrics = append(hs.Metrics, hm)
-		}
-		out.Series = append(out.Series, hs)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }
 
 func writeHistoryText(w io.Writer, feature string, n int, series []history.Series, left []history.LeftOut) {

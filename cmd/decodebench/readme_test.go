@@ -328,6 +328,12 @@ func TestDocCommandLines(t *testing.T) {
 			real("identity", record)
 		case "history":
 			real("history", "--dir", filepath.Join(docRoot, "docs/benchmark_results"), "spec-draft")
+		case "site":
+			real("site", "--no-cache", "--out", filepath.Join(t.TempDir(), "site"), filepath.Join(docRoot, "docs/benchmark_results"))
+		case "regime":
+			real("regime", "--no-cache", "--dir", filepath.Join(docRoot, "docs/benchmark_results"), "identity-chaotic")
+		case "gather":
+			real("gather", "--no-cache", "--github-summary=false", "--dir", filepath.Join(t.TempDir(), "records"), record)
 		case "validate":
 			real("validate", shipped(words))
 		case "presets":
@@ -359,7 +365,7 @@ func TestDocCommandLines(t *testing.T) {
 	if len(cmds) < 40 {
 		t.Errorf("only %d decodebench command lines found in the documentation", len(cmds))
 	}
-	for _, must := range []string{"check", "diff", "export", "identity", "history", "validate", "presets", "machine", "scenarios", "init", "run"} {
+	for _, must := range []string{"check", "diff", "export", "identity", "history", "regime", "gather", "site", "validate", "presets", "machine", "scenarios", "init", "run"} {
 		if !slices.ContainsFunc(slices.Collect(maps.Keys(ran)), func(k string) bool { return strings.HasPrefix(k, must+" ") || k == must }) {
 			t.Errorf("no documented %s command ran for real", must)
 		}

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/reproduce"
 )
@@ -27,7 +29,8 @@ control character shown escaped, and asks for confirmation: a record from a pull
 name any command. --yes
 skips the question (for CI, on records you trust). It then takes the host lock (waiting
 up to --wait-lock for another campaign), runs the campaign into a new record under --out
-and prints the diff against the original, conditions first.
+and prints the diff against the original, conditions first. --record-path FILE writes
+the new record's path to FILE, for a CI step that gates on it next (diff --confirm).
 
 Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refused or failed,
 130 (SIGINT) or 143 (SIGTERM) when interrupted.`,
@@ -37,6 +40,7 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 			&cli.StringFlag{Name: "out", Value: "reproductions", Usage: "folder for the new record"},
 			&cli.StringFlag{Name: "hw", Usage: "hardware slug for the new record (default: detected)"},
 			&cli.BoolFlag{Name: "markdown", Usage: "print the diff as Markdown"},
+			&cli.StringFlag{Name: "record-path", Usage: "write the new record's path to `FILE` (a script's next step, e.g. diff --confirm, reads it)"},
 			&cli.BoolFlag{Name: "allow-local-files", Usage: "let the stored scenario read files from this machine outside the record's data folder (a prompt_file); the plan names them"},
 			waitLockFlag,
 		},
@@ -60,6 +64,15 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 			for _, w := range p.Warnings {
 				fmt.Fprintln(c.App.ErrWriter, w)
 			}
+			if f := c.String("record-path"); f != "" {
+				// Its folder is to be there before the campaign, not
+				// found missing after hours of it.
+				d, err := safefs.OpenDir(filepath.Dir(f))
+				if err != nil {
+					return &exitError{code: 1, msg: "reproduce: --record-path: " + err.Error() + "; nothing was run"}
+				}
+				d.Close()
+			}
 			p.WritePlan(c.App.Writer)
 			if err := allowed(c, p); err != nil {
 				return err
@@ -72,11 +85,18 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 				return err
 			}
 			defer k.end()
-			res, err := p.Run(k.ctx, k.options(c.App.ErrWriter, c.String("out"), c.String("hw"), ""))
+			res, err := p.Run(k.ctx, withHostHistory(k.options(c.App.ErrWriter, c.String("out"), c.String("hw"), ""), c.App.ErrWriter))
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
-			fmt.Fprintf(c.App.Writer, "%s: %s\n\n", res.Outcome.Record.Verdict, res.Outcome.RecordPath)
+			fmt.Fprintf(c.App.Writer, "%s: %s\n", res.Outcome.Record.Verdict, res.Outcome.RecordPath)
+			printHistoryWarnings(c.App.Writer, res.Outcome.Record)
+			fmt.Fprintln(c.App.Writer)
+			if f := c.String("record-path"); f != "" {
+				if err := safefs.WriteFile(f, []byte(res.Outcome.RecordPath+"\n"), 0o644); err != nil {
+					return &exitError{code: 1, msg: "reproduce: --record-path: " + err.Error()}
+				}
+			}
 			if err := writeDiff(c.App.Writer, res.Diff, c.Bool("markdown"), false); err != nil {
 				return err
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -12,6 +13,7 @@ import (
 	"github.com/decodebench/decodebench/console"
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/planner"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -31,8 +33,10 @@ The record is written beside the data folder (<out>/data/<name> → <out>/<name>
 nothing in the data folder names a path to write, and a link in it is refused.
 
 Without --out, records go to docs/benchmark_results, which must exist: run from a
-decodebench clone, or name the folder with --out. A campaign that cannot start (bad
---date, an engine that does not resolve) writes nothing.
+decodebench clone, or name the folder with --out. A quick look (--rounds, or --set of a
+schedule key) and a failed try (FAILED or REJECTED, moved at its end) go to the clone's
+scratch/ instead, which git ignores and decodebench index does not read. A campaign that
+cannot start (bad --date, an engine that does not resolve or cannot run) writes nothing.
 
 Quick looks: --rounds N sets schedule.rounds; --set KEY=VALUE (repeatable) sets any single
 value of the scenario by its dotted path, e.g. --set schedule.cooldown=0s --set
@@ -71,19 +75,29 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				return usageError("run: name exactly one scenario (flags may come before or after it)")
 			case resume != "" && c.NArg() > 1:
 				return usageError("run --resume DIR: at most one scenario")
-			case resume != "" && arg == "":
-				p, overrides, err := harness.ReadState(resume)
-				if err != nil {
-					return &exitError{code: 1, msg: err.Error()}
-				}
-				arg, set = p, overrides
 			}
 			if d := c.String("date"); d != "" {
 				if err := recorder.CheckDate(d); err != nil {
 					return usageError("run --date: %v", err)
 				}
 			}
-			s, warns, err := scenarios.Load(arg, scenarios.Options{Set: set})
+			out := c.String("out")
+			load := scenarios.Options{Set: set}
+			var rs harness.ResumeState
+			if resume != "" {
+				var err error
+				if rs, err = resumeState(&resume, &arg, &out); err != nil {
+					return &exitError{code: 1, msg: err.Error()}
+				}
+				if arg == "" {
+					arg, load.Set = rs.ScenarioPath, rs.Overrides
+				}
+				load.LookupEnv = rs.LookupEnv
+			}
+			s, warns, err := scenarios.Load(arg, load)
+			if err == nil && resume != "" {
+				err = rs.Check(resume, s)
+			}
 			if s != nil {
 				learnSecrets(harness.NewRedactor(s))
 			}
@@ -96,47 +110,93 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				return &exitError{code: 1, msg: err.Error()}
 			}
 			if c.Bool("dry-run") {
-				est := newEstimator(c.Context, c.String("out"))
-				return console.DryRun(c.App.Writer, s, est.Costs(s.EstimateShape()), est.Dir)
+				est := newEstimator(c.Context, out)
+				plans := newPlanRecords(c.Context, est.Dir)
+				p := planner.New(s, plans.Host(s), planner.Options{})
+				return console.DryRun(c.App.Writer, s, est.Costs(s.EstimateShape()), est.Dir, "plan: "+console.PlanLine(p, s.Feature, est.Dir))
 			}
-			outDir, err := outFolder(c.String("out"), c.IsSet("out"), resume != "")
+			outDir, err := outFolder(out, c.IsSet("out"), resume != "")
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
+			}
+			failedOut := ""
+			if !c.IsSet("out") && resume == "" {
+				if q := quickLook(s); len(q) > 0 {
+					outDir = scratchOut
+					fmt.Fprintf(stderr, "decodebench: run: a quick look (%s): its record goes to %s/, which the index does not read (--out DIR names the folder for it)\n", strings.Join(q, ", "), scratchOut)
+				} else {
+					failedOut = scratchOut
+				}
 			}
 			k, err := startCampaign(c, "run", s.Path)
 			if err != nil {
 				return err
 			}
 			defer k.end()
-			opt := k.options(c.App.ErrWriter, outDir, c.String("hw"), c.String("date"))
-			opt.ScenarioWarnings = warnings
-			var out *harness.Outcome
+			opt := withHostHistory(k.options(c.App.ErrWriter, outDir, c.String("hw"), c.String("date")), c.App.ErrWriter)
+			opt.ScenarioWarnings, opt.FailedOut = warnings, failedOut
+			var done *harness.Outcome
 			if resume != "" {
-				out, err = harness.Resume(k.ctx, resume, s, opt)
+				done, err = harness.Resume(k.ctx, resume, s, opt)
 			} else {
-				out, err = harness.Run(k.ctx, s, opt)
+				done, err = harness.Run(k.ctx, s, opt)
 			}
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
-			v := out.Record.Verdict
+			v := done.Record.Verdict
 			code := k.verdictCode(v)
 			if gs := c.Generic("github-summary").(*summaryFlag); gs.on {
-				if err := appendGitHubSummary(gs.file(), out); err != nil {
+				if err := appendGitHubSummary(gs.file(), done); err != nil {
 					fmt.Fprintln(stderr, "decodebench: github summary:", err)
 				}
 			}
 			if c.Bool("json") {
-				if err := printSummary(stdout, out, code); err != nil {
+				if err := printSummary(stdout, done, code); err != nil {
 					return err
 				}
 			} else {
-				fmt.Fprintf(stdout, "%s: %s\n", v, out.RecordPath)
-				printSummaryText(stdout, out.Record)
+				fmt.Fprintf(stdout, "%s: %s\n", v, done.RecordPath)
+				printSummaryText(stdout, done.Record)
 			}
 			return exitWith(code)
 		},
 	}
+}
+
+// resumeState reads the data folder of the campaign --resume continues,
+// says where this shell's variables differ from the campaign's, and
+// changes into the folder the campaign ran in (its engine command's
+// relative paths name files there), making the paths given on the command
+// line (the data folder, a scenario, --out) absolute first.
+func resumeState(dir, scenario, out *string) (harness.ResumeState, error) {
+	for _, p := range []*string{dir, scenario, out} {
+		if *p == "" || p == scenario && strings.HasPrefix(*p, "embedded:") {
+			continue
+		}
+		if _, err := os.Stat(*p); p == scenario && err != nil {
+			continue // the name of a shipped scenario
+		}
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			return harness.ResumeState{}, err
+		}
+		*p = abs
+	}
+	rs, err := harness.ReadResumeState(*dir)
+	if err != nil {
+		return rs, err
+	}
+	for _, n := range rs.Notes {
+		fmt.Fprintln(stderr, "decodebench: resume:", n)
+	}
+	if wd, _ := os.Getwd(); rs.WorkDir != "" && !harness.SameFolder(rs.WorkDir, wd) {
+		if err := os.Chdir(rs.WorkDir); err != nil {
+			return rs, fmt.Errorf("resume %s: the campaign ran in %s, and the resume runs there too: %v", *dir, rs.WorkDir, err)
+		}
+		fmt.Fprintf(stderr, "decodebench: resume: running in %s, where the campaign ran\n", rs.WorkDir)
+	}
+	return rs, nil
 }
 
 // defaultOut is where records go in a decodebench clone.
@@ -177,6 +237,7 @@ func printSummaryText(w io.Writer, rec *schema.Record) {
 	for _, r := range a.AlsoFailed {
 		fmt.Fprintln(w, "  also failed: "+recorder.ReasonText(rec, r))
 	}
+	printHistoryWarnings(w, rec)
 	if rec.Verdict.ShowsResults() {
 		for _, v := range a.ArmVerdicts {
 			fmt.Fprintln(w, "  "+recorder.ArmVerdictText(rec, v))

@@ -180,6 +180,17 @@ func TestScripts(t *testing.T) {
 				ts.Check(err)
 				ts.Check(recorder.WriteFile(path, rec))
 			},
+			// readenv VAR FILE sets VAR to FILE's first line: a path a
+			// command wrote for the next (reproduce --record-path).
+			"readenv": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: readenv VAR FILE")
+				}
+				b, err := os.ReadFile(ts.MkAbs(args[1]))
+				ts.Check(err)
+				line, _, _ := strings.Cut(string(b), "\n")
+				ts.Setenv(args[0], line)
+			},
 			// mkfifo PATH makes a named pipe.
 			"mkfifo": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 1 {

@@ -10,6 +10,7 @@ import (
 	"github.com/decodebench/decodebench/console"
 	"github.com/decodebench/decodebench/estimate"
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/planner"
 	"github.com/decodebench/decodebench/scenarios"
 )
 
@@ -49,13 +50,14 @@ hardware, and estimate_other_hardware: true when it is not this campaign's).`,
 				return validateJSON(c)
 			}
 			bad, est := 0, newEstimator(c.Context, c.String("records"))
+			plans := newPlanRecords(c.Context, c.String("records"))
 			for _, arg := range c.Args().Slice() {
 				s, warns, err := scenarios.Load(arg, scenarios.Options{})
 				if s != nil {
 					learnSecrets(harness.NewRedactor(s))
 				}
 				for _, w := range warns {
-					fmt.Fprintln(c.App.ErrWriter, w)
+					fmt.Fprintln(c.App.ErrWriter, w.Refusal())
 				}
 				if err != nil {
 					fmt.Fprintln(c.App.ErrWriter, err)
@@ -69,6 +71,8 @@ hardware, and estimate_other_hardware: true when it is not this campaign's).`,
 				}
 				costs := est.Costs(s.EstimateShape())
 				fmt.Fprintf(c.App.Writer, "%s: ok (%s: %d arms, %d counters, %s runs, estimated %s, %s)\n", s.Path, s.Feature, len(s.Arms), len(s.Counters), runs(s), scenarios.Round(estimate.Duration(s.EstimateShape(), costs)), console.EstimateBasis(s.EstimateShape(), costs, c.String("records")))
+				p := planner.New(s, plans.Host(s), planner.Options{})
+				fmt.Fprintf(c.App.Writer, "%s: plan: %s\n", s.Path, console.PlanLine(p, s.Feature, plans.Dir))
 			}
 			if bad > 0 {
 				return &exitError{code: 1, msg: fmt.Sprintf("validate: %d of %d scenario(s) have errors", bad, c.NArg())}
@@ -102,6 +106,16 @@ type validation struct {
 	// when it is not the hardware this campaign would record.
 	EstimateHardware string `json:"estimate_hardware,omitempty"`
 	EstimateOther    bool   `json:"estimate_other_hardware,omitempty"`
+	// MDEUp and MDEDown are what the schedule detects here (decodebench
+	// plan); PlanBasis, PlanRecords, PlanHardware and PlanOther what its
+	// host model went by: the records' basis (scenario, feature or
+	// guess), how many, their hardware and whether it is other hardware.
+	MDEUp        float64       `json:"mde_up,omitempty"`
+	MDEDown      float64       `json:"mde_down,omitempty"`
+	PlanBasis    planner.Basis `json:"plan_basis,omitempty"`
+	PlanRecords  int           `json:"plan_records,omitempty"`
+	PlanHardware string        `json:"plan_hardware,omitempty"`
+	PlanOther    bool          `json:"plan_other_hardware,omitempty"`
 }
 
 type problem struct {
@@ -115,6 +129,7 @@ type problem struct {
 func validateJSON(c *cli.Context) error {
 	enc := json.NewEncoder(c.App.Writer)
 	bad, est := 0, newEstimator(c.Context, c.String("records"))
+	plans := newPlanRecords(c.Context, c.String("records"))
 	for _, arg := range c.Args().Slice() {
 		s, warns, err := scenarios.Load(arg, scenarios.Options{})
 		v := validation{File: arg, OK: err == nil, Problems: []problem{}}
@@ -142,6 +157,11 @@ func validateJSON(c *cli.Context) error {
 			v.File, v.Runs, v.Estimate = s.Path, runs(s), estimate.Duration(s.EstimateShape(), costs).Seconds()
 			v.EstimateBasis, v.EstimateFrom = costs.Basis, costs.Record
 			v.EstimateHardware, v.EstimateOther = costs.Hardware, costs.OtherHardware
+			if err == nil {
+				p := planner.New(s, plans.Host(s), planner.Options{})
+				v.MDEUp, v.MDEDown, v.PlanBasis = p.Schedule.Up, p.Schedule.Down, p.Host.Basis
+				v.PlanRecords, v.PlanHardware, v.PlanOther = len(p.Host.Records), p.Host.Hardware, p.Host.OtherHardware
+			}
 		}
 		if !v.OK {
 			bad++

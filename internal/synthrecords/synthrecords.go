@@ -54,6 +54,9 @@ type Spec struct {
 	// Rule, when set, is the statistical rule the records are analysed
 	// and rendered under (the source's otherwise).
 	Rule schema.Rule
+	// Mutate, when set, changes record i before it is analysed and
+	// rendered (its machine, say, for a record of simulated hardware).
+	Mutate func(i int, rec *schema.Record)
 }
 
 // Generate writes Spec.N records and returns their paths in order.
@@ -146,8 +149,11 @@ func Generate(spec Spec) ([]string, error) {
 			}
 			rec.Runs[j] = r
 		}
+		if spec.Mutate != nil {
+			spec.Mutate(i, &rec)
+		}
 		key := [2]float64{base, arm}
-		if got, ok := memo[key]; ok && spec.Noise == 0 {
+		if got, ok := memo[key]; ok && spec.Noise == 0 && spec.Mutate == nil {
 			rec.Analysis, rec.Verdict = got.a, got.v
 		} else {
 			a, verdict, err := analysis.Record(s.Policy, rec.Runs, rec.Method, rec.Schema)

@@ -36,7 +36,7 @@ func TestWorkflowPassesActionlint(t *testing.T) {
 	for _, e := range lint(t, src) {
 		t.Errorf("%s:%d:%d: %s [%s]", e.Filepath, e.Line, e.Column, e.Message, e.Kind)
 	}
-	for _, want := range []string{"workflow_dispatch", "matrix", "concurrency", "upload-artifact", "decodebench\" check", "diff --markdown", "docs/benchmark_results/**", "--github-summary", "--wait-lock"} {
+	for _, want := range []string{"workflow_dispatch", "matrix", "concurrency", "upload-artifact", "decodebench\" check", "diff --markdown", "docs/benchmark_results/**", "--github-summary", "--wait-lock", "confirm-regression.sh"} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("workflow lacks %q", want)
 		}

@@ -1,0 +1,89 @@
+package analysis
+
+import (
+	"math"
+
+	"github.com/decodebench/decodebench/schema"
+	"github.com/decodebench/decodebench/stats"
+)
+
+// RoundBlocks compares each arm with its reference round by round
+// (stats.CompareBlocks): a host step, autocorrelated noise or a drift
+// common to the arms cancels within each round, each arm keeps its own
+// variance, a round is trimmed as a stall only when it is at least
+// stats.StallFloor off, and the comparison is refused when more than a
+// quarter of its rounds are far out.
+type RoundBlocks struct{}
+
+func (RoundBlocks) compare(in Input, s samples, refs []string, arm, metric string, alpha, confidence float64) stats.Robust {
+	cfg := statsConfig(in.Policy)
+	cfg.Alpha, cfg.Confidence = alpha, confidence
+	var ref []stats.Timed
+	for _, r := range refs {
+		ref = append(ref, s.timed(in, r, metric)...)
+	}
+	return stats.CompareBlocks(ref, s.timed(in, arm, metric), cfg)
+}
+
+func (RoundBlocks) store(r stats.Robust, alpha, minEffect float64) schema.Comparison {
+	c := comparison(r.Result)
+	c.Trimmed, c.Robust, c.Blocks = r.Trimmed1+r.Trimmed2, true, r.Blocks
+	c.Disagreement = disagreement(c, alpha, minEffect)
+	return c
+}
+
+// tooFew: a comparison by round needs enough rounds of each arm to trim a
+// stall.
+func (RoundBlocks) tooFew(in Input, s samples, ref, arm string, _ float64) schema.Reason {
+	if n1, n2 := len(s.values(in, ref, in.Policy.Primary)), len(s.values(in, arm, in.Policy.Primary)); min(n1, n2) < RobustMinRuns {
+		return schema.TooFewRuns{Arm: arm, N1: n1, N2: n2, Min: RobustMinRuns}
+	}
+	return nil
+}
+
+// BlocksMDE is the MDE of a comparison by round (stats.MDEBlocks): the
+// noise of the rounds' differences, the stalls every comparison of the
+// campaign saw (at the rate seen, or with its uncertainty), the chance of
+// a refusal, the control's veto and the looks' spending design.
+type BlocksMDE struct {
+	StallRate stats.StallRate
+}
+
+func (b BlocksMDE) mde(m mdeCase) (up, down float64) {
+	return stats.MDEBlocks(m.r, m.stalls, 0, b.StallRate == stats.StallRateUncertain, m.level, m.power, m.minEffect, m.design)
+}
+
+// BlockDrift is the baseline's own trend over the campaign and, for any
+// other arm, its trend relative to the baseline's (stats.TrendDifference:
+// every run of both arms in one fit with a common trend and the arm's own,
+// whose degrees of freedom find an arm's drift more often than the rounds'
+// differences alone do); flagged when significant at Alpha and at least
+// max_drift, with the arm's change at the campaign's start and end.
+type BlockDrift struct {
+	Alpha float64
+}
+
+func (BlockDrift) fill(in Input, s samples, ar *schema.ArmResult, metric string) {
+	base := s.timed(in, in.Policy.Baseline, metric)
+	var t stats.RelativeTrend
+	if ar.Arm == in.Policy.Baseline {
+		t = stats.Trend(base)
+	} else {
+		t = stats.TrendDifference(base, s.timed(in, ar.Arm, metric))
+	}
+	ar.Drift, ar.DriftP = orZero(t.Change), orZero(t.P)
+}
+
+func (d BlockDrift) flag(a schema.ArmResult, baseline string, maxDrift float64) schema.Reason {
+	if a.Arm == baseline || maxDrift <= 0 || a.DriftP <= 0 || a.DriftP >= d.Alpha || math.Abs(a.Drift) < maxDrift {
+		return nil
+	}
+	r := schema.RelativeDrift{Arm: a.Arm, Baseline: baseline, Change: a.Drift, P: a.DriftP, Alpha: d.Alpha}
+	if c := a.Comparison; c != nil && c.Defined() {
+		// The change over the campaign is split about its middle: the
+		// average ratio is the middle's.
+		half := math.Sqrt(1 + a.Drift)
+		r.Start, r.End = orZero(c.Ratio/half-1), orZero(c.Ratio*half-1)
+	}
+	return r
+}

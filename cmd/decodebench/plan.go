@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/decodebench/decodebench/console"
+	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/planner"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/review"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+func planCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "plan",
+		Usage:     "what a scenario's schedule detects on this machine, and the schedule that detects an asked change, from this hardware's records",
+		ArgsUsage: "SCENARIO",
+		Description: `SCENARIO is a file path or the name of a shipped scenario. plan reads this hardware's
+records of the scenario in --records (the folder run writes records to; for hardware "auto"
+this machine's, as decodebench machine names it): the newest (at most ` + fmt.Sprint(planner.MaxRecords) + `) of the same scenario,
+else of its feature, re-analysed under the current rule. Their rounds give the noise of a run
+within its round and the stalls, their noise anatomy what of it a start and a request
+contribute, their costs what a round takes. It says the minimum detectable effect the
+scenario's schedule reaches here (a test arm's, at 80% power and alpha over the test arms,
+the control's veto made up for, over the looks' alpha spending; within schedule.rounds.max_time
+when set) and the measured requests a start that narrow it most for their time.
+--mde asks for a change (3% or 0.03): the rounds (the scenario's min and every with a later max,
+or a fixed number) and measured requests a start (1 to 16, where the noise is split) that
+detect it soonest, and their time; or, when that does not fit --budget (default: the scenario's
+max_time, else up to ` + fmt.Sprint(planner.MaxRounds) + ` rounds), the best the budget allows and what would reach it:
+longer windows (max_tokens ×2, ×4, ×8, a request's own noise taken to fall with its tokens) or
+a quieter host (the noise of a start's draw it would need). Without a record of this hardware
+it goes by other hardware's, and says so; without any, by a stated guess. --set KEY=VALUE
+(repeatable) plans the scenario as run --set would change it. --json prints the plan as JSON.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "mde", Usage: "the change to detect, `FRACTION` (3% or 0.03)"},
+			&cli.DurationFlag{Name: "budget", Usage: "the campaign's time for --mde, `DURATION` (default: the scenario's max_time)"},
+			&cli.StringFlag{Name: "records", Value: defaultOut, Usage: "folder of records the host model is read from (`DIR`, as run --out)"},
+			&cli.GenericFlag{Name: "set", Value: &repeatable{}, Usage: "override one value of the scenario, `KEY=VALUE`, as run --set; repeatable"},
+			&cli.BoolFlag{Name: "json", Usage: "the plan as JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageError("plan: name exactly one scenario (flags may come before or after it)")
+			}
+			var o planner.Options
+			if v := c.String("mde"); v != "" {
+				f, err := scenarios.ParseFraction(v)
+				if err != nil || !(f > 0 && f < 1) {
+					return usageError("plan --mde: %q is not a change between 0 and 100%% (3%% or 0.03)", v)
+				}
+				o.MDE = f
+			}
+			if o.Budget = c.Duration("budget"); o.Budget < 0 || c.IsSet("budget") && o.MDE == 0 {
+				return usageError("plan --budget: a positive duration, with --mde")
+			}
+			s, warns, err := scenarios.Load(c.Args().First(), scenarios.Options{Set: *c.Generic("set").(*repeatable)})
+			if s != nil {
+				learnSecrets(harness.NewRedactor(s))
+			}
+			for _, w := range warns {
+				fmt.Fprintln(c.App.ErrWriter, w)
+			}
+			if err != nil {
+				return &exitError{code: 1, msg: err.Error()}
+			}
+			recs := newPlanRecords(c.Context, c.String("records"))
+			p := planner.New(s, recs.Host(s), o)
+			if c.Bool("json") {
+				return json.NewEncoder(c.App.Writer).Encode(p)
+			}
+			return console.Plan(c.App.Writer, s, p, recs.Dir)
+		},
+	}
+}
+
+// newPlanRecords finds scenarios' host models in the records of dir, read
+// as every command reads records, this machine identified once, when a
+// scenario of hardware "auto" first needs it.
+func newPlanRecords(ctx context.Context, dir string) planner.Records {
+	return planner.Records{Dir: dir, List: review.LoadHistory, Load: recorder.Load, Here: sync.OnceValue(func() string {
+		id, _ := machine.Identify(ctx)
+		return id.Slug
+	})}
+}

@@ -1,0 +1,156 @@
+package console
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/decodebench/decodebench/internal/pct"
+	"github.com/decodebench/decodebench/internal/termsafe"
+	"github.com/decodebench/decodebench/planner"
+	"github.com/decodebench/decodebench/scenarios"
+)
+
+// Plan writes a plan of scenario s: the host model and what it was read
+// from (records of dir), what the scenario's schedule detects here, and
+// the answer to an asked MDE.
+func Plan(w io.Writer, s *scenarios.Scenario, p planner.Plan, dir string) error {
+	fmt.Fprintf(w, "plan of %s (%s) under rule %s: a test arm's MDE at %s power, alpha %s over %d test arm(s), a control's veto made up for\n",
+		termsafe.String(s.Path), termsafe.String(s.Feature), p.Rule, pct.Rounded(p.Power), pct.Rounded(p.Level*float64(max(1, p.Tests))), p.Tests)
+	h := p.Host
+	fmt.Fprintf(w, "host model: %s\n", HostBasis(h, s.Feature, dir))
+	for _, r := range h.Passed {
+		fmt.Fprintf(w, "  passed over %s: %s\n", termsafe.String(r.Record), termsafe.String(r.Why))
+	}
+	fmt.Fprintf(w, "  a run within its round: %s\n", noiseText(h, p.Schedule))
+	if h.Basis != planner.BasisGuess {
+		fmt.Fprintf(w, "  stalls: %d of %d rounds compared far out, %d trimmed\n", h.Far, h.Compared, h.Trimmed)
+	}
+	sh := s.EstimateShape()
+	fmt.Fprintf(w, "  a round: %s, %s\n", scenarios.Round(p.Schedule.Round), EstimateBasis(sh, h.Costs, dir))
+	own := p.Schedule
+	fmt.Fprintf(w, "this schedule, %s: %s\n", scheduleText(own), detects(own))
+	if p.Capped {
+		fmt.Fprintf(w, "  the budget of %s stops it there at the host's round time\n", p.Budget)
+	}
+	if p.Advice > 0 && p.Advice != own.Requests {
+		fmt.Fprintf(w, "  %d measured requests a start (schedule.requests) would narrow it most for its time\n", p.Advice)
+	}
+	if p.Ask != nil {
+		writeAsk(w, p.Ask)
+	}
+	return nil
+}
+
+// PlanLine is a plan's one line for validate and run --dry-run: what the
+// schedule detects here, and what it goes by.
+func PlanLine(p planner.Plan, feature, dir string) string {
+	by := fmt.Sprintf("by %d record(s) of %s", len(p.Host.Records), termsafe.String(p.Host.Hardware))
+	switch {
+	case p.Host.Basis == planner.BasisGuess:
+		by = fmt.Sprintf("by a guess (no record of %s in %s to go by)", termsafe.String(feature), termsafe.String(dir))
+	case p.Host.OtherHardware:
+		by += ", other hardware: none of this machine's could be used"
+	}
+	return fmt.Sprintf("this schedule %s at %s power (%s), %s; decodebench plan --mde X finds the schedule for a change", mde(p.Schedule), pct.Rounded(p.Power), span(p.Schedule), by)
+}
+
+// HostBasis says what a host model was read from.
+func HostBasis(h planner.Host, feature, dir string) string {
+	if h.Basis == planner.BasisGuess {
+		return fmt.Sprintf("a guess: a start's draw CV %s, a request's own CV %s at %d tokens, no stalls; no record of %s in %s to go by",
+			pct.Rounded(planner.GuessBetweenCV), pct.Rounded(planner.GuessWithinCV), planner.GuessTokens, termsafe.String(feature), termsafe.String(dir))
+	}
+	of := "this scenario"
+	if h.Same < len(h.Records) {
+		of = fmt.Sprintf("%d of this scenario, %d of its feature", h.Same, len(h.Records)-h.Same)
+	}
+	out := fmt.Sprintf("%d record(s) of %s (%s), %d rounds, the newest %s", len(h.Records), termsafe.String(h.Hardware), of, h.Rounds, termsafe.String(h.Records[0]))
+	if h.OtherHardware {
+		out += fmt.Sprintf("; records of other hardware (%s): none of this machine's (%s) could be used", termsafe.String(h.Hardware), termsafe.String(h.Here))
+	}
+	return out
+}
+
+// noiseText is a run's noise within its round at the schedule's requests
+// and tokens, and its parts.
+func noiseText(h planner.Host, s planner.Schedule) string {
+	v := h.RunVar(s.Requests, s.MaxTokens)
+	at := fmt.Sprintf("CV %s at %d measured request(s) of %d tokens a start", pct.Fixed(planner.CV(v), 1), s.Requests, s.MaxTokens)
+	if !h.Split {
+		return at + " (not split: no record's noise anatomy; taken as the start's)"
+	}
+	within := h.WithinTok / float64(max(1, s.MaxTokens))
+	return fmt.Sprintf("%s (a start's draw %s, a request's own %s)", at, pct.Fixed(planner.CV(h.Between), 1), pct.Fixed(planner.CV(within), 1))
+}
+
+// scheduleText is a schedule as its keys.
+func scheduleText(s planner.Schedule) string {
+	r := s.Rounds()
+	rounds := fmt.Sprint(r.Max)
+	if r.Every > 0 {
+		rounds = fmt.Sprintf("{min: %d, max: %d, every: %d}", r.Min, r.Max, r.Every)
+	}
+	return fmt.Sprintf("rounds %s, requests %d", rounds, s.Requests)
+}
+
+// detects is what a schedule detects, and its time.
+func detects(s planner.Schedule) string {
+	return mde(s) + ", " + span(s)
+}
+
+// mde is what a schedule detects.
+func mde(s planner.Schedule) string {
+	if s.Up <= 0 || s.Down <= 0 {
+		return "states no MDE (its stalls would refuse too many campaigns)"
+	}
+	return fmt.Sprintf("detects %s / %s here", pct.Signed(s.Up, 1), pct.Signed(-s.Down, 1))
+}
+
+// span is a schedule's rounds and time at most.
+func span(s planner.Schedule) string {
+	return fmt.Sprintf("at most %d rounds, %s", s.Max, scenarios.Round(s.Time))
+}
+
+// writeAsk answers an asked MDE.
+func writeAsk(w io.Writer, a *planner.Ask) {
+	ask := "--mde " + pct.Rounded(a.MDE)
+	limit := fmt.Sprintf("%d rounds", planner.MaxRounds)
+	if a.Budget > 0 {
+		ask += " within " + scenarios.Round(a.Budget)
+		limit = scenarios.Round(a.Budget)
+	}
+	switch {
+	case a.BelowMinEffect:
+		fmt.Fprintf(w, "%s: out of reach: a change must clear stats.min_effect (%s) to count; lower it to ask this\n", ask, pct.Rounded(a.MinEffect))
+		return
+	case a.InBudget:
+		fmt.Fprintf(w, "%s: %s: %s\n", ask, scheduleText(*a.Reach), detects(*a.Reach))
+		return
+	}
+	fmt.Fprintf(w, "%s: out of reach within %s\n", ask, limit)
+	if a.Reach != nil {
+		fmt.Fprintf(w, "  it takes %s: %s\n", scheduleText(*a.Reach), detects(*a.Reach))
+	}
+	if a.Best == nil {
+		fmt.Fprintf(w, "  not even the first look fits\n")
+		return
+	}
+	fmt.Fprintf(w, "  the best within it: %s: %s\n", scheduleText(*a.Best), detects(*a.Best))
+	var would []string
+	if x := a.Windows; x != nil {
+		f := x.MaxTokens / max(1, a.Best.MaxTokens)
+		if x.MDE() <= a.MDE {
+			would = append(would, fmt.Sprintf("longer windows: max_tokens %d (×%d), %s: %s", x.MaxTokens, f, scheduleText(*x), detects(*x)))
+		} else {
+			fmt.Fprintf(w, "  longer windows would not: at max_tokens %d (×%d) %s\n", x.MaxTokens, f, detects(*x))
+		}
+	}
+	if a.QuietCV > 0 {
+		would = append(would, fmt.Sprintf("a quieter host: a start's draw at most CV %s (here %s), stalls as here", pct.Fixed(a.QuietCV, 1), pct.Fixed(a.NowCV, 1)))
+	} else {
+		fmt.Fprintf(w, "  a quieter host would not: not even with no noise between starts (a request's own noise and the stalls remain)\n")
+	}
+	for _, x := range would {
+		fmt.Fprintf(w, "  would reach it: %s\n", x)
+	}
+}

@@ -1,0 +1,78 @@
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+// budgeted is a campaign of a sequential schedule with a budget in
+// minutes, its record holding rounds of runs that each took perRun, as a
+// campaign at a look would.
+func budgeted(t *testing.T, rounds int, perRun time.Duration) *campaign {
+	t.Helper()
+	src := strings.Replace(testScenario, "rounds: 6", "rounds: {min: 2, max_time: 1m, every: 2}, cooldown: 0s", 1) + "gates: {max_spread: 0}\n"
+	c := testCampaign(t, src)
+	dir := t.TempDir()
+	c.recPath, c.dataDir = filepath.Join(dir, "t.md"), filepath.Join(dir, "data", "t")
+	if err := os.MkdirAll(c.dataDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.holdFolders(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.releaseFolders)
+	c.rec = c.newRecord("x", "2026-01-01", schema.MachineInfo{}, time.Unix(0, 0))
+	seq := 0
+	for r := 1; r <= rounds; r++ {
+		for _, arm := range []string{"a", "b"} {
+			seq++
+			v := 100 + float64(seq%3)
+			if arm == "b" {
+				v += 0.3 * float64(seq%2)
+			}
+			c.rec.Runs = append(c.rec.Runs, schema.Run{Seq: seq, Round: r, Arm: arm, Start: time.Unix(int64(seq*10), 0), Seconds: perRun.Seconds(),
+				Metrics: map[string]float64{schema.DecodeTokS: v, schema.WallS: 1}, Counters: map[string]schema.CounterReading{"c": {Value: map[string]float64{"a": 0, "b": 5}[arm]}}})
+		}
+	}
+	return c
+}
+
+// A budget in minutes: at each look the harness plans the rounds the
+// budget allows at the time a round has taken, keeps the plan in the record
+// and the resume state, and stops at the look the next would not fit
+// after, saying so; with room left it looks on.
+func TestBudgetPlansLooks(t *testing.T) {
+	c := budgeted(t, 2, 10*time.Second) // a round takes 20 s: 40 s of 60 spent
+	done, why := c.scheduleDone(2)
+	if !done || !strings.Contains(why, "budget of 1m0s") {
+		t.Errorf("a look with room for one more round, not two: done %v, %q", done, why)
+	}
+	if got := c.rec.Method.PlannedRounds; len(got) != 1 || got[0] != 3 {
+		t.Errorf("planned rounds %v, want [3]", got)
+	}
+	if st, err := readState(c.dataDir); err != nil || len(st.PlannedRounds) != 1 {
+		t.Errorf("the resume state keeps no plan: %v, %v", st.PlannedRounds, err)
+	}
+	if c.rec.Method.MaxTime != "1m0s" {
+		t.Errorf("the record names no budget: %q", c.rec.Method.MaxTime)
+	}
+
+	c = budgeted(t, 2, time.Second) // a round takes 2 s
+	done, why = c.scheduleDone(2)
+	if done || !strings.Contains(why, "the budget of 1m0s") {
+		t.Errorf("a look with room for many: done %v, %q", done, why)
+	}
+	if got := c.rec.Method.PlannedRounds; len(got) != 1 || got[0] != 30 {
+		t.Errorf("planned rounds %v, want [30]", got)
+	}
+	// Between looks nothing is planned.
+	c.rec.Runs = c.rec.Runs[:0]
+	if c.scheduleDone(3); len(c.rec.Method.PlannedRounds) != 1 {
+		t.Errorf("a round between looks planned: %v", c.rec.Method.PlannedRounds)
+	}
+}

@@ -1,0 +1,83 @@
+package harness
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// phasedExec is a fake engine whose every run warms up for warm and
+// measures for window, timing them as the real executor does.
+type phasedExec struct{ warm, window time.Duration }
+
+func (f phasedExec) Execute(_ context.Context, slot Slot, run *schema.Run) error {
+	ph := phasesOf(run)
+	time.Sleep(f.warm)
+	ph.WarmupS = f.warm.Seconds()
+	began := time.Now()
+	time.Sleep(f.window)
+	ph.MeasuredS = time.Since(began).Seconds()
+	v := 100.0 + float64(slot.Seq%3)
+	cv := 0.0
+	if slot.Arm == "b" {
+		v, cv = v+10, 5
+	}
+	run.Metrics = map[string]float64{schema.DecodeTokS: v, schema.WallS: f.window.Seconds()}
+	run.Counters = map[string]schema.CounterReading{"c": {Value: cv}}
+	return nil
+}
+
+// The record says where the campaign's time went: the phases of every run,
+// each timed on its own, and decodebench's own time, adding up to the
+// wall time from the campaign's start to its finish. What the phases
+// leave, decodebench's own work (load and host samples, the journal),
+// stays under the stated tolerance: 0.1 s a run and 0.25 s for the
+// campaign (about 35 ms a run measured on a 2-core VM at load 24).
+func TestTimeUseAddsUpToTheWallTime(t *testing.T) {
+	c := testCampaign(t, strings.Replace(testScenario, "rounds: 6", "rounds: 3, cooldown: 30ms", 1))
+	c.exec = phasedExec{warm: 20 * time.Millisecond, window: 30 * time.Millisecond}
+	rec := executeTest(t, context.Background(), c).Record
+	tu, ok := rec.TimeUse()
+	if !ok {
+		t.Fatal("no time use")
+	}
+	var sum float64
+	for _, p := range tu.Phases {
+		sum += p.Seconds
+	}
+	wall := rec.Method.Finished.Sub(rec.Method.Started).Seconds()
+	if math.Abs(sum-wall) > 1e-9 || tu.WallS != wall {
+		t.Errorf("phases add up to %gs, the wall time is %gs", sum, wall)
+	}
+	runs := len(rec.Runs)
+	if m := tu.Of(schema.PhaseMeasured); m < 0.030*float64(runs) || m > wall {
+		t.Errorf("measured %gs over %d runs of 30 ms", m, runs)
+	}
+	if cool := tu.Of(schema.PhaseCooldown); cool < 0.030*float64(runs-1) {
+		t.Errorf("cooldowns %gs, want at least %d × 30 ms", cool, runs-1)
+	}
+	for _, p := range tu.Phases {
+		if p.Phase == schema.PhaseCooldown && p.Runs != runs-1 {
+			t.Errorf("cooldown in %d runs, want %d (none before the first)", p.Runs, runs-1)
+		}
+		if p.Phase == schema.PhaseQuiet && p.Seconds != 0 {
+			t.Errorf("a quiet-gate wait without a quiet gate: %+v", p)
+		}
+	}
+	own := tu.Of(schema.PhaseInRuns) + tu.Of(schema.PhaseOutside)
+	if own < 0 || own > 0.1*float64(runs)+0.25 {
+		t.Errorf("decodebench's own time %gs of %gs: the phases do not account for the wall time", own, wall)
+	}
+	var md strings.Builder
+	if err := recorder.Markdown(&md, rec); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "## Where the time went\n\nMeasured **") || !strings.Contains(md.String(), "| **wall time** | 6 |") {
+		t.Errorf("the record does not say where the time went:\n%s", md.String())
+	}
+}

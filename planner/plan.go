@@ -1,0 +1,325 @@
+package planner
+
+import (
+	"slices"
+	"time"
+
+	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// MaxRounds bounds the rounds a plan proposes: an ask that needs more is
+// out of reach.
+const MaxRounds = 400
+
+// Options are what a plan is asked.
+type Options struct {
+	// MDE is the effect asked about, a fraction (0.03 for 3%); 0 asks
+	// nothing.
+	MDE float64
+	// Budget bounds the campaign's time; 0 takes the scenario's max_time,
+	// and none without one.
+	Budget time.Duration
+}
+
+// Plan is what a scenario's schedule detects on a host, and, when asked,
+// the schedule that detects the asked effect.
+type Plan struct {
+	Feature string      `json:"feature"`
+	Rule    schema.Rule `json:"rule"`
+	Host    Host        `json:"host"`
+	// Tests are the test arms; Level a test arm's alpha (the family's
+	// over them, Holm's first step); Power the power an MDE is stated at
+	// before a control's veto is made up for.
+	Tests int     `json:"test_arms"`
+	Level float64 `json:"level"`
+	Power float64 `json:"power"`
+	// Schedule is the scenario's own schedule on the host; with a budget
+	// (the scenario's max_time) its rounds are those the budget allows at
+	// the host's round time, and Capped is set when that is before its
+	// max.
+	Schedule Schedule      `json:"schedule"`
+	Budget   time.Duration `json:"budget_ns,omitempty"`
+	Capped   bool          `json:"capped,omitempty"`
+	// Advice is the measured requests a start that narrow the schedule's
+	// interval most for its time (the noise anatomy's advice, from the
+	// host's split); 0 when the noise is not split.
+	Advice int  `json:"advice,omitempty"`
+	Ask    *Ask `json:"ask,omitempty"`
+}
+
+// Ask is the answer to an asked MDE.
+type Ask struct {
+	MDE float64 `json:"mde"`
+	// Budget is the ask's budget (--budget, else the scenario's
+	// max_time); 0 for none, when MaxRounds bounds it.
+	Budget time.Duration `json:"budget_ns,omitempty"`
+	// BelowMinEffect: the ask is not above stats.min_effect, which every
+	// significant change must clear; no schedule reaches it.
+	BelowMinEffect bool    `json:"below_min_effect,omitempty"`
+	MinEffect      float64 `json:"min_effect"`
+	// Reach is the quickest schedule of the scenario's shape (its min and
+	// every, a later max; or a fixed number of rounds) and measured
+	// requests a start that reaches the MDE, within MaxRounds; nil when
+	// none does. InBudget is set when it fits the budget.
+	Reach    *Schedule `json:"reach,omitempty"`
+	InBudget bool      `json:"in_budget"`
+	// When the ask is out of reach within the budget (or MaxRounds):
+	// Best is the schedule with the smallest MDE that fits; Windows the
+	// first longer window (max_tokens ×2, ×4, ×8) whose best schedule
+	// reaches the MDE within it, else the longest's; QuietCV the noise of
+	// a start's draw (a CV) under which the best schedule would reach it,
+	// 0 when not even none would (NowCV is the host's).
+	Best    *Schedule `json:"best,omitempty"`
+	Windows *Schedule `json:"windows,omitempty"`
+	QuietCV float64   `json:"quiet_cv,omitempty"`
+	NowCV   float64   `json:"now_cv,omitempty"`
+}
+
+// New plans scenario s on host h under the current rule.
+func New(s *scenarios.Scenario, h Host, o Options) Plan {
+	return plan(s, h, o, analysis.Current())
+}
+
+func plan(s *scenarios.Scenario, h Host, o Options, rule analysis.Rule) Plan {
+	m := newModel(h, s, rule)
+	r := s.Schedule.Rounds
+	k := max(1, s.Schedule.Requests)
+	p := Plan{Feature: s.Feature, Rule: rule.Name, Host: h, Power: analysis.MDEPower, Budget: r.MaxTime.Duration}
+	for _, a := range s.Policy.Arms {
+		if a.Name != s.Policy.Baseline && !a.Control {
+			p.Tests++
+		}
+	}
+	p.Level = s.Policy.Stats.Alpha / float64(max(1, p.Tests))
+	own := Schedule{Min: r.Min, Max: r.Max, Requests: k, MaxTokens: m.tokens}
+	if r.Sequential() {
+		own.Every = r.Every
+	}
+	if b := p.Budget; b > 0 {
+		g := shapeOf(r)
+		if n := int(b / m.round(k, m.tokens)); n < r.Max {
+			own.Min, own.Max, own.Every = g.at(g.below(n))
+			if n < r.Min+r.Every {
+				// The first look is the last: the campaign runs min.
+				own.Max, own.Every = r.Min, 0
+			}
+			p.Capped = true
+		}
+	}
+	m.evaluate(&own, h.Between)
+	p.Schedule = own
+	ks := m.requests(k)
+	if len(ks) > 1 {
+		p.Advice = slices.MinFunc(ks, func(a, b int) int {
+			return cmpFloat(h.RunVar(a, m.tokens)*float64(m.round(a, m.tokens)), h.RunVar(b, m.tokens)*float64(m.round(b, m.tokens)))
+		})
+	}
+	if o.MDE > 0 {
+		budget := o.Budget
+		if budget == 0 {
+			budget = p.Budget
+		}
+		p.Ask = m.ask(shapeOf(r), o.MDE, budget, k)
+	}
+	return p
+}
+
+// requests are the measured requests a start a plan may choose: 1 to the
+// anatomy's bound when the host's noise is split, else the scenario's.
+func (m model) requests(k int) []int {
+	if !m.host.Split || m.command {
+		return []int{k}
+	}
+	var ks []int
+	for i := 1; i <= analysis.AnatomyAdviceMax; i++ {
+		ks = append(ks, i)
+	}
+	return ks
+}
+
+// ask answers an asked MDE x within budget (0: MaxRounds).
+func (m model) ask(g shape, x float64, budget time.Duration, k int) *Ask {
+	a := &Ask{MDE: x, Budget: budget, MinEffect: m.policy.Stats.MinEffect}
+	if x <= a.MinEffect {
+		a.BelowMinEffect = true
+		return a
+	}
+	ks := m.requests(k)
+	a.Reach = m.reach(g, x, ks, m.tokens)
+	a.InBudget = a.Reach != nil && (budget == 0 || a.Reach.Time <= budget)
+	if a.InBudget {
+		return a
+	}
+	a.Best = m.best(g, ks, m.tokens, budget, m.host.Between)
+	if a.Best == nil {
+		return a
+	}
+	if m.host.Split && !m.command {
+		for _, f := range []int{2, 4, 8} {
+			w := m.best(g, ks, m.tokens*f, budget, m.host.Between)
+			if w != nil {
+				a.Windows = w
+				if w.MDE() <= x {
+					break
+				}
+			}
+		}
+	}
+	a.NowCV = CV(m.host.Between)
+	try := func(b float64) bool {
+		s := m.best(g, ks, m.tokens, budget, b)
+		return s != nil && s.MDE() <= x
+	}
+	if try(0) {
+		lo, hi := 0.0, m.host.Between
+		for range 30 {
+			mid := (lo + hi) / 2
+			if try(mid) {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		a.QuietCV = CV(lo)
+	}
+	return a
+}
+
+// reach is the quickest schedule of shape g, with one of ks measured
+// requests a start of tokens each, whose MDE is at most x; nil when none
+// within MaxRounds. Each k's rounds are found first for one look at the
+// end (which a design of looks only widens), then, for the quickest few,
+// stepped up under the design.
+func (m model) reach(g shape, x float64, ks []int, tokens int) *Schedule {
+	type cand struct {
+		j int
+		s Schedule
+	}
+	var cands []cand
+	for _, k := range ks {
+		at := func(j int) Schedule {
+			s := Schedule{Requests: k, MaxTokens: tokens}
+			_, s.Max, _ = g.at(j)
+			s.Min = s.Max
+			m.evaluate(&s, m.host.Between)
+			return s
+		}
+		lo, hi := g.first(), g.last()
+		if at(hi).MDE() > x {
+			continue
+		}
+		for lo < hi {
+			mid := (lo + hi) / 2
+			if at(mid).MDE() <= x {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		cands = append(cands, cand{lo, at(lo)})
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int { return cmpDuration(a.s.Time, b.s.Time) })
+	var out *Schedule
+	for _, c := range cands[:min(3, len(cands))] {
+		for j := c.j; j <= g.last(); j++ {
+			s := Schedule{Requests: c.s.Requests, MaxTokens: tokens}
+			s.Min, s.Max, s.Every = g.at(j)
+			m.evaluate(&s, m.host.Between)
+			if s.MDE() <= x {
+				if out == nil || s.Time < out.Time {
+					out = &s
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// best is the schedule of shape g with the smallest MDE that fits the
+// budget (0: MaxRounds), over ks measured requests a start of tokens
+// each, a start's draw of variance between; nil when none fits.
+func (m model) best(g shape, ks []int, tokens int, budget time.Duration, between float64) *Schedule {
+	var out *Schedule
+	for _, k := range ks {
+		j := g.last()
+		if budget > 0 {
+			n := int(budget / m.round(k, tokens))
+			if n < g.rounds(g.first()) {
+				continue
+			}
+			j = g.below(n)
+		}
+		s := Schedule{Requests: k, MaxTokens: tokens}
+		s.Min, s.Max, s.Every = g.at(j)
+		m.evaluate(&s, between)
+		if out == nil || s.MDE() < out.MDE() {
+			out = &s
+		}
+	}
+	return out
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func cmpDuration(a, b time.Duration) int { return cmpFloat(float64(a), float64(b)) }
+
+// shape is the schedules of a scenario's kind a plan chooses among: for a
+// sequential schedule its min and every with a later max (index j: max =
+// min + j·every), else a fixed number of rounds (j rounds).
+type shape struct {
+	min, every int
+}
+
+func shapeOf(r scenarios.Rounds) shape {
+	if r.Sequential() {
+		return shape{min: r.Min, every: r.Every}
+	}
+	return shape{}
+}
+
+func (g shape) first() int {
+	if g.every > 0 {
+		return 1
+	}
+	return minRounds
+}
+
+func (g shape) last() int {
+	if g.every > 0 {
+		return max(1, (MaxRounds-g.min)/g.every)
+	}
+	return MaxRounds
+}
+
+func (g shape) rounds(j int) int {
+	_, n, _ := g.at(j)
+	return n
+}
+
+// at is schedule j: its min, max and every.
+func (g shape) at(j int) (lo, hi, every int) {
+	if g.every > 0 {
+		return g.min, g.min + j*g.every, g.every
+	}
+	return j, j, 0
+}
+
+// below is the last schedule of at most n rounds (the first when none).
+func (g shape) below(n int) int {
+	j := n
+	if g.every > 0 {
+		j = (n - g.min) / g.every
+	}
+	return min(g.last(), max(g.first(), j))
+}

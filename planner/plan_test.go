@@ -1,0 +1,134 @@
+package planner_test
+
+import (
+	"math"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/decodebench/decodebench/estimate"
+	"github.com/decodebench/decodebench/planner"
+	"github.com/decodebench/decodebench/stats"
+)
+
+// vmHost is a host model like the development VM's: a start's draw CV
+// 2.5%, a request's own 3% at 256 tokens, one round in twenty-five
+// trimmed as a stall, a start 6 s and a request 2 s.
+func vmHost() planner.Host {
+	return planner.Host{Basis: planner.BasisScenario, Metric: "decode_tok_s", Between: math.Log1p(0.025 * 0.025),
+		WithinTok: 256 * math.Log1p(0.03*0.03), Split: true,
+		Stalls:  []stats.Stalls{{Runs1: 50, Runs2: 50, Trimmed: 2}, {Runs1: 50, Runs2: 50, Trimmed: 2}},
+		Trimmed: 4, Far: 4, Compared: 100,
+		Costs: estimate.Costs{Basis: estimate.BasisAnatomy, Start: 6 * time.Second, Request: 2 * time.Second}}
+}
+
+// TestPlanSchedule: the scenario's own schedule is planned as it stands:
+// its rounds and requests, a round every arm's start and requests, its
+// time at its most rounds; more rounds detect less; the anatomy's advice
+// is the requests a start with the least variance for their time.
+func TestPlanSchedule(t *testing.T) {
+	p := planner.New(demo(t), vmHost(), planner.Options{})
+	s := p.Schedule
+	if s.Min != 5 || s.Max != 10 || s.Every != 5 || s.Requests != 3 || s.MaxTokens != 256 || p.Tests != 1 || p.Level != 0.05 || p.Capped {
+		t.Fatalf("plan %+v", p)
+	}
+	if s.Round != 3*12*time.Second || s.Time != 10*s.Round {
+		t.Errorf("round %v, time %v: want 3 × (6 s + 3 × 2 s) and 10 rounds of it", s.Round, s.Time)
+	}
+	if !(s.Up > 0.02 && s.Up < 0.2 && s.Down > 0.02 && s.Down < s.Up) {
+		t.Errorf("MDE +%.4f / -%.4f", s.Up, s.Down)
+	}
+	longer := planner.New(demo(t, "schedule.rounds.max=30"), vmHost(), planner.Options{}).Schedule
+	if !(longer.MDE() < s.MDE()) || longer.Time != 3*s.Time {
+		t.Errorf("30 rounds: %+v against 10: %+v", longer, s)
+	}
+	// (between + within/k)·(start + k·request) is least at k = 2:
+	// 1 → 1.52e-3·8, 2 → 1.07e-3·10, 3 → 0.92e-3·12.
+	if p.Advice != 2 {
+		t.Errorf("advice %d, want 2", p.Advice)
+	}
+	h := vmHost()
+	h.Split, h.WithinTok = false, 0
+	if p := planner.New(demo(t), h, planner.Options{MDE: 0.04}); p.Advice != 0 || p.Ask.Reach == nil || p.Ask.Reach.Requests != 3 {
+		t.Errorf("noise not split: the scenario's requests stand: %+v, %+v", p, p.Ask.Reach)
+	}
+}
+
+// TestPlanBudget: a schedule with a budget is planned to the rounds the
+// budget allows at the host's round time.
+func TestPlanBudget(t *testing.T) {
+	p := planner.New(demo(t, "schedule.requests=1", "schedule.rounds.max=100", "schedule.rounds.max_time=5m"), vmHost(), planner.Options{})
+	// 300 s at 24 s a round: 12 rounds, the last look at 10.
+	if s := p.Schedule; !p.Capped || p.Budget != 5*time.Minute || s.Max != 10 || s.Every != 5 || s.Time > p.Budget {
+		t.Errorf("budgeted schedule %+v (capped %v)", s, p.Capped)
+	}
+	p = planner.New(demo(t, "schedule.requests=1", "schedule.rounds.max=100", "schedule.rounds.max_time=2m"), vmHost(), planner.Options{})
+	if s := p.Schedule; !p.Capped || s.Max != 5 || s.Every != 0 {
+		t.Errorf("a budget under two looks runs min: %+v", s)
+	}
+}
+
+// TestAskReach: an asked MDE is reached by the quickest schedule of the
+// scenario's shape (its min and every, a later max) over the requests a
+// start: none with fewer rounds at its requests reaches it, and no
+// other requests a start reach it sooner.
+func TestAskReach(t *testing.T) {
+	s := demo(t)
+	const x = 0.04
+	p := planner.New(s, vmHost(), planner.Options{MDE: x})
+	a := p.Ask
+	if a == nil || a.Reach == nil || !a.InBudget || a.Best != nil {
+		t.Fatalf("ask %+v", a)
+	}
+	r := *a.Reach
+	if r.MDE() > x || r.Min != 5 || r.Every != 5 || r.Time != time.Duration(r.Max)*r.Round {
+		t.Errorf("reach %+v", r)
+	}
+	at := func(max, k int) planner.Schedule {
+		q := demo(t, "schedule.rounds.max="+strconv.Itoa(max), "schedule.requests="+strconv.Itoa(k))
+		return planner.New(q, vmHost(), planner.Options{}).Schedule
+	}
+	if fewer := at(r.Max-5, r.Requests); r.Max > 10 && fewer.MDE() <= x {
+		t.Errorf("%d rounds reach %.2f%% too", fewer.Max, 100*fewer.MDE())
+	}
+	for k := 1; k <= 6; k++ {
+		for n := 10; n <= 60; n += 5 {
+			if q := at(n, k); q.MDE() <= x {
+				if q.Time < r.Time {
+					t.Errorf("%d requests a start reach it in %d rounds, %v, before the plan's %v", k, n, q.Time, r.Time)
+				}
+				break
+			}
+		}
+	}
+	if a := planner.New(s, vmHost(), planner.Options{MDE: 0.01}).Ask; !a.BelowMinEffect || a.Reach != nil || a.MinEffect != 0.01 {
+		t.Errorf("an ask at min_effect: %+v", a)
+	}
+}
+
+// TestAskOutOfBudget: an ask the budget does not allow says the best the
+// budget allows, the time the ask takes, and the noise of a start's draw
+// under which the budget would reach it: a host that quiet does.
+func TestAskOutOfBudget(t *testing.T) {
+	s := demo(t)
+	const x, budget = 0.03, 10 * time.Minute
+	a := planner.New(s, vmHost(), planner.Options{MDE: x, Budget: budget}).Ask
+	if a.InBudget || a.Reach == nil || a.Reach.Time <= budget || a.Best == nil || a.Best.Time > budget || a.Best.MDE() <= x {
+		t.Fatalf("ask %+v, reach %+v, best %+v", a, a.Reach, a.Best)
+	}
+	if w := a.Windows; w == nil || w.MaxTokens%256 != 0 || w.MaxTokens <= 256 || w.Time > budget {
+		t.Errorf("longer windows %+v", w)
+	}
+	if !(a.QuietCV > 0 && a.QuietCV < a.NowCV) || math.Abs(a.NowCV-0.025) > 1e-9 {
+		t.Fatalf("quiet CV %v, now %v", a.QuietCV, a.NowCV)
+	}
+	quiet := vmHost()
+	quiet.Between = math.Log1p(a.QuietCV * a.QuietCV * 0.98)
+	if q := planner.New(s, quiet, planner.Options{MDE: x, Budget: budget}).Ask; !q.InBudget {
+		t.Errorf("a host of CV %.2f%% between starts does not reach it within %v: %+v", 100*a.QuietCV, budget, q.Best)
+	}
+	// Beyond what no noise between starts allows: a quieter host would not.
+	if a := planner.New(s, vmHost(), planner.Options{MDE: 0.02, Budget: 5 * time.Minute}).Ask; a.InBudget || a.QuietCV != 0 || a.Best == nil {
+		t.Errorf("2%% in 5m: %+v", a)
+	}
+}

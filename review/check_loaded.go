@@ -1,0 +1,64 @@
+package review
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+// checkLoaded checks the record's loaded sets against its runs: every
+// finished run that read what its engine loaded loaded its arm's set as
+// the record lists it, and each arm is listed once.
+func checkLoaded(rec *schema.Record) []Problem {
+	var probs []Problem
+	add := func(format string, args ...any) {
+		probs = append(probs, Problem{"Engine", fmt.Sprintf(format, args...)})
+	}
+	listed := map[string]int{}
+	for _, l := range rec.Loaded {
+		for _, a := range l.Arms {
+			listed[a]++
+		}
+	}
+	for a, n := range listed {
+		if n > 1 {
+			add("arm %s is listed under %d loaded sets, want 1", a, n)
+		}
+	}
+	for _, r := range rec.Runs {
+		if !r.OK() || len(r.Loaded) == 0 {
+			continue
+		}
+		set := rec.LoadedOf(r.Arm)
+		if set == nil {
+			add("run %d (arm %s) loaded %d libraries, which the record does not list", r.Seq, r.Arm, len(r.Loaded))
+			continue
+		}
+		if !slices.Equal(set, r.Loaded) {
+			add("run %d (arm %s) loaded other libraries than the record lists for its arm", r.Seq, r.Arm)
+		}
+	}
+	return probs
+}
+
+// checkRoofline re-derives each arm's roofline share from the runs: its
+// decode rate is the median of its finished runs' decode_tok_s, and its
+// share follows from that, the bytes a token reads and the bandwidth.
+func checkRoofline(rec *schema.Record) []Problem {
+	var probs []Problem
+	for _, a := range rec.Roofline {
+		rate := schema.RunsMedian(rec.Runs, a.Arm, func(r schema.Run) (float64, bool) {
+			v, ok := r.Metrics[schema.DecodeTokS]
+			return v, ok && v > 0
+		})
+		share := schema.RooflineShare(a.DecodeTokS, a.BytesPerToken, a.KVBytesPerToken, a.BandwidthGBs)
+		switch {
+		case rate != a.DecodeTokS:
+			probs = append(probs, Problem{"Machine", fmt.Sprintf("roofline of arm %s: decode rate %v, but its runs' median is %v", a.Arm, a.DecodeTokS, rate)})
+		case share != a.Share:
+			probs = append(probs, Problem{"Machine", fmt.Sprintf("roofline of arm %s: share %v, but its figures give %v", a.Arm, a.Share, share)})
+		}
+	}
+	return probs
+}

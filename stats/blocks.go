@@ -1,0 +1,299 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// StallFloor is the least a round's difference must be off the others'
+// (in log terms, about 10%) for the round to be trimmed as a stall: a
+// stall costs a run a large share of its rate, while a change of mode of
+// the host or the engine (a start that lands in a slower state, a few
+// percent) is noise that must widen the interval, not be trimmed.
+const StallFloor = 0.1
+
+// CompareBlocks judges arm against ref round by round: each round is a
+// block in which the arm's log value (the mean of its runs there) is
+// compared with the reference's (the mean of the reference runs there: the
+// baseline's, and the pooled controls' when there are some). The rounds'
+// differences d_r carry each side's own noise, so the test allows each arm
+// its own variance (Welch-type) without pooling; a step of the host, a
+// drift common to the arms or noise that wanders slowly cancels within the
+// round, where a trend across the campaign would not fit it.
+//
+// A round whose difference is far from the others' is trimmed as a stall:
+// beyond TrimZ robust standard deviations of the differences, at least
+// StallFloor off, and beyond the Bonferroni t quantile at TrimAlpha over
+// the rounds when the fit of the other rounds tests it; at most a quarter
+// of the rounds. When more than a quarter of the rounds are that far out,
+// the stalls cannot be told from the arms' own levels (an arm whose median
+// is itself stalled): Refused is set and the comparison decides nothing.
+//
+// Delta is the mean of the kept differences, SE its standard error, DF the
+// kept rounds less one; Ratio is exp(Delta), the interval the t interval
+// at Confidence and P the two-sided t-test, so the two never disagree.
+// N1 and N2 are the kept rounds; Sigma is the differences' standard
+// deviation over √2 (one run's noise were both sides alike), so that the
+// MDE models read it as the regression's.
+func CompareBlocks(ref, arm []Timed, c Config) Robust {
+	c = c.withDefaults()
+	out := Robust{Result: Result{Ratio: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: c.Confidence, P: 1,
+		Method: "round blocks: the arm against its reference within each round, stalled rounds trimmed; t-test and t interval"},
+		Delta: math.NaN(), SE: math.NaN(), DF: math.NaN(), Sigma: math.NaN()}
+	rounds := pairRounds(ref, arm)
+	out.Blocks = len(rounds)
+	if len(rounds) < 2 {
+		out.Warnings = append(out.Warnings, "need at least 2 rounds with a run of each side")
+		return out
+	}
+	d := make([]float64, len(rounds))
+	for i, r := range rounds {
+		d[i] = r.d
+	}
+	slow := make([]bool, len(rounds))
+	for i, r := range rounds {
+		slow[i] = r.armSlow
+	}
+	keep, farRef, farArm := trimRounds(d, slow)
+	far := farRef + farArm
+	n := 0
+	for _, k := range keep {
+		if k {
+			n++
+		}
+	}
+	out.N1, out.N2 = n, n
+	trimmed := len(d) - n
+	out.Trimmed1, out.Trimmed2 = trimmedSides(rounds, keep)
+	out.Refused = farRef > len(d)/4 || farArm > len(d)/4
+	if out.Refused {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d of %d rounds are far out (%d the reference's, %d the arm's): stalls cannot be told from the arms' levels", far, len(d), farRef, farArm))
+	}
+	mean, sd := meanSD(d, keep)
+	out.Stalls = blockStalls(d, keep, len(rounds), trimmed)
+	if n < 2 || math.IsNaN(sd) {
+		out.Warnings = append(out.Warnings, "need at least 2 rounds kept")
+		return out
+	}
+	out.Delta, out.DF = mean, float64(n-1)
+	out.SE = sd / math.Sqrt(float64(n))
+	out.Sigma = sd / math.Sqrt2
+	out.Ratio = math.Exp(mean)
+	if out.SE == 0 {
+		out.Lo, out.Hi = out.Ratio, out.Ratio
+		if mean != 0 {
+			out.P = 0
+		}
+	} else {
+		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: out.DF}
+		q := t.Quantile(1 - (1-c.Confidence)/2)
+		out.Lo, out.Hi = math.Exp(mean-q*out.SE), math.Exp(mean+q*out.SE)
+		out.P = math.Min(1, 2*t.Survival(math.Abs(mean)/out.SE))
+	}
+	out.Significant = !out.Refused && out.P < c.Alpha && math.Abs(out.Ratio-1) >= c.MinEffect
+	return out
+}
+
+// round is one round's difference between the sides, with the mean
+// position of its runs and which side's run is farther from that side's
+// own median (for the count of stalls per side).
+type round struct {
+	d, pos   float64
+	armSlow  bool
+	ref, arm float64
+}
+
+// pairRounds are the rounds with a valid run of each side, in order.
+func pairRounds(ref, arm []Timed) []round {
+	type side struct {
+		sum, pos float64
+		n        int
+	}
+	collect := func(xs []Timed) map[int]*side {
+		m := map[int]*side{}
+		for _, x := range xs {
+			if !(x.Value > 0) || math.IsInf(x.Value, 0) || math.IsNaN(x.Pos) {
+				continue
+			}
+			s := m[x.Block]
+			if s == nil {
+				s = &side{}
+				m[x.Block] = s
+			}
+			s.sum += math.Log(x.Value)
+			s.pos += x.Pos
+			s.n++
+		}
+		return m
+	}
+	rs, as := collect(ref), collect(arm)
+	var blocks []int
+	for b := range as {
+		if rs[b] != nil {
+			blocks = append(blocks, b)
+		}
+	}
+	slices.Sort(blocks)
+	out := make([]round, 0, len(blocks))
+	for _, b := range blocks {
+		r, a := rs[b], as[b]
+		lr, la := r.sum/float64(r.n), a.sum/float64(a.n)
+		out = append(out, round{d: la - lr, pos: (r.pos + a.pos) / float64(r.n+a.n), ref: lr, arm: la})
+	}
+	// Which side strayed in each round: the one farther from its own
+	// median.
+	var lr, la []float64
+	for _, r := range out {
+		lr, la = append(lr, r.ref), append(la, r.arm)
+	}
+	mr, ma := Median(lr), Median(la)
+	for i := range out {
+		out[i].armSlow = math.Abs(out[i].arm-ma) > math.Abs(out[i].ref-mr)
+	}
+	return out
+}
+
+// trimRounds marks the rounds kept, and counts the rounds far out (beyond
+// TrimZ robust standard deviations of the differences and StallFloor off
+// their median) whose stray run was the reference's and the arm's
+// (armSlow). When either side has more than a quarter of the rounds far
+// out, nothing is trimmed: the comparison is refused.
+func trimRounds(d []float64, armSlow []bool) (keep []bool, farRef, farArm int) {
+	keep = make([]bool, len(d))
+	for i := range keep {
+		keep[i] = true
+	}
+	med := Median(d)
+	abs := make([]float64, len(d))
+	for i, x := range d {
+		abs[i] = math.Abs(x - med)
+	}
+	scale := 1.4826 * Median(abs)
+	cand := make([]bool, len(d))
+	for i, a := range abs {
+		if scale > 0 && a/scale > TrimZ && a >= StallFloor {
+			cand[i] = true
+			if armSlow[i] {
+				farArm++
+			} else {
+				farRef++
+			}
+		}
+	}
+	if farRef+farArm == 0 || farRef > len(d)/4 || farArm > len(d)/4 {
+		return keep, farRef, farArm
+	}
+	// The candidates are tested against the fit of the rounds kept, until
+	// no round moves in or out.
+	for i, c := range cand {
+		keep[i] = !c
+	}
+	for range 10 {
+		mean, sd := meanSD(d, keep)
+		n := 0
+		for _, k := range keep {
+			if k {
+				n++
+			}
+		}
+		if n < 3 || !(sd > 0) {
+			break
+		}
+		crit := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - TrimAlpha/(2*float64(len(d))))
+		next := make([]bool, len(d))
+		for i, x := range d {
+			h := 1 - 1/float64(n)
+			if !keep[i] {
+				h = 1 + 1/float64(n)
+			}
+			z := math.Abs(x-mean) / (sd * math.Sqrt(h))
+			next[i] = !(cand[i] && z > crit && math.Abs(x-mean) >= StallFloor)
+		}
+		if slices.Equal(next, keep) {
+			break
+		}
+		keep = next
+	}
+	return keep, farRef, farArm
+}
+
+// trimmedSides counts the trimmed rounds whose stray run was the
+// reference's and the arm's.
+func trimmedSides(rounds []round, keep []bool) (ref, arm int) {
+	for i, r := range rounds {
+		if keep[i] {
+			continue
+		}
+		if r.armSlow {
+			arm++
+		} else {
+			ref++
+		}
+	}
+	return ref, arm
+}
+
+// meanSD is the mean and standard deviation of the kept values.
+func meanSD(xs []float64, keep []bool) (mean, sd float64) {
+	n := 0
+	for i, x := range xs {
+		if keep[i] {
+			mean += x
+			n++
+		}
+	}
+	if n < 2 {
+		return math.NaN(), math.NaN()
+	}
+	mean /= float64(n)
+	for i, x := range xs {
+		if keep[i] {
+			sd += (x - mean) * (x - mean)
+		}
+	}
+	return mean, math.Sqrt(sd / float64(n-1))
+}
+
+// blockStalls is what the rounds saw of stalls, for the MDE: in the
+// regression's terms, each round a pair of runs.
+func blockStalls(d []float64, keep []bool, rounds, trimmed int) Stalls {
+	s := Stalls{Runs1: rounds, Runs2: rounds, Trimmed: trimmed}
+	med := Median(d)
+	abs := make([]float64, len(d))
+	for i, x := range d {
+		abs[i] = math.Abs(x - med)
+	}
+	scale := 1.4826 * Median(abs)
+	clean := make([]bool, len(d))
+	for i, a := range abs {
+		far := scale > 0 && a/scale > TrimZ && a >= StallFloor
+		clean[i] = !far
+		if far && keep[i] {
+			s.Kept++
+			s.Shift += a
+			s.RMS += a * a
+		}
+	}
+	n := float64(rounds)
+	s.TrimRate, s.KeptRate = float64(trimmed)/n, float64(s.Kept)/n
+	if s.Kept > 0 {
+		s.Shift /= float64(s.Kept)
+		s.RMS = math.Sqrt(s.RMS / float64(s.Kept))
+	}
+	_, sd := meanSD(d, clean)
+	s.Sigma, s.DF = sd/math.Sqrt2, float64(countTrue(clean)-1)
+	return s
+}
+
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
