@@ -55,7 +55,9 @@ func BisectMarkdown(w io.Writer, b *schema.Bisect) error {
 		"(then it is run again with twice the rounds, and skipped if still undecided, as `git bisect skip` does). A commit that does not build is skipped.")
 	m.p("- The bad revision is measured first: the search needs it slower than the good one.\n")
 	if sameBuilds(b) {
-		m.p("- A commit whose build is the good commit's engine again, byte for byte (its binary and libraries have the same sha256: a commit that changed only the docs), is good without a campaign: the same engine, no change.\n")
+		m.p("- A commit whose build is the good commit's engine again, byte for byte " +
+			"(its binary and libraries have the same sha256: a commit that changed only the docs), " +
+			"is good without a campaign: the same engine, no change.\n")
 	}
 	m.p("\n")
 	b2, err := json.MarshalIndent(b, "", "  ")

@@ -14,6 +14,12 @@ import (
 // (SchemaV5), its engine with libraries, every run contended, and, when
 // interrupted, stopped before its plan's end.
 func answerFirstRecord(t *testing.T, interrupted bool) *schema.Record {
+	return answerFirstRecordOf(t, interrupted, "")
+}
+
+// answerFirstRecordOf is answerFirstRecord under a scenario that allows
+// an unverified verdict for the reason unverified, if not empty.
+func answerFirstRecordOf(t *testing.T, interrupted bool, unverified string) *schema.Record {
 	t.Helper()
 	rec := fixedRecord(schema.Valid)
 	rec.Schema = schema.SchemaV5
@@ -28,8 +34,27 @@ func answerFirstRecord(t *testing.T, interrupted bool) *schema.Record {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.Policy.AllowUnverified = unverified
 	rec.Analysis, rec.Verdict = analyze(s.Policy, rec.Runs, rec.Method, rec.Schema)
 	return rec
+}
+
+// An UNVERIFIED record's verdict line names the gates that failed beside
+// it, which its headline alone does not.
+func TestAnswerFirstUnverifiedNamesGates(t *testing.T) {
+	rec := answerFirstRecordOf(t, false, "the counter cannot see the setting")
+	if rec.Verdict != schema.Unverified {
+		t.Fatalf("verdict %s", rec.Verdict)
+	}
+	var buf bytes.Buffer
+	if err := Markdown(&buf, rec); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	line := md[:strings.Index(md, "\n\n- ")]
+	if !strings.Contains(line, "**Verdict: UNVERIFIED**") || !strings.Contains(line, "**Gates that failed: sample size, contention (every run contended).**") {
+		t.Errorf("the verdict line does not name the gates that failed:\n%s", line)
+	}
 }
 
 // A record written now leads with its answer (issue 34): the verdict and
@@ -68,7 +93,7 @@ func TestAnswerFirstLayout(t *testing.T) {
 			}
 			// The first screen: up to the results' first table.
 			first := md[:strings.Index(md, "## Results")]
-			if !strings.Contains(first, "**Gates that failed: sample size, contention.**") || !strings.Contains(first, "in 4 of 4 runs (100%)") {
+			if !strings.Contains(first, "**Gates that failed: sample size, contention (every run contended).**") || !strings.Contains(first, "in 4 of 4 runs (100%)") {
 				t.Errorf("the first screen does not say that every run was contended:\n%s", first)
 			}
 			if tc.interrupted && !strings.Contains(first, "- Also failed: Contended host: in 4 of 4 runs (100%)") {

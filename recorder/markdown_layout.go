@@ -67,10 +67,13 @@ func gatesSentence(a schema.Analysis) string {
 // gateName is the publishability gate a reason reports, in a word or two;
 // false for a reason that is no gate's (a failed run, the interruption).
 func gateName(r schema.Reason) (string, bool) {
-	switch r.(type) {
+	switch r := r.(type) {
 	case schema.TooNoisy:
 		return "noise (spread)", true
 	case schema.ContendedHost:
+		if r.Judged > 0 && r.Runs == r.Judged {
+			return "contention (every run contended)", true
+		}
 		return "contention", true
 	case schema.ControlDiffers:
 		return "negative control", true
