@@ -48,11 +48,15 @@ demo: build models llama-server
 # -p 1: packages one at a time. The end-to-end tests time a real engine and
 # check that the host was quiet while they did; other test binaries
 # running beside them on a 2-core machine would (rightly) fail that check.
+# The e2e package runs last and on its own, with -v: each test's start and
+# end (with its time) and a line a minute with the time left stream as
+# they happen (about 27 minutes on a busy 2-core host).
+TEST_ENV = DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
+	DECODEBENCH_CHAOTIC_MODELS="$(CURDIR)/$(MODELS)-chaotic"
 test: build models llama-server
 	./$(BIN) check $$(ls docs/benchmark_results/*.md | grep -v '/README.md$$')
-	DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
-		DECODEBENCH_CHAOTIC_MODELS="$(CURDIR)/$(MODELS)-chaotic" \
-		$(GO) test -count=1 -p 1 -timeout 30m ./...
+	$(TEST_ENV) $(GO) test -count=1 -p 1 -timeout 30m $$($(GO) list ./... | grep -v '/e2e$$')
+	$(TEST_ENV) $(GO) test -count=1 -v -timeout 60m ./e2e
 
 # The suite N times in a row beside a busy loop holding one core
 # (scripts/soak.sh): each run's result and wall time, then a summary.

@@ -129,6 +129,11 @@ func Analyze(in Input) Analysis {
 	var clockFlags []schema.Reason
 	a.Clocks, clockFlags = clocks(in)
 	a.Flags = append(flags, clockFlags...)
+	if a.Verdict != schema.Inconclusive && a.Verdict != schema.Unverified {
+		// The gates judged, but a verdict decided before them left them
+		// out of its reasons: the record names them beside it.
+		a.AlsoFailed = inconclusive
+	}
 	if failed > 0 && !stopped {
 		a.Warnings = append(a.Warnings, schema.RunsExcluded{Failed: failed, OnFailure: string(p.Failure)})
 	}

@@ -39,7 +39,16 @@ func Record(p scenarios.Policy, runs []schema.Run, m schema.Method, version stri
 	}
 	in.Campaign.V2 = version == schema.SchemaV2
 	a := Analyze(in)
-	return a.Analysis, a.Verdict, nil
+	return Stored(a.Analysis, version), a.Verdict, nil
+}
+
+// Stored is the analysis as a record of schema version version stores it:
+// the versions before SchemaV5 have no AlsoFailed.
+func Stored(a schema.Analysis, version string) schema.Analysis {
+	if !schema.AnswerFirst(version) {
+		a.AlsoFailed = nil
+	}
+	return a
 }
 
 // runOf is a stored run as the analysis reads it.

@@ -272,7 +272,13 @@ func (b *bisector) stopped(ctx context.Context, err error) (*Outcome, error) {
 		return &Outcome{Summary: &b.st.Summary, Path: b.sumPath, DataDir: b.dataDir, Interrupted: true}, nil
 	}
 	b.removeReference()
-	return nil, err
+	// The summary and the data folder are written: an error never says
+	// that nothing was (a refused campaign's does, for itself).
+	if why, ok := harness.RefusedBeforeStart(err); ok {
+		err = fmt.Errorf("%s; the step's campaign did not start", why)
+	}
+	return nil, fmt.Errorf("%w; the bisect's summary %s and its data folder %s are kept (decodebench bisect --resume %s goes on from there once that is fixed)",
+		err, b.sumPath, b.dataDir, b.dataDir)
 }
 
 func (b *bisector) elapsed() float64 { return b.st.Elapsed + time.Since(b.started).Seconds() }

@@ -57,6 +57,13 @@ func (b *bisector) step(ctx context.Context, st *schema.BisectStep) error {
 		}
 		rounds, resume := nextCampaign(st, b.st.BaseRounds)
 		c, resumed, err := b.campaign(ctx, st.Commit, dir, rounds, resume)
+		if same, ok := b.sameBuild(err); ok && len(st.Campaigns) == 0 {
+			// The commit built the good commit's binary again: a result,
+			// no change, not an accidental A/A comparison to refuse.
+			st.SameBuild = same
+			b.progress("%.12s builds the good commit's engine again, byte for byte (sha256 %.12s): no change, good, without a campaign", st.Commit, same.SHA256)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -82,6 +89,9 @@ func (b *bisector) step(ctx context.Context, st *schema.BisectStep) error {
 func settled(st *schema.BisectStep) (schema.BisectClass, bool) {
 	if st.Build.Log != "" && !st.Build.OK {
 		return schema.ClassBuildFailed, true
+	}
+	if st.SameBuild != nil {
+		return schema.ClassGood, true
 	}
 	n := len(st.Campaigns)
 	if n == 0 || st.Campaigns[n-1].Verdict == schema.Incomplete {
@@ -215,6 +225,21 @@ func (b *bisector) campaign(ctx context.Context, commit, candDir string, rounds 
 	}
 	c.Record, c.Rounds = filepath.ToSlash(rel), rounds
 	return c, resumed, nil
+}
+
+// sameBuild reports whether a campaign was refused because the reference
+// and candidate arms run byte-identical engines, and which.
+func (b *bisector) sameBuild(err error) (*schema.BisectSameBuild, bool) {
+	var same *harness.IdenticalEngines
+	sum := &b.st.Summary
+	if !errors.As(err, &same) || !same.Of(sum.Reference, sum.Candidate) {
+		return nil, false
+	}
+	out := &schema.BisectSameBuild{SHA256: same.SHA256, Reference: same.Paths[0], Candidate: same.Paths[1]}
+	if same.Arms[0] != sum.Reference {
+		out.Reference, out.Candidate = out.Candidate, out.Reference
+	}
+	return out, true
 }
 
 // verifyBuilds checks that each arm ran its own build: the reference arm

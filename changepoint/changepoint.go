@@ -199,3 +199,23 @@ func meanVar(xs []float64) (float64, float64) {
 	}
 	return m, v / float64(len(xs)-1)
 }
+
+// Strongest is the split Detect would try first on the whole of xs, with
+// its t-test (Index, the means, Change, P) whether or not it passes o's
+// thresholds: what a series that shows no step came closest to. ok is
+// false when xs has fewer than twice o.MinSegment points, too few for
+// any split.
+func Strongest(xs []float64, o Options) (s Step, ok bool) {
+	o = o.withDefaults()
+	tau, ok := bestSplit(xs, o.MinSegment)
+	if !ok {
+		return Step{}, false
+	}
+	s = test(xs[:tau], xs[tau:])
+	s.Index = tau
+	return s, true
+}
+
+// Need is the fewest points a series must have for o to find a step in
+// it: o.MinSegment on either side.
+func (o Options) Need() int { return 2 * o.withDefaults().MinSegment }

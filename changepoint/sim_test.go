@@ -117,3 +117,23 @@ func TestDetectSmallStepsAndShortSeries(t *testing.T) {
 		t.Errorf("a noiseless 10%% step: %+v", s)
 	}
 }
+
+// Strongest names the split a series without a step came closest to, with
+// the test that failed it, and nothing where the series is too short.
+func TestStrongest(t *testing.T) {
+	if s, ok := Strongest([]float64{100, 110, 120}, Defaults); ok {
+		t.Errorf("three points gave a split: %+v", s)
+	}
+	if n := Defaults.Need(); n != 8 {
+		t.Errorf("Need = %d, want 8", n)
+	}
+	flat := []float64{100, 100, 100, 100, 101, 101, 101, 101, 101}
+	s, ok := Strongest(flat, Defaults)
+	if !ok || s.Index != 4 || s.Change < 0.009 || s.Change > 0.011 {
+		t.Errorf("a 1%% step: %+v %v, want the split at 4, +1%%", s, ok)
+	}
+	noisy := []float64{100, 103, 99, 101, 102, 98, 100, 104}
+	if s, ok := Strongest(noisy, Defaults); !ok || s.P < Defaults.Alpha || len(Detect(noisy, Defaults)) != 0 {
+		t.Errorf("noise: %+v %v, want a split whose p is above alpha and no step", s, ok)
+	}
+}

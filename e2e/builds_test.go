@@ -250,8 +250,8 @@ func TestArmEnginesCopyAndHeavier(t *testing.T) {
 	if rec == nil {
 		t.Fatalf("no record (exit %d)", res.code)
 	}
-	if rec.Schema != schema.SchemaV4 || len(rec.Engines) != 3 {
-		t.Fatalf("want a v4 record with three engines, got %s with %d", rec.Schema, len(rec.Engines))
+	if rec.Schema != schema.SchemaV5 || len(rec.Engines) != 3 {
+		t.Fatalf("want a v5 record with three engines, got %s with %d", rec.Schema, len(rec.Engines))
 	}
 	paths := map[string]bool{}
 	for _, e := range rec.Engines {

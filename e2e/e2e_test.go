@@ -13,6 +13,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -58,7 +59,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	setupErr = findEngine()
+	flag.Parse()
+	stop := progress(os.Stderr, time.Minute)
 	code := m.Run()
+	stop()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

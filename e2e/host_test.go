@@ -233,26 +233,37 @@ func TestQuietGateHoldsForACompiler(t *testing.T) {
 }
 
 // A load on the other cores during a real run marks the run contended and
-// names the process that caused it: the test's own load, threads enough
-// to be the busiest process beside a background load.
+// names the processes that caused it: the test's own load (threads enough
+// to be among the busiest beside a background load) is among the culprits
+// the run names. Another user's process that used more CPU is rightly
+// named first; the feature promises the load is named, not that it is the
+// busiest process on a shared host.
 func TestContendedRunNamesTheCulprit(t *testing.T) {
 	needEngine(t)
 	multiSpinner(t, "hogspin")
 	time.Sleep(500 * time.Millisecond)
 	yaml := strings.Replace(hostScenario("gates: {max_spread: 0, max_contended: 0}"),
 		"rounds: 4, warmup: 0, cooldown: 0s", "rounds: 2, warmup: 0, cooldown: 0s", 1)
-	_, rec, _, _ := runFile(t, yaml)
+	_, rec, md, _ := runFile(t, yaml)
 	named := 0
 	var culprits []string
 	for i, r := range rec.Runs {
-		if r.Contention != nil && r.Contention.Culprit != nil {
-			culprits = append(culprits, fmt.Sprintf("run %d: %s (%.2f cores)", r.Seq, r.Contention.Culprit.Name, r.Contention.Culprit.Cores))
+		c := r.Contention
+		if c == nil || c.Culprit == nil {
+			continue
 		}
-		if i < len(rec.Analysis.Marks) && rec.Analysis.Marks[i].Contended && r.Contention != nil && r.Contention.Culprit != nil && r.Contention.Culprit.Name == "hogspin" {
+		names := []schema.HostProcess{*c.Culprit}
+		names = append(names, c.Next...)
+		culprits = append(culprits, fmt.Sprintf("run %d: %v", r.Seq, names))
+		hog := slices.ContainsFunc(names, func(p schema.HostProcess) bool { return p.Name == "hogspin" })
+		if i < len(rec.Analysis.Marks) && rec.Analysis.Marks[i].Contended && hog {
 			named++
 		}
 	}
 	if named == 0 {
-		t.Errorf("no run marked contended with hogspin named; culprits %v; marks %+v", culprits, rec.Analysis.Marks)
+		t.Errorf("no run marked contended with hogspin among its culprits; culprits %v; marks %+v", culprits, rec.Analysis.Marks)
+	}
+	if !strings.Contains(md, "hogspin (") {
+		t.Error("the record's runs do not name hogspin")
 	}
 }

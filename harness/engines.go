@@ -194,10 +194,7 @@ func (es *engineSet) sameBinaries(s *scenarios.Scenario) error {
 				!slices.Equal(a.Command[1:], b.Command[1:]) || !sameEnv(a.Env, b.Env) {
 				continue
 			}
-			what := fmt.Sprintf("arms %q and %q run byte-identical binaries (%s and %s, sha256 %.12s) with the same arguments and environment",
-				a.Arm, b.Arm, ia.Path, ib.Path, ia.SHA256)
-			how := "build the arms from different sources, or mark one control: true to measure the method's noise floor"
-			return fmt.Errorf("%s: an accidental A/A comparison; %s; nothing was written", what, how)
+			return &IdenticalEngines{Arms: [2]string{a.Arm, b.Arm}, Paths: [2]string{ia.Path, ib.Path}, SHA256: ia.SHA256}
 		}
 	}
 	return nil
@@ -224,7 +221,7 @@ func binaryOf(id schema.EngineInfo) string {
 
 // record puts the identities into the record: Engine is the baseline's;
 // when the arms ran more than one engine, Engines lists each with its arms
-// and the record is v4.
+// (a record of a version before SchemaV5 is then v4).
 func (es *engineSet) record(rec *schema.Record, baseline string) {
 	rec.Engine = es.of(baseline)
 	rec.Engines = nil
@@ -234,7 +231,9 @@ func (es *engineSet) record(rec *schema.Record, baseline string) {
 	for i, id := range es.ids {
 		rec.Engines = append(rec.Engines, schema.ArmsEngine{Arms: slices.Clone(es.uses[i].Arms), EngineInfo: id})
 	}
-	rec.Schema = schema.SchemaV4
+	if rec.Schema == schema.Schema {
+		rec.Schema = schema.SchemaV4
+	}
 }
 
 // armHashes is each arm's binary hash (and its wrapped binary's), for the

@@ -19,7 +19,7 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 	p := c.policy
 	c.rule = analysis.Current()
 	rec := &schema.Record{
-		Schema:   schema.Schema,
+		Schema:   schema.SchemaV5,
 		Feature:  s.Feature,
 		Title:    s.Title,
 		Issue:    s.Issue,
@@ -88,7 +88,7 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 func (c *campaign) conclude() {
 	c.rec.Method.Footprint = footprintTotal(c.rec.Runs)
 	a := analysis.Analyze(c.input(c.rec.Runs))
-	c.rec.Analysis, c.rec.Verdict = a.Analysis, a.Verdict
+	c.rec.Analysis, c.rec.Verdict = analysis.Stored(a.Analysis, c.rec.Schema), a.Verdict
 }
 
 // input is the analysis' input of runs of the campaign, under its rule.

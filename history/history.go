@@ -59,6 +59,21 @@ type Metric struct {
 	HigherIsBetter bool    `json:"higher_is_better"`
 	Points         []Point `json:"points"`
 	Steps          []Step  `json:"steps,omitempty"`
+	// NoStep says why no step was found; nil when there are steps.
+	NoStep *NoStep `json:"no_step,omitempty"`
+}
+
+// NoStep is why a metric's series shows no step: too few records for
+// any split (Points below Need), or the strongest split failed the
+// thresholds (Strongest, with its test).
+type NoStep struct {
+	Points int `json:"points"`
+	// Need is the fewest records a step needs: the minimum segment on
+	// either side.
+	Need int `json:"need"`
+	// Strongest is the split the detection came closest to; nil when
+	// Points is below Need.
+	Strongest *Step `json:"strongest,omitempty"`
 }
 
 // Step is a change point with the records on either side.
@@ -119,7 +134,7 @@ func Build(recs []Record, opts changepoint.Options) []Series {
 		}
 		s.Records = append(s.Records, r.Stem)
 		byStem[r.Stem] = r.Rec
-		for _, m := range values(r) {
+		for _, m := range recordMetrics(r) {
 			i := slices.IndexFunc(s.Metrics, func(x Metric) bool { return x.Kind == m.Kind && x.Arm == m.Arm && x.Name == m.Name })
 			if i < 0 {
 				s.Metrics = append(s.Metrics, Metric{Kind: m.Kind, Arm: m.Arm, Baseline: m.Baseline, Name: m.Name, Unit: m.Unit, HigherIsBetter: m.HigherIsBetter})
@@ -133,6 +148,9 @@ func Build(recs []Record, opts changepoint.Options) []Series {
 		s := byKey[k]
 		for i := range s.Metrics {
 			s.Metrics[i].Steps = steps(s.Metrics[i], opts, byStem)
+			if len(s.Metrics[i].Steps) == 0 {
+				s.Metrics[i].NoStep = noStep(s.Metrics[i], opts)
+			}
 		}
 		out = append(out, *s)
 	}
@@ -142,8 +160,8 @@ func Build(recs []Record, opts changepoint.Options) []Series {
 	return out
 }
 
-// values is a record's metrics, one point each.
-func values(r Record) []Metric {
+// recordMetrics is a record's metrics, one point each.
+func recordMetrics(r Record) []Metric {
 	rec := r.Rec
 	pt := Point{Stem: r.Stem, Date: rec.Date, Verdict: rec.Verdict, EngineVersion: firstLine(rec.Engine.Version),
 		SourceCommit: rec.Engine.SourceCommit, SourceDir: rec.Engine.SourceDir}
@@ -173,12 +191,8 @@ func values(r Record) []Metric {
 }
 
 func steps(m Metric, opts changepoint.Options, recs map[string]*schema.Record) []Step {
-	xs := make([]float64, len(m.Points))
-	for i, p := range m.Points {
-		xs[i] = p.Value
-	}
 	var out []Step
-	for _, cp := range changepoint.Detect(xs, opts) {
+	for _, cp := range changepoint.Detect(values(m), opts) {
 		s := Step{Step: cp, Last: m.Points[cp.Index-1], First: m.Points[cp.Index]}
 		s.Worse = (cp.Change < 0) == m.HigherIsBetter
 		s.Bisectable = s.Worse && s.Last.SourceCommit != "" && s.First.SourceCommit != "" &&
@@ -189,6 +203,24 @@ func steps(m Metric, opts changepoint.Options, recs map[string]*schema.Record) [
 		out = append(out, s)
 	}
 	return out
+}
+
+// noStep is why m shows no step.
+func noStep(m Metric, opts changepoint.Options) *NoStep {
+	out := &NoStep{Points: len(m.Points), Need: opts.Need()}
+	cp, ok := changepoint.Strongest(values(m), opts)
+	if ok {
+		out.Strongest = &Step{Step: cp, Last: m.Points[cp.Index-1], First: m.Points[cp.Index], Worse: (cp.Change < 0) == m.HigherIsBetter}
+	}
+	return out
+}
+
+func values(m Metric) []float64 {
+	xs := make([]float64, len(m.Points))
+	for i, p := range m.Points {
+		xs[i] = p.Value
+	}
+	return xs
 }
 
 // BisectThreshold is the slowdown a bisect of step s should call bad:

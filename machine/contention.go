@@ -36,12 +36,16 @@ type Contention struct {
 }
 
 // Record is the persisted form: the busiest process outside the engine's
-// tree becomes the culprit.
+// tree becomes the culprit, the next ones (TopOthers' rest) follow it.
 func (c Contention) Record() *schema.ContentionSample {
 	out := &schema.ContentionSample{Busy: c.Busy, Measured: c.Measured, Others: c.Others, EngineProcesses: c.EngineProcesses}
-	if len(c.TopOthers) > 0 {
-		b := c.TopOthers[0]
-		out.Culprit = &schema.HostProcess{PID: b.PID, Name: b.Name, Cores: b.Cores}
+	for i, b := range c.TopOthers {
+		p := schema.HostProcess{PID: b.PID, Name: b.Name, Cores: b.Cores}
+		if i == 0 {
+			out.Culprit = &p
+		} else {
+			out.Next = append(out.Next, p)
+		}
 	}
 	for _, g := range c.GPUOthers {
 		out.GPUOthers = append(out.GPUOthers, schema.HostProcess{PID: g.PID, Name: g.Name, GPUMemMiB: g.UsedMemMiB})

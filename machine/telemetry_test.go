@@ -316,8 +316,14 @@ func TestRecordHost(t *testing.T) {
 		t.Errorf("conditions: %+v", c)
 	}
 	ct := Contention{Others: 0.3, TopOthers: []ProcShare{{PID: 4, Name: "cc1", Cores: 0.6}}, GPUOthers: []GPUProcess{{PID: 8, Name: "python", UsedMemMiB: 100}}}.Record()
-	if ct.Culprit == nil || ct.Culprit.Name != "cc1" || len(ct.GPUOthers) != 1 || ct.GPUOthers[0].GPUMemMiB != 100 {
+	if ct.Culprit == nil || ct.Culprit.Name != "cc1" || len(ct.Next) != 0 || len(ct.GPUOthers) != 1 || ct.GPUOthers[0].GPUMemMiB != 100 {
 		t.Errorf("contention: %+v", ct)
+	}
+	// The processes behind the busiest are kept, in order: a load that
+	// shares the blame is named.
+	ct = Contention{TopOthers: []ProcShare{{PID: 4, Name: "rustc", Cores: 1.2}, {PID: 5, Name: "hogspin", Cores: 0.7}, {PID: 6, Name: "sh", Cores: 0.1}}}.Record()
+	if ct.Culprit == nil || ct.Culprit.Name != "rustc" || len(ct.Next) != 2 || ct.Next[0].Name != "hogspin" || ct.Next[0].Cores != 0.7 || ct.Next[1].PID != 6 {
+		t.Errorf("contention of three: %+v", ct)
 	}
 	q := QuietResult{EndedBy: QuietTimedOut, Waited: 2 * time.Second, Held: map[QuietReason]int{QuietBusyProcess: 2}}.Record()
 	if q.EndedBy != schema.QuietMaxWait || q.WaitedS != 2 || q.Held["busy_process"] != 2 {

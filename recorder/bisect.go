@@ -53,7 +53,13 @@ func BisectMarkdown(w io.Writer, b *schema.Bisect) error {
 	m.p("- Threshold %s: a commit is bad when its change on the primary metric is significant and slower by at least the threshold; ", pct.Exact(b.Threshold))
 	m.ln("good when the slow end of the interval is within it; undecided otherwise, or when its campaign shows no results " +
 		"(then it is run again with twice the rounds, and skipped if still undecided, as `git bisect skip` does). A commit that does not build is skipped.")
-	m.p("- The bad revision is measured first: the search needs it slower than the good one.\n\n")
+	m.p("- The bad revision is measured first: the search needs it slower than the good one.\n")
+	if sameBuilds(b) {
+		m.p("- A commit whose build is the good commit's engine again, byte for byte " +
+			"(its binary and libraries have the same sha256: a commit that changed only the docs), " +
+			"is good without a campaign: the same engine, no change.\n")
+	}
+	m.p("\n")
 	b2, err := json.MarshalIndent(b, "", "  ")
 	if err != nil {
 		return fmt.Errorf("bisect data: %w", err)
@@ -135,6 +141,9 @@ func BisectTable(b *schema.Bisect) string {
 			return buildText(r.s.Build)
 		}),
 		left("campaign", func(r row) string {
+			if r.c == nil && r.s.SameBuild != nil {
+				return "none: " + cell(text(sameBuildText(r.s.SameBuild)))
+			}
 			if r.c == nil {
 				return "—"
 			}
@@ -150,6 +159,9 @@ func BisectTable(b *schema.Bisect) string {
 			return string(r.c.Class)
 		}),
 		right("change", func(r row) string {
+			if r.c == nil && r.s.SameBuild != nil {
+				return "none"
+			}
 			if r.c == nil || r.c.Ratio == 0 {
 				return "—"
 			}
@@ -215,6 +227,9 @@ func BisectStepLine(s schema.BisectStep) string {
 	if !s.Build.OK {
 		return line + fmt.Sprintf(": build failed (exit %d), skipped; log %s", s.Build.ExitCode, s.Build.Log)
 	}
+	if sb := s.SameBuild; sb != nil {
+		return line + ": " + sameBuildText(sb) + ", no campaign"
+	}
 	if n := len(s.Campaigns); n > 0 {
 		c := s.Campaigns[n-1]
 		if c.Ratio != 0 {
@@ -226,4 +241,20 @@ func BisectStepLine(s schema.BisectStep) string {
 		line += "; record " + c.Record
 	}
 	return line
+}
+
+// sameBuildText says that a step built the good commit's engine again.
+func sameBuildText(sb *schema.BisectSameBuild) string {
+	return fmt.Sprintf("the good commit's engine again, byte for byte (sha256 %s)", short(sb.SHA256))
+}
+
+// sameBuilds reports whether a step of b built the good commit's engine
+// again.
+func sameBuilds(b *schema.Bisect) bool {
+	for _, s := range b.Steps {
+		if s.SameBuild != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -9,10 +9,12 @@ import (
 	"github.com/decodebench/decodebench/schema"
 )
 
-// Markdown renders the record. Sections come in a fixed order: title with
-// the verdict, summary, engine, machine, method, where the time went
-// (records whose runs timed their phases), counter evidence, results
-// (only for verdicts that show them), raw runs, not measured, data.
+// Markdown renders the record. A record of SchemaV5 leads with its answer
+// (answerFirst); an earlier one has its sections in the order it was
+// written in: title with the verdict, summary, engine, machine, method,
+// where the time went (records whose runs timed their phases), counter
+// evidence, results (only for verdicts that show them), raw runs, not
+// measured, data.
 func Markdown(w io.Writer, r *schema.Record) error {
 	st, err := recordStyle(r, true)
 	if err != nil {
@@ -20,6 +22,13 @@ func Markdown(w io.Writer, r *schema.Record) error {
 	}
 	var b strings.Builder
 	md := &mdWriter{b: &b, st: st}
+	if schema.AnswerFirst(r.Schema) {
+		if err := md.answerFirst(r); err != nil {
+			return err
+		}
+		_, err = io.WriteString(w, b.String())
+		return err
+	}
 	md.title(r)
 	md.summary(r)
 	md.engine(r)
@@ -51,6 +60,10 @@ func Markdown(w io.Writer, r *schema.Record) error {
 type mdWriter struct {
 	b  *strings.Builder
 	st style
+	// fold is set for a record laid out with its answer first: long
+	// identity tables (libraries, the counters per run) go into
+	// <details> blocks.
+	fold bool
 }
 
 func (m *mdWriter) p(format string, args ...any) { fmt.Fprintf(m.b, format, args...) }

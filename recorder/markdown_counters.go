@@ -28,8 +28,16 @@ func (m *mdWriter) counters(r *schema.Record) {
 			left(cell(text(c.Name))+" (expected)", func(r runRow) string { return cell(text(dash(c.Expect[r.Arm]))) }),
 			right("seen", func(r runRow) string { return seenCell(r, c.Name) }))
 	}
+	if m.fold {
+		m.ln(counterTally(r))
+		m.ln("")
+		m.details("Each run's readings")
+	}
 	table(m, cols, runRows(r))
 	m.ln("")
+	if m.fold {
+		m.endDetails()
+	}
 }
 
 // seenCell is a counter's reading in a run, marked as the analysis judged it.

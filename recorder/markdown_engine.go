@@ -89,6 +89,9 @@ func (m *mdWriter) engineTable(e schema.EngineInfo, sp shortPaths) {
 		m.p("| Allowed dirty or stale | %s |\n", cell(text(e.AllowDirty)))
 	}
 	for _, l := range e.Libraries {
+		if m.fold {
+			break // after the table, folded (libraries)
+		}
 		m.p("| Library | %s, sha256 %s |\n", cellCode(sp.path(l.Path)), cellCode(l.SHA256))
 	}
 	for _, f := range e.Models {
@@ -96,6 +99,9 @@ func (m *mdWriter) engineTable(e schema.EngineInfo, sp shortPaths) {
 	}
 	for _, p := range e.Problems {
 		m.p("| Problem | %s |\n", cell(text(p)))
+	}
+	if m.fold {
+		m.libraries(e, sp)
 	}
 }
 

@@ -79,6 +79,9 @@ func culpritCell(r runRow) string {
 	if p := c.Culprit; p != nil {
 		parts = append(parts, fmt.Sprintf("%s (%d) %s of a core", p.Name, p.PID, pct.Fixed(p.Cores, 2)))
 	}
+	for _, p := range c.Next {
+		parts = append(parts, fmt.Sprintf("then %s (%d) %s", p.Name, p.PID, pct.Fixed(p.Cores, 2)))
+	}
 	for _, g := range c.GPUOthers {
 		parts = append(parts, fmt.Sprintf("on GPU: %s (%d)", g.Name, g.PID))
 	}

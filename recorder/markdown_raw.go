@@ -67,7 +67,11 @@ func rawColumns(counters []schema.CounterSpec) []column[runRow] {
 
 func (m *mdWriter) raw(r *schema.Record) {
 	m.h2("Raw runs")
-	table(m, rawColumns(r.Counters), runRows(r))
+	if m.fold {
+		table(m, rawColumnsNarrow(), runRows(r))
+	} else {
+		table(m, rawColumns(r.Counters), runRows(r))
+	}
 	m.ln("")
 	for _, run := range r.Runs {
 		if run.OK() {

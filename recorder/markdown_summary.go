@@ -12,11 +12,18 @@ import (
 func (m *mdWriter) title(r *schema.Record) {
 	a := r.Analysis
 	m.p("# %s — %s\n\n", text(r.Title), r.Verdict)
-	m.p("**Verdict: %s** (exit %d). %s\n\n", r.Verdict, r.Verdict.ExitCode(), verdictSentence(r))
+	gates := ""
+	if m.fold {
+		gates = gatesSentence(a)
+	}
+	m.p("**Verdict: %s** (exit %d). %s%s\n\n", r.Verdict, r.Verdict.ExitCode(), verdictSentence(r), gates)
 	for _, reason := range append(append([]schema.Reason{}, a.Reasons...), a.Flags...) {
 		m.p("- %s\n", m.reasonLine(reason))
 	}
-	if len(a.Reasons)+len(a.Flags) > 0 {
+	for _, reason := range a.AlsoFailed {
+		m.p("- Also failed: %s\n", m.reasonLine(reason))
+	}
+	if len(a.Reasons)+len(a.Flags)+len(a.AlsoFailed) > 0 {
 		m.ln("")
 	}
 	for _, w := range r.Scenario.Warnings {

@@ -47,8 +47,8 @@ func Parse(r io.Reader) (*schema.Record, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("line %d: data block: more than one JSON value", line)
 	}
-	if rec.Schema != schema.Schema && rec.Schema != schema.SchemaV2 && rec.Schema != schema.SchemaV4 {
-		return nil, fmt.Errorf("line %d: data block schema %q, want %q", line, rec.Schema, schema.Schema)
+	if !schema.KnownSchema(rec.Schema) {
+		return nil, fmt.Errorf("line %d: data block schema %q, want %q", line, rec.Schema, schema.SchemaV5)
 	}
 	return &rec, nil
 }

@@ -71,6 +71,17 @@ func checkStepClass(sec string, st schema.BisectStep, pending bool) []Problem {
 	add := func(format string, args ...any) {
 		probs = append(probs, Problem{sec, fmt.Sprintf(format, args...)})
 	}
+	if st.SameBuild != nil && !pending {
+		// It built the good commit's engine again, byte for byte: good,
+		// with no campaign.
+		switch {
+		case st.Class != schema.ClassGood || len(st.Campaigns) > 0:
+			add("it built the good commit's engine again, so it is %s with no campaign, not %s", schema.ClassGood, st.Class)
+		case !isHex(st.SameBuild.SHA256, 64):
+			add("the engine it built again names no sha256 (%q)", st.SameBuild.SHA256)
+		}
+		return probs
+	}
 	cs := st.Campaigns
 	measured := 0 // campaigns that ran to their end, the restarted ones not counted
 	for j, c := range cs {

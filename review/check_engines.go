@@ -6,9 +6,10 @@ import (
 	"github.com/decodebench/decodebench/schema"
 )
 
-// checkEngines checks a record whose arms ran several engines: it is v4,
-// every arm is listed under exactly one engine, the engines differ, and
-// Engine is the baseline's. A v3 or v2 record has no Engines.
+// checkEngines checks a record whose arms ran several engines: it is v4
+// or v5, every arm is listed under exactly one engine, the engines differ,
+// and Engine is the baseline's. A v3 or v2 record has no Engines, a v4
+// record has them.
 func checkEngines(rec *schema.Record) []Problem {
 	var probs []Problem
 	add := func(format string, args ...any) {
@@ -20,8 +21,8 @@ func checkEngines(rec *schema.Record) []Problem {
 		return probs
 	case len(rec.Engines) == 0:
 		return nil
-	case rec.Schema != schema.SchemaV4:
-		add("a %s record cannot list engines per arm (that is %s)", rec.Schema, schema.SchemaV4)
+	case rec.Schema != schema.SchemaV4 && rec.Schema != schema.SchemaV5:
+		add("a %s record cannot list engines per arm (that is %s or %s)", rec.Schema, schema.SchemaV4, schema.SchemaV5)
 	case len(rec.Engines) < 2:
 		add("one engine listed per arm: a record whose arms ran one engine names it once")
 	}

@@ -23,6 +23,9 @@ type Diff struct {
 	Ratios []RatioDiff `json:"ratios,omitempty"`
 	// Threshold is the smallest change that counts.
 	Threshold float64 `json:"threshold"`
+	// Alpha is the level each metric's change is judged at (the new
+	// record's), its interval at 1 − Alpha.
+	Alpha float64 `json:"alpha,omitempty"`
 	// Family is how the ratios that --fail-on-regression gates on keep
 	// their family-wise error; nil without ratios.
 	Family *RatioFamily `json:"family,omitempty"`
@@ -55,7 +58,9 @@ type MetricDiff struct {
 	NewMedian      float64 `json:"new_median"`
 	OldN           int     `json:"old_n"`
 	NewN           int     `json:"new_n"`
-	// Change is new/old − 1, with its interval, on the metric's scale.
+	// Change is new/old − 1, with its interval at Confidence (1 − the new
+	// record's alpha) and P, both from one percentile bootstrap of the
+	// ratio of medians: P < alpha exactly when the interval excludes 0.
 	Change     float64 `json:"change"`
 	Lo         float64 `json:"lo"`
 	Hi         float64 `json:"hi"`
@@ -71,10 +76,12 @@ type RatioDiff struct {
 	Metric   string  `json:"metric"`
 	Old      float64 `json:"old"`
 	New      float64 `json:"new"`
-	// Change is New/Old − 1 with its bootstrap interval.
+	// Change is New/Old − 1 with its bootstrap interval (at the family's
+	// Confidence) and that bootstrap's p.
 	Change  float64 `json:"change"`
 	Lo      float64 `json:"lo"`
 	Hi      float64 `json:"hi"`
+	P       float64 `json:"p"`
 	Verdict Change  `json:"verdict"`
 }
 
@@ -110,6 +117,7 @@ func Compare(oldPath string, old *schema.Record, newPath string, nu *schema.Reco
 		return d
 	}
 	cfg := stats.Config{Confidence: nu.Method.Confidence, Alpha: nu.Method.Alpha, MinEffect: opt.Threshold, Resamples: scenarios.Resamples, Seed: 1}
+	d.Alpha = cfg.Alpha
 	d.Metrics = metricDiffs(old, nu, cfg, opt.Threshold)
 	if old.Scenario.Baseline == nu.Scenario.Baseline {
 		d.Family, d.Ratios = ratioDiffs(old, nu, cfg, opt.Threshold)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/decodebench/decodebench/internal/abbrev"
+	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -81,11 +82,42 @@ func conditions(oldPath string, old *schema.Record, newPath string, nu *schema.R
 	if len(om.PrefixCache) > 0 && len(nm.PrefixCache) > 0 {
 		add("prefix cache", prefixCaches(om), prefixCaches(nm))
 	}
+	// The host's load, and beside it the share of runs it contended: a
+	// busy host that every run of one record shared is a condition even
+	// where the load averages are close.
 	lo, ln := loadLevel(old), loadLevel(nu)
-	if math.Abs(lo-ln) >= 0.5 {
-		add("median load average (1 min)", fmt.Sprintf("%.2f", lo), fmt.Sprintf("%.2f", ln))
+	co, to := contended(old)
+	cn, tn := contended(nu)
+	if math.Abs(lo-ln) >= 0.5 || share(co, to) != share(cn, tn) {
+		out = append(out, Condition{What: "median load average (1 min)", Old: fmt.Sprintf("%.2f", lo), New: fmt.Sprintf("%.2f", ln)},
+			Condition{What: "contended runs", Old: contendedText(co, to), New: contendedText(cn, tn)})
 	}
 	return out
+}
+
+// contended counts a record's finished runs and those marked contended.
+func contended(r *schema.Record) (n, of int) {
+	for i, run := range r.Runs {
+		if !run.OK() {
+			continue
+		}
+		of++
+		if i < len(r.Analysis.Marks) && r.Analysis.Marks[i].Contended {
+			n++
+		}
+	}
+	return n, of
+}
+
+func share(n, of int) float64 {
+	if of == 0 {
+		return 0
+	}
+	return float64(n) / float64(of)
+}
+
+func contendedText(n, of int) string {
+	return fmt.Sprintf("%d of %d (%s)", n, of, pct.Share(n, of))
 }
 
 func gpus(m schema.MachineInfo) string {

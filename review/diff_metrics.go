@@ -46,8 +46,8 @@ func ratioDiffs(old, nu *schema.Record, cfg stats.Config, threshold float64) (*R
 	var out []RatioDiff
 	for _, arm := range arms {
 		rc := stats.CompareRatios(samples(old, base, m), samples(old, arm, m), samples(nu, base, m), samples(nu, arm, m), rcfg)
-		rd := RatioDiff{Arm: arm, Baseline: base, Metric: m, Old: nan0(rc.Old), New: nan0(rc.New), Change: nan0(rc.Change - 1), Lo: nan0(rc.Lo - 1), Hi: nan0(rc.Hi - 1)}
-		rd.Verdict = judge(rc.Change-1, rc.Lo-1, rc.Hi-1, math.NaN(), rcfg.Alpha, threshold, nu.HigherIsBetter(m))
+		rd := RatioDiff{Arm: arm, Baseline: base, Metric: m, Old: nan0(rc.Old), New: nan0(rc.New), Change: nan0(rc.Change - 1), Lo: nan0(rc.Lo - 1), Hi: nan0(rc.Hi - 1), P: rc.P}
+		rd.Verdict = judge(rc.Change-1, rc.Lo-1, rc.Hi-1, rc.P, rcfg.Alpha, threshold, nu.HigherIsBetter(m))
 		out = append(out, rd)
 	}
 	return family, out
@@ -55,20 +55,22 @@ func ratioDiffs(old, nu *schema.Record, cfg stats.Config, threshold float64) (*R
 
 func metricDiff(old, nu *schema.Record, arm, m string, cfg stats.Config, threshold float64) MetricDiff {
 	a, b := samples(old, arm, m), samples(nu, arm, m)
-	md := MetricDiff{Arm: arm, Metric: m, Unit: unitOf(nu, old, m), HigherIsBetter: nu.HigherIsBetter(m), OldN: len(a), NewN: len(b), Confidence: cfg.Confidence}
+	md := MetricDiff{Arm: arm, Metric: m, Unit: unitOf(nu, old, m), HigherIsBetter: nu.HigherIsBetter(m), OldN: len(a), NewN: len(b), Confidence: 1 - cfg.Alpha}
 	if len(a) == 0 || len(b) == 0 {
 		md.Verdict = NotFound
 		return md
 	}
 	md.OldMedian, md.NewMedian = stats.Summarize(a).Median, stats.Summarize(b).Median
-	c := stats.Compare(a, b, cfg)
-	md.Change, md.Lo, md.Hi, md.P = nan0(c.Ratio-1), nan0(c.Lo-1), nan0(c.Hi-1), c.P
+	// One test gives the p and the interval, at one level (1 − alpha): a
+	// rank test's p beside a bootstrap interval could contradict it.
+	c := stats.CompareBootstrap(a, b, cfg)
+	md.Change, md.Lo, md.Hi, md.P, md.Confidence = nan0(c.Ratio-1), nan0(c.Lo-1), nan0(c.Hi-1), c.P, c.Confidence
 	md.Verdict = judge(c.Ratio-1, c.Lo-1, c.Hi-1, c.P, cfg.Alpha, threshold, md.HigherIsBetter)
 	return md
 }
 
 // judge says whether a change counts: its interval excludes no change, its
-// p (when there is one) is below alpha, and it is at least the threshold.
+// p (the same test's) is below alpha, and it is at least the threshold.
 func judge(change, lo, hi, p, alpha, threshold float64, higher bool) Change {
 	if math.IsNaN(change) {
 		return Unknown

@@ -33,7 +33,7 @@ func (d Diff) WriteText(w io.Writer) error {
 		}
 		return nil
 	}
-	fmt.Fprintf(w, "Per arm and metric, new against old (~: no significant difference, or below %s):\n", pct.Exact(d.Threshold))
+	fmt.Fprintf(w, "Per arm and metric, new against old (%s):\n", d.testText())
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "  arm\tmetric\told\tnew\tchange [interval]\tp\tverdict")
 	for _, m := range d.Metrics {
@@ -43,9 +43,9 @@ func (d Diff) WriteText(w io.Writer) error {
 	if len(d.Ratios) > 0 {
 		fmt.Fprintf(w, "\nEach arm's ratio to its own baseline (survives a change of machine; %s):\n", d.familyText())
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "  arm / baseline\tmetric\told ratio\tnew ratio\tchange [interval]\tverdict")
+		fmt.Fprintln(tw, "  arm / baseline\tmetric\told ratio\tnew ratio\tchange [interval]\tp\tverdict")
 		for _, r := range d.Ratios {
-			fmt.Fprintf(tw, "  %s / %s\t%s\t%s\t%s\t%s\t%s\n", t(r.Arm), t(r.Baseline), t(r.Metric), ratio(r.Old), ratio(r.New), change(r.Change, r.Lo, r.Hi, r.Verdict), r.Verdict)
+			fmt.Fprintf(tw, "  %s / %s\t%s\t%s\t%s\t%s\t%s\t%s\n", t(r.Arm), t(r.Baseline), t(r.Metric), ratio(r.Old), ratio(r.New), change(r.Change, r.Lo, r.Hi, r.Verdict), pval(r.P, r.Verdict), r.Verdict)
 		}
 		tw.Flush()
 	}
@@ -73,7 +73,7 @@ func (d Diff) WriteMarkdown(w io.Writer) error {
 		}
 		return nil
 	}
-	fmt.Fprintf(w, "New against old (`~`: no significant difference, or below %s):\n\n", pct.Exact(d.Threshold))
+	fmt.Fprintf(w, "New against old (%s):\n\n", cellText(d.testText()))
 	fmt.Fprintln(w, "| arm | metric | old | new | change [interval] | p | |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---|---:|---|")
 	for _, m := range d.Metrics {
@@ -83,13 +83,24 @@ func (d Diff) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "Each arm's ratio to its own baseline (survives a change of machine; %s):\n", d.familyText())
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "| arm / baseline | metric | old ratio | new ratio | change [interval] | |")
-		fmt.Fprintln(w, "|---|---|---:|---:|---|---|")
+		fmt.Fprintln(w, "| arm / baseline | metric | old ratio | new ratio | change [interval] | p | |")
+		fmt.Fprintln(w, "|---|---|---:|---:|---|---:|---|")
 		for _, r := range d.Ratios {
-			fmt.Fprintf(w, "| %s / %s | %s | %s | %s | %s | %s |\n", cellCode(r.Arm), cellCode(r.Baseline), cellCode(r.Metric), ratio(r.Old), ratio(r.New), change(r.Change, r.Lo, r.Hi, r.Verdict), bold(r.Verdict))
+			fmt.Fprintf(w, "| %s / %s | %s | %s | %s | %s | %s | %s |\n", cellCode(r.Arm), cellCode(r.Baseline), cellCode(r.Metric), ratio(r.Old), ratio(r.New), change(r.Change, r.Lo, r.Hi, r.Verdict), pval(r.P, r.Verdict), bold(r.Verdict))
 		}
 	}
 	return nil
+}
+
+// testText states the one test behind each metric's change, interval and
+// p, and what "~" means.
+func (d Diff) testText() string {
+	same := "~: no significant difference, or below " + pct.Exact(d.Threshold)
+	if d.Alpha <= 0 {
+		return same
+	}
+	return pct.Sig(1-d.Alpha, 4) + " interval and p from one percentile bootstrap of the ratio of medians, p < " +
+		strconv.FormatFloat(d.Alpha, 'g', 4, 64) + " exactly when the interval excludes no change; " + same
 }
 
 // familyText states the family-wise error control of the ratios.
@@ -98,7 +109,8 @@ func (d Diff) familyText() string {
 	if f == nil {
 		return "no ratios"
 	}
-	return fmt.Sprintf("family-wise alpha %s over the %d arm ratio(s) --fail-on-regression gates on, Bonferroni: each interval at %s", strconv.FormatFloat(f.Alpha, 'g', 4, 64), f.Comparisons, pct.Sig(f.Confidence, 4))
+	return fmt.Sprintf("family-wise alpha %s over the %d arm ratio(s) --fail-on-regression gates on, Bonferroni: each interval at %s, p from the same bootstrap against %s",
+		strconv.FormatFloat(f.Alpha, 'g', 4, 64), f.Comparisons, pct.Sig(f.Confidence, 4), strconv.FormatFloat(1-f.Confidence, 'g', 4, 64))
 }
 
 func bold(c Change) string {

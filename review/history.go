@@ -74,14 +74,18 @@ type historySeries struct {
 // WriteHistoryJSON writes series as `decodebench history --json` does:
 // the changepoint method and thresholds, then each series with every
 // step's bisect command (BisectCommand). The site embeds the same bytes.
-func WriteHistoryJSON(w io.Writer, series []history.Series) error {
+func WriteHistoryJSON(w io.Writer, series []history.Series, left []history.LeftOut) error {
 	out := struct {
-		Method     string          `json:"method"`
-		Alpha      float64         `json:"alpha"`
-		MinStep    float64         `json:"min_step"`
-		MinSegment int             `json:"min_segment"`
-		Series     []historySeries `json:"series"`
-	}{changepoint.Method, changepoint.Defaults.Alpha, changepoint.Defaults.MinStep, changepoint.Defaults.MinSegment, []historySeries{}}
+		Method     string            `json:"method"`
+		Alpha      float64           `json:"alpha"`
+		MinStep    float64           `json:"min_step"`
+		MinSegment int               `json:"min_segment"`
+		Series     []historySeries   `json:"series"`
+		LeftOut    []history.LeftOut `json:"left_out"`
+	}{changepoint.Method, changepoint.Defaults.Alpha, changepoint.Defaults.MinStep, changepoint.Defaults.MinSegment, []historySeries{}, left}
+	if out.LeftOut == nil {
+		out.LeftOut = []history.LeftOut{}
+	}
 	for _, s := range series {
 		hs := historySeries{Series: s}
 		for _, m := range s.Metrics {

@@ -7,8 +7,13 @@ type Analysis struct {
 	// Reasons decide the verdict; Flags are reported beside it without
 	// changing it; Warnings qualify the results; Unmeasured is what the
 	// campaign itself could not measure.
-	Reasons           Reasons         `json:"reasons,omitempty"`
-	Flags             Reasons         `json:"flags,omitempty"`
+	Reasons Reasons `json:"reasons,omitempty"`
+	Flags   Reasons `json:"flags,omitempty"`
+	// AlsoFailed are the publishability gates that failed where the
+	// verdict was decided before them (an INCOMPLETE or FAILED campaign's
+	// contended or noisy runs): the record names them beside its verdict.
+	// Only in SchemaV5 records.
+	AlsoFailed        Reasons         `json:"also_failed,omitempty"`
 	Warnings          Reasons         `json:"warnings,omitempty"`
 	Results           []MetricResult  `json:"results,omitempty"`
 	ArmVerdicts       []ArmVerdict    `json:"arm_verdicts,omitempty"`

@@ -109,8 +109,20 @@ type BisectStep struct {
 	Build  BisectBuild `json:"build"`
 	// Campaigns are in the order they ran; the last one decides the class.
 	Campaigns []BisectCampaign `json:"campaigns,omitempty"`
+	// SameBuild is set when the commit built the good commit's engine
+	// again, byte for byte (a commit that changed only the docs): the
+	// step is good, no change, without a campaign.
+	SameBuild *BisectSameBuild `json:"same_build,omitempty"`
 	Class     BisectClass      `json:"class"`
 	Seconds   float64          `json:"seconds"`
+}
+
+// BisectSameBuild is the engine binary a commit built identical to the
+// good commit's: its sha256 (libraries alike), and the two paths.
+type BisectSameBuild struct {
+	SHA256    string `json:"sha256"`
+	Reference string `json:"reference"`
+	Candidate string `json:"candidate"`
 }
 
 // BisectCampaign is one campaign of a step, as classified from its record.

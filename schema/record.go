@@ -6,15 +6,32 @@ package schema
 
 import "time"
 
-// Schema names the version of the record's data block; SchemaV2 is the
-// earlier version, read and re-rendered as it was (see Record.Stored).
-// SchemaV4 is a record whose arms ran more than one engine (Engines); a
-// record whose arms all ran one engine has v3's form and is written as v3.
+// The versions of the record's data block. SchemaV5 is what a campaign
+// writes now, whose arms ran one engine or several (Engines): its Markdown
+// leads with the answer (the results right after the verdict, the
+// identity tables after them, long ones folded, a narrower raw table) and
+// its analysis states the gates that failed beside the verdict's own
+// reasons (Analysis.AlsoFailed). The earlier versions are read and
+// re-rendered as they were written: Schema (v3) one engine, SchemaV4
+// several, SchemaV2 with its reasons in the legacy generic form (see
+// Record.Stored).
 const (
 	Schema   = "decodebench/record/v3"
 	SchemaV2 = "decodebench/record/v2"
 	SchemaV4 = "decodebench/record/v4"
+	SchemaV5 = "decodebench/record/v5"
 )
+
+// AnswerFirst reports whether a record of version v is laid out with its
+// answer first (SchemaV5); the earlier versions keep the order they were
+// written in.
+func AnswerFirst(v string) bool { return v == SchemaV5 }
+
+// KnownSchema reports whether v is a version of the data block this
+// decodebench reads.
+func KnownSchema(v string) bool {
+	return v == Schema || v == SchemaV2 || v == SchemaV4 || v == SchemaV5
+}
 
 // Record is everything one campaign produced. The data block holds all of
 // it but the runs, which live in the data folder's runs.jsonl (checked by

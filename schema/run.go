@@ -130,6 +130,9 @@ type ContentionSample struct {
 	EngineProcesses int `json:"engine_processes,omitempty"`
 	// Culprit is the busiest process outside the engine's tree.
 	Culprit *HostProcess `json:"culprit,omitempty"`
+	// Next are the next busiest processes outside the engine's tree (at
+	// most two), busiest first: a load that shares the blame is named too.
+	Next []HostProcess `json:"next,omitempty"`
 	// GPUOthers are processes outside the engine's tree on an NVIDIA GPU.
 	GPUOthers []HostProcess `json:"gpu_others,omitempty"`
 }

@@ -15,6 +15,10 @@ type RatioChange struct {
 	// Lo and Hi bound Change at Confidence: a percentile bootstrap that
 	// resamples each of the four groups independently.
 	Lo, Hi, Confidence float64
+	// P is that bootstrap's two-sided p-value of no change (percentileP):
+	// below 1 − Confidence exactly when the interval excludes 1; 1 when
+	// there is no interval.
+	P float64
 }
 
 // CompareRatios bootstraps the change of an arm's ratio to its baseline
@@ -23,7 +27,7 @@ type RatioChange struct {
 func CompareRatios(oldBase, oldArm, newBase, newArm []float64, c Config) RatioChange {
 	c = c.withDefaults()
 	ob, oa, nb, na := sorted(oldBase), sorted(oldArm), sorted(newBase), sorted(newArm)
-	out := RatioChange{Old: math.NaN(), New: math.NaN(), Change: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: c.Confidence}
+	out := RatioChange{Old: math.NaN(), New: math.NaN(), Change: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: c.Confidence, P: 1}
 	if len(ob) == 0 || len(oa) == 0 || len(nb) == 0 || len(na) == 0 {
 		return out
 	}
@@ -53,5 +57,6 @@ func CompareRatios(oldBase, oldArm, newBase, newArm []float64, c Config) RatioCh
 	slices.Sort(changes)
 	tail := (1 - c.Confidence) / 2
 	out.Lo, out.Hi = Quantile(changes, tail), Quantile(changes, 1-tail)
+	out.P = percentileP(ones(changes), len(changes))
 	return out
 }

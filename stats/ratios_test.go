@@ -28,7 +28,11 @@ func TestCompareRatios(t *testing.T) {
 	if moved.Lo <= 1 || math.Abs(moved.Change-1.1) > 0.02 {
 		t.Errorf("ratio up 10%%: %+v", moved)
 	}
-	if thin := CompareRatios([]float64{1}, gen(1), gen(1), gen(1), cfg); !math.IsNaN(thin.Lo) {
+	// The p-value is the same bootstrap's, at the interval's level.
+	if same.P < 1-same.Confidence || moved.P >= 1-moved.Confidence {
+		t.Errorf("p %g beside [%g, %g], p %g beside [%g, %g] at %g", same.P, same.Lo, same.Hi, moved.P, moved.Lo, moved.Hi, moved.Confidence)
+	}
+	if thin := CompareRatios([]float64{1}, gen(1), gen(1), gen(1), cfg); !math.IsNaN(thin.Lo) || thin.P != 1 {
 		t.Errorf("one sample gave an interval: %+v", thin)
 	}
 }

@@ -152,7 +152,7 @@ func writeFeature(o *out, f *review.Fleet, feature string, n *names, regimes *Ha
 		}
 	}
 	var hist bytes.Buffer
-	if err := review.WriteHistoryJSON(&hist, series); err != nil {
+	if err := review.WriteHistoryJSON(&hist, series, nil); err != nil {
 		return err
 	}
 	var compact bytes.Buffer

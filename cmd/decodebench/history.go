@@ -3,13 +3,17 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/decodebench/decodebench/changepoint"
 	"github.com/decodebench/decodebench/history"
+	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/review"
+	"github.com/decodebench/decodebench/schema"
 )
 
 func historyCommand() *cli.Command {
@@ -41,11 +45,11 @@ func historyCommand() *cli.Command {
 			if len(mine) == 0 {
 				return &exitError{code: 1, msg: fmt.Sprintf("history: no records of %s in %s", termsafe.String(feature), termsafe.String(c.String("dir")))}
 			}
-			series := history.Build(mine, changepoint.Defaults)
+			series, left := history.Build(mine, changepoint.Defaults), history.Left(mine)
 			if c.Bool("json") {
-				return review.WriteHistoryJSON(c.App.Writer, series)
+				return review.WriteHistoryJSON(c.App.Writer, series, left)
 			}
-			writeHistoryText(c.App.Writer, feature, len(mine), series)
+			writeHistoryText(c.App.Writer, feature, len(mine), series, left)
 			return nil
 		},
 	}
@@ -66,10 +70,14 @@ command; SCENARIO: a scenario whose candidate arm runs ${CANDIDATE_DIR}'s build)
 Only data blocks are read; nothing is executed and nothing is checked (check does that).`
 }
 
-func writeHistoryText(w io.Writer, feature string, n int, series []history.Series) {
+func writeHistoryText(w io.Writer, feature string, n int, series []history.Series, left []history.LeftOut) {
 	say := func(format string, args ...any) { fmt.Fprintln(w, termsafe.String(fmt.Sprintf(format, args...))) }
-	say("%s: %d record(s); steps by %s, p < %g, at least %g%%, at least %d records a side",
-		feature, n, changepoint.Method, changepoint.Defaults.Alpha, 100*changepoint.Defaults.MinStep, changepoint.Defaults.MinSegment)
+	d := changepoint.Defaults
+	say("%s: %d record(s), %d with numbers, %d left out; steps by %s, p < %g, at least %g%%, at least %d records a side",
+		feature, n, n-len(left), len(left), changepoint.Method, d.Alpha, 100*d.MinStep, d.MinSegment)
+	for _, l := range left {
+		say("left out: %s (%s, %s, scenario %.12s): %s, %s", l.Stem, l.Date, l.Hardware, l.ScenarioHash, l.Verdict, leftOutWhy(l.Verdict))
+	}
 	for _, s := range series {
 		first, last := "", ""
 		if len(s.Metrics) > 0 && len(s.Metrics[0].Points) > 0 {
@@ -80,10 +88,10 @@ func writeHistoryText(w io.Writer, feature string, n int, series []history.Serie
 		say("%s, scenario %.12s: %d record(s) with numbers, %s … %s", s.Hardware, s.ScenarioHash, len(s.Records), first, last)
 		for _, m := range s.Metrics {
 			if len(m.Steps) == 0 {
-				say("  %s: no steps", review.MetricLabel(m))
-				continue
+				say("  %s: no step: %s", review.MetricLabel(m), noStepText(m.NoStep))
+			} else {
+				say("  %s: %d step(s)", review.MetricLabel(m), len(m.Steps))
 			}
-			say("  %s: %d step(s)", review.MetricLabel(m), len(m.Steps))
 			for _, st := range m.Steps {
 				say("    %s: %s, p=%.2g, mean %.4g → %.4g", st.First.Date, review.StepText(st.Step, st.Worse), st.P, st.Before, st.After)
 				say("      last before: %s (%s)", st.Last.Stem, engineText(st.Last))
@@ -93,8 +101,66 @@ func writeHistoryText(w io.Writer, feature string, n int, series []history.Serie
 					say("      bisect: %s", cmd)
 				}
 			}
+			writePoints(say, m)
 		}
 	}
+}
+
+// writePoints writes a metric's value in each record, oldest first: date,
+// record, value with its interval, verdict.
+func writePoints(say func(string, ...any), m history.Metric) {
+	width := 0
+	for _, p := range m.Points {
+		width = max(width, len(p.Stem))
+	}
+	say("    records, oldest first:")
+	for _, p := range m.Points {
+		say("      %s  %-*s  %s  %s", p.Date, width, p.Stem, pointValue(m, p), p.Verdict)
+	}
+}
+
+// pointValue is "0.961× [0.908, 1.017]" for a ratio, "41.23 tok/s
+// [40.1, 42.01]" for the baseline's own metric.
+func pointValue(m history.Metric, p history.Point) string {
+	v, lo, hi := fmt.Sprintf("%.4g", p.Value), fmt.Sprintf("%.4g", p.Lo), fmt.Sprintf("%.4g", p.Hi)
+	if m.Kind == history.KindRatio {
+		v, lo, hi = fmt.Sprintf("%.3f×", p.Value), fmt.Sprintf("%.3f", p.Lo), fmt.Sprintf("%.3f", p.Hi)
+	} else if m.Unit != "" {
+		v += " " + m.Unit
+	}
+	if p.Lo != 0 || p.Hi != 0 {
+		v += " [" + lo + ", " + hi + "]"
+	}
+	return v
+}
+
+// noStepText says why a metric shows no step.
+func noStepText(ns *history.NoStep) string {
+	d := changepoint.Defaults
+	switch {
+	case ns == nil:
+		return "none found"
+	case ns.Strongest == nil:
+		return fmt.Sprintf("%d record(s); a step needs at least %d a side, %d in all", ns.Points, d.MinSegment, ns.Need)
+	}
+	st := ns.Strongest
+	var failed []string
+	if st.P >= d.Alpha {
+		failed = append(failed, fmt.Sprintf("p=%.2g is not below %g", st.P, d.Alpha))
+	}
+	if math.Abs(st.Change) < d.MinStep {
+		failed = append(failed, fmt.Sprintf("%s is under %g%%", pct.Signed(st.Change, 1), 100*d.MinStep))
+	}
+	return fmt.Sprintf("%d record(s); the strongest split, before %s, is %s at p=%.2g: %s",
+		ns.Points, st.First.Stem, review.StepText(st.Step, st.Worse), st.P, strings.Join(failed, " and "))
+}
+
+// leftOutWhy says why a record's numbers enter no series.
+func leftOutWhy(v schema.Verdict) string {
+	if v == schema.Incomplete {
+		return "its numbers are partial (the campaign did not finish)"
+	}
+	return "it has no numbers to compare"
 }
 
 func engineText(p history.Point) string {

@@ -103,7 +103,7 @@ argument.`,
 		HideHelpCommand: true,
 		Writer:          stdout,
 		ErrWriter:       stderr,
-		Commands:        []*cli.Command{runCommand(), validateCommand(), checkCommand(), diffCommand(), reproduceCommand(), indexCommand(), historyCommand(), regimeCommand(), gatherCommand(), exportCommand(), identityCommand(), machineCommand(), planCommand(), initCommand(), presetsCommand(), scenariosCommand(), bisectCommand(), siteCommand()},
+		Commands:        []*cli.Command{runCommand(), validateCommand(), checkCommand(), diffCommand(), compareCommand(), reproduceCommand(), indexCommand(), historyCommand(), regimeCommand(), gatherCommand(), exportCommand(), identityCommand(), machineCommand(), planCommand(), initCommand(), presetsCommand(), scenariosCommand(), bisectCommand(), siteCommand()},
 		ExitErrHandler:  func(*cli.Context, error) {}, // main prints and exits
 		OnUsageError:    onUsageError,
 	}

@@ -91,6 +91,11 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				}
 				if arg == "" {
 					arg, load.Set = rs.ScenarioPath, rs.Overrides
+					if _, err := os.Stat(arg); err != nil && !strings.HasPrefix(arg, "embedded:") {
+						// A scenario no longer there (compare's, which
+						// was never a file): the copy the campaign stored.
+						arg = filepath.Join(resume, recorder.ScenarioFile)
+					}
 				}
 				load.LookupEnv = rs.LookupEnv
 			}
@@ -128,40 +133,59 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 					failedOut = scratchOut
 				}
 			}
-			k, err := startCampaign(c, "run", s.Path)
-			if err != nil {
-				return err
-			}
-			defer k.end()
-			opt := withHostHistory(k.options(c.App.ErrWriter, outDir, c.String("hw"), c.String("date")), c.App.ErrWriter)
-			opt.ScenarioWarnings, opt.FailedOut = warnings, failedOut
-			var done *harness.Outcome
-			if resume != "" {
-				done, err = harness.Resume(k.ctx, resume, s, opt)
-			} else {
-				done, err = harness.Run(k.ctx, s, opt)
-			}
-			if err != nil {
-				return &exitError{code: 1, msg: err.Error()}
-			}
-			v := done.Record.Verdict
-			code := k.verdictCode(v)
-			if gs := c.Generic("github-summary").(*summaryFlag); gs.on {
-				if err := appendGitHubSummary(gs.file(), done); err != nil {
-					fmt.Fprintln(stderr, "decodebench: github summary:", err)
-				}
-			}
-			if c.Bool("json") {
-				if err := printSummary(stdout, done, code); err != nil {
-					return err
-				}
-			} else {
-				fmt.Fprintf(stdout, "%s: %s\n", v, done.RecordPath)
-				printSummaryText(stdout, done.Record)
-			}
-			return exitWith(code)
+			return runLoaded(c, "run", s, campaignPlace{out: outDir, failedOut: failedOut, resume: resume, warnings: warnings}, nil)
 		},
 	}
+}
+
+// campaignPlace is where runLoaded writes a campaign: out, the folder for
+// its record; failedOut, where a failed try is moved at its end ("" to
+// keep it in out); resume, the data folder of the campaign it continues.
+type campaignPlace struct {
+	out, failedOut, resume string
+	warnings               []string
+}
+
+// runLoaded runs the loaded scenario s as `run` does, for the command
+// named cmd: under the host lock, into pl, the GitHub summary appended,
+// the verdict printed (then after, when given, in text); its error
+// carries the exit code.
+func runLoaded(c *cli.Context, cmd string, s *scenarios.Scenario, pl campaignPlace, after func(io.Writer, *harness.Outcome)) error {
+	k, err := startCampaign(c, cmd, s.Path)
+	if err != nil {
+		return err
+	}
+	defer k.end()
+	opt := withHostHistory(k.options(c.App.ErrWriter, pl.out, c.String("hw"), c.String("date")), c.App.ErrWriter)
+	opt.ScenarioWarnings, opt.FailedOut = pl.warnings, pl.failedOut
+	var done *harness.Outcome
+	if pl.resume != "" {
+		done, err = harness.Resume(k.ctx, pl.resume, s, opt)
+	} else {
+		done, err = harness.Run(k.ctx, s, opt)
+	}
+	if err != nil {
+		return &exitError{code: 1, msg: err.Error()}
+	}
+	v := done.Record.Verdict
+	code := k.verdictCode(v)
+	if gs, ok := c.Generic("github-summary").(*summaryFlag); ok && gs.on {
+		if err := appendGitHubSummary(gs.file(), done); err != nil {
+			fmt.Fprintln(stderr, "decodebench: github summary:", err)
+		}
+	}
+	if c.Bool("json") {
+		if err := printSummary(stdout, done, code); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "%s: %s\n", v, done.RecordPath)
+		printSummaryText(stdout, done.Record)
+		if after != nil {
+			after(stdout, done)
+		}
+	}
+	return exitWith(code)
 }
 
 // resumeState reads the data folder of the campaign --resume continues,
@@ -233,6 +257,9 @@ func printSummaryText(w io.Writer, rec *schema.Record) {
 	a := rec.Analysis
 	for _, r := range append(append([]schema.Reason{}, a.Reasons...), a.Flags...) {
 		fmt.Fprintln(w, "  "+engine.ParseStartError(strings.TrimSpace(recorder.ReasonText(rec, r))).Reason)
+	}
+	for _, r := range a.AlsoFailed {
+		fmt.Fprintln(w, "  also failed: "+recorder.ReasonText(rec, r))
 	}
 	printHistoryWarnings(w, rec)
 	if rec.Verdict.ShowsResults() {

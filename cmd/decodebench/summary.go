@@ -17,6 +17,7 @@ type summary struct {
 	Record      string                 `json:"record"`
 	DataDir     string                 `json:"data_dir"`
 	Reasons     []string               `json:"reasons,omitempty"`
+	AlsoFailed  []string               `json:"also_failed,omitempty"`
 	Warnings    []string               `json:"warnings,omitempty"`
 	Primary     string                 `json:"primary"`
 	Baseline    string                 `json:"baseline"`
@@ -32,7 +33,7 @@ func printSummary(w io.Writer, out *harness.Outcome, code int) error {
 	a := r.Analysis
 	return enc.Encode(summary{
 		Verdict: r.Verdict, ExitCode: code, Record: out.RecordPath, DataDir: out.DataDir,
-		Reasons: texts(r, append(append([]schema.Reason{}, a.Reasons...), a.Flags...)), Warnings: texts(r, a.Warnings),
+		Reasons: texts(r, append(append([]schema.Reason{}, a.Reasons...), a.Flags...)), AlsoFailed: texts(r, a.AlsoFailed), Warnings: texts(r, a.Warnings),
 		Primary: r.Scenario.Primary, Baseline: r.Scenario.Baseline,
 		ArmVerdicts: armVerdicts(r), Results: a.Results, Identity: a.Identity,
 	})
