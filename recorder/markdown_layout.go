@@ -12,9 +12,9 @@ import (
 // answerFirst renders a SchemaV5 record with its answer first: the
 // verdict and every gate that failed, then the results, the summary, the
 // output identity and the noise anatomy; then how it was measured
-// (counter evidence, its per-run table folded; method; machine; engine,
-// its libraries folded), the raw runs in a narrower table, what was not
-// measured, and the data.
+// (counter evidence, its per-run table folded; method; where the time
+// went; machine; engine, its libraries folded), the raw runs in a
+// narrower table, what was not measured, and the data.
 func (m *mdWriter) answerFirst(r *schema.Record) error {
 	m.fold = true
 	m.title(r)
@@ -33,6 +33,7 @@ func (m *mdWriter) answerFirst(r *schema.Record) error {
 	}
 	m.counters(r)
 	m.method(r)
+	m.timeUse(r)
 	m.machine(r)
 	m.engine(r)
 	m.raw(r)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -47,7 +48,7 @@ func TestLoadSpeculative(t *testing.T) {
 	if s.Engine.Ready.Path != "/health" || s.Engine.MetricsPath != "/metrics" || s.Engine.Request.Endpoint != "/completion" {
 		t.Errorf("preset defaults not applied: %+v", s.Engine)
 	}
-	if s.Schedule.Cooldown.Duration.Seconds() != 2 || s.Schedule.Rounds != (Rounds{Min: 5, Max: 10, Every: 5}) || s.Schedule.Warmup != 1 || s.Schedule.Requests != 3 {
+	if s.Schedule.Cooldown.Duration.Seconds() != 2 || s.Schedule.Rounds != (Rounds{Min: 5, Max: 10, Every: 5, MaxTime: Duration{10 * time.Minute}}) || s.Schedule.Warmup != 1 || s.Schedule.Requests != 3 {
 		t.Errorf("schedule: %+v", s.Schedule)
 	}
 	if got := s.Distinguishing("draft"); len(got) != 2 {
