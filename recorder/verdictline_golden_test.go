@@ -37,6 +37,9 @@ func verdictLineCases(robust bool) []schema.ArmVerdict {
 	d := c(1.02, 0.03, false)
 	d.Disagreement = schema.PWithoutCI
 	out = append(out, schema.ArmVerdict{Arm: "draft", Comparison: d})
+	// No comparison (an interrupted campaign's arm with no finished run),
+	// with the level the MDE was sought at: no MDE sentence.
+	out = append(out, schema.ArmVerdict{Arm: "draft", Comparison: schema.Comparison{Robust: robust}, MDEAlpha: 0.05})
 	if !robust {
 		// The first rule neither pools, trims nor tests equivalence, and
 		// states one MDE for both directions.
