@@ -76,3 +76,18 @@ func TestBudgetPlansLooks(t *testing.T) {
 		t.Errorf("a round between looks planned: %v", c.rec.Method.PlannedRounds)
 	}
 }
+
+// The progress line counts to the next sequential look, not to the round
+// under way (which showed an ETA of 0 s with a look minutes away).
+func TestProgressCountsToTheNextLook(t *testing.T) {
+	c := budgeted(t, 0, time.Second) // looks every 2 rounds, 2 arms
+	for rounds, want := range map[int]int{2: 4, 3: 8, 4: 8, 5: 12} {
+		plan, err := c.plan(rounds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.runsToNextLook(&schedule{plan: plan, rounds: rounds}); got != want {
+			t.Errorf("after adding round %d: %d runs to count, want %d", rounds, got, want)
+		}
+	}
+}

@@ -73,6 +73,14 @@ func (p *Progress) SetTotal(total, alreadyDone int) {
 	p.skipped = alreadyDone
 }
 
+// Grow sets the number of planned runs as an adaptive schedule adds
+// rounds, keeping what SetTotal said was done before this process.
+func (p *Progress) Grow(total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total = total
+}
+
 // Phase says what run seq (1-based) of arm is doing now.
 func (p *Progress) Phase(seq int, arm, phase string) {
 	p.mu.Lock()

@@ -32,3 +32,24 @@ func TestProgressETA(t *testing.T) {
 	}
 	p.Close()
 }
+
+// A schedule that grows keeps counting the runs this process finished:
+// the ETA after growing to 6 runs with 2 done is 4 runs' time (it was 0 s
+// when the growth passed the runs done as runs done before the process).
+func TestProgressETAAfterGrowing(t *testing.T) {
+	var buf bytes.Buffer
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := NewProgress(&buf, false, 2, 0)
+	p.now = func() time.Time { return now }
+	for i := 1; i <= 2; i++ {
+		p.Phase(i, "a", "measuring")
+		now = now.Add(10 * time.Second)
+		p.RunDone(i, "a", 10*time.Second, "ok")
+	}
+	p.Grow(6)
+	p.Phase(3, "a", "starting engine")
+	if !strings.Contains(buf.String(), "run 3/6 a: starting engine (ETA 40s)") {
+		t.Errorf("after growing: %q", buf.String())
+	}
+	p.Close()
+}

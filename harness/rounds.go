@@ -27,9 +27,27 @@ func (c *campaign) runRounds(ctx context.Context, sch *schedule) (stop, error) {
 		if sch.plan, err = c.plan(sch.rounds); err != nil {
 			return stopNone, err
 		}
-		c.progress.SetTotal(len(sch.plan), sch.next)
+		c.progress.Grow(c.runsToNextLook(sch))
 		c.progress.Printf("adaptive rounds: %s; adding round %d", why, sch.rounds)
 	}
+}
+
+// runsToNextLook is the runs the progress line counts to: through the
+// next sequential look (rounds are added one at a time, and counting to
+// the round under way showed an ETA of 0 s for a look minutes away), or
+// through the round under way for a schedule without looks.
+func (c *campaign) runsToNextLook(sch *schedule) int {
+	r := c.scenario.Schedule.Rounds
+	if !r.Sequential() || !c.rule.Sequential() || sch.rounds == 0 {
+		return len(sch.plan)
+	}
+	perRound := len(sch.plan) / sch.rounds
+	for _, l := range r.Looks() {
+		if l >= sch.rounds {
+			return len(sch.plan) + (l-sch.rounds)*perRound
+		}
+	}
+	return len(sch.plan)
 }
 
 // scheduleDone decides, after the planned rounds, whether to stop: a fixed
