@@ -34,8 +34,14 @@ func TestEstimate(t *testing.T) {
 	if c := estimate.Guess(s.EstimateShape()); c.Basis != estimate.BasisGuess || c.Record != "" || c.Request != req {
 		t.Errorf("Guess = %+v", c)
 	}
+	// 14m44s, past the demo's budget of 10 minutes: the budget is the
+	// estimate.
+	if got := s.Estimate(); want <= 10*time.Minute || got != 10*time.Minute {
+		t.Errorf("Estimate() = %v, want the budget, 10m0s (%v uncapped)", got, want)
+	}
+	s.Schedule.Rounds = scenarios.Rounds{Min: 5, Max: 10}
 	if got := s.Estimate(); got != want {
-		t.Errorf("Estimate() = %v, want %v", got, want)
+		t.Errorf("without the budget: Estimate() = %v, want %v", got, want)
 	}
 	s.Schedule.Rounds = scenarios.Rounds{Min: 5, Max: 20}
 	if got := s.Estimate(); got != 2*want {

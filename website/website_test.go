@@ -233,7 +233,10 @@ func TestRegimesTableOfAFeatureOfSeveralHardware(t *testing.T) {
 			t.Errorf("identity-chaotic's page has no %q", want)
 		}
 	}
-	one, _ := os.ReadFile(filepath.Join(out, "f", "spec-draft.html"))
+	one, err := os.ReadFile(filepath.Join(out, "f", "cli-threads.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if strings.Contains(string(one), `id="regimes"`) {
 		t.Error("a feature of one hardware shows a regimes table")
 	}
@@ -257,7 +260,7 @@ func TestRegimesOfTheCommittedRecords(t *testing.T) {
 	if !strings.Contains(tb.Caption, "holds across") || tb.Rows[0].Cells[0] != "identity-chaotic-epyc-2026-11-29" || !strings.HasPrefix(tb.Rows[1].Cells[2], "0.357× [") {
 		t.Errorf("regimes %+v", tb)
 	}
-	if website.Regimes("spec-draft", f) != nil {
+	if website.Regimes("cli-threads", f) != nil {
 		t.Error("a feature of one hardware has a regime table")
 	}
 }
