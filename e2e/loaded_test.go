@@ -66,8 +66,11 @@ func TestRecordNamesLoadedCPUBackend(t *testing.T) {
 		if r.BytesPerToken != 110522368 || r.BandwidthGBs <= 0 || !r.BandwidthMeasured || r.Share <= 0 {
 			t.Errorf("roofline %+v", r)
 		}
-		if (r.Arm == "draft") != r.Effective {
-			t.Errorf("arm %s effective %v", r.Arm, r.Effective)
+		// A drafting arm is effective; any other only where its share
+		// passes 100% (a model that fits in the host's last-level cache,
+		// as on the Xeon VM, whose record says so).
+		if want := r.Arm == "draft" || r.Share > 1; r.Effective != want {
+			t.Errorf("arm %s effective %v at share %.3f", r.Arm, r.Effective, r.Share)
 		}
 	}
 	if len(rec.Analysis.Clocks) != 2 {
