@@ -135,8 +135,7 @@ func (m blocks) effect(dir, alpha, power, floor float64) float64 {
 	df := n - 1
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
 	c := t.Quantile(1 - alpha/2)
-	type state struct{ w, shift, se float64 }
-	var states []state
+	var states []powerState
 	nr := int(math.Round(m.rounds))
 	for k := 0; k <= min(6, nr); k++ {
 		wk := m.chance(nr, k, m.keptRate)
@@ -148,31 +147,10 @@ func (m blocks) effect(dir, alpha, power, floor float64) float64 {
 		// Each round kept far out strayed on either side.
 		for j := 0; j <= k; j++ {
 			w := wk * binomial(k, j, 0.5)
-			states = append(states, state{w: w, shift: dir * m.shift * float64(k-2*j) / n, se: se})
+			states = append(states, powerState{w: w, shift: dir * m.shift * float64(k-2*j) / n, se: se})
 		}
 	}
-	pw := func(d float64) float64 {
-		var p, wsum float64
-		for _, s := range states {
-			thr := math.Max(c*s.se, floor)
-			p += s.w * t.Survival((thr-d-s.shift)/s.se)
-			wsum += s.w
-		}
-		return p / wsum
-	}
-	lo, hi := 0.0, 1.0
-	for pw(hi) < power && hi < 64 {
-		hi *= 2
-	}
-	for range 60 {
-		mid := (lo + hi) / 2
-		if pw(mid) < power {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return hi
+	return effectAtPower(states, t, c, floor, power)
 }
 
 // designFactor is the ratio of the drift the design's looks detect with

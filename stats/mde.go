@@ -160,8 +160,7 @@ func (m mde) effect(dir, alpha, power, floor float64) float64 {
 	df := math.Max(n1+n2-3, 1)
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
 	c := t.Quantile(1 - alpha/2)
-	type state struct{ w, shift, se float64 }
-	var states []state
+	var states []powerState
 	for k2 := 0; k2 <= min(4, int(m.n2)); k2++ {
 		for k1 := 0; k1 <= min(4, int(m.n1)); k1++ {
 			w := m.keptChance(int(math.Round(m.n1)), k1) * m.keptChance(int(math.Round(m.n2)), k2)
@@ -170,32 +169,11 @@ func (m mde) effect(dir, alpha, power, floor float64) float64 {
 			}
 			a, b := float64(k1), float64(k2)
 			v := m.sigma*m.sigma + m.rms*m.rms*(a*(1-a/n1)+b*(1-b/n2))/df
-			states = append(states, state{w: w, shift: dir * m.shift * (b/n2 - a/n1),
+			states = append(states, powerState{w: w, shift: dir * m.shift * (b/n2 - a/n1),
 				se: m.design * math.Sqrt(v*(1/n1+1/n2))})
 		}
 	}
-	pw := func(d float64) float64 {
-		var p, wsum float64
-		for _, s := range states {
-			thr := math.Max(c*s.se, floor)
-			p += s.w * t.Survival((thr-d-s.shift)/s.se)
-			wsum += s.w
-		}
-		return p / wsum
-	}
-	lo, hi := 0.0, 1.0
-	for pw(hi) < power && hi < 64 {
-		hi *= 2
-	}
-	for range 60 {
-		mid := (lo + hi) / 2
-		if pw(mid) < power {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return hi
+	return effectAtPower(states, t, c, floor, power)
 }
 
 // keptChance is the chance that an arm of n runs keeps k stalls: binomial
@@ -331,3 +309,36 @@ func MDERobust1(se, df, alpha, power, minEffect float64) (up, down float64) {
 // ten fixed rounds on the CV 9% host is met with 77% power, at ½ the
 // sequential one with 86%; at ¼ they are 78% and 85%.
 const priorStalls = 0.25
+
+// powerState is one way a campaign can turn out, with its weight: the
+// estimate's shift from the true effect (stalls kept) and its standard
+// error.
+type powerState struct{ w, shift, se float64 }
+
+// effectAtPower is the smallest effect (on the log scale) that the
+// t-test at critical value c, claiming only past floor, detects with the
+// given power, averaged over the weighted states (bisection; at most 64).
+func effectAtPower(states []powerState, t distuv.StudentsT, c, floor, power float64) float64 {
+	pw := func(d float64) float64 {
+		var p, wsum float64
+		for _, s := range states {
+			thr := math.Max(c*s.se, floor)
+			p += s.w * t.Survival((thr-d-s.shift)/s.se)
+			wsum += s.w
+		}
+		return p / wsum
+	}
+	lo, hi := 0.0, 1.0
+	for pw(hi) < power && hi < 64 {
+		hi *= 2
+	}
+	for range 60 {
+		mid := (lo + hi) / 2
+		if pw(mid) < power {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
+}
