@@ -175,13 +175,22 @@ func armsOf(runs []schema.Run) []string {
 func TestOpenAIChatEndpoint(t *testing.T) {
 	res := run(t, scenario{
 		Feature:   "e2e-chat",
-		Rounds:    3, // the fewest that can come out VALID
+		Rounds:    3, // the fewest the rule compares
 		MaxTokens: 32,
 		Request:   "    endpoint: /v1/chat/completions\n",
 		Counters:  "  - name: drafts\n    metric: \"llamacpp:spec_decode_num_drafts_total\"\n    expect: {classic: \"== 0\", draft: \"> 0\"}\n",
 	})
-	if res.code != 0 || res.record == nil {
+	// What the endpoint promises is runs measured and proven, not a
+	// significant ratio from three rounds: on a busy CI host the draft
+	// arm's gain is inside the noise as often as not (INCONCLUSIVE, exit
+	// 2). A counter that failed would be REJECTED (exit 3).
+	if res.code != 0 && res.code != 2 || res.record == nil {
 		t.Fatalf("exit %d", res.code)
+	}
+	for _, r := range res.record.Runs {
+		if d, ok := r.Counters["drafts"]; !ok || (r.Arm == "draft") != (d.Value > 0) {
+			t.Errorf("run %d (%s): drafts counter %+v (read %v) does not prove the arm", r.Seq, r.Arm, d, ok)
+		}
 	}
 	for _, r := range readRuns(t, res) {
 		if r.Tokens != 32 || r.Output == "" || r.TokenSource == "stream events" || r.Metrics["decode_tok_s"] <= 0 {

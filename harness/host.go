@@ -155,7 +155,10 @@ func (c *campaign) quietGate(ctx context.Context, slot Slot) *schema.QuietWait {
 	case machine.QuietTimedOut:
 		out.OnBusy, out.Recheck = q.OnBusy, c.host.busy
 		if !c.host.busy {
-			c.progress.Printf("run %d: the host was not quiet after %v (%s); on_busy: %s: %s", slot.Seq, res.Waited.Round(time.Second), blocksText(res.Last), q.OnBusy, onBusyText(q.OnBusy))
+			// The limit, not the time waited: the last look ends a
+			// sampling interval past max_wait, and "after 5s" for a
+			// 4s max_wait reads as a gate that ignored its setting.
+			c.progress.Printf("run %d: the host was not quiet after %v (%s); on_busy: %s: %s", slot.Seq, q.MaxWait, blocksText(res.Last), q.OnBusy, onBusyText(q.OnBusy))
 		}
 		c.host.busy = true
 	case machine.QuietReached:
