@@ -13,16 +13,19 @@ import (
 // variance, a round is trimmed as a stall only when it is at least
 // stats.StallFloor off, and the comparison is refused when more than a
 // quarter of its rounds are far out.
-type RoundBlocks struct{}
+type RoundBlocks struct {
+	// Trim is how the stalls the robust scale found are confirmed.
+	Trim stats.RoundTrim
+}
 
-func (RoundBlocks) compare(in Input, s samples, refs []string, arm, metric string, alpha, confidence float64) stats.Robust {
+func (b RoundBlocks) compare(in Input, s samples, refs []string, arm, metric string, alpha, confidence float64) stats.Robust {
 	cfg := statsConfig(in.Policy)
 	cfg.Alpha, cfg.Confidence = alpha, confidence
 	var ref []stats.Timed
 	for _, r := range refs {
 		ref = append(ref, s.timed(in, r, metric)...)
 	}
-	return stats.CompareBlocks(ref, s.timed(in, arm, metric), cfg)
+	return stats.CompareRounds(ref, s.timed(in, arm, metric), cfg, b.Trim)
 }
 
 func (RoundBlocks) store(r stats.Robust, alpha, minEffect float64) schema.Comparison {
@@ -51,6 +54,15 @@ type BlocksMDE struct {
 
 func (b BlocksMDE) mde(m mdeCase) (up, down float64) {
 	return stats.MDEBlocks(m.r, m.stalls, 0, b.StallRate == stats.StallRateUncertain, m.level, m.power, m.minEffect, m.design)
+}
+
+// RoundsMDE is the MDE of a comparison by round whose stalls are
+// confirmed one at a time (stats.MDERounds): the far rounds, the
+// refusals and the rounds trimmed drawn from the rate's posterior.
+type RoundsMDE struct{}
+
+func (RoundsMDE) mde(m mdeCase) (up, down float64) {
+	return stats.MDERounds(m.r, m.stalls, m.level, m.power, m.minEffect, m.design)
 }
 
 // BlockDrift is the baseline's own trend over the campaign and, for any

@@ -12,6 +12,18 @@ type MDEModel interface {
 	mde(m mdeCase) (up, down float64)
 }
 
+// SaysNoMDE reports whether records of a rule with this MDE model say so
+// when a campaign like theirs does not reach the power (from robust-4
+// on); the rules before left an undefined MDE unsaid, and their records
+// render as they were written.
+func SaysNoMDE(m MDEModel) bool {
+	switch m.(type) {
+	case BlocksMDE, RoundsMDE:
+		return true
+	}
+	return false
+}
+
 // mdeCase is what an arm's MDE may depend on.
 type mdeCase struct {
 	in  Input

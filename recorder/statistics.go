@@ -29,19 +29,24 @@ func methodStatistics(me schema.Method, rule analysis.Rule) string {
 }
 
 // comparisonMethod says how arms are compared and when a change counts.
-func comparisonMethod(c analysis.Comparison, me schema.Method) string {
-	switch c.(type) {
+func comparisonMethod(cmp analysis.Comparison, me schema.Method) string {
+	switch c := cmp.(type) {
 	case analysis.RatioOfMedians:
 		return "medians with distribution-free confidence intervals (benchmath; the level actually achievable with n samples is shown); " +
 			fmt.Sprintf("ratio of medians with a percentile-bootstrap interval (%d resamples, seeded); two-sided Mann–Whitney U test.", me.Resamples) +
 			fmt.Sprintf(" A change counts only when p < %s, the interval excludes 1, and it is at least %s.", count(me.Alpha), pct.Exact(me.MinEffect))
 	case analysis.RoundBlocks:
+		trim := fmt.Sprintf("a round is trimmed as a stall when its difference is beyond the Bonferroni t quantile at %s over the rounds ", count(stats.TrimAlpha)) +
+			fmt.Sprintf("and at least %s off the others (at most a quarter of the rounds; with more that far out, the comparison is refused); ", pct.Exact(stats.StallFloor))
+		if c.Trim == stats.TrimOneByOne {
+			trim = fmt.Sprintf("a round is trimmed as a stall when its difference is beyond the Bonferroni t quantile at %s over the rounds ", count(stats.TrimAlpha)) +
+				fmt.Sprintf("and at least %s off the fit of the rounds kept, the far rounds put back one at a time, the least far first ", pct.Exact(stats.StallFloor)) +
+				"(with more than a quarter of the rounds, and at least three, that far out on one side, the comparison is refused); "
+		}
 		return "medians with distribution-free confidence intervals (benchmath); " +
 			"each arm against its reference round by round: the log value of the arm's run against the mean of the reference's runs in the same round, " +
 			"so that a step of the host, noise that wanders slowly or a drift common to the arms cancels within the round, " +
-			"and each arm keeps its own noise (no variance is pooled); " +
-			fmt.Sprintf("a round is trimmed as a stall when its difference is beyond the Bonferroni t quantile at %s over the rounds ", count(stats.TrimAlpha)) +
-			fmt.Sprintf("and at least %s off the others (at most a quarter of the rounds; with more that far out, the comparison is refused); ", pct.Exact(stats.StallFloor)) +
+			"and each arm keeps its own noise (no variance is pooled); " + trim +
 			"t interval and two-sided t-test of the rounds' mean difference, both at the one level the arm was judged at." +
 			fmt.Sprintf(" A change counts only when p is below that level and it is at least %s.", pct.Exact(me.MinEffect))
 	case analysis.LogRegression:
@@ -52,7 +57,7 @@ func comparisonMethod(c analysis.Comparison, me schema.Method) string {
 			"(a stall, at most a quarter of the runs); t interval and two-sided t-test of the arm's coefficient, Holm over the test arms." +
 			fmt.Sprintf(" A change counts only when the adjusted p < %s and it is at least %s.", count(me.Alpha), pct.Exact(me.MinEffect))
 	}
-	return fmt.Sprintf("%T.", c)
+	return fmt.Sprintf("%T.", cmp)
 }
 
 // mdeMethod says how the minimum detectable effect is stated.
@@ -68,6 +73,13 @@ func mdeMethod(m analysis.MDEModel) string {
 			" the rounds its stalls cost or move (over every comparison of the campaign, their rate taken with its uncertainty)," +
 			" the chance that the comparison is refused for its stalls, the chance that the control's noise vetoes," +
 			" and the looks' spending; at least min_effect plus its margin."
+	case analysis.RoundsMDE:
+		return " The minimum detectable effect is stated for an increase and a decrease:" +
+			" the effect a campaign like this one (the same rounds and noise) claims with the stated power," +
+			" from the noise of the rounds the test kept (unbiased for small n)," +
+			" with the rounds far out drawn from their rate over every comparison of the campaign, taken with its uncertainty even where none was seen:" +
+			" the rounds they cost or move, the chance that they refuse this comparison or another," +
+			" the chance that the control's noise vetoes, and the looks' spending; at least min_effect plus its margin."
 	case analysis.ModelledMDE:
 		rate := ""
 		if m.StallRate == stats.StallRateUncertain {

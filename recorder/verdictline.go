@@ -78,7 +78,7 @@ func (f style) mdeClause(v schema.ArmVerdict) string {
 	if v.MDE > 0 || v.MDEDown > 0 {
 		return fmt.Sprintf("; minimum detectable effect +%s (increase) / −%s (decrease) %s", pct.Fixed(v.MDE, 1), pct.Fixed(v.MDEDown, 1), at)
 	}
-	if _, blocks := f.rule.MDE.(analysis.BlocksMDE); blocks && len(v.Pooled) == 0 && v.MDEAlpha > 0 && v.Comparison.Defined() {
+	if analysis.SaysNoMDE(f.rule.MDE) && len(v.Pooled) == 0 && v.MDEAlpha > 0 && v.Comparison.Defined() {
 		// Rules before robust-4 left an undefined MDE unsaid; their
 		// records render as they were written.
 		return fmt.Sprintf("; no minimum detectable effect %s: a campaign like this one does not reach that power (too few rounds compared, or refused for its stalls too often)", at)

@@ -39,6 +39,44 @@ const StallFloor = 0.1
 // deviation over √2 (one run's noise were both sides alike), so that the
 // MDE models read it as the regression's.
 func CompareBlocks(ref, arm []Timed, c Config) Robust {
+	return CompareRounds(ref, arm, c, TrimCascade)
+}
+
+// RoundTrim is how a comparison by round confirms the rounds that its
+// robust scale found far out as stalls.
+type RoundTrim int
+
+const (
+	// TrimCascade (rule robust-4) tests the candidates against the fit of
+	// the rounds kept at the Bonferroni t quantile at TrimAlpha over the
+	// rounds, putting back every candidate within it at once, until no
+	// round moves; more than a quarter of the rounds far out on one side
+	// refuses the comparison.
+	TrimCascade RoundTrim = iota
+	// TrimOneByOne (rule robust-5) starts with every candidate trimmed and
+	// puts back, one at a time and the least far first, a candidate within
+	// the same quantile of the fit of the rounds kept, until none is; the
+	// comparison is refused when more than a quarter of the rounds, and
+	// at least three, are far out on one side.
+	TrimOneByOne
+)
+
+// allowed is the most rounds of n that one side may have far out before
+// the comparison is refused: a quarter under TrimCascade; a quarter and at
+// least two under TrimOneByOne, since two stalls of six or ten rounds
+// leave the median and the robust scale clean (their centre is refused
+// only from three on: half of six), and a quiet host stalling one run in
+// twenty meets two of six on one side of some comparison often enough to
+// refuse one campaign in twenty.
+func (how RoundTrim) allowed(n int) int {
+	if how == TrimOneByOne {
+		return max(n/4, 2)
+	}
+	return n / 4
+}
+
+// CompareRounds is CompareBlocks with the given confirmation of stalls.
+func CompareRounds(ref, arm []Timed, c Config, how RoundTrim) Robust {
 	c = c.withDefaults()
 	out := Robust{Result: Result{Ratio: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: c.Confidence, P: 1,
 		Method: "round blocks: the arm against its reference within each round, stalled rounds trimmed; t-test and t interval"},
@@ -57,7 +95,7 @@ func CompareBlocks(ref, arm []Timed, c Config) Robust {
 	for i, r := range rounds {
 		slow[i] = r.armSlow
 	}
-	keep, farRef, farArm := trimRounds(d, slow)
+	keep, farRef, farArm := trimRounds(d, slow, how)
 	far := farRef + farArm
 	n := 0
 	for _, k := range keep {
@@ -68,7 +106,7 @@ func CompareBlocks(ref, arm []Timed, c Config) Robust {
 	out.N1, out.N2 = n, n
 	trimmed := len(d) - n
 	out.Trimmed1, out.Trimmed2 = trimmedSides(rounds, keep)
-	out.Refused = farRef > len(d)/4 || farArm > len(d)/4
+	out.Refused = farRef > how.allowed(len(d)) || farArm > how.allowed(len(d))
 	if out.Refused {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d of %d rounds are far out (%d the reference's, %d the arm's): stalls cannot be told from the arms' levels", far, len(d), farRef, farArm))
 	}
@@ -161,7 +199,7 @@ func pairRounds(ref, arm []Timed) []round {
 // their median) whose stray run was the reference's and the arm's
 // (armSlow). When either side has more than a quarter of the rounds far
 // out, nothing is trimmed: the comparison is refused.
-func trimRounds(d []float64, armSlow []bool) (keep []bool, farRef, farArm int) {
+func trimRounds(d []float64, armSlow []bool, how RoundTrim) (keep []bool, farRef, farArm int) {
 	keep = make([]bool, len(d))
 	for i := range keep {
 		keep[i] = true
@@ -183,14 +221,18 @@ func trimRounds(d []float64, armSlow []bool) (keep []bool, farRef, farArm int) {
 			}
 		}
 	}
-	if farRef+farArm == 0 || farRef > len(d)/4 || farArm > len(d)/4 {
+	if farRef+farArm == 0 || farRef > how.allowed(len(d)) || farArm > how.allowed(len(d)) {
+		return keep, farRef, farArm
+	}
+	for i, c := range cand {
+		keep[i] = !c
+	}
+	if how == TrimOneByOne {
+		oneByOne(d, keep)
 		return keep, farRef, farArm
 	}
 	// The candidates are tested against the fit of the rounds kept, until
 	// no round moves in or out.
-	for i, c := range cand {
-		keep[i] = !c
-	}
 	for range 10 {
 		mean, sd := meanSD(d, keep)
 		n := 0
@@ -218,6 +260,39 @@ func trimRounds(d []float64, armSlow []bool) (keep []bool, farRef, farArm int) {
 		keep = next
 	}
 	return keep, farRef, farArm
+}
+
+// oneByOne puts back, the least far first and one at a time, each
+// trimmed round within the Bonferroni t quantile at TrimAlpha over the
+// rounds (or less than StallFloor off) of the fit of the rounds kept
+// (TrimOneByOne); all of them when fewer than two rounds would be left to
+// fit.
+func oneByOne(d []float64, keep []bool) {
+	for {
+		mean, sd := meanSD(d, keep)
+		n := countTrue(keep)
+		if n < 2 || !(sd > 0) {
+			for i := range keep {
+				keep[i] = true
+			}
+			return
+		}
+		crit := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - TrimAlpha/(2*float64(len(d))))
+		back, least := -1, math.Inf(1)
+		for i, x := range d {
+			if keep[i] {
+				continue
+			}
+			z := math.Abs(x-mean) / (sd * math.Sqrt(1+1/float64(n)))
+			if (z <= crit || math.Abs(x-mean) < StallFloor) && z < least {
+				back, least = i, z
+			}
+		}
+		if back < 0 {
+			return
+		}
+		keep[back] = true
+	}
 }
 
 // trimmedSides counts the trimmed rounds whose stray run was the

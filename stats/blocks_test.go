@@ -123,3 +123,39 @@ func TestMDEBlocksTextbook(t *testing.T) {
 		t.Errorf("three looks: MDE %.4f, one: %.4f", s, up)
 	}
 }
+
+// Two stalls in six rounds on the arm's side, on a host with 1% noise:
+// rule robust-4 refuses the comparison (more than a quarter of the rounds
+// far out on one side); robust-5 trims both (the median and the robust
+// scale of six rounds are clean with two far out) and decides. Three far
+// rounds of ten on one side refuse it under both.
+func TestCompareRoundsTrimsTwoStallsOfSix(t *testing.T) {
+	two := func(r int, arm bool, v float64) float64 {
+		if arm && (r == 2 || r == 5) {
+			return v * 0.7
+		}
+		return v
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		ref, arm := blocksCampaign(seed, 6, 1.06, 0.01, 0.01, two)
+		b := CompareRounds(ref, arm, DefaultConfig(), TrimOneByOne)
+		if b.Trimmed2 != 2 || b.N1 != 4 || b.Refused || !b.Significant || math.Abs(b.Ratio-1.06) > 0.03 {
+			t.Errorf("seed %d, robust-5: trimmed %d/%d, kept %d, refused %v, ratio %.4f", seed, b.Trimmed1, b.Trimmed2, b.N1, b.Refused, b.Ratio)
+		}
+		if b := CompareRounds(ref, arm, DefaultConfig(), TrimCascade); !b.Refused || b.Significant {
+			t.Errorf("seed %d: robust-4 (its records re-derive by it) no longer refuses two far rounds of six: %+v", seed, b)
+		}
+	}
+	three := func(r int, arm bool, v float64) float64 {
+		if arm && (r == 2 || r == 5 || r == 8) {
+			return v * 0.7
+		}
+		return v
+	}
+	ref, arm := blocksCampaign(4, 10, 1.0, 0.01, 0.01, three)
+	for _, how := range []RoundTrim{TrimCascade, TrimOneByOne} {
+		if b := CompareRounds(ref, arm, DefaultConfig(), how); !b.Refused || b.Significant {
+			t.Errorf("trim %d: three stalled rounds of ten on one side: refused %v, significant %v", how, b.Refused, b.Significant)
+		}
+	}
+}

@@ -227,12 +227,11 @@ func checkCalibration(t *testing.T, r calibResult, rule schema.Rule, campaigns i
 	if r.row.h == calibNoisy && r.row.schedule == "" && mustRule(rule).MDE == (analysis.ModelledMDE{StallRate: stats.StallRateSeen}) {
 		lo = 0.74
 	}
-	// Known shortfall of comparing by round: a stall costs its round, the
-	// reference's run with it, and six rounds are too few to estimate how
-	// often that happens (a campaign that saw no stall states the MDE of a
-	// host without): 66% at the stated MDE after six rounds (200
-	// campaigns a cell), 79% after ten.
-	if _, blocks := mustRule(rule).Comparison.(analysis.RoundBlocks); blocks && r.row.rounds == 6 {
+	// Rule robust-4 compared by round with stalls confirmed in a cascade
+	// and an MDE that modelled none where a campaign saw none: 72% at the
+	// stated MDE after six rounds (3,000 campaigns a cell), 76% after
+	// ten. Its records keep it; the current rule is held to the target.
+	if rule == schema.RuleRobust4 && r.row.rounds == 6 {
 		lo = 0.6
 	}
 	if r.powerAtMDE < lo-se(0.8) || r.powerAtMDE > 0.85+se(0.8) {

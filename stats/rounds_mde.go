@@ -1,0 +1,189 @@
+package stats
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// MDERounds is the minimum detectable effect of CompareRounds with
+// TrimOneByOne (rule robust-5) at the given power and two-sided level
+// alpha, for an increase (up, as new/old − 1) and a decrease (down, as
+// 1 − new/old). Where MDEBlocks takes the stalls at the rates the campaign
+// saw (a campaign that saw none models none, and its refusals at the rate
+// seen), this model draws the number of far rounds a comparison of this
+// many rounds meets from the posterior of their rate over every
+// comparison of the campaign (Beta(x + w, seen − x + w), w =
+// priorStalls, seen the rounds of all comparisons), even when none was
+// seen, and for each count:
+//
+//   - each far round's stray run falls on either side alike; a side with
+//     more than a quarter of the rounds refuses the comparison (no power),
+//     and each other comparison of the campaign is refused as often (the
+//     campaign is then INCONCLUSIVE);
+//   - a far round stays in at the share of far rounds the campaign kept
+//     (none when it saw none), moving the mean and widening the noise as
+//     in MDEBlocks, and is trimmed otherwise, costing the t-test a round
+//     and a degree of freedom;
+//   - the t quantile is the one at the rounds left.
+//
+// The looks' design scales the effect as in MDEBlocks. NaN when the
+// refusals alone make the power unreachable.
+func MDERounds(r Robust, all []Stalls, alpha, power, minEffect float64, d Design) (up, down float64) {
+	if math.IsNaN(r.SE) || r.DF < 1 || r.Blocks < 2 || alpha <= 0 || alpha >= 1 || power <= 0 || power >= 1 {
+		if r.SE == 0 && r.DF >= 1 && alpha > 0 && alpha < 1 {
+			return minEffect, minEffect
+		}
+		return math.NaN(), math.NaN()
+	}
+	m := roundsModel(r, all)
+	states, ok := m.states()
+	target := power / ok
+	if target >= 0.995 {
+		return math.NaN(), math.NaN()
+	}
+	f := designFactor(d, alpha, target)
+	dUp := f * roundsEffect(states, alpha, target, math.Log1p(minEffect), 1, m.shift)
+	dDown := f * roundsEffect(states, alpha, target, -math.Log1p(-minEffect), -1, m.shift)
+	return math.Expm1(dUp), -math.Expm1(-dDown)
+}
+
+// rounds is MDERounds' model of a comparison by round.
+type rounds struct {
+	n           int
+	sigma       float64 // the clean differences' noise, unbiased
+	far, slots  float64 // far rounds seen over the campaign's comparisons, and their runs
+	keptShare   float64 // the share of far rounds kept in
+	shift, rms  float64
+	comparisons int
+}
+
+func roundsModel(r Robust, all []Stalls) rounds {
+	m := rounds{n: r.Blocks, comparisons: max(1, len(all))}
+	m.sigma = r.Sigma * math.Sqrt2 / c4(r.DF+1)
+	var total, trimmed, kept int
+	var shift, sq float64
+	for _, s := range all {
+		total += s.Runs1 + s.Runs2
+		trimmed += s.Trimmed
+		kept += s.Kept
+		shift += s.Shift * float64(s.Kept)
+		sq += s.RMS * s.RMS * float64(s.Kept)
+	}
+	m.far, m.slots = float64(trimmed+kept), float64(max(total, 2*r.Blocks))
+	if trimmed+kept > 0 {
+		m.keptShare = float64(kept) / float64(trimmed+kept)
+	}
+	if kept > 0 {
+		m.shift, m.rms = shift/float64(kept), math.Sqrt(sq/float64(kept))
+	}
+	return m
+}
+
+// rateGrid is how many quantiles of the stray rate's posterior the model
+// averages over.
+const rateGrid = 16
+
+// roundsState is one way the comparison's rounds can fall: its weight,
+// the rounds left to the t-test, the kept far rounds' net shift (in far
+// rounds: those of the arm's side less the reference's) and the standard
+// error.
+type roundsState struct {
+	w, shift, se float64
+	n            int
+}
+
+// states are the ways the rounds fall when the campaign is not refused,
+// weighted to sum to one, and the chance that it is not refused. A run
+// strays (its round far out) at a rate p per run, drawn from the
+// posterior Beta(x + w, slots − x + w) of the far rounds x the campaign's
+// comparisons saw over their runs (w = priorStalls); each side of a round
+// strays at p; a side with more than a quarter of the rounds far out
+// refuses the comparison, and every comparison of the campaign meets the
+// same rate (the others' reference side is this one's).
+func (m rounds) states() ([]roundsState, float64) {
+	post := distuv.Beta{Alpha: m.far + priorStalls, Beta: m.slots - m.far + priorStalls}
+	quarter := TrimOneByOne.allowed(m.n)
+	byFar := make([]float64, 2*quarter+1)
+	ok := 0.0
+	for g := range rateGrid {
+		p := post.Quantile((float64(g) + 0.5) / rateGrid)
+		side := make([]float64, quarter+1)
+		okSide := 0.0
+		for i := range side {
+			side[i] = binomial(m.n, i, p)
+			okSide += side[i]
+		}
+		// The other comparisons share this one's reference (the
+		// baseline): each adds its own arm's side.
+		okThis := okSide * okSide
+		okAll := okThis * math.Pow(okSide, float64(m.comparisons-1)) / rateGrid
+		ok += okAll
+		for i := range side {
+			for j := range side {
+				byFar[i+j] += okAll * side[i] * side[j] / okThis
+			}
+		}
+	}
+	var out []roundsState
+	for f, wf := range byFar {
+		if wf/ok < 1e-7 {
+			continue
+		}
+		for k := 0; k <= f; k++ { // k of them kept in
+			wk := wf / ok * binomial(f, k, m.keptShare)
+			n := m.n - (f - k)
+			if wk < 1e-7 || n < 2 {
+				continue
+			}
+			df := float64(n - 1)
+			v := m.sigma*m.sigma + m.rms*m.rms*float64(k)*(1-float64(k)/float64(n))/df
+			se := math.Sqrt(v / float64(n))
+			for i := 0; i <= k; i++ { // i of the kept ones on the arm's side
+				out = append(out, roundsState{w: wk * binomial(k, i, 0.5), shift: float64(2*i-k) / float64(n), se: se, n: n})
+			}
+		}
+	}
+	return out, ok
+}
+
+// roundsEffect is the log effect in direction dir that the states detect
+// with the given power (each state at its own t quantile), by bisection.
+func roundsEffect(states []roundsState, alpha, power, floor, dir, shift float64) float64 {
+	type q struct {
+		t distuv.StudentsT
+		c float64
+	}
+	qs := map[int]q{}
+	for _, s := range states {
+		if _, ok := qs[s.n]; !ok {
+			t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(s.n - 1)}
+			qs[s.n] = q{t, t.Quantile(1 - alpha/2)}
+		}
+	}
+	pw := func(d float64) float64 {
+		var p, wsum float64
+		for _, s := range states {
+			k := qs[s.n]
+			thr := math.Max(k.c*s.se, floor)
+			// A kept stall slows its side: on the arm's side it works
+			// against an increase, on the reference's for it.
+			p += s.w * k.t.Survival((thr-d+dir*shift*s.shift)/s.se)
+			wsum += s.w
+		}
+		return p / wsum
+	}
+	lo, hi := 0.0, 1.0
+	for pw(hi) < power && hi < 64 {
+		hi *= 2
+	}
+	for range 60 {
+		mid := (lo + hi) / 2
+		if pw(mid) < power {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
+}
