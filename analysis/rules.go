@@ -34,9 +34,9 @@ var rules = map[schema.Rule]Rule{
 	// and the end, never stopped on.
 	schema.RuleRobust4: {Name: schema.RuleRobust4, Comparison: RoundBlocks{}, MDE: BlocksMDE{StallRate: stats.StallRateUncertain},
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF}, Pooling: Pools, Wording: SenseWords},
-	// robust-4 with stalls confirmed one at a time and an MDE whose far
-	// rounds, refusals and trimmed rounds come from their rate's
-	// posterior.
+	// robust-4 refusing from three far rounds on one side, far rounds put
+	// back one at a time, and an MDE whose far rounds, refusals and
+	// trimmed rounds come from their rate's posterior.
 	schema.RuleRobust5: {Name: schema.RuleRobust5, Comparison: RoundBlocks{Trim: stats.TrimOneByOne}, MDE: RoundsMDE{},
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF}, Pooling: Pools, Wording: SenseWords},
 }

@@ -76,7 +76,7 @@ func mdeMethod(m analysis.MDEModel) string {
 	case analysis.RoundsMDE:
 		return " The minimum detectable effect is stated for an increase and a decrease:" +
 			" the effect a campaign like this one (the same rounds and noise) claims with the stated power," +
-			" from the noise of the rounds the test kept (unbiased for small n)," +
+			" from the noise of the rounds the test kept (its median over campaigns like this one, for small n)," +
 			" with the rounds far out drawn from their rate over every comparison of the campaign, taken with its uncertainty even where none was seen:" +
 			" the rounds they cost or move, the chance that they refuse this comparison or another," +
 			" the chance that the control's noise vetoes, and the looks' spending; at least min_effect plus its margin."

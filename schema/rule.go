@@ -53,13 +53,13 @@ const (
 	RuleRobust4 Rule = "robust-4"
 	// RuleRobust5 is RuleRobust4 refusing a comparison only when more
 	// than a quarter of its rounds, and at least three, are far out on one
-	// side (two stalls of six rounds leave the median clean; robust-4
-	// refused one campaign in twenty of a quiet host for them), putting
-	// far rounds back one at a time, and with a minimum detectable effect
-	// that draws the far rounds from their rate's posterior even when a
-	// campaign saw none, the refusals and the rounds trimmed included:
-	// under robust-4 the MDE after six rounds on a quiet host was met with
-	// 72% power, under robust-5 with 84%. Everything else is RuleRobust4's.
+	// side (two stalls of six rounds leave the median clean), putting far
+	// rounds back one at a time, and with a minimum detectable
+	// effect that draws the far rounds from their rate's posterior even
+	// when a campaign saw none, the refusals and the rounds trimmed
+	// included: under robust-4 the MDE after six rounds on a quiet host
+	// was met with 72% power, under robust-5 with 84%. Everything else is
+	// RuleRobust4's.
 	RuleRobust5 Rule = "robust-5"
 	// RuleCurrent is the rule new records are written under.
 	RuleCurrent = RuleRobust5

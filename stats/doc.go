@@ -25,6 +25,10 @@
 //     a studentized residual beyond the Bonferroni t quantile at
 //     TrimAlpha), with a t-test and t interval; Trend and TrendDifference
 //     are an arm's own trend and its trend relative to the baseline.
+//   - CompareBlocks and CompareRounds: each arm against its reference
+//     round by round (a host step or a common drift cancels within the
+//     round, each arm keeps its own variance), far rounds trimmed as
+//     stalls and too many refused (RoundTrim, RoundOptions).
 //   - CompareRatios: how an arm's ratio to its baseline moved between two
 //     campaigns (a bootstrap of the ratio of ratios).
 //
@@ -40,7 +44,10 @@
 // degrees of freedom, min_effect, the stalls a campaign meets (trimmed or
 // kept; Stalls, PoolStalls, with their rate as seen or averaged over its
 // uncertainty, StallRate) and the sequential looks of the schedule.
-// MDERobust1 is rule robust-1's, which its records re-derive.
+// MDERobust1 is rule robust-1's, which its records re-derive. MDEBlocks
+// (rule robust-4) and MDERounds (robust-5) are the comparisons by round':
+// MDERounds draws the far rounds, the refusals and the rounds trimmed
+// from the rate's posterior even where a campaign saw none.
 //
 // # Drift
 //

@@ -60,7 +60,7 @@ type rounds struct {
 
 func roundsModel(r Robust, all []Stalls) rounds {
 	m := rounds{n: r.Blocks, comparisons: max(1, len(all))}
-	m.sigma = r.Sigma * math.Sqrt2 / c4(r.DF+1)
+	m.sigma = r.Sigma * math.Sqrt2 / medianS(r.DF)
 	var total, trimmed, kept int
 	var shift, sq float64
 	for _, s := range all {
@@ -90,7 +90,7 @@ const rateGrid = 16
 // error.
 type roundsState struct {
 	w, shift, se float64
-	n            int
+	df           int
 }
 
 // states are the ways the rounds fall when the campaign is not refused,
@@ -140,7 +140,7 @@ func (m rounds) states() ([]roundsState, float64) {
 			v := m.sigma*m.sigma + m.rms*m.rms*float64(k)*(1-float64(k)/float64(n))/df
 			se := math.Sqrt(v / float64(n))
 			for i := 0; i <= k; i++ { // i of the kept ones on the arm's side
-				out = append(out, roundsState{w: wk * binomial(k, i, 0.5), shift: float64(2*i-k) / float64(n), se: se, n: n})
+				out = append(out, roundsState{w: wk * binomial(k, i, 0.5), shift: float64(2*i-k) / float64(n), se: se, df: int(df)})
 			}
 		}
 	}
@@ -156,15 +156,15 @@ func roundsEffect(states []roundsState, alpha, power, floor, dir, shift float64)
 	}
 	qs := map[int]q{}
 	for _, s := range states {
-		if _, ok := qs[s.n]; !ok {
-			t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(s.n - 1)}
-			qs[s.n] = q{t, t.Quantile(1 - alpha/2)}
+		if _, ok := qs[s.df]; !ok {
+			t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(s.df)}
+			qs[s.df] = q{t, t.Quantile(1 - alpha/2)}
 		}
 	}
 	pw := func(d float64) float64 {
 		var p, wsum float64
 		for _, s := range states {
-			k := qs[s.n]
+			k := qs[s.df]
 			thr := math.Max(k.c*s.se, floor)
 			// A kept stall slows its side: on the arm's side it works
 			// against an increase, on the reference's for it.
@@ -186,4 +186,12 @@ func roundsEffect(states []roundsState, alpha, power, floor, dir, shift float64)
 		}
 	}
 	return hi
+}
+
+// medianS is the median of s/σ for a standard deviation s with df degrees
+// of freedom of normal values: the MDE of the median campaign like this
+// one, where c4 (its mean) states the MDE of the mean campaign, whose
+// power the median campaign falls short of.
+func medianS(df float64) float64 {
+	return math.Sqrt(distuv.ChiSquared{K: df}.Quantile(0.5) / df)
 }
