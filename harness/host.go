@@ -158,7 +158,13 @@ func (c *campaign) quietGate(ctx context.Context, slot Slot) *schema.QuietWait {
 			// The limit, not the time waited: the last look ends a
 			// sampling interval past max_wait, and "after 5s" for a
 			// 4s max_wait reads as a gate that ignored its setting.
-			c.progress.Printf("run %d: the host was not quiet after %v (%s); on_busy: %s: %s", slot.Seq, q.MaxWait, blocksText(res.Last), q.OnBusy, onBusyText(q.OnBusy))
+			// The last look may have found nothing to name (the host
+			// busy in all, no one process over the line): no "()".
+			why := ""
+			if b := blocksText(res.Last); b != "" {
+				why = " (" + b + ")"
+			}
+			c.progress.Printf("run %d: the host was not quiet after %v%s; on_busy: %s: %s", slot.Seq, q.MaxWait, why, q.OnBusy, onBusyText(q.OnBusy))
 		}
 		c.host.busy = true
 	case machine.QuietReached:

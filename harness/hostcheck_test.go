@@ -118,3 +118,28 @@ func TestCampaignHoldsItsDataFolderWhileItRuns(t *testing.T) {
 		t.Error("still running after the campaign ended")
 	}
 }
+
+// A wait that ran out says the limit it ran out at (not the time waited,
+// which ends a sampling interval past it) and names what kept the host
+// busy, with no empty parentheses when the last look named nothing.
+func TestQuietWaitRanOutSaysItsLimit(t *testing.T) {
+	for _, tc := range []struct {
+		last []machine.QuietBlock
+		want string
+	}{
+		{nil, "run 1: the host was not quiet after 4s; on_busy: wait"},
+		{[]machine.QuietBlock{{Reason: machine.QuietBusyProcess, PID: 9, Name: "spin", Cores: 1}}, "run 1: the host was not quiet after 4s (spin (pid 9) uses 100% of a core); on_busy: wait"},
+	} {
+		var out bytes.Buffer
+		c := testCampaign(t, strings.Replace(testScenario, "schedule: {rounds: 6}", "schedule: {rounds: 1}\ngates:\n  quiet: {window: 2s, max_wait: 4s, on_busy: wait}\n", 1))
+		c.exec = &hostFakeExec{}
+		c.host = hostState{check: busyHost, waitQuiet: func(context.Context, machine.QuietConfig) machine.QuietResult {
+			return machine.QuietResult{EndedBy: machine.QuietTimedOut, Waited: 4600 * time.Millisecond, Last: tc.last}
+		}, conditions: func(context.Context) machine.Conditions { return machine.Conditions{} }}
+		c.progress = NewProgress(&out, false, 0, 0)
+		executeTest(t, context.Background(), c)
+		if got := out.String(); !strings.Contains(got, tc.want) || strings.Contains(got, "()") {
+			t.Errorf("want %q in:\n%s", tc.want, got)
+		}
+	}
+}
