@@ -61,22 +61,17 @@ type rounds struct {
 func roundsModel(r Robust, all []Stalls) rounds {
 	m := rounds{n: r.Blocks, comparisons: max(1, len(all))}
 	m.sigma = r.Sigma * math.Sqrt2 / medianS(r.DF)
-	var total, trimmed, kept int
-	var shift, sq float64
+	var far, slots int
 	for _, s := range all {
-		total += s.Runs1 + s.Runs2
-		trimmed += s.Trimmed
-		kept += s.Kept
-		shift += s.Shift * float64(s.Kept)
-		sq += s.RMS * s.RMS * float64(s.Kept)
+		far += s.Trimmed + s.Kept
+		slots += s.Runs1 + s.Runs2
 	}
-	m.far, m.slots = float64(trimmed+kept), float64(max(total, 2*r.Blocks))
-	if trimmed+kept > 0 {
-		m.keptShare = float64(kept) / float64(trimmed+kept)
+	pooled := PoolStalls(Stalls{}, all)
+	m.far, m.slots = float64(far), float64(max(slots, 2*r.Blocks))
+	if far > 0 {
+		m.keptShare = pooled.KeptRate / (pooled.TrimRate + pooled.KeptRate)
 	}
-	if kept > 0 {
-		m.shift, m.rms = shift/float64(kept), math.Sqrt(sq/float64(kept))
-	}
+	m.shift, m.rms = pooled.Shift, pooled.RMS
 	return m
 }
 
@@ -173,19 +168,7 @@ func roundsEffect(states []roundsState, alpha, power, floor, dir, shift float64)
 		}
 		return p / wsum
 	}
-	lo, hi := 0.0, 1.0
-	for pw(hi) < power && hi < 64 {
-		hi *= 2
-	}
-	for range 60 {
-		mid := (lo + hi) / 2
-		if pw(mid) < power {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return hi
+	return solvePower(pw, power)
 }
 
 // medianS is the median of s/σ for a standard deviation s with df degrees
