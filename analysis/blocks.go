@@ -25,7 +25,7 @@ func (b RoundBlocks) compare(in Input, s samples, refs []string, arm, metric str
 	for _, r := range refs {
 		ref = append(ref, s.timed(in, r, metric)...)
 	}
-	return stats.CompareRounds(ref, s.timed(in, arm, metric), cfg, stats.RoundOptions{Trim: b.Trim})
+	return stats.CompareRounds(ref, s.timed(in, arm, metric), cfg, b.Trim)
 }
 
 func (RoundBlocks) store(r stats.Robust, alpha, minEffect float64) schema.Comparison {

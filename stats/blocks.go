@@ -39,14 +39,7 @@ const StallFloor = 0.1
 // deviation over √2 (one run's noise were both sides alike), so that the
 // MDE models read it as the regression's.
 func CompareBlocks(ref, arm []Timed, c Config) Robust {
-	return CompareRounds(ref, arm, c, RoundOptions{Trim: TrimCascade})
-}
-
-// RoundOptions are the choices of a comparison by round that differ
-// between the rules that compare by round.
-type RoundOptions struct {
-	// Trim is how the far rounds are confirmed as stalls.
-	Trim RoundTrim
+	return CompareRounds(ref, arm, c, TrimCascade)
 }
 
 // RoundTrim is how a comparison by round confirms the rounds that its
@@ -82,10 +75,9 @@ func (how RoundTrim) allowed(n int) int {
 	return n / 4
 }
 
-// CompareRounds is CompareBlocks with the given options.
-func CompareRounds(ref, arm []Timed, c Config, o RoundOptions) Robust {
+// CompareRounds is CompareBlocks with the given confirmation of stalls.
+func CompareRounds(ref, arm []Timed, c Config, how RoundTrim) Robust {
 	c = c.withDefaults()
-	how := o.Trim
 	out := Robust{Result: Result{Ratio: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: c.Confidence, P: 1,
 		Method: "round blocks: the arm against its reference within each round, stalled rounds trimmed; t-test and t interval"},
 		Delta: math.NaN(), SE: math.NaN(), DF: math.NaN(), Sigma: math.NaN()}

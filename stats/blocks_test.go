@@ -138,11 +138,11 @@ func TestCompareRoundsTrimsTwoStallsOfSix(t *testing.T) {
 	}
 	for seed := uint64(1); seed <= 20; seed++ {
 		ref, arm := blocksCampaign(seed, 6, 1.06, 0.01, 0.01, two)
-		b := CompareRounds(ref, arm, DefaultConfig(), RoundOptions{Trim: TrimOneByOne})
+		b := CompareRounds(ref, arm, DefaultConfig(), TrimOneByOne)
 		if b.Trimmed2 != 2 || b.N1 != 4 || b.Refused || !b.Significant || math.Abs(b.Ratio-1.06) > 0.03 {
 			t.Errorf("seed %d, robust-5: trimmed %d/%d, kept %d, refused %v, ratio %.4f", seed, b.Trimmed1, b.Trimmed2, b.N1, b.Refused, b.Ratio)
 		}
-		if b := CompareRounds(ref, arm, DefaultConfig(), RoundOptions{Trim: TrimCascade}); !b.Refused || b.Significant {
+		if b := CompareRounds(ref, arm, DefaultConfig(), TrimCascade); !b.Refused || b.Significant {
 			t.Errorf("seed %d: robust-4 (its records re-derive by it) no longer refuses two far rounds of six: %+v", seed, b)
 		}
 	}
@@ -154,7 +154,7 @@ func TestCompareRoundsTrimsTwoStallsOfSix(t *testing.T) {
 	}
 	ref, arm := blocksCampaign(4, 10, 1.0, 0.01, 0.01, three)
 	for _, how := range []RoundTrim{TrimCascade, TrimOneByOne} {
-		if b := CompareRounds(ref, arm, DefaultConfig(), RoundOptions{Trim: how}); !b.Refused || b.Significant {
+		if b := CompareRounds(ref, arm, DefaultConfig(), how); !b.Refused || b.Significant {
 			t.Errorf("trim %d: three stalled rounds of ten on one side: refused %v, significant %v", how, b.Refused, b.Significant)
 		}
 	}

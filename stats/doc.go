@@ -28,7 +28,7 @@
 //   - CompareBlocks and CompareRounds: each arm against its reference
 //     round by round (a host step or a common drift cancels within the
 //     round, each arm keeps its own variance), far rounds trimmed as
-//     stalls and too many refused (RoundTrim, RoundOptions).
+//     stalls and too many refused (RoundTrim).
 //   - CompareRatios: how an arm's ratio to its baseline moved between two
 //     campaigns (a bootstrap of the ratio of ratios).
 //
