@@ -142,7 +142,7 @@ for stop in "$@"; do
 			--out "$dir/records" "$dir/scenario.yaml" >"$dir/run.out" 2>&1 &
 		pid=$! t0= stopped=
 		while kill -0 "$pid" 2>/dev/null; do
-			if [ -z "$t0" ] && grep -q ' run 1/' "$dir/run.out"; then t0=$(date +%s); fi
+			if [ -z "$t0" ] && grep -q ' run 1/' "$dir/run.out" 2>/dev/null; then t0=$(date +%s); fi
 			if [ -n "$t0" ] && [ -z "$stopped" ] && [ $(($(date +%s) - t0)) -ge "$limit" ]; then
 				kill -INT "$pid" && stopped=1
 			fi
