@@ -332,6 +332,14 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 		switch {
 		case knowAge:
 			end := woke.Add(-age)
+			// The kernel stamps the last byte as it arrives, the first
+			// token event when decodebench read it: on a reply that
+			// arrives all at once (or a loaded host) the read can come
+			// after the last byte's arrival. The stream does not end
+			// before its first token was read.
+			if first := r.Start.Add(r.FirstTokenAt); r.FirstTokenAt != 0 && end.Before(first) {
+				end = first
+			}
 			endAt := end.Sub(r.Start)
 			if heldTokens && r.LastTokenAt > endAt {
 				r.LastTokenAt = endAt
