@@ -137,12 +137,17 @@ func (e errBusyHost) Error() string {
 // wait ran out, the host is taken as busy: later runs look once and go on
 // (on_busy) while it stays busy, and wait again in full once a run finds
 // it quiet, so that a busy host costs one max_wait, not one per run.
-func (c *campaign) quietGate(ctx context.Context, slot Slot) *schema.QuietWait {
+// announce: the progress line's phase says "waiting for a quiet host"
+// (a caller whose phase already says so, as it overlaps the cooldown,
+// gives false).
+func (c *campaign) quietGate(ctx context.Context, slot Slot, announce bool) *schema.QuietWait {
 	q := c.policy.Gates.Quiet
 	if q == nil {
 		return nil
 	}
-	c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("waiting for a quiet host (%v)", q.Window))
+	if announce {
+		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("waiting for a quiet host (%v)", q.Window))
+	}
 	wait := c.host.waitQuiet
 	if wait == nil {
 		wait = machine.WaitQuiet

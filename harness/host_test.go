@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -104,5 +105,43 @@ func TestQuietGateAbortStopsCampaign(t *testing.T) {
 	rec, fx = loopCampaign(t, "schedule: {rounds: 4}\ngates:\n  quiet: {on_busy: mark}\n", host)
 	if fx.runs != 8 || rec.Runs[0].Quiet.OnBusy != "mark" || !rec.Analysis.Marks[0].Contended {
 		t.Errorf("mark: runs %d, quiet %+v, contended %v", fx.runs, rec.Runs[0].Quiet, rec.Analysis.Marks[0].Contended)
+	}
+}
+
+// A fixed cooldown is watched by the quiet gate as it passes: the gate is
+// asked before the cooldown ends, and a host found quiet within it holds
+// the run no longer (no quiet phase past the cooldown). The gate of the
+// first run, which has no cooldown, is timed as before.
+func TestQuietGateWatchesTheCooldown(t *testing.T) {
+	var mu sync.Mutex
+	var asked []time.Time
+	host := hostState{
+		waitQuiet: func(context.Context, machine.QuietConfig) machine.QuietResult {
+			mu.Lock()
+			asked = append(asked, time.Now())
+			mu.Unlock()
+			return machine.QuietResult{EndedBy: machine.QuietReached, Waited: 5 * time.Second}
+		},
+		conditions: func(context.Context) machine.Conditions { return machine.Conditions{} },
+	}
+	rec, fx := loopCampaign(t, "schedule: {rounds: 2, cooldown: 1s}\ngates:\n  quiet: {window: 5s}\n", host)
+	if fx.runs != 4 || len(asked) != 4 {
+		t.Fatalf("runs %d, quiet gates %d", fx.runs, len(asked))
+	}
+	for i, r := range rec.Runs {
+		if r.Quiet == nil || r.Quiet.WaitedS != 5 {
+			t.Errorf("run %d: quiet %+v", r.Seq, r.Quiet)
+		}
+		if i == 0 {
+			continue
+		}
+		// Asked at the cooldown's start, a second before the run began;
+		// after it, the run would begin at once.
+		if lead := r.Start.Sub(asked[i]); lead < 500*time.Millisecond {
+			t.Errorf("run %d: the gate was asked %v before the run began, after its 1s cooldown", r.Seq, lead)
+		}
+		if r.Phases.CooldownS < 0.9 || r.Phases.QuietS != 0 {
+			t.Errorf("run %d: cooldown %.3fs, quiet past it %.6fs", r.Seq, r.Phases.CooldownS, r.Phases.QuietS)
+		}
 	}
 }

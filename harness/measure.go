@@ -3,12 +3,58 @@ package harness
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/decodebench/decodebench/schema"
 )
 
 var errInterrupted = errors.New("interrupted")
+
+// waitBefore cools down and holds the run until the host is quiet,
+// timing each in the run's phases. A fixed cooldown is watched by the
+// quiet gate as it passes (the host's other processes are as much the
+// gate's business then as after it): the gate's window may begin with the
+// cooldown, and QuietS is only what the gate held the run past its end.
+// An adaptive cooldown (until_quiet) reads the host's load itself and
+// runs before the gate.
+func (c *campaign) waitBefore(ctx context.Context, slot Slot, run *schema.Run) {
+	ph := run.Phases
+	sched := c.policy.Schedule
+	if c.lastEnd.IsZero() || (sched.Cooldown <= 0 && sched.UntilQuiet == nil) {
+		lap := time.Now()
+		if run.Quiet = c.quietGate(ctx, slot, true); run.Quiet != nil {
+			ph.QuietS = time.Since(lap).Seconds()
+		}
+		return
+	}
+	lap := time.Now()
+	if sched.UntilQuiet != nil || c.policy.Gates.Quiet == nil {
+		run.Cooldown = c.cooldown(ctx, slot)
+		ph.CooldownS = time.Since(lap).Seconds()
+		if ctx.Err() != nil {
+			return
+		}
+		lap = time.Now()
+		if run.Quiet = c.quietGate(ctx, slot, true); run.Quiet != nil {
+			ph.QuietS = time.Since(lap).Seconds()
+		}
+		return
+	}
+	c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("cooldown %v, waiting for a quiet host (%v) from its start", sched.Cooldown, c.policy.Gates.Quiet.Window))
+	gate := make(chan *schema.QuietWait, 1)
+	go func() { gate <- c.quietGate(ctx, slot, false) }()
+	select {
+	case <-time.After(sched.Cooldown):
+	case <-ctx.Done():
+	}
+	ph.CooldownS = time.Since(lap).Seconds()
+	lap = time.Now()
+	run.Quiet = <-gate
+	if held := time.Since(lap).Seconds(); held > 0.001 {
+		ph.QuietS = held
+	}
+}
 
 // measure cools down, runs one slot, samples load around it, and journals
 // the run. It returns errInterrupted, without journaling, when ctx is done
@@ -20,18 +66,7 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 	if attempt > 1 {
 		run.Attempt = attempt
 	}
-	lap, cools := time.Now(), !c.lastEnd.IsZero() && (c.policy.Schedule.Cooldown > 0 || c.policy.Schedule.UntilQuiet != nil)
-	run.Cooldown = c.cooldown(ctx, slot)
-	if cools {
-		ph.CooldownS = time.Since(lap).Seconds()
-	}
-	if ctx.Err() != nil {
-		return run, errInterrupted
-	}
-	lap = time.Now()
-	if run.Quiet = c.quietGate(ctx, slot); run.Quiet != nil {
-		ph.QuietS = time.Since(lap).Seconds()
-	}
+	c.waitBefore(ctx, slot, &run)
 	if ctx.Err() != nil {
 		return run, errInterrupted
 	}

@@ -11,7 +11,9 @@ import "time"
 type Phases struct {
 	SpanS float64 `json:"span_s"`
 	// CooldownS is the wait before the run (fixed or until quiet), QuietS
-	// the quiet gate's.
+	// the quiet gate's past it (the gate watches a fixed cooldown as it
+	// passes, so that its window may begin with it; in records from
+	// before, the gate began after the cooldown).
 	CooldownS float64 `json:"cooldown_s,omitempty"`
 	QuietS    float64 `json:"quiet_s,omitempty"`
 	// StartS is the engine's launch to its ready answer (ReadyS).
