@@ -23,7 +23,8 @@ func TestCompareTwoSettings(t *testing.T) {
 		return []string{llamaServer, "-m", filepath.Join(modelDir, "target.gguf"), "-np", "1", "-c", "512", "--alias", p.tag, "-t", threads}
 	}
 	args := []string{"compare", "--out", p.out, "--date", "2026-01-02", "--rounds", "3",
-		"--set", "engine.request.max_tokens=16", "--set", "schedule.cooldown=0s", "--set", "gates.quiet.max_wait=2s", "--"}
+		"--set", "engine.request.max_tokens=16", "--set", "schedule.cooldown=0s", "--set", "gates.quiet.max_wait=2s",
+		"--set", "gates.quiet.window=1s", "--"} // a second of quiet a run, not the starter's five
 	args = append(append(append(args, side("2")...), "--"), side("1")...)
 	res := p.launch(t, "", args...).wait(t)
 	rec := res.record
