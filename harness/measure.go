@@ -21,38 +21,42 @@ var errInterrupted = errors.New("interrupted")
 func (c *campaign) waitBefore(ctx context.Context, slot Slot, run *schema.Run) {
 	ph := run.Phases
 	sched := c.policy.Schedule
-	if c.lastEnd.IsZero() || (sched.Cooldown <= 0 && sched.UntilQuiet == nil) {
-		lap := time.Now()
-		if run.Quiet = c.quietGate(ctx, slot, true); run.Quiet != nil {
-			ph.QuietS = time.Since(lap).Seconds()
-		}
+	cools := !c.lastEnd.IsZero() && (sched.Cooldown > 0 || sched.UntilQuiet != nil)
+	if cools && sched.UntilQuiet == nil && c.policy.Gates.Quiet != nil {
+		c.watchedCooldown(ctx, slot, run)
 		return
 	}
-	lap := time.Now()
-	if sched.UntilQuiet != nil || c.policy.Gates.Quiet == nil {
+	if cools {
+		lap := time.Now()
 		run.Cooldown = c.cooldown(ctx, slot)
 		ph.CooldownS = time.Since(lap).Seconds()
 		if ctx.Err() != nil {
 			return
 		}
-		lap = time.Now()
-		if run.Quiet = c.quietGate(ctx, slot, true); run.Quiet != nil {
-			ph.QuietS = time.Since(lap).Seconds()
-		}
-		return
 	}
-	c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("cooldown %v, waiting for a quiet host (%v) from its start", sched.Cooldown, c.policy.Gates.Quiet.Window))
+	lap := time.Now()
+	if run.Quiet = c.quietGate(ctx, slot, true); run.Quiet != nil {
+		ph.QuietS = time.Since(lap).Seconds()
+	}
+}
+
+// watchedCooldown is a fixed cooldown with the quiet gate watching it
+// from its start; the run goes on once both have ended.
+func (c *campaign) watchedCooldown(ctx context.Context, slot Slot, run *schema.Run) {
+	cool := c.policy.Schedule.Cooldown
+	c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("cooldown %v, waiting for a quiet host (%v) from its start", cool, c.policy.Gates.Quiet.Window))
+	lap := time.Now()
 	gate := make(chan *schema.QuietWait, 1)
 	go func() { gate <- c.quietGate(ctx, slot, false) }()
 	select {
-	case <-time.After(sched.Cooldown):
+	case <-time.After(cool):
 	case <-ctx.Done():
 	}
-	ph.CooldownS = time.Since(lap).Seconds()
+	run.Phases.CooldownS = time.Since(lap).Seconds()
 	lap = time.Now()
 	run.Quiet = <-gate
 	if held := time.Since(lap).Seconds(); held > 0.001 {
-		ph.QuietS = held
+		run.Phases.QuietS = held
 	}
 }
 
