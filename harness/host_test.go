@@ -133,6 +133,9 @@ func TestQuietGateWatchesTheCooldown(t *testing.T) {
 			t.Errorf("run %d: quiet %+v", r.Seq, r.Quiet)
 		}
 		if i == 0 {
+			if r.Phases.CooldownS != 0 || r.Phases.QuietS <= 0 {
+				t.Errorf("run 1: cooldown %.3fs, quiet %.6fs: want no cooldown and the gate timed", r.Phases.CooldownS, r.Phases.QuietS)
+			}
 			continue
 		}
 		// Asked at the cooldown's start, a second before the run began;
