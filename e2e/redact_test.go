@@ -153,8 +153,8 @@ engine:
   request: {timeout: 2m}
   output:
     metrics:
-      decode_tok_s: 'eval time = .*, +([0-9.]+) tokens per second'
-    tokens: '\beval time = .* / +([0-9]+) runs'
+      decode_tok_s: ': +eval time = .*, +([0-9.]+) tokens per second'
+    tokens: ': +eval time = .* / +([0-9]+) runs'
 arms:
   - name: t2
     args: ["-t", "2"]

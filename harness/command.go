@@ -95,8 +95,31 @@ func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *schema.Ru
 	run.Leftovers = leftovers(res.Leftovers)
 	run.EngineOutput = engineOutput(res.Window, res.LogCut)
 	run.Metrics = map[string]float64{schema.WallS: res.Wall.Seconds()}
+	if err := e.figures(res.Lines, run); err != nil {
+		return err
+	}
+	run.Output = e.text(res.Stdout)
+	sum := sha256.Sum256([]byte(run.Output))
+	run.OutputSHA256 = hex.EncodeToString(sum[:])
+	if err := c.observe(engine.Observation{Window: res.Lines, Reply: lastJSON(res.Stdout)}, run); err != nil {
+		return err
+	}
+	return lostCount(c.policy, run)
+}
+
+// figures reads the run's metrics and generated-token count from the
+// command's lines, the last match of each pattern counting. A missing
+// primary metric, or a missing count where the scenario declares a tokens
+// pattern, fails the run: llama.cpp's CLIs now and then exit before their
+// log thread has written the last lines, and a run that lost its timing
+// line must not be kept on a figure read from another one (llama-
+// completion's "prompt eval time" line, printed just before the lost
+// "eval time" one, is matched by a loose pattern) nor with its count read
+// as 0. The run fails and on_failure: retry runs it again.
+func (e *commandExecutor) figures(lines []string, run *schema.Run) error {
+	s := e.c.scenario
 	for m, re := range e.metrics {
-		v, ok := lastNumber(re, res.Lines)
+		v, ok := lastNumber(re, lines)
 		if !ok {
 			if m == s.Metrics.Primary {
 				return fmt.Errorf("the command's output has no match for the %s pattern %q", m, re)
@@ -111,22 +134,19 @@ func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *schema.Ru
 		}
 		run.Metrics[m] = v
 	}
-	if e.tokens != nil {
-		if v, ok := lastNumber(e.tokens, res.Lines); ok {
-			if iv, bad := engine.ImpossibleTokens("tokens", v, s.Engine.Request.MaxTokens); bad {
-				run.Impossible = append(run.Impossible, iv)
-			} else {
-				run.Tokens, run.TokenSource = int(v), TokensFromCommand
-			}
-		}
+	if e.tokens == nil {
+		return nil
 	}
-	run.Output = e.text(res.Stdout)
-	sum := sha256.Sum256([]byte(run.Output))
-	run.OutputSHA256 = hex.EncodeToString(sum[:])
-	if err := c.observe(engine.Observation{Window: res.Lines, Reply: lastJSON(res.Stdout)}, run); err != nil {
-		return err
+	v, ok := lastNumber(e.tokens, lines)
+	if !ok {
+		return fmt.Errorf("the command's output has no match for the tokens pattern %q: a count the command did not print is not 0", e.tokens)
 	}
-	return lostCount(c.policy, run)
+	if iv, bad := engine.ImpossibleTokens("tokens", v, s.Engine.Request.MaxTokens); bad {
+		run.Impossible = append(run.Impossible, iv)
+	} else {
+		run.Tokens, run.TokenSource = int(v), TokensFromCommand
+	}
+	return nil
 }
 
 // lastNumber returns the capture of the last line the pattern matches.

@@ -26,8 +26,8 @@ const (
 //
 //	output:
 //	  metrics:                        # metric → regular expression with one capture group
-//	    decode_tok_s: 'eval time = .*, +([0-9.]+) tokens per second'
-//	  tokens: 'eval time = .* / +([0-9]+) runs'   # optional: generated tokens
+//	    decode_tok_s: ': +eval time = .*, +([0-9.]+) tokens per second'
+//	  tokens: ': +eval time = .* / +([0-9]+) runs'   # optional: generated tokens
 //	  text: {stream: stdout, after: '', before: ''} # the generated text, for output identity
 //
 // Patterns apply to every line the command wrote, stdout and stderr; the
@@ -55,7 +55,7 @@ func (e Engine) IsCommand() bool { return e.Kind == KindCommand }
 func (s *Scenario) validateCommandEngine(p *problems) {
 	o := s.Engine.Output
 	if len(o.Metrics) == 0 && s.Metrics.Primary != schema.WallS {
-		p.at("engine.output.metrics", "a command engine needs a pattern for its primary metric %q (e.g. decode_tok_s: 'eval time = .*, +([0-9.]+) tokens per second'), or metrics.primary: wall_s", s.Metrics.Primary)
+		p.at("engine.output.metrics", "a command engine needs a pattern for its primary metric %q (e.g. decode_tok_s: ': +eval time = .*, +([0-9.]+) tokens per second'), or metrics.primary: wall_s", s.Metrics.Primary)
 	}
 	names := make([]string, 0, len(o.Metrics))
 	for m := range o.Metrics {
