@@ -21,7 +21,7 @@ engine:
   command: ["${REFERENCE_DIR}/engine", "--port", "${PORT}"]
   source: "${REFERENCE_DIR}"
   ready: {timeout: 30s}
-  request: {prompt: "hi", max_tokens: 64, temperature: 0, seed: 0, ignore_eos: true}
+  request: {prompt: "hi", max_tokens: 24, temperature: 0, seed: 0, ignore_eos: true}
 arms:
   - name: reference
   - name: candidate

@@ -40,7 +40,7 @@ engine:
   ready: {timeout: 30s}
   request:
     prompt: "hi"
-    max_tokens: 64
+    max_tokens: 24
     temperature: 0
     seed: 0
     ignore_eos: true

@@ -18,7 +18,7 @@ engine:
   command: ["${BASE_BIN}", "--port", "${PORT}"]
   source: "${BASE_SRC}"
   ready: {timeout: 30s}
-  request: {prompt: "hi", max_tokens: 64, temperature: 0, seed: 0, ignore_eos: true}
+  request: {prompt: "hi", max_tokens: 24, temperature: 0, seed: 0, ignore_eos: true}
 arms:
   - name: base
   - name: head
