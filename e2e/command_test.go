@@ -122,7 +122,7 @@ func TestCommandEngineLlamaCompletion(t *testing.T) {
 	yaml, bin := cliScenario(t, "llamacpp-cli.yaml", "llama-completion", "LLAMA_COMPLETION",
 		`"-n", "64"`, `"-n", "16"`, "rounds: {min: 5, max: 20, max_time: 10m, every: 5}, warmup: 1, cooldown: 1s", "rounds: 4, warmup: 1, cooldown: 0s",
 		"gates:\n  max_spread: 50%\n  max_contended: 50%\n", "exactness: {compare: [t1], on_mismatch: report}\ngates:\n  max_spread: 0\n  max_contended: 0\n",
-		"quiet: {window: 5s, interval: 1s, max_wait: 1m, on_busy: wait}", "quiet: {window: 1s, interval: 1s, max_wait: 10s, on_busy: wait}")
+		"quiet: {window: 5s, interval: 1s, max_wait: 1m, on_busy: wait}", "quiet: {window: 500ms, interval: 500ms, max_wait: 10s, on_busy: wait}")
 	code, rec, md, _ := runFile(t, yaml, bin)
 	if code != 0 && code != 2 {
 		t.Fatalf("exit %d", code)
@@ -152,7 +152,7 @@ func TestCommandEngineLlamaSpeculative(t *testing.T) {
 	yaml, bin := cliScenario(t, "llamacpp-speculative-cli.yaml", "llama-speculative", "LLAMA_SPECULATIVE",
 		`"-n", "64"`, `"-n", "16"`, "rounds: {min: 5, max: 20, max_time: 10m, every: 5}, warmup: 0, cooldown: 1s", "rounds: 2, warmup: 0, cooldown: 0s",
 		"gates:\n  max_spread: 50%\n  max_contended: 50%\n", "gates:\n  max_spread: 0\n  max_contended: 0\n",
-		"quiet: {window: 5s, interval: 1s, max_wait: 1m, on_busy: wait}", "quiet: {window: 1s, interval: 1s, max_wait: 10s, on_busy: wait}")
+		"quiet: {window: 5s, interval: 1s, max_wait: 1m, on_busy: wait}", "quiet: {window: 500ms, interval: 500ms, max_wait: 10s, on_busy: wait}")
 	code, rec, _, _ := runFile(t, yaml, bin)
 	if code != 0 && code != 2 {
 		t.Fatalf("exit %d", code)

@@ -24,7 +24,7 @@ func TestCompareTwoSettings(t *testing.T) {
 	}
 	args := []string{"compare", "--out", p.out, "--date", "2026-01-02", "--rounds", "3",
 		"--set", "engine.request.max_tokens=16", "--set", "schedule.cooldown=0s", "--set", "gates.quiet.max_wait=2s",
-		"--set", "gates.quiet.window=1s", "--"} // a second of quiet a run, not the starter's five
+		"--set", "gates.quiet.window=500ms", "--set", "gates.quiet.interval=500ms", "--"} // half a second of quiet a run, not the starter's five
 	args = append(append(append(args, side("2")...), "--"), side("1")...)
 	res := p.launch(t, "", args...).wait(t)
 	rec := res.record

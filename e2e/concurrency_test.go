@@ -39,8 +39,8 @@ func TestConcurrencySweep(t *testing.T) {
 		code, rec, md, _ := runScenario(t, "llamacpp-concurrency", []string{"--rounds", "3", "--set", "schedule.cooldown=0s",
 			"--set", "engine.request.max_tokens=64", "--set", "gates.max_spread=0", "--set", "gates.max_contended=0",
 			// A busy host costs one wait (the shipped scenario's is a
-			// minute); a second of quiet a run, not the shipped five.
-			"--set", "gates.quiet.max_wait=10s", "--set", "gates.quiet.window=1s"},
+			// minute); half a second of quiet a run, not the shipped five.
+			"--set", "gates.quiet.max_wait=10s", "--set", "gates.quiet.window=500ms", "--set", "gates.quiet.interval=500ms"},
 			"LLAMA_SERVER="+llamaServer, "DECODEBENCH_LOCK="+filepath.Join(t.TempDir(), "host.lock"))
 		if code != 0 && code != 2 {
 			t.Fatalf("exit %d, verdict %s", code, rec.Verdict)
