@@ -22,6 +22,9 @@ type Input struct {
 	Policy   scenarios.Policy
 	Runs     []Run
 	Campaign Campaign
+	// decisionOnly leaves the MDEs out (zero): what a sequential look
+	// that goes on judges (SequentialDone), where no MDE is read.
+	decisionOnly bool
 }
 
 // Campaign holds the facts about the campaign as a whole that its runs do

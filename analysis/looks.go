@@ -155,7 +155,10 @@ func roundsRun(in Input) int {
 // runs in: at a look, when every test arm's verdict is decided (a
 // significant change), or at the last look; and the analysis it judged.
 // It is false between looks, for a schedule without looks and under a rule
-// that does not spend alpha over looks.
+// that does not spend alpha over looks. A look that goes on is judged
+// without the MDEs, which decide nothing and cost most of an analysis
+// (its Analysis has them zero); a look that stops returns the whole
+// analysis, as Analyze gives it.
 func SequentialDone(in Input) (bool, Analysis) {
 	in = resolved(in)
 	r := in.Policy.Schedule.Rounds
@@ -169,11 +172,16 @@ func SequentialDone(in Input) (bool, Analysis) {
 	if look < 0 || !in.Campaign.Rule.Sequential() {
 		return false, Analysis{}
 	}
-	a := Analyze(in)
 	if lastLook(in, look, rounds) {
-		return true, a
+		return true, Analyze(in)
 	}
-	return a.Sequential != nil && a.Sequential.Decided, a
+	judged := in
+	judged.decisionOnly = true
+	a := Analyze(judged)
+	if a.Sequential != nil && a.Sequential.Decided {
+		return true, Analyze(in)
+	}
+	return false, a
 }
 
 // sequential is the sequential account of a campaign under a schedule

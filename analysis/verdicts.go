@@ -53,7 +53,7 @@ func armVerdicts(in Input, s samples) ([]schema.ArmVerdict, []schema.Reason, []s
 	// a rule whose control vetoes makes up for the chance that the
 	// control's own noise does.
 	power := MDEPower
-	if control != "" {
+	if control != "" && !in.decisionOnly {
 		power = rule.Control.power(func() stats.Robust { return compare([]string{p.Baseline}, control) }, alpha, p.Stats.MinEffect)
 	}
 	// A test arm is compared with the reference (the baseline, and the
@@ -91,9 +91,11 @@ func armVerdicts(in Input, s samples) ([]schema.ArmVerdict, []schema.Reason, []s
 			v.MDEAlpha = alpha / float64(len(family))
 			m.level, m.power = v.MDEAlpha, power
 		}
-		m.design = rule.Looks.design(j, i, m.level)
-		up, down := rule.MDE.mde(m)
-		v.MDE, v.MDEDown = orZero(up), orZero(down)
+		if !in.decisionOnly {
+			m.design = rule.Looks.design(j, i, m.level)
+			up, down := rule.MDE.mde(m)
+			v.MDE, v.MDEDown = orZero(up), orZero(down)
+		}
 		var vc stats.Robust
 		switch {
 		case v.Control:
