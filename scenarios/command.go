@@ -69,6 +69,7 @@ func (s *Scenario) validateCommandEngine(p *problems) {
 			continue
 		}
 		checkCapture(p, key, o.Metrics[m])
+		warnPromptLine(p, key, o.Metrics[m])
 	}
 	if s.Metrics.Primary != schema.WallS && len(o.Metrics) > 0 {
 		if _, ok := o.Metrics[s.Metrics.Primary]; !ok {
@@ -77,6 +78,7 @@ func (s *Scenario) validateCommandEngine(p *problems) {
 	}
 	if o.Tokens != "" {
 		checkCapture(p, "engine.output.tokens", o.Tokens)
+		warnPromptLine(p, "engine.output.tokens", o.Tokens)
 	}
 	for _, x := range []struct{ key, re string }{{"engine.output.text.after", o.Text.After}, {"engine.output.text.before", o.Text.Before}} {
 		if x.re == "" {
@@ -110,5 +112,26 @@ func checkCapture(p *problems, key, expr string) {
 		p.at(key, "invalid regular expression: %v", err)
 	case re.NumSubexp() != 1:
 		p.at(key, "the regular expression needs exactly one capture group for the number (has %d)", re.NumSubexp())
+	}
+}
+
+// llama.cpp's CLIs end with their timing lines, the prompt's just before
+// the decode's (llama-completion, build 11669; harness/testdata).
+const (
+	llamaPromptLine = "0.00.178.322 I common_perf_print: prompt eval time =      16.03 ms /     5 tokens (    3.21 ms per token,   311.84 tokens per second)"
+	llamaEvalLine   = "0.00.178.324 I common_perf_print:        eval time =     105.41 ms /    15 runs   (    7.03 ms per token,   142.30 tokens per second)"
+)
+
+// warnPromptLine warns of a pattern that reads llama.cpp's decode line
+// and its prompt line alike: a run whose output lost its last lines (the
+// CLIs do not always flush their log before they exit) would be read at
+// the prompt's figures instead of failing.
+func warnPromptLine(p *problems, key, expr string) {
+	re, err := regexp.Compile(expr)
+	if err != nil || re.NumSubexp() != 1 {
+		return
+	}
+	if re.MatchString(llamaEvalLine) && re.MatchString(llamaPromptLine) {
+		p.warn(key, "%q also matches llama.cpp's \"prompt eval time\" line, printed just before the \"eval time\" one: a run that lost its last lines would be read at the prompt's figures; anchor it to its own line (': +eval time = …')", expr)
 	}
 }
