@@ -132,6 +132,7 @@ func warnPromptLine(p *problems, key, expr string) {
 		return
 	}
 	if re.MatchString(llamaEvalLine) && re.MatchString(llamaPromptLine) {
-		p.warn(key, "%q also matches llama.cpp's \"prompt eval time\" line, printed just before the \"eval time\" one: a run that lost its last lines would be read at the prompt's figures; anchor it to its own line (': +eval time = …')", expr)
+		p.warn(key, "%q also matches llama.cpp's \"prompt eval time\" line, printed just before the \"eval time\" one: "+
+			"a run that lost its last lines would be read at the prompt's figures; anchor it to its own line (': +eval time = …')", expr)
 	}
 }
