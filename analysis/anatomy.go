@@ -34,8 +34,10 @@ const anatomyMinStarts = 3
 // advice is the whole k in 1..AnatomyAdviceMax that minimises
 // (between + within/k)·(start + k·request), the variance of an arm's mean
 // times the campaign time it takes, whose continuous optimum is
-// k* = sqrt((start/request)·(within/between)). Nil for records from before
-// (Campaign.Requests 0).
+// k* = sqrt((start/request)·(within/between)). Where some start sent its
+// last warmup whole for its token ids (schema.ServedRequest.Whole), it has
+// no streamed figures, and that position is left out of every start.
+// Nil for records from before (Campaign.Requests 0).
 func noiseAnatomy(in Input) *schema.Anatomy {
 	c := in.Campaign
 	if c.Requests == 0 {
@@ -53,10 +55,21 @@ func noiseAnatomy(in Input) *schema.Anatomy {
 		an.Gap = schema.AnatomyNotPerRequest
 		return an
 	}
-	per := c.Warmup + c.Requests
+	per, skip := c.Warmup+c.Requests, -1
+	if wholeWarmup(in.Runs) {
+		// The last warmup of some start went whole for its token ids and
+		// has no streamed figures: that position is left out of every
+		// start, so that the starts keep one layout.
+		per, skip = per-1, c.Warmup-1
+		an.LastWarmupLeftOut = true
+		if per < 2 {
+			an.Gap = schema.AnatomyOneRequest
+			return an
+		}
+	}
 	var pooled anatomySums
 	for _, arm := range in.Policy.ArmNames() {
-		sums := armAnatomy(in, arm, per)
+		sums := armAnatomy(in, arm, per, skip)
 		if sums.starts < anatomyMinStarts {
 			an.Gap, an.Arms, an.Pooled = schema.AnatomyFewStarts, nil, nil
 			return an
@@ -133,18 +146,39 @@ func roundoff(v float64) float64 {
 // log has variance v.
 func logCV(v float64) float64 { return 100 * math.Sqrt(math.Expm1(v)) }
 
+// wholeWarmup reports whether some run sent a warmup whole
+// (schema.ServedRequest.Whole).
+func wholeWarmup(runs []Run) bool {
+	for _, r := range runs {
+		for _, q := range r.Served {
+			if q.Whole {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // armAnatomy gathers one arm's finished starts that served every request
-// with a positive value of the primary metric.
-func armAnatomy(in Input, arm string, per int) anatomySums {
+// with a positive value of the primary metric, the request at index skip
+// (if any) left out.
+func armAnatomy(in Input, arm string, per, skip int) anatomySums {
 	s := anatomySums{per: per}
 	var rows [][]float64
+	served := per
+	if skip >= 0 {
+		served++
+	}
 	for _, r := range in.Runs {
-		if r.Arm != arm || !r.OK() || len(r.Served) != per {
+		if r.Arm != arm || !r.OK() || len(r.Served) != served {
 			continue
 		}
 		row := make([]float64, 0, per)
 		measuredS := 0.0
-		for _, q := range r.Served {
+		for i, q := range r.Served {
+			if i == skip {
+				continue
+			}
 			v := q.Metrics[in.Policy.Primary]
 			if !(v > 0) {
 				break

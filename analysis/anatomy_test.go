@@ -88,3 +88,46 @@ func TestAnatomyGaps(t *testing.T) {
 		}
 	}
 }
+
+// TestAnatomyLeavesOutAWholeWarmup: where some start sent its last warmup
+// whole for its token ids (no streamed figures), that position is left
+// out of every start, those whose warmup streamed too, so that the starts
+// keep one layout; the figures are those of the other requests alone.
+// With one warmup and one measured request nothing would be left to vary
+// within a start.
+func TestAnatomyLeavesOutAWholeWarmup(t *testing.T) {
+	in := Input{Campaign: Campaign{Requests: 2, Warmup: 2}}
+	in.Policy.Primary = schema.DecodeTokS
+	in.Policy.Arms = []scenarios.ArmPolicy{{Name: "a"}}
+	rq := func(kind schema.RequestKind, v float64) schema.ServedRequest {
+		return schema.ServedRequest{Kind: kind, Metrics: map[string]float64{schema.DecodeTokS: v, schema.WallS: 1}}
+	}
+	without := in
+	for i := range 5 {
+		s := float64(i % 3)
+		first, last := rq(schema.RequestWarmup, 7+s), rq(schema.RequestWarmup, 50*(s+1))
+		if i == 2 {
+			last = schema.ServedRequest{Kind: schema.RequestWarmup, Whole: true, Metrics: map[string]float64{schema.WallS: 1}}
+		}
+		in.Runs = append(in.Runs, Run{Seq: i + 1, Arm: "a", Seconds: 5, Served: []schema.ServedRequest{
+			first, last, rq(schema.RequestMeasured, 10+s), rq(schema.RequestMeasured, 11+s*s)}})
+		without.Runs = append(without.Runs, Run{Seq: i + 1, Arm: "a", Seconds: 5, Served: []schema.ServedRequest{
+			first, rq(schema.RequestMeasured, 10+s), rq(schema.RequestMeasured, 11+s*s)}})
+	}
+	without.Campaign.Warmup = 1
+	got, want := noiseAnatomy(in), noiseAnatomy(without)
+	if got == nil || got.Gap != "" || !got.LastWarmupLeftOut || got.Pooled.Starts != 5 || got.Pooled.PerStart != 3 {
+		t.Fatalf("anatomy with a whole warmup: %+v", got)
+	}
+	if got.Pooled.BetweenVar != want.Pooled.BetweenVar || got.Pooled.WithinVar != want.Pooled.WithinVar || got.Pooled.StartS != want.Pooled.StartS {
+		t.Errorf("figures %+v, want those without the last warmup %+v", *got.Pooled, *want.Pooled)
+	}
+	one := Input{Campaign: Campaign{Requests: 1, Warmup: 1}, Policy: in.Policy}
+	for i := range 4 {
+		one.Runs = append(one.Runs, Run{Seq: i + 1, Arm: "a", Seconds: 2, Served: []schema.ServedRequest{
+			{Kind: schema.RequestWarmup, Whole: true, Metrics: map[string]float64{schema.WallS: 1}}, rq(schema.RequestMeasured, 10)}})
+	}
+	if an := noiseAnatomy(one); an == nil || an.Gap != schema.AnatomyOneRequest || !an.LastWarmupLeftOut {
+		t.Errorf("one warmup sent whole and one measured request: %+v", an)
+	}
+}

@@ -14,8 +14,11 @@ import (
 // three, the run's value is the two measured requests' geometric mean (the
 // start is what the analysis replicates), and the record has the noise
 // anatomy with its figures and advice, and passes check. Output identity
-// compares both measured requests token by token: the start's one token
-// replay names the ids of each that generated its text.
+// compares both measured requests token by token: the start's warmup,
+// sent whole (not streamed) before the window, names the ids of each that
+// generated its text, so no run is replayed after its window (the
+// synthetic model's stream leaves ids out; without the whole warmup every
+// run was replayed). The anatomy leaves the whole warmup out.
 func TestRequestsPerStartAnatomy(t *testing.T) {
 	res := run(t, scenario{Feature: "e2e-anatomy", Rounds: 3, Warmup: 1, Requests: 2, MaxTokens: 32, Cooldown: "0s",
 		Extra: "exactness: {compare: [draft], against: classic}\n"})
@@ -34,6 +37,9 @@ func TestRequestsPerStartAnatomy(t *testing.T) {
 		if len(r.Requests) != 3 || r.Requests[0].Kind != schema.RequestWarmup || r.Requests[1].Kind != schema.RequestMeasured || r.Requests[2].Kind != schema.RequestMeasured {
 			t.Fatalf("run %d served %+v, want a warmup and two measured", r.Seq, r.Requests)
 		}
+		if w := r.Requests[0]; !w.Whole || w.Tokens != 32 || w.Metrics[schema.WallS] <= 0 {
+			t.Errorf("run %d: warmup %+v, want one sent whole that generated 32 tokens", r.Seq, w)
+		}
 		a, b := r.Requests[1].Metrics[schema.DecodeTokS], r.Requests[2].Metrics[schema.DecodeTokS]
 		if want := math.Sqrt(a * b); a <= 0 || b <= 0 || math.Abs(r.Metrics[schema.DecodeTokS]-want) > 1e-9*want {
 			t.Errorf("run %d: decode %v, want the geometric mean of %v and %v", r.Seq, r.Metrics[schema.DecodeTokS], a, b)
@@ -41,25 +47,26 @@ func TestRequestsPerStartAnatomy(t *testing.T) {
 		if r.ReadyS <= 0 || r.Requests[1].Metrics[schema.WallS] <= 0 {
 			t.Errorf("run %d: ready %v s, request wall %v s", r.Seq, r.ReadyS, r.Requests[1].Metrics[schema.WallS])
 		}
-		if q := r.Requests[2]; len(r.TokenIDs) != 32 || len(q.TokenIDs) != 32 || q.Output != r.Output || r.Phases.ReplayS <= 0 {
-			t.Errorf("run %d: ids %d, the second request's %d (text the same: %v), replay %+v", r.Seq, len(r.TokenIDs), len(q.TokenIDs), q.Output == r.Output, r.Phases)
+		if q := r.Requests[2]; len(r.TokenIDs) != 32 || len(q.TokenIDs) != 32 || q.Output != r.Output || r.Phases.ReplayS != 0 || !strings.Contains(r.TokenNote, "last warmup") {
+			t.Errorf("run %d: ids %d, the second request's %d (text the same: %v), replay %+v, note %q", r.Seq, len(r.TokenIDs), len(q.TokenIDs), q.Output == r.Output, r.Phases, r.TokenNote)
 		}
 	}
 	if id := rec.Analysis.Identity; id == nil || id.Verdict != "IDENTICAL" || !id.Baseline.TokensCompared || !id.Arms[0].TokensCompared || id.Arms[0].Runs != 6 {
 		t.Errorf("identity: %+v", id)
 	}
 	an := rec.Analysis.Anatomy
-	if an == nil || an.Gap != "" || an.Pooled == nil || an.Pooled.Starts != 6 || an.Pooled.PerStart != 3 || len(an.Arms) != 2 || an.Advice < 1 {
+	if an == nil || an.Gap != "" || an.Pooled == nil || an.Pooled.Starts != 6 || an.Pooled.PerStart != 2 || !an.LastWarmupLeftOut || len(an.Arms) != 2 || an.Advice < 1 {
 		t.Fatalf("anatomy: %+v", an)
 	}
 	if an.Pooled.StartS <= an.Pooled.RequestS || an.Pooled.RequestS <= 0 || an.Pooled.ReadyS <= 0 {
 		t.Errorf("costs: start %v s, request %v s, ready %v s", an.Pooled.StartS, an.Pooled.RequestS, an.Pooled.ReadyS)
 	}
-	for _, want := range []string{"## Noise anatomy", "| pooled | 6 | 3 |", "schedule.requests:", "the start is the unit of replication", "Prefix cache, by arm: `classic`: disabled per request"} {
+	for _, want := range []string{"## Noise anatomy", "| pooled | 6 | 2 |", "the last warmup, sent whole", "schedule.requests:", "the start is the unit of replication", "Prefix cache, by arm: `classic`: disabled per request"} {
 		if !strings.Contains(res.md, want) {
 			t.Errorf("record lacks %q", want)
 		}
 	}
+	checkTimeUse(t, res, 0)
 	if out, err := exec.Command(binary, "check", res.path).CombinedOutput(); err != nil {
 		t.Errorf("check: %v\n%s", err, out)
 	}

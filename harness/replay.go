@@ -5,7 +5,6 @@ import (
 	"errors"
 	"regexp"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/decodebench/decodebench/engine"
@@ -100,7 +99,7 @@ func stripped(text string, patterns []*regexp.Regexp) []string {
 // phase.
 // The replay goes to the engine at baseURL; mark marks it in the engine's
 // log.
-func (c *campaign) tokenIDs(ctx context.Context, slot Slot, baseURL string, mark func(string, ...any), req engine.Request, resp *engine.Response, run *schema.Run) {
+func (c *campaign) tokenIDs(ctx context.Context, slot Slot, baseURL string, mark func(string, ...any), req engine.Request, resp *engine.Response, warm warmIDs, run *schema.Run) {
 	if resp.CompleteTokenIDs() {
 		run.TokenIDs = resp.IDs()
 		return
@@ -110,6 +109,10 @@ func (c *campaign) tokenIDs(ctx context.Context, slot Slot, baseURL string, mark
 	case replayNone:
 		return
 	case replayAsk:
+		if warm.ids != nil && warm.text == resp.Text {
+			useIDs(run, warm.text, warm.ids, "token ids from the start's last warmup, sent whole (not streamed) before the measured window, which generated the same text (the stream omits some)")
+			return
+		}
 	case skipGap:
 		run.TokenNote = replayNotes[choice] + c.replayGaps[replayKey{slot.Arm, resp.Text}]
 		return
@@ -125,27 +128,28 @@ func (c *campaign) tokenIDs(ctx context.Context, slot Slot, baseURL string, mark
 	var gap *engine.ReplayGap
 	switch {
 	case errors.As(err, &gap):
-		if c.replayGaps == nil {
-			c.replayGaps = map[replayKey]string{}
-		}
-		// Keyed by the text the replay generated: a later run of the
-		// arm that measured the same text would be answered the same.
-		c.replayGaps[replayKey{slot.Arm, text}] = strings.TrimPrefix(err.Error(), "token replay: ")
+		// Keyed by the text the replay generated (noteGap).
+		c.noteGap(slot.Arm, text, err)
 		run.TokenNote = "token replay failed: " + err.Error()
 	case err != nil:
 		run.TokenNote = "token replay failed: " + err.Error()
 	case text != resp.Text:
 		run.TokenNote = "token replay generated different text than the measured request; its ids are not used"
 	default:
-		run.TokenIDs = ids
-		run.TokenNote = "token ids from a non-streamed replay of the request (the stream omits some)"
-		// The replay stands for every measured request of the start that
-		// generated the same text, as it does for the first: the same
-		// request to the same engine process, its text the same.
-		for i, q := range run.Requests {
-			if q.Kind == schema.RequestMeasured && q.Output == text && q.TokenIDs == nil && text != "" {
-				run.Requests[i].TokenIDs = ids
-			}
+		useIDs(run, text, ids, "token ids from a non-streamed replay of the request (the stream omits some)")
+	}
+}
+
+// useIDs sets the run's token ids, from a whole reply that generated its
+// measured text, with the note that says where they came from. The reply
+// stands for every measured request of the start that generated the same
+// text, as it does for the first: the same request to the same engine
+// process, its text the same.
+func useIDs(run *schema.Run, text string, ids []int, note string) {
+	run.TokenIDs, run.TokenNote = ids, note
+	for i, q := range run.Requests {
+		if q.Kind == schema.RequestMeasured && q.Output == text && q.TokenIDs == nil && text != "" {
+			run.Requests[i].TokenIDs = ids
 		}
 	}
 }

@@ -53,7 +53,7 @@ func replayed(t *testing.T, c *campaign, arm, stream, reply string, req engine.R
 		t.Fatal(err)
 	}
 	run := schema.Run{Arm: arm}
-	c.tokenIDs(context.Background(), Slot{Arm: arm}, url, func(string, ...any) {}, req, resp, &run)
+	c.tokenIDs(context.Background(), Slot{Arm: arm}, url, func(string, ...any) {}, req, resp, warmIDs{}, &run)
 	return run, int(replays.Load())
 }
 
@@ -129,7 +129,7 @@ func TestTokenReplayIDsForEveryRequestOfTheText(t *testing.T) {
 	}
 	run := schema.Run{Arm: "a", Requests: []schema.ServedRequest{{Kind: schema.RequestWarmup}, {Kind: schema.RequestMeasured},
 		{Kind: schema.RequestMeasured, Output: resp.Text}, {Kind: schema.RequestMeasured, Output: resp.Text + "!"}}}
-	c.tokenIDs(context.Background(), Slot{Arm: "a"}, url, func(string, ...any) {}, req, resp, &run)
+	c.tokenIDs(context.Background(), Slot{Arm: "a"}, url, func(string, ...any) {}, req, resp, warmIDs{}, &run)
 	q := run.Requests
 	if replays.Load() != 1 || len(run.TokenIDs) != 16 || len(q[2].TokenIDs) != 16 || q[0].TokenIDs != nil || q[1].TokenIDs != nil || q[3].TokenIDs != nil {
 		t.Errorf("%d replays; ids: run %v, requests %+v", replays.Load(), run.TokenIDs, q)

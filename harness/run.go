@@ -65,11 +65,22 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	}()
 	served := 0 // requests this start has served
 	warming := time.Now()
+	var warm warmIDs // the last warmup's ids, where it went whole (warmupids.go)
 	for i := 0; i < s.Schedule.Warmup; i++ {
 		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("warmup %d/%d", i+1, s.Schedule.Warmup))
 		srv.Log.Mark("warmup request %d", i+1)
 		served++
 		wreq, prefix := c.servedRequest(slot, served)
+		if i == s.Schedule.Warmup-1 && c.wholeWarmup(slot.Arm, wreq) {
+			var sr schema.ServedRequest
+			if sr, warm, err = c.warmWhole(ctx, slot.Arm, srv.BaseURL, wreq); err != nil {
+				ph.WarmupS = time.Since(warming).Seconds()
+				return c.engineErr(srv, fmt.Errorf("warmup request %d: %w", i+1, err))
+			}
+			sr.Prefix = prefix
+			run.Requests = append(run.Requests, sr)
+			continue
+		}
 		wstreams, err := c.complete(ctx, srv.BaseURL, wreq, slot.Arm)
 		if err != nil {
 			ph.WarmupS = time.Since(warming).Seconds()
@@ -167,7 +178,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	run.Impossible = append(run.Impossible, resp.Impossible...)
 	run.EngineTimings = resp.Timings
 	run.Output, run.Reasoning = resp.Text, resp.Reasoning
-	c.tokenIDs(ctx, slot, srv.BaseURL, srv.Log.Mark, req, resp, run)
+	c.tokenIDs(ctx, slot, srv.BaseURL, srv.Log.Mark, req, resp, warm, run)
 	run.OutputSHA256 = resp.OutputSHA256()
 	run.Metrics = analysis.StartMetrics(run.Requests)
 	run.Energy = windowEnergy(gpuEnergy, raplBefore, raplAfter, errors.Join(raplErr, raplAfterErr), resp.Wall)

@@ -18,7 +18,11 @@ func (m *mdWriter) anatomy(r *schema.Record) {
 		m.p("Not estimated for %s: %s.\n\n", code(an.Metric), anatomyGap(an))
 		return
 	}
-	m.p("Where the noise of %s comes from, estimated from every request each engine start served (%d warmup(s) and %d measured, the same request): ", code(an.Metric), an.Warmup, an.Requests)
+	served := fmt.Sprintf("%d warmup(s) and %d measured, the same request", an.Warmup, an.Requests)
+	if an.LastWarmupLeftOut {
+		served += "; the last warmup, sent whole for the identity check's token ids, has no streamed figures and is left out"
+	}
+	m.p("Where the noise of %s comes from, estimated from every request each engine start served (%s): ", code(an.Metric), served)
 	m.p("log values in a two-level nested layout, the start random and the request's position within the start fixed (so a slower first request is not counted as noise); ")
 	m.p("the pooled row adds the arms' sums of squares and degrees of freedom; the figures below are coefficients of variation. ")
 	m.p("A start's cost is its whole time with the cooldown before it, less its measured requests; a request's, its wall time (medians).\n\n")

@@ -28,6 +28,10 @@ type ServedRequest struct {
 	// (llama-server's timings object); absent in records from before,
 	// which kept only the run's first measured request's (Run).
 	EngineTimings map[string]float64 `json:"engine_timings,omitempty"`
+	// Whole marks a start's last warmup sent whole, not streamed, for the
+	// token ids the identity check needs (harness/replay.go): its Metrics
+	// hold its wall time only, and the noise anatomy leaves it out.
+	Whole bool `json:"whole,omitempty"`
 }
 
 // RequestKind is what a served request was for.
@@ -50,6 +54,10 @@ type Anatomy struct {
 	// warmups per start.
 	Requests int `json:"requests"`
 	Warmup   int `json:"warmup"`
+	// LastWarmupLeftOut says the starts' last warmup is left out of the
+	// figures: some start sent it whole for its token ids
+	// (ServedRequest.Whole), so it has no streamed figures.
+	LastWarmupLeftOut bool `json:"last_warmup_left_out,omitempty"`
 	// Gap says why the figures could not be estimated; empty when they
 	// were.
 	Gap AnatomyGap `json:"gap,omitempty"`
