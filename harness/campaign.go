@@ -97,6 +97,9 @@ type campaign struct {
 	// exec performs each measured run: the real engine, or a fake in the
 	// run loop's unit tests.
 	exec Executor
+	// pending is the quiet gate the run in progress went on beside
+	// (gateoverlap.go); nil otherwise.
+	pending *pendingGate
 	// redact masks secrets in every file the campaign writes.
 	redact *redact.Redactor
 	// host holds the baselines of the quiet gate and cooldown (host.go).

@@ -139,8 +139,9 @@ func (e errBusyHost) Error() string {
 // it quiet, so that a busy host costs one max_wait, not one per run.
 // announce: the progress line's phase says "waiting for a quiet host"
 // (a caller whose phase already says so, as it overlaps the cooldown,
-// gives false).
-func (c *campaign) quietGate(ctx context.Context, slot Slot, announce bool) *schema.QuietWait {
+// gives false); watch, where given, notes what the gate sees while a run
+// goes on beside it (gateoverlap.go).
+func (c *campaign) quietGate(ctx context.Context, slot Slot, announce bool, watch *gateWatch) *schema.QuietWait {
 	q := c.policy.Gates.Quiet
 	if q == nil {
 		return nil
@@ -154,6 +155,9 @@ func (c *campaign) quietGate(ctx context.Context, slot Slot, announce bool) *sch
 	}
 	cfg := c.quietConfig()
 	cfg.GiveUpWhenBusy, cfg.Progress = c.host.busy, c.quietProgress(slot)
+	if watch != nil {
+		cfg.Progress = watch.progress(cfg.Progress)
+	}
 	res := wait(ctx, cfg)
 	out := res.Record()
 	switch res.EndedBy {

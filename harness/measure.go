@@ -35,7 +35,7 @@ func (c *campaign) waitBefore(ctx context.Context, slot Slot, run *schema.Run) {
 		}
 	}
 	lap := time.Now()
-	if run.Quiet = c.quietGate(ctx, slot, true); run.Quiet != nil {
+	if run.Quiet = c.quietGate(ctx, slot, true, nil); run.Quiet != nil {
 		ph.QuietS = time.Since(lap).Seconds()
 	}
 }
@@ -47,12 +47,19 @@ func (c *campaign) watchedCooldown(ctx context.Context, slot Slot, run *schema.R
 	c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("cooldown %v, waiting for a quiet host (%v) from its start", cool, c.policy.Gates.Quiet.Window))
 	lap := time.Now()
 	gate := make(chan *schema.QuietWait, 1)
-	go func() { gate <- c.quietGate(ctx, slot, false) }()
+	watch := &gateWatch{}
+	go func() { gate <- c.quietGate(ctx, slot, false, watch) }()
 	select {
 	case <-time.After(cool):
 	case <-ctx.Done():
 	}
 	run.Phases.CooldownS = time.Since(lap).Seconds()
+	if c.overlapGate(ctx, watch) {
+		// The engine starts and warms up while the gate watches on
+		// (gateoverlap.go); the run awaits it before its window.
+		c.pending = &pendingGate{result: gate, watch: watch}
+		return
+	}
 	lap = time.Now()
 	run.Quiet = <-gate
 	if held := time.Since(lap).Seconds(); held > 0.001 {
@@ -89,6 +96,12 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 	if err == nil {
 		err = c.exec.Execute(ctx, slot, &run)
 	}
+	if c.pending != nil {
+		// The run ended before it awaited the gate it went on beside
+		// (its engine did not start): the gate's result is still the
+		// run's, and the host's state for the next.
+		run.Quiet, c.pending = <-c.pending.result, nil
+	}
 	run.Seconds = time.Since(run.Start).Seconds()
 	if l, err := c.sampler.Sample(context.WithoutCancel(ctx)); err == nil {
 		run.LoadAfter = &l
@@ -97,6 +110,10 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 	c.lastEnd = time.Now()
 	if err != nil && ctx.Err() != nil {
 		return run, errInterrupted
+	}
+	var busy errBusyHost
+	if errors.As(err, &busy) {
+		return run, busy
 	}
 	if err != nil {
 		run.Error = clipError(err.Error())

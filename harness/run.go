@@ -64,34 +64,18 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		run.EngineOutput = engineOutput(srv.Log.Window(), srv.Log.Cut())
 	}()
 	served := 0 // requests this start has served
-	warming := time.Now()
-	var warm warmIDs // the last warmup's ids, where it went whole (warmupids.go)
-	for i := 0; i < s.Schedule.Warmup; i++ {
-		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("warmup %d/%d", i+1, s.Schedule.Warmup))
-		srv.Log.Mark("warmup request %d", i+1)
-		served++
-		wreq, prefix := c.servedRequest(slot, served)
-		if i == s.Schedule.Warmup-1 && c.wholeWarmup(slot.Arm, wreq) {
-			var sr schema.ServedRequest
-			if sr, warm, err = c.warmWhole(ctx, slot.Arm, srv.BaseURL, wreq); err != nil {
-				ph.WarmupS = time.Since(warming).Seconds()
-				return c.engineErr(srv, fmt.Errorf("warmup request %d: %w", i+1, err))
-			}
-			sr.Prefix = prefix
-			run.Requests = append(run.Requests, sr)
-			continue
-		}
-		wstreams, err := c.complete(ctx, srv.BaseURL, wreq, slot.Arm)
-		if err != nil {
-			ph.WarmupS = time.Since(warming).Seconds()
-			return c.engineErr(srv, fmt.Errorf("warmup request %d: %w", i+1, err))
-		}
-		wresp := wstreams.Streams[0]
-		run.Requests = append(run.Requests, schema.ServedRequest{Kind: schema.RequestWarmup,
-			Metrics: requestMetrics(s.Engine.Request.Endpoint, wresp), Tokens: wresp.Tokens, Prefix: prefix})
+	warm, err := c.warmups(ctx, slot, srv, run, &served)
+	if err != nil {
+		return err
 	}
-	if s.Schedule.Warmup > 0 {
-		ph.WarmupS = time.Since(warming).Seconds()
+	if rewarm, err := c.awaitGate(slot, run); err != nil {
+		return err
+	} else if rewarm {
+		// The host was busy while the engine warmed up beside the quiet
+		// gate: warm it up again after the quiet it waited for.
+		if warm, err = c.warmups(ctx, slot, srv, run, &served); err != nil {
+			return err
+		}
 	}
 	obs := engine.Observation{Startup: srv.Log.Startup()}
 	if c.needMetrics {
@@ -317,4 +301,44 @@ func (c *campaign) samplerCPU() time.Duration {
 		return -1
 	}
 	return c.host.gpu.CPU()
+}
+
+// warmups sends the start's warmups (the last one whole where it gives
+// the identity check's token ids, warmupids.go), keeping each in the run,
+// and adds their time to the run's warmup phase. served counts the
+// requests the start has served.
+func (c *campaign) warmups(ctx context.Context, slot Slot, srv *engine.Server, run *schema.Run, served *int) (warmIDs, error) {
+	s := c.scenario
+	ph := phasesOf(run)
+	warming := time.Now()
+	defer func() {
+		if s.Schedule.Warmup > 0 {
+			ph.WarmupS += time.Since(warming).Seconds()
+		}
+	}()
+	var warm warmIDs
+	for i := 0; i < s.Schedule.Warmup; i++ {
+		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("warmup %d/%d", i+1, s.Schedule.Warmup))
+		srv.Log.Mark("warmup request %d", i+1)
+		*served++
+		wreq, prefix := c.servedRequest(slot, *served)
+		if i == s.Schedule.Warmup-1 && c.wholeWarmup(slot.Arm, wreq) {
+			sr, w, err := c.warmWhole(ctx, slot.Arm, srv.BaseURL, wreq)
+			if err != nil {
+				return warm, c.engineErr(srv, fmt.Errorf("warmup request %d: %w", i+1, err))
+			}
+			sr.Prefix = prefix
+			run.Requests = append(run.Requests, sr)
+			warm = w
+			continue
+		}
+		wstreams, err := c.complete(ctx, srv.BaseURL, wreq, slot.Arm)
+		if err != nil {
+			return warm, c.engineErr(srv, fmt.Errorf("warmup request %d: %w", i+1, err))
+		}
+		wresp := wstreams.Streams[0]
+		run.Requests = append(run.Requests, schema.ServedRequest{Kind: schema.RequestWarmup,
+			Metrics: requestMetrics(s.Engine.Request.Endpoint, wresp), Tokens: wresp.Tokens, Prefix: prefix})
+	}
+	return warm, nil
 }

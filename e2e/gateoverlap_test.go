@@ -1,0 +1,60 @@
+package e2e
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestEngineWarmsUpBesideTheQuietGate: on the real llama-server, a run
+// whose host stayed quiet through its cooldown starts its engine and
+// sends its warmup while the quiet gate watches on, and opens its
+// measured window once the gate has seen its whole window of quiet: the
+// gate watched longer than the run waited (cooldown and quiet phases),
+// the engine's start and warmup filled the rest, and the phases still add
+// up to the wall time. The gate's CPU threshold is set above the busiest
+// background process, measured first (as TestQuietGateHoldsForACompiler
+// does), so that a shared host's own load does not hold it.
+func TestEngineWarmsUpBesideTheQuietGate(t *testing.T) {
+	needEngine(t)
+	maxCPU := aboveBackground(backgroundCores(t))
+	yaml := strings.Replace(hostScenario(fmt.Sprintf("gates: {max_spread: 0, max_contended: 0, quiet: {window: 2s, interval: 250ms, max_wait: 60s, max_cpu: %d%%}}", maxCPU)),
+		"rounds: 4, warmup: 0, cooldown: 0s", "rounds: 2, warmup: 1, cooldown: 500ms", 1)
+	yaml = strings.Replace(yaml, "max_tokens: 48,", "max_tokens: 16,", 1)
+	res := startFile(t, yaml).wait(t)
+	if res.code != 0 && res.code != 2 || res.record == nil {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	overlapped := 0
+	for i, r := range res.record.Runs {
+		q, ph := r.Quiet, r.Phases
+		if q == nil || ph == nil {
+			t.Fatalf("run %d: quiet %+v, phases %+v", r.Seq, q, ph)
+		}
+		waited := ph.CooldownS + ph.QuietS
+		t.Logf("run %d: gate %.2fs (%s, %d culprits); cooldown %.2fs, start %.2fs, warmup %.2fs, held past the warmup %.2fs",
+			r.Seq, q.WaitedS, q.EndedBy, len(q.Culprits), ph.CooldownS, ph.StartS, ph.WarmupS, ph.QuietS)
+		if i == 0 || q.EndedBy != "quiet" || len(q.Culprits) > 0 {
+			continue
+		}
+		if q.WaitedS < 2 {
+			t.Errorf("run %d: the gate saw %.2fs of quiet, want its 2s window", r.Seq, q.WaitedS)
+		}
+		if waited < q.WaitedS-0.1 {
+			overlapped++
+			// The window opened after the gate ended: the run's waits,
+			// its engine's start and warmup span the gate's time.
+			if opened := waited + ph.StartS + ph.WarmupS; opened < q.WaitedS-0.05 {
+				t.Errorf("run %d: measured %.2fs into a gate of %.2fs", r.Seq, opened, q.WaitedS)
+			}
+		}
+	}
+	if overlapped == 0 {
+		t.Error("no run started its engine while the quiet gate watched on")
+	}
+	checkTimeUse(t, res, 0)
+	if out, err := exec.Command(binary, "check", res.path).CombinedOutput(); err != nil {
+		t.Errorf("check: %v\n%s", err, out)
+	}
+}
