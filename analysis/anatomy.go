@@ -81,9 +81,10 @@ func noiseAnatomy(in Input) *schema.Anatomy {
 	an.Pooled = &p
 	an.AdviceMax = AnatomyAdviceMax
 	an.Optimum, an.Unbounded = optimumRequests(p)
-	an.Advice = bestRequests(p)
-	if now := campaignVariance(p, c.Requests); now > 0 {
-		an.WidthChange = math.Sqrt(campaignVariance(p, an.Advice)/now) - 1
+	an.ReplayBelow = replayBelow(an)
+	an.Advice = bestRequests(p, an.ReplayBelow)
+	if now := campaignVariance(p, c.Requests, an.ReplayBelow); now > 0 {
+		an.WidthChange = math.Sqrt(campaignVariance(p, an.Advice, an.ReplayBelow)/now) - 1
 	}
 	return an
 }
@@ -231,10 +232,32 @@ func armAnatomy(in Input, arm string, per, skip int) anatomySums {
 
 // campaignVariance is the variance of an arm's mean times the campaign
 // time it takes, per start: with k measured requests a start costs
-// start + k·request and its mean varies by between + within/k.
-func campaignVariance(f schema.AnatomyFigures, k int) float64 {
-	kf := float64(k)
-	return (f.BetweenVar + f.WithinVar/kf) * (f.StartS + kf*f.RequestS)
+// start + k·request and its mean varies by between + within/k. Below
+// replayBelow requests a start also pays a token replay, a request's
+// time: its last warmup gives the identity check's ids only with enough
+// requests beside it (harness/warmupids.go), and this campaign's start
+// cost had none.
+func campaignVariance(f schema.AnatomyFigures, k, replayBelow int) float64 {
+	kf, cost := float64(k), f.StartS+float64(k)*f.RequestS
+	if k < replayBelow {
+		cost += f.RequestS
+	}
+	return (f.BetweenVar + f.WithinVar/kf) * cost
+}
+
+// WholeWarmupMin is the fewest requests a start serves, warmups counted,
+// for its last warmup to go whole for the token ids (the harness's rule:
+// two besides it, so the anatomy still sees a start's requests vary).
+const WholeWarmupMin = 3
+
+// replayBelow is the number of measured requests per start below which a
+// campaign whose warmups gave the token ids would pay a replay instead; 0
+// where no warmup did.
+func replayBelow(an *schema.Anatomy) int {
+	if !an.LastWarmupLeftOut {
+		return 0
+	}
+	return WholeWarmupMin - an.Warmup
 }
 
 // optimumRequests is the continuous optimum sqrt((start/request)·
@@ -253,13 +276,13 @@ func optimumRequests(f schema.AnatomyFigures) (float64, bool) {
 // AnatomyAdviceMax, with the least campaignVariance (the first on a tie):
 // the floor or the ceiling of the continuous optimum, whichever is better,
 // bounded.
-func bestRequests(f schema.AnatomyFigures) int {
+func bestRequests(f schema.AnatomyFigures, replayBelow int) int {
 	ks := make([]int, AnatomyAdviceMax)
 	for i := range ks {
 		ks[i] = i + 1
 	}
 	return slices.MinFunc(ks, func(a, b int) int {
-		va, vb := campaignVariance(f, a), campaignVariance(f, b)
+		va, vb := campaignVariance(f, a, replayBelow), campaignVariance(f, b, replayBelow)
 		switch {
 		case va < vb:
 			return -1

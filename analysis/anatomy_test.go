@@ -23,10 +23,10 @@ func TestAnatomyAdvice(t *testing.T) {
 	if unbounded || math.Abs(k-1.44) > 0.02 {
 		t.Errorf("VM optimum %.3f (unbounded %v), want about 1.44", k, unbounded)
 	}
-	if b := bestRequests(vm); b != 1 && b != 2 {
+	if b := bestRequests(vm, 0); b != 1 && b != 2 {
 		t.Errorf("VM advice %d, want the floor or ceiling of 1.44", b)
 	}
-	if gain := math.Sqrt(campaignVariance(vm, 2)/campaignVariance(vm, 1)) - 1; math.Abs(gain) > 0.02 {
+	if gain := math.Sqrt(campaignVariance(vm, 2, 0)/campaignVariance(vm, 1, 0)) - 1; math.Abs(gain) > 0.02 {
 		t.Errorf("VM: 2 requests change the width per minute by %.3f, want almost nothing", gain)
 	}
 	big := vm
@@ -34,13 +34,13 @@ func TestAnatomyAdvice(t *testing.T) {
 	if k, _ := optimumRequests(big); math.Abs(k-math.Sqrt(100*vm.WithinVar/vm.BetweenVar)) > 1e-9 {
 		t.Errorf("slow start optimum %.3f", k)
 	}
-	if b := bestRequests(big); b < 5 || b > 6 {
+	if b := bestRequests(big, 0); b < 5 || b > 6 {
 		t.Errorf("slow start advice %d, want the floor or ceiling of %.2f", b, math.Sqrt(100*vm.WithinVar/vm.BetweenVar))
 	}
 	flat := vm
 	flat.BetweenVar = 0
-	if _, unbounded := optimumRequests(flat); !unbounded || bestRequests(flat) != AnatomyAdviceMax {
-		t.Errorf("no between-start variance: advice %d", bestRequests(flat))
+	if _, unbounded := optimumRequests(flat); !unbounded || bestRequests(flat, 0) != AnatomyAdviceMax {
+		t.Errorf("no between-start variance: advice %d", bestRequests(flat, 0))
 	}
 	// Constant values (a fake engine) leave nothing to divide: no NaN
 	// reaches the record.
@@ -57,8 +57,8 @@ func TestAnatomyAdvice(t *testing.T) {
 	}
 	still := vm
 	still.WithinVar = 0
-	if bestRequests(still) != 1 {
-		t.Errorf("no within-start variance: advice %d", bestRequests(still))
+	if bestRequests(still, 0) != 1 {
+		t.Errorf("no within-start variance: advice %d", bestRequests(still, 0))
 	}
 }
 
@@ -129,5 +129,28 @@ func TestAnatomyLeavesOutAWholeWarmup(t *testing.T) {
 	}
 	if an := noiseAnatomy(one); an == nil || an.Gap != schema.AnatomyOneRequest || !an.LastWarmupLeftOut {
 		t.Errorf("one warmup sent whole and one measured request: %+v", an)
+	}
+}
+
+// TestAnatomyAdviceCountsTheReplay: the xeon demo's figures with its
+// whole warmup (spec-draft-xeon-2026-12-04: between starts 18.5%, within
+// 9.20%, a start 5.31 s, a request 1.50 s) put the continuous optimum
+// below 1, and one request a start looks best; but with one warmup and
+// one measured request the warmup no longer gives the token ids, and a
+// replay (a request's time) comes back, so the advice is 2.
+func TestAnatomyAdviceCountsTheReplay(t *testing.T) {
+	f := schema.AnatomyFigures{BetweenVar: logVar(0.185), WithinVar: logVar(0.092), StartS: 5.31, RequestS: 1.50}
+	if b := bestRequests(f, 0); b != 1 {
+		t.Errorf("without the replay: advice %d, want 1", b)
+	}
+	an := &schema.Anatomy{Warmup: 1, LastWarmupLeftOut: true}
+	if rb := replayBelow(an); rb != 2 {
+		t.Fatalf("one warmup sent whole: replay below %d requests, want 2", rb)
+	}
+	if b := bestRequests(f, replayBelow(an)); b != 2 {
+		t.Errorf("with the replay one request would cost: advice %d, want 2", b)
+	}
+	if replayBelow(&schema.Anatomy{Warmup: 1}) != 0 || replayBelow(&schema.Anatomy{Warmup: 2, LastWarmupLeftOut: true}) != 1 {
+		t.Error("replayBelow")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -33,7 +34,7 @@ type warmIDs struct {
 func (c *campaign) wholeWarmup(arm string, req engine.Request) bool {
 	x, s := c.policy.Exactness, c.scenario
 	switch {
-	case x == nil, s.Schedule.Warmup < 1, s.Schedule.Warmup+c.policy.Schedule.Requests < 3, s.Concurrent():
+	case x == nil, s.Schedule.Warmup < 1, s.Schedule.Warmup+c.policy.Schedule.Requests < analysis.WholeWarmupMin, s.Concurrent():
 		return false
 	case arm != x.Against && !slices.Contains(x.Compare, arm):
 		return false

@@ -51,7 +51,11 @@ func (m *mdWriter) anatomy(r *schema.Record) {
 	default:
 		optimum += " = " + num(an.Optimum, 3)
 	}
-	m.p("- Allocation: with k measured requests a start costs %s s + k·%s s and its mean varies by between + within/k; %s. ", num(p.StartS, 3), num(p.RequestS, 3), optimum)
+	replay := ""
+	if an.ReplayBelow > 1 {
+		replay = fmt.Sprintf(" (and a token replay, a request's time, for k below %d: with fewer requests beside it the last warmup does not give the identity check's ids)", an.ReplayBelow)
+	}
+	m.p("- Allocation: with k measured requests a start costs %s s + k·%s s%s and its mean varies by between + within/k; %s. ", num(p.StartS, 3), num(p.RequestS, 3), replay, optimum)
 	m.p("The whole k from 1 to %d with the least product of the two (the floor or ceiling of k*, bounded) is **%d**.\n", an.AdviceMax, an.Advice)
 	m.p("- %s\n\n", anatomyAdvice(an))
 }

@@ -72,9 +72,16 @@ type Anatomy struct {
 	Unbounded bool    `json:"unbounded,omitempty"`
 	// Advice is the whole number of measured requests per start, 1 to
 	// AdviceMax, that minimises the variance of an arm's mean times the
-	// campaign time it takes: (between + within/k)·(StartS + k·RequestS).
-	Advice    int `json:"advice,omitempty"`
-	AdviceMax int `json:"advice_max,omitempty"`
+	// campaign time it takes: (between + within/k)·(StartS + k·RequestS),
+	// plus a request's time for a token replay where k is below
+	// ReplayBelow.
+	//
+	// ReplayBelow is set where the starts' last warmup went whole for the
+	// token ids (LastWarmupLeftOut): below that many measured requests it
+	// would not, and each start would pay a replay after its window.
+	Advice      int `json:"advice,omitempty"`
+	ReplayBelow int `json:"replay_below,omitempty"`
+	AdviceMax   int `json:"advice_max,omitempty"`
 	// WidthChange is how much narrower (negative) an interval of the same
 	// campaign time would be at Advice than at Requests: the square root
 	// of the two products, minus 1.
