@@ -100,6 +100,9 @@ type campaign struct {
 	// pending is the quiet gate the run in progress went on beside
 	// (gateoverlap.go); nil otherwise.
 	pending *pendingGate
+	// wholeFailed are the arms whose warmup sent whole for the token ids
+	// failed (warmupids.go): their warmups stream from then on.
+	wholeFailed map[string]bool
 	// redact masks secrets in every file the campaign writes.
 	redact *redact.Redactor
 	// host holds the baselines of the quiet gate and cooldown (host.go).

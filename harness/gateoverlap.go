@@ -3,6 +3,8 @@ package harness
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -27,9 +29,10 @@ import (
 type gateWatch struct {
 	// overlap: the run has gone on while the gate watches.
 	overlap atomic.Bool
-	// blocked: a sample found the host busy; blockedInOverlap: one did
-	// after overlap was set.
-	blocked, blockedInOverlap atomic.Bool
+	// blocked: a sample found the host busy; busyInOverlap: one found
+	// another process busy (not a condition such as a thermal state,
+	// which the warmups may have caused) after overlap was set.
+	blocked, busyInOverlap atomic.Bool
 }
 
 // progress wraps the gate's progress: it notes the samples that found the
@@ -39,8 +42,10 @@ func (w *gateWatch) progress(show func(machine.QuietProgress)) func(machine.Quie
 	return func(p machine.QuietProgress) {
 		if len(p.Blocks) > 0 {
 			w.blocked.Store(true)
-			if w.overlap.Load() {
-				w.blockedInOverlap.Store(true)
+			if w.overlap.Load() && slices.ContainsFunc(p.Blocks, func(b machine.QuietBlock) bool {
+				return b.Reason == machine.QuietBusyProcess || b.Reason == machine.QuietDeniedProcess
+			}) {
+				w.busyInOverlap.Store(true)
 			}
 		}
 		if !w.overlap.Load() || len(p.Blocks) > 0 {
@@ -61,6 +66,28 @@ func (serverExecutor) awaitsGate() bool { return true }
 type pendingGate struct {
 	result chan *schema.QuietWait
 	watch  *gateWatch
+	got    *schema.QuietWait
+	done   bool
+}
+
+// ended reports whether the gate has ended, keeping its result.
+func (p *pendingGate) ended() bool {
+	if !p.done {
+		select {
+		case p.got = <-p.result:
+			p.done = true
+		default:
+		}
+	}
+	return p.done
+}
+
+// wait is the gate's result, once it has ended.
+func (p *pendingGate) wait() *schema.QuietWait {
+	if !p.done {
+		p.got, p.done = <-p.result, true
+	}
+	return p.got
 }
 
 // overlapGate reports whether the run may go on beside the gate, which
@@ -69,7 +96,7 @@ type pendingGate struct {
 // its executor does not), and a host found quiet throughout so far. Setting overlap before reading blocked leaves
 // no moment in which a busy sample is noted by neither.
 func (c *campaign) overlapGate(ctx context.Context, w *gateWatch) bool {
-	if o, ok := c.exec.(gateOverlapper); !ok || !o.awaitsGate() || ctx.Err() != nil {
+	if o, ok := c.exec.(gateOverlapper); !ok || !o.awaitsGate() || ctx.Err() != nil || c.containerEngine() {
 		return false
 	}
 	w.overlap.Store(true)
@@ -80,31 +107,59 @@ func (c *campaign) overlapGate(ctx context.Context, w *gateWatch) bool {
 	return true
 }
 
+// containerEngine reports whether some arm launches its engine through a
+// container runtime: the engine then runs under the runtime's daemon, not
+// in decodebench's process tree, and the gate would count its start and
+// warmups as another process's load.
+func (c *campaign) containerEngine() bool {
+	for _, e := range c.scenario.Engines() {
+		if n := filepath.Base(e.Launch.Binary()); n == "docker" || n == "podman" {
+			return true
+		}
+	}
+	return false
+}
+
 // awaitGate holds a run that went on beside the quiet gate, once its
 // warmups are served, until the gate has seen its window of quiet. The
 // time it held the run past the warmups is the run's quiet phase. It
-// returns whether the gate saw the host busy while the run went on, so
-// the warmups are to be sent again, and errBusyHost where the gate gave
-// up and the scenario says on_busy: abort. A run with no pending gate
-// returns at once.
+// returns whether the warmups are to be sent again: the gate saw another
+// process busy while the run went on, and then waited for its window of
+// quiet (a gate that gave up goes on at once, and warming up again would
+// only cost time); and errBusyHost where the gate gave up and the
+// scenario says on_busy: abort. A run with no pending gate returns at
+// once.
 func (c *campaign) awaitGate(slot Slot, run *schema.Run) (rewarm bool, err error) {
 	p := c.pending
 	if p == nil {
 		return false, nil
 	}
+	if !p.ended() {
+		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("waiting for a quiet host (%v) before measuring", c.policy.Gates.Quiet.Window))
+	}
+	if err := c.settleGate(run); err != nil {
+		return false, err
+	}
+	return p.watch.busyInOverlap.Load() && run.Quiet != nil && run.Quiet.EndedBy != schema.QuietMaxWait, nil
+}
+
+// settleGate takes the pending gate's result into the run, timing what it
+// held the run into its quiet phase, and clears it: errBusyHost where the
+// gate gave up and the scenario says on_busy: abort. Nil at once where no
+// gate is pending.
+func (c *campaign) settleGate(run *schema.Run) error {
+	p := c.pending
+	if p == nil {
+		return nil
+	}
 	c.pending = nil
 	lap := time.Now()
-	select {
-	case run.Quiet = <-p.result:
-	default:
-		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("waiting for a quiet host (%v) before measuring", c.policy.Gates.Quiet.Window))
-		run.Quiet = <-p.result
-	}
+	run.Quiet = p.wait()
 	if held := time.Since(lap).Seconds(); held > 0.001 {
 		phasesOf(run).QuietS += held
 	}
 	if q := run.Quiet; q != nil && q.OnBusy == schema.BusyAbort {
-		return false, errBusyHost{q}
+		return errBusyHost{q}
 	}
-	return p.watch.blockedInOverlap.Load(), nil
+	return nil
 }

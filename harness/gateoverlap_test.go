@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +23,9 @@ type overlapExec struct {
 	started []time.Time // when each run's engine started
 	windows []time.Time // when each run's measured window opened
 	rewarms int
+	// failStart: runs after the first fail before they await the gate
+	// (an engine that did not start).
+	failStart bool
 }
 
 func (f *overlapExec) awaitsGate() bool { return true }
@@ -29,7 +33,11 @@ func (f *overlapExec) awaitsGate() bool { return true }
 func (f *overlapExec) Execute(ctx context.Context, slot Slot, run *schema.Run) error {
 	f.mu.Lock()
 	f.started = append(f.started, time.Now())
+	n := len(f.started)
 	f.mu.Unlock()
+	if f.failStart && n > 1 {
+		return errors.New("engine did not start")
+	}
 	time.Sleep(f.warm)
 	rewarm, err := f.c.awaitGate(slot, run)
 	if err != nil {
@@ -171,5 +179,37 @@ func TestQuietGateAbortBesideTheWarmups(t *testing.T) {
 	rec, fx := overlapCampaign(t, "{window: 1h, interval: 50ms, max_wait: 300ms, on_busy: abort}", g, 100*time.Millisecond)
 	if len(rec.Runs) != 1 || fx.runs != 1 || len(fx.started) != 2 || !rec.Method.Interrupted || !strings.Contains(rec.Method.StoppedBy, "not quiet") {
 		t.Errorf("runs %d (measured %d, started %d), interrupted %v, stopped by %q", len(rec.Runs), fx.runs, len(fx.started), rec.Method.Interrupted, rec.Method.StoppedBy)
+	}
+}
+
+// A run that fails before it awaits the gate it went on beside (its
+// engine did not start) still takes the gate's result, its wait timed as
+// its quiet phase; and a gate that gives up there with on_busy: abort
+// stops the campaign as it would have before the start.
+func TestQuietGateSettledWhenTheRunFailsEarly(t *testing.T) {
+	g := &gateScript{step: 50 * time.Millisecond, window: 500 * time.Millisecond}
+	src := strings.Replace(testScenario, "schedule: {rounds: 6}", "schedule: {rounds: 2, cooldown: 100ms}\non_failure: continue\ngates:\n  quiet: {window: 500ms, interval: 50ms}\n", 1)
+	c := testCampaign(t, src)
+	fx := &overlapExec{c: c, warm: 50 * time.Millisecond, failStart: true}
+	c.exec = fx
+	c.host = hostState{waitQuiet: g.wait, conditions: func(context.Context) machine.Conditions { return machine.Conditions{} }}
+	rec := executeTest(t, context.Background(), c).Record
+	if len(rec.Runs) != 4 || c.pending != nil {
+		t.Fatalf("%d runs, a gate still pending: %v", len(rec.Runs), c.pending != nil)
+	}
+	for _, r := range rec.Runs[1:] {
+		if r.OK() || r.Quiet == nil || r.Quiet.EndedBy != "quiet" || r.Phases.QuietS < 0.25 {
+			t.Errorf("run %d: error %q, quiet %+v, quiet phase %.3fs: want the gate's wait (about 0.4s) timed", r.Seq, r.Error, r.Quiet, r.Phases.QuietS)
+		}
+	}
+	g = &gateScript{step: 50 * time.Millisecond, window: time.Hour, limit: 6, firstQuiet: true}
+	src = strings.Replace(src, "quiet: {window: 500ms, interval: 50ms}", "quiet: {window: 1h, interval: 50ms, max_wait: 300ms, on_busy: abort}", 1)
+	c = testCampaign(t, src)
+	fx = &overlapExec{c: c, warm: 50 * time.Millisecond, failStart: true}
+	c.exec = fx
+	c.host = hostState{waitQuiet: g.wait, conditions: func(context.Context) machine.Conditions { return machine.Conditions{} }}
+	rec = executeTest(t, context.Background(), c).Record
+	if len(rec.Runs) != 1 || !rec.Method.Interrupted || !strings.Contains(rec.Method.StoppedBy, "not quiet") {
+		t.Errorf("abort after an early failure: %d runs kept, interrupted %v, stopped by %q", len(rec.Runs), rec.Method.Interrupted, rec.Method.StoppedBy)
 	}
 }

@@ -79,6 +79,7 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 	}
 	c.waitBefore(ctx, slot, &run)
 	if ctx.Err() != nil {
+		c.settleGate(&run) // the gate, if pending, ends with ctx
 		return run, errInterrupted
 	}
 	if q := run.Quiet; q != nil && q.OnBusy == schema.BusyAbort {
@@ -98,9 +99,12 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 	}
 	if c.pending != nil {
 		// The run ended before it awaited the gate it went on beside
-		// (its engine did not start): the gate's result is still the
-		// run's, and the host's state for the next.
-		run.Quiet, c.pending = <-c.pending.result, nil
+		// (its engine did not start, or its files changed): the gate's
+		// result is still the run's, its wait the run's quiet phase, and
+		// on_busy: abort stops the campaign as before a start.
+		if gerr := c.settleGate(&run); gerr != nil && ctx.Err() == nil {
+			return run, gerr
+		}
 	}
 	run.Seconds = time.Since(run.Start).Seconds()
 	if l, err := c.sampler.Sample(context.WithoutCancel(ctx)); err == nil {

@@ -72,7 +72,12 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		return err
 	} else if rewarm {
 		// The host was busy while the engine warmed up beside the quiet
-		// gate: warm it up again after the quiet it waited for.
+		// gate: warm it up again after the quiet it waited for. The
+		// warmups sent again stand in the run's requests for the first
+		// ones (whose time stays in the warmup phase, and which the
+		// engine log keeps), so that every start keeps one layout.
+		srv.Log.Mark("warmups sent again: the host was busy while the engine warmed up beside the quiet gate")
+		run.Requests = run.Requests[:0]
 		if warm, err = c.warmups(ctx, slot, srv, run, &served); err != nil {
 			return err
 		}
@@ -323,7 +328,7 @@ func (c *campaign) warmups(ctx context.Context, slot Slot, srv *engine.Server, r
 		*served++
 		wreq, prefix := c.servedRequest(slot, *served)
 		if i == s.Schedule.Warmup-1 && c.wholeWarmup(slot.Arm, wreq) {
-			sr, w, err := c.warmWhole(ctx, slot.Arm, srv.BaseURL, wreq)
+			sr, w, err := c.warmWhole(ctx, slot, srv.BaseURL, wreq)
 			if err != nil {
 				return warm, c.engineErr(srv, fmt.Errorf("warmup request %d: %w", i+1, err))
 			}

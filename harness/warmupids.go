@@ -40,6 +40,8 @@ func (c *campaign) wholeWarmup(arm string, req engine.Request) bool {
 		return false
 	case req.PrefixCache == schema.PrefixCacheDistinct, req.Temperature > 0 && req.Seed < 0:
 		return false
+	case c.wholeFailed[arm]:
+		return false
 	}
 	for k := range c.replayGaps {
 		if k.arm == arm {
@@ -52,8 +54,14 @@ func (c *campaign) wholeWarmup(arm string, req engine.Request) bool {
 // warmWhole sends a start's last warmup whole: the served request it
 // records (its wall time its only figure) and the ids it generated. A
 // reply without every id is no failure: it is noted as a replay's would
-// be (noteGap), and the warmup served its purpose.
-func (c *campaign) warmWhole(ctx context.Context, arm, baseURL string, req engine.Request) (schema.ServedRequest, warmIDs, error) {
+// be (noteGap), and the warmup served its purpose. Nor is a whole reply
+// that failed otherwise (an HTTP error, a reply that does not parse, a
+// timeout that a stream might have passed): a token replay's failure only
+// ever cost a run its ids, and a warmup sent whole for them must not cost
+// it more. The arm's warmups stream from then on (its runs are replayed
+// after the window, as before), and the run goes on; an engine that truly
+// failed fails its measured request.
+func (c *campaign) warmWhole(ctx context.Context, slot Slot, baseURL string, req engine.Request) (schema.ServedRequest, warmIDs, error) {
 	began := time.Now()
 	text, ids, err := engine.Replay(ctx, baseURL, req)
 	sr := schema.ServedRequest{Kind: schema.RequestWarmup, Whole: true, Tokens: len(ids),
@@ -61,11 +69,18 @@ func (c *campaign) warmWhole(ctx context.Context, arm, baseURL string, req engin
 	var gap *engine.ReplayGap
 	switch {
 	case errors.As(err, &gap):
-		c.noteGap(arm, text, err)
+		c.noteGap(slot.Arm, text, err)
 		sr.Tokens = gap.Tokens
 		return sr, warmIDs{}, nil
-	case err != nil:
+	case err != nil && ctx.Err() != nil:
 		return sr, warmIDs{}, err
+	case err != nil:
+		if c.wholeFailed == nil {
+			c.wholeFailed = map[string]bool{}
+		}
+		c.wholeFailed[slot.Arm] = true
+		c.progress.Printf("run %d: the warmup sent whole for the token ids failed (%v); arm %s's warmups stream from now on, and its runs are replayed after the window for their ids", slot.Seq, err, slot.Arm)
+		return sr, warmIDs{}, nil
 	}
 	return sr, warmIDs{text: text, ids: ids}, nil
 }

@@ -2,6 +2,8 @@ package harness
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -65,7 +67,7 @@ func TestWholeWarmupGivesTheIDs(t *testing.T) {
 		"exactness: {compare: [b], against: a}\n")
 	req := engine.Request{Endpoint: "/completion", MaxTokens: 16}
 	url, replays := realEngine(t, "completion-stream.sse", "completion-replay.json")
-	sr, warm, err := c.warmWhole(context.Background(), "b", url, req)
+	sr, warm, err := c.warmWhole(context.Background(), Slot{Arm: "b"}, url, req)
 	if err != nil || !sr.Whole || sr.Kind != schema.RequestWarmup || sr.Tokens != 16 || len(warm.ids) != 16 || sr.Metrics[schema.WallS] <= 0 {
 		t.Fatalf("whole warmup: %+v, ids %d, err %v", sr, len(warm.ids), err)
 	}
@@ -93,7 +95,7 @@ func TestWholeWarmupGivesTheIDs(t *testing.T) {
 
 	chat := engine.Request{Endpoint: "/v1/chat/completions", MaxTokens: 16}
 	curl, creplays := realEngine(t, "chat-stream.sse", "chat-logprobs.json")
-	sr, warm, err = c.warmWhole(context.Background(), "a", curl, chat)
+	sr, warm, err = c.warmWhole(context.Background(), Slot{Arm: "a"}, curl, chat)
 	if err != nil || warm.ids != nil || sr.Tokens != 16 || !sr.Whole {
 		t.Fatalf("chat whole warmup: %+v, ids %v, err %v", sr, warm.ids, err)
 	}
@@ -108,5 +110,34 @@ func TestWholeWarmupGivesTheIDs(t *testing.T) {
 	}
 	if c.wholeWarmup("a", chat) {
 		t.Error("the arm still warms up whole after its whole reply lacked ids")
+	}
+}
+
+// A whole warmup that fails otherwise than by a missing id (here the
+// engine answers the non-streamed request with HTTP 500) does not fail
+// the run: the arm's warmups stream from then on, and its runs are
+// replayed after the window as before.
+func TestWholeWarmupFailureFallsBackToTheReplay(t *testing.T) {
+	c := testCampaign(t, strings.Replace(testScenario, "schedule: {rounds: 6}", "schedule: {rounds: 6, warmup: 1, requests: 2}", 1)+
+		"exactness: {compare: [b], against: a}\n")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "boom", http.StatusInternalServerError)
+	}))
+	t.Cleanup(srv.Close)
+	req := engine.Request{Endpoint: "/completion", MaxTokens: 16}
+	if !c.wholeWarmup("b", req) {
+		t.Fatal("no whole warmup to begin with")
+	}
+	sr, warm, err := c.warmWhole(context.Background(), Slot{Seq: 3, Arm: "b"}, srv.URL, req)
+	if err != nil || warm.ids != nil || !sr.Whole {
+		t.Fatalf("a failed whole warmup: %+v, ids %v, err %v", sr, warm.ids, err)
+	}
+	if c.wholeWarmup("b", req) || !c.wholeWarmup("a", req) {
+		t.Error("after the failure the arm still warms up whole, or the other arm no longer does")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := c.warmWhole(ctx, Slot{Seq: 4, Arm: "a"}, srv.URL, req); err == nil {
+		t.Error("an interrupted whole warmup is no error")
 	}
 }

@@ -13,7 +13,9 @@ type Phases struct {
 	// CooldownS is the wait before the run (fixed or until quiet), QuietS
 	// the quiet gate's past it (the gate watches a fixed cooldown as it
 	// passes, so that its window may begin with it; in records from
-	// before, the gate began after the cooldown).
+	// before, the gate began after the cooldown). Where the engine started
+	// and warmed up while the gate watched on, QuietS is what the gate
+	// held the run past its warmups.
 	CooldownS float64 `json:"cooldown_s,omitempty"`
 	QuietS    float64 `json:"quiet_s,omitempty"`
 	// StartS is the engine's launch to its ready answer (ReadyS).
