@@ -245,11 +245,6 @@ func campaignVariance(f schema.AnatomyFigures, k, replayBelow int) float64 {
 	return (f.BetweenVar + f.WithinVar/kf) * cost
 }
 
-// WholeWarmupMin is the fewest requests a start serves, warmups counted,
-// for its last warmup to go whole for the token ids (the harness's rule:
-// two besides it, so the anatomy still sees a start's requests vary).
-const WholeWarmupMin = 3
-
 // replayBelow is the number of measured requests per start below which a
 // campaign whose warmups gave the token ids would pay a replay instead; 0
 // where no warmup did.
@@ -257,7 +252,7 @@ func replayBelow(an *schema.Anatomy) int {
 	if !an.LastWarmupLeftOut {
 		return 0
 	}
-	return WholeWarmupMin - an.Warmup
+	return schema.WholeWarmupMin - an.Warmup
 }
 
 // optimumRequests is the continuous optimum sqrt((start/request)·

@@ -1,6 +1,10 @@
 package estimate
 
-import "time"
+import (
+	"time"
+
+	"github.com/decodebench/decodebench/schema"
+)
 
 // Basis says where an estimate's costs come from.
 type Basis string
@@ -40,4 +44,17 @@ type Costs struct {
 	// Adjusted is set when Start was moved from the record's to this
 	// scenario's cooldown, warmups or request length.
 	Adjusted bool `json:"adjusted,omitempty"`
+	// IDs is set when the record's starts sent their last warmup whole
+	// for the identity check's token ids (its noise anatomy left it out):
+	// Start has no token replay in it, and a start too short for its
+	// warmup to give the ids pays one (Replays).
+	IDs bool `json:"ids,omitempty"`
+}
+
+// Replays reports whether a start with warmup warmups and k measured
+// requests pays a token replay, a request's time, that Start does not
+// hold: the record's starts got their token ids from a whole warmup,
+// which this one is too short to send (schema.WholeWarmupMin).
+func (c Costs) Replays(warmup, k int) bool {
+	return c.IDs && warmup+max(1, k) < schema.WholeWarmupMin
 }

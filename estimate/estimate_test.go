@@ -161,3 +161,30 @@ func TestMaxCostIsTheLongestTimeout(t *testing.T) {
 		t.Errorf("estimate.MaxCost %v, scenarios.MaxTimeout %v", estimate.MaxCost, scenarios.MaxTimeout)
 	}
 }
+
+// TestCostsWithAWholeWarmup: a record whose starts sent their warmup whole
+// for the token ids (its anatomy left it out) has no token replay in its
+// start cost, and says so; a schedule too short for the warmup to give
+// the ids (one warmup and one measured request) pays a replay, a
+// request's time, and the estimate counts it; three requests a start do
+// not.
+func TestCostsWithAWholeWarmup(t *testing.T) {
+	s := demo(t)
+	rec := demoRecord()
+	rec.Analysis.Anatomy.LastWarmupLeftOut = true
+	c, ok := estimate.FromRecord(s.EstimateShape(), "r.md", rec)
+	if !ok || !c.IDs {
+		t.Fatalf("costs %+v, %v: want the whole warmup noted", c, ok)
+	}
+	if !c.Replays(1, 1) || c.Replays(1, 2) || c.Replays(2, 1) || (estimate.Costs{}).Replays(1, 1) {
+		t.Error("Replays: a start of one warmup and one request pays a replay; two requests, two warmups or a record without whole warmups do not")
+	}
+	s.Schedule.Requests = 1
+	if got, want := estimate.Duration(s.EstimateShape(), c), 30*(6430+2*2070)*time.Millisecond; !near(got, want) {
+		t.Errorf("one request a start: Duration = %v, want %v (a replay's request added)", got, want)
+	}
+	s.Schedule.Requests = 3
+	if got, want := estimate.Duration(s.EstimateShape(), c), 30*(6430+3*2070)*time.Millisecond; !near(got, want) {
+		t.Errorf("three requests a start: Duration = %v, want %v", got, want)
+	}
+}

@@ -25,6 +25,7 @@ func FromRecord(s Shape, path string, rec *schema.Record) (c Costs, ok bool) {
 	switch an := rec.Analysis.Anatomy; {
 	case an != nil && an.Pooled != nil && an.Pooled.StartS > 0 && an.Pooled.RequestS > 0:
 		c.Basis, startS, reqS = BasisAnatomy, an.Pooled.StartS, an.Pooled.RequestS
+		c.IDs = an.LastWarmupLeftOut
 	default:
 		var whole, wall []float64
 		for _, r := range rec.Runs {

@@ -33,6 +33,9 @@ type Shape struct {
 // budget when it has one and the rounds would not fit in it.
 func Duration(s Shape, c Costs) time.Duration {
 	run := float64(c.Start) + float64(max(1, s.Requests))*float64(c.Request)
+	if c.Replays(s.Warmup, s.Requests) {
+		run += float64(c.Request)
+	}
 	est := time.Duration(1 << 62)
 	if e := float64(s.Rounds) * float64(s.Arms) * run; e < float64(1<<62) {
 		est = time.Duration(e)

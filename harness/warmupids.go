@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -34,7 +33,7 @@ type warmIDs struct {
 func (c *campaign) wholeWarmup(arm string, req engine.Request) bool {
 	x, s := c.policy.Exactness, c.scenario
 	switch {
-	case x == nil, s.Schedule.Warmup < 1, s.Schedule.Warmup+c.policy.Schedule.Requests < analysis.WholeWarmupMin, s.Concurrent():
+	case x == nil, s.Schedule.Warmup < 1, s.Schedule.Warmup+c.policy.Schedule.Requests < schema.WholeWarmupMin, s.Concurrent():
 		return false
 	case arm != x.Against && !slices.Contains(x.Compare, arm):
 		return false

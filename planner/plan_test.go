@@ -132,3 +132,27 @@ func TestAskOutOfBudget(t *testing.T) {
 		t.Errorf("2%% in 5m: %+v", a)
 	}
 }
+
+// TestPlanCountsTheReplay: on the 2-core VM demo's figures (a start's
+// draw 17.7%, a request's own 12.0%, a start 5.33 s, a request 1.86 s,
+// spec-draft-xeon-2026-12-04), one measured request a start looks best
+// for its time; but that record's starts got their token ids from their
+// warmup, sent whole, which one warmup and one measured request are too
+// few for: each start would pay a replay, and the advice is 2. A round
+// of one request a start costs the replay too.
+func TestPlanCountsTheReplay(t *testing.T) {
+	h := vmHost()
+	h.Between, h.WithinTok = math.Log1p(0.177*0.177), 256*math.Log1p(0.12*0.12)
+	h.Costs = estimate.Costs{Basis: estimate.BasisAnatomy, Start: 5330 * time.Millisecond, Request: 1860 * time.Millisecond}
+	if p := planner.New(demo(t), h, planner.Options{}); p.Advice != 1 {
+		t.Fatalf("without whole warmups: advice %d, want 1 (the test's premise)", p.Advice)
+	}
+	h.Costs.IDs = true
+	if p := planner.New(demo(t), h, planner.Options{}); p.Advice != 2 {
+		t.Errorf("with whole warmups: advice %d, want 2", p.Advice)
+	}
+	one := planner.New(demo(t, "schedule.requests=1"), h, planner.Options{}).Schedule
+	if want := 3 * (5330 + 2*1860) * time.Millisecond; one.Round != want {
+		t.Errorf("one request a start: round %v, want %v (a replay's request in each start)", one.Round, want)
+	}
+}

@@ -88,6 +88,9 @@ func (m model) round(k, tokens int) time.Duration {
 		req = time.Duration(float64(req) * float64(tokens) / float64(m.tokens))
 	}
 	start := c.Start + time.Duration(m.warmup)*(req-c.Request)
+	if c.Replays(m.warmup, k) {
+		start += req // a token replay after the window (estimate.Costs.Replays)
+	}
 	return time.Duration(m.arms) * (start + time.Duration(k)*req)
 }
 

@@ -34,6 +34,13 @@ type ServedRequest struct {
 	Whole bool `json:"whole,omitempty"`
 }
 
+// WholeWarmupMin is the fewest requests a start serves, warmups counted,
+// for its last warmup to go whole for the identity check's token ids
+// (harness/warmupids.go): two besides it, so that the noise anatomy,
+// which leaves it out, still sees a start's requests vary. A start with
+// fewer pays a token replay after its window instead.
+const WholeWarmupMin = 3
+
 // RequestKind is what a served request was for.
 type RequestKind string
 
