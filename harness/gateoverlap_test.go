@@ -97,11 +97,14 @@ func (g *gateScript) wait(ctx context.Context, cfg machine.QuietConfig) machine.
 	}
 }
 
-func overlapCampaign(t *testing.T, gates string, g *gateScript, warm time.Duration) (*schema.Record, *overlapExec) {
+// overlapCampaign runs 2 rounds with a 100 ms cooldown through an
+// overlapExec (failStart set as given) beside the scripted gate; failed
+// runs are kept and the campaign goes on.
+func overlapCampaign(t *testing.T, gates string, g *gateScript, warm time.Duration, failStart bool) (*schema.Record, *overlapExec) {
 	t.Helper()
-	src := strings.Replace(testScenario, "schedule: {rounds: 6}", "schedule: {rounds: 2, cooldown: 100ms}\ngates:\n  quiet: "+gates+"\n", 1)
+	src := strings.Replace(testScenario, "schedule: {rounds: 6}", "schedule: {rounds: 2, cooldown: 100ms}\non_failure: continue\ngates:\n  quiet: "+gates+"\n", 1)
 	c := testCampaign(t, src)
-	fx := &overlapExec{c: c, warm: warm}
+	fx := &overlapExec{c: c, warm: warm, failStart: failStart}
 	c.exec = fx
 	c.host = hostState{waitQuiet: g.wait, conditions: func(context.Context) machine.Conditions { return machine.Conditions{} }}
 	return executeTest(t, context.Background(), c).Record, fx
@@ -113,7 +116,7 @@ func overlapCampaign(t *testing.T, gates string, g *gateScript, warm time.Durati
 // the run past the warmups. The first run (no cooldown) waits as before.
 func TestEngineWarmsUpBesideTheQuietGate(t *testing.T) {
 	g := &gateScript{step: 50 * time.Millisecond, window: 600 * time.Millisecond}
-	rec, fx := overlapCampaign(t, "{window: 600ms, interval: 50ms}", g, 200*time.Millisecond)
+	rec, fx := overlapCampaign(t, "{window: 600ms, interval: 50ms}", g, 200*time.Millisecond, false)
 	if len(rec.Runs) != 4 || len(g.ended) != 4 || fx.rewarms != 0 {
 		t.Fatalf("%d runs, %d gates, %d rewarms", len(rec.Runs), len(g.ended), fx.rewarms)
 	}
@@ -148,7 +151,7 @@ func TestEngineWarmsUpBesideTheQuietGate(t *testing.T) {
 // then warms up again.
 func TestQuietGateBusyBeforeOrDuringTheWarmups(t *testing.T) {
 	g := &gateScript{step: 50 * time.Millisecond, window: 300 * time.Millisecond, busy: map[int]bool{1: true}}
-	rec, fx := overlapCampaign(t, "{window: 300ms, interval: 50ms}", g, 100*time.Millisecond)
+	rec, fx := overlapCampaign(t, "{window: 300ms, interval: 50ms}", g, 100*time.Millisecond, false)
 	for i, r := range rec.Runs {
 		if fx.started[i].Before(g.ended[i]) {
 			t.Errorf("run %d: busy in the cooldown, yet the engine started %v before the gate ended", r.Seq, g.ended[i].Sub(fx.started[i]))
@@ -158,7 +161,7 @@ func TestQuietGateBusyBeforeOrDuringTheWarmups(t *testing.T) {
 		t.Errorf("%d rewarms without an overlap", fx.rewarms)
 	}
 	g = &gateScript{step: 50 * time.Millisecond, window: 300 * time.Millisecond, busy: map[int]bool{4: true}}
-	rec, fx = overlapCampaign(t, "{window: 300ms, interval: 50ms}", g, 100*time.Millisecond)
+	rec, fx = overlapCampaign(t, "{window: 300ms, interval: 50ms}", g, 100*time.Millisecond, false)
 	// Run 1 has no cooldown (no overlap; its busy sample holds it); runs
 	// 2-4 start at 100 ms and are found busy at 200 ms, in their warmups.
 	if fx.rewarms != 3 {
@@ -176,7 +179,7 @@ func TestQuietGateBusyBeforeOrDuringTheWarmups(t *testing.T) {
 // not kept, and the campaign is INCOMPLETE and resumable.
 func TestQuietGateAbortBesideTheWarmups(t *testing.T) {
 	g := &gateScript{step: 50 * time.Millisecond, window: time.Hour, limit: 6, firstQuiet: true}
-	rec, fx := overlapCampaign(t, "{window: 1h, interval: 50ms, max_wait: 300ms, on_busy: abort}", g, 100*time.Millisecond)
+	rec, fx := overlapCampaign(t, "{window: 1h, interval: 50ms, max_wait: 300ms, on_busy: abort}", g, 100*time.Millisecond, false)
 	if len(rec.Runs) != 1 || fx.runs != 1 || len(fx.started) != 2 || !rec.Method.Interrupted || !strings.Contains(rec.Method.StoppedBy, "not quiet") {
 		t.Errorf("runs %d (measured %d, started %d), interrupted %v, stopped by %q", len(rec.Runs), fx.runs, len(fx.started), rec.Method.Interrupted, rec.Method.StoppedBy)
 	}
@@ -188,14 +191,9 @@ func TestQuietGateAbortBesideTheWarmups(t *testing.T) {
 // stops the campaign as it would have before the start.
 func TestQuietGateSettledWhenTheRunFailsEarly(t *testing.T) {
 	g := &gateScript{step: 50 * time.Millisecond, window: 500 * time.Millisecond}
-	src := strings.Replace(testScenario, "schedule: {rounds: 6}", "schedule: {rounds: 2, cooldown: 100ms}\non_failure: continue\ngates:\n  quiet: {window: 500ms, interval: 50ms}\n", 1)
-	c := testCampaign(t, src)
-	fx := &overlapExec{c: c, warm: 50 * time.Millisecond, failStart: true}
-	c.exec = fx
-	c.host = hostState{waitQuiet: g.wait, conditions: func(context.Context) machine.Conditions { return machine.Conditions{} }}
-	rec := executeTest(t, context.Background(), c).Record
-	if len(rec.Runs) != 4 || c.pending != nil {
-		t.Fatalf("%d runs, a gate still pending: %v", len(rec.Runs), c.pending != nil)
+	rec, fx := overlapCampaign(t, "{window: 500ms, interval: 50ms}", g, 50*time.Millisecond, true)
+	if len(rec.Runs) != 4 || fx.c.pending != nil {
+		t.Fatalf("%d runs, a gate still pending: %v", len(rec.Runs), fx.c.pending != nil)
 	}
 	for _, r := range rec.Runs[1:] {
 		if r.OK() || r.Quiet == nil || r.Quiet.EndedBy != "quiet" || r.Phases.QuietS < 0.25 {
@@ -203,12 +201,7 @@ func TestQuietGateSettledWhenTheRunFailsEarly(t *testing.T) {
 		}
 	}
 	g = &gateScript{step: 50 * time.Millisecond, window: time.Hour, limit: 6, firstQuiet: true}
-	src = strings.Replace(src, "quiet: {window: 500ms, interval: 50ms}", "quiet: {window: 1h, interval: 50ms, max_wait: 300ms, on_busy: abort}", 1)
-	c = testCampaign(t, src)
-	fx = &overlapExec{c: c, warm: 50 * time.Millisecond, failStart: true}
-	c.exec = fx
-	c.host = hostState{waitQuiet: g.wait, conditions: func(context.Context) machine.Conditions { return machine.Conditions{} }}
-	rec = executeTest(t, context.Background(), c).Record
+	rec, _ = overlapCampaign(t, "{window: 1h, interval: 50ms, max_wait: 300ms, on_busy: abort}", g, 50*time.Millisecond, true)
 	if len(rec.Runs) != 1 || !rec.Method.Interrupted || !strings.Contains(rec.Method.StoppedBy, "not quiet") {
 		t.Errorf("abort after an early failure: %d runs kept, interrupted %v, stopped by %q", len(rec.Runs), rec.Method.Interrupted, rec.Method.StoppedBy)
 	}
