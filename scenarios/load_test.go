@@ -26,6 +26,11 @@ func TestShippedScenariosLoad(t *testing.T) {
 		if s.Path != "embedded:"+name+".yaml" {
 			t.Errorf("%s: path %q", name, s.Path)
 		}
+		// A CI job has minutes, not rounds (issue 33): every shipped
+		// schedule looks sequentially and stops at a budget in minutes.
+		if r := s.Schedule.Rounds; !r.Sequential() || r.MaxTime.Duration < time.Minute {
+			t.Errorf("%s: schedule.rounds %+v: want a sequential schedule with a max_time", name, r)
+		}
 	}
 }
 
