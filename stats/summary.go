@@ -89,16 +89,69 @@ func Ratio(a, b float64) float64 {
 // of the two middle values; NaN for none. (Quantile(sorted, 0.5) is the
 // same value but for rounding in its last bit.)
 func Median(xs []float64) float64 {
-	if len(xs) == 0 {
+	n := len(xs)
+	if n == 0 {
 		return math.NaN()
 	}
 	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
+	if slices.ContainsFunc(s, math.IsNaN) {
+		slices.Sort(s)
+		if n%2 == 1 {
+			return s[n/2]
+		}
+		return (s[n/2-1] + s[n/2]) / 2
 	}
-	return (s[n/2-1] + s[n/2]) / 2
+	// The middle values by selection, in linear time: the put-back
+	// model (PutBackChance) takes two medians a draw, thousands of draws
+	// a comparison.
+	hi := selectNth(s, n/2)
+	if n%2 == 1 {
+		return hi
+	}
+	return (slices.Max(s[:n/2]) + hi) / 2
+}
+
+// selectNth reorders s (no NaN) so that s[k] is its k-th smallest value
+// (from 0), those before it no larger and those after no smaller, and
+// returns it: Hoare's selection with a median-of-three pivot.
+func selectNth(s []float64, k int) float64 {
+	lo, hi := 0, len(s)-1
+	for hi > lo {
+		mid := lo + (hi-lo)/2
+		if s[mid] < s[lo] {
+			s[mid], s[lo] = s[lo], s[mid]
+		}
+		if s[hi] < s[lo] {
+			s[hi], s[lo] = s[lo], s[hi]
+		}
+		if s[hi] < s[mid] {
+			s[hi], s[mid] = s[mid], s[hi]
+		}
+		pivot := s[mid]
+		i, j := lo, hi
+		for i <= j {
+			for s[i] < pivot {
+				i++
+			}
+			for pivot < s[j] {
+				j--
+			}
+			if i <= j {
+				s[i], s[j] = s[j], s[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return s[k]
+		}
+	}
+	return s[k]
 }
 
 // Finite reports whether v is a number, neither NaN nor infinite.

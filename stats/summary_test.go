@@ -2,6 +2,8 @@ package stats
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -36,5 +38,35 @@ func TestSummarize(t *testing.T) {
 func TestRatio(t *testing.T) {
 	if !near(Ratio(150, 100), 1.5) || !math.IsNaN(Ratio(1, 0)) {
 		t.Error("ratio")
+	}
+}
+
+// Median by selection is the sorted median, bit for bit, on draws with
+// ties, odd and even counts and signed zeros.
+func TestMedianSelectsAsSorting(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 20000 {
+		n := 1 + rng.IntN(40)
+		xs := make([]float64, n)
+		for j := range xs {
+			switch rng.IntN(4) {
+			case 0:
+				xs[j] = float64(rng.IntN(5)) // ties
+			default:
+				xs[j] = rng.NormFloat64()
+			}
+		}
+		s := slices.Clone(xs)
+		slices.Sort(s)
+		want := (s[(n-1)/2] + s[n/2]) / 2
+		if n%2 == 1 {
+			want = s[n/2]
+		}
+		if got := Median(xs); got != want {
+			t.Fatalf("draw %d: Median(%v) = %v, sorted %v", i, xs, got, want)
+		}
+	}
+	if got := Median([]float64{1, math.NaN(), 3}); got != 1 { // sorted: NaN, 1, 3
+		t.Errorf("Median with a NaN = %v, want the sorted path's 1", got)
 	}
 }
