@@ -58,11 +58,14 @@ func (b BlocksMDE) mde(m mdeCase) (up, down float64) {
 
 // RoundsMDE is the MDE of a comparison by round whose stalls are
 // confirmed one at a time (stats.MDERounds): the far rounds, the
-// refusals and the rounds trimmed drawn from the rate's posterior.
-type RoundsMDE struct{}
+// refusals and the rounds trimmed drawn from the rate's posterior; the
+// far rounds kept in as Kept models them.
+type RoundsMDE struct {
+	Kept stats.KeptModel
+}
 
-func (RoundsMDE) mde(m mdeCase) (up, down float64) {
-	return stats.MDERounds(m.r, m.stalls, m.level, m.power, m.minEffect, m.design)
+func (r RoundsMDE) mde(m mdeCase) (up, down float64) {
+	return stats.MDERoundsKept(m.r, m.stalls, m.level, m.power, m.minEffect, m.design, r.Kept)
 }
 
 // BlockDrift is the baseline's own trend over the campaign and, for any

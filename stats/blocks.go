@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -277,7 +278,7 @@ func oneByOne(d []float64, keep []bool) {
 			}
 			return
 		}
-		crit := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - TrimAlpha/(2*float64(len(d))))
+		crit := roundCrit(n-1, len(d))
 		back, least := -1, math.Inf(1)
 		for i, x := range d {
 			if keep[i] {
@@ -294,6 +295,21 @@ func oneByOne(d []float64, keep []bool) {
 		keep[back] = true
 	}
 }
+
+// roundCrit is the Bonferroni t quantile at TrimAlpha over rounds rounds
+// at df degrees of freedom, remembered: PutBackChance runs the trimming
+// thousands of times a comparison.
+func roundCrit(df, rounds int) float64 {
+	key := [2]int{df, rounds}
+	if c, ok := critCache.Load(key); ok {
+		return c.(float64)
+	}
+	c := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(1 - TrimAlpha/(2*float64(rounds)))
+	critCache.Store(key, c)
+	return c
+}
+
+var critCache sync.Map
 
 // trimmedSides counts the trimmed rounds whose stray run was the
 // reference's and the arm's.
@@ -346,6 +362,9 @@ func blockStalls(d []float64, keep []bool, rounds, trimmed int) Stalls {
 	for i, a := range abs {
 		far := scale > 0 && a/scale > TrimZ && a >= StallFloor
 		clean[i] = !far
+		if far {
+			s.Far = append(s.Far, a)
+		}
 		if far && keep[i] {
 			s.Kept++
 			s.Shift += a

@@ -47,7 +47,9 @@
 // MDERobust1 is rule robust-1's, which its records re-derive. MDEBlocks
 // (rule robust-4) and MDERounds (robust-5) are the comparisons by round':
 // MDERounds draws the far rounds, the refusals and the rounds trimmed
-// from the rate's posterior even where a campaign saw none.
+// from the rate's posterior even where a campaign saw none; MDERoundsKept
+// with KeptByPutBack (robust-6) keeps a comparison's far rounds in at the
+// chance that the trimming itself puts them back (PutBackChance).
 //
 // # Drift
 //

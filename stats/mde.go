@@ -30,6 +30,9 @@ type Stalls struct {
 	// Seen is the number of distinct runs the rates were estimated from
 	// (the campaign's, when pooled); 0 means the comparison's own.
 	Seen int
+	// Far are how far off each far round was, kept or trimmed (a
+	// comparison by round's): the sizes a model of put-back draws from.
+	Far []float64
 }
 
 // PoolStalls is s with the rates, shift and RMS of every comparison of a

@@ -30,13 +30,36 @@ import (
 // The looks' design scales the effect as in MDEBlocks. NaN when the
 // refusals alone make the power unreachable.
 func MDERounds(r Robust, all []Stalls, alpha, power, minEffect float64, d Design) (up, down float64) {
+	return MDERoundsKept(r, all, alpha, power, minEffect, d, KeptAsSeen)
+}
+
+// KeptModel is how an MDE of a comparison by round models the far rounds
+// that TrimOneByOne puts back.
+type KeptModel int
+
+const (
+	// KeptAsSeen (rule robust-5) keeps each far round in at the share of
+	// far rounds the campaign's comparisons kept.
+	KeptAsSeen KeptModel = iota
+	// KeptByPutBack (rule robust-6) keeps a comparison's f far rounds in
+	// together at the chance that TrimOneByOne puts them all back, at this
+	// comparison's clean noise and the sizes of the far rounds the
+	// campaign saw (PutBackChance), and trims them all otherwise (the
+	// put-back cascades: a far round put back widens the fit that judges
+	// the next); the noise is the clean rounds' (those not far out), where
+	// KeptAsSeen takes the kept rounds', far ones and all.
+	KeptByPutBack
+)
+
+// MDERoundsKept is MDERounds with the far rounds kept in as kept says.
+func MDERoundsKept(r Robust, all []Stalls, alpha, power, minEffect float64, d Design, kept KeptModel) (up, down float64) {
 	if math.IsNaN(r.SE) || r.DF < 1 || r.Blocks < 2 || alpha <= 0 || alpha >= 1 || power <= 0 || power >= 1 {
 		if r.SE == 0 && r.DF >= 1 && alpha > 0 && alpha < 1 {
 			return minEffect, minEffect
 		}
 		return math.NaN(), math.NaN()
 	}
-	m := roundsModel(r, all)
+	m := roundsModel(r, all, kept)
 	states, ok := m.states()
 	target := power / ok
 	if target >= 0.995 {
@@ -56,9 +79,12 @@ type rounds struct {
 	keptShare   float64 // the share of far rounds kept in
 	shift, rms  float64
 	comparisons int
+	// putBack, under KeptByPutBack, is the chance that f far rounds all
+	// stay in, by f (nil under KeptAsSeen).
+	putBack func(f int) keptFar
 }
 
-func roundsModel(r Robust, all []Stalls) rounds {
+func roundsModel(r Robust, all []Stalls, kept KeptModel) rounds {
 	m := rounds{n: r.Blocks, comparisons: max(1, len(all))}
 	m.sigma = r.Sigma * math.Sqrt2 / medianS(r.DF)
 	var far, slots int
@@ -72,6 +98,9 @@ func roundsModel(r Robust, all []Stalls) rounds {
 		m.keptShare = pooled.KeptRate / (pooled.TrimRate + pooled.KeptRate)
 	}
 	m.shift, m.rms = pooled.Shift, pooled.RMS
+	if kept == KeptByPutBack {
+		m.byPutBack(r, all)
+	}
 	return m
 }
 
@@ -122,24 +151,46 @@ func (m rounds) states() ([]roundsState, float64) {
 	}
 	var out []roundsState
 	for f, wf := range byFar {
-		if wf/ok < 1e-7 {
+		// Under KeptByPutBack each count of far rounds is a run of the
+		// trimming: counts below one in ten thousand are left out.
+		if wf/ok < 1e-7 || m.putBack != nil && f > 0 && wf/ok < 1e-4 {
 			continue
 		}
 		for k := 0; k <= f; k++ { // k of them kept in
-			wk := wf / ok * binomial(f, k, m.keptShare)
+			wk := wf / ok * m.keptChance(f, k)
 			n := m.n - (f - k)
 			if wk < 1e-7 || n < 2 {
 				continue
 			}
 			df := float64(n - 1)
-			v := m.sigma*m.sigma + m.rms*m.rms*float64(k)*(1-float64(k)/float64(n))/df
+			rms, unit := m.rms, 1.0
+			if m.putBack != nil && k > 0 {
+				// The far rounds that stay in are the nearer ones.
+				kf := m.putBack(f)
+				rms, unit = kf.rms, kf.shift/m.shift
+			}
+			v := m.sigma*m.sigma + rms*rms*float64(k)*(1-float64(k)/float64(n))/df
 			se := math.Sqrt(v / float64(n))
 			for i := 0; i <= k; i++ { // i of the kept ones on the arm's side
-				out = append(out, roundsState{w: wk * binomial(k, i, 0.5), shift: float64(2*i-k) / float64(n), se: se, df: int(df)})
+				out = append(out, roundsState{w: wk * binomial(k, i, 0.5), shift: unit * float64(2*i-k) / float64(n), se: se, df: int(df)})
 			}
 		}
 	}
 	return out, ok
+}
+
+// keptChance is the chance that k of f far rounds stay in.
+func (m rounds) keptChance(f, k int) float64 {
+	if m.putBack == nil {
+		return binomial(f, k, m.keptShare)
+	}
+	switch k {
+	case f:
+		return m.putBack(f).chance
+	case 0:
+		return 1 - m.putBack(f).chance
+	}
+	return 0
 }
 
 // roundsEffect is the log effect in direction dir that the states detect

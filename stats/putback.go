@@ -1,0 +1,160 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+)
+
+// byPutBack makes m model KeptByPutBack: the clean rounds' noise (the
+// comparison's rounds not far out, their median s over campaigns like
+// this one), the far rounds' shift and spread from every far round the
+// campaign's comparisons saw, kept or trimmed, and the chance that f of
+// them stay in together (PutBackChance at those sizes). A campaign that
+// saw no far round models each as trimmed (no size to draw from), as
+// KeptAsSeen does.
+func (m *rounds) byPutBack(r Robust, all []Stalls) {
+	if s := r.Stalls; s.DF >= 1 && s.Sigma >= 0 && !math.IsNaN(s.Sigma) {
+		m.sigma = s.Sigma * math.Sqrt2 / medianS(s.DF)
+	}
+	var sizes []float64
+	for _, s := range all {
+		sizes = append(sizes, s.Far...)
+	}
+	m.shift, m.rms = 0, 0
+	if len(sizes) == 0 {
+		m.putBack = func(int) keptFar { return keptFar{} }
+		return
+	}
+	var sum, sq float64
+	for _, a := range sizes {
+		sum += a
+		sq += a * a
+	}
+	m.shift, m.rms = sum/float64(len(sizes)), math.Sqrt(sq/float64(len(sizes)))
+	sd, n, key := m.sigma, m.n, fmt.Sprint(sizes)
+	m.putBack = func(f int) keptFar {
+		return putBackMemo(key, sizes, sd, n, f)
+	}
+}
+
+// putBackCache remembers the draws by their inputs: plan and the looks of
+// a sequential schedule ask for the same comparison's again and again.
+var putBackCache struct {
+	sync.Mutex
+	m map[putBackKey]keptFar
+}
+
+type putBackKey struct {
+	sizes string
+	sd    float64
+	n, f  int
+}
+
+func putBackMemo(sizesKey string, sizes []float64, sd float64, n, f int) keptFar {
+	k := putBackKey{sizesKey, sd, n, f}
+	putBackCache.Lock()
+	p, ok := putBackCache.m[k]
+	putBackCache.Unlock()
+	if ok {
+		return p
+	}
+	p = putBackDraws(sizes, sd, n, f)
+	putBackCache.Lock()
+	defer putBackCache.Unlock()
+	if putBackCache.m == nil || len(putBackCache.m) > 1<<14 {
+		putBackCache.m = map[putBackKey]keptFar{}
+	}
+	putBackCache.m[k] = p
+	return p
+}
+
+// keptFar is what PutBackChance's draws say of f far rounds: the chance
+// that they all stay in, and the mean and root mean square of their sizes
+// when they do (the nearer sizes stay in more often).
+type keptFar struct {
+	chance, shift, rms float64
+}
+
+// putBackN is how many seeded draws PutBackChance makes at most: its
+// chance within about 2.5 points (one standard error at a chance of a
+// half); it stops after 100 when they all agree.
+const putBackN = 400
+
+// PutBackChance is the chance that a comparison of n rounds whose clean
+// differences have standard deviation sd keeps all f of its far rounds in
+// (TrimOneByOne puts them back, or never takes them as candidates), among
+// the draws it does not refuse: each far round is off by a size drawn
+// from sizes, on either side alike. It is found by running the trimming
+// itself on seeded draws, since its candidates come from a robust scale,
+// its confirmation from the fit of the rounds kept and its put-back one
+// round at a time, whose joint law has no closed form; the seed is n and
+// f, so one comparison's MDE is the same each time it is computed. 0 when
+// there is no size or no far round, 1 when every draw is refused.
+func PutBackChance(sizes []float64, sd float64, n, f int) float64 {
+	return putBackDraws(sizes, sd, n, f).chance
+}
+
+// putBackDraws are PutBackChance's draws.
+func putBackDraws(sizes []float64, sd float64, n, f int) keptFar {
+	if len(sizes) == 0 || f <= 0 || f > n {
+		return keptFar{}
+	}
+	rng := rand.New(rand.NewPCG(uint64(n), uint64(f)))
+	d := make([]float64, n)
+	slow := make([]bool, n)
+	allowed := TrimOneByOne.allowed(n)
+	kept, ok := 0, 0
+	var sum, sq float64
+	abs := make([]float64, f)
+	for draw := range putBackN {
+		// A hundred draws that all keep them, or none, settle it: the
+		// chance is within a few points of 1 or 0.
+		if draw > 0 && draw%100 == 0 && (kept == 0 || kept == ok) {
+			break
+		}
+		for i := range d {
+			d[i], slow[i] = sd*rng.NormFloat64(), false
+		}
+		for i := range f {
+			a := sizes[rng.IntN(len(sizes))]
+			abs[i] = a
+			if rng.IntN(2) == 0 {
+				d[i] -= a
+				slow[i] = true
+			} else {
+				d[i] += a
+			}
+		}
+		keep, farRef, farArm := trimRounds(d, slow, TrimOneByOne)
+		if farRef > allowed || farArm > allowed {
+			continue
+		}
+		ok++
+		all := true
+		for i := range f {
+			all = all && keep[i]
+		}
+		if all {
+			kept++
+			for _, a := range abs {
+				sum += a
+				sq += a * a
+			}
+		}
+	}
+	switch {
+	case ok == 0: // every draw refused: the sizes as they come
+		for _, a := range sizes {
+			sum += a
+			sq += a * a
+		}
+		k := float64(len(sizes))
+		return keptFar{chance: 1, shift: sum / k, rms: math.Sqrt(sq / k)}
+	case kept == 0:
+		return keptFar{}
+	}
+	k := float64(kept * f)
+	return keptFar{chance: float64(kept) / float64(ok), shift: sum / k, rms: math.Sqrt(sq / k)}
+}

@@ -1,0 +1,66 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// PutBackChance runs the trimming on draws of round differences; the
+// comparison runs it on rounds of runs. Comparisons of runs with f stalled
+// rounds, through CompareRounds, keep all of them in as often as it says
+// (within 0.08: its 400 draws and these 1,000 comparisons), on quiet and
+// noisy hosts, few rounds and many, stalls that the trimming mostly takes
+// and mostly puts back.
+func TestPutBackChanceMatchesTheTrimming(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		sd   float64 // one run's noise (log)
+		n, f int
+		size float64 // the stall (log)
+	}{
+		{0.02, 6, 1, 0.357},
+		{0.02, 6, 2, 0.357},
+		{0.02, 6, 1, 0.178},
+		{0.06, 10, 1, 0.357},
+		{0.02, 10, 1, 0.178},
+		{0.06, 30, 2, 0.357},
+	}
+	const comparisons = 1000
+	for _, c := range cases {
+		rng := rand.New(rand.NewPCG(uint64(c.n), uint64(1000*c.sd)))
+		kept, ok := 0, 0
+		for range comparisons {
+			var ref, arm []Timed
+			for r := range c.n {
+				a, b := c.sd*rng.NormFloat64(), c.sd*rng.NormFloat64()
+				if r < c.f { // a stall slows one side's run of the round
+					if rng.IntN(2) == 0 {
+						a -= c.size
+					} else {
+						b -= c.size
+					}
+				}
+				ref = append(ref, Timed{Pos: float64(r), Value: 100 * math.Exp(a), Block: r})
+				arm = append(arm, Timed{Pos: float64(r), Value: 100 * math.Exp(b), Block: r})
+			}
+			out := CompareRounds(ref, arm, DefaultConfig(), TrimOneByOne)
+			if out.Refused {
+				continue
+			}
+			ok++
+			if out.N1 == c.n {
+				kept++
+			}
+		}
+		got := float64(kept) / float64(ok)
+		drawn := PutBackChance([]float64{c.size}, c.sd*math.Sqrt2, c.n, c.f)
+		t.Logf("run noise %.0f%%, %d of %d rounds %.0f%% off: kept in %.3f of comparisons, PutBackChance %.3f", 100*c.sd, c.f, c.n, 100*c.size, got, drawn)
+		if math.Abs(got-drawn) > 0.08 {
+			t.Errorf("run noise %.0f%%, %d of %d rounds far: PutBackChance %.3f, the trimming kept them in %.3f", 100*c.sd, c.f, c.n, drawn, got)
+		}
+	}
+	if PutBackChance(nil, 0.03, 10, 1) != 0 || PutBackChance([]float64{0.3}, 0.03, 10, 0) != 0 {
+		t.Error("PutBackChance without a size or a far round: want 0")
+	}
+}
