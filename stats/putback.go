@@ -1,10 +1,8 @@
 package stats
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
-	"sync"
 )
 
 // byPutBack makes m model KeptByPutBack: the clean rounds' noise (the
@@ -33,41 +31,16 @@ func (m *rounds) byPutBack(r Robust, all []Stalls) {
 		sq += a * a
 	}
 	m.shift, m.rms = sum/float64(len(sizes)), math.Sqrt(sq/float64(len(sizes)))
-	sd, n, key := m.sigma, m.n, fmt.Sprint(sizes)
+	memo := map[int]keptFar{}
+	sd, n := m.sigma, m.n
 	m.putBack = func(f int) keptFar {
-		return putBackMemo(key, sizes, sd, n, f)
-	}
-}
-
-// putBackCache remembers the draws by their inputs: plan and the looks of
-// a sequential schedule ask for the same comparison's again and again.
-var putBackCache struct {
-	sync.Mutex
-	m map[putBackKey]keptFar
-}
-
-type putBackKey struct {
-	sizes string
-	sd    float64
-	n, f  int
-}
-
-func putBackMemo(sizesKey string, sizes []float64, sd float64, n, f int) keptFar {
-	k := putBackKey{sizesKey, sd, n, f}
-	putBackCache.Lock()
-	p, ok := putBackCache.m[k]
-	putBackCache.Unlock()
-	if ok {
+		p, ok := memo[f]
+		if !ok {
+			p = putBackDraws(sizes, sd, n, f)
+			memo[f] = p
+		}
 		return p
 	}
-	p = putBackDraws(sizes, sd, n, f)
-	putBackCache.Lock()
-	defer putBackCache.Unlock()
-	if putBackCache.m == nil || len(putBackCache.m) > 1<<14 {
-		putBackCache.m = map[putBackKey]keptFar{}
-	}
-	putBackCache.m[k] = p
-	return p
 }
 
 // keptFar is what PutBackChance's draws say of f far rounds: the chance
