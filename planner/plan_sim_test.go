@@ -11,7 +11,6 @@ import (
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/estimate"
 	"github.com/decodebench/decodebench/planner"
-	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
 )
 
@@ -109,20 +108,7 @@ func TestPlanReachesTheAskedMDE(t *testing.T) {
 			// Over 150 campaigns the power's sampling error at 80% is
 			// 3.3%; the host model's own error (five records) moves the
 			// MDE by a few percent of itself, the power by a few points.
-			// Rule robust-6's MDE keeps the far rounds in at the chance
-			// the trimming's put-back cascade keeps them all: on the
-			// host that stalls one run in twenty at 5% start noise it
-			// plans 90 rounds for 5% and finds +4.96% in 96.7% of 150
-			// campaigns, where robust-5 planned 40 and found +4.93% in
-			// 84.0%, in bounds by the share of far rounds its five
-			// records happened to keep (other records of the host make
-			// it plan about 80); docs/reference/statistics.md, rule
-			// robust-6. A conservative plan, allowed up to 98% there.
-			top := 0.92
-			if h.stall > 0 && analysis.Current().Name == schema.RuleRobust6 {
-				top = 0.98
-			}
-			if j == 0 && (at.power < 0.68 || at.power > top) {
+			if j == 0 && (at.power < 0.68 || at.power > 0.92) {
 				t.Errorf("%s: the planned schedule detects its stated +%.2f%% in %.1f%% of campaigns, want about 80%%", h.name, 100*r.Up, 100*at.power)
 			}
 		}

@@ -77,7 +77,7 @@ func mdeMethod(m analysis.MDEModel) string {
 		noise, kept := "the rounds the test kept", ""
 		if m.Kept == stats.KeptByPutBack {
 			noise = "the rounds not far out"
-			kept = " (those of a comparison stay in together at the chance that the trimming puts them all back, found by running it on draws at this noise and the far rounds' sizes the campaign saw)"
+			kept = " (as many of a comparison's as the trimming keeps, found by running it on draws at this noise and the far rounds' sizes the campaign saw)"
 		}
 		return " The minimum detectable effect is stated for an increase and a decrease:" +
 			" the effect a campaign like this one (the same rounds and noise) claims with the stated power," +

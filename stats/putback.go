@@ -8,8 +8,8 @@ import (
 // byPutBack makes m model KeptByPutBack: the clean rounds' noise (the
 // comparison's rounds not far out, their median s over campaigns like
 // this one), the far rounds' shift and spread from every far round the
-// campaign's comparisons saw, kept or trimmed, and the chance that f of
-// them stay in together (PutBackChance at those sizes). A campaign that
+// campaign's comparisons saw, kept or trimmed, and the chance that k of
+// f stay in (PutBackChance's draws at those sizes). A campaign that
 // saw no far round models each as trimmed (no size to draw from), as
 // KeptAsSeen does.
 func (m *rounds) byPutBack(r Robust, all []Stalls) {
@@ -44,10 +44,13 @@ func (m *rounds) byPutBack(r Robust, all []Stalls) {
 }
 
 // keptFar is what PutBackChance's draws say of f far rounds: the chance
-// that they all stay in, and the mean and root mean square of their sizes
-// when they do (the nearer sizes stay in more often).
+// that they all stay in and that k of them do, and the sizes that stay in
+// when k do (the nearer sizes stay in more often).
 type keptFar struct {
-	chance, shift, rms float64
+	chance float64
+	// byK is the chance that k of the f stay in, and shift and rms the
+	// mean and root mean square of the sizes that stay in then, by k.
+	byK, shift, rms []float64
 }
 
 // putBackN is how many seeded draws PutBackChance makes at most: its
@@ -78,13 +81,14 @@ func putBackDraws(sizes []float64, sd float64, n, f int) keptFar {
 	d := make([]float64, n)
 	slow := make([]bool, n)
 	allowed := TrimOneByOne.allowed(n)
-	kept, ok := 0, 0
-	var sum, sq float64
+	counts := make([]int, f+1)
+	ok := 0
+	sum, sq := make([]float64, f+1), make([]float64, f+1)
 	abs := make([]float64, f)
 	for draw := range putBackN {
 		// A hundred draws that all keep them, or none, settle it: the
 		// chance is within a few points of 1 or 0.
-		if draw > 0 && draw%100 == 0 && (kept == 0 || kept == ok) {
+		if draw > 0 && draw%100 == 0 && (counts[0] == ok || counts[f] == ok) {
 			break
 		}
 		for i := range d {
@@ -105,29 +109,38 @@ func putBackDraws(sizes []float64, sd float64, n, f int) keptFar {
 			continue
 		}
 		ok++
-		all := true
-		for i := range f {
-			all = all && keep[i]
-		}
-		if all {
-			kept++
-			for _, a := range abs {
-				sum += a
-				sq += a * a
+		k := 0
+		var s1, s2 float64
+		for i, a := range abs {
+			if keep[i] {
+				k++
+				s1 += a
+				s2 += a * a
 			}
 		}
+		counts[k]++
+		sum[k] += s1
+		sq[k] += s2
 	}
-	switch {
-	case ok == 0: // every draw refused: the sizes as they come
+	out := keptFar{byK: make([]float64, f+1), shift: make([]float64, f+1), rms: make([]float64, f+1)}
+	if ok == 0 { // every draw refused: all kept, at the sizes as they come
+		var s1, s2 float64
 		for _, a := range sizes {
-			sum += a
-			sq += a * a
+			s1 += a
+			s2 += a * a
 		}
-		k := float64(len(sizes))
-		return keptFar{chance: 1, shift: sum / k, rms: math.Sqrt(sq / k)}
-	case kept == 0:
-		return keptFar{}
+		n := float64(len(sizes))
+		out.byK[f], out.shift[f], out.rms[f] = 1, s1/n, math.Sqrt(s2/n)
+		out.chance = 1
+		return out
 	}
-	k := float64(kept * f)
-	return keptFar{chance: float64(kept) / float64(ok), shift: sum / k, rms: math.Sqrt(sq / k)}
+	for k, c := range counts {
+		out.byK[k] = float64(c) / float64(ok)
+		if k > 0 && c > 0 {
+			m := float64(k * c)
+			out.shift[k], out.rms[k] = sum[k]/m, math.Sqrt(sq[k]/m)
+		}
+	}
+	out.chance = out.byK[f]
+	return out
 }

@@ -64,3 +64,24 @@ func TestPutBackChanceMatchesTheTrimming(t *testing.T) {
 		t.Error("PutBackChance without a size or a far round: want 0")
 	}
 }
+
+// Where the trimming takes every far round (stalls of 50% at 1% noise),
+// the put-back model keeps none in and states robust-5's MDE with every
+// far round trimmed: the state without far rounds keeps its weight (a
+// first version gave it the chance that "all" of none stayed in, 0, and
+// stated MDEs far above these).
+func TestMDERoundsKeptKeepsTheCleanState(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{6, 10, 30} {
+		sd := 0.01
+		r := Robust{Result: Result{N1: n, N2: n}, Blocks: n, DF: float64(n - 1), SE: sd / math.Sqrt(float64(n)), Sigma: sd / math.Sqrt2,
+			Stalls: Stalls{Sigma: sd / math.Sqrt2, DF: float64(n - 1)}}
+		all := []Stalls{{Runs1: n, Runs2: n, Trimmed: 1, Far: []float64{0.5}}, {Runs1: n, Runs2: n}}
+		seen, _ := MDERoundsKept(r, all, 0.05, 0.8, 0.001, Design{}, KeptAsSeen)
+		put, _ := MDERoundsKept(r, all, 0.05, 0.8, 0.001, Design{}, KeptByPutBack)
+		t.Logf("%d: put %.5f seen %.5f", n, put, seen)
+		if math.Abs(put/seen-1) > 0.01 {
+			t.Errorf("%d rounds, every stall trimmed: put-back MDE %.4f, as seen %.4f", n, put, seen)
+		}
+	}
+}

@@ -41,13 +41,13 @@ const (
 	// KeptAsSeen (rule robust-5) keeps each far round in at the share of
 	// far rounds the campaign's comparisons kept.
 	KeptAsSeen KeptModel = iota
-	// KeptByPutBack (rule robust-6) keeps a comparison's f far rounds in
-	// together at the chance that TrimOneByOne puts them all back, at this
+	// KeptByPutBack (rule robust-6) keeps k of a comparison's f far
+	// rounds in at the chance that TrimOneByOne keeps k of them, at this
 	// comparison's clean noise and the sizes of the far rounds the
-	// campaign saw (PutBackChance), and trims them all otherwise (the
-	// put-back cascades: a far round put back widens the fit that judges
-	// the next); the noise is the clean rounds' (those not far out), where
-	// KeptAsSeen takes the kept rounds', far ones and all.
+	// campaign saw (found by running it on draws, as PutBackChance: the
+	// put-back cascades, a far round put back widening the fit that
+	// judges the next); the noise is the clean rounds' (those not far
+	// out), where KeptAsSeen takes the kept rounds', far ones and all.
 	KeptByPutBack
 )
 
@@ -79,8 +79,8 @@ type rounds struct {
 	keptShare   float64 // the share of far rounds kept in
 	shift, rms  float64
 	comparisons int
-	// putBack, under KeptByPutBack, is the chance that f far rounds all
-	// stay in, by f (nil under KeptAsSeen).
+	// putBack, under KeptByPutBack, is what the trimming keeps of f far
+	// rounds, by f (nil under KeptAsSeen).
 	putBack func(f int) keptFar
 }
 
@@ -167,7 +167,7 @@ func (m rounds) states() ([]roundsState, float64) {
 			if m.putBack != nil && k > 0 {
 				// The far rounds that stay in are the nearer ones.
 				kf := m.putBack(f)
-				rms, unit = kf.rms, kf.shift/m.shift
+				rms, unit = kf.rms[k], kf.shift[k]/m.shift
 			}
 			v := m.sigma*m.sigma + rms*rms*float64(k)*(1-float64(k)/float64(n))/df
 			se := math.Sqrt(v / float64(n))
@@ -184,11 +184,11 @@ func (m rounds) keptChance(f, k int) float64 {
 	if m.putBack == nil {
 		return binomial(f, k, m.keptShare)
 	}
-	switch k {
-	case f:
-		return m.putBack(f).chance
-	case 0:
-		return 1 - m.putBack(f).chance
+	if kf := m.putBack(f); k < len(kf.byK) {
+		return kf.byK[k]
+	}
+	if k == 0 { // no far round, or no size to draw from: none kept
+		return 1
 	}
 	return 0
 }
