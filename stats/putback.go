@@ -44,10 +44,9 @@ func (m *rounds) byPutBack(r Robust, all []Stalls) {
 }
 
 // keptFar is what PutBackChance's draws say of f far rounds: the chance
-// that they all stay in and that k of them do, and the sizes that stay in
+// that k of them stay in (all of them: byK[f]), and the sizes that stay in
 // when k do (the nearer sizes stay in more often).
 type keptFar struct {
-	chance float64
 	// byK is the chance that k of the f stay in, and shift and rms the
 	// mean and root mean square of the sizes that stay in then, by k.
 	byK, shift, rms []float64
@@ -69,7 +68,10 @@ const putBackN = 400
 // f, so one comparison's MDE is the same each time it is computed. 0 when
 // there is no size or no far round, 1 when every draw is refused.
 func PutBackChance(sizes []float64, sd float64, n, f int) float64 {
-	return putBackDraws(sizes, sd, n, f).chance
+	if kf := putBackDraws(sizes, sd, n, f); f < len(kf.byK) {
+		return kf.byK[f]
+	}
+	return 0
 }
 
 // putBackDraws are PutBackChance's draws.
@@ -131,7 +133,6 @@ func putBackDraws(sizes []float64, sd float64, n, f int) keptFar {
 		}
 		n := float64(len(sizes))
 		out.byK[f], out.shift[f], out.rms[f] = 1, s1/n, math.Sqrt(s2/n)
-		out.chance = 1
 		return out
 	}
 	for k, c := range counts {
@@ -141,6 +142,5 @@ func putBackDraws(sizes []float64, sd float64, n, f int) keptFar {
 			out.shift[k], out.rms[k] = sum[k]/m, math.Sqrt(sq[k]/m)
 		}
 	}
-	out.chance = out.byK[f]
 	return out
 }
