@@ -105,6 +105,10 @@ func TestMDEValidation(t *testing.T) {
 		for _, rounds := range []int{6, 10} {
 			p := simPolicy(t, rounds, "")
 			mde := median(run(t, campaignSpec{policy: p, host: h.h}, 100, 1, 21).mde)
+			if math.IsInf(mde, 1) {
+				t.Errorf("%s n=%d: most campaigns state no MDE", h.name, rounds)
+				continue
+			}
 			pw := run(t, campaignSpec{policy: p, host: h.h, effects: map[string]float64{"test": 1 + mde}}, campaigns, 1+mde, 22)
 			t.Logf("%s n=%d: stated MDE %.1f%%, power at that effect %.1f%%", h.name, rounds, 100*mde, 100*pw.right)
 			if pw.right < 0.6 || pw.right > 0.97 {

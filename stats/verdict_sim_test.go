@@ -171,8 +171,12 @@ type outcome struct {
 	significant bool // the arm's comparison significant, whatever the verdict
 	covered     bool // the arm's interval holds the true ratio
 	pBelow      bool // the test's p alone below alpha
-	mde         float64
-	verdict     schema.Verdict
+	// mde is the increase the record states it detects with 80% power;
+	// +Inf where it states none (its words: a campaign like this one
+	// does not reach that power), so that a median over campaigns ranks
+	// it above every stated one instead of below them as a 0.
+	mde     float64
+	verdict schema.Verdict
 	// rounds is the number of rounds a sequential campaign ran; 0 for a
 	// fixed one.
 	rounds int
@@ -184,7 +188,7 @@ func outcomeOf(a analysis.Analysis, truth float64) outcome {
 			continue
 		}
 		c := v.Comparison
-		o := outcome{significant: c.Significant, covered: c.Lo <= truth && truth <= c.Hi, pBelow: c.P < 0.05, mde: v.MDE, verdict: a.Verdict}
+		o := outcome{significant: c.Significant, covered: c.Lo <= truth && truth <= c.Hi, pBelow: c.P < 0.05, mde: stated(v.MDE), verdict: a.Verdict}
 		o.claim = a.Verdict == schema.Valid && c.Significant
 		if q := a.Sequential; q != nil && len(q.Looks) > 0 {
 			o.rounds = q.Looks[len(q.Looks)-1]
@@ -196,7 +200,16 @@ func outcomeOf(a analysis.Analysis, truth float64) outcome {
 		}
 		return o
 	}
-	return outcome{verdict: a.Verdict}
+	return outcome{verdict: a.Verdict, mde: math.Inf(1)}
+}
+
+// stated is an MDE as a record states it: +Inf for none (0 in the
+// analysis).
+func stated(mde float64) float64 {
+	if mde > 0 {
+		return mde
+	}
+	return math.Inf(1)
 }
 
 type rates struct {
