@@ -158,14 +158,19 @@ func judge(s *scenarios.Scenario, runs []schema.Run, m schema.Method) outcome {
 	} else {
 		a = analysis.Analyze(in)
 	}
-	o := outcome{rounds: runs[len(runs)-1].Round}
+	o := outcome{rounds: runs[len(runs)-1].Round, mde: math.Inf(1)}
 	if q := a.Sequential; q != nil && len(q.Looks) > 0 {
 		o.rounds = q.Looks[len(q.Looks)-1]
 	}
 	for _, v := range a.ArmVerdicts {
 		if v.Arm == "test" {
 			o.claim = a.Verdict == schema.Valid && v.Comparison.Significant && v.Comparison.Ratio > 1
-			o.mde = v.MDE
+			// A record that states no MDE says no effect reaches the
+			// power: it ranks above every stated one in the median.
+			o.mde = math.Inf(1)
+			if v.MDE > 0 {
+				o.mde = v.MDE
+			}
 		}
 	}
 	return o

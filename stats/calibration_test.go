@@ -31,6 +31,7 @@ import (
 var (
 	calibrationCampaigns = flag.Int("calibration.campaigns", 0, "campaigns per cell of TestCalibration's table (0: a quick run)")
 	calibrationCurrent   = flag.Bool("calibration.current", false, "with -calibration.campaigns, the current rule's table alone")
+	calibrationRule      = flag.String("calibration.rule", "", "with -calibration.campaigns, this rule's table alone (its targets asserted as the current rule's)")
 )
 
 // The host models of the issue.
@@ -182,8 +183,12 @@ func TestCalibration(t *testing.T) {
 		}
 	}
 	const seed = 1800
-	rules := []schema.Rule{schema.RuleCurrent}
-	if !quick && !*calibrationCurrent {
+	current := schema.RuleCurrent
+	if *calibrationRule != "" && !quick {
+		current = schema.Rule(*calibrationRule)
+	}
+	rules := []schema.Rule{current}
+	if !quick && !*calibrationCurrent && *calibrationRule == "" {
 		rules = append(rules, schema.RuleRobust2, schema.RuleMedianU)
 	}
 	for _, rule := range rules {
@@ -199,7 +204,7 @@ func TestCalibration(t *testing.T) {
 			res = append(res, calibrate(t, r, rule, n, seed+10*uint64(i)))
 		}
 		t.Logf("\n%s", calibTable(rule, campaigns, seed, res))
-		if rule != schema.RuleCurrent {
+		if rule != current {
 			continue
 		}
 		for _, r := range res {
