@@ -197,8 +197,7 @@ func (m model) reach(g shape, x float64, ks []int, tokens int) *Schedule {
 		j int
 		s Schedule
 	}
-	var cands []cand
-	for _, k := range ks {
+	found := each(ks, func(k int) *cand {
 		at := func(j int) Schedule {
 			s := Schedule{Requests: k, MaxTokens: tokens}
 			_, s.Max, _ = g.at(j)
@@ -208,7 +207,7 @@ func (m model) reach(g shape, x float64, ks []int, tokens int) *Schedule {
 		}
 		lo, hi := g.first(), g.last()
 		if at(hi).MDE() > x {
-			continue
+			return nil
 		}
 		for lo < hi {
 			mid := (lo + hi) / 2
@@ -218,7 +217,13 @@ func (m model) reach(g shape, x float64, ks []int, tokens int) *Schedule {
 				lo = mid + 1
 			}
 		}
-		cands = append(cands, cand{lo, at(lo)})
+		return &cand{lo, at(lo)}
+	})
+	var cands []cand
+	for _, c := range found {
+		if c != nil {
+			cands = append(cands, *c)
+		}
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return cmpDuration(a.s.Time, b.s.Time) })
 	var out *Schedule
@@ -242,21 +247,24 @@ func (m model) reach(g shape, x float64, ks []int, tokens int) *Schedule {
 // budget (0: MaxRounds), over ks measured requests a start of tokens
 // each, a start's draw of variance between; nil when none fits.
 func (m model) best(g shape, ks []int, tokens int, budget time.Duration, between float64) *Schedule {
-	var out *Schedule
-	for _, k := range ks {
+	fits := each(ks, func(k int) *Schedule {
 		j := g.last()
 		if budget > 0 {
 			n := int(budget / m.round(k, tokens))
 			if n < g.rounds(g.first()) {
-				continue
+				return nil
 			}
 			j = g.below(n)
 		}
 		s := Schedule{Requests: k, MaxTokens: tokens}
 		s.Min, s.Max, s.Every = g.at(j)
 		m.evaluate(&s, between)
-		if out == nil || s.MDE() < out.MDE() {
-			out = &s
+		return &s
+	})
+	var out *Schedule
+	for _, s := range fits {
+		if s != nil && (out == nil || s.MDE() < out.MDE()) {
+			out = s
 		}
 	}
 	return out
