@@ -256,3 +256,25 @@ func mustRule(name schema.Rule) analysis.Rule {
 	}
 	return r
 }
+
+// A campaign whose record states no MDE ("does not reach that power")
+// ranks above every campaign that states one in the median stated MDE
+// the calibration and the audit measure the power at: counted as 0, as
+// it once was, nones pulled the median below what the records state.
+func TestStatedMDERanksNoneAbove(t *testing.T) {
+	analysed := func(mde float64) analysis.Analysis {
+		a := analysis.Analysis{Verdict: schema.Valid}
+		a.ArmVerdicts = []schema.ArmVerdict{{Arm: "test", MDE: mde, Comparison: schema.Comparison{Ratio: 1, Lo: 0.9, Hi: 1.1, P: 1}}}
+		return a
+	}
+	var mdes []float64
+	for _, m := range []float64{0.04, 0, 0.05, 0, 0.06} { // 0: none stated
+		mdes = append(mdes, outcomeOf(analysed(m), 1).mde)
+	}
+	if got := median(mdes); got != 0.06 {
+		t.Errorf("median stated MDE of 4%%, 5%%, 6%% and two nones = %v, want 0.06 (the nones above)", got)
+	}
+	if got := outcomeOf(analysis.Analysis{Verdict: schema.Inconclusive}, 1).mde; !math.IsInf(got, 1) {
+		t.Errorf("a campaign without the test arm's verdict states %v, want +Inf (none)", got)
+	}
+}
