@@ -165,9 +165,9 @@ func judge(s *scenarios.Scenario, runs []schema.Run, m schema.Method) outcome {
 	for _, v := range a.ArmVerdicts {
 		if v.Arm == "test" {
 			o.claim = a.Verdict == schema.Valid && v.Comparison.Significant && v.Comparison.Ratio > 1
-			// A record that states no MDE says no effect reaches the
-			// power: it ranks above every stated one in the median.
-			o.mde = math.Inf(1)
+			// A record that states no MDE (+Inf, as o starts) says no
+			// effect reaches the power: it ranks above every stated one
+			// in the median.
 			if v.MDE > 0 {
 				o.mde = v.MDE
 			}
