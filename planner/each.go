@@ -1,9 +1,6 @@
 package planner
 
-import (
-	"runtime"
-	"sync"
-)
+import "github.com/decodebench/decodebench/internal/workers"
 
 // each is f of every element of xs, in their order, computed on the
 // machine's cores: a plan evaluates each number of measured requests a
@@ -11,21 +8,6 @@ import (
 // law), and plan does not run beside an engine it would slow.
 func each[T, R any](xs []T, f func(T) R) []R {
 	out := make([]R, len(xs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(len(xs), runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i] = f(xs[i])
-			}
-		}()
-	}
-	for i := range xs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	workers.ForEach(len(xs), func(i int) { out[i] = f(xs[i]) })
 	return out
 }

@@ -2,10 +2,9 @@ package review
 
 import (
 	"bytes"
-	"runtime"
-	"sync"
 
 	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/internal/workers"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -29,7 +28,7 @@ type Checked struct {
 func CheckAll(paths []string, cache *CheckCache) []Checked {
 	out := make([]Checked, len(paths))
 	links := newIdentityMemo()
-	forEach(len(paths), func(i int) { out[i] = checkOne(paths[i], cache, links) })
+	workers.ForEach(len(paths), func(i int) { out[i] = checkOne(paths[i], cache, links) })
 	return out
 }
 
@@ -105,31 +104,4 @@ func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache, li
 		}
 	}
 	return Checked{Path: path, Problems: probs}
-}
-
-// forEach runs f(0) … f(n-1) on a bounded pool of one worker per CPU.
-func forEach(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/decodebench/decodebench/changepoint"
 	"github.com/decodebench/decodebench/history"
 	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/internal/workers"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -98,7 +99,7 @@ func ReadFleet(dir string, cache *CheckCache) (*Fleet, error) {
 	})
 	recs := make([]FleetRecord, len(names))
 	errs := make([]error, len(names))
-	forEach(len(names), func(i int) { recs[i], errs[i] = readFleetRecord(names[i], cache) })
+	workers.ForEach(len(names), func(i int) { recs[i], errs[i] = readFleetRecord(names[i], cache) })
 	var all []history.Record
 	for i, r := range recs {
 		if errs[i] != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/decodebench/decodebench/changepoint"
 	"github.com/decodebench/decodebench/history"
 	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/internal/workers"
 	"github.com/decodebench/decodebench/recorder"
 )
 
@@ -29,7 +30,7 @@ func LoadHistory(dir string) ([]history.Record, []error, error) {
 	})
 	recs := make([]history.Record, len(names))
 	errs := make([]error, len(names))
-	forEach(len(names), func(i int) {
+	workers.ForEach(len(names), func(i int) {
 		stem := strings.TrimSuffix(filepath.Base(names[i]), ".md")
 		rec, err := recorder.ParseFile(names[i])
 		if err == nil {

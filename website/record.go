@@ -6,9 +6,7 @@ import (
 	"html/template"
 	"path"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -18,6 +16,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/internal/workers"
 	"github.com/decodebench/decodebench/review"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -76,22 +75,7 @@ func writeRecordPages(o *out, dir string, f *review.Fleet, n *names) error {
 		srcs = append(srcs, source{file: b.File, page: p, dataDir: b.Summary.DataDir, files: b.Summary.Files})
 	}
 	errs := make([]error, len(srcs))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range max(1, min(runtime.GOMAXPROCS(0), len(srcs))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				errs[i] = writeRecordPage(o, dir, srcs[i], n)
-			}
-		}()
-	}
-	for i := range srcs {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	workers.ForEach(len(srcs), func(i int) { errs[i] = writeRecordPage(o, dir, srcs[i], n) })
 	return errors.Join(errs...)
 }
 
