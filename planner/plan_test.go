@@ -156,3 +156,31 @@ func TestPlanCountsTheReplay(t *testing.T) {
 		t.Errorf("one request a start: round %v, want %v (a replay's request in each start)", one.Round, want)
 	}
 }
+
+// TestPlanCountsTheCampaignsComparisons: the host's stalls come from
+// every comparison of its records, but the campaign planned refuses when
+// one of its own comparisons sees too many far rounds: the MDE planned
+// depends on the stalls seen, not on how many records they were seen in.
+// (Counted over the records' comparisons, ten of them, a 10-round
+// schedule on a host that stalls one round in seven reached no MDE at
+// all, where the campaign's records state one.)
+func TestPlanCountsTheCampaignsComparisons(t *testing.T) {
+	split := func(records int) planner.Host {
+		h := vmHost()
+		h.Stalls = nil
+		for range 2 * records {
+			h.Stalls = append(h.Stalls, stats.Stalls{Runs1: 150 / records, Runs2: 150 / records, Trimmed: 20 / records})
+		}
+		h.Trimmed, h.Far, h.Compared = 40, 40, 300
+		return h
+	}
+	s := simScenario(t, "10", 1)
+	one := planner.New(s, split(1), planner.Options{}).Schedule
+	for _, records := range []int{2, 5, 10} {
+		got := planner.New(s, split(records), planner.Options{}).Schedule
+		if got.Up == 0 || math.Abs(got.Up-one.Up) > 1e-9 || math.Abs(got.Down-one.Down) > 1e-9 {
+			t.Errorf("stalls seen in %d records: MDE +%.2f%% / -%.2f%%, in one: +%.2f%% / -%.2f%%", records, 100*got.Up, 100*got.Down, 100*one.Up, 100*one.Down)
+		}
+	}
+	t.Logf("10 rounds, a round in 7.5 far: MDE +%.2f%% / -%.2f%%", 100*one.Up, 100*one.Down)
+}

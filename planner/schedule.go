@@ -116,7 +116,7 @@ func (m model) evaluate(s *Schedule, between float64) {
 	h := m.host
 	h.Between = between
 	v := h.RunVar(s.Requests, s.MaxTokens)
-	pl := analysis.Planned{Arm: m.expected(s.Max, v, m.refs), Stalls: h.Stalls, Looks: s.Rounds().Looks()}
+	pl := analysis.Planned{Arm: m.expected(s.Max, v, m.refs), Stalls: m.stalls(), Looks: s.Rounds().Looks()}
 	if m.control {
 		c := m.expected(s.Max, v, 1)
 		pl.Control = &c
@@ -125,6 +125,27 @@ func (m model) evaluate(s *Schedule, between float64) {
 	s.Up, s.Down = finite(up), finite(down)
 	s.Round = m.round(s.Requests, s.MaxTokens)
 	s.Time = time.Duration(s.Max) * s.Round
+}
+
+// stalls are the host's stalls as the planned campaign's comparisons
+// (an arm but the baseline each) would see them: the records'
+// comparisons merged in turn into that many, so that the rule's model
+// counts the campaign's refusals over its own comparisons, not the
+// records'.
+func (m model) stalls() []stats.Stalls {
+	n := max(1, m.arms-1)
+	if len(m.host.Stalls) <= n {
+		return m.host.Stalls
+	}
+	groups := make([][]stats.Stalls, n)
+	for i, st := range m.host.Stalls {
+		groups[i%n] = append(groups[i%n], st)
+	}
+	out := make([]stats.Stalls, n)
+	for i, g := range groups {
+		out[i] = stats.MergeStalls(g)
+	}
+	return out
 }
 
 // finite is x, or 0 where it is not a finite positive number.

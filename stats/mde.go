@@ -59,6 +59,32 @@ func PoolStalls(s Stalls, all []Stalls) Stalls {
 	return s
 }
 
+// MergeStalls is what one comparison would have seen of stalls had it
+// seen all of theirs: runs, trimmed and kept far rounds summed, the sizes
+// of every far round, the kept ones' shift and RMS pooled by their count,
+// the rates of the sums. A planner reading many records' comparisons
+// merges them into as many as the campaign it plans will have: a model
+// of the campaign's refusals counts its comparisons.
+func MergeStalls(all []Stalls) Stalls {
+	var out Stalls
+	var shift, sq float64
+	for _, o := range all {
+		out.Runs1, out.Runs2 = out.Runs1+o.Runs1, out.Runs2+o.Runs2
+		out.Trimmed, out.Kept = out.Trimmed+o.Trimmed, out.Kept+o.Kept
+		out.Far = append(out.Far, o.Far...)
+		shift += o.Shift * float64(o.Kept)
+		sq += o.RMS * o.RMS * float64(o.Kept)
+	}
+	if runs := out.Runs1 + out.Runs2; runs > 0 {
+		out.TrimRate = float64(out.Trimmed) / float64(runs)
+		out.KeptRate = float64(out.Kept) / float64(runs)
+	}
+	if out.Kept > 0 {
+		out.Shift, out.RMS = shift/float64(out.Kept), math.Sqrt(sq/float64(out.Kept))
+	}
+	return out
+}
+
 // MDERobust is the minimum detectable effect of CompareRobust at the
 // given power and two-sided level alpha, for an increase (up, as
 // new/old − 1) and for a decrease (down, as 1 − new/old); looks are the
