@@ -110,11 +110,13 @@ const rateGrid = 16
 
 // roundsState is one way the comparison's rounds can fall: its weight,
 // the rounds left to the t-test, the kept far rounds' net shift (in far
-// rounds: those of the arm's side less the reference's) and the standard
-// error.
+// rounds: those of the arm's side less the reference's), the standard
+// error the t-test computes (its threshold) and the spread of the mean
+// it tests (sd: the same under KeptAsSeen; under KeptByPutBack the clean
+// noise and the kept sizes' own spread, the sides being the state's).
 type roundsState struct {
-	w, shift, se float64
-	df           int
+	w, shift, se, sd float64
+	df               int
 }
 
 // states are the ways the rounds fall when the campaign is not refused,
@@ -164,15 +166,25 @@ func (m rounds) states() ([]roundsState, float64) {
 			}
 			df := float64(n - 1)
 			rms, unit := m.rms, 1.0
+			v := m.sigma*m.sigma + rms*rms*float64(k)*(1-float64(k)/float64(n))/df
+			sd := math.Sqrt(v / float64(n))
 			if m.putBack != nil && k > 0 {
-				// The far rounds that stay in are the nearer ones.
+				// The far rounds that stay in are the nearer ones. Their
+				// sides are the state's, so the mean moves by their
+				// shift and spreads only by their sizes' own spread;
+				// the t-test's standard error still counts them whole.
 				kf := m.putBack(f)
 				rms, unit = kf.rms[k], kf.shift[k]/m.shift
+				v = m.sigma*m.sigma + rms*rms*float64(k)*(1-float64(k)/float64(n))/df
+				spread := math.Max(0, rms*rms-kf.shift[k]*kf.shift[k])
+				sd = math.Sqrt(m.sigma*m.sigma/float64(n) + spread*float64(k)/float64(n*n))
 			}
-			v := m.sigma*m.sigma + rms*rms*float64(k)*(1-float64(k)/float64(n))/df
 			se := math.Sqrt(v / float64(n))
+			if m.putBack == nil || k == 0 {
+				sd = se
+			}
 			for i := 0; i <= k; i++ { // i of the kept ones on the arm's side
-				out = append(out, roundsState{w: wk * binomial(k, i, 0.5), shift: unit * float64(2*i-k) / float64(n), se: se, df: int(df)})
+				out = append(out, roundsState{w: wk * binomial(k, i, 0.5), shift: unit * float64(2*i-k) / float64(n), se: se, sd: sd, df: int(df)})
 			}
 		}
 	}
@@ -213,8 +225,15 @@ func roundsEffect(states []roundsState, alpha, power, floor, dir, shift float64)
 			k := qs[s.df]
 			thr := math.Max(k.c*s.se, floor)
 			// A kept stall slows its side: on the arm's side it works
-			// against an increase, on the reference's for it.
-			p += s.w * k.t.Survival((thr-d+dir*shift*s.shift)/s.se)
+			// against an increase, on the reference's for it. The mean
+			// spreads by sd; where that is under se, the threshold's
+			// own spread (se's, over df) is what the t tail no longer
+			// carries, and is added.
+			scale := s.se
+			if s.sd < s.se {
+				scale = math.Sqrt(s.sd*s.sd + k.c*k.c*(s.se*s.se-s.sd*s.sd)/float64(2*s.df))
+			}
+			p += s.w * k.t.Survival((thr-d+dir*shift*s.shift)/scale)
 			wsum += s.w
 		}
 		return p / wsum
