@@ -62,8 +62,10 @@ func NoiseOf(in Input) Noise {
 // Planned is a campaign not yet run, as a rule's MDE model reads it: the
 // comparison a test arm expects with its reference at the schedule's most
 // rounds (Arm), the one its negative control expects with the baseline
-// (Control; nil without a control), the stalls of the comparisons that
-// give their rates, with the uncertainty their rounds leave (Stalls), and
+// (Control; nil without a control), the stalls that give their rates,
+// with the uncertainty their rounds leave, one per comparison the
+// campaign will have (Stalls: a rule's model counts the campaign's
+// refusals over them; stats.MergeStalls merges more into fewer), and
 // the rounds of the schedule's looks (Looks; nil for a fixed schedule,
 // else the last is the most rounds).
 type Planned struct {
