@@ -29,6 +29,11 @@ func Plan(w io.Writer, s *scenarios.Scenario, p planner.Plan, dir string) error 
 	fmt.Fprintf(w, "  a round: %s, %s\n", scenarios.Round(p.Schedule.Round), EstimateBasis(sh, h.Costs, dir))
 	own := p.Schedule
 	fmt.Fprintf(w, "this schedule, %s: %s\n", scheduleText(own), detects(own))
+	if r := p.Stalls; r != nil {
+		fmt.Fprintf(w, "  the stalls' share is uncertain (%s of %d rounds, %s interval %s to %s): at %s it detects %s, at %s %s\n",
+			pct.Fixed(r.Seen, 1), p.Host.Compared, pct.Rounded(r.Level), pct.Fixed(r.Lo, 1), pct.Fixed(r.Hi, 1),
+			pct.Fixed(r.Lo, 1), mdePair(r.UpLo, r.DownLo), pct.Fixed(r.Hi, 1), mdePair(r.UpHi, r.DownHi))
+	}
 	if p.Capped {
 		fmt.Fprintf(w, "  the budget of %s stops it there at the host's round time\n", p.Budget)
 	}
@@ -104,6 +109,14 @@ func mde(s planner.Schedule) string {
 		return "states no MDE (its stalls would refuse too many campaigns)"
 	}
 	return fmt.Sprintf("detects %s / %s here", pct.Signed(s.Up, 1), pct.Signed(-s.Down, 1))
+}
+
+// mdePair is an MDE up and down, or none.
+func mdePair(up, down float64) string {
+	if up <= 0 || down <= 0 {
+		return "none"
+	}
+	return pct.Signed(up, 1) + " / " + pct.Signed(-down, 1)
 }
 
 // span is a schedule's rounds and time at most.

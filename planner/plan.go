@@ -45,8 +45,11 @@ type Plan struct {
 	// Advice is the measured requests a start that narrow the schedule's
 	// interval most for its time (the noise anatomy's advice, from the
 	// host's split); 0 when the noise is not split.
-	Advice int  `json:"advice,omitempty"`
-	Ask    *Ask `json:"ask,omitempty"`
+	Advice int `json:"advice,omitempty"`
+	// Stalls is what the schedule would detect at either end of the
+	// stalls' rate's interval (nil where the host saw none).
+	Stalls *StallRange `json:"stall_range,omitempty"`
+	Ask    *Ask        `json:"ask,omitempty"`
 }
 
 // Ask is the answer to an asked MDE.
@@ -110,6 +113,7 @@ func plan(s *scenarios.Scenario, h Host, o Options, rule analysis.Rule) Plan {
 	}
 	m.evaluate(&own, h.Between)
 	p.Schedule = own
+	p.Stalls = m.stallRange(own)
 	ks := m.requests(k)
 	if len(ks) > 1 {
 		p.Advice = slices.MinFunc(ks, func(a, b int) int {

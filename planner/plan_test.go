@@ -184,3 +184,44 @@ func TestPlanCountsTheCampaignsComparisons(t *testing.T) {
 	}
 	t.Logf("10 rounds, a round in 7.5 far: MDE +%.2f%% / -%.2f%%", 100*one.Up, 100*one.Down)
 }
+
+// TestPlanStallRange: where the host saw stalls, the plan says what the
+// schedule would detect at either end of their share's 80% interval: the
+// ends bracket the share seen, fewer stalls detect less, more detect
+// more, the schedule's own MDE lies between; from more rounds seen at the
+// same share the interval narrows. A host that saw none has no range.
+func TestPlanStallRange(t *testing.T) {
+	s := simScenario(t, "{min: 5, max: 20, every: 5}", 1)
+	var width float64
+	for _, times := range []int{1, 10} {
+		h := vmHost()
+		for i := range h.Stalls {
+			h.Stalls[i].Runs1, h.Stalls[i].Runs2, h.Stalls[i].Trimmed = times*50, times*50, times*6
+		}
+		h.Trimmed, h.Far, h.Compared = times*12, times*12, times*100
+		p := planner.New(s, h, planner.Options{})
+		r := p.Stalls
+		if r == nil {
+			t.Fatalf("%d×: no stall range from %d far rounds of %d", times, h.Far, h.Compared)
+		}
+		t.Logf("%d× the rounds: %.1f%% seen, %.1f%% to %.1f%%: +%.2f%% to +%.2f%% (the schedule's +%.2f%%)", times, 100*r.Seen, 100*r.Lo, 100*r.Hi, 100*r.UpLo, 100*r.UpHi, 100*p.Schedule.Up)
+		if !(r.Lo < r.Seen && r.Seen < r.Hi) || math.Abs(r.Seen-0.12) > 1e-9 {
+			t.Errorf("%d×: interval %.3f to %.3f around %.3f, want it about 0.12", times, r.Lo, r.Hi, r.Seen)
+		}
+		if !(r.UpLo > 0 && r.UpLo < p.Schedule.Up && p.Schedule.Up < r.UpHi) || !(r.DownLo < p.Schedule.Down && p.Schedule.Down < r.DownHi) {
+			t.Errorf("%d×: MDE +%.4f / -%.4f at the low end, +%.4f / -%.4f at the high, the schedule's +%.4f / -%.4f between them", times, r.UpLo, r.DownLo, r.UpHi, r.DownHi, p.Schedule.Up, p.Schedule.Down)
+		}
+		if times > 1 && r.Hi-r.Lo >= width/2 {
+			t.Errorf("ten times the rounds: interval %.3f wide, %.3f from a tenth of them", r.Hi-r.Lo, width)
+		}
+		width = r.Hi - r.Lo
+	}
+	h := vmHost()
+	for i := range h.Stalls {
+		h.Stalls[i].Trimmed = 0
+	}
+	h.Trimmed, h.Far = 0, 0
+	if p := planner.New(s, h, planner.Options{}); p.Stalls != nil {
+		t.Errorf("a host without stalls: stall range %+v", *p.Stalls)
+	}
+}
