@@ -12,8 +12,8 @@ import (
 // puts most far rounds back). A far round kept in moves the mean by its
 // size on its side and widens the t-test's standard error by it; the
 // sides being the model's state, the mean's own spread is the clean
-// noise's and the sizes' (counting the kept sizes' spread twice made long
-// comparisons' MDE too large: about 95% power at it).
+// noise's and the sizes' (counting the kept rounds twice, as the model
+// did before, stated +3.36% at 90 rounds here and found it in 83.9%).
 func TestKeptByPutBackPowerAtItsMDE(t *testing.T) {
 	t.Parallel()
 	const (

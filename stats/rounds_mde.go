@@ -165,9 +165,7 @@ func (m rounds) states() ([]roundsState, float64) {
 				continue
 			}
 			df := float64(n - 1)
-			rms, unit := m.rms, 1.0
-			v := m.sigma*m.sigma + rms*rms*float64(k)*(1-float64(k)/float64(n))/df
-			sd := math.Sqrt(v / float64(n))
+			rms, unit, spread := m.rms, 1.0, -1.0
 			if m.putBack != nil && k > 0 {
 				// The far rounds that stay in are the nearer ones. Their
 				// sides are the state's, so the mean moves by their
@@ -175,13 +173,13 @@ func (m rounds) states() ([]roundsState, float64) {
 				// the t-test's standard error still counts them whole.
 				kf := m.putBack(f)
 				rms, unit = kf.rms[k], kf.shift[k]/m.shift
-				v = m.sigma*m.sigma + rms*rms*float64(k)*(1-float64(k)/float64(n))/df
-				spread := math.Max(0, rms*rms-kf.shift[k]*kf.shift[k])
-				sd = math.Sqrt(m.sigma*m.sigma/float64(n) + spread*float64(k)/float64(n*n))
+				spread = math.Max(0, rms*rms-kf.shift[k]*kf.shift[k])
 			}
+			v := m.sigma*m.sigma + rms*rms*float64(k)*(1-float64(k)/float64(n))/df
 			se := math.Sqrt(v / float64(n))
-			if m.putBack == nil || k == 0 {
-				sd = se
+			sd := se
+			if spread >= 0 {
+				sd = math.Sqrt(m.sigma*m.sigma/float64(n) + spread*float64(k)/float64(n*n))
 			}
 			for i := 0; i <= k; i++ { // i of the kept ones on the arm's side
 				out = append(out, roundsState{w: wk * binomial(k, i, 0.5), shift: unit * float64(2*i-k) / float64(n), se: se, sd: sd, df: int(df)})
