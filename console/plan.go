@@ -29,11 +29,7 @@ func Plan(w io.Writer, s *scenarios.Scenario, p planner.Plan, dir string) error 
 	fmt.Fprintf(w, "  a round: %s, %s\n", scenarios.Round(p.Schedule.Round), EstimateBasis(sh, h.Costs, dir))
 	own := p.Schedule
 	fmt.Fprintf(w, "this schedule, %s: %s\n", scheduleText(own), detects(own))
-	if r := p.Stalls; r != nil {
-		fmt.Fprintf(w, "  the stalls' share is uncertain (%s of %d rounds, %s interval %s to %s): at %s it detects %s, at %s %s\n",
-			pct.Fixed(r.Seen, 1), p.Host.Compared, pct.Rounded(r.Level), pct.Fixed(r.Lo, 1), pct.Fixed(r.Hi, 1),
-			pct.Fixed(r.Lo, 1), mdePair(r.UpLo, r.DownLo), pct.Fixed(r.Hi, 1), mdePair(r.UpHi, r.DownHi))
-	}
+	writeStalls(w, p.Stalls, p.Host.Compared)
 	if p.Capped {
 		fmt.Fprintf(w, "  the budget of %s stops it there at the host's round time\n", p.Budget)
 	}
@@ -124,6 +120,22 @@ func span(s planner.Schedule) string {
 	return fmt.Sprintf("at most %d rounds, %s", s.Max, scenarios.Round(s.Time))
 }
 
+// writeStalls says how much a schedule's MDE leans on the stalls' share
+// (of compared rounds), where the host saw stalls; with compared 0, in
+// short, the share's interval having been said.
+func writeStalls(w io.Writer, r *planner.StallRange, compared int) {
+	if r == nil {
+		return
+	}
+	at := fmt.Sprintf("at %s it detects %s, at %s %s", pct.Fixed(r.Lo, 1), mdePair(r.UpLo, r.DownLo), pct.Fixed(r.Hi, 1), mdePair(r.UpHi, r.DownHi))
+	if compared <= 0 {
+		fmt.Fprintf(w, "  with the stalls' share %s\n", at)
+		return
+	}
+	fmt.Fprintf(w, "  the stalls' share is uncertain (%s of %d rounds, %s interval %s to %s): %s\n",
+		pct.Fixed(r.Seen, 1), compared, pct.Rounded(r.Level), pct.Fixed(r.Lo, 1), pct.Fixed(r.Hi, 1), at)
+}
+
 // writeAsk answers an asked MDE.
 func writeAsk(w io.Writer, a *planner.Ask) {
 	ask := "--mde " + pct.Rounded(a.MDE)
@@ -138,11 +150,13 @@ func writeAsk(w io.Writer, a *planner.Ask) {
 		return
 	case a.InBudget:
 		fmt.Fprintf(w, "%s: %s: %s\n", ask, scheduleText(*a.Reach), detects(*a.Reach))
+		writeStalls(w, a.Stalls, 0)
 		return
 	}
 	fmt.Fprintf(w, "%s: out of reach within %s\n", ask, limit)
 	if a.Reach != nil {
 		fmt.Fprintf(w, "  it takes %s: %s\n", scheduleText(*a.Reach), detects(*a.Reach))
+		writeStalls(w, a.Stalls, 0)
 	}
 	if a.Best == nil {
 		fmt.Fprintf(w, "  not even the first look fits\n")

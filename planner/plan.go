@@ -68,6 +68,9 @@ type Ask struct {
 	// none does. InBudget is set when it fits the budget.
 	Reach    *Schedule `json:"reach,omitempty"`
 	InBudget bool      `json:"in_budget"`
+	// Stalls is what Reach would detect at either end of the stalls'
+	// rate's interval (nil where the host saw none).
+	Stalls *StallRange `json:"stall_range,omitempty"`
 	// When the ask is out of reach within the budget (or MaxRounds):
 	// Best is the schedule with the smallest MDE that fits; Windows the
 	// first longer window (max_tokens ×2, ×4, ×8) whose best schedule
@@ -152,6 +155,9 @@ func (m model) ask(g shape, x float64, budget time.Duration, k int) *Ask {
 	}
 	ks := m.requests(k)
 	a.Reach = m.reach(g, x, ks, m.tokens)
+	if a.Reach != nil {
+		a.Stalls = m.stallRange(*a.Reach)
+	}
 	a.InBudget = a.Reach != nil && (budget == 0 || a.Reach.Time <= budget)
 	if a.InBudget {
 		return a

@@ -215,6 +215,11 @@ func TestPlanStallRange(t *testing.T) {
 			t.Errorf("ten times the rounds: interval %.3f wide, %.3f from a tenth of them", r.Hi-r.Lo, width)
 		}
 		width = r.Hi - r.Lo
+		// The schedule an ask finds says it too.
+		a := planner.New(s, h, planner.Options{MDE: 0.03}).Ask
+		if a == nil || a.Reach == nil || a.Stalls == nil || !(a.Stalls.UpLo < a.Reach.Up && a.Reach.Up < a.Stalls.UpHi) {
+			t.Errorf("%d×: an ask of 3%%: %+v", times, a)
+		}
 	}
 	h := vmHost()
 	for i := range h.Stalls {
