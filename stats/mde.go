@@ -67,22 +67,12 @@ func PoolStalls(s Stalls, all []Stalls) Stalls {
 // of the campaign's refusals counts its comparisons.
 func MergeStalls(all []Stalls) Stalls {
 	var out Stalls
-	var shift, sq float64
 	for _, o := range all {
 		out.Runs1, out.Runs2 = out.Runs1+o.Runs1, out.Runs2+o.Runs2
 		out.Trimmed, out.Kept = out.Trimmed+o.Trimmed, out.Kept+o.Kept
 		out.Far = append(out.Far, o.Far...)
-		shift += o.Shift * float64(o.Kept)
-		sq += o.RMS * o.RMS * float64(o.Kept)
 	}
-	if runs := out.Runs1 + out.Runs2; runs > 0 {
-		out.TrimRate = float64(out.Trimmed) / float64(runs)
-		out.KeptRate = float64(out.Kept) / float64(runs)
-	}
-	if out.Kept > 0 {
-		out.Shift, out.RMS = shift/float64(out.Kept), math.Sqrt(sq/float64(out.Kept))
-	}
-	return out
+	return PoolStalls(out, all)
 }
 
 // MDERobust is the minimum detectable effect of CompareRobust at the
