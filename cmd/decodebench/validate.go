@@ -116,6 +116,9 @@ type validation struct {
 	PlanRecords  int           `json:"plan_records,omitempty"`
 	PlanHardware string        `json:"plan_hardware,omitempty"`
 	PlanOther    bool          `json:"plan_other_hardware,omitempty"`
+	// PlanStalls is what the schedule detects at either end of the
+	// stalls' share's interval, where the records saw stalls.
+	PlanStalls *planner.StallRange `json:"plan_stall_range,omitempty"`
 }
 
 type problem struct {
@@ -161,6 +164,7 @@ func validateJSON(c *cli.Context) error {
 				p := planner.New(s, plans.Host(s), planner.Options{})
 				v.MDEUp, v.MDEDown, v.PlanBasis = p.Schedule.Up, p.Schedule.Down, p.Host.Basis
 				v.PlanRecords, v.PlanHardware, v.PlanOther = len(p.Host.Records), p.Host.Hardware, p.Host.OtherHardware
+				v.PlanStalls = p.Stalls
 			}
 		}
 		if !v.OK {
