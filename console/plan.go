@@ -104,7 +104,7 @@ func mde(s planner.Schedule) string {
 	if s.Up <= 0 || s.Down <= 0 {
 		return "states no MDE (its stalls would refuse too many campaigns)"
 	}
-	return fmt.Sprintf("detects %s / %s here", pct.Signed(s.Up, 1), pct.Signed(-s.Down, 1))
+	return "detects " + mdePair(s.Up, s.Down) + " here"
 }
 
 // mdePair is an MDE up and down, or none.
