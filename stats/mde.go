@@ -349,21 +349,3 @@ func effectAtPower(states []powerState, t distuv.StudentsT, c, floor, power floa
 	}
 	return solvePower(pw, power)
 }
-
-// solvePower is the smallest effect at which the increasing power curve
-// pw reaches power (bisection; at most 64).
-func solvePower(pw func(float64) float64, power float64) float64 {
-	lo, hi := 0.0, 1.0
-	for pw(hi) < power && hi < 64 {
-		hi *= 2
-	}
-	for range 60 {
-		mid := (lo + hi) / 2
-		if pw(mid) < power {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return hi
-}

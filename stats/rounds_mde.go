@@ -204,8 +204,14 @@ func (m rounds) keptChance(f, k int) float64 {
 }
 
 // roundsEffect is the log effect in direction dir that the states detect
-// with the given power (each state at its own t quantile), by bisection.
+// with the given power (each state at its own t quantile).
 func roundsEffect(states []roundsState, alpha, power, floor, dir, shift float64) float64 {
+	return solvePower(roundsPower(states, alpha, floor, dir, shift), power)
+}
+
+// roundsPower is the states' power curve at a log effect in direction
+// dir.
+func roundsPower(states []roundsState, alpha, floor, dir, shift float64) func(float64) float64 {
 	type q struct {
 		t distuv.StudentsT
 		c float64
@@ -217,7 +223,7 @@ func roundsEffect(states []roundsState, alpha, power, floor, dir, shift float64)
 			qs[s.df] = q{t, t.Quantile(1 - alpha/2)}
 		}
 	}
-	pw := func(d float64) float64 {
+	return func(d float64) float64 {
 		var p, wsum float64
 		for _, s := range states {
 			k := qs[s.df]
@@ -236,7 +242,6 @@ func roundsEffect(states []roundsState, alpha, power, floor, dir, shift float64)
 		}
 		return p / wsum
 	}
-	return solvePower(pw, power)
 }
 
 // medianS is the median of s/σ for a standard deviation s with df degrees
