@@ -37,11 +37,12 @@ type simHost struct {
 	startS, requestS        float64
 	firstCost               float64
 	// historyRounds, historyK and historyRecords are its records' rounds,
-	// measured requests a start and number; campaigns the campaigns of a
-	// cell, mde the change asked.
+	// measured requests a start and number; sets how many times they are
+	// drawn, each planned from and its plan run as campaigns a set; mde
+	// the change asked.
 	historyRounds, historyK int
 	historyRecords          int
-	campaigns               int
+	sets, campaigns         int
 	mde                     float64
 }
 
