@@ -83,7 +83,7 @@ func TestBandwidthLookupsOnFixtures(t *testing.T) {
 
 // triadTolerance is how far the triad may be from sysbench's multi-threaded
 // sequential memory read on the same machine, as a factor either way, in
-// the median of three pairs measured back to back: the two move memory
+// the median of five pairs measured back to back: the two move memory
 // differently (the triad two reads and a write an element, sysbench reads
 // only, one word at a time) and a shared VM's neighbours move both, from
 // one second to the next, by a factor of two and more (on the 2-core
@@ -121,7 +121,7 @@ func TestTriadAgreesWithSysbench(t *testing.T) {
 	}
 	block := strconv.FormatInt(blockMiB, 10) + "M"
 	var ratios []float64
-	for range 3 {
+	for range 5 {
 		triad, err := Triad(context.Background(), c)
 		if err != nil {
 			t.Fatal(err)
@@ -141,7 +141,7 @@ func TestTriadAgreesWithSysbench(t *testing.T) {
 		ratios = append(ratios, triad/sys)
 	}
 	slices.Sort(ratios)
-	if r := ratios[1]; r > triadTolerance || r < 1/triadTolerance {
+	if r := ratios[2]; r > triadTolerance || r < 1/triadTolerance {
 		t.Errorf("triad ÷ sysbench %.2f (median of %v): more than a factor of %v apart", r, ratios, triadTolerance)
 	}
 }
