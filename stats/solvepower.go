@@ -15,9 +15,14 @@ import (
 // between two effects whose power was evaluated; the bisection is then
 // replayed, taking a midpoint's side from the bracket where it lies
 // clearly outside (pw increases) and evaluating pw only at the midpoints
-// near or inside it: about 38 evaluations a solve where the bisection
-// made 61 (TestSolvePowerIsTheBisection). Where pw is NaN, or the
-// doubling ends short of the power, the bisection runs as it is.
+// near or inside it: about 41 evaluations a solve where the bisection
+// made 61 (TestSolvePowerIsTheBisection). Where Brent's method meets a
+// NaN, or the doubling ends short of the power, the bisection runs as it
+// is; a NaN under the crossing that neither evaluates would be read as
+// short where the bisection read it as not (an MDE's curve has a NaN
+// term only at a standard error of 0 and an effect exactly at that
+// state's threshold, or from a NaN standard error, which MDERoundsKept
+// and MDEBlocks refuse).
 func solvePower(pw func(float64) float64, power float64) float64 {
 	lo, hi := 0.0, 1.0
 	p := pw(hi)
@@ -36,13 +41,34 @@ func solvePower(pw func(float64) float64, power float64) float64 {
 		// Where the power rises by powerGap across it.
 		margin = math.Max(powerGap/slope, 1e-15*above)
 	}
+	// The slope across a narrow bracket can be one step of t's tail,
+	// which rounds to a staircase near its centre, and the tail wobbles
+	// by up to about 1e-14 where df is large: each side's margin is
+	// confirmed by evaluating pw there, widened fourfold until the power
+	// is half powerGap clear of the target (six tries a side, else that
+	// side is never taken unevaluated).
+	lower, upper := math.Inf(1), math.Inf(1)
+	if !math.IsInf(margin, 1) && !math.IsNaN(margin) {
+		for m, k := margin, 0; k < 6; m, k = 4*m, k+1 {
+			if below-m <= 0 || pw(below-m) <= power-powerGap/2 {
+				lower = m // no midpoint lies under 0
+				break
+			}
+		}
+		for m, k := margin, 0; k < 6; m, k = 4*m, k+1 {
+			if pw(above+m) >= power+powerGap/2 {
+				upper = m
+				break
+			}
+		}
+	}
 	for range 60 {
 		mid := (lo + hi) / 2
 		var short bool
 		switch {
-		case mid < below-margin:
+		case mid < below-lower:
 			short = true
-		case mid > above+margin:
+		case mid > above+upper:
 			short = false
 		default:
 			short = pw(mid) < power
@@ -164,6 +190,9 @@ func bracketPower(pw func(float64) float64, power, below, above float64) (lo, hi
 		if math.IsNaN(g(hi * (1 - bracketWidth/2))) {
 			return empty()
 		}
+	}
+	if !(lo < hi) {
+		return empty() // pw fell back across the crossing (its rounding)
 	}
 	return lo, hi, (phi - plo) / (hi - lo)
 }

@@ -37,7 +37,7 @@ func counted(pw func(float64) float64, n *int) func(float64) float64 {
 // states and of plain curves (crossings from 1e-5 to past 64, steps, a
 // plateau below the power, NaN), solvePower returns the bisection's
 // effect to the bit (check re-derives records' MDEs and compares their
-// JSON), with fewer evaluations of the curve (38 and 40 a solve on the
+// JSON), with fewer evaluations of the curve (41 and 42 a solve on the
 // MDEs' curves against 61 on 2026-12-04; a step, which no MDE has, costs
 // Brent's method more than the bisection).
 func TestSolvePowerIsTheBisection(t *testing.T) {
@@ -120,6 +120,30 @@ func TestSolvePowerIsTheBisection(t *testing.T) {
 		same("a normal curve", func(d float64) float64 { return norm.CDF((d - root) / (scale * root)) }, 0.8)
 		same("a step", func(d float64) float64 { return map[bool]float64{true: 0.9, false: 0.1}[d >= root] }, 0.8)
 	}
+	// Found by an adversarial search (2026-12-04): the crossing near one
+	// state's centre, where t's tail rounds to a staircase, the other's
+	// near |t| = 1, where it wobbles at df 84 and 110; the margin taken
+	// from the bracket's slope alone (an inverted bracket, or a slope 600
+	// times the true one) took midpoints past the crossing as short.
+	for _, c := range []struct {
+		df     float64
+		states []powerState
+		power  float64
+	}{
+		{84, []powerState{{.33439500896545327, .025475779896184905, .014752179044040532}, {.3818750551399829, .030998532857592673, .03824685156555942}}, 0.30926267777099736},
+		{110, []powerState{{.3768440821348087, .016239094503775395, .008223440743752558}, {.9793475679413812, .03727958478391272, .03870938379785523}}, 0.2513294756927439},
+	} {
+		tt := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: c.df}
+		k := tt.Quantile(1 - 0.05/2)
+		same("effectAtPower's states", func(d float64) float64 {
+			var p, wsum float64
+			for _, s := range c.states {
+				p += s.w * tt.Survival((math.Max(k*s.se, math.Log1p(0.01))-d-s.shift)/s.se)
+				wsum += s.w
+			}
+			return p / wsum
+		}, c.power)
+	}
 	same("a plateau", func(d float64) float64 { return 0.7 * (1 - math.Exp(-d)) }, 0.8)
 	same("NaN past 0.3", func(d float64) float64 {
 		if d > 0.3 {
@@ -133,8 +157,8 @@ func TestSolvePowerIsTheBisection(t *testing.T) {
 	}
 	// The MDEs' curves, where the time goes.
 	for _, what := range []string{"rounds model", "effectAtPower's states"} {
-		if c := by[what]; c.fast*3 > c.slow*2 {
-			t.Errorf("%s: solvePower evaluated the curves %d times, the bisection %d: want at most two thirds", what, c.fast, c.slow)
+		if c := by[what]; c.fast*10 > c.slow*7 {
+			t.Errorf("%s: solvePower evaluated the curves %d times, the bisection %d: want at most 70%%", what, c.fast, c.slow)
 		}
 	}
 }
