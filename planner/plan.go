@@ -215,9 +215,16 @@ func (m model) reach(g shape, x float64, ks []int, tokens int) *Schedule {
 			m.evaluate(&s, m.host.Between)
 			return s
 		}
-		lo, hi := g.first(), g.last()
-		if at(hi).MDE() > x {
-			return nil
+		// Galloping up from the first schedule, then bisecting: a long
+		// schedule's MDE costs far more to model than a short one's
+		// (its far rounds' counts), and most asks are reached well
+		// under MaxRounds.
+		lo, hi, step := g.first(), g.first(), 1
+		for at(hi).MDE() > x {
+			if hi == g.last() {
+				return nil
+			}
+			lo, hi, step = hi+1, min(g.last(), hi+step), 2*step
 		}
 		for lo < hi {
 			mid := (lo + hi) / 2
