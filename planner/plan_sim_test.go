@@ -39,7 +39,7 @@ func init() {
 		h := &simHosts[i]
 		h.startS, h.requestS, h.firstCost = 5, 2, 0.05
 		h.historyRounds, h.historyK, h.historyRecords = 15, 2, 5
-		h.sets, h.campaigns = 3, 50
+		h.sets, h.campaigns = 8, 30
 	}
 }
 
@@ -100,13 +100,15 @@ func TestPlanReachesTheAskedMDE(t *testing.T) {
 				h.planAndRun(t, &table, h.truth(), "the host's own figures", n, seed, full)
 			}
 		}
-		// Over a host's three sets of 50 campaigns the power's sampling
-		// error at 80% is 3.3 points and the records' luck adds about as
-		// much: twenty sets of the stall-heavy host, 150 campaigns each,
-		// gave 71-95% a set under robust-5, 85.1% on average. One set
-		// far under 80% is a plan that promises what it cannot reach.
+		// Over a host's eight sets of 30 campaigns the power's sampling
+		// error at 80% is 2.6 points and the records' luck adds about 2:
+		// twenty sets of the stall-heavy host, 150 campaigns each, gave
+		// 71-95% a set under robust-5 (85.1% on average) and 74-97%
+		// under robust-6 (86.5%). One set far under 80% (30 campaigns:
+		// 7 points of sampling error) is a plan that promises what it
+		// cannot reach.
 		mean := stat.Mean(powers, nil)
-		if mean < 0.72 || mean > 0.93 || slices.Min(powers) < 0.55 {
+		if mean < 0.72 || mean > 0.93 || slices.Min(powers) < 0.5 {
 			t.Errorf("%s: the planned schedules detect their stated MDE in %.1f%% of campaigns over %d sets of records (%s), want about 80%%", h.name, 100*mean, sets, percents(powers))
 		}
 	}
