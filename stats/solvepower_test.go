@@ -60,7 +60,7 @@ func TestSolvePowerIsTheBisection(t *testing.T) {
 	}
 	alphas := []float64{0.05, 0.025, 0.05 / 3, 0.01, 0.001}
 	powers := []float64{0.5, 0.8, 0.8 / 0.93, 0.9}
-	for i := range 150 {
+	for i := range 90 {
 		n := 3 + rng.IntN(118)
 		sd := 0.003 * math.Pow(40, rng.Float64())
 		r := Robust{Result: Result{N1: n, N2: n}, Blocks: n, DF: float64(n - 1), SE: sd * math.Sqrt2 / math.Sqrt(float64(n)), Sigma: sd,
@@ -94,7 +94,7 @@ func TestSolvePowerIsTheBisection(t *testing.T) {
 		dir := []float64{1, -1}[rng.IntN(2)]
 		same("rounds model", roundsPower(states, alpha, floor, dir, m.shift), power/ok)
 	}
-	for range 120 {
+	for range 80 {
 		df := 2 + rng.IntN(60)
 		tt := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}
 		var states []powerState
@@ -114,7 +114,7 @@ func TestSolvePowerIsTheBisection(t *testing.T) {
 		}
 		same("effectAtPower's states", pw, powers[rng.IntN(len(powers))])
 	}
-	for range 200 {
+	for range 100 {
 		root, scale := 1e-5*math.Pow(1e7, rng.Float64()), math.Pow(10, -4+3*rng.Float64())
 		norm := distuv.UnitNormal
 		same("a normal curve", func(d float64) float64 { return norm.CDF((d - root) / (scale * root)) }, 0.8)
