@@ -72,8 +72,15 @@ const (
 	// from eight sets of records a host it is met with 82-90% on average
 	// (robust-5: 82-88%). Everything else is RuleRobust5's.
 	RuleRobust6 Rule = "robust-6"
+	// RuleRobust7 is RuleRobust6 refusing a comparison one of whose sides
+	// has a stalled median: in two or more far rounds the side that
+	// strayed ran faster than its own median round (stalls are slow, so
+	// its typical round is the stall). Under robust-6 a baseline stalled
+	// in six rounds of ten was compared over those six, and a change of
+	// +69% was claimed VALID. Everything else is RuleRobust6's.
+	RuleRobust7 Rule = "robust-7"
 	// RuleCurrent is the rule new records are written under.
-	RuleCurrent = RuleRobust6
+	RuleCurrent = RuleRobust7
 )
 
 // RobustMinRuns is the fewest finished runs the baseline and each arm

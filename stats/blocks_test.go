@@ -159,3 +159,62 @@ func TestCompareRoundsTrimsTwoStallsOfSix(t *testing.T) {
 		}
 	}
 }
+
+// A side whose median round is itself stalled, its good rounds split
+// between the two sides' far counts (two of the four where the baseline
+// ran well are rounds where the arm stalled, by 50%, the baseline's
+// stalls 40%): TrimOneByOne (rule robust-6) kept the six stalled rounds
+// and claimed +67%; TrimStalledMedian
+// (robust-7) refuses, naming the side. An arm stalled in four rounds of
+// six is refused too, while a step of the host (both sides 35% slower
+// from the fourth round on) and one lucky round are compared as before.
+func TestCompareRoundsRefusesAStalledMedianSplit(t *testing.T) {
+	slowIn := func(ref, arm []int) func(r int, isArm bool, v float64) float64 {
+		return func(r int, isArm bool, v float64) float64 {
+			rs, by := ref, 0.6
+			if isArm {
+				rs, by = arm, 0.5
+			}
+			for _, x := range rs {
+				if x == r {
+					return v * by
+				}
+			}
+			return v
+		}
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		ref, arm := blocksCampaign(seed, 10, 1.0, 0.01, 0.01, slowIn([]int{1, 2, 3, 5, 6, 8}, []int{9, 10}))
+		if b := CompareRounds(ref, arm, DefaultConfig(), TrimOneByOne); b.Refused || !b.Significant || b.Ratio < 1.5 {
+			t.Errorf("seed %d: robust-6 (its records re-derive by it) no longer claims the stalled baseline's +67%%: refused %v, ratio %.3f", seed, b.Refused, b.Ratio)
+		}
+		b := CompareRounds(ref, arm, DefaultConfig(), TrimStalledMedian)
+		if !b.Refused || b.Significant || b.StalledMedian != "reference" || b.FastStrays != 4 {
+			t.Errorf("seed %d: the baseline stalled in six rounds of ten: refused %v, significant %v, side %q in %d rounds, ratio %.3f", seed, b.Refused, b.Significant, b.StalledMedian, b.FastStrays, b.Ratio)
+		}
+		ref, arm = blocksCampaign(seed, 6, 1.0, 0.01, 0.01, slowIn([]int{3}, []int{1, 2, 5, 6}))
+		if b := CompareRounds(ref, arm, DefaultConfig(), TrimStalledMedian); !b.Refused || b.Significant || b.StalledMedian != "arm" {
+			t.Errorf("seed %d: the arm stalled in four rounds of six: refused %v, significant %v, side %q, ratio %.3f", seed, b.Refused, b.Significant, b.StalledMedian, b.Ratio)
+		}
+		step := func(r int, _ bool, v float64) float64 {
+			if r >= 4 {
+				return v * 0.65
+			}
+			return v
+		}
+		ref, arm = blocksCampaign(seed, 10, 1.06, 0.01, 0.01, step)
+		if b := CompareRounds(ref, arm, DefaultConfig(), TrimStalledMedian); b.Refused || !b.Significant || math.Abs(b.Ratio-1.06) > 0.02 {
+			t.Errorf("seed %d: a step of the host refused %v (%q), significant %v, ratio %.3f", seed, b.Refused, b.StalledMedian, b.Significant, b.Ratio)
+		}
+		lucky := func(r int, isArm bool, v float64) float64 {
+			if isArm && r == 4 {
+				return v * 1.3
+			}
+			return v
+		}
+		ref, arm = blocksCampaign(seed, 10, 1.06, 0.01, 0.01, lucky)
+		if b := CompareRounds(ref, arm, DefaultConfig(), TrimStalledMedian); b.Refused || !b.Significant {
+			t.Errorf("seed %d: one lucky round refused %v (%q), significant %v", seed, b.Refused, b.StalledMedian, b.Significant)
+		}
+	}
+}
