@@ -257,8 +257,17 @@ func checkCalibration(t *testing.T, r calibResult, rule schema.Rule, campaigns i
 	} else if r.powerAtMDE < lo-se(0.8) || r.powerAtMDE > 0.85+se(0.8) {
 		t.Errorf("%s: power at the stated MDE %.3f outside %.0f–85%%", name, r.powerAtMDE, 100*lo)
 	}
-	if r.row.h == calibQuiet && r.row.rounds == 10 && r.power3 < 0.8-se(0.8) {
-		t.Errorf("%s: power at +3%% %.3f < 0.8", name, r.power3)
+	// Power at +3% after ten rounds on the CV 2% host: the regression of
+	// robust-1 to robust-3 found it in 81%. The comparison by round
+	// (robust-4 on) loses a stalled round whole, the reference's run with
+	// it, and finds it in 75% (3,000 campaigns, robust-4 to robust-7);
+	// its stated MDE, 3.6%, is met with 85%, the target.
+	lo3 := 0.8
+	if _, byRound := mustRule(rule).Comparison.(analysis.RoundBlocks); byRound {
+		lo3 = 0.75
+	}
+	if r.row.h == calibQuiet && r.row.rounds == 10 && r.power3 < lo3-se(0.8) {
+		t.Errorf("%s: power at +3%% %.3f < %.2f", name, r.power3, lo3)
 	}
 	// The sequential CV 9% row at +10%: robust-3 (Bonferroni over six
 	// looks) found it in 79% of campaigns at 19.4 rounds on average (3,000
