@@ -40,11 +40,8 @@ var rules = map[schema.Rule]Rule{
 	schema.RuleRobust5: {Name: schema.RuleRobust5, Comparison: RoundBlocks{Trim: stats.TrimOneByOne}, MDE: RoundsMDE{},
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF}, Pooling: Pools, Wording: SenseWords},
 	// robust-5 with an MDE whose far rounds stay in at the chance the
-	// trimming puts them back at this comparison's noise.
+	// trimming puts them back at this comparison's noise (the current
+	// rule, schema.RuleRobust6).
 	schema.RuleRobust6: {Name: schema.RuleRobust6, Comparison: RoundBlocks{Trim: stats.TrimOneByOne}, MDE: RoundsMDE{Kept: stats.KeptByPutBack},
-		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF}, Pooling: Pools, Wording: SenseWords},
-	// robust-6 refusing a comparison one of whose sides has a stalled
-	// median (the current rule, schema.RuleRobust7).
-	schema.RuleRobust7: {Name: schema.RuleRobust7, Comparison: RoundBlocks{Trim: stats.TrimStalledMedian}, MDE: RoundsMDE{Kept: stats.KeptByPutBack},
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF}, Pooling: Pools, Wording: SenseWords},
 }

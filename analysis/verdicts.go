@@ -82,7 +82,7 @@ func armVerdicts(in Input, s samples) ([]schema.ArmVerdict, []schema.Reason, []s
 			warnings = append(warnings, schema.ComparisonNote{Arm: v.Arm, Baseline: p.Baseline, Note: w})
 		}
 		if r.Refused {
-			inconclusive = append(inconclusive, schema.TooManyStalls{Arm: v.Arm, Far: r.Stalls.Trimmed + r.Stalls.Kept, Rounds: r.Blocks, Median: r.StalledMedian, Fast: r.FastStrays})
+			inconclusive = append(inconclusive, schema.TooManyStalls{Arm: v.Arm, Far: r.Stalls.Trimmed + r.Stalls.Kept, Rounds: r.Blocks})
 		}
 		v.MDEAlpha = alpha
 		m := mdeCase{in: in, s: s, arm: v.Arm, r: r, stalls: stalls, seen: seen, level: alpha, power: MDEPower, minEffect: p.Stats.MinEffect, looks: looks}

@@ -106,11 +106,6 @@ func (f style) verdictReason(r schema.Reason) (string, bool) {
 		}
 		return s, true
 	case schema.TooManyStalls:
-		if r.Median != "" {
-			return fmt.Sprintf("Stalled median: in %d of the %d rounds of arm %s against the baseline, the %s ran far faster than its own median round (at least %s, the round's difference moving its way); ", r.Fast, r.Rounds, f.code(r.Arm), f.text(r.Median), pct.Exact(stats.StallFloor)) +
-				"stalls are slow, so its median round is itself a stall, and trimming by the rounds' differences would keep its stalls and trim its good rounds: no change is decided. " +
-				"Remedies: find what stalls the host (see Machine), or run more rounds.", true
-		}
 		return fmt.Sprintf("Too many stalls: %d of the %d rounds of arm %s against the baseline are far out, more than a quarter; ", r.Far, r.Rounds, f.code(r.Arm)) +
 			"stalls cannot be told from the arms' own levels (an arm whose median is itself stalled), so no change is decided. " +
 			"Remedies: find what stalls the host (see Machine), or run more rounds.", true

@@ -56,10 +56,5 @@ func TestReasonSentencesGolden(t *testing.T) {
 			}
 		}
 	}
-	// A refusal for too many far rounds, without a stalled median (rules
-	// before robust-7, and robust-7 when no side's median is stalled).
-	for _, st := range styles {
-		fmt.Fprintf(&buf, "too-many-stalls far %s: %s\n", st.name, st.f.reason(schema.TooManyStalls{Arm: "b", Far: 4, Rounds: 10}))
-	}
 	golden(t, filepath.Join("testdata", "reasons.golden.txt"), buf.Bytes())
 }

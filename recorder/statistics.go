@@ -38,14 +38,10 @@ func comparisonMethod(cmp analysis.Comparison, me schema.Method) string {
 	case analysis.RoundBlocks:
 		trim := fmt.Sprintf("a round is trimmed as a stall when its difference is beyond the Bonferroni t quantile at %s over the rounds ", count(stats.TrimAlpha)) +
 			fmt.Sprintf("and at least %s off the others (at most a quarter of the rounds; with more that far out, the comparison is refused); ", pct.Exact(stats.StallFloor))
-		if c.Trim.OneByOne() {
+		if c.Trim == stats.TrimOneByOne {
 			trim = fmt.Sprintf("a round is trimmed as a stall when its difference is beyond the Bonferroni t quantile at %s over the rounds ", count(stats.TrimAlpha)) +
 				fmt.Sprintf("and at least %s off the fit of the rounds kept, the far rounds put back one at a time, the least far first ", pct.Exact(stats.StallFloor)) +
 				"(with more than a quarter of the rounds, and at least three, that far out on one side, the comparison is refused); "
-		}
-		if c.Trim == stats.TrimStalledMedian {
-			trim += fmt.Sprintf("a side that ran at least %s and %g robust standard deviations faster than its own median round in %d or more rounds, the round's difference moving its way, has a stalled median (stalls are slow): the comparison is refused; ",
-				pct.Exact(stats.StallFloor), stats.StalledMedianZ, stats.StalledMedianStrays)
 		}
 		return "medians with distribution-free confidence intervals (benchmath); " +
 			"each arm against its reference round by round: the log value of the arm's run against the mean of the reference's runs in the same round, " +

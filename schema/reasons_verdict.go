@@ -178,16 +178,12 @@ func (RelativeDrift) Code() Code { return "relative-drift" }
 
 // TooManyStalls: more than a quarter of the rounds of Arm's comparison
 // with the baseline (Far of Rounds) are far out, so stalls cannot be told
-// from the arms' own levels (an arm whose median is itself stalled), or
-// (rule robust-7) one side's median round is itself stalled (Median, the
-// side: in Fast far rounds it ran faster than that median): the
+// from the arms' own levels (an arm whose median is itself stalled): the
 // comparison decides nothing.
 type TooManyStalls struct {
 	Arm    string `json:"arm"`
 	Far    int    `json:"far" v2:"-"`
 	Rounds int    `json:"rounds" v2:"-"`
-	Median string `json:"median,omitempty" v2:"-"`
-	Fast   int    `json:"fast,omitempty" v2:"-"`
 }
 
 func (TooManyStalls) Code() Code { return "too-many-stalls" }

@@ -72,15 +72,15 @@ const (
 	// from eight sets of records a host it is met with 82-90% on average
 	// (robust-5: 82-88%). Everything else is RuleRobust5's.
 	RuleRobust6 Rule = "robust-6"
-	// RuleRobust7 is RuleRobust6 refusing a comparison one of whose sides
-	// has a stalled median: in two or more far rounds the side that
-	// strayed ran faster than its own median round (stalls are slow, so
-	// its typical round is the stall). Under robust-6 a baseline stalled
-	// in six rounds of ten was compared over those six, and a change of
-	// +69% was claimed VALID. Everything else is RuleRobust6's.
-	RuleRobust7 Rule = "robust-7"
+	// "robust-7" was current on main for an hour (commits fdb2a22 to
+	// 92825cb, 2026-12-05) and withdrawn: it refused a side whose median
+	// round looked stalled, and refused arms with a fast mode as well
+	// (docs/reference/statistics.md, "A stalled median"). No committed
+	// record carries it and RuleOf does not know it; the next rule is
+	// robust-8, so that a record written in that hour is never read by
+	// another rule of its name.
 	// RuleCurrent is the rule new records are written under.
-	RuleCurrent = RuleRobust7
+	RuleCurrent = RuleRobust6
 )
 
 // RobustMinRuns is the fewest finished runs the baseline and each arm

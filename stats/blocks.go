@@ -60,35 +60,7 @@ const (
 	// comparison is refused when more than a quarter of the rounds, and
 	// at least three, are far out on one side.
 	TrimOneByOne
-	// TrimStalledMedian (rule robust-7) is TrimOneByOne that also refuses
-	// the comparison when one side's median round is itself stalled: when
-	// in StalledMedianStrays or more rounds that side ran far faster than
-	// its median round, the round's difference moving its way
-	// (stalledMedian). Stalls are slow; a side runs that much faster than
-	// its typical round only when its typical round is the stall, and
-	// then trimming by the rounds' differences keeps its stalls and trims
-	// its good rounds (under TrimOneByOne a baseline stalled in six
-	// rounds of ten was compared over those six: +69% claimed).
-	TrimStalledMedian
 )
-
-// StalledMedianStrays is how many rounds in which a side strayed fast
-// refuse a comparison under TrimStalledMedian: two, as a side whose
-// median is stalled has at least two good rounds (with one, its level is
-// the stall), while one lucky run, or a host's step inside a round, is
-// one round.
-const StalledMedianStrays = 2
-
-// StalledMedianZ is how many robust standard deviations of its own rounds
-// a side's round must be above its median to stray fast: five, as the
-// robust scale of six or ten rounds is itself loose (at three, one
-// campaign in thirty of a host at 9% noise was refused), while a stall
-// that leaves a side's median stalled is well apart from its good rounds.
-const StalledMedianZ = 5.0
-
-// OneByOne is whether the far rounds are put back one at a time, the
-// least far first (TrimOneByOne and TrimStalledMedian).
-func (how RoundTrim) OneByOne() bool { return how == TrimOneByOne || how == TrimStalledMedian }
 
 // allowed is the most rounds of n that one side may have far out before
 // the comparison is refused: a quarter under TrimCascade; a quarter and at
@@ -98,16 +70,13 @@ func (how RoundTrim) OneByOne() bool { return how == TrimOneByOne || how == Trim
 // twenty meets two of six on one side of some comparison often enough to
 // refuse one campaign in twenty.
 func (how RoundTrim) allowed(n int) int {
-	if how.OneByOne() {
+	if how == TrimOneByOne {
 		return max(n/4, 2)
 	}
 	return n / 4
 }
 
-// CompareRounds is CompareBlocks with the given confirmation of stalls;
-// under TrimStalledMedian the comparison is also refused, nothing
-// trimmed, when a side's median round is itself stalled (StalledMedian
-// names it).
+// CompareRounds is CompareBlocks with the given confirmation of stalls.
 func CompareRounds(ref, arm []Timed, c Config, how RoundTrim) Robust {
 	c = c.withDefaults()
 	out := Robust{Result: Result{Ratio: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: c.Confidence, P: 1,
@@ -129,14 +98,6 @@ func CompareRounds(ref, arm []Timed, c Config, how RoundTrim) Robust {
 	}
 	keep, farRef, farArm := trimRounds(d, slow, how)
 	far := farRef + farArm
-	if how == TrimStalledMedian {
-		out.StalledMedian, out.FastStrays = stalledMedian(rounds, d)
-		if out.StalledMedian != "" {
-			for i := range keep {
-				keep[i] = true // as when too many are far out: nothing is trimmed
-			}
-		}
-	}
 	n := 0
 	for _, k := range keep {
 		if k {
@@ -149,10 +110,6 @@ func CompareRounds(ref, arm []Timed, c Config, how RoundTrim) Robust {
 	out.Refused = farRef > how.allowed(len(d)) || farArm > how.allowed(len(d))
 	if out.Refused {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d of %d rounds are far out (%d the reference's, %d the arm's): stalls cannot be told from the arms' levels", far, len(d), farRef, farArm))
-	}
-	if out.StalledMedian != "" {
-		out.Refused = true
-		out.Warnings = append(out.Warnings, fmt.Sprintf("in %d far rounds of %d the %s ran faster than its own median round: its median round is itself stalled", out.FastStrays, len(d), out.StalledMedian))
 	}
 	mean, sd := meanSD(d, keep)
 	out.Stalls = blockStalls(d, keep, len(rounds), trimmed)
@@ -248,9 +205,16 @@ func trimRounds(d []float64, armSlow []bool, how RoundTrim) (keep []bool, farRef
 	for i := range keep {
 		keep[i] = true
 	}
-	cand := farOut(d)
-	for i, c := range cand {
-		if c {
+	med := Median(d)
+	abs := make([]float64, len(d))
+	for i, x := range d {
+		abs[i] = math.Abs(x - med)
+	}
+	scale := 1.4826 * Median(abs)
+	cand := make([]bool, len(d))
+	for i, a := range abs {
+		if scale > 0 && a/scale > TrimZ && a >= StallFloor {
+			cand[i] = true
 			if armSlow[i] {
 				farArm++
 			} else {
@@ -264,7 +228,7 @@ func trimRounds(d []float64, armSlow []bool, how RoundTrim) (keep []bool, farRef
 	for i, c := range cand {
 		keep[i] = !c
 	}
-	if how.OneByOne() {
+	if how == TrimOneByOne {
 		oneByOne(d, keep)
 		return keep, farRef, farArm
 	}
@@ -297,73 +261,6 @@ func trimRounds(d []float64, armSlow []bool, how RoundTrim) (keep []bool, farRef
 		keep = next
 	}
 	return keep, farRef, farArm
-}
-
-// farOut marks the rounds far out: beyond TrimZ robust standard
-// deviations of the differences (1.4826·MAD) from their median and at
-// least StallFloor off it.
-func farOut(d []float64) []bool {
-	med := Median(d)
-	abs := make([]float64, len(d))
-	for i, x := range d {
-		abs[i] = math.Abs(x - med)
-	}
-	scale := 1.4826 * Median(abs)
-	far := make([]bool, len(d))
-	for i, a := range abs {
-		far[i] = scale > 0 && a/scale > TrimZ && a >= StallFloor
-	}
-	return far
-}
-
-// stalledMedian is the side ("reference" or "arm") whose median round is
-// itself stalled, and in how many rounds it strayed fast; "" when neither
-// (TrimStalledMedian). A side strays fast in a round when it ran faster
-// than its own median round by at least StallFloor and beyond
-// StalledMedianZ robust standard deviations of its rounds, and the
-// round's difference
-// moved its way by at least StallFloor from the differences' median: a
-// step of the host moves both sides of a round, so it leaves the
-// difference where it was.
-func stalledMedian(rounds []round, d []float64) (side string, strays int) {
-	refs, arms := make([]float64, len(rounds)), make([]float64, len(rounds))
-	for i, r := range rounds {
-		refs[i], arms[i] = r.ref, r.arm
-	}
-	medD := Median(d)
-	refFast, armFast := fastRounds(refs), fastRounds(arms)
-	var ref, arm int
-	for i := range rounds {
-		if armFast[i] && d[i]-medD >= StallFloor {
-			arm++
-		}
-		if refFast[i] && medD-d[i] >= StallFloor {
-			ref++
-		}
-	}
-	switch {
-	case ref >= StalledMedianStrays && ref >= arm:
-		return "reference", ref
-	case arm >= StalledMedianStrays:
-		return "arm", arm
-	}
-	return "", 0
-}
-
-// fastRounds marks the values at least StallFloor above their median and
-// beyond StalledMedianZ robust standard deviations (1.4826·MAD) of it.
-func fastRounds(xs []float64) []bool {
-	med := Median(xs)
-	abs := make([]float64, len(xs))
-	for i, x := range xs {
-		abs[i] = math.Abs(x - med)
-	}
-	scale := 1.4826 * Median(abs)
-	fast := make([]bool, len(xs))
-	for i, x := range xs {
-		fast[i] = x-med >= StallFloor && (scale == 0 || (x-med)/scale > StalledMedianZ)
-	}
-	return fast
 }
 
 // oneByOne puts back, the least far first and one at a time, each

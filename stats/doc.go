@@ -28,9 +28,7 @@
 //   - CompareBlocks and CompareRounds: each arm against its reference
 //     round by round (a host step or a common drift cancels within the
 //     round, each arm keeps its own variance), far rounds trimmed as
-//     stalls and too many refused (RoundTrim), and, under
-//     TrimStalledMedian (rule robust-7), a side whose median round is
-//     itself stalled refused too.
+//     stalls and too many refused (RoundTrim).
 //   - CompareRatios: how an arm's ratio to its baseline moved between two
 //     campaigns (a bootstrap of the ratio of ratios).
 //
@@ -50,9 +48,8 @@
 // (rule robust-4) and MDERounds (robust-5) are the comparisons by round':
 // MDERounds draws the far rounds, the refusals and the rounds trimmed
 // from the rate's posterior even where a campaign saw none; MDERoundsKept
-// with KeptByPutBack (robust-6 and robust-7) keeps a comparison's far
-// rounds in at the chance that the trimming itself puts them back
-// (PutBackChance).
+// with KeptByPutBack (robust-6) keeps a comparison's far rounds in at the
+// chance that the trimming itself puts them back (PutBackChance).
 //
 // # Drift
 //

@@ -48,12 +48,6 @@ type Robust struct {
 	// quarter of them are far out, and the comparison decides nothing.
 	Blocks  int
 	Refused bool
-	// StalledMedian is the side of a comparison by round whose median
-	// round is itself stalled ("reference" or "arm"), FastStrays the far
-	// rounds in which it ran faster than that median; such a comparison
-	// is refused (TrimStalledMedian).
-	StalledMedian string
-	FastStrays    int
 }
 
 // CompareRobust judges arm against base by a regression of the log values
