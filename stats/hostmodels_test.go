@@ -23,9 +23,10 @@ type hostModel struct {
 
 // drawState is what a model carries from run to run of a campaign.
 type drawState struct {
-	ar      float64 // the autocorrelated noise's last value
-	stepAt  float64 // where the host steps (0 to 1)
-	started bool
+	ar        float64 // the autocorrelated noise's last value
+	stepAt    float64 // where the host steps (0 to 1)
+	started   bool
+	recovered bool // the throttled host's state
 }
 
 const (
@@ -103,5 +104,32 @@ var auditModels = []hostModel{
 				st.ar = rho*st.ar + sd*math.Sqrt(1-rho*rho)*rng.NormFloat64()
 			}
 			return center * math.Exp(st.ar+0.005*rng.NormFloat64())
+		}},
+	// The two below came from the adversarial review of rule robust-7
+	// (2026-12-05): a side that runs far faster than its median in a few
+	// rounds is the same data as a side stalled most of the time.
+	{name: "a fast mode in one start in five (every arm 20% faster)", h: host{drift: 0.03},
+		draw: func(rng *rand.Rand, arm string, center, pos float64, _ *drawState) float64 {
+			v := center * math.Exp(0.01*rng.NormFloat64()) * stall(rng, auditStallRate, auditStallCost)
+			if rng.Float64() < 0.2 {
+				v *= 1.2
+			}
+			return v
+		}},
+	{name: "a host throttled most of the time (20% slow, recovering for 1.5 runs in 7.5)", h: host{drift: 0.01},
+		draw: func(rng *rand.Rand, arm string, center, pos float64, st *drawState) float64 {
+			switch {
+			case !st.started:
+				st.started, st.recovered = true, rng.Float64() < 0.2
+			case st.recovered:
+				st.recovered = rng.Float64() >= 1/1.5
+			default:
+				st.recovered = rng.Float64() < 1.0/6
+			}
+			v := center * math.Exp(0.02*rng.NormFloat64())
+			if !st.recovered {
+				v *= 0.8
+			}
+			return v
 		}},
 }
