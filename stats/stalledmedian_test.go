@@ -32,33 +32,15 @@ func TestSpreadGateRefusesAStalledBaseline(t *testing.T) {
 		}
 		return v
 	}
-	policy := func(gates string) scenarios.Policy {
-		s, _, err := scenarios.Parse("sim.yaml", ".", []byte(`feature: sim
-engine:
-  preset: llama.cpp
-  command: [llama-server, --port, "${PORT}"]
-  request: {prompt: p, max_tokens: 8}
-arms:
-  - name: base
-  - name: test
-    args: [--test]
-baseline: base
-schedule: {rounds: 10, order: rotate}
-allow_unverified: simulation
-unmeasured: [nothing]
-`+gates), scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := s.Policy
-		p.AllowUnverified = ""
-		p.Stats.Resamples = simResamples
+	// The simulations' policy (spread gate off) without its control arm,
+	// and with the spread gate at the default and at the shipped 50%.
+	policy := func(maxSpread float64) scenarios.Policy {
+		p := simPolicy(t, rounds, "")
+		p.Arms = []scenarios.ArmPolicy{p.Arms[0], p.Arms[2]}
+		p.Gates.MaxSpread = maxSpread
 		return p
 	}
-	off, gp, shipped := policy("gates: {max_spread: 0}\n"), policy(""), policy("gates: {max_spread: 50%}\n")
-	if gp.Gates.MaxSpread != scenarios.DefaultMaxSpread {
-		t.Fatalf("max_spread %v, want the default %v", gp.Gates.MaxSpread, scenarios.DefaultMaxSpread)
-	}
+	off, gp, shipped := policy(0), policy(scenarios.DefaultMaxSpread), policy(0.5)
 	for _, c := range []struct {
 		name   string
 		policy scenarios.Policy
