@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/execfile"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/redact"
 )
@@ -50,7 +51,7 @@ func TestGitOutputIsBounded(t *testing.T) {
 	script := "#!/bin/sh\nPATH='" + os.Getenv("PATH") + "'\n" +
 		"case \" $* \" in *\" log \"*) exec yes ;; *\" config \"*) exit 1 ;; esac\n" +
 		"head -c 67108864 /dev/zero | tr '\\0' x >&2; exit 128\n"
-	if err := os.WriteFile(filepath.Join(dir, "git"), []byte(script), 0o755); err != nil {
+	if err := execfile.Write(filepath.Join(dir, "git"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", dir)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/internal/execfile"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -23,7 +24,7 @@ func hostileRepo(t *testing.T) (repo, marker string) {
 	dir := t.TempDir()
 	repo, marker = filepath.Join(dir, "repo"), filepath.Join(dir, "marker")
 	script := filepath.Join(dir, "evil.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\necho \"$0 $*\" >> '"+marker+"'\ncat\n"), 0o755); err != nil {
+	if err := execfile.Write(script, []byte("#!/bin/sh\necho \"$0 $*\" >> '"+marker+"'\ncat\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(repo, 0o755); err != nil {

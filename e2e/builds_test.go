@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/internal/execfile"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -119,7 +120,7 @@ func mkdir(t *testing.T, dir string) {
 
 func writeExec(t *testing.T, path, script string) {
 	t.Helper()
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+	if err := execfile.Write(path, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -146,11 +147,7 @@ func twinBuild(t *testing.T, dir string) string {
 
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, b, 0o755); err != nil {
+	if err := execfile.Copy(from, to, 0o755); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -390,7 +387,7 @@ func TestArmEngineReplacedMidCampaign(t *testing.T) {
 		t.Fatal(err)
 	}
 	tmp := head + ".new"
-	if err := os.WriteFile(tmp, append(b, []byte("# rebuilt\n")...), 0o755); err != nil {
+	if err := execfile.Write(tmp, append(b, []byte("# rebuilt\n")...), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(tmp, head); err != nil {

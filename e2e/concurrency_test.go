@@ -2,12 +2,12 @@ package e2e
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/internal/execfile"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -112,7 +112,7 @@ func TestConcurrencySerialisedRejected(t *testing.T) {
 	needEngine(t)
 	dir := t.TempDir()
 	server := filepath.Join(dir, "serve")
-	if err := os.WriteFile(server, []byte("#!/bin/sh\nexec "+shellQuote(llamaServer)+" \"$@\"\n"), 0o755); err != nil {
+	if err := execfile.Write(server, []byte("#!/bin/sh\nexec "+shellQuote(llamaServer)+" \"$@\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	yaml := fmt.Sprintf(`feature: e2e-serialised

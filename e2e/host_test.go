@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -16,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/execfile"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -29,17 +29,9 @@ import (
 func spinner(t *testing.T, name string) *exec.Cmd {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), name)
-	src, err := os.Open("/bin/sh")
-	if err != nil {
-		t.Skip("no /bin/sh to copy")
-	}
-	dst, err := os.OpenFile(bin, os.O_CREATE|os.O_WRONLY, 0o755)
-	if err != nil {
+	if err := execfile.Copy("/bin/sh", bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	io.Copy(dst, src)
-	src.Close()
-	dst.Close()
 	cmd := exec.Command(bin, "-c", "while :; do :; done")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/decodebench/decodebench/internal/execfile"
 )
 
 // repeated is n bytes of c, then tail: a large input made as it is read.
@@ -270,7 +272,7 @@ func TestEngineTextQuotedShortly(t *testing.T) {
 // of it and says the rest was not read.
 func TestVersionOutputBounded(t *testing.T) {
 	script := filepath.Join(t.TempDir(), "flood")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nyes version-flood | head -c 100000000\n"), 0o755); err != nil {
+	if err := execfile.Write(script, []byte("#!/bin/sh\nyes version-flood | head -c 100000000\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	var version string

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/decodebench/decodebench/internal/execfile"
 )
 
 // hostileRepo makes a git repository whose configuration runs a script
@@ -20,7 +22,7 @@ func hostileRepo(t *testing.T) (repo, marker string) {
 	repo = filepath.Join(dir, "repo")
 	marker = filepath.Join(dir, "pwned")
 	script := filepath.Join(dir, "evil.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\necho \"$0 $*\" >> "+marker+"\ncat\n"), 0o755); err != nil {
+	if err := execfile.Write(script, []byte("#!/bin/sh\necho \"$0 $*\" >> "+marker+"\ncat\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	run := func(args ...string) {

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/decodebench/decodebench/internal/execfile"
 )
 
 // compiledEngine compiles name, a binary needing libllama.so, its dynamic section
@@ -131,7 +133,7 @@ func machO(t *testing.T, path string, dylibs, rpaths []string) {
 	le.PutUint32(hdr[12:], 2)         // MH_EXECUTE
 	le.PutUint32(hdr[16:], uint32(n)) // ncmds
 	le.PutUint32(hdr[20:], uint32(cmds.Len()))
-	if err := os.WriteFile(path, append(hdr, cmds.Bytes()...), 0o755); err != nil {
+	if err := execfile.Write(path, append(hdr, cmds.Bytes()...), 0o755); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -182,7 +184,7 @@ func TestStartExecutesTheIdentifiedFile(t *testing.T) {
 	dir := t.TempDir()
 	write := func(p, body string) string {
 		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte("#!/bin/sh\necho "+body+" \"$0\"\n"), 0o755)
+		execfile.Write(p, []byte("#!/bin/sh\necho "+body+" \"$0\"\n"), 0o755)
 		return p
 	}
 	v1 := write(filepath.Join(dir, "v1", "srv"), "v1")

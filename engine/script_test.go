@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/decodebench/decodebench/internal/execfile"
 )
 
 // A shell script without markers is read for the binary it runs: its exec
@@ -18,7 +20,7 @@ func TestScriptTargetNamesTheBinaryItRuns(t *testing.T) {
 	bin := filepath.Join(dir, "bin")
 	os.MkdirAll(bin, 0o755)
 	server := filepath.Join(bin, "my-server")
-	os.WriteFile(server, []byte("\x7fELF not really"), 0o755)
+	execfile.Write(server, []byte("\x7fELF not really"), 0o755)
 	env := []string{"PATH=" + bin}
 	tests := []struct {
 		name, script, target, problem string
@@ -38,7 +40,7 @@ func TestScriptTargetNamesTheBinaryItRuns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-"))
-		os.WriteFile(path, []byte(tt.script), 0o755)
+		execfile.Write(path, []byte(tt.script), 0o755)
 		target, problem := scriptTarget(path, env)
 		if target != tt.target || !strings.Contains(problem, tt.problem) || (tt.problem == "") != (problem == "") {
 			t.Errorf("%s: got %q, %q; want %q and a problem saying %q", tt.name, target, problem, tt.target, tt.problem)
@@ -57,11 +59,11 @@ func TestIdentifyRefusesAnEngineThatCannotRun(t *testing.T) {
 	dir := t.TempDir()
 	copied := filepath.Join(dir, "bin", "llama-server")
 	os.MkdirAll(filepath.Dir(copied), 0o755)
-	os.WriteFile(copied, []byte("#!/bin/sh\n"+RealBinaryMarker+"../root/usr/bin/llama-server\np=$(dirname -- \"$0\")/..\nexec \"$p/root/usr/bin/llama-server\" \"$@\"\n"), 0o755)
+	execfile.Write(copied, []byte("#!/bin/sh\n"+RealBinaryMarker+"../root/usr/bin/llama-server\np=$(dirname -- \"$0\")/..\nexec \"$p/root/usr/bin/llama-server\" \"$@\"\n"), 0o755)
 	missing := filepath.Join(dir, "missing.sh")
-	os.WriteFile(missing, []byte("#!/bin/sh\nexec /nonexistent/llama-server \"$@\"\n"), 0o755)
+	execfile.Write(missing, []byte("#!/bin/sh\nexec /nonexistent/llama-server \"$@\"\n"), 0o755)
 	fine := filepath.Join(dir, "fine.sh")
-	os.WriteFile(fine, []byte("#!/bin/sh\necho 'fine 1'\nexit 2\n"), 0o755)
+	execfile.Write(fine, []byte("#!/bin/sh\necho 'fine 1'\nexit 2\n"), 0o755)
 	for path, want := range map[string][]string{
 		copied:  {"the binary it runs, " + filepath.Join(dir, "root/usr/bin/llama-server"), "exited with status 127"},
 		missing: {"exited with status 127", "not found"},
@@ -100,7 +102,7 @@ func TestUserWrapperOfTheInstallNamesItsBinary(t *testing.T) {
 	}
 	real, _ = filepath.EvalSymlinks(real)
 	mine := filepath.Join(t.TempDir(), "my-llama")
-	os.WriteFile(mine, []byte("#!/bin/sh\nexport LLAMA_ARG_THREADS=1\nexec "+server+" \"$@\"\n"), 0o755)
+	execfile.Write(mine, []byte("#!/bin/sh\nexport LLAMA_ARG_THREADS=1\nexec "+server+" \"$@\"\n"), 0o755)
 	id, _, err := IdentifyExecuted(context.Background(), mine, os.Environ(), "")
 	if err != nil || id.RealBinary != real || id.RealSHA256 == "" || len(id.Libraries) == 0 {
 		t.Errorf("identity of a user's wrapper: %v, wrapped %q (want %q), %d libraries, problems %q", err, id.RealBinary, real, len(id.Libraries), id.Problems)

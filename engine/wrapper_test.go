@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/decodebench/decodebench/internal/execfile"
 )
 
 // scripts/install-llama-server.sh's wrappers name their files relative to
@@ -110,7 +112,7 @@ func TestIdentifyRefusesSpecialFilesAWrapperNames(t *testing.T) {
 	}
 	wrapper := filepath.Join(dir, "engine")
 	script := "#!/bin/sh\n" + RealBinaryMarker + "real-binary\necho version: 1\n"
-	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+	if err := execfile.Write(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan []string, 1)

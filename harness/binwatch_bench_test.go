@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/internal/execfile"
 )
 
 // The check of an engine's files at every run start: a stat per file while
@@ -21,7 +22,7 @@ func BenchmarkEngineFileCheck(b *testing.B) {
 		path := filepath.Join(b.TempDir(), "srv")
 		buf := make([]byte, size.bytes)
 		rand.Read(buf)
-		if err := os.WriteFile(path, buf, 0o755); err != nil {
+		if err := execfile.Write(path, buf, 0o755); err != nil {
 			b.Fatal(err)
 		}
 		sum, _ := engine.FileSHA256(path)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/internal/execfile"
 	"github.com/decodebench/decodebench/machine"
 )
 
@@ -67,7 +68,7 @@ func workerShell(t *testing.T) string {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), fmt.Sprintf("dbspin%d", os.Getpid()))
-	if err := os.WriteFile(path, b, 0o755); err != nil {
+	if err := execfile.Write(path, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return path

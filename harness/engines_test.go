@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/engine"
+	"github.com/decodebench/decodebench/internal/execfile"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -19,7 +20,7 @@ func fakeBinary(t *testing.T, path, version string) string {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, []byte("#!/bin/sh\necho '"+version+"'\n"), 0o755); err != nil {
+	if err := execfile.Write(path, []byte("#!/bin/sh\necho '"+version+"'\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/decodebench/decodebench/internal/execfile"
 )
 
 // standIn puts an executable script called name, with body, alone on PATH
@@ -17,7 +19,7 @@ func standIn(t *testing.T, name, body string) {
 	t.Helper()
 	dir := t.TempDir()
 	script := "#!/bin/sh\nPATH='" + os.Getenv("PATH") + "'\n" + body + "\n"
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
+	if err := execfile.Write(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", dir)

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/decodebench/decodebench/internal/anonfile"
+	"github.com/decodebench/decodebench/internal/execfile"
 )
 
 // The real output of `nvidia-smi --query-gpu=timestamp,… --format=csv
@@ -61,7 +62,7 @@ func TestGPUSamplerProcess(t *testing.T) {
 		"echo '" + header + "'\n" +
 		"while true; do echo \"$(date '+%Y/%m/%d %H:%M:%S.%N' | cut -c1-23)" + rest + "\"; sleep 0.2; done\n"
 	bin := filepath.Join(dir, "nvidia-smi")
-	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+	if err := execfile.Write(bin, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	s, err := startGPUSampler(context.Background(), bin, 200*time.Millisecond)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/execfile"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -139,7 +140,7 @@ exit 9`,
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			if tt.script != "" {
-				if err := os.WriteFile(filepath.Join(dir, "nvidia-smi"), []byte("#!/bin/sh\n"+tt.script+"\n"), 0o755); err != nil {
+				if err := execfile.Write(filepath.Join(dir, "nvidia-smi"), []byte("#!/bin/sh\n"+tt.script+"\n"), 0o755); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/decodebench/decodebench/internal/execfile"
 )
 
 // The fixtures: a real powermetrics preamble (machine and boot lines)
@@ -35,7 +37,7 @@ func fakePowermetrics(t *testing.T, body string) ([]string, string) {
 	}
 	script := fmt.Sprintf("#!/bin/sh\nPRE=%q\nSAMPLE=%q\nPIDFILE=%q\necho $$ > \"$PIDFILE\"\n%s\n", filepath.Join(dir, "preamble"), sample, pidfile, body)
 	path := filepath.Join(dir, "powermetrics")
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+	if err := execfile.Write(path, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return []string{path}, pidfile

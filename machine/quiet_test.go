@@ -2,8 +2,6 @@ package machine
 
 import (
 	"context"
-	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -12,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/decodebench/decodebench/internal/execfile"
 )
 
 // fakeClock advances only when slept on.
@@ -221,18 +221,8 @@ func copyShell(t *testing.T, name string) string {
 		t.Skip("no sh")
 	}
 	path := filepath.Join(t.TempDir(), name)
-	src, err := os.Open(sh)
-	if err != nil {
+	if err := execfile.Copy(sh, path, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	defer src.Close()
-	dst, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		t.Fatal(err)
-	}
-	dst.Close()
 	return path
 }

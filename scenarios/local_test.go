@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/decodebench/decodebench/internal/execfile"
 )
 
 func withPromptFile(t *testing.T, path string) string {
@@ -60,7 +62,7 @@ func TestPromptFileMustBeRegular(t *testing.T) {
 func TestLocalWarnings(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "llama-server")
-	os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755)
+	execfile.Write(bin, []byte("#!/bin/sh\n"), 0o755)
 	for _, f := range []string{"target.gguf", "draft.gguf"} {
 		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
 	}

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/internal/execfile"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
@@ -126,6 +127,19 @@ func TestScripts(t *testing.T) {
 				ts.Check(err)
 				ts.Check(os.WriteFile(filepath.Join(dst, args[0]+".md"), b, 0o644))
 				ts.Check(os.CopyFS(filepath.Join(dst, "data", args[0]), os.DirFS(filepath.Join(src, "data", args[0]))))
+			},
+			// mkexec FILE... makes each FILE (unpacked by testscript in
+			// this process) an executable new file, written by a child
+			// process: chmod alone leaves the file testscript wrote, which
+			// a command started meanwhile by a parallel script may hold
+			// open for writing ("text file busy"; see internal/execfile).
+			"mkexec": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) == 0 {
+					ts.Fatalf("usage: mkexec FILE...")
+				}
+				for _, a := range args {
+					ts.Check(execfile.Remake(ts.MkAbs(a), 0o755))
+				}
 			},
 			// cptree REL DIR copies the repository's folder REL (e.g.
 			// history/testdata/layers: real records and their data

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/decodebench/decodebench/internal/execfile"
 )
 
 // confirmDB builds decodebench and puts beside it a decodebench that runs
@@ -41,7 +43,7 @@ cp -R "` + results + `/data/$RERUN" "$out/data/"
 echo "$out/$RERUN.md" > "$path"
 `
 	db := filepath.Join(dir, "decodebench")
-	if err := os.WriteFile(db, []byte(stub), 0o755); err != nil {
+	if err := execfile.Write(db, []byte(stub), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return db

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/execfile"
 	"github.com/decodebench/decodebench/internal/synthrecords"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -126,7 +127,7 @@ func ghStub(t *testing.T) (dir, log string) {
 	dir = t.TempDir()
 	log = filepath.Join(dir, "gh.log")
 	stub := "#!/bin/sh\nprintf '%s\\n' \"$*\" >> " + log + "\nwhile [ $# -gt 0 ]; do [ \"$1\" = --body-file ] && cat \"$2\" >> " + log + "; shift; done\n"
-	if err := os.WriteFile(filepath.Join(dir, "gh"), []byte(stub), 0o755); err != nil {
+	if err := execfile.Write(filepath.Join(dir, "gh"), []byte(stub), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return dir, log

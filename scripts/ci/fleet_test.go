@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/decodebench/decodebench/internal/execfile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -216,7 +217,7 @@ func installBinary(t *testing.T) func(string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(dst, b, 0o755); err != nil {
+		if err := execfile.Write(dst, b, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -238,7 +239,7 @@ cp -R "` + src + `/$hw/." "$out/"
 for f in "` + src + `/$hw/"*.md; do echo "VALID: $out/$(basename "$f")"; done
 printf '# VALID (%s)\n' "$hw" >> "$GITHUB_STEP_SUMMARY"
 `
-		if err := os.WriteFile(dst, []byte(stub), 0o755); err != nil {
+		if err := execfile.Write(dst, []byte(stub), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/decodebench/decodebench/internal/execfile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -190,7 +191,7 @@ func TestPRBench(t *testing.T) {
 	for _, code := range []string{"0", "1", "2", "3"} {
 		dir := t.TempDir()
 		stub := filepath.Join(dir, "decodebench")
-		if err := os.WriteFile(stub, []byte("#!/bin/sh\necho \"$@\" > \""+dir+"/args\"\nprintf '# VALID\\n| arm | x |\\nEOF\\n' >> \"$GITHUB_STEP_SUMMARY\"\nexit "+code+"\n"), 0o755); err != nil {
+		if err := execfile.Write(stub, []byte("#!/bin/sh\necho \"$@\" > \""+dir+"/args\"\nprintf '# VALID\\n| arm | x |\\nEOF\\n' >> \"$GITHUB_STEP_SUMMARY\"\nexit "+code+"\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		summary, output := filepath.Join(dir, "summary.md"), filepath.Join(dir, "output")
@@ -250,7 +251,7 @@ func TestPRBuildsCheck(t *testing.T) {
 		name         string
 		change, undo func()
 	}{
-		{"rewritten", func() { os.WriteFile(bin, []byte("#!/bin/sh\necho evil\n"), 0o755) }, nil},
+		{"rewritten", func() { execfile.Write(bin, []byte("#!/bin/sh\necho evil\n"), 0o755) }, nil},
 		{"added", func() { os.WriteFile(bin+"-backend.so", nil, 0o644) }, func() { os.Remove(bin + "-backend.so") }},
 		{"removed", func() { os.Rename(link, link+".x") }, func() { os.Rename(link+".x", link) }},
 		{"link moved", func() { os.Remove(link); os.Symlink("/bin/sh", link) }, func() { os.Remove(link); os.Symlink("engine", link) }},
@@ -263,7 +264,7 @@ func TestPRBuildsCheck(t *testing.T) {
 		if c.undo != nil {
 			c.undo()
 		} else {
-			os.WriteFile(bin, b, 0o755)
+			execfile.Write(bin, b, 0o755)
 		}
 		if stderr, err := check(); err != nil {
 			t.Fatalf("after undoing %s: %v\n%s", c.name, err, stderr)
@@ -277,7 +278,7 @@ func TestPRBenchRecordNamesTheBuilds(t *testing.T) {
 	dir := t.TempDir()
 	stub := filepath.Join(dir, "decodebench")
 	// A record naming the base's hash only.
-	if err := os.WriteFile(stub, []byte("#!/bin/sh\nprintf '| sha256 | aaa |\\n' > \"$3/r.md\"\nprintf '# VALID\\n' >> \"$GITHUB_STEP_SUMMARY\"\n"), 0o755); err != nil {
+	if err := execfile.Write(stub, []byte("#!/bin/sh\nprintf '| sha256 | aaa |\\n' > \"$3/r.md\"\nprintf '# VALID\\n' >> \"$GITHUB_STEP_SUMMARY\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	output := filepath.Join(dir, "output")

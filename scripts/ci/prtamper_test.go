@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/execfile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -175,7 +176,7 @@ mkdir -p "$3"
 printf '# record\n| sha256 | %s |\n| sha256 | %s |\n' "$base" "$head" > "$3/builds-x-2026-01-01.md"
 printf '# VALID\nhead +99.3%% decode tok/s\n' >> "$GITHUB_STEP_SUMMARY"
 `
-	if err := os.WriteFile(bin, []byte(stub), 0o755); err != nil {
+	if err := execfile.Write(bin, []byte(stub), 0o755); err != nil {
 		w.t.Fatal(err)
 	}
 }
@@ -269,7 +270,7 @@ func TestPRWorkflowTamper(t *testing.T) {
 			os.WriteFile(filepath.Join(shared, "cache"), []byte("clean\n"), 0o644)
 			stubLog := filepath.Join(t.TempDir(), "decodebench.log")
 			benign := filepath.Join(t.TempDir(), "engine")
-			os.WriteFile(benign, []byte("#!/bin/sh\necho base\n"), 0o755)
+			execfile.Write(benign, []byte("#!/bin/sh\necho base\n"), 0o755)
 			builds := filepath.Join(temp, "builds")
 			baseBin := filepath.Join(builds, "base", "out", "engine")
 			w := &workflowJob{t: t, workspace: workspace, temp: temp,
@@ -284,14 +285,14 @@ func TestPRWorkflowTamper(t *testing.T) {
 			}
 			if c.noNamespaces {
 				fake := t.TempDir()
-				os.WriteFile(filepath.Join(fake, "unshare"), []byte("#!/bin/sh\nexit 1\n"), 0o755)
+				execfile.Write(filepath.Join(fake, "unshare"), []byte("#!/bin/sh\nexit 1\n"), 0o755)
 				w.env["PATH"] = fake + ":" + os.Getenv("PATH")
 				w.env["NO_DAEMON"] = "1"
 			}
 			ran := filepath.Join(t.TempDir(), "tampered-ran")
 			if c.tamperBefore != "" {
 				w.between[c.tamperBefore] = func() {
-					os.WriteFile(baseBin, []byte("#!/bin/sh\ntouch "+ran+"\necho tampered\n"), 0o755)
+					execfile.Write(baseBin, []byte("#!/bin/sh\ntouch "+ran+"\necho tampered\n"), 0o755)
 				}
 			}
 			overrides := map[string]string{"BUILD": "sh build.sh", "BIN": "out/engine"}
