@@ -16,6 +16,9 @@ import (
 type RoundBlocks struct {
 	// Trim is how the stalls the robust scale found are confirmed.
 	Trim stats.RoundTrim
+	// Refused is what a refused comparison states as its estimate,
+	// interval and p.
+	Refused stats.RefusedEstimate
 }
 
 func (b RoundBlocks) compare(in Input, s samples, refs []string, arm, metric string, alpha, confidence float64) stats.Robust {
@@ -25,7 +28,8 @@ func (b RoundBlocks) compare(in Input, s samples, refs []string, arm, metric str
 	for _, r := range refs {
 		ref = append(ref, s.timed(in, r, metric)...)
 	}
-	return stats.CompareRounds(ref, s.timed(in, arm, metric), cfg, b.Trim)
+	a := s.timed(in, arm, metric)
+	return b.Refused.Restate(stats.CompareRounds(ref, a, cfg, b.Trim), ref, a, cfg)
 }
 
 func (RoundBlocks) store(r stats.Robust, alpha, minEffect float64) schema.Comparison {

@@ -40,8 +40,13 @@ var rules = map[schema.Rule]Rule{
 	schema.RuleRobust5: {Name: schema.RuleRobust5, Comparison: RoundBlocks{Trim: stats.TrimOneByOne}, MDE: RoundsMDE{},
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF}, Pooling: Pools, Wording: SenseWords},
 	// robust-5 with an MDE whose far rounds stay in at the chance the
-	// trimming puts them back at this comparison's noise (the current
-	// rule, schema.RuleRobust6).
+	// trimming puts them back at this comparison's noise.
 	schema.RuleRobust6: {Name: schema.RuleRobust6, Comparison: RoundBlocks{Trim: stats.TrimOneByOne}, MDE: RoundsMDE{Kept: stats.KeptByPutBack},
+		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF}, Pooling: Pools, Wording: SenseWords},
+	// robust-6 whose refused comparisons state the hull of the t interval
+	// and the median's order-statistic interval, with a p that needs the
+	// t-test and the sign test on one side (the current rule,
+	// schema.RuleRobust8).
+	schema.RuleRobust8: {Name: schema.RuleRobust8, Comparison: RoundBlocks{Trim: stats.TrimOneByOne, Refused: stats.RefusedByHull}, MDE: RoundsMDE{Kept: stats.KeptByPutBack},
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF}, Pooling: Pools, Wording: SenseWords},
 }

@@ -47,7 +47,7 @@ func comparisonMethod(cmp analysis.Comparison, me schema.Method) string {
 			"each arm against its reference round by round: the log value of the arm's run against the mean of the reference's runs in the same round, " +
 			"so that a step of the host, noise that wanders slowly or a drift common to the arms cancels within the round, " +
 			"and each arm keeps its own noise (no variance is pooled); " + trim +
-			"t interval and two-sided t-test of the rounds' mean difference, both at the one level the arm was judged at." +
+			"t interval and two-sided t-test of the rounds' mean difference, both at the one level the arm was judged at" + refusedMethod(c) + "." +
 			fmt.Sprintf(" A change counts only when p is below that level and it is at least %s.", pct.Exact(me.MinEffect))
 	case analysis.LogRegression:
 		return "medians with distribution-free confidence intervals (benchmath); " +
@@ -58,6 +58,16 @@ func comparisonMethod(cmp analysis.Comparison, me schema.Method) string {
 			fmt.Sprintf(" A change counts only when the adjusted p < %s and it is at least %s.", count(me.Alpha), pct.Exact(me.MinEffect))
 	}
 	return fmt.Sprintf("%T.", cmp)
+}
+
+// refusedMethod says what a refused comparison by round states, where it
+// is not the t interval of every round.
+func refusedMethod(c analysis.RoundBlocks) string {
+	if c.Refused == stats.RefusedByHull {
+		return "; a refused comparison states the hull of that t interval and the distribution-free interval of the median difference (order statistics)," +
+			" and a p that rejects only where the t-test and the sign test both do, on the same side (with too few rounds for the median's interval, the t interval alone)"
+	}
+	return ""
 }
 
 // mdeMethod says how the minimum detectable effect is stated.
@@ -137,10 +147,14 @@ func resultsLegend(rule analysis.Rule) string {
 	case analysis.RelativeDrift, analysis.BlockDrift:
 		s += "drift is the baseline's own trend over the campaign and, for any other arm, its trend relative to the baseline's; "
 	}
-	switch rule.Comparison.(type) {
+	switch c := rule.Comparison.(type) {
 	case analysis.RoundBlocks:
 		s += "ratio is exp of the mean difference of log values between the arm and the baseline within a round (stalled rounds trimmed) with its t interval," +
 			" and p the t-test of that mean, at the level the arm was judged at (the verdict lines say it). "
+		if c.Refused == stats.RefusedByHull {
+			s += "For a comparison refused for its stalls, the interval is the hull of that t interval and the median difference's order-statistic interval," +
+				" and p rejects only where the t-test and the sign test both do, on the same side. "
+		}
 	case analysis.LogRegression:
 		s += "ratio is exp of the arm's coefficient in the regression of log values on arm and run position (stalled runs trimmed) with its t interval," +
 			" and p the t-test of that coefficient. "

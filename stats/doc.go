@@ -28,7 +28,10 @@
 //   - CompareBlocks and CompareRounds: each arm against its reference
 //     round by round (a host step or a common drift cancels within the
 //     round, each arm keeps its own variance), far rounds trimmed as
-//     stalls and too many refused (RoundTrim).
+//     stalls and too many refused (RoundTrim); what a refused comparison
+//     states is RefusedEstimate's (RefusedByHull: the hull of the t
+//     interval and the median's order-statistic interval, SignInterval,
+//     with HullP, the t-test and the sign test, SignTest, on one side).
 //   - CompareRatios: how an arm's ratio to its baseline moved between two
 //     campaigns (a bootstrap of the ratio of ratios).
 //
