@@ -93,8 +93,9 @@ const (
 	// undecided record's interval at a fixed level (an adaptive schedule's
 	// width, a bisect step) decides no more often; a refused arm sorts
 	// later in Holm's order, where robust-6's often sorted first and kept
-	// every other arm from significance. Everything else, the verdicts
-	// included, is RuleRobust6's.
+	// every other arm from significance. Everything else is
+	// RuleRobust6's, and so are the verdicts of fixed and sequential
+	// schedules (an adaptive one may go on past a refused look).
 	RuleRobust8 Rule = "robust-8"
 	// RuleCurrent is the rule new records are written under.
 	RuleCurrent = RuleRobust8
