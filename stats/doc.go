@@ -31,7 +31,7 @@
 //     stalls and too many refused (RoundTrim); what a refused comparison
 //     states is RefusedEstimate's (RefusedByHull: the hull of the t
 //     interval and the median's order-statistic interval, SignInterval,
-//     with HullP, the t-test and the sign test, SignTest, on one side).
+//     with HullP, the t-test and the sign test on one side).
 //   - CompareRatios: how an arm's ratio to its baseline moved between two
 //     campaigns (a bootstrap of the ratio of ratios).
 //

@@ -102,18 +102,11 @@ func SignInterval(d []float64, conf float64) (lo, hi float64, ok bool) {
 	return s[k-1], s[n-k], true
 }
 
-// SignTest is the two-sided sign test's p that the median of d is 0:
-// twice the binomial tail of the rarer side, a value equal to 0 counted on
-// both sides (so a tie never helps reject). It rejects at level α exactly
-// when 0 is outside SignInterval at 1 − α, up to the interval's
-// attainable levels.
-func SignTest(d []float64) float64 {
-	up, down := signTails(d)
-	return math.Min(1, 2*math.Min(up, down))
-}
-
 // signTails are the sign test's one-sided p for a median above 0 (few
-// values at or below it) and below 0.
+// values at or below it) and below 0, a value equal to 0 counted on both
+// sides (so a tie never helps reject): twice the smaller is the two-sided
+// sign test, which rejects at α exactly when 0 is outside SignInterval at
+// 1 − α, up to the interval's attainable levels.
 func signTails(d []float64) (up, down float64) {
 	atMost, atLeast := 0, 0 // values ≤ 0, ≥ 0
 	for _, x := range d {
