@@ -19,6 +19,9 @@ type RoundBlocks struct {
 	// Refused is what a refused comparison states as its estimate,
 	// interval and p.
 	Refused stats.RefusedEstimate
+	// FarKept is what a comparison that keeps far rounds in states as
+	// its interval and p.
+	FarKept stats.FarKept
 }
 
 func (b RoundBlocks) compare(in Input, s samples, refs []string, arm, metric string, alpha, confidence float64) stats.Robust {
@@ -29,7 +32,8 @@ func (b RoundBlocks) compare(in Input, s samples, refs []string, arm, metric str
 		ref = append(ref, s.timed(in, r, metric)...)
 	}
 	a := s.timed(in, arm, metric)
-	return b.Refused.Restate(stats.CompareRounds(ref, a, cfg, b.Trim), ref, a, cfg)
+	r := stats.CompareRounds(ref, a, cfg, b.Trim)
+	return b.FarKept.Restate(b.Refused.Restate(r, ref, a, cfg), ref, a, cfg)
 }
 
 func (RoundBlocks) store(r stats.Robust, alpha, minEffect float64) schema.Comparison {

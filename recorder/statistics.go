@@ -47,7 +47,7 @@ func comparisonMethod(cmp analysis.Comparison, me schema.Method) string {
 			"each arm against its reference round by round: the log value of the arm's run against the mean of the reference's runs in the same round, " +
 			"so that a step of the host, noise that wanders slowly or a drift common to the arms cancels within the round, " +
 			"and each arm keeps its own noise (no variance is pooled); " + trim +
-			"t interval and two-sided t-test of the rounds' mean difference, both at the one level the arm was judged at" + refusedMethod(c) + "." +
+			"t interval and two-sided t-test of the rounds' mean difference, both at the one level the arm was judged at" + farKeptMethod(c) + refusedMethod(c) + "." +
 			fmt.Sprintf(" A change counts only when p is below that level and it is at least %s.", pct.Exact(me.MinEffect))
 	case analysis.LogRegression:
 		return "medians with distribution-free confidence intervals (benchmath); " +
@@ -58,6 +58,16 @@ func comparisonMethod(cmp analysis.Comparison, me schema.Method) string {
 			fmt.Sprintf(" A change counts only when the adjusted p < %s and it is at least %s.", count(me.Alpha), pct.Exact(me.MinEffect))
 	}
 	return fmt.Sprintf("%T.", cmp)
+}
+
+// farKeptMethod says what a comparison by round that keeps far rounds in
+// states, where it is not the t interval of the rounds kept.
+func farKeptMethod(c analysis.RoundBlocks) string {
+	if c.FarKept == stats.FarKeptHull {
+		return "; a comparison that puts far rounds back in states the hull of that t interval and the t interval of the rounds not far out," +
+			" and a p that rejects only where both t-tests do, on the same side"
+	}
+	return ""
 }
 
 // refusedMethod says what a refused comparison by round states, where it
@@ -151,6 +161,10 @@ func resultsLegend(rule analysis.Rule) string {
 	case analysis.RoundBlocks:
 		s += "ratio is exp of the mean difference of log values between the arm and the baseline within a round (stalled rounds trimmed) with its t interval," +
 			" and p the t-test of that mean, at the level the arm was judged at (the verdict lines say it). "
+		if c.FarKept == stats.FarKeptHull {
+			s += "For a comparison that put far rounds back in, the interval is the hull of that t interval and the t interval of the rounds not far out," +
+				" and p rejects only where both t-tests do, on the same side. "
+		}
 		if c.Refused == stats.RefusedByHull {
 			s += "For a comparison refused for its stalls, the interval is the hull of that t interval and the median difference's order-statistic interval," +
 				" and p rejects only where the t-test and the sign test both do, on the same side. "

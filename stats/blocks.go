@@ -353,19 +353,13 @@ func meanSD(xs []float64, keep []bool) (mean, sd float64) {
 func blockStalls(d []float64, keep []bool, rounds, trimmed int) Stalls {
 	s := Stalls{Runs1: rounds, Runs2: rounds, Trimmed: trimmed}
 	med := Median(d)
-	abs := make([]float64, len(d))
+	clean := notFar(d)
 	for i, x := range d {
-		abs[i] = math.Abs(x - med)
-	}
-	scale := 1.4826 * Median(abs)
-	clean := make([]bool, len(d))
-	for i, a := range abs {
-		far := scale > 0 && a/scale > TrimZ && a >= StallFloor
-		clean[i] = !far
-		if far {
+		a := math.Abs(x - med)
+		if !clean[i] {
 			s.Far = append(s.Far, a)
 		}
-		if far && keep[i] {
+		if !clean[i] && keep[i] {
 			s.Kept++
 			s.Shift += a
 			s.RMS += a * a

@@ -64,16 +64,7 @@ func (e RefusedEstimate) Restate(r Robust, ref, arm []Timed, c Config) Robust {
 // SignInterval at 1 − alpha exclude 0 on the same side, that is when
 // their hull does (up to the sign interval's attainable levels).
 func HullP(r Robust, d []float64) float64 {
-	tUp, tDown := 0.5, 0.5 // one-sided t p for an increase, a decrease
-	switch {
-	case r.SE > 0:
-		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: r.DF}
-		tUp, tDown = t.Survival(r.Delta/r.SE), t.CDF(r.Delta/r.SE)
-	case r.Delta > 0:
-		tUp, tDown = 0, 1
-	case r.Delta < 0:
-		tUp, tDown = 1, 0
-	}
+	tUp, tDown := tTails(r) // one-sided t p for an increase, a decrease
 	sUp, sDown := signTails(d)
 	return math.Min(1, 2*math.Min(math.Max(tUp, sUp), math.Max(tDown, sDown)))
 }
