@@ -50,7 +50,8 @@ var rules = map[schema.Rule]Rule{
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF}, Pooling: Pools, Wording: SenseWords},
 	// robust-8 whose comparisons that keep far rounds in state the hull
 	// of the t intervals of the rounds kept and of the rounds not far out,
-	// with a p that needs both t-tests on one side.
+	// with a p that needs both t-tests on one side (the current rule,
+	// schema.RuleRobust9).
 	schema.RuleRobust9: {Name: schema.RuleRobust9, Comparison: RoundBlocks{Trim: stats.TrimOneByOne, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull}, MDE: RoundsMDE{Kept: stats.KeptByPutBack},
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF}, Pooling: Pools, Wording: SenseWords},
 }

@@ -118,7 +118,7 @@ const (
 	// agree. Everything else is RuleRobust8's.
 	RuleRobust9 Rule = "robust-9"
 	// RuleCurrent is the rule new records are written under.
-	RuleCurrent = RuleRobust8
+	RuleCurrent = RuleRobust9
 )
 
 // RobustMinRuns is the fewest finished runs the baseline and each arm
