@@ -127,6 +127,38 @@ func TestTooFewRoundsWarns(t *testing.T) {
 	}
 }
 
+// A schedule that stops on an interval's width is warned about, at its
+// key: its claims run above alpha. One that looks every few rounds, and a
+// fixed one, are not.
+func TestWidthScheduleWarns(t *testing.T) {
+	for _, tt := range []struct {
+		rounds string
+		warned bool
+	}{
+		{"{min: 5, max: 30, until_ci_width: 2%}", true},
+		{"{min: 5, max: 30, every: 5}", false},
+		{"10", false},
+	} {
+		src := strings.Replace(string(mustShipped(t)), shippedRounds, "rounds: "+tt.rounds, 1)
+		_, warns, err := Parse("t.yaml", ".", []byte(src), Options{LookupEnv: noEnv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := false
+		for _, w := range warns {
+			if w.Key == "schedule.rounds.until_ci_width" && strings.Contains(w.Msg, "more often than alpha") && strings.Contains(w.Msg, "every: 5") {
+				warned = true
+				if w.Pos.Line == 0 {
+					t.Errorf("rounds %s: the warning has no line: %v", tt.rounds, w)
+				}
+			}
+		}
+		if warned != tt.warned {
+			t.Errorf("rounds %s: warned %v, want %v: %v", tt.rounds, warned, tt.warned, warns)
+		}
+	}
+}
+
 // Offline parsing does not consult the environment or this machine.
 func TestOffline(t *testing.T) {
 	src := strings.Replace(string(withPromptFile(t, "/no/such/prompt.txt")), `"-t", "${THREADS}"`, `"-t", "${THREADS}", "--alias", "${FROM_ENV}"`, 1)
