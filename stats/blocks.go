@@ -205,21 +205,15 @@ func trimRounds(d []float64, armSlow []bool, how RoundTrim) (keep []bool, farRef
 	for i := range keep {
 		keep[i] = true
 	}
-	med := Median(d)
-	abs := make([]float64, len(d))
-	for i, x := range d {
-		abs[i] = math.Abs(x - med)
-	}
-	scale := 1.4826 * Median(abs)
-	cand := make([]bool, len(d))
-	for i, a := range abs {
-		if scale > 0 && a/scale > TrimZ && a >= StallFloor {
-			cand[i] = true
-			if armSlow[i] {
-				farArm++
-			} else {
-				farRef++
-			}
+	cand := notFar(d)
+	for i, clean := range cand {
+		cand[i] = !clean
+		switch {
+		case clean:
+		case armSlow[i]:
+			farArm++
+		default:
+			farRef++
 		}
 	}
 	if farRef+farArm == 0 || farRef > how.allowed(len(d)) || farArm > how.allowed(len(d)) {
