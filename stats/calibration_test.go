@@ -18,12 +18,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/internal/workers"
 	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
 )
@@ -69,22 +68,7 @@ type calibCell struct {
 // seed seed*100000+i whatever the number of workers.
 func runParallel(t testing.TB, spec campaignSpec, campaigns int, truth float64, seed uint64) calibCell {
 	outs := make([]outcome, campaigns)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				outs[i] = outcomeOf(simulate(t, spec, seed*100000+uint64(i)), truth)
-			}
-		}()
-	}
-	for i := range campaigns {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	workers.ForEach(campaigns, func(i int) { outs[i] = outcomeOf(simulate(t, spec, seed*100000+uint64(i)), truth) })
 	var c calibCell
 	for _, o := range outs {
 		if o.claim {

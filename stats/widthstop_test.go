@@ -2,12 +2,11 @@ package stats_test
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/internal/workers"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -70,22 +69,7 @@ func TestWidthStopTable(t *testing.T) {
 			spec.host = rw.model.h
 		}
 		claims, rounds := make([]bool, *auditCampaigns), make([]int, *auditCampaigns)
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for range runtime.GOMAXPROCS(0) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					claims[i], rounds[i] = widthStop(t, spec, uint64(9600+k)*100000+uint64(i))
-				}
-			}()
-		}
-		for i := range *auditCampaigns {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
+		workers.ForEach(*auditCampaigns, func(i int) { claims[i], rounds[i] = widthStop(t, spec, uint64(9600+k)*100000+uint64(i)) })
 		n, sum := 0, 0
 		for i, c := range claims {
 			if c {
