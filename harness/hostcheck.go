@@ -21,8 +21,11 @@ import (
 // that started on a busy host without a word took 37 minutes to a
 // verdict estimated at four.
 
-// hostCheckFor is how long the host check watches the processes.
-const hostCheckFor = 2 * time.Second
+// hostCheckFor is how long the host check watches the processes: a
+// second holds 100 of the kernel's CPU ticks, a process's share to 1% of
+// a core where the quiet gate's default limit is 15%, and every campaign
+// (a bisect step, each of a sweep's) waits it once before its first run.
+const hostCheckFor = time.Second
 
 // quietEvery is how often a wait for a quiet host says how it stands,
 // where the progress is not a live line.
