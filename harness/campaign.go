@@ -100,6 +100,10 @@ type campaign struct {
 	// pending is the quiet gate the run in progress went on beside
 	// (gateoverlap.go); nil otherwise.
 	pending *pendingGate
+	// credit is the last run's measured window where the quiet gate's
+	// rule found it quiet: the next run's gate counts it toward its
+	// window (machine.QuietCredit); nil otherwise.
+	credit *machine.QuietCredit
 	// wholeFailed are the arms whose warmup sent whole for the token ids
 	// failed (warmupids.go): their warmups stream from then on.
 	wholeFailed map[string]bool

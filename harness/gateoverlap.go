@@ -66,17 +66,19 @@ func (serverExecutor) awaitsGate() bool { return true }
 type pendingGate struct {
 	result chan *schema.QuietWait
 	watch  *gateWatch
-	got    *schema.QuietWait
-	done   bool
+	// release ends the gate's hold: the run is ready to measure.
+	release func()
+	got     *schema.QuietWait
+	done    bool
 }
 
-// ended reports whether the gate has ended, keeping its result.
-func (p *pendingGate) ended() bool {
+// endedWithin reports whether the gate ends within d, keeping its result.
+func (p *pendingGate) endedWithin(d time.Duration) bool {
 	if !p.done {
 		select {
 		case p.got = <-p.result:
 			p.done = true
-		default:
+		case <-time.After(d):
 		}
 	}
 	return p.done
@@ -134,10 +136,15 @@ func (c *campaign) awaitGate(slot Slot, run *schema.Run) (rewarm bool, err error
 	if p == nil {
 		return false, nil
 	}
-	if !p.ended() {
+	// Released, a gate whose window holds ends at once.
+	lap := time.Now()
+	if p.release != nil {
+		p.release()
+	}
+	if !p.endedWithin(50 * time.Millisecond) {
 		c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("waiting for a quiet host (%v) before measuring", c.policy.Gates.Quiet.Window))
 	}
-	if err := c.settleGate(run); err != nil {
+	if err := c.settleGateFrom(run, lap); err != nil {
 		return false, err
 	}
 	return p.watch.busyInOverlap.Load() && run.Quiet != nil && run.Quiet.EndedBy != schema.QuietMaxWait, nil
@@ -147,13 +154,18 @@ func (c *campaign) awaitGate(slot Slot, run *schema.Run) (rewarm bool, err error
 // held the run into its quiet phase, and clears it: errBusyHost where the
 // gate gave up and the scenario says on_busy: abort. Nil at once where no
 // gate is pending.
-func (c *campaign) settleGate(run *schema.Run) error {
+func (c *campaign) settleGate(run *schema.Run) error { return c.settleGateFrom(run, time.Now()) }
+
+// settleGateFrom is settleGate with the run held from lap on.
+func (c *campaign) settleGateFrom(run *schema.Run, lap time.Time) error {
 	p := c.pending
 	if p == nil {
 		return nil
 	}
 	c.pending = nil
-	lap := time.Now()
+	if p.release != nil {
+		p.release()
+	}
 	run.Quiet = p.wait()
 	if held := time.Since(lap).Seconds(); held > 0.001 {
 		phasesOf(run).QuietS += held

@@ -206,3 +206,83 @@ func TestQuietGateSettledWhenTheRunFailsEarly(t *testing.T) {
 		t.Errorf("abort after an early failure: %d runs kept, interrupted %v, stopped by %q", len(rec.Runs), rec.Method.Interrupted, rec.Method.StoppedBy)
 	}
 }
+
+// creditExec is an overlapExec whose every run leaves a credit, as
+// runOne does after a measured window the gate's rule finds quiet, and
+// notes the credit it found pending when it started.
+type creditExec struct {
+	*overlapExec
+	left, found []*machine.QuietCredit
+}
+
+func (f *creditExec) Execute(ctx context.Context, slot Slot, run *schema.Run) error {
+	f.found = append(f.found, f.c.credit)
+	err := f.overlapExec.Execute(ctx, slot, run)
+	cr := &machine.QuietCredit{Since: time.Now().Add(-time.Second), At: time.Now()}
+	f.left = append(f.left, cr)
+	f.c.credit = cr
+	return err
+}
+
+// The last run's credit goes to the next run's gate alone (taken before
+// the run starts), the first run's gate gets none; a gate that watches
+// the cooldown is held until the run is ready to measure, so that a
+// credit which fills its window at once does not end its watch before
+// the warmups do.
+func TestQuietGateCreditAndHold(t *testing.T) {
+	var mu sync.Mutex
+	var credits []*machine.QuietCredit
+	var held []bool
+	var ended []time.Time
+	wait := func(ctx context.Context, cfg machine.QuietConfig) machine.QuietResult {
+		began := time.Now()
+		mu.Lock()
+		credits, held = append(credits, cfg.Credit), append(held, cfg.Hold != nil)
+		mu.Unlock()
+		time.Sleep(10 * time.Millisecond) // one quiet sample: the credit fills the window
+		if cfg.Hold != nil {
+			select {
+			case <-cfg.Hold:
+			case <-ctx.Done():
+			}
+		}
+		mu.Lock()
+		ended = append(ended, time.Now())
+		mu.Unlock()
+		return machine.QuietResult{EndedBy: machine.QuietReached, Waited: time.Since(began)}
+	}
+	src := strings.Replace(testScenario, "schedule: {rounds: 6}", "schedule: {rounds: 2, cooldown: 100ms}\ngates:\n  quiet: {window: 5s, interval: 1s}\n", 1)
+	c := testCampaign(t, src)
+	fx := &creditExec{overlapExec: &overlapExec{c: c, warm: 200 * time.Millisecond}}
+	c.exec = fx
+	c.host = hostState{waitQuiet: wait, conditions: func(context.Context) machine.Conditions { return machine.Conditions{} }}
+	rec := executeTest(t, context.Background(), c).Record
+	if len(rec.Runs) != 4 || len(credits) != 4 {
+		t.Fatalf("%d runs, %d gates", len(rec.Runs), len(credits))
+	}
+	for i := range rec.Runs {
+		if fx.found[i] != nil {
+			t.Errorf("run %d found a credit still pending when it started", i+1)
+		}
+		if i == 0 {
+			if credits[0] != nil || held[0] {
+				t.Errorf("run 1: credit %v, held %v: want neither (no window before it, no cooldown)", credits[0], held[0])
+			}
+			continue
+		}
+		if credits[i] != fx.left[i-1] {
+			t.Errorf("run %d: its gate got credit %p, the last run left %p", i+1, credits[i], fx.left[i-1])
+		}
+		if !held[i] {
+			t.Errorf("run %d: its gate watched the cooldown without a hold", i+1)
+		}
+		// Held, the gate ends when the run awaits it after its 200 ms
+		// warmups, not 10 ms into the cooldown.
+		if d := ended[i].Sub(fx.started[i]); d < 150*time.Millisecond || fx.windows[i].Before(ended[i]) {
+			t.Errorf("run %d: the gate ended %v after the engine started, the window opened %v after the gate ended; want the gate held through the warmups", i+1, d, fx.windows[i].Sub(ended[i]))
+		}
+	}
+	if c.credit == nil || c.credit != fx.left[3] {
+		t.Error("the last run's credit is not the campaign's")
+	}
+}

@@ -91,7 +91,7 @@ func quietString(q *scenarios.QuietPolicy) string {
 	if len(q.Deny) > 0 {
 		deny += fmt.Sprintf(" and %v", q.Deny)
 	}
-	return fmt.Sprintf("a continuous %v (sampled every %v) with no other process above %s of one core and none on %s, on AC power, low-power mode off, thermal state nominal where readable; at most %v, then on_busy: %s",
+	return fmt.Sprintf("a continuous %v (sampled every %v) with no other process above %s of one core and none on %s, on AC power, low-power mode off, thermal state nominal where readable (a run's measured window, judged as one sample, counts toward the next run's window when it was as quiet); at most %v, then on_busy: %s",
 		q.Window, q.Interval, scenarios.Fraction(q.MaxCPU), deny, q.MaxWait, q.OnBusy)
 }
 
@@ -140,8 +140,11 @@ func (e errBusyHost) Error() string {
 // announce: the progress line's phase says "waiting for a quiet host"
 // (a caller whose phase already says so, as it overlaps the cooldown,
 // gives false); watch, where given, notes what the gate sees while a run
-// goes on beside it (gateoverlap.go).
-func (c *campaign) quietGate(ctx context.Context, slot Slot, announce bool, watch *gateWatch) *schema.QuietWait {
+// goes on beside it (gateoverlap.go); credit, where given, is the quiet
+// the previous run's measured window showed (campaign.credit); hold,
+// where given, keeps the gate watching past its window until the run
+// closes it (machine.QuietConfig.Hold).
+func (c *campaign) quietGate(ctx context.Context, slot Slot, announce bool, watch *gateWatch, credit *machine.QuietCredit, hold <-chan struct{}) *schema.QuietWait {
 	q := c.policy.Gates.Quiet
 	if q == nil {
 		return nil
@@ -154,7 +157,7 @@ func (c *campaign) quietGate(ctx context.Context, slot Slot, announce bool, watc
 		wait = machine.WaitQuiet
 	}
 	cfg := c.quietConfig()
-	cfg.GiveUpWhenBusy, cfg.Progress = c.host.busy, c.quietProgress(slot)
+	cfg.GiveUpWhenBusy, cfg.Progress, cfg.Credit, cfg.Hold = c.host.busy, c.quietProgress(slot), credit, hold
 	if watch != nil {
 		cfg.Progress = watch.progress(cfg.Progress)
 	}

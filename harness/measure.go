@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
+	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -21,9 +23,12 @@ var errInterrupted = errors.New("interrupted")
 func (c *campaign) waitBefore(ctx context.Context, slot Slot, run *schema.Run) {
 	ph := run.Phases
 	sched := c.policy.Schedule
+	// The last run's quiet window is this run's credit alone.
+	credit := c.credit
+	c.credit = nil
 	cools := !c.lastEnd.IsZero() && (sched.Cooldown > 0 || sched.UntilQuiet != nil)
 	if cools && sched.UntilQuiet == nil && c.policy.Gates.Quiet != nil {
-		c.watchedCooldown(ctx, slot, run)
+		c.watchedCooldown(ctx, slot, run, credit)
 		return
 	}
 	if cools {
@@ -34,21 +39,30 @@ func (c *campaign) waitBefore(ctx context.Context, slot Slot, run *schema.Run) {
 			return
 		}
 	}
+	if sched.UntilQuiet != nil {
+		credit = nil // the adaptive cooldown's wait is between, unjudged by the gate's rule
+	}
 	lap := time.Now()
-	if run.Quiet = c.quietGate(ctx, slot, true, nil); run.Quiet != nil {
+	if run.Quiet = c.quietGate(ctx, slot, true, nil, credit, nil); run.Quiet != nil {
 		ph.QuietS = time.Since(lap).Seconds()
 	}
 }
 
 // watchedCooldown is a fixed cooldown with the quiet gate watching it
-// from its start; the run goes on once both have ended.
-func (c *campaign) watchedCooldown(ctx context.Context, slot Slot, run *schema.Run) {
+// from its start (and, given credit, from the last run's measured window);
+// the run goes on once both have ended. The gate watches on until the
+// cooldown's end at least, and on the overlap until the run is ready to
+// measure (its hold), however early its window held: the credit shortens
+// the wait, it does not move the window back.
+func (c *campaign) watchedCooldown(ctx context.Context, slot Slot, run *schema.Run, credit *machine.QuietCredit) {
 	cool := c.policy.Schedule.Cooldown
 	c.progress.Phase(slot.Seq, slot.Arm, fmt.Sprintf("cooldown %v, waiting for a quiet host (%v) from its start", cool, c.policy.Gates.Quiet.Window))
 	lap := time.Now()
 	gate := make(chan *schema.QuietWait, 1)
 	watch := &gateWatch{}
-	go func() { gate <- c.quietGate(ctx, slot, false, watch) }()
+	hold := make(chan struct{})
+	release := sync.OnceFunc(func() { close(hold) })
+	go func() { gate <- c.quietGate(ctx, slot, false, watch, credit, hold) }()
 	select {
 	case <-time.After(cool):
 	case <-ctx.Done():
@@ -56,10 +70,12 @@ func (c *campaign) watchedCooldown(ctx context.Context, slot Slot, run *schema.R
 	run.Phases.CooldownS = time.Since(lap).Seconds()
 	if c.overlapGate(ctx, watch) {
 		// The engine starts and warms up while the gate watches on
-		// (gateoverlap.go); the run awaits it before its window.
-		c.pending = &pendingGate{result: gate, watch: watch}
+		// (gateoverlap.go); the run releases and awaits it before its
+		// window.
+		c.pending = &pendingGate{result: gate, watch: watch, release: release}
 		return
 	}
+	release()
 	lap = time.Now()
 	run.Quiet = <-gate
 	if held := time.Since(lap).Seconds(); held > 0.001 {

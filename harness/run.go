@@ -139,6 +139,11 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	if meterErr == nil {
 		if ct, err := meter.Stop(context.WithoutCancel(ctx)); err == nil {
 			run.Contention = ct.Record()
+			if c.policy.Gates.Quiet != nil {
+				// The window, quiet by the gate's rule, counts toward the
+				// next run's quiet window.
+				c.credit = meter.QuietCredit(context.WithoutCancel(ctx), c.quietConfig())
+			}
 		}
 	}
 	raplAfter, raplAfterErr := c.readRAPL()

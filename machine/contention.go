@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
+	"slices"
 	"time"
 
 	"github.com/shirou/gopsutil/v4/cpu"
@@ -59,6 +61,11 @@ type ContentionMeter struct {
 	procs []Proc
 	sys   cpu.TimesStat
 	start time.Time
+	// end and endProcs are the time and the listing at Stop; othersCPU
+	// the CPU seconds the machine spent outside the watched processes.
+	end       time.Time
+	endProcs  []Proc
+	othersCPU float64
 	// For tests.
 	list func(context.Context) ([]Proc, error)
 	gpu  func(context.Context) ([]GPUProcess, error)
@@ -111,6 +118,7 @@ func (m *ContentionMeter) stop(ctx context.Context, exited float64) (Contention,
 	if err != nil {
 		return Contention{}, err
 	}
+	m.end, m.endProcs = time.Now(), procs
 	sys, err := cpuTimes(ctx)
 	if err != nil {
 		return Contention{}, err
@@ -130,6 +138,7 @@ func (m *ContentionMeter) stop(ctx context.Context, exited float64) (Contention,
 	}
 	c := contention(m.sys, sys, measured)
 	c.TopOthers = others
+	m.othersCPU = c.Others * float64(runtime.NumCPU()) * wall.Seconds()
 	for pid := range own {
 		for _, p := range procs {
 			if p.PID == pid {
@@ -149,6 +158,41 @@ func (m *ContentionMeter) stop(ctx context.Context, exited float64) (Contention,
 		}
 	}
 	return c, nil
+}
+
+// QuietCredit judges the window a stopped meter measured by the quiet
+// gate's rule (cfg's threshold, deny list and conditions, read now) as
+// the gate's samples would have, where the meter saw only its two ends:
+// no process outside the campaign above the threshold over the window,
+// nor more CPU time in it than the threshold allows one of the gate's
+// samples (a burst the window's average would hide); the CPU time outside
+// the campaign, processes that came and went included, within that too;
+// none on the deny list at either end. Quiet, it is credit a later wait
+// may count toward its window (QuietConfig.Credit); nil otherwise, or
+// before Stop.
+func (m *ContentionMeter) QuietCredit(ctx context.Context, cfg QuietConfig) *QuietCredit {
+	if m.end.IsZero() {
+		return nil
+	}
+	cfg.defaults()
+	wall := m.end.Sub(m.start)
+	if len(processBlocks(m.procs, m.endProcs, wall, &cfg)) > 0 || len(processBlocks(m.procs, m.procs, wall, &cfg)) > 0 {
+		return nil
+	}
+	budget := cfg.CPUThreshold * cfg.Interval.Seconds()
+	if m.othersCPU > budget {
+		return nil
+	}
+	own := ownProcesses(append(slices.Clone(m.procs), m.endProcs...), cfg.Exclude)
+	for _, sh := range shares(m.procs, m.endProcs, wall) {
+		if !own[sh.PID] && sh.Cores*wall.Seconds() > budget {
+			return nil
+		}
+	}
+	if len(conditionBlocks(cfg.Conditions(ctx), &cfg)) > 0 {
+		return nil
+	}
+	return &QuietCredit{Since: m.start, At: m.end, Procs: m.endProcs}
 }
 
 // contention computes the shares from two system readings and the CPU

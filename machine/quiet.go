@@ -41,6 +41,18 @@ type QuietConfig struct {
 	GiveUpWhenBusy bool
 	// Progress, when set, is told after every sample how the wait stands.
 	Progress func(QuietProgress)
+	// Credit, when set, is quiet seen before the wait began: the wait's
+	// first sample runs from the credit's listing, and when it is quiet
+	// the window counts from the credit's Since. A credit that ended more
+	// than an Interval before the wait began is not counted: that first
+	// sample would average over too long a stretch.
+	Credit *QuietCredit
+	// Hold, when set, keeps a wait that has its window from ending until
+	// Hold is closed (the run is ready to measure): it samples on, a
+	// block starts the window over, and MaxWait does not end it while the
+	// window holds. The window is then the quiet before the measured
+	// window, however much of it the credit gave.
+	Hold <-chan struct{}
 
 	// For tests: the clock, the process lister and the conditions reader.
 	Clock      Clock
@@ -105,10 +117,24 @@ const (
 	QuietCanceled QuietEnd = "canceled"
 )
 
+// QuietCredit is quiet a wait did not have to watch for itself: by the
+// gate's rule, judged as one sample from Since to At (a run's measured
+// window, ContentionMeter.QuietCredit), no process outside the campaign
+// used more than the threshold and none on the deny list ran at At;
+// Procs is the listing at At. The stretch from At to the wait's first
+// sample is that sample's, so the quiet counted is continuous.
+type QuietCredit struct {
+	Since, At time.Time
+	Procs     []Proc
+}
+
 // QuietResult is what WaitQuiet waited for and how long.
 type QuietResult struct {
 	EndedBy QuietEnd      `json:"ended_by"`
 	Waited  time.Duration `json:"waited_ns"`
+	// Credit is the quiet before the wait began that its window counted
+	// (QuietConfig.Credit): from the credit's Since to the wait's start.
+	Credit  time.Duration `json:"credit_ns,omitempty"`
 	Samples int           `json:"samples"`
 	// Held counts, per reason, the samples it held the wait.
 	Held map[QuietReason]int `json:"held,omitempty"`
@@ -133,7 +159,7 @@ func (r QuietResult) Quiet() bool { return r.EndedBy == QuietReached }
 
 // Record is the persisted form: the held counts and culprits by reason.
 func (r QuietResult) Record() *schema.QuietWait {
-	out := &schema.QuietWait{WaitedS: r.Waited.Seconds(), EndedBy: string(r.EndedBy)}
+	out := &schema.QuietWait{WaitedS: r.Waited.Seconds(), EndedBy: string(r.EndedBy), CreditS: r.Credit.Seconds()}
 	if len(r.Held) > 0 {
 		out.Held = map[string]int{}
 		for k, v := range r.Held {
@@ -160,13 +186,30 @@ func WaitQuiet(ctx context.Context, cfg QuietConfig) QuietResult {
 		if len(res.Held) == 0 {
 			res.Held = nil
 		}
+		if e != QuietReached {
+			res.Credit = 0
+		}
 		return res
 	}
 	prev, err := cfg.Processes(ctx)
 	prevT := clk.Now()
+	var credit time.Time
+	if c := cfg.Credit; c != nil && !c.At.IsZero() && !c.At.After(prevT) && prevT.Sub(c.At) <= cfg.Interval && c.Since.Before(c.At) {
+		// The first sample runs from the credit's end, so that nothing
+		// between it and the wait's start goes unjudged.
+		prev, prevT, err, credit = c.Procs, c.At, nil, c.Since
+	}
 	var quietSince time.Time
+	reached := false // the window holds; only Hold keeps the wait going
 	for {
-		if err := clk.Sleep(ctx, cfg.Interval); err != nil {
+		var hold <-chan struct{}
+		if reached {
+			hold = cfg.Hold
+		}
+		if err := sleepOrRelease(ctx, clk, cfg.Interval, hold); err != nil {
+			if ctx.Err() == nil {
+				return end(QuietReached) // released while the window held
+			}
 			return end(QuietCanceled)
 		}
 		cur, lerr := cfg.Processes(ctx)
@@ -200,25 +243,68 @@ func WaitQuiet(ctx context.Context, cfg QuietConfig) QuietResult {
 				if !prevBlocked {
 					quietSince = sampleStart
 				}
+				if res.Samples == 1 && !credit.IsZero() {
+					// The first sample found the host quiet since the
+					// credit's end: the quiet runs from its start.
+					quietSince = credit
+					res.Credit = start.Sub(credit)
+				}
 			}
 			progress(now.Sub(quietSince))
 			if now.Sub(quietSince) >= cfg.Window {
-				return end(QuietReached)
+				reached = true
+				if released(cfg.Hold) {
+					return end(QuietReached)
+				}
 			}
 		} else {
-			quietSince = time.Time{}
+			quietSince, res.Credit, reached = time.Time{}, 0, false
 			progress(0)
 			countBlocks(&res, blocks)
 			if cfg.GiveUpWhenBusy {
 				return end(QuietTimedOut)
 			}
 		}
-		if now.Sub(start) >= cfg.MaxWait {
+		if !reached && now.Sub(start) >= cfg.MaxWait {
 			return end(QuietTimedOut)
 		}
 		if ctx.Err() != nil {
 			return end(QuietCanceled)
 		}
+	}
+}
+
+// sleepOrRelease sleeps d on clk, returning early with an error when ctx
+// ends or hold (where not nil) is closed.
+func sleepOrRelease(ctx context.Context, clk Clock, d time.Duration, hold <-chan struct{}) error {
+	if hold == nil {
+		return clk.Sleep(ctx, d)
+	}
+	if released(hold) {
+		return context.Canceled
+	}
+	sleep, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-hold:
+			cancel()
+		case <-sleep.Done():
+		}
+	}()
+	return clk.Sleep(sleep, d)
+}
+
+// released reports whether hold is nil or closed.
+func released(hold <-chan struct{}) bool {
+	if hold == nil {
+		return true
+	}
+	select {
+	case <-hold:
+		return true
+	default:
+		return false
 	}
 }
 

@@ -226,3 +226,190 @@ func copyShell(t *testing.T, name string) string {
 	}
 	return path
 }
+
+// TestWaitQuietCredit: a wait given credit (a measured window found quiet
+// by the gate's rule) counts it toward its window when its first sample,
+// which runs from the credit's end, is quiet; a busy first sample, which
+// covers the stretch between the credit and the wait, voids it, and so
+// does a block later; a credit that ended more than an interval before
+// the wait, or one that ends after it began, counts nothing; a wait that
+// does not reach its window states no credit.
+func TestWaitQuietCredit(t *testing.T) {
+	idle := func(time.Duration) []Proc { return []Proc{{PID: 7, PPID: 1, Name: "idle", CPU: 3}} }
+	h := newHost(idle)
+	cfg := h.config() // window 10 s, a sample a second
+	cfg.Credit = &QuietCredit{Since: h.start.Add(-8 * time.Second), At: h.start.Add(-500 * time.Millisecond), Procs: idle(0)}
+	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Waited != 2*time.Second || r.Credit != 8*time.Second || r.Record().CreditS != 8 {
+		t.Errorf("quiet credit: %+v", r)
+	}
+
+	// 1.5 CPU seconds between the credit's end and the wait's start: the
+	// first sample (1.5 s from the credit's listing) sees a core busy,
+	// and the window starts over.
+	gap := func(e time.Duration) []Proc {
+		return []Proc{{PID: 9, PPID: 1, Name: "burst", CPU: 10 + 1.5*min(max(e+500*time.Millisecond, 0), 500*time.Millisecond).Seconds()/0.5}}
+	}
+	h = newHost(gap)
+	cfg = h.config()
+	cfg.Credit = &QuietCredit{Since: h.start.Add(-8 * time.Second), At: h.start.Add(-500 * time.Millisecond), Procs: gap(-500 * time.Millisecond)}
+	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Credit != 0 || r.Waited != 12*time.Second || r.Held[QuietBusyProcess] != 1 {
+		t.Errorf("busy in the gap: %+v", r)
+	}
+
+	// Quiet at first, busy at 4–5 s: what the credit gave is void.
+	late := func(e time.Duration) []Proc {
+		return []Proc{{PID: 9, PPID: 1, Name: "late", CPU: min(max(e-4*time.Second, 0), time.Second).Seconds()}}
+	}
+	h = newHost(late)
+	cfg = h.config()
+	cfg.Credit = &QuietCredit{Since: h.start.Add(-time.Second), At: h.start, Procs: late(0)}
+	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Credit != 0 || r.Waited != 16*time.Second {
+		t.Errorf("busy after the credit: %+v", r)
+	}
+
+	for name, c := range map[string]func(time.Time) *QuietCredit{
+		"ended two intervals before the wait": func(t0 time.Time) *QuietCredit {
+			return &QuietCredit{Since: t0.Add(-8 * time.Second), At: t0.Add(-2 * time.Second), Procs: idle(0)}
+		},
+		"ends after the wait began": func(t0 time.Time) *QuietCredit {
+			return &QuietCredit{Since: t0.Add(-8 * time.Second), At: t0.Add(time.Second), Procs: idle(0)}
+		},
+	} {
+		h = newHost(idle)
+		cfg = h.config()
+		cfg.Credit = c(h.start)
+		if r := WaitQuiet(context.Background(), cfg); r.Credit != 0 || r.Waited != 10*time.Second {
+			t.Errorf("a credit that %s: %+v", name, r)
+		}
+	}
+
+	// Out of time before the window: no credit stated.
+	h = newHost(idle)
+	cfg = h.config()
+	cfg.MaxWait = 3 * time.Second
+	cfg.Credit = &QuietCredit{Since: h.start.Add(-time.Second), At: h.start, Procs: idle(0)}
+	if r := WaitQuiet(context.Background(), cfg); r.EndedBy != QuietTimedOut || r.Credit != 0 || r.Record().CreditS != 0 {
+		t.Errorf("timed out with a credit: %+v", r)
+	}
+}
+
+// TestWaitQuietHold: a held wait that has its window samples on until the
+// hold is released, starts the window over at a block, and is not ended
+// by max_wait while the window holds; released, it ends at once.
+func TestWaitQuietHold(t *testing.T) {
+	holdUntil := func(release time.Duration, procs func(time.Duration) []Proc) (*scriptedHost, chan struct{}) {
+		hold := make(chan struct{})
+		var h *scriptedHost
+		h = newHost(func(e time.Duration) []Proc {
+			if e >= release && !released(hold) {
+				close(hold)
+			}
+			return procs(e)
+		})
+		return h, hold
+	}
+	idle := func(time.Duration) []Proc { return nil }
+	h, hold := holdUntil(15*time.Second, idle)
+	cfg := h.config()
+	cfg.Hold = hold
+	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Waited != 15*time.Second {
+		t.Errorf("held past the window: %+v", r)
+	}
+
+	// Busy at 12–13 s, after the window held and before the release: the
+	// window starts over and the wait ends once it holds again.
+	h, hold = holdUntil(15*time.Second, func(e time.Duration) []Proc {
+		return []Proc{{PID: 9, PPID: 1, Name: "late", CPU: min(max(e-12*time.Second, 0), time.Second).Seconds()}}
+	})
+	cfg = h.config()
+	cfg.Hold = hold
+	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Waited != 24*time.Second || r.Held[QuietBusyProcess] != 1 {
+		t.Errorf("busy while held: %+v", r)
+	}
+
+	// Held past max_wait with the window holding: quiet, not timed out.
+	h, hold = holdUntil(70*time.Second, idle)
+	cfg = h.config()
+	cfg.Hold = hold
+	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Waited != 70*time.Second {
+		t.Errorf("held past max_wait: %+v", r)
+	}
+
+	// Released in the middle of a real sleep, with the window holding
+	// since the first sample (2 s in, thanks to the credit): it ends at
+	// the release (2.5 s), not at the next sample (4 s).
+	hold2 := make(chan struct{})
+	now := time.Now()
+	cfg = QuietConfig{Window: 100 * time.Millisecond, Interval: 2 * time.Second, MaxWait: time.Minute, Hold: hold2,
+		Processes:  func(context.Context) ([]Proc, error) { return nil, nil },
+		Conditions: func(context.Context) Conditions { return Conditions{} },
+		Credit:     &QuietCredit{Since: now.Add(-time.Second), At: now, Procs: nil}}
+	time.AfterFunc(2500*time.Millisecond, func() { close(hold2) })
+	r := WaitQuiet(context.Background(), cfg)
+	if !r.Quiet() || r.Samples != 1 || r.Waited < 2500*time.Millisecond || r.Waited >= 4*time.Second {
+		t.Errorf("released during a sleep: %+v", r)
+	}
+}
+
+// TestContentionQuietCredit: a meter's window is credit when the gate's
+// rule finds it quiet as the gate's own samples would: none when another
+// process used more than the threshold over it, or more CPU time than
+// one of the gate's samples allows (a burst the average hides), or a
+// denied one ran at either end, or the machine's CPU outside the
+// campaign was above that budget.
+func TestContentionQuietCredit(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		during        float64 // CPU seconds the other process used in the window
+		first, second string  // its name at the window's start and end
+		interval      time.Duration
+		want          bool
+	}{
+		{"idle", 0.001, "idle", "idle", time.Second, true},
+		{"busy", 10, "busy", "busy", time.Second, false},
+		{"denied at the end", 0, "idle", "rustc", time.Second, false},
+		{"denied at the start only", 0, "rustc", "idle", time.Second, false},
+		// 5 ms of CPU in a window of about 50 ms: 10% of a core on
+		// average, under the 15%; 5 ms is more than 15% of a 10 ms sample.
+		{"a burst", 0.005, "idle", "idle", 10 * time.Millisecond, false},
+	} {
+		calls := 0
+		list := func(context.Context) ([]Proc, error) {
+			calls++
+			cpu, name := 1.0, tc.first
+			if calls > 1 {
+				cpu, name = cpu+tc.during, tc.second
+			}
+			return []Proc{{PID: 4242, PPID: 1, Name: name, CPU: cpu}}, nil
+		}
+		m, err := startContention(context.Background(), list, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := QuietConfig{Interval: tc.interval, Conditions: func(context.Context) Conditions { return Conditions{} }}
+		if m.QuietCredit(context.Background(), cfg) != nil {
+			t.Errorf("%s: credit before Stop", tc.name)
+		}
+		time.Sleep(50 * time.Millisecond)
+		if _, err := m.Stop(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		m.othersCPU = 0 // this machine's own background is not the case's
+		c := m.QuietCredit(context.Background(), cfg)
+		if (c != nil) != tc.want {
+			t.Errorf("%s: credit %+v, want one: %v", tc.name, c, tc.want)
+			continue
+		}
+		if c != nil && (!c.Since.Equal(m.start) || !c.At.Equal(m.end) || len(c.Procs) != 1) {
+			t.Errorf("%s: credit %+v, the window %v to %v", tc.name, c, m.start, m.end)
+		}
+		if c != nil {
+			// CPU outside the campaign that no listing shows (a process
+			// that came and went) above one sample's budget: none.
+			m.othersCPU = 0.2
+			if c := m.QuietCredit(context.Background(), cfg); c != nil {
+				t.Errorf("%s: credit %+v with 0.2 CPU seconds outside the campaign", tc.name, c)
+			}
+		}
+	}
+}

@@ -43,6 +43,9 @@ func quietCell(r runRow) string {
 		return "—"
 	}
 	s := num(q.WaitedS, 3) + "s " + q.EndedBy
+	if q.CreditS > 0 {
+		s += " (+" + num(q.CreditS, 3) + "s from the last window)"
+	}
 	if q.Recheck {
 		s += " (still busy: one look)"
 	}

@@ -25,6 +25,11 @@ type QuietWait struct {
 	// Recheck: an earlier run's wait ran out and no run found the host
 	// quiet since, so this one looked once and gave up at a busy sample.
 	Recheck bool `json:"recheck,omitempty"`
+	// CreditS is the quiet from before the wait began that its window
+	// counted: the previous run's measured window, which no process
+	// outside the campaign used beyond the gate's limit, and what
+	// followed it up to the wait's start.
+	CreditS float64 `json:"credit_s,omitempty"`
 }
 
 // HostProcess is a process outside the campaign that mattered to a run.
