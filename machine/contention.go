@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
 	"time"
 
@@ -138,7 +137,9 @@ func (m *ContentionMeter) stop(ctx context.Context, exited float64) (Contention,
 	}
 	c := contention(m.sys, sys, measured)
 	c.TopOthers = others
-	m.othersCPU = c.Others * float64(runtime.NumCPU()) * wall.Seconds()
+	// In CPU seconds of the machine's own totals (every core, whatever
+	// cores decodebench may run on).
+	m.othersCPU = c.Others * max(cpuTotal(sys)-cpuTotal(m.sys), 0)
 	for pid := range own {
 		for _, p := range procs {
 			if p.PID == pid {

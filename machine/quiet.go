@@ -194,19 +194,29 @@ func WaitQuiet(ctx context.Context, cfg QuietConfig) QuietResult {
 	prev, err := cfg.Processes(ctx)
 	prevT := clk.Now()
 	var credit time.Time
+	sleep := cfg.Interval
 	if c := cfg.Credit; c != nil && !c.At.IsZero() && !c.At.After(prevT) && prevT.Sub(c.At) <= cfg.Interval && c.Since.Before(c.At) {
-		// The first sample runs from the credit's end, so that nothing
-		// between it and the wait's start goes unjudged.
+		// The first sample runs from the credit's end, one interval long
+		// as every other, so that nothing between it and the wait's
+		// start goes unjudged.
+		sleep -= prevT.Sub(c.At)
 		prev, prevT, err, credit = c.Procs, c.At, nil, c.Since
 	}
 	var quietSince time.Time
-	reached := false // the window holds; only Hold keeps the wait going
+	// reached: the window holds, and only Hold keeps the wait going;
+	// heldSince is when it last came to hold. Time held does not count
+	// toward MaxWait: a window lost while held is waited for again.
+	reached := false
+	var heldSince time.Time
+	deadline := start.Add(cfg.MaxWait)
 	for {
 		var hold <-chan struct{}
 		if reached {
 			hold = cfg.Hold
 		}
-		if err := sleepOrRelease(ctx, clk, cfg.Interval, hold); err != nil {
+		d := sleep
+		sleep = cfg.Interval
+		if err := sleepOrRelease(ctx, clk, d, hold); err != nil {
 			if ctx.Err() == nil {
 				return end(QuietReached) // released while the window held
 			}
@@ -252,12 +262,17 @@ func WaitQuiet(ctx context.Context, cfg QuietConfig) QuietResult {
 			}
 			progress(now.Sub(quietSince))
 			if now.Sub(quietSince) >= cfg.Window {
-				reached = true
+				if !reached {
+					reached, heldSince = true, now
+				}
 				if released(cfg.Hold) {
 					return end(QuietReached)
 				}
 			}
 		} else {
+			if reached {
+				deadline = deadline.Add(now.Sub(heldSince))
+			}
 			quietSince, res.Credit, reached = time.Time{}, 0, false
 			progress(0)
 			countBlocks(&res, blocks)
@@ -265,7 +280,7 @@ func WaitQuiet(ctx context.Context, cfg QuietConfig) QuietResult {
 				return end(QuietTimedOut)
 			}
 		}
-		if !reached && now.Sub(start) >= cfg.MaxWait {
+		if !reached && !now.Before(deadline) {
 			return end(QuietTimedOut)
 		}
 		if ctx.Err() != nil {

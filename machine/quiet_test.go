@@ -239,20 +239,22 @@ func TestWaitQuietCredit(t *testing.T) {
 	h := newHost(idle)
 	cfg := h.config() // window 10 s, a sample a second
 	cfg.Credit = &QuietCredit{Since: h.start.Add(-8 * time.Second), At: h.start.Add(-500 * time.Millisecond), Procs: idle(0)}
-	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Waited != 2*time.Second || r.Credit != 8*time.Second || r.Record().CreditS != 8 {
+	// The first sample is one interval from the credit's end (0.5 s into
+	// the wait); the window holds from 8 s before the wait, at 2.5 s.
+	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Waited != 2500*time.Millisecond || r.Credit != 8*time.Second || r.Record().CreditS != 8 {
 		t.Errorf("quiet credit: %+v", r)
 	}
 
 	// 1.5 CPU seconds between the credit's end and the wait's start: the
-	// first sample (1.5 s from the credit's listing) sees a core busy,
-	// and the window starts over.
+	// first sample (one interval from the credit's listing) sees them,
+	// and the window starts over from the next.
 	gap := func(e time.Duration) []Proc {
 		return []Proc{{PID: 9, PPID: 1, Name: "burst", CPU: 10 + 1.5*min(max(e+500*time.Millisecond, 0), 500*time.Millisecond).Seconds()/0.5}}
 	}
 	h = newHost(gap)
 	cfg = h.config()
 	cfg.Credit = &QuietCredit{Since: h.start.Add(-8 * time.Second), At: h.start.Add(-500 * time.Millisecond), Procs: gap(-500 * time.Millisecond)}
-	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Credit != 0 || r.Waited != 12*time.Second || r.Held[QuietBusyProcess] != 1 {
+	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Credit != 0 || r.Waited != 11500*time.Millisecond || r.Held[QuietBusyProcess] != 1 {
 		t.Errorf("busy in the gap: %+v", r)
 	}
 
@@ -333,6 +335,18 @@ func TestWaitQuietHold(t *testing.T) {
 	cfg.Hold = hold
 	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Waited != 70*time.Second {
 		t.Errorf("held past max_wait: %+v", r)
+	}
+
+	// Held since 10 s, busy at 70–71 s (past max_wait): the window is
+	// waited for again, not timed out; it holds again at 82 s, after the
+	// release (80 s).
+	h, hold = holdUntil(80*time.Second, func(e time.Duration) []Proc {
+		return []Proc{{PID: 9, PPID: 1, Name: "late", CPU: min(max(e-70*time.Second, 0), time.Second).Seconds()}}
+	})
+	cfg = h.config()
+	cfg.Hold = hold
+	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Waited != 82*time.Second {
+		t.Errorf("busy while held past max_wait: %+v", r)
 	}
 
 	// Released in the middle of a real sleep, with the window holding
