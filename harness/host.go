@@ -91,8 +91,10 @@ func quietString(q *scenarios.QuietPolicy) string {
 	if len(q.Deny) > 0 {
 		deny += fmt.Sprintf(" and %v", q.Deny)
 	}
-	return fmt.Sprintf("a continuous %v (sampled every %v) with no other process above %s of one core and none on %s, on AC power, low-power mode off, thermal state nominal where readable (a run's measured window, judged as one sample, counts toward the next run's window when it was as quiet); at most %v, then on_busy: %s",
-		q.Window, q.Interval, scenarios.Fraction(q.MaxCPU), deny, q.MaxWait, q.OnBusy)
+	rule := fmt.Sprintf("a continuous %v (sampled every %v) with no other process above %s of one core and none on %s, on AC power, low-power mode off, thermal state nominal where readable",
+		q.Window, q.Interval, scenarios.Fraction(q.MaxCPU), deny)
+	credit := " (a run's measured window counts toward the next run's window where it was as quiet)"
+	return rule + credit + fmt.Sprintf("; at most %v, then on_busy: %s", q.MaxWait, q.OnBusy)
 }
 
 // genericLaunchers are command names that say nothing about the engine: a
