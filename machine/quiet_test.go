@@ -299,54 +299,42 @@ func TestWaitQuietCredit(t *testing.T) {
 // hold is released, starts the window over at a block, and is not ended
 // by max_wait while the window holds; released, it ends at once.
 func TestWaitQuietHold(t *testing.T) {
-	holdUntil := func(release time.Duration, procs func(time.Duration) []Proc) (*scriptedHost, chan struct{}) {
-		hold := make(chan struct{})
-		var h *scriptedHost
-		h = newHost(func(e time.Duration) []Proc {
-			if e >= release && !released(hold) {
-				close(hold)
-			}
-			return procs(e)
-		})
-		return h, hold
+	// busyAt is a process that uses one core for the second from at.
+	busyAt := func(at time.Duration) func(time.Duration) []Proc {
+		return func(e time.Duration) []Proc {
+			return []Proc{{PID: 9, PPID: 1, Name: "late", CPU: min(max(e-at, 0), time.Second).Seconds()}}
+		}
 	}
 	idle := func(time.Duration) []Proc { return nil }
-	h, hold := holdUntil(15*time.Second, idle)
-	cfg := h.config()
-	cfg.Hold = hold
-	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Waited != 15*time.Second {
-		t.Errorf("held past the window: %+v", r)
-	}
-
-	// Busy at 12–13 s, after the window held and before the release: the
-	// window starts over and the wait ends once it holds again.
-	h, hold = holdUntil(15*time.Second, func(e time.Duration) []Proc {
-		return []Proc{{PID: 9, PPID: 1, Name: "late", CPU: min(max(e-12*time.Second, 0), time.Second).Seconds()}}
-	})
-	cfg = h.config()
-	cfg.Hold = hold
-	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Waited != 24*time.Second || r.Held[QuietBusyProcess] != 1 {
-		t.Errorf("busy while held: %+v", r)
-	}
-
-	// Held past max_wait with the window holding: quiet, not timed out.
-	h, hold = holdUntil(70*time.Second, idle)
-	cfg = h.config()
-	cfg.Hold = hold
-	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Waited != 70*time.Second {
-		t.Errorf("held past max_wait: %+v", r)
-	}
-
-	// Held since 10 s, busy at 70–71 s (past max_wait): the window is
-	// waited for again, not timed out; it holds again at 82 s, after the
-	// release (80 s).
-	h, hold = holdUntil(80*time.Second, func(e time.Duration) []Proc {
-		return []Proc{{PID: 9, PPID: 1, Name: "late", CPU: min(max(e-70*time.Second, 0), time.Second).Seconds()}}
-	})
-	cfg = h.config()
-	cfg.Hold = hold
-	if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Waited != 82*time.Second {
-		t.Errorf("busy while held past max_wait: %+v", r)
+	for _, tc := range []struct {
+		name          string
+		release, want time.Duration // the hold's release and the wait's end
+		procs         func(time.Duration) []Proc
+		held          int // busy samples
+	}{
+		{"held past the window", 15 * time.Second, 15 * time.Second, idle, 0},
+		// Busy at 12–13 s, after the window held and before the release:
+		// the window starts over and the wait ends once it holds again.
+		{"busy while held", 15 * time.Second, 24 * time.Second, busyAt(12 * time.Second), 1},
+		// Held past max_wait with the window holding: quiet, not timed out.
+		{"held past max_wait", 70 * time.Second, 70 * time.Second, idle, 0},
+		// Held since 10 s, busy at 70–71 s (past max_wait): the window is
+		// waited for again, not timed out; it holds again at 82 s, after
+		// the release (80 s).
+		{"busy while held past max_wait", 80 * time.Second, 82 * time.Second, busyAt(70 * time.Second), 1},
+	} {
+		hold := make(chan struct{})
+		h := newHost(func(e time.Duration) []Proc {
+			if e >= tc.release && !released(hold) {
+				close(hold)
+			}
+			return tc.procs(e)
+		})
+		cfg := h.config()
+		cfg.Hold = hold
+		if r := WaitQuiet(context.Background(), cfg); !r.Quiet() || r.Waited != tc.want || r.Held[QuietBusyProcess] != tc.held {
+			t.Errorf("%s: %+v, want quiet after %v", tc.name, r, tc.want)
+		}
 	}
 
 	// Released in the middle of a real sleep, with the window holding
@@ -354,7 +342,7 @@ func TestWaitQuietHold(t *testing.T) {
 	// the release (2.5 s), not at the next sample (4 s).
 	hold2 := make(chan struct{})
 	now := time.Now()
-	cfg = QuietConfig{Window: 100 * time.Millisecond, Interval: 2 * time.Second, MaxWait: time.Minute, Hold: hold2,
+	cfg := QuietConfig{Window: 100 * time.Millisecond, Interval: 2 * time.Second, MaxWait: time.Minute, Hold: hold2,
 		Processes:  func(context.Context) ([]Proc, error) { return nil, nil },
 		Conditions: func(context.Context) Conditions { return Conditions{} },
 		Credit:     &QuietCredit{Since: now.Add(-time.Second), At: now, Procs: nil}}
