@@ -109,7 +109,16 @@ func (s *Scenario) validate(p *problems) {
 	}
 
 	sc := s.Schedule
+	_, budgetGiven := s.pos["schedule.rounds.max_time"]
 	switch r := sc.Rounds; {
+	case r.MaxTime.Duration < 0:
+		p.at("schedule.rounds.max_time", "must not be negative (got %s)", r.MaxTime)
+	case budgetGiven && r.MaxTime.Duration == 0 && !p.has("schedule.rounds"):
+		p.at("schedule.rounds.max_time", "a budget of 0 holds no campaign: give one of at least 1m, or leave max_time out for none")
+	case r.MaxTime.Duration > 0 && r.MaxTime.Duration < time.Minute:
+		p.at("schedule.rounds.max_time", "a budget of %s cannot hold a campaign: give at least 1m", r.MaxTime)
+	case r.MaxTime.Duration > 0 && r.Every == 0:
+		p.at("schedule.rounds.max_time", "a budget in minutes needs sequential looks: give every, the rounds between looks (e.g. 5)")
 	case r.Min < 1:
 		p.at("schedule.rounds", "must be at least 1 (got %d)", r.Min)
 	case r.Max < r.Min:
@@ -124,12 +133,6 @@ func (s *Scenario) validate(p *problems) {
 		p.at("schedule.rounds", "adaptive rounds need until_ci_width, the ratio-interval width at which to stop (e.g. 2%%), or every, the rounds between sequential looks (e.g. 5)")
 	case !r.Adaptive() && r.UntilCIWidth > 0:
 		p.at("schedule.rounds.until_ci_width", "has no effect unless max is above min")
-	case r.MaxTime.Duration < 0:
-		p.at("schedule.rounds.max_time", "must not be negative (got %s)", r.MaxTime)
-	case r.MaxTime.Duration > 0 && r.Every == 0:
-		p.at("schedule.rounds.max_time", "a budget in minutes needs sequential looks: give every, the rounds between looks (e.g. 5)")
-	case r.MaxTime.Duration > 0 && r.MaxTime.Duration < time.Minute:
-		p.at("schedule.rounds.max_time", "a budget of %s cannot hold a campaign: give at least 1m", r.MaxTime)
 	}
 	if r := sc.Rounds; r.Adaptive() && r.Every == 0 && r.UntilCIWidth > 0 {
 		p.warn("schedule.rounds.until_ci_width", "the schedule stops on the ratio intervals' width and judges a claim there at the whole alpha; "+
