@@ -4,10 +4,13 @@
 # campaigns (default 5) of the demo's llama-server decode: an arm `base`
 # against an arm `slowed` whose engine runs under cmd/slowdown, held
 # stopped that share of the time. Each campaign is sequential (rounds 5 to
-# MAX_ROUNDS, a look every 5, rule robust-3) and is interrupted LIMIT
-# seconds after its first run began (default 300: "campaigns of at most 5
-# minutes"; it waits up to WAIT_LOCK, default 2h, for other campaigns on
-# the host to finish first). It prints
+# MAX_ROUNDS, a look every 5, the rule new records are written under) with
+# a time budget of LIMIT seconds (default 300: "campaigns of at most 5
+# minutes"; schedule.rounds.max_time, so the last look the budget allows
+# spends what is left of alpha). A campaign still running at twice LIMIT
+# after its first run began is interrupted (an INCOMPLETE record); it
+# waits up to WAIT_LOCK, default 2h, for other campaigns on the host to
+# finish first. It prints
 # one line a campaign and a table: slowdown, campaigns, detected
 # (significantly slower), false claims (significantly faster), median time
 # to decision. Records go to OUT (default .cache/ladder/<UTC time>), never
@@ -113,7 +116,7 @@ arms:
 baseline: base
 allow_unverified: "both arms run the same build; the slowed arm differs only by the slowdown wrapper"
 schedule:
-  rounds: {min: 5, max: $max_rounds, every: 5}
+  rounds: {min: 5, max: $max_rounds, max_time: ${limit}s, every: 5}
   warmup: 1
   order: rotate
   seed: $2
@@ -135,15 +138,16 @@ for stop in "$@"; do
 		dir="$out/stop$stop/c$i"
 		mkdir -p "$dir"
 		scenario "$stop" "$i" "$out/stop$stop/llama-server" >"$dir/scenario.yaml"
-		# The limit counts from the first run (not the wait for the host
-		# lock, nor the engine probes); SIGINT then ends the campaign with
-		# an INCOMPLETE record of what ran.
+		# The budget (max_time) ends the campaign. The safety net counts
+		# from the first run (not the wait for the host lock, nor the
+		# engine probes): at twice the budget SIGINT ends the campaign
+		# with an INCOMPLETE record of what ran.
 		LLAMA_SERVER=$LLAMA_SERVER MODEL_DIR=$MODEL_DIR "$out/bin/decodebench" run --wait-lock "$wait_lock" \
 			--out "$dir/records" "$dir/scenario.yaml" >"$dir/run.out" 2>&1 &
 		pid=$! t0= stopped=
 		while kill -0 "$pid" 2>/dev/null; do
 			if [ -z "$t0" ] && grep -q ' run 1/' "$dir/run.out" 2>/dev/null; then t0=$(date +%s); fi
-			if [ -n "$t0" ] && [ -z "$stopped" ] && [ $(($(date +%s) - t0)) -ge "$limit" ]; then
+			if [ -n "$t0" ] && [ -z "$stopped" ] && [ $(($(date +%s) - t0)) -ge $((2 * limit)) ]; then
 				kill -INT "$pid" && stopped=1
 			fi
 			sleep 1
