@@ -32,6 +32,9 @@ type Rule struct {
 	Pooling Pooling
 	// Wording is how its records word a change of a metric.
 	Wording Wording
+	// Rows is the level of the primary metric's rows in the results
+	// tables (rows.go).
+	Rows RowsLevel
 }
 
 // Wording is how a record words a change of a metric that is not a speed.

@@ -50,8 +50,13 @@ var rules = map[schema.Rule]Rule{
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF}, Pooling: Pools, Wording: SenseWords},
 	// robust-8 whose comparisons that keep far rounds in state the hull
 	// of the t intervals of the rounds kept and of the rounds not far out,
-	// with a p that needs both t-tests on one side (the current rule,
-	// schema.RuleRobust9).
+	// with a p that needs both t-tests on one side.
 	schema.RuleRobust9: {Name: schema.RuleRobust9, Comparison: RoundBlocks{Trim: stats.TrimOneByOne, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull}, MDE: RoundsMDE{Kept: stats.KeptByPutBack},
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF}, Pooling: Pools, Wording: SenseWords},
+	// robust-9 stating what its verdicts judged: the primary metric's rows
+	// at each arm's level, the budget's last look as the whole
+	// information (the current rule, schema.RuleRobust10).
+	schema.RuleRobust10: {Name: schema.RuleRobust10, Comparison: RoundBlocks{Trim: stats.TrimOneByOne, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull}, MDE: RoundsMDE{Kept: stats.KeptByPutBack},
+		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested},
+		Pooling: Pools, Wording: SenseWords, Rows: RowsAsJudged},
 }

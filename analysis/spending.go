@@ -20,7 +20,27 @@ import (
 // fixed schedule is one look that spends the whole alpha.
 type SpendingLooks struct {
 	Spending stats.Spending
+	// Budget is how a record states a budget's last look.
+	Budget BudgetStatement
 }
+
+// BudgetStatement is how a record states the information and the alpha
+// spent at a budgeted schedule's last look: the look after which the
+// budget leaves no room for another, where the test spends what is left
+// of alpha.
+type BudgetStatement int
+
+const (
+	// BudgetByRounds states the rounds run over the rounds the budget
+	// planned, as at any other look (robust-4 to robust-9): after 20 of
+	// 23 planned rounds a record says 87% of the information and about
+	// 0.036 of alpha 0.05 spent, where its test spent 0.05.
+	BudgetByRounds BudgetStatement = iota
+	// BudgetAsTested states what the test used: the whole information and
+	// alpha at the budget's last look; the verdict line names the budget
+	// and the rounds it planned at each look.
+	BudgetAsTested
+)
 
 func (SpendingLooks) sequential() bool { return true }
 
@@ -42,6 +62,9 @@ func (sp SpendingLooks) levels(in Input) (float64, float64, *schema.Sequential) 
 		}
 	}
 	seq.Information = math.Min(1, float64(roundsRun(in))/float64(last))
+	if k := len(seq.Looks) - 1; sp.Budget == BudgetAsTested && k >= 0 && seq.Looks[k] == roundsRun(in) && lastLook(in, k, seq.Looks[k]) {
+		seq.Information = 1 // the test's, info: the last look spends the rest
+	}
 	seq.AlphaSpent = sp.Spending.Spent(alpha, seq.Information)
 	return alpha, 1 - alpha, seq
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -74,6 +75,9 @@ func (f style) verdictBasis(r *schema.Record) string {
 	case q != nil && q.Spending != "":
 		s += fmt.Sprintf("; sequential: %d of %d looks taken, %s spending, %s of the planned information, alpha %s spent",
 			len(q.Looks), q.PlannedLooks, q.Spending, pct.Fixed(q.Information, 0), count(round4(q.AlphaSpent)))
+		if l, ok := f.rule.Looks.(analysis.SpendingLooks); ok && l.Budget == analysis.BudgetAsTested && r.Method.MaxTime != "" {
+			s += "; " + budgetText(r.Method)
+		}
 	case q != nil:
 		s += fmt.Sprintf("; sequential: %d of %d looks taken, alpha %s a look, %s spent", len(q.Looks), q.PlannedLooks, count(round4(q.AlphaPerLook)), count(round4(q.AlphaSpent)))
 	}
@@ -83,6 +87,20 @@ func (f style) verdictBasis(r *schema.Record) string {
 		s += fmt.Sprintf("; alpha %s", count(a.FamilyAlpha))
 	}
 	return s
+}
+
+// budgetText states a schedule's budget and the rounds it planned at each
+// look taken.
+func budgetText(me schema.Method) string {
+	s := "budget " + text(me.MaxTime)
+	if len(me.PlannedRounds) == 0 {
+		return s
+	}
+	planned := make([]string, len(me.PlannedRounds))
+	for i, n := range me.PlannedRounds {
+		planned[i] = fmt.Sprint(n)
+	}
+	return s + ", rounds it allowed at each look " + strings.Join(planned, ", ")
 }
 
 // armVerdictOf returns an arm's primary verdict.

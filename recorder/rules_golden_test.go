@@ -45,6 +45,10 @@ type ruleCase struct {
 	stallArm string
 	// noise is an arm's run-to-run noise (2% when not set).
 	noise map[string]float64
+	// maxTime and planned are a budgeted schedule's budget and the
+	// rounds it allowed at each look taken.
+	maxTime string
+	planned []int
 }
 
 var ruleCases = []ruleCase{
@@ -67,6 +71,10 @@ var ruleCases = []ruleCase{
 	// hull of two readings).
 	{name: "farkept", arms: "  - {name: classic}\n  - {name: draft, args: [--x]}",
 		rounds: "20", ran: 20, effect: map[string]float64{"draft": 1.04}, stall: 5, stallArm: "draft", noise: map[string]float64{"draft": 0.05}},
+	// A budget of 2 minutes allowed 30 rounds at the first look and 12 at
+	// the second: the second was the last, and spent what was left.
+	{name: "budget", arms: "  - {name: classic}\n  - {name: same, control: true}\n  - {name: draft, args: [--x]}",
+		rounds: "{min: 5, max: 30, max_time: 2m, every: 5}", ran: 10, effect: map[string]float64{"draft": 1.02}, maxTime: "2m0s", planned: []int{30, 12}},
 }
 
 // ruleRecord is the record of one case under one rule, its analysis by the
@@ -92,7 +100,7 @@ func ruleRecord(t *testing.T, rule schema.Rule, c ruleCase) *schema.Record {
 			Started: t0, Version: "v0.1.0", Commit: "abc123", Rule: rule, RoundsRun: c.ran,
 			OnFailure: p.Failure, Outliers: p.Outliers, Confidence: p.Stats.Confidence, Alpha: p.Stats.Alpha, MinEffect: p.Stats.MinEffect,
 			MaxSpread: p.Gates.MaxSpread, MaxContended: p.Gates.MaxContended, ContendedCPU: p.Gates.ContendedCPU, MaxDrift: p.Gates.MaxDrift,
-			Resamples: p.Stats.Resamples, PoolControl: p.Stats.PoolControl},
+			Resamples: p.Stats.Resamples, PoolControl: p.Stats.PoolControl, MaxTime: c.maxTime, PlannedRounds: c.planned},
 		DataDir: "data/rules-xeon-2026-12-03",
 	}
 	for _, a := range s.Arms {
@@ -133,7 +141,7 @@ func ruleRecord(t *testing.T, rule schema.Rule, c ruleCase) *schema.Record {
 // checked by re-rendering it, so a change to the wording or the numbers of
 // any rule's record is a change of every stored record of that rule.
 func TestRuleGoldens(t *testing.T) {
-	for _, rule := range []schema.Rule{schema.RuleMedianU, schema.RuleRobust1, schema.RuleRobust2, schema.RuleRobust3, schema.RuleRobust4, schema.RuleRobust5, schema.RuleRobust6, schema.RuleRobust8, schema.RuleRobust9} {
+	for _, rule := range []schema.Rule{schema.RuleMedianU, schema.RuleRobust1, schema.RuleRobust2, schema.RuleRobust3, schema.RuleRobust4, schema.RuleRobust5, schema.RuleRobust6, schema.RuleRobust8, schema.RuleRobust9, schema.RuleRobust10} {
 		for _, c := range ruleCases {
 			name := string(rule)
 			if name == "" {

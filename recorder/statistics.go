@@ -159,8 +159,13 @@ func resultsLegend(rule analysis.Rule) string {
 	}
 	switch c := rule.Comparison.(type) {
 	case analysis.RoundBlocks:
+		level := ", at the level the arm was judged at (the verdict lines say it). "
+		if rule.Rows == analysis.RowsAsJudged {
+			level = ": in the primary metric's rows, the arm's verdict, at the level it was judged at (the verdict lines say it; against the baseline alone, where the verdict's reference pools the controls)," +
+				" and at 1 − alpha in the other metrics' rows. "
+		}
 		s += "ratio is exp of the mean difference of log values between the arm and the baseline within a round (stalled rounds trimmed) with its t interval," +
-			" and p the t-test of that mean, at the level the arm was judged at (the verdict lines say it). "
+			" and p the t-test of that mean" + level
 		if c.FarKept == stats.FarKeptHull {
 			s += "For a comparison that put far rounds back in, the interval is the hull of that t interval and the t interval of the rounds not far out," +
 				" and p rejects only where both t-tests do, on the same side. "

@@ -117,8 +117,23 @@ const (
 	// robust-8, 30% under robust-9), since the rounds without it must
 	// agree. Everything else is RuleRobust8's.
 	RuleRobust9 Rule = "robust-9"
+	// RuleRobust10 is RuleRobust9 stating in its record what its verdicts
+	// judged, where robust-9's record said something else beside them:
+	// the results table's primary row of an arm is the arm's verdict (its
+	// comparison at the level it was judged at: Holm's step, a look's
+	// boundary), where robust-9's was the comparison at the whole alpha
+	// (an interval excluding 1 could stand beside "no significant
+	// difference", and history exports and bisect steps read the row);
+	// and a budgeted schedule's last look, where the test spends what is
+	// left of alpha, is stated as the whole information and alpha, where
+	// robust-9 stated the rounds run over the rounds planned (after 20 of
+	// 23, 87% and about 0.036 of alpha 0.05 spent). The verdict line also
+	// names the budget and the rounds it planned at each look. Its
+	// verdicts, their intervals and MDEs are robust-9's, campaign for
+	// campaign (analysis.TestRobust10JudgesAsRobust9).
+	RuleRobust10 Rule = "robust-10"
 	// RuleCurrent is the rule new records are written under.
-	RuleCurrent = RuleRobust9
+	RuleCurrent = RuleRobust10
 )
 
 // RobustMinRuns is the fewest finished runs the baseline and each arm
