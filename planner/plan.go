@@ -18,8 +18,9 @@ type Options struct {
 	// MDE is the effect asked about, a fraction (0.03 for 3%); 0 asks
 	// nothing.
 	MDE float64
-	// Budget bounds the campaign's time; 0 takes the scenario's max_time,
-	// and none without one.
+	// Budget bounds the campaign's time, the scenario's own schedule's as
+	// the asked MDE's; 0 takes the scenario's max_time, and none without
+	// one.
 	Budget time.Duration
 }
 
@@ -93,6 +94,9 @@ func plan(s *scenarios.Scenario, h Host, o Options, rule analysis.Rule) Plan {
 	r := s.Schedule.Rounds
 	k := max(1, s.Schedule.Requests)
 	p := Plan{Feature: s.Feature, Rule: rule.Name, Host: h, Power: analysis.MDEPower, Budget: r.MaxTime.Duration}
+	if o.Budget > 0 {
+		p.Budget = o.Budget
+	}
 	for _, a := range s.Policy.Arms {
 		if a.Name != s.Policy.Baseline && !a.Control {
 			p.Tests++
@@ -124,11 +128,7 @@ func plan(s *scenarios.Scenario, h Host, o Options, rule analysis.Rule) Plan {
 		})
 	}
 	if o.MDE > 0 {
-		budget := o.Budget
-		if budget == 0 {
-			budget = p.Budget
-		}
-		p.Ask = m.ask(shapeOf(r), o.MDE, budget, k)
+		p.Ask = m.ask(shapeOf(r), o.MDE, p.Budget, k)
 	}
 	return p
 }

@@ -66,6 +66,17 @@ func TestPlanBudget(t *testing.T) {
 	if s := p.Schedule; !p.Capped || s.Max != 5 || s.Every != 0 {
 		t.Errorf("a budget under two looks runs min: %+v", s)
 	}
+	// The budget asked for (plan --budget) stands for the scenario's own,
+	// with or without an MDE asked.
+	for _, o := range []planner.Options{{Budget: 5 * time.Minute}, {Budget: 5 * time.Minute, MDE: 0.2}} {
+		p = planner.New(demo(t, "schedule.requests=1", "schedule.rounds.max=100", "schedule.rounds.max_time=2m"), vmHost(), o)
+		if s := p.Schedule; !p.Capped || p.Budget != 5*time.Minute || s.Max != 10 || s.Every != 5 {
+			t.Errorf("%+v: budgeted schedule %+v (capped %v, budget %v)", o, s, p.Capped, p.Budget)
+		}
+		if o.MDE > 0 && (p.Ask == nil || p.Ask.Budget != 5*time.Minute) {
+			t.Errorf("%+v: the ask's budget %+v", o, p.Ask)
+		}
+	}
 }
 
 // TestAskReach: an asked MDE is reached by the quickest schedule of the

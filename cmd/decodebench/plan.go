@@ -29,8 +29,8 @@ else of its feature, re-analysed under the current rule. Their rounds give the n
 within its round and the stalls, their noise anatomy what of it a start and a request
 contribute, their costs what a round takes. It says the minimum detectable effect the
 scenario's schedule reaches here (a test arm's, at 80% power and alpha over the test arms,
-the control's veto made up for, over the looks' alpha spending; within schedule.rounds.max_time
-when set) and the measured requests a start that narrow it most for their time.
+the control's veto made up for, over the looks' alpha spending; within --budget, else
+schedule.rounds.max_time when set) and the measured requests a start that narrow it most for their time.
 --mde asks for a change (3% or 0.03): the rounds (the scenario's min and every with a later max,
 or a fixed number) and measured requests a start (1 to 16, where the noise is split) that
 detect it soonest, and their time; or, when that does not fit --budget (default: the scenario's
@@ -41,7 +41,7 @@ it goes by other hardware's, and says so; without any, by a stated guess. --set 
 (repeatable) plans the scenario as run --set would change it. --json prints the plan as JSON.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "mde", Usage: "the change to detect, `FRACTION` (3% or 0.03)"},
-			&cli.DurationFlag{Name: "budget", Usage: "the campaign's time for --mde, `DURATION` (default: the scenario's max_time)"},
+			&cli.DurationFlag{Name: "budget", Usage: "the campaign's time, `DURATION`: the scenario's schedule and --mde's are planned within it (default: the scenario's max_time)"},
 			&cli.StringFlag{Name: "records", Value: defaultOut, Usage: "folder of records the host model is read from (`DIR`, as run --out)"},
 			&cli.GenericFlag{Name: "set", Value: &repeatable{}, Usage: "override one value of the scenario, `KEY=VALUE`, as run --set; repeatable"},
 			&cli.BoolFlag{Name: "json", Usage: "the plan as JSON"},
@@ -58,8 +58,8 @@ it goes by other hardware's, and says so; without any, by a stated guess. --set 
 				}
 				o.MDE = f
 			}
-			if o.Budget = c.Duration("budget"); o.Budget < 0 || c.IsSet("budget") && o.MDE == 0 {
-				return usageError("plan --budget: a positive duration, with --mde")
+			if o.Budget = c.Duration("budget"); c.IsSet("budget") && o.Budget <= 0 {
+				return usageError("plan --budget: %s is not a positive duration (20m, 1h30m)", c.Duration("budget"))
 			}
 			s, warns, err := scenarios.Load(c.Args().First(), scenarios.Options{Set: *c.Generic("set").(*repeatable)})
 			if s != nil {
