@@ -142,7 +142,7 @@ func Compare(a CompareArms) []byte {
 	if a.Rounds > 0 {
 		w("  rounds: %d", a.Rounds)
 	} else {
-		w("  rounds: {min: 5, max: 30, every: 5}")
+		w("  rounds: {min: 5, max: 30, max_time: 15m, every: 5}")
 	}
 	w("  warmup: 1")
 	w("  order: rotate")
