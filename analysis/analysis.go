@@ -70,7 +70,7 @@ func Analyze(in Input) Analysis {
 		a.Results = results(in, s, a.Marks)
 		var control []schema.Reason
 		a.ArmVerdicts, a.Warnings, control = armVerdicts(in, s)
-		in.Campaign.Rule.Rows.fill(in, s, a.Results, a.ArmVerdicts)
+		in.Campaign.Rule.Rows.fill(a.Results, a.ArmVerdicts)
 		inconclusive, flags = gates(in, s, a.Results, a.Marks)
 		a.Sequential = sequential(in, a.ArmVerdicts, flags)
 		// A control that differs from its baseline says the method finds

@@ -15,42 +15,32 @@ const (
 	// of two test arms, a row's interval may exclude 1 beside a verdict of
 	// no significant difference.
 	RowsAtAlpha RowsLevel = iota
-	// RowsAsJudged states, in the primary metric's rows, what the verdict
-	// judged: an arm whose reference is the baseline alone has its
-	// verdict's comparison; an arm judged against a pooled reference
-	// (stats.pool_control) is compared with the baseline alone at its
-	// verdict's level, and is significant only where its verdict is
-	// too. The other metrics are compared at the whole alpha, as before.
+	// RowsAsJudged states, in the primary metric's rows, the verdicts: an
+	// arm's row is its verdict's comparison, against the verdict's
+	// reference (the baseline, or the baseline pooled with the controls
+	// under stats.pool_control) at the level it was judged at, and a
+	// negative control's significance is its equivalence test's (a
+	// difference beyond the margin). The other metrics are compared with
+	// the baseline at the whole alpha, as before.
 	RowsAsJudged
 )
 
 // fill makes the primary metric's rows of results state the verdicts'
 // comparisons, where the rule says so.
-func (l RowsLevel) fill(in Input, s samples, results []schema.MetricResult, verdicts []schema.ArmVerdict) {
+func (l RowsLevel) fill(results []schema.MetricResult, verdicts []schema.ArmVerdict) {
 	if l != RowsAsJudged {
 		return
 	}
-	p, rule := in.Policy, in.Campaign.Rule
-	_, pooled := reference(p, rule)
 	for _, mr := range results {
 		if !mr.Primary {
 			continue
 		}
 		for k := range mr.Arms {
 			row := &mr.Arms[k]
-			v, ok := verdictOf(verdicts, row.Arm)
-			if !ok || row.Comparison == nil {
-				continue
+			if v, ok := verdictOf(verdicts, row.Arm); ok && row.Comparison != nil {
+				c := v.Comparison
+				row.Comparison = &c
 			}
-			c := v.Comparison
-			if len(pooled) > 0 && !v.Control && c.Level > 0 {
-				r := rule.Comparison.compare(in, s, []string{p.Baseline}, row.Arm, p.Primary, c.Level, 1-c.Level)
-				alone := rule.Comparison.store(r, c.Level, p.Stats.MinEffect)
-				alone.Level = c.Level
-				alone.Significant = alone.Significant && v.Comparison.Significant
-				c = alone
-			}
-			row.Comparison = &c
 		}
 	}
 }

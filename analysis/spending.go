@@ -62,8 +62,10 @@ func (sp SpendingLooks) levels(in Input) (float64, float64, *schema.Sequential) 
 		}
 	}
 	seq.Information = math.Min(1, float64(roundsRun(in))/float64(last))
-	if k := len(seq.Looks) - 1; sp.Budget == BudgetAsTested && k >= 0 && seq.Looks[k] == roundsRun(in) && lastLook(in, k, seq.Looks[k]) {
-		seq.Information = 1 // the test's, info: the last look spends the rest
+	for k, l := range seq.Looks {
+		if sp.Budget == BudgetAsTested && lastLook(in, k, l) {
+			seq.Information = 1 // as the test's design has it (info): the last look spends the rest
+		}
 	}
 	seq.AlphaSpent = sp.Spending.Spent(alpha, seq.Information)
 	return alpha, 1 - alpha, seq

@@ -161,8 +161,8 @@ func resultsLegend(rule analysis.Rule) string {
 	case analysis.RoundBlocks:
 		level := ", at the level the arm was judged at (the verdict lines say it). "
 		if rule.Rows == analysis.RowsAsJudged {
-			level = ": in the primary metric's rows, the arm's verdict, at the level it was judged at (the verdict lines say it; against the baseline alone, where the verdict's reference pools the controls)," +
-				" and at 1 − alpha in the other metrics' rows. "
+			level = ": in the primary metric's rows, the arm's verdict, against its reference (the baseline with the controls, where they are pooled) at the level it was judged at" +
+				" (the verdict lines say it), and against the baseline at 1 − alpha in the other metrics' rows. "
 		}
 		s += "ratio is exp of the mean difference of log values between the arm and the baseline within a round (stalled rounds trimmed) with its t interval," +
 			" and p the t-test of that mean" + level

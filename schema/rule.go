@@ -120,10 +120,11 @@ const (
 	// RuleRobust10 is RuleRobust9 stating in its record what its verdicts
 	// judged, where robust-9's record said something else beside them:
 	// the results table's primary row of an arm is the arm's verdict (its
-	// comparison at the level it was judged at: Holm's step, a look's
-	// boundary), where robust-9's was the comparison at the whole alpha
-	// (an interval excluding 1 could stand beside "no significant
-	// difference", and history exports and bisect steps read the row);
+	// comparison against the verdict's reference at the level it was
+	// judged at: Holm's step, a look's boundary), where robust-9's was the
+	// comparison with the baseline at the whole alpha (an interval
+	// excluding 1 could stand beside "no significant difference", and
+	// history exports and bisect steps read the row);
 	// and a budgeted schedule's last look, where the test spends what is
 	// left of alpha, is stated as the whole information and alpha, where
 	// robust-9 stated the rounds run over the rounds planned (after 20 of
