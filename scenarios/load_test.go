@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"flag"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -321,30 +320,5 @@ func TestHashLeavesOutTheEnvironment(t *testing.T) {
 	}
 	if slices.Equal(a.Engine.Command, b.Engine.Command) {
 		t.Errorf("the environment's values did not reach the command: %q", a.Engine.Command)
-	}
-}
-
-// An alpha given alone sets the confidence to 1 − alpha: the rule judges
-// a test and its interval at one level, and the record states it; without
-// either, 95% and 0.05.
-func TestAlphaAloneSetsTheConfidence(t *testing.T) {
-	for _, tc := range []struct {
-		stats      string
-		confidence float64
-	}{
-		{"", 0.95},
-		{"stats: {alpha: 0.01}\n", 0.99},
-		{"stats: {alpha: 10%}\n", 0.9},
-		{"stats: {alpha: 0.01, confidence: 99%}\n", 0.99},
-	} {
-		src := strings.Replace(string(mustShipped(t)), "feature: spec-draft\n", "feature: spec-draft\n"+tc.stats, 1)
-		s, _, err := Parse("t.yaml", ".", []byte(src), Options{LookupEnv: noEnv})
-		if err != nil {
-			t.Errorf("%q: %v", tc.stats, err)
-			continue
-		}
-		if got := float64(s.Stats.Confidence); math.Abs(got-tc.confidence) > 1e-12 {
-			t.Errorf("%q: confidence %v, want %v", tc.stats, got, tc.confidence)
-		}
 	}
 }

@@ -182,14 +182,8 @@ func (s *Scenario) applyDefaults() {
 			*f = Fraction(def)
 		}
 	}
+	fraction("stats.confidence", &s.Stats.Confidence, DefaultConfidence)
 	fraction("stats.alpha", &s.Stats.Alpha, DefaultAlpha)
-	// The rule judges a test and its interval at one level: an alpha
-	// given alone sets the confidence, 1 − alpha.
-	confidence := DefaultConfidence
-	if _, set := s.pos["stats.alpha"]; set {
-		confidence = 1 - float64(s.Stats.Alpha)
-	}
-	fraction("stats.confidence", &s.Stats.Confidence, confidence)
 	fraction("stats.min_effect", &s.Stats.MinEffect, DefaultMinEffect)
 	fraction("gates.max_spread", &s.Gates.MaxSpread, DefaultMaxSpread)
 	fraction("gates.max_contended", &s.Gates.MaxContended, DefaultMaxContended)
