@@ -235,6 +235,15 @@ func (s *Scenario) validateForCurrentRule(p *problems) {
 			"remove confidence, or set alpha to %s",
 			schema.RuleCurrent, Fraction(1-float64(s.Stats.Alpha)), Fraction(1-float64(s.Stats.Confidence)))
 	}
+	_, confidenceSet := s.pos["stats.confidence"]
+	if _, set := s.pos["stats.alpha"]; set && !confidenceSet && !p.has("stats") && math.Abs(float64(s.Stats.Confidence)-(1-float64(s.Stats.Alpha))) > 1e-9 {
+		// The default confidence would stand beside intervals at 1 − alpha
+		// in the record. Derived here instead, the default would change
+		// the hash and the analysis of every stored scenario that gave
+		// alpha alone.
+		p.at("stats.alpha", "rule %s judges each test and its interval at one level, 1 − alpha: with alpha %s give confidence: %s too (its default is %s)",
+			schema.RuleCurrent, s.Stats.Alpha, Fraction(1-float64(s.Stats.Alpha)), Fraction(DefaultConfidence))
+	}
 	if _, set := s.pos["stats.pairing"]; set && s.Stats.Pairing == schema.PairOff {
 		p.at("stats.pairing", "rule %s always compares an arm with its reference round by round; pairing: off applies to records of the first rule only: remove it",
 			schema.RuleCurrent)
