@@ -111,7 +111,8 @@ func TestTooFewRoundsWarns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		src := strings.Replace(string(mustShipped(t)), shippedRounds, "rounds: "+tt.rounds, 1)
-		src = strings.Replace(src, "metrics:\n", "stats: {alpha: "+tt.alpha+"}\nmetrics:\n", 1)
+		confidence := map[string]string{"0.05": "95%", "0.01": "99%"}[tt.alpha]
+		src = strings.Replace(src, "metrics:\n", "stats: {alpha: "+tt.alpha+", confidence: "+confidence+"}\nmetrics:\n", 1)
 		_, warns, err := Parse("t.yaml", ".", []byte(src), Options{LookupEnv: noEnv})
 		if err != nil {
 			t.Fatal(err)
