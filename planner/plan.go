@@ -107,7 +107,8 @@ func plan(s *scenarios.Scenario, h Host, o Options, rule analysis.Rule) Plan {
 	if r.Sequential() {
 		own.Every = r.Every
 	}
-	if b := p.Budget; b > 0 {
+	if b := p.Budget; b > 0 && r.Sequential() {
+		// Only looks stop a campaign on its budget (max_time needs every).
 		g := shapeOf(r)
 		if n := int(b / m.round(k, m.tokens)); n < r.Max {
 			own.Min, own.Max, own.Every = g.at(g.below(n))

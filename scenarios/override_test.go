@@ -92,3 +92,15 @@ func TestOverrideErrors(t *testing.T) {
 		})
 	}
 }
+
+// --set schedule.rounds.max_time=0 drops a shipped scenario's budget: its
+// max ends the schedule.
+func TestOverrideDropsTheBudget(t *testing.T) {
+	s, _, err := Load("llamacpp-speculative", Options{LookupEnv: noEnv, Set: []string{"schedule.rounds.max_time=0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Schedule.Rounds; r.MaxTime.Duration != 0 || r.Max != 10 || r.Every != 5 {
+		t.Errorf("rounds %+v, want the demo's without a budget", r)
+	}
+}

@@ -110,11 +110,14 @@ func (s *Scenario) validate(p *problems) {
 
 	sc := s.Schedule
 	_, budgetGiven := s.pos["schedule.rounds.max_time"]
+	_, maxGiven := s.pos["schedule.rounds.max"]
 	switch r := sc.Rounds; {
 	case r.MaxTime.Duration < 0:
 		p.at("schedule.rounds.max_time", "must not be negative (got %s)", r.MaxTime)
-	case budgetGiven && r.MaxTime.Duration == 0 && !p.has("schedule.rounds"):
-		p.at("schedule.rounds.max_time", "a budget of 0 holds no campaign: give one of at least 1m, or leave max_time out for none")
+	case budgetGiven && r.MaxTime.Duration == 0 && !maxGiven && !p.has("schedule.rounds"):
+		// 0 is no budget (--set schedule.rounds.max_time=0 drops a
+		// scenario's), and then max must end the schedule.
+		p.at("schedule.rounds.max_time", "0 is no budget, and without max nothing ends the schedule: give max, or a budget of at least 1m")
 	case r.MaxTime.Duration > 0 && r.MaxTime.Duration < time.Minute:
 		p.at("schedule.rounds.max_time", "a budget of %s cannot hold a campaign: give at least 1m", r.MaxTime)
 	case r.MaxTime.Duration > 0 && r.Every == 0:

@@ -71,6 +71,9 @@ it goes by other hardware's, and says so; without any, by a stated guess. --set 
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
+			if o.Budget > 0 && o.MDE == 0 && !s.Schedule.Rounds.Sequential() {
+				return usageError("plan --budget: %s's schedule has no looks, and only looks stop a campaign on a budget: give --mde to find a schedule within it", s.Path)
+			}
 			recs := newPlanRecords(c.Context, c.String("records"))
 			p := planner.New(s, recs.Host(s), o)
 			if c.Bool("json") {
