@@ -22,14 +22,16 @@ func TestCommandEngineContentionCountsTheCommand(t *testing.T) {
 	ctx := context.Background()
 	var meter *machine.ContentionMeter
 	var startErr error
-	// The "engine": a shell whose worker spins for about 0.6 s. The worker
+	var watched time.Time // no later than the meter's window began
+	// The "engine": a shell whose worker spins through a fixed count (about
+	// 0.5 s of CPU, however long a loaded host makes it take). The worker
 	// is a copy of sh under a name of its own, so that a busy shell the
 	// host runs beside the test (a background load) is never taken for it.
 	worker := workerShell(t)
 	res, err := engine.RunCommand(ctx, engine.CommandConfig{
-		Command: []string{"sh", "-c", worker + " -c 'end=$(($(date +%s%N)+600000000)); while [ $(date +%s%N) -lt $end ]; do :; done'; echo done"},
+		Command: []string{"sh", "-c", worker + " -c 'i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done'; echo done"},
 		LogPath: filepath.Join(t.TempDir(), "run.log"),
-		OnStart: func(pid int) { meter, startErr = machine.StartContention(ctx, pid) },
+		OnStart: func(pid int) { watched = time.Now(); meter, startErr = machine.StartContention(ctx, pid) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -41,11 +43,16 @@ func TestCommandEngineContentionCountsTheCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%+v; the command used %v CPU in %v", c, res.CPU, res.Wall)
+	// The meter's window lies within this span, which a loaded host
+	// (listing every process is slow beside a busy engine) makes longer
+	// than the command's own wall time.
+	span := time.Since(watched)
+	t.Logf("%+v; the command used %v CPU in %v, watched for at most %v", c, res.CPU, res.Wall, span)
+
 	if res.CPU < 50*time.Millisecond {
 		t.Fatalf("the command's rusage says %v CPU: the spinning worker was not counted", res.CPU)
 	}
-	share := res.CPU.Seconds() / res.Wall.Seconds() / float64(runtime.NumCPU())
+	share := res.CPU.Seconds() / span.Seconds() / float64(runtime.NumCPU())
 	if c.Measured < share*0.9 {
 		t.Errorf("measured %.3f of the machine, the command alone used %.3f", c.Measured, share)
 	}
