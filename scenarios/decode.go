@@ -115,9 +115,11 @@ func check(p *problems, key string, n *yaml.Node, t reflect.Type) bool {
 	if reflect.PointerTo(t).Implements(nodeCheckerType) {
 		if msg := reflect.New(t).Interface().(nodeChecker).checkNode(n); msg != "" {
 			// "max_time: expected a duration" is about the key max_time
-			// of this mapping: said on its line, under its name.
+			// of this mapping: said on its line, under its name ("until_quiet.min:
+			// …" on the nearest line known, until_quiet's).
 			if k, rest, ok := strings.Cut(msg, ": "); ok && n.Kind == yaml.MappingNode && !strings.Contains(k, " ") {
-				if _, known := p.pos[join(key, k)]; known {
+				first, _, _ := strings.Cut(k, ".")
+				if _, known := p.pos[join(key, first)]; known {
 					p.at(join(key, k), "%s", rest)
 					p.dropped = append(p.dropped, key)
 					return false
