@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -58,8 +59,11 @@ it goes by other hardware's, and says so; without any, by a stated guess. --set 
 				}
 				o.MDE = f
 			}
-			if o.Budget = c.Duration("budget"); c.IsSet("budget") && o.Budget <= 0 {
-				return usageError("plan --budget: %s is not a positive duration (20m, 1h30m)", c.Duration("budget"))
+			switch o.Budget = c.Duration("budget"); {
+			case c.IsSet("budget") && o.Budget <= 0:
+				return usageError("plan --budget: %s is not a positive duration (20m, 1h30m)", o.Budget)
+			case c.IsSet("budget") && o.Budget < time.Minute:
+				return usageError("plan --budget: %s cannot hold a campaign: give at least 1m, as schedule.rounds.max_time", o.Budget)
 			}
 			s, warns, err := scenarios.Load(c.Args().First(), scenarios.Options{Set: *c.Generic("set").(*repeatable)})
 			if s != nil {
