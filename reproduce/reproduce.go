@@ -45,6 +45,48 @@ func (e *UnresolvedError) Error() string {
 }
 func (e *UnresolvedError) Unwrap() error { return e.Err }
 
+// RuleError is a stored scenario that the rule new records are judged by
+// refuses, where the rule of its record ran it (a confidence other than
+// 1 − alpha, pairing switched off): a reproduction would be judged at
+// other levels than the record, and nothing on this machine mends that.
+type RuleError struct {
+	// Rule is the record's rule.
+	Rule schema.Rule
+	Err  scenarios.Errors
+}
+
+func (e *RuleError) Error() string {
+	was := "rule " + string(e.Rule)
+	if e.Rule == schema.RuleMedianU {
+		was = "the first rule (the record names none)"
+	}
+	return fmt.Sprintf("the stored scenario asks for what rule %s, by which a new record is judged, refuses; "+
+		"the record was judged by %s, so a reproduction could not be judged as it was:\n%s\n"+
+		"To rerun the campaign under rule %s, run a copy of the stored scenario (scenario.yaml in the record's data folder) "+
+		"with those keys changed, and compare the two records with diff",
+		schema.RuleCurrent, was, e.Err.Error(), schema.RuleCurrent)
+}
+func (e *RuleError) Unwrap() error { return e.Err }
+
+// refusedByRule is the RuleError of errs when the current rule's refusals
+// are all that stops the stored scenario.
+func refusedByRule(rec *schema.Record, err error) (*RuleError, bool) {
+	var errs scenarios.Errors
+	if !errors.As(err, &errs) {
+		return nil, false
+	}
+	fatal := errs.Fatal()
+	if len(fatal) == 0 {
+		return nil, false
+	}
+	for _, e := range fatal {
+		if !e.Rule {
+			return nil, false
+		}
+	}
+	return &RuleError{Rule: rec.Method.Rule, Err: fatal}, true
+}
+
 // Prepare reads the record at path and the scenario stored in its data
 // folder (refused unless its sha256 is the one the record names), and
 // parses it once, resolving ${NAME} through lookup then the scenario's own
@@ -62,6 +104,9 @@ func Prepare(path string, lookup func(string) (string, bool)) (*Plan, error) {
 	s, warns, err := scenarios.Parse(rec.Scenario.Path, ".", src, scenarios.Options{
 		LookupEnv: lookup, PromptText: rec.Scenario.Request.Prompt, DeferPromptFile: true, Set: rec.Scenario.Overrides,
 	})
+	if re, ok := refusedByRule(rec, err); ok {
+		return nil, re
+	}
 	if err != nil {
 		return nil, &UnresolvedError{Err: err}
 	}

@@ -21,6 +21,11 @@ type Error struct {
 	// INCONCLUSIVE (too few rounds to ever reach significance): run runs
 	// it, as a quick look; validate refuses it.
 	Futile bool
+	// Rule marks an error that only the rule new records are judged by
+	// (schema.RuleCurrent) refuses, where an earlier rule ran it: the
+	// stored scenario of a record written under that rule may have it,
+	// and no variable of this machine mends it.
+	Rule bool
 }
 
 func (e *Error) Error() string {
@@ -128,6 +133,13 @@ type problems struct {
 // at records an error at the position of key (or of its closest known parent).
 func (p *problems) at(key, format string, args ...any) {
 	p.errs = append(p.errs, &Error{File: p.file, Pos: p.pos.of(key), Key: key, Msg: fmt.Sprintf(format, args...)})
+}
+
+// refusedByRule records an error at key that the current rule refuses
+// and an earlier one ran (Error.Rule).
+func (p *problems) refusedByRule(key, format string, args ...any) {
+	p.at(key, format, args...)
+	p.errs[len(p.errs)-1].Rule = true
 }
 
 // warn records a warning at the position of key.

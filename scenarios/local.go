@@ -231,7 +231,7 @@ func (s *Scenario) warnRounds(p *problems) {
 // an arm with its reference round by round).
 func (s *Scenario) validateForCurrentRule(p *problems) {
 	if _, set := s.pos["stats.confidence"]; set && !p.has("stats.confidence") && !p.has("stats.alpha") && math.Abs(float64(s.Stats.Confidence)-(1-float64(s.Stats.Alpha))) > 1e-9 {
-		p.at("stats.confidence", "rule %s judges each test and its interval at one level, 1 − alpha (%s here): "+
+		p.refusedByRule("stats.confidence", "rule %s judges each test and its interval at one level, 1 − alpha (%s here): "+
 			"remove confidence, or set alpha to %s",
 			schema.RuleCurrent, Fraction(1-float64(s.Stats.Alpha)), Fraction(1-float64(s.Stats.Confidence)))
 	}
@@ -241,11 +241,11 @@ func (s *Scenario) validateForCurrentRule(p *problems) {
 		// in the record. Derived here instead, the default would change
 		// the hash and the analysis of every stored scenario that gave
 		// alpha alone.
-		p.at("stats.alpha", "rule %s judges each test and its interval at one level, 1 − alpha: with alpha %s give confidence: %s too (its default is %s)",
+		p.refusedByRule("stats.alpha", "rule %s judges each test and its interval at one level, 1 − alpha: with alpha %s give confidence: %s too (its default is %s)",
 			schema.RuleCurrent, s.Stats.Alpha, Fraction(1-float64(s.Stats.Alpha)), Fraction(DefaultConfidence))
 	}
 	if _, set := s.pos["stats.pairing"]; set && s.Stats.Pairing == schema.PairOff {
-		p.at("stats.pairing", "rule %s always compares an arm with its reference round by round; pairing: off applies to records of the first rule only: remove it",
+		p.refusedByRule("stats.pairing", "rule %s always compares an arm with its reference round by round; pairing: off applies to records of the first rule only: remove it",
 			schema.RuleCurrent)
 	}
 }
