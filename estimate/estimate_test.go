@@ -34,10 +34,30 @@ func TestEstimate(t *testing.T) {
 	if c := estimate.Guess(s.EstimateShape()); c.Basis != estimate.BasisGuess || c.Record != "" || c.Request != req {
 		t.Errorf("Guess = %+v", c)
 	}
-	// 14m44s, past the demo's budget of 10 minutes: the budget is the
-	// estimate.
-	if got := s.Estimate(); want <= 10*time.Minute || got != 10*time.Minute {
-		t.Errorf("Estimate() = %v, want the budget, 10m0s (%v uncapped)", got, want)
+	// 14m44s, past the demo's budget of 10 minutes: its look after 10
+	// rounds would not fit, so the campaign stops at its first look, after
+	// 5 rounds (7m22s).
+	if got := s.Estimate(); want <= 10*time.Minute || got != want/2 {
+		t.Errorf("Estimate() = %v, want the first look's %v (%v at the last)", got, want/2, want)
+	}
+	// A budget that holds both looks leaves the last; one shorter than the
+	// first look does not shorten the campaign, which runs to that look.
+	budget := func(min, max, every int, d time.Duration) scenarios.Rounds {
+		return scenarios.Rounds{Min: min, Max: max, Every: every, MaxTime: scenarios.Duration{Duration: d}}
+	}
+	for _, c := range []struct {
+		rounds scenarios.Rounds
+		want   time.Duration
+	}{
+		{budget(5, 10, 5, 15*time.Minute), want},
+		{budget(5, 10, 5, time.Minute), want / 2},
+		{budget(5, 30, 5, 30*time.Minute), 20 * want / 10},
+		{budget(995, 1000, 5, time.Minute), 199 * want / 2},
+	} {
+		s.Schedule.Rounds = c.rounds
+		if got := s.Estimate(); got != c.want {
+			t.Errorf("%+v: Estimate() = %v, want %v", c.rounds, got, c.want)
+		}
 	}
 	s.Schedule.Rounds = scenarios.Rounds{Min: 5, Max: 10}
 	if got := s.Estimate(); got != want {

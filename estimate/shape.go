@@ -23,27 +23,52 @@ type Shape struct {
 	Requests int
 	// Rounds is the most rounds the campaign may run; Arms its arms.
 	Rounds, Arms int
-	// Budget is a sequential schedule's budget in minutes (0 for none):
-	// the campaign stops at the look the next would not fit after.
+	// Budget is a sequential schedule's budget in minutes (0 for none),
+	// Looks the rounds after which it looks: the campaign runs to the
+	// first look whatever the budget, and on to each later look that fits
+	// in it.
 	Budget time.Duration
+	Looks  []int
 }
 
 // Duration is a rough duration of the whole campaign at its most rounds:
-// rounds × arms × (a start's fixed cost + its measured requests), or its
-// budget when it has one and the rounds would not fit in it.
+// rounds × arms × (a start's fixed cost + its measured requests). With a
+// budget, the most rounds are those of the last look that fits in it at
+// that cost, and never fewer than the first look's: a budget stops a
+// campaign only at a look, so one shorter than the first look does not
+// shorten it (nor hide its length from MaxCampaign's bound).
 func Duration(s Shape, c Costs) time.Duration {
+	if e := float64(Rounds(s, c)) * roundCost(s, c); e < float64(1<<62) {
+		return time.Duration(e)
+	}
+	return time.Duration(1 << 62)
+}
+
+// Rounds are the most rounds Duration counts: the schedule's, or with a
+// budget the last look's that fits in it at c's costs, at least the first
+// look's.
+func Rounds(s Shape, c Costs) int {
+	if s.Budget <= 0 || len(s.Looks) == 0 {
+		return s.Rounds
+	}
+	round := roundCost(s, c)
+	rounds := s.Looks[0]
+	for _, l := range s.Looks[1:] {
+		if float64(l)*round <= float64(s.Budget) {
+			rounds = l
+		}
+	}
+	return rounds
+}
+
+// roundCost is a round's time in nanoseconds: arms × (a start's fixed cost
+// + its measured requests, and a replay where the costs need one).
+func roundCost(s Shape, c Costs) float64 {
 	run := float64(c.Start) + float64(max(1, s.Requests))*float64(c.Request)
 	if c.Replays(s.Warmup, s.Requests) {
 		run += float64(c.Request)
 	}
-	est := time.Duration(1 << 62)
-	if e := float64(s.Rounds) * float64(s.Arms) * run; e < float64(1<<62) {
-		est = time.Duration(e)
-	}
-	if s.Budget > 0 && est > s.Budget {
-		return s.Budget
-	}
-	return est
+	return float64(s.Arms) * run
 }
 
 // startCost is a start's fixed cost for the scenario from the engine's own

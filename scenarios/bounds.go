@@ -3,6 +3,8 @@ package scenarios
 import (
 	"fmt"
 	"time"
+
+	"github.com/decodebench/decodebench/estimate"
 )
 
 // Upper bounds on what a scenario may ask for. They are far above any
@@ -59,8 +61,9 @@ func (s *Scenario) validateBounds(p *problems) {
 		return // the estimate would only repeat what is already said
 	}
 	if est := s.Estimate(); est > MaxCampaign {
-		p.at("schedule.rounds", "the campaign is estimated to take %s (%d rounds × %d arms × (cooldown + a run)), more than the limit of %s: use fewer rounds, arms or a shorter cooldown",
-			Round(est), max(r.Max, r.Min), len(s.Arms), Round(MaxCampaign))
+		sh := s.EstimateShape()
+		p.at("schedule.rounds", "the campaign is estimated to take %s (%d rounds × %d arms × (cooldown + a run)), more than the limit of %s: use fewer rounds, arms or a shorter cooldown%s",
+			Round(est), estimate.Rounds(sh, estimate.Guess(sh)), len(s.Arms), Round(MaxCampaign), budgetNote(r))
 	}
 }
 
@@ -95,4 +98,13 @@ func Round(d time.Duration) string {
 		return d.Round(time.Minute).String()
 	}
 	return d.Round(time.Second).String()
+}
+
+// budgetNote says, for a schedule with a budget, that the budget cannot
+// shorten the campaign below its first look.
+func budgetNote(r Rounds) string {
+	if looks := r.Looks(); r.MaxTime.Duration > 0 && len(looks) > 0 {
+		return fmt.Sprintf(" (max_time stops a campaign only at a look, and the first comes after %d rounds)", looks[0])
+	}
+	return ""
 }

@@ -21,6 +21,7 @@ func (s *Scenario) EstimateShape() estimate.Shape {
 		Rounds:         max(s.Schedule.Rounds.Max, s.Schedule.Rounds.Min),
 		Arms:           len(s.Arms),
 		Budget:         s.Schedule.Rounds.MaxTime.Duration,
+		Looks:          s.Schedule.Rounds.Looks(),
 	}
 }
 

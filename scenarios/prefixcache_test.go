@@ -92,6 +92,9 @@ func TestPrefixCacheAndRequestsErrors(t *testing.T) {
 	if s3.Hash() == s.Hash() {
 		t.Error("requests does not change the scenario's hash")
 	}
+	// At the same rounds: within the demo's budget the dearer rounds would
+	// reach fewer looks.
+	s.Schedule.Rounds.MaxTime, s3.Schedule.Rounds.MaxTime = Duration{}, Duration{}
 	if s3.Estimate() <= s.Estimate() {
 		t.Errorf("estimate %v with 3 requests, %v with 1", s3.Estimate(), s.Estimate())
 	}

@@ -24,7 +24,9 @@ All problems of a file are reported at once, each once. For a valid file it
 prints the number of runs and a rough estimate of the campaign's duration at
 its most rounds: rounds × arms × (a start's fixed cost + its measured requests),
 where a start's fixed cost is its cooldown, the engine's start and stop and its
-warmup requests. The costs come from the newest record of the scenario's feature
+warmup requests. With schedule.rounds.max_time the most rounds are the last look's
+that fits in the budget at those costs, and never fewer than the first look's (a
+budget stops a campaign only at a look). The costs come from the newest record of the scenario's feature
 and hardware in --records (the folder run writes records to) with a noise
 anatomy (its start and request costs) or runs with wall times; it says which
 ("from RECORD: start X s, request Y s"), a request scaled to the scenario's
