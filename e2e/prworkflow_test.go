@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // prScenario is a base/head scenario as the pull-request workflow runs it:
@@ -45,11 +44,9 @@ func TestPRWorkflowScripts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the test engine twice and runs a campaign")
 	}
-	t0 := time.Now()
 	dir := t.TempDir()
 	repo := filepath.Join(dir, "engine")
 	shas := bisectRepo(t, repo)
-	t.Logf("T repo %v", time.Since(t0))
 	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=", "BUILD="+bisectBuild, "BIN=engine")
 	script := func(name string) string { p, _ := filepath.Abs(filepath.Join("..", "scripts", "ci", name)); return p }
 
@@ -59,7 +56,6 @@ func TestPRWorkflowScripts(t *testing.T) {
 	if err != nil {
 		t.Fatalf("pr-builds.sh: %v\n%s", err, stderrOf(err))
 	}
-	t.Logf("T builds %v", time.Since(t0))
 	sc := bufio.NewScanner(strings.NewReader(string(vars)))
 	for sc.Scan() {
 		env = append(env, sc.Text())
@@ -72,11 +68,9 @@ func TestPRWorkflowScripts(t *testing.T) {
 	out := filepath.Join(dir, "results")
 	bench := exec.Command("bash", script("pr-bench.sh"), out, scen, "--hw", "test", "--wait-lock", "10m")
 	bench.Env = append(env, "DECODEBENCH="+binary, "GITHUB_STEP_SUMMARY="+summary, "GITHUB_OUTPUT="+output)
-	b0, err := bench.CombinedOutput()
-	if err != nil {
-		t.Fatalf("pr-bench.sh: %v\n%s", err, b0)
+	if b, err := bench.CombinedOutput(); err != nil {
+		t.Fatalf("pr-bench.sh: %v\n%s", err, b)
 	}
-	t.Logf("T bench %v\n%s", time.Since(t0), b0)
 	o, _ := os.ReadFile(output)
 	s, _ := os.ReadFile(summary)
 	t.Logf("job summary:\n%s", s)
