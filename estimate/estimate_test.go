@@ -59,6 +59,24 @@ func TestEstimate(t *testing.T) {
 			t.Errorf("%+v: Estimate() = %v, want %v", c.rounds, got, c.want)
 		}
 	}
+	// The bound's figure: rounds measured cheaper than the guess run every
+	// look that fits, so a budget counts whole, up to the most rounds, and
+	// the first look whatever the budget.
+	for _, c := range []struct {
+		rounds scenarios.Rounds
+		want   time.Duration
+	}{
+		{budget(5, 10, 5, 15*time.Minute), want},
+		{budget(5, 10, 5, time.Minute), want / 2},
+		{budget(5, 30, 5, 30*time.Minute), 30 * time.Minute},
+		{budget(10, 1000, 990, 3000*time.Hour), 100 * want},
+		{budget(10, 1000000, 990, 3000*time.Hour), 3000 * time.Hour},
+	} {
+		s.Schedule.Rounds = c.rounds
+		if got := s.Longest(); got != c.want {
+			t.Errorf("%+v: Longest() = %v, want %v", c.rounds, got, c.want)
+		}
+	}
 	s.Schedule.Rounds = scenarios.Rounds{Min: 5, Max: 10}
 	if got := s.Estimate(); got != want {
 		t.Errorf("without the budget: Estimate() = %v, want %v", got, want)

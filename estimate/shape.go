@@ -61,6 +61,23 @@ func Rounds(s Shape, c Costs) int {
 	return rounds
 }
 
+// Longest is how long the campaign may run at c's costs whatever its runs
+// turn out to cost, for a bound on it: its most rounds', or with a budget
+// the longer of the budget and its first look's, when that is shorter. The
+// campaign measures a round's cost and runs every look that fits in the
+// budget, so a guess too high must not let the bound see fewer rounds than
+// would run (Duration counts the looks at the guessed cost, for display).
+func Longest(s Shape, c Costs) time.Duration {
+	most := float64(s.Rounds) * roundCost(s, c)
+	if s.Budget > 0 && len(s.Looks) > 0 {
+		most = min(most, max(float64(s.Budget), float64(s.Looks[0])*roundCost(s, c)))
+	}
+	if most < float64(1<<62) {
+		return time.Duration(most)
+	}
+	return time.Duration(1 << 62)
+}
+
 // roundCost is a round's time in nanoseconds: arms × (a start's fixed cost
 // + its measured requests, and a replay where the costs need one).
 func roundCost(s Shape, c Costs) float64 {

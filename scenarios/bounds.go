@@ -3,8 +3,6 @@ package scenarios
 import (
 	"fmt"
 	"time"
-
-	"github.com/decodebench/decodebench/estimate"
 )
 
 // Upper bounds on what a scenario may ask for. They are far above any
@@ -60,11 +58,33 @@ func (s *Scenario) validateBounds(p *problems) {
 	if len(p.errs) > before {
 		return // the estimate would only repeat what is already said
 	}
-	if est := s.Estimate(); est > MaxCampaign {
-		sh := s.EstimateShape()
-		p.at("schedule.rounds", "the campaign is estimated to take %s (%d rounds × %d arms × (cooldown + a run)), more than the limit of %s: use fewer rounds, arms or a shorter cooldown%s",
-			Round(est), estimate.Rounds(sh, estimate.Guess(sh)), len(s.Arms), Round(MaxCampaign), budgetNote(r))
+	if est := s.Longest(); est > MaxCampaign {
+		p.at("schedule.rounds", "the campaign is estimated to take %s (%s), more than the limit of %s: %s",
+			Round(est), s.longestWhy(est), Round(MaxCampaign), s.longestFix(est))
 	}
+}
+
+// longestWhy says what makes the campaign as long as est (Longest): its
+// rounds, its first look (which a budget cannot shorten) or its budget.
+func (s *Scenario) longestWhy(est time.Duration) string {
+	r := s.Schedule.Rounds
+	looks := r.Looks()
+	switch {
+	case r.MaxTime.Duration > 0 && len(looks) > 0 && est == r.MaxTime.Duration:
+		return fmt.Sprintf("its budget, max_time %s, at up to %d rounds × %d arms × (cooldown + a run)", r.MaxTime, max(r.Max, r.Min), len(s.Arms))
+	case r.MaxTime.Duration > 0 && len(looks) > 0 && looks[0] < max(r.Max, r.Min):
+		return fmt.Sprintf("%d rounds to its first look × %d arms × (cooldown + a run); max_time stops a campaign only at a look", looks[0], len(s.Arms))
+	}
+	return fmt.Sprintf("%d rounds × %d arms × (cooldown + a run)", max(r.Max, r.Min), len(s.Arms))
+}
+
+// longestFix is what would bring the campaign within MaxCampaign.
+func (s *Scenario) longestFix(est time.Duration) string {
+	r := s.Schedule.Rounds
+	if r.MaxTime.Duration > 0 && len(r.Looks()) > 0 && est == r.MaxTime.Duration {
+		return "give a shorter max_time"
+	}
+	return "use fewer rounds, arms or a shorter cooldown"
 }
 
 // validateStem refuses a feature or hardware slug that would make the
@@ -98,13 +118,4 @@ func Round(d time.Duration) string {
 		return d.Round(time.Minute).String()
 	}
 	return d.Round(time.Second).String()
-}
-
-// budgetNote says, for a schedule with a budget, that the budget cannot
-// shorten the campaign below its first look.
-func budgetNote(r Rounds) string {
-	if looks := r.Looks(); r.MaxTime.Duration > 0 && len(looks) > 0 {
-		return fmt.Sprintf(" (max_time stops a campaign only at a look, and the first comes after %d rounds)", looks[0])
-	}
-	return ""
 }

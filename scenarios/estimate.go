@@ -26,9 +26,16 @@ func (s *Scenario) EstimateShape() estimate.Shape {
 }
 
 // Estimate is a rough duration of the whole campaign at its most rounds
-// from the guessed costs (estimate.Guess), as the bound MaxCampaign takes
-// it.
+// from the guessed costs (estimate.Guess).
 func (s *Scenario) Estimate() time.Duration {
 	sh := s.EstimateShape()
 	return estimate.Duration(sh, estimate.Guess(sh))
+}
+
+// Longest is how long the campaign may run at the guessed costs whatever
+// its runs turn out to cost (estimate.Longest), as the bound MaxCampaign
+// takes it.
+func (s *Scenario) Longest() time.Duration {
+	sh := s.EstimateShape()
+	return estimate.Longest(sh, estimate.Guess(sh))
 }

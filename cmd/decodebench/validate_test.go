@@ -34,7 +34,7 @@ func TestValidatePrintsEachProblemOnce(t *testing.T) {
 			t.Errorf("%q printed %d times:\n%s", want, n, errOut.String())
 		}
 	}
-	if !strings.Contains(out.String(), "embedded:llamacpp-speculative.yaml: ok") || !strings.Contains(out.String(), "15 to 30 runs, estimated 10m0s, a guess: an engine start of 5s, 50 tok/s") {
+	if !strings.Contains(out.String(), "embedded:llamacpp-speculative.yaml: ok") || !strings.Contains(out.String(), "15 to 30 runs, estimated 7m22s, a guess: an engine start of 5s, 50 tok/s") {
 		t.Errorf("no estimate for the valid scenario:\n%s", out.String())
 	}
 }
