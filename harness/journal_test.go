@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
@@ -168,5 +170,50 @@ func TestRunErrorClipped(t *testing.T) {
 	}
 	if s := clipError("short"); s != "short" {
 		t.Errorf("short error changed: %q", s)
+	}
+}
+
+// A journal this scenario's campaign cannot have written is refused before
+// anything runs: the resume plans its schedule from the last slot, and a
+// slot of 9e18 once spun it for ever, deaf to SIGTERM.
+func TestResumeRefusesAJournalBeyondTheSchedule(t *testing.T) {
+	s := parseTest(t, testScenario) // 6 rounds × 2 arms
+	for _, c := range []struct {
+		name string
+		runs []schema.Run
+		want string
+	}{
+		{"a slot far past the schedule", []schema.Run{{Seq: 1, Round: 1, Arm: "a"}, {Seq: 9e18, Round: 1, Arm: "b"}}, "slot 9000000000000000000, outside the schedule's 12 runs (2 arms × 6 rounds)"},
+		{"one slot past it", []schema.Run{{Seq: 13, Round: 6, Arm: "a"}}, "slot 13, outside the schedule's 12 runs"},
+		{"slot 0", []schema.Run{{Seq: 0, Round: 1, Arm: "a"}}, "slot 0, outside"},
+		{"slots out of order", []schema.Run{{Seq: 3, Round: 2, Arm: "a"}, {Seq: 2, Round: 1, Arm: "b"}}, "slot 2, after slot 3"},
+		{"a round past the schedule", []schema.Run{{Seq: 1, Round: 7, Arm: "a"}}, "round 7, outside the schedule's 6 rounds"},
+		{"an arm it does not have", []schema.Run{{Seq: 1, Round: 1, Arm: "z"}}, `arm "z", which the scenario does not have`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, dataDir := craftedFolder(t, s, "t-x-2026-01-01")
+			st := state{ScenarioPath: "t.yaml", ScenarioHash: s.Hash(), EngineSHA256: "never-this"}
+			if err := writeStateIn(heldDir(t, dataDir), st); err != nil {
+				t.Fatal(err)
+			}
+			var body []byte
+			for _, r := range c.runs {
+				b, _ := json.Marshal(r)
+				body = append(append(body, b...), '\n')
+			}
+			if err := os.WriteFile(filepath.Join(dataDir, recorder.RunsFile), body, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			_, err := Resume(ctx, dataDir, s, Options{OutDir: out, Progress: io.Discard})
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "nothing was run") {
+				t.Fatalf("resume: %v, want %q", err, c.want)
+			}
+		})
+	}
+	// The campaign's own journal passes.
+	if err := journalFits([]schema.Run{{Seq: 1, Round: 1, Arm: "a"}, {Seq: 2, Round: 1, Arm: "b"}, {Seq: 2, Round: 1, Arm: "b"}, {Seq: 12, Round: 6, Arm: "b"}}, s); err != nil {
+		t.Errorf("a journal the campaign writes (a retried slot included): %v", err)
 	}
 }

@@ -57,6 +57,9 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	if err != nil {
 		return nil, err
 	}
+	if err := journalFits(runs, s); err != nil {
+		return nil, fmt.Errorf("resume %s: %w; nothing was run", dataDir, err)
+	}
 	id, err := machine.Identify(ctx)
 	if err != nil {
 		c.progress.Printf("machine identity incomplete: %v", err)
@@ -89,6 +92,36 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	return c.execute(ctx)
 }
 
+// journalFits refuses a journal that this scenario's campaign cannot have
+// written: a run's slot outside the schedule's most runs (its most rounds
+// × its arms), slots out of order, or a round or an arm the schedule does
+// not have. The resume plans its schedule from the last slot, so a forged
+// one must not make it plan rounds past the scenario's bounds.
+func journalFits(runs []schema.Run, s *scenarios.Scenario) error {
+	rounds := max(s.Schedule.Rounds.Max, s.Schedule.Rounds.Min)
+	most := rounds * len(s.Arms)
+	arms := map[string]bool{}
+	for _, a := range s.Arms {
+		arms[a.Name] = true
+	}
+	prev := 0
+	for i, r := range runs {
+		switch {
+		case r.Seq < 1 || r.Seq > most:
+			return fmt.Errorf("the journal's run %d is slot %d, outside the schedule's %d runs (%d arms × %d rounds): it was not written by this scenario's campaign",
+				i+1, r.Seq, most, len(s.Arms), rounds)
+		case r.Seq < prev:
+			return fmt.Errorf("the journal's run %d is slot %d, after slot %d: a campaign writes its slots in order", i+1, r.Seq, prev)
+		case r.Round < 1 || r.Round > rounds:
+			return fmt.Errorf("the journal's run %d is in round %d, outside the schedule's %d rounds", i+1, r.Round, rounds)
+		case !arms[r.Arm]:
+			return fmt.Errorf("the journal's run %d is of arm %q, which the scenario does not have", i+1, r.Arm)
+		}
+		prev = r.Seq
+	}
+	return nil
+}
+
 // resumePoint returns the index of the next slot to run and its attempt
 // number, given the runs already in the record.
 func (c *campaign) resumePoint() (next, attempt int) {
@@ -112,8 +145,9 @@ func (c *campaign) resumePoint() (next, attempt int) {
 func (c *campaign) resumeSchedule() (*schedule, error) {
 	s := c.scenario
 	sch := &schedule{rounds: s.Schedule.Rounds.Min}
-	for len(c.rec.Runs) > 0 && sch.rounds*len(s.Arms) < c.rec.Runs[len(c.rec.Runs)-1].Seq {
-		sch.rounds++
+	if n := len(c.rec.Runs); n > 0 {
+		// journalFits bounded the last slot by the schedule's most runs.
+		sch.rounds = max(sch.rounds, (c.rec.Runs[n-1].Seq+len(s.Arms)-1)/len(s.Arms))
 	}
 	var err error
 	if sch.plan, err = c.plan(sch.rounds); err != nil {
