@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/recorder"
@@ -50,41 +51,53 @@ func (e *UnresolvedError) Unwrap() error { return e.Err }
 // 1 − alpha, pairing switched off): a reproduction would be judged at
 // other levels than the record, and nothing on this machine mends that.
 type RuleError struct {
-	// Rule is the record's rule.
-	Rule schema.Rule
-	Err  scenarios.Errors
+	// Rule is the record's rule; Overrides its --set overrides.
+	Rule      schema.Rule
+	Overrides []string
+	// Err are the current rule's refusals; Other the scenario's other
+	// errors (an unresolved variable), which --var may mend.
+	Err, Other scenarios.Errors
 }
 
 func (e *RuleError) Error() string {
-	was := "rule " + string(e.Rule)
-	if e.Rule == schema.RuleMedianU {
-		was = "the first rule (the record names none)"
+	was := "the record was judged by rule " + string(e.Rule) + ", so a reproduction could not be judged as it was"
+	switch e.Rule {
+	case schema.RuleMedianU:
+		was = "the record was judged by the first rule (it names none), so a reproduction could not be judged as it was"
+	case schema.RuleCurrent:
+		was = "yet the record claims that rule: it was not written by this decodebench as it stands"
 	}
-	return fmt.Sprintf("the stored scenario asks for what rule %s, by which a new record is judged, refuses; "+
-		"the record was judged by %s, so a reproduction could not be judged as it was:\n%s\n"+
+	again := ""
+	if len(e.Overrides) > 0 {
+		again = ", the record's overrides given again (" + strings.Join(e.Overrides, " ") + ")"
+	}
+	msg := fmt.Sprintf("the stored scenario asks for what rule %s, by which a new record is judged, refuses; %s:\n%s\n"+
 		"To rerun the campaign under rule %s, run a copy of the stored scenario (scenario.yaml in the record's data folder) "+
-		"with those keys changed, and compare the two records with diff",
-		schema.RuleCurrent, was, e.Err.Error(), schema.RuleCurrent)
+		"with those keys changed%s, and compare the two records with diff",
+		schema.RuleCurrent, was, e.Err.Error(), schema.RuleCurrent, again)
+	if len(e.Other) > 0 {
+		msg += "\nIt does not resolve here either:\n" + e.Other.Error()
+	}
+	return msg
 }
 func (e *RuleError) Unwrap() error { return e.Err }
 
-// refusedByRule is the RuleError of errs when the current rule's refusals
-// are all that stops the stored scenario.
+// refusedByRule is the RuleError of err when the current rule refuses
+// any of the stored scenario's keys: first, since no variable mends it.
 func refusedByRule(rec *schema.Record, err error) (*RuleError, bool) {
 	var errs scenarios.Errors
 	if !errors.As(err, &errs) {
 		return nil, false
 	}
-	fatal := errs.Fatal()
-	if len(fatal) == 0 {
-		return nil, false
-	}
-	for _, e := range fatal {
-		if !e.Rule {
-			return nil, false
+	re := &RuleError{Rule: rec.Method.Rule, Overrides: rec.Scenario.Overrides}
+	for _, e := range errs.Fatal() {
+		if e.Rule {
+			re.Err = append(re.Err, e)
+		} else {
+			re.Other = append(re.Other, e)
 		}
 	}
-	return &RuleError{Rule: rec.Method.Rule, Err: fatal}, true
+	return re, len(re.Err) > 0
 }
 
 // Prepare reads the record at path and the scenario stored in its data
