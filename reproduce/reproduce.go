@@ -90,13 +90,7 @@ func refusedByRule(rec *schema.Record, err error) (*RuleError, bool) {
 		return nil, false
 	}
 	re := &RuleError{Rule: rec.Method.Rule, Overrides: rec.Scenario.Overrides}
-	for _, e := range errs.Fatal() {
-		if e.Rule {
-			re.Err = append(re.Err, e)
-		} else {
-			re.Other = append(re.Other, e)
-		}
-	}
+	re.Err, re.Other = errs.ByRule()
 	return re, len(re.Err) > 0
 }
 

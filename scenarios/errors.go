@@ -74,6 +74,19 @@ func (es Errors) Error() string {
 	return strings.Join(lines, "\n")
 }
 
+// ByRule splits the fatal errors into the current rule's refusals
+// (Error.Rule) and the others.
+func (es Errors) ByRule() (rule, other Errors) {
+	for _, e := range es.Fatal() {
+		if e.Rule {
+			rule = append(rule, e)
+		} else {
+			other = append(other, e)
+		}
+	}
+	return rule, other
+}
+
 // Fatal returns the errors that are not warnings.
 func (es Errors) Fatal() Errors {
 	var out Errors

@@ -111,6 +111,11 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				fmt.Fprintln(stderr, w)
 				warnings = append(warnings, w.Error())
 			}
+			if err != nil && resume != "" && refusedByRule(err) {
+				return &exitError{code: 1, msg: fmt.Sprintf("%v\nthe campaign in %s was started by a decodebench whose rule ran this scenario; rule %s, "+
+					"by which its record would now be judged, refuses it, so it cannot be resumed: run the scenario anew with those keys changed; nothing was run",
+					err, resume, schema.RuleCurrent)}
+			}
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
@@ -285,4 +290,15 @@ func printSummaryText(w io.Writer, rec *schema.Record) {
 		}
 		break
 	}
+}
+
+// refusedByRule reports whether err is a scenario's errors of which
+// every one is the current rule's refusal (scenarios.Error.Rule).
+func refusedByRule(err error) bool {
+	var errs scenarios.Errors
+	if !errors.As(err, &errs) {
+		return false
+	}
+	rule, other := errs.ByRule()
+	return len(rule) > 0 && len(other) == 0
 }
