@@ -15,7 +15,13 @@ import (
 // campaign at a look would.
 func budgeted(t *testing.T, rounds int, perRun time.Duration) *campaign {
 	t.Helper()
-	src := strings.Replace(testScenario, "rounds: 6", "rounds: {min: 2, max_time: 1m, every: 2}, cooldown: 0s", 1) + "gates: {max_spread: 0}\n"
+	return budgetedAs(t, "{min: 2, max_time: 1m, every: 2}", rounds, perRun)
+}
+
+// budgetedAs is budgeted with the schedule's rounds given.
+func budgetedAs(t *testing.T, spec string, rounds int, perRun time.Duration) *campaign {
+	t.Helper()
+	src := strings.Replace(testScenario, "rounds: 6", "rounds: "+spec+", cooldown: 0s", 1) + "gates: {max_spread: 0}\n"
 	c := testCampaign(t, src)
 	dir := t.TempDir()
 	c.recPath, c.dataDir = filepath.Join(dir, "t.md"), filepath.Join(dir, "data", "t")
@@ -74,6 +80,20 @@ func TestBudgetPlansLooks(t *testing.T) {
 	c.rec.Runs = c.rec.Runs[:0]
 	if c.scheduleDone(3); len(c.rec.Method.PlannedRounds) != 1 {
 		t.Errorf("a round between looks planned: %v", c.rec.Method.PlannedRounds)
+	}
+}
+
+// A max off the looks' grid (2, 4, then 5) is never looked at under a
+// budget: the look before it is the last, and the campaign says why (it
+// said "the next look would not fit" with the budget far from spent).
+func TestBudgetLookAtMaxOffTheGrid(t *testing.T) {
+	c := budgetedAs(t, "{min: 2, max: 5, max_time: 1m, every: 2}", 4, time.Second) // a round takes 2 s
+	if done, why := c.scheduleDone(2); done {
+		t.Fatalf("the first look stopped: %q", why)
+	}
+	done, why := c.scheduleDone(4)
+	if !done || !strings.Contains(why, "the look at max (5 rounds) is 1 round(s) on, fewer than every (2)") || strings.Contains(why, "would not fit") {
+		t.Errorf("done %v, %q", done, why)
 	}
 }
 

@@ -89,6 +89,11 @@ func (c *campaign) sequentialDone(rounds int) (bool, string) {
 		return true, fmt.Sprintf("sequential look after %d rounds decided every test arm (look %d of %d, %s)", rounds, len(q.Looks), q.PlannedLooks, spentText(q))
 	case done && rounds >= r.Max:
 		return true, fmt.Sprintf("maximum of %d rounds reached at the last sequential look: no decision for every test arm", r.Max)
+	case done && budget && r.Max-rounds < r.Every:
+		// Max off the looks' grid (validate warns): the analysis goes on
+		// only where every more rounds fit, whatever the budget allows.
+		return true, fmt.Sprintf("budget of %s: the look at max (%d rounds) is %d round(s) on, fewer than every (%d), and a budget's look goes on only a whole every further; "+
+			"the look after %d rounds was the last, no decision for every test arm", r.MaxTime, r.Max, r.Max-rounds, r.Every, rounds)
 	case done && budget:
 		return true, fmt.Sprintf("budget of %s: the next look would not fit (a round took %s); the look after %d rounds was the last, no decision for every test arm",
 			r.MaxTime, c.roundTime(rounds).Round(time.Second), rounds)

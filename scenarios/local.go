@@ -222,6 +222,29 @@ func (s *Scenario) warnRounds(p *problems) {
 			"start the looks at %d rounds or more",
 			early, schema.RobustMinRuns, schema.RuleCurrent, schema.RobustMinRuns)
 	}
+	s.warnBudgetGrid(p)
+}
+
+// warnBudgetGrid warns of a budgeted schedule whose max is off its looks'
+// grid (min + a multiple of every): a budget's look goes on only when
+// every more rounds fit, so the look at max, fewer rounds after the one
+// before it, is never taken.
+func (s *Scenario) warnBudgetGrid(p *problems) {
+	r := s.Schedule.Rounds
+	looks := r.Looks()
+	if r.MaxTime.Duration <= 0 || len(looks) < 2 {
+		return
+	}
+	last, before := looks[len(looks)-1], looks[len(looks)-2]
+	if last-before >= r.Every {
+		return
+	}
+	key, what := "schedule.rounds.max", fmt.Sprintf("max (%d)", last)
+	if _, given := s.pos["schedule.rounds.max"]; !given {
+		key, what = "schedule.rounds.max_time", fmt.Sprintf("max (%d by default with a budget)", last)
+	}
+	p.warn(key, "under a budget a look goes on only when every (%d) more rounds fit, so the look at %s, %d round(s) after the one at %d, is never taken: "+
+		"give max: %d or %d (min + a multiple of every)", r.Every, what, last-before, before, before, before+r.Every)
 }
 
 // validateForCurrentRule refuses what the rule new records are written

@@ -104,3 +104,37 @@ func TestOverrideDropsTheBudget(t *testing.T) {
 		t.Errorf("rounds %+v, want the demo's without a budget", r)
 	}
 }
+
+// A budgeted schedule whose max is off its looks' grid is warned of at max
+// (or at max_time, where max is the budget's default); one on the grid,
+// or one without a budget, is not.
+func TestBudgetMaxOffTheGridWarns(t *testing.T) {
+	src, err := ShippedSource("llamacpp-speculative")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const demo = "rounds: {min: 5, max: 10, max_time: 10m, every: 5}"
+	if !strings.Contains(string(src), demo) {
+		t.Fatalf("the demo's rounds are not %q", demo)
+	}
+	for rounds, want := range map[string]string{
+		"{min: 10, max: 23, every: 5, max_time: 10m}": "schedule.rounds.max: under a budget a look goes on only when every (5) more rounds fit, so the look at max (23), 3 round(s) after the one at 20, is never taken: give max: 20 or 25",
+		"{min: 3, every: 5, max_time: 10m}":           "schedule.rounds.max_time: under a budget a look goes on only when every (5) more rounds fit, so the look at max (100 by default with a budget), 2 round(s) after the one at 98",
+		"{min: 5, max: 25, every: 5, max_time: 10m}":  "",
+		"{min: 10, max: 23, every: 5}":                "",
+	} {
+		_, warns, err := Parse("t.yaml", ".", []byte(strings.Replace(string(src), demo, "rounds: "+rounds, 1)), Options{LookupEnv: noEnv})
+		if err != nil {
+			t.Fatalf("%s: %v", rounds, err)
+		}
+		got := ""
+		for _, w := range warns {
+			if strings.Contains(w.Msg, "never taken") {
+				got = w.Key + ": " + w.Msg
+			}
+		}
+		if (want == "") != (got == "") || !strings.HasPrefix(got, want) {
+			t.Errorf("%s: warning %q, want %q", rounds, got, want)
+		}
+	}
+}
