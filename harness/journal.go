@@ -108,10 +108,14 @@ func RepairJournal(path string) (int64, error) {
 	}
 	end := fi.Size()
 	// The last whole line ends at the last newline: search back from
-	// the end, a block at a time.
+	// the end, a block at a time, no further than a run's longest line
+	// (a torn tail longer than that is no run the campaign wrote).
 	buf := make([]byte, 64<<10)
 	keep := int64(0)
 	for off := end; off > 0; {
+		if end-off > recorder.MaxRunLine {
+			return 0, fmt.Errorf("journal %s: its last %d bytes hold no line's end, more than a run's line may be (%d): not a journal a campaign wrote", path, end-off, recorder.MaxRunLine)
+		}
 		n := min(int64(len(buf)), off)
 		off -= n
 		if _, err := f.ReadAt(buf[:n], off); err != nil {

@@ -189,6 +189,9 @@ func TestResumeRefusesAJournalBeyondTheSchedule(t *testing.T) {
 		{"slots out of order", []schema.Run{{Seq: 3, Round: 2, Arm: "a"}, {Seq: 2, Round: 1, Arm: "b"}}, "slot 2, after slot 3"},
 		{"a round past the schedule", []schema.Run{{Seq: 1, Round: 7, Arm: "a"}}, "round 7, outside the schedule's 6 rounds"},
 		{"an arm it does not have", []schema.Run{{Seq: 1, Round: 1, Arm: "z"}}, `arm "z", which the scenario does not have`},
+		// The next attempt once wrapped round to a negative count, which
+		// retried the failing slot without end.
+		{"an attempt past any real one", []schema.Run{{Seq: 1, Round: 1, Arm: "a", Attempt: math.MaxInt}}, "attempt 9223372036854775807 of its slot, outside 0 to 1000000"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, dataDir := craftedFolder(t, s, "t-x-2026-01-01")
@@ -215,5 +218,30 @@ func TestResumeRefusesAJournalBeyondTheSchedule(t *testing.T) {
 	// The campaign's own journal passes.
 	if err := journalFits([]schema.Run{{Seq: 1, Round: 1, Arm: "a"}, {Seq: 2, Round: 1, Arm: "b"}, {Seq: 2, Round: 1, Arm: "b"}, {Seq: 12, Round: 6, Arm: "b"}}, s); err != nil {
 		t.Errorf("a journal the campaign writes (a retried slot included): %v", err)
+	}
+}
+
+// A journal whose tail holds no line end for longer than a run's line may
+// be is refused, not searched back through whole: a sparse file of 30 GB
+// once held a resume for minutes, deaf to SIGTERM.
+func TestRepairJournalBoundsItsSearch(t *testing.T) {
+	path := filepath.Join(t.TempDir(), recorder.RunsFile)
+	whole, _ := json.Marshal(schema.Run{Seq: 1, Round: 1, Arm: "a"})
+	if err := os.WriteFile(path, append(whole, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, 1<<30); err != nil { // sparse: costs no disk
+		t.Fatal(err)
+	}
+	start := time.Now()
+	cut, err := RepairJournal(path)
+	if err == nil || cut != 0 || !strings.Contains(err.Error(), "hold no line's end") {
+		t.Fatalf("cut %d, %v", cut, err)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the repair took %v", d)
+	}
+	if fi, _ := os.Stat(path); fi.Size() != 1<<30 {
+		t.Errorf("the refused journal was cut to %d bytes", fi.Size())
 	}
 }

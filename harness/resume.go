@@ -92,11 +92,17 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	return c.execute(ctx)
 }
 
+// maxAttempt bounds a slot's attempt in a journal: each resume of a
+// campaign stopped on a failed slot tries it once more, so a real journal's
+// attempts are its retries and resumes, far below this.
+const maxAttempt = 1_000_000
+
 // journalFits refuses a journal that this scenario's campaign cannot have
 // written: a run's slot outside the schedule's most runs (its most rounds
 // × its arms), slots out of order, or a round or an arm the schedule does
-// not have. The resume plans its schedule from the last slot, so a forged
-// one must not make it plan rounds past the scenario's bounds.
+// not have, or an attempt out of bounds. The resume plans its schedule from
+// the last slot and its retries from the last attempt, so forged ones must
+// not make it plan rounds past the scenario's bounds or retry without end.
 func journalFits(runs []schema.Run, s *scenarios.Scenario) error {
 	rounds := max(s.Schedule.Rounds.Max, s.Schedule.Rounds.Min)
 	most := rounds * len(s.Arms)
@@ -116,6 +122,8 @@ func journalFits(runs []schema.Run, s *scenarios.Scenario) error {
 			return fmt.Errorf("the journal's run %d is in round %d, outside the schedule's %d rounds", i+1, r.Round, rounds)
 		case !arms[r.Arm]:
 			return fmt.Errorf("the journal's run %d is of arm %q, which the scenario does not have", i+1, r.Arm)
+		case r.Attempt < 0 || r.Attempt > maxAttempt:
+			return fmt.Errorf("the journal's run %d is attempt %d of its slot, outside 0 to %d", i+1, r.Attempt, maxAttempt)
 		}
 		prev = r.Seq
 	}
@@ -135,7 +143,9 @@ func (c *campaign) resumePoint() (next, attempt int) {
 	if c.policy.Failure == schema.FailContinue {
 		return last.Seq, 1
 	}
-	// The last slot failed and the campaign stopped there: try it again.
+	// The last slot failed and the campaign stopped there: try it again
+	// (journalFits bounded the attempt, so the count cannot wrap round
+	// to retries without end).
 	return last.Seq - 1, max(last.Attempt, 1) + 1
 }
 

@@ -392,3 +392,32 @@ func TestEdgeCases(t *testing.T) {
 		}
 	}
 }
+
+// Values a float's last digit apart (100 and the next float above it, as a
+// crafted journal or an engine's rounding gives) render: the axis' tick
+// loop once never ended on them and ran the machine out of memory.
+func TestRenderValuesOneFloatApart(t *testing.T) {
+	runs := fakeCampaign(testArms, 4)
+	for i := range runs {
+		runs[i].Value = 100
+		if i%2 == 1 {
+			runs[i].Value = math.Nextafter(100, 200)
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := Render(runs, testSpec())
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("Render has not returned after a minute")
+	}
+	if ticks := (ticker{}).Ticks(100, math.Nextafter(100, 200)); len(ticks) != 2 {
+		t.Errorf("ticks %+v, want the two ends", ticks)
+	}
+}

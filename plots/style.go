@@ -134,6 +134,9 @@ func shortName(name string, max int) string {
 // default (which aims at three), so values can be read off the y axis.
 type ticker struct{}
 
+// maxTicks bounds the major ticks of an axis.
+const maxTicks = 100
+
 func (ticker) Ticks(min, max float64) []plot.Tick {
 	if !(max > min) {
 		return plot.DefaultTicks{}.Ticks(min, max)
@@ -145,6 +148,11 @@ func (ticker) Ticks(min, max float64) []plot.Tick {
 		prec = 0
 	}
 	first := math.Ceil(min/step) * step
+	if first+step == first || (max-min)/step > maxTicks {
+		// A range within a float's last digits of its values: a step
+		// would not move v, and the loops below would never end.
+		return []plot.Tick{{Value: min, Label: fmt.Sprint(min)}, {Value: max, Label: fmt.Sprint(max)}}
+	}
 	for v := first; v <= max+step*1e-9; v += step {
 		if math.Abs(v) < step*1e-9 {
 			v = 0

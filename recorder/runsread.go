@@ -14,6 +14,9 @@ import (
 // refuses a line (without its newline) of this many bytes or more.
 const maxRunLine = 64 << 20
 
+// MaxRunLine is maxRunLine, for a writer or a repair of the journal.
+const MaxRunLine = maxRunLine
+
 // runsChunk is how many bytes of whole lines EachRun decodes at a time
 // (one line when a line is longer).
 const runsChunk = 4 << 20
