@@ -69,7 +69,7 @@ func (e *RuleError) Error() string {
 	}
 	again := ""
 	if len(e.Overrides) > 0 {
-		again = ", the record's overrides given again (" + strings.Join(e.Overrides, " ") + ")"
+		again = ", the record's overrides given again (--set " + strings.Join(e.Overrides, " --set ") + ")"
 	}
 	msg := fmt.Sprintf("the stored scenario asks for what rule %s, by which a new record is judged, refuses; %s:\n%s\n"+
 		"To rerun the campaign under rule %s, run a copy of the stored scenario (scenario.yaml in the record's data folder) "+

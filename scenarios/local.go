@@ -243,8 +243,12 @@ func (s *Scenario) warnBudgetGrid(p *problems) {
 	if _, given := s.pos["schedule.rounds.max"]; !given {
 		key, what = "schedule.rounds.max_time", fmt.Sprintf("max (%d by default with a budget)", last)
 	}
+	give := fmt.Sprintf("max: %d or %d", before, before+r.Every)
+	if before+r.Every > MaxRounds {
+		give = fmt.Sprintf("max: %d", before)
+	}
 	p.warn(key, "under a budget a look goes on only when every (%d) more rounds fit, so the look at %s, %d round(s) after the one at %d, is never taken: "+
-		"give max: %d or %d (min + a multiple of every)", r.Every, what, last-before, before, before, before+r.Every)
+		"give %s (min + a multiple of every)", r.Every, what, last-before, before, give)
 }
 
 // validateForCurrentRule refuses what the rule new records are written

@@ -122,6 +122,8 @@ func TestBudgetMaxOffTheGridWarns(t *testing.T) {
 		"{min: 3, every: 5, max_time: 10m}":           "schedule.rounds.max_time: under a budget a look goes on only when every (5) more rounds fit, so the look at max (100 by default with a budget), 2 round(s) after the one at 98",
 		"{min: 5, max: 25, every: 5, max_time: 10m}":  "",
 		"{min: 10, max: 23, every: 5}":                "",
+		// A max past the grid's next look would be over the rounds' limit.
+		"{min: 3, max: 1000, every: 5, max_time: 1h}": "schedule.rounds.max: under a budget a look goes on only when every (5) more rounds fit, so the look at max (1000), 2 round(s) after the one at 998, is never taken: give max: 998 (min",
 	} {
 		_, warns, err := Parse("t.yaml", ".", []byte(strings.Replace(string(src), demo, "rounds: "+rounds, 1)), Options{LookupEnv: noEnv})
 		if err != nil {

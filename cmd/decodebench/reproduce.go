@@ -57,7 +57,7 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 			var refused *reproduce.RuleError
 			switch {
 			case errors.As(err, &refused) && len(refused.Other) > 0:
-				return &exitError{code: 1, msg: "reproduce: " + err.Error() + "\n(point its variables at this machine with --var NAME=VALUE)\nnothing was run"}
+				return &exitError{code: 1, msg: "reproduce: " + err.Error() + "\n(where a variable does not resolve, point it at this machine with --var NAME=VALUE)\nnothing was run"}
 			case errors.As(err, &refused):
 				return &exitError{code: 1, msg: "reproduce: " + err.Error() + "\nnothing was run"}
 			case errors.As(err, &unresolved):

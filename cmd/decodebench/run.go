@@ -84,11 +84,13 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			out := c.String("out")
 			load := scenarios.Options{Set: set}
 			var rs harness.ResumeState
+			fromState := false // the scenario is the campaign's own (its path, or its stored copy)
 			if resume != "" {
 				var err error
 				if rs, err = resumeState(&resume, &arg, &out); err != nil {
 					return &exitError{code: 1, msg: err.Error()}
 				}
+				fromState = arg == ""
 				if arg == "" {
 					arg, load.Set = rs.ScenarioPath, rs.Overrides
 					if _, err := os.Stat(arg); err != nil && !strings.HasPrefix(arg, "embedded:") {
@@ -111,7 +113,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				fmt.Fprintln(stderr, w)
 				warnings = append(warnings, w.Error())
 			}
-			if err != nil && resume != "" && refusedByRule(err) {
+			if err != nil && fromState && refusedByRule(err) {
 				return &exitError{code: 1, msg: fmt.Sprintf("%v\nthe campaign in %s was started by a decodebench whose rule ran this scenario; rule %s, "+
 					"by which its record would now be judged, refuses it, so it cannot be resumed: run the scenario anew with those keys changed; nothing was run",
 					err, resume, schema.RuleCurrent)}
