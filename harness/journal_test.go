@@ -186,9 +186,13 @@ func TestResumeRefusesAJournalBeyondTheSchedule(t *testing.T) {
 		{"a slot far past the schedule", []schema.Run{{Seq: 1, Round: 1, Arm: "a"}, {Seq: 9e18, Round: 1, Arm: "b"}}, "slot 9000000000000000000, outside the schedule's 12 runs (2 arms × 6 rounds)"},
 		{"one slot past it", []schema.Run{{Seq: 13, Round: 6, Arm: "a"}}, "slot 13, outside the schedule's 12 runs"},
 		{"slot 0", []schema.Run{{Seq: 0, Round: 1, Arm: "a"}}, "slot 0, outside"},
-		{"slots out of order", []schema.Run{{Seq: 3, Round: 2, Arm: "a"}, {Seq: 2, Round: 1, Arm: "b"}}, "slot 2, after slot 3"},
-		{"a round past the schedule", []schema.Run{{Seq: 1, Round: 7, Arm: "a"}}, "round 7, outside the schedule's 6 rounds"},
-		{"an arm it does not have", []schema.Run{{Seq: 1, Round: 1, Arm: "z"}}, `arm "z", which the scenario does not have`},
+		{"slots out of order", []schema.Run{{Seq: 3, Round: 2, Arm: "b"}, {Seq: 2, Round: 1, Arm: "b"}}, "slot 2, after slot 3"},
+		{"a round past the schedule", []schema.Run{{Seq: 1, Round: 7, Arm: "a"}}, `slot 1, is round 7 of arm "a", where the plan has round 1 of arm "a"`},
+		// A last round forged onto the first slot would make the first
+		// look the last.
+		{"the last round on the first slot", []schema.Run{{Seq: 1, Round: 6, Arm: "a"}}, `slot 1, is round 6 of arm "a", where the plan has round 1 of arm "a"`},
+		{"another arm than the plan's", []schema.Run{{Seq: 1, Round: 1, Arm: "b"}}, `slot 1, is round 1 of arm "b", where the plan has round 1 of arm "a"`},
+		{"an arm it does not have", []schema.Run{{Seq: 1, Round: 1, Arm: "z"}}, `slot 1, is round 1 of arm "z"`},
 		// The next attempt once wrapped round to a negative count, which
 		// retried the failing slot without end.
 		{"an attempt past any real one", []schema.Run{{Seq: 1, Round: 1, Arm: "a", Attempt: math.MaxInt}}, "attempt 9223372036854775807 of its slot, outside 0 to 1000000"},
@@ -215,9 +219,19 @@ func TestResumeRefusesAJournalBeyondTheSchedule(t *testing.T) {
 			}
 		})
 	}
-	// The campaign's own journal passes.
-	if err := journalFits([]schema.Run{{Seq: 1, Round: 1, Arm: "a"}, {Seq: 2, Round: 1, Arm: "b"}, {Seq: 2, Round: 1, Arm: "b"}, {Seq: 12, Round: 6, Arm: "b"}}, s); err != nil {
-		t.Errorf("a journal the campaign writes (a retried slot included): %v", err)
+	// The campaign's own journal passes: its plan's slots in order, a
+	// retried slot and a resume's attempts included.
+	c := testCampaign(t, testScenario)
+	plan, err := c.plan(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []schema.Run
+	for _, sl := range []Slot{plan[0], plan[1], plan[1], plan[1], plan[11]} {
+		runs = append(runs, schema.Run{Seq: sl.Seq, Round: sl.Round, Arm: sl.Arm, Attempt: len(runs) + 1})
+	}
+	if err := c.journalFits(runs); err != nil {
+		t.Errorf("a journal the campaign writes: %v", err)
 	}
 }
 

@@ -57,7 +57,7 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	if err != nil {
 		return nil, err
 	}
-	if err := journalFits(runs, s); err != nil {
+	if err := c.journalFits(runs); err != nil {
 		return nil, fmt.Errorf("resume %s: %w; nothing was run", dataDir, err)
 	}
 	id, err := machine.Identify(ctx)
@@ -99,29 +99,29 @@ const maxAttempt = 1_000_000
 
 // journalFits refuses a journal that this scenario's campaign cannot have
 // written: a run's slot outside the schedule's most runs (its most rounds
-// × its arms), slots out of order, or a round or an arm the schedule does
-// not have, or an attempt out of bounds. The resume plans its schedule from
-// the last slot and its retries from the last attempt, so forged ones must
-// not make it plan rounds past the scenario's bounds or retry without end.
-func journalFits(runs []schema.Run, s *scenarios.Scenario) error {
+// × its arms), slots out of order, a slot whose round or arm is not the
+// plan's, or an attempt out of bounds. The resume plans its schedule from
+// the last slot, its retries from the last attempt and its looks from the
+// rounds run, so forged ones must not make it plan rounds past the
+// scenario's bounds, retry without end, or take a first look for the last.
+func (c *campaign) journalFits(runs []schema.Run) error {
+	s := c.scenario
 	rounds := max(s.Schedule.Rounds.Max, s.Schedule.Rounds.Min)
-	most := rounds * len(s.Arms)
-	arms := map[string]bool{}
-	for _, a := range s.Arms {
-		arms[a.Name] = true
+	plan, err := c.plan(rounds)
+	if err != nil {
+		return err
 	}
 	prev := 0
 	for i, r := range runs {
 		switch {
-		case r.Seq < 1 || r.Seq > most:
+		case r.Seq < 1 || r.Seq > len(plan):
 			return fmt.Errorf("the journal's run %d is slot %d, outside the schedule's %d runs (%d arms × %d rounds): it was not written by this scenario's campaign",
-				i+1, r.Seq, most, len(s.Arms), rounds)
+				i+1, r.Seq, len(plan), len(s.Arms), rounds)
 		case r.Seq < prev:
 			return fmt.Errorf("the journal's run %d is slot %d, after slot %d: a campaign writes its slots in order", i+1, r.Seq, prev)
-		case r.Round < 1 || r.Round > rounds:
-			return fmt.Errorf("the journal's run %d is in round %d, outside the schedule's %d rounds", i+1, r.Round, rounds)
-		case !arms[r.Arm]:
-			return fmt.Errorf("the journal's run %d is of arm %q, which the scenario does not have", i+1, r.Arm)
+		case r.Round != plan[r.Seq-1].Round || r.Arm != plan[r.Seq-1].Arm:
+			return fmt.Errorf("the journal's run %d, slot %d, is round %d of arm %q, where the plan has round %d of arm %q",
+				i+1, r.Seq, r.Round, r.Arm, plan[r.Seq-1].Round, plan[r.Seq-1].Arm)
 		case r.Attempt < 0 || r.Attempt > maxAttempt:
 			return fmt.Errorf("the journal's run %d is attempt %d of its slot, outside 0 to %d", i+1, r.Attempt, maxAttempt)
 		}
