@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/decodebench/decodebench/internal/termsafe"
+	"github.com/decodebench/decodebench/reproduce"
 	"io"
 	"os"
 	"path/filepath"
@@ -56,6 +58,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			&cli.IntFlag{Name: "rounds", Usage: "measured runs per arm, instead of the scenario's schedule.rounds"},
 			&cli.GenericFlag{Name: "set", Value: &repeatable{}, Usage: "override one value of the scenario, `KEY=VALUE` (dotted path, e.g. schedule.cooldown=0s); repeatable"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (arms, engine commands, order, estimated duration) and run nothing"},
+			&cli.BoolFlag{Name: "yes", Usage: "with --resume from the campaign's stored copy of its scenario (its own file is gone): run the commands it names without asking"},
 			waitLockFlag,
 			&cli.GenericFlag{Name: "github-summary", Value: newSummaryFlag(), Usage: "append the verdict and headline table to `[FILE]`, $GITHUB_STEP_SUMMARY when none is given (default on when it is set; --github-summary=false turns it off)"},
 		},
@@ -85,6 +88,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			load := scenarios.Options{Set: set}
 			var rs harness.ResumeState
 			fromState := false // the scenario is the campaign's own (its path, or its stored copy)
+			gone := ""         // the campaign's scenario, when it is gone and its stored copy is read
 			if resume != "" {
 				var err error
 				if rs, err = resumeState(&resume, &arg, &out); err != nil {
@@ -95,8 +99,10 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 					arg, load.Set = rs.ScenarioPath, rs.Overrides
 					if _, err := os.Stat(arg); err != nil && !strings.HasPrefix(arg, "embedded:") {
 						// A scenario no longer there (compare's, which
-						// was never a file): the copy the campaign stored.
-						arg = filepath.Join(resume, recorder.ScenarioFile)
+						// was never a file): the copy the campaign stored,
+						// which runs only once its commands were shown
+						// and allowed (the folder may be someone else's).
+						gone, arg = arg, filepath.Join(resume, recorder.ScenarioFile)
 					}
 				}
 				load.LookupEnv = rs.LookupEnv
@@ -126,6 +132,15 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				plans := newPlanRecords(c.Context, est.Dir)
 				p := planner.New(s, plans.Host(s), planner.Options{})
 				return console.DryRun(c.App.Writer, s, est.Costs(s.EstimateShape()), est.Dir, "plan: "+console.PlanLine(p, s.Feature, est.Dir))
+			}
+			if gone != "" && !c.Bool("yes") {
+				fmt.Fprintf(c.App.Writer, "The campaign's scenario %s is no longer there; the resume would run the copy its data folder stores, %s, which may come from someone else:\n",
+					termsafe.String(gone), termsafe.String(arg))
+				reproduce.WriteEngines(c.App.Writer, s)
+				ok, err := reproduce.Confirm(c.App.Reader, c.App.Writer)
+				if err != nil || !ok {
+					return &exitError{code: 1, msg: "run --resume: not confirmed; nothing was run (--yes runs the stored copy without asking)"}
+				}
 			}
 			outDir, err := outFolder(out, c.IsSet("out"), resume != "")
 			if err != nil {
