@@ -38,27 +38,27 @@ type Shape struct {
 // campaign only at a look, so one shorter than the first look does not
 // shorten it (nor hide its length from MaxCampaign's bound).
 func Duration(s Shape, c Costs) time.Duration {
-	if e := float64(Rounds(s, c)) * roundCost(s, c); e < float64(1<<62) {
+	if e := float64(rounds(s, c)) * roundCost(s, c); e < float64(1<<62) {
 		return time.Duration(e)
 	}
 	return time.Duration(1 << 62)
 }
 
-// Rounds are the most rounds Duration counts: the schedule's, or with a
+// rounds are the most rounds Duration counts: the schedule's, or with a
 // budget the last look's that fits in it at c's costs, at least the first
 // look's.
-func Rounds(s Shape, c Costs) int {
+func rounds(s Shape, c Costs) int {
 	if s.Budget <= 0 || len(s.Looks) == 0 {
 		return s.Rounds
 	}
 	round := roundCost(s, c)
-	rounds := s.Looks[0]
+	n := s.Looks[0]
 	for _, l := range s.Looks[1:] {
 		if float64(l)*round <= float64(s.Budget) {
-			rounds = l
+			n = l
 		}
 	}
-	return rounds
+	return n
 }
 
 // Longest is how long the campaign may run at c's costs whatever its runs
