@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/decodebench/decodebench/internal/termsafe"
-	"github.com/decodebench/decodebench/reproduce"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,8 +13,10 @@ import (
 	"github.com/decodebench/decodebench/console"
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/planner"
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/reproduce"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
