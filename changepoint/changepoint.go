@@ -117,23 +117,26 @@ func measure(xs []float64, cps []int) []Step {
 
 // bestSplit is the split τ (the first index of the right part) of xs that
 // maximises E-divisive's statistic q̂ with exponent 1, each part at least
-// m long; computed in O(n²) with running sums of pairwise distances.
+// m long. The sums of pairwise distances come from rowDistances in
+// O(n log n), so that binary segmentation over a long series (a history of
+// thousands of records, or a crafted one) stays near O(n log² n) rather
+// than the cubic cost of summing every pair at every split.
 func bestSplit(xs []float64, m int) (int, bool) {
 	n := len(xs)
 	if n < 2*m {
 		return 0, false
 	}
-	// rowL[k] = Σ_{i<k} |x_i − x_k|, rowR[k] = Σ_{j>k} |x_k − x_j|.
-	rowL := make([]float64, n)
-	rowR := make([]float64, n)
+	rowL, rowR := rowDistances(xs)
+	return scan(rowL, rowR, m), true
+}
+
+// scan is the τ with the largest q̂, given the rows of pairwise distances
+// (see rowDistances).
+func scan(rowL, rowR []float64, m int) int {
+	n := len(rowL)
 	total := 0.0
-	for k := range n {
-		for i := range k {
-			d := math.Abs(xs[i] - xs[k])
-			rowL[k] += d
-			rowR[i] += d
-			total += d
-		}
+	for _, d := range rowL {
+		total += d
 	}
 	wl, wr := 0.0, total // within the left part, within the right part
 	best, bestQ := 0, math.Inf(-1)
@@ -150,7 +153,54 @@ func bestSplit(xs []float64, m int) (int, bool) {
 			best, bestQ = tau, q
 		}
 	}
-	return best, true
+	return best
+}
+
+// rowDistances returns rowL[k] = Σ_{i<k} |x_i − x_k| and rowR[k] =
+// Σ_{j>k} |x_k − x_j|. Each is one pass over xs with Fenwick trees of the
+// count and the sum of the values seen so far, indexed by rank: the
+// values below x_k contribute x_k·count − sum, those above sum − x_k·count.
+// The values are centred on their median first, so the sums cancel
+// little.
+func rowDistances(xs []float64) (rowL, rowR []float64) {
+	n := len(xs)
+	sorted := slices.Clone(xs)
+	slices.Sort(sorted)
+	mid := sorted[n/2]
+	c := make([]float64, n)
+	rank := make([]int, n) // 1-based rank among the distinct values
+	for i, x := range xs {
+		c[i] = x - mid
+		r, _ := slices.BinarySearch(sorted, x)
+		rank[i] = r + 1
+	}
+	pass := func(order func(i int) int, row []float64) {
+		cnt := make([]float64, n+1)
+		sum := make([]float64, n+1)
+		seen, seenSum := 0.0, 0.0
+		for i := range n {
+			k := order(i)
+			x, r := c[k], rank[k]
+			below, belowSum := 0.0, 0.0 // values ≤ x_k seen so far
+			for j := r; j > 0; j -= j & -j {
+				below += cnt[j]
+				belowSum += sum[j]
+			}
+			above, aboveSum := seen-below, seenSum-belowSum
+			row[k] = x*below - belowSum + aboveSum - x*above
+			for j := r; j <= n; j += j & -j {
+				cnt[j]++
+				sum[j] += x
+			}
+			seen++
+			seenSum += x
+		}
+	}
+	rowL = make([]float64, n)
+	rowR = make([]float64, n)
+	pass(func(i int) int { return i }, rowL)
+	pass(func(i int) int { return n - 1 - i }, rowR)
+	return rowL, rowR
 }
 
 // test is the two-sample Student's t-test (pooled variance) between a and
