@@ -101,16 +101,24 @@ func check(p *problems, key string, n *yaml.Node, t reflect.Type) bool {
 		n = n.Alias
 	}
 	p.pos[key] = Pos{n.Line, n.Column}
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-		return true // an empty value leaves the zero value
-	}
-	if n.Kind == yaml.MappingNode {
-		uniqueKeys(p, key, n)
-	}
 	fail := func(format string, args ...any) bool {
 		p.at(key, format, args...)
 		p.dropped = append(p.dropped, key)
 		return false
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		switch n.Value {
+		case "", "~", "null", "Null", "NULL":
+			// An empty value is the key left out: its default applies.
+			// Counted as given, it left the zero value, and `max_spread:`
+			// switched the spread gate off where its default is 4%.
+			delete(p.pos, key)
+			return true
+		}
+		return fail("%q is tagged !!null, which has no value: give it without the tag, or leave the key out", n.Value)
+	}
+	if n.Kind == yaml.MappingNode {
+		uniqueKeys(p, key, n)
 	}
 	if reflect.PointerTo(t).Implements(nodeCheckerType) {
 		if msg := reflect.New(t).Interface().(nodeChecker).checkNode(n); msg != "" {

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -41,5 +42,27 @@ func TestProblemsReportedOnce(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "shuffle") {
 		t.Errorf("error lost: %v", err)
+	}
+}
+
+// An empty value is the key left out: its default applies, where counted
+// as given it left the zero value and `max_spread:` switched the spread
+// gate off (its default is 4%), `warmup:` skipped the warmups and
+// `min_effect: ~` let any change count.
+func TestEmptyValueTakesTheDefault(t *testing.T) {
+	src, err := os.ReadFile("testdata/bad/bad-fraction.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := strings.Replace(string(src), "gates: {max_spread: four percent}", "gates: {max_spread: , max_drift: null}\nstats: {min_effect: ~, alpha: }", 1)
+	y = strings.Replace(y, "  warmup: 1\n", "  warmup:\n", 1)
+	s, errs, err := Parse("t.yaml", ".", []byte(y), Options{LookupEnv: noEnv})
+	if err != nil || len(errs.Fatal()) > 0 {
+		t.Fatalf("%v %v", err, errs)
+	}
+	g, st := s.Gates, s.Stats
+	if g.MaxSpread != DefaultMaxSpread || g.MaxDrift != DefaultMaxDrift || st.MinEffect != DefaultMinEffect || st.Alpha != DefaultAlpha || s.Schedule.Warmup != defaultWarmup {
+		t.Errorf("max_spread %s, max_drift %s, min_effect %s, alpha %s, warmup %d: want the defaults %v, %v, %v, %v, %d",
+			g.MaxSpread, g.MaxDrift, st.MinEffect, st.Alpha, s.Schedule.Warmup, DefaultMaxSpread, DefaultMaxDrift, DefaultMinEffect, DefaultAlpha, defaultWarmup)
 	}
 }

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -22,6 +23,11 @@ func parseFraction(s string) (Fraction, error) {
 	f, err := strconv.ParseFloat(t, 64)
 	if err != nil {
 		return 0, fmt.Errorf("%q is not a number or a percentage such as 4%%", s)
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		// A NaN passes every range check written as a comparison, and no
+		// record can store it.
+		return 0, fmt.Errorf("%q is not a finite number: give a number or a percentage such as 4%%", s)
 	}
 	return Fraction(f * scale), nil
 }

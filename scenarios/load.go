@@ -80,7 +80,14 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 	// keys, wrong types), so that every problem is reported in one pass.
 	decoded := len(p.errs)
 	s.validate(p)
-	raw := s.unresolvedJSON()
+	raw, err := s.unresolvedJSON()
+	if err != nil && len(p.errs) == 0 {
+		// The hash of a scenario that cannot be stored would be the hash
+		// of nothing, shared by every such scenario (parseFraction refuses
+		// and validate the non-finite values that could cause it, and
+		// their own errors say where).
+		p.at("", "cannot be stored in a record: %v", err)
+	}
 	s.rawBins = map[string]string{}
 	if len(s.Engine.Command) > 0 {
 		s.rawBins["engine.command[0]"] = s.Engine.Command[0]
@@ -257,11 +264,10 @@ func (s *Scenario) Hash() string { return s.meaning }
 
 // unresolvedJSON is the scenario as decoded, before ${VAR} expansion, less
 // the prompt file's path (its content counts instead, see semanticHash).
-func (s *Scenario) unresolvedJSON() []byte {
+func (s *Scenario) unresolvedJSON() ([]byte, error) {
 	cp := *s
 	cp.Engine.Request.PromptFile = ""
-	b, _ := json.Marshal(&cp)
-	return b
+	return json.Marshal(&cp)
 }
 
 // semanticHash hashes the unresolved scenario and, when the prompt came

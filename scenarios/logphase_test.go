@@ -40,7 +40,7 @@ func TestStartupPhaseCounter(t *testing.T) {
 	if err != nil || plain.Policy.Counters[0].Phase != schema.PhaseWindow {
 		t.Fatalf("a log counter without phase: %v %+v", err, plain)
 	}
-	if strings.Contains(string(plain.unresolvedJSON()), "phase") {
+	if raw, err := plain.unresolvedJSON(); err != nil || strings.Contains(string(raw), "phase") {
 		t.Error("a scenario without phase hashes another JSON than before the key")
 	}
 	for edit, want := range map[[2]string]string{

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"time"
@@ -79,8 +80,8 @@ func (s *Scenario) validate(p *problems) {
 	if r.EventTimes && e.IsCommand() {
 		p.at("engine.request.event_times", "a command engine's output is read when it exits: there are no token arrival times")
 	}
-	if r.Temperature < 0 {
-		p.at("engine.request.temperature", "must not be negative")
+	if !(r.Temperature >= 0) || math.IsInf(r.Temperature, 0) {
+		p.at("engine.request.temperature", "must be a finite number, not negative (got %g)", r.Temperature)
 	}
 	if r.Timeout.Duration < 0 {
 		p.at("engine.request.timeout", "must not be negative")
@@ -300,7 +301,7 @@ func contains(list []string, s string) bool {
 // settings.
 func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 	unit := func(key string, f Fraction, lo, hi float64, what string) {
-		if float64(f) <= lo || float64(f) >= hi {
+		if !(float64(f) > lo && float64(f) < hi) {
 			p.at(key, "%s must be between %s and %s (got %s)", what, Fraction(lo), Fraction(hi), f)
 		}
 	}
@@ -308,9 +309,12 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 	unit("stats.alpha", s.Stats.Alpha, 0, 0.5, "alpha")
 	for key, f := range map[string]Fraction{"stats.min_effect": s.Stats.MinEffect, "gates.max_spread": s.Gates.MaxSpread,
 		"gates.max_contended": s.Gates.MaxContended, "gates.contended_cpu": s.Gates.ContendedCPU, "gates.max_drift": s.Gates.MaxDrift} {
-		if f < 0 {
+		if !(f >= 0) {
 			p.at(key, "must not be negative (0 disables it)")
 		}
+	}
+	if f := s.Stats.MinEffect; f >= 1 {
+		p.at("stats.min_effect", "must be below 100%% (got %s): a change of 100%% or more down cannot happen, so no decrease could count", f)
 	}
 	controls := 0
 	for i, a := range s.Arms {
@@ -354,7 +358,7 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 			p.at(fmt.Sprintf("exactness.strip[%d]", i), "invalid regular expression: %v", err)
 		}
 	}
-	if x.NearTie < 0 || x.NearTie > 5 {
+	if !(x.NearTie >= 0 && x.NearTie <= 5) {
 		p.at("exactness.near_tie", "%g nats is outside [0, 5]: the near-tie threshold is a difference of log-probabilities", x.NearTie)
 	}
 	if s.Engine.Request.Temperature > 0 {
