@@ -16,47 +16,30 @@ import (
 // scenario as the campaign starts.
 func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started time.Time) *schema.Record {
 	s := c.scenario
-	p := c.policy
 	c.rule = analysis.Current()
 	rec := &schema.Record{
 		Schema:   schema.SchemaV5,
-		Feature:  s.Feature,
-		Title:    s.Title,
-		Issue:    s.Issue,
 		Hardware: hw,
 		Date:     date,
 		Machine:  id,
 		Scenario: schema.ScenarioInfo{
-			Path:            s.Path,
-			Hash:            s.Hash(),
-			Baseline:        s.Baseline,
-			Primary:         s.Metrics.Primary,
-			Vars:            listedVars(s, c.redact),
-			AllowUnverified: s.AllowUnverified,
-			Request: schema.RequestInfo{
-				Endpoint: s.Engine.Request.Endpoint, Prompt: s.Engine.Request.Prompt, MaxTokens: s.Engine.Request.MaxTokens,
-				Temperature: s.Engine.Request.Temperature, Seed: s.Engine.Request.Seed, IgnoreEOS: s.Engine.Request.IgnoreEOS,
-			},
+			Path:      s.Path,
+			Hash:      s.Hash(),
+			Vars:      listedVars(s, c.redact),
 			Warnings:  c.opt.ScenarioWarnings,
 			Overrides: s.Overrides,
 		},
 		Method: schema.Method{
-			EngineKind: commandKind(s),
-			Rounds:     s.Schedule.Rounds.Min, Warmup: s.Schedule.Warmup, Requests: p.Schedule.Requests, Order: p.Schedule.Order, Seed: s.Schedule.Seed,
-			Cooldown: s.Schedule.Cooldown.String(), Started: started, Rule: c.rule.Name,
+			Started: started, Rule: c.rule.Name,
 			Version: c.opt.Version, Commit: c.opt.Commit, Dirty: c.opt.Dirty,
-			OnFailure: p.Failure, Outliers: p.Outliers,
-			Confidence: p.Stats.Confidence, Alpha: p.Stats.Alpha, MinEffect: p.Stats.MinEffect,
-			MaxSpread: p.Gates.MaxSpread, MaxContended: p.Gates.MaxContended,
-			ContendedCPU: p.Gates.ContendedCPU, MaxDrift: p.Gates.MaxDrift, Resamples: p.Stats.Resamples,
-			PoolControl: p.Stats.PoolControl,
 		},
 	}
-	if b := s.Schedule.Rounds.MaxTime.Duration; b > 0 {
-		rec.Method.MaxTime = b.String()
-	}
-	for _, n := range s.Unmeasured {
-		rec.Scenario.Unmeasured = append(rec.Scenario.Unmeasured, string(n))
+	// What the scenario alone decides; check compares it with the stored
+	// scenario's.
+	s.Frame(rec)
+	for i, a := range s.Arms {
+		l := s.Launch(a.Name)
+		rec.Scenario.Arms[i].Command, rec.Scenario.Arms[i].Env = c.redact.Args(l.Command), c.redact.Env(l.Env)
 	}
 	rel, err := filepath.Rel(filepath.Dir(c.recPath), c.dataDir)
 	if err != nil {
@@ -64,23 +47,6 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 	}
 	rec.DataDir = filepath.ToSlash(rel)
 	rec.Places = places()
-	for _, a := range s.Arms {
-		l := s.Launch(a.Name)
-		rec.Scenario.Arms = append(rec.Scenario.Arms, schema.ArmInfo{
-			Name:    a.Name,
-			Command: c.redact.Args(l.Command),
-			Env:     c.redact.Env(l.Env),
-			Control: a.Control,
-		})
-		rec.Method.PrefixCache = append(rec.Method.PrefixCache, schema.ArmPrefixCache{Arm: a.Name, State: p.PrefixCache.State, Why: string(p.PrefixCache.Why)})
-	}
-	for i, sc := range s.Counters {
-		cs := schema.CounterSpec{Name: sc.Name, Kind: p.Counters[i].Kind, Expr: p.Counters[i].Expr, Expect: sc.Expect}
-		if p.Counters[i].Phase == schema.PhaseStartup {
-			cs.Phase = schema.PhaseStartup // a window counter's record is as before
-		}
-		rec.Counters = append(rec.Counters, cs)
-	}
 	return rec
 }
 

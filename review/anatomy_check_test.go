@@ -31,10 +31,14 @@ func TestCheckAnatomy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Two measured requests a start, as a --set override the record
+	// states (check compares the method with the stored scenario's).
+	rec.Scenario.Overrides = append(rec.Scenario.Overrides, "schedule.requests=2")
 	s, _, err := scenarios.Parse(recorder.ScenarioFile, srcData, scen, scenarios.Options{Offline: true, PromptText: rec.Scenario.Request.Prompt, Set: rec.Scenario.Overrides})
 	if err != nil {
 		t.Fatal(err)
 	}
+	rec.Scenario.Hash = s.Hash()
 	rec.Method.Requests, rec.Method.Warmup = 2, 1
 	for _, a := range rec.Scenario.Arms {
 		rec.Method.PrefixCache = append(rec.Method.PrefixCache, schema.ArmPrefixCache{Arm: a.Name, State: schema.PrefixCacheDisabled, Why: string(scenarios.PrefixCacheByPreset)})

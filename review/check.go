@@ -114,6 +114,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	if s.Hash() != rec.Scenario.Hash {
 		add("Summary", "stored scenario hashes to %.12s, the record names %.12s", s.Hash(), rec.Scenario.Hash)
 	}
+	probs = append(probs, checkFrame(s, rec)...)
 	probs = append(probs, checkAnalysis(s.Policy, rec)...)
 	probs = append(probs, checkRendering(src, rec)...)
 	return probs

@@ -65,8 +65,11 @@ type ConfirmOptions struct {
 	// Rule is DefaultConfirmRule when zero.
 	Rule ConfirmRule
 	// Force compares records whose verdict says their numbers must not be
-	// used.
+	// used, and records that fail check.
 	Force bool
+	// Problems are what Check found in the second session's new and old
+	// records: one that fails check is refused.
+	Problems [2][]Problem
 }
 
 // ArmConfirmation is one gated arm's ratio to its baseline over the
@@ -189,7 +192,7 @@ func Confirm(d Diff, old, nu *schema.Record, second SecondSession, opt ConfirmOp
 	if !shared {
 		records = append(records, campaign{second.OldPath, second.Old})
 	}
-	if c.Refused = confirmRefusals(records, opt.Force); len(c.Refused) > 0 || d.Family == nil {
+	if c.Refused = confirmRefusals(records, opt.Force, opt.Problems); len(c.Refused) > 0 || d.Family == nil {
 		return c
 	}
 	for _, r := range d.Ratios {
@@ -223,10 +226,13 @@ type campaign struct {
 // confirmRefusals says why the sessions cannot confirm anything: a record
 // whose verdict makes its numbers unfit (unless force), one campaign given
 // as two records, or a second session of another scenario's arms.
-func confirmRefusals(records []campaign, force bool) []string {
+func confirmRefusals(records []campaign, force bool, problems [2][]Problem) []string {
 	names := []string{"the first session's old record", "the first session's new record", "the second session's new record", "the second session's old record"}
 	var out []string
 	for i := 2; i < len(records); i++ {
+		if p := problems[i-2]; len(p) > 0 && !force {
+			out = append(out, fmt.Sprintf("%s fails check (%d problem(s); the first: %s): decodebench check lists them (--force uses it anyway)", names[i], len(p), p[0]))
+		}
 		switch v := records[i].rec.Verdict; v {
 		case schema.Valid, schema.Unverified:
 		default:

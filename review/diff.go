@@ -102,8 +102,13 @@ type DiffOptions struct {
 	// Threshold is the smallest relative change that counts (default 2%).
 	Threshold float64
 	// Force compares records whose verdict says their numbers must not be
-	// used.
+	// used, and records that fail check.
 	Force bool
+	// Problems are what Check found in the old and the new record: a
+	// record that fails check is refused (a data block edited apart from
+	// its stored scenario could name another primary metric, baseline or
+	// alpha to gate on).
+	Problems [2][]Problem
 }
 
 // Compare diffs two records, both loaded with their runs.
@@ -113,10 +118,17 @@ func Compare(oldPath string, old *schema.Record, newPath string, nu *schema.Reco
 	}
 	d := Diff{Old: oldPath, New: newPath, Threshold: opt.Threshold}
 	d.Conditions = conditions(oldPath, old, newPath, nu)
-	if d.Refused = refusals(old, nu, opt.Force); len(d.Refused) > 0 {
+	if d.Refused = refusals(old, nu, opt.Force, opt.Problems); len(d.Refused) > 0 {
 		return d
 	}
 	cfg := stats.Config{Confidence: nu.Method.Confidence, Alpha: nu.Method.Alpha, MinEffect: opt.Threshold, Resamples: scenarios.Resamples, Seed: 1}
+	if !(cfg.Alpha > 0 && cfg.Alpha < 0.5 && cfg.Confidence > 0.5 && cfg.Confidence < 1) {
+		// No scenario loads with these (--force does not reach here with
+		// a record check refuses unless asked, and then a forged alpha
+		// of −1 indexed a bootstrap's quantile out of range).
+		d.Refused = append(d.Refused, fmt.Sprintf("the new record's alpha %g and confidence %g are not a test's levels (alpha in (0, 0.5), confidence in (0.5, 1))", cfg.Alpha, cfg.Confidence))
+		return d
+	}
 	d.Alpha = cfg.Alpha
 	d.Metrics = metricDiffs(old, nu, cfg, opt.Threshold)
 	if old.Scenario.Baseline == nu.Scenario.Baseline {
@@ -127,12 +139,15 @@ func Compare(oldPath string, old *schema.Record, newPath string, nu *schema.Reco
 
 // refusals says which side's verdict makes its numbers unfit to compare;
 // none with force.
-func refusals(old, nu *schema.Record, force bool) []string {
+func refusals(old, nu *schema.Record, force bool, problems [2][]Problem) []string {
 	var out []string
-	for _, side := range []struct {
+	for i, side := range []struct {
 		name string
 		rec  *schema.Record
 	}{{"old", old}, {"new", nu}} {
+		if p := problems[i]; len(p) > 0 && !force {
+			out = append(out, fmt.Sprintf("the %s record fails check (%d problem(s); the first: %s): decodebench check lists them (--force compares it anyway)", side.name, len(p), p[0]))
+		}
 		switch side.rec.Verdict {
 		case schema.Valid, schema.Unverified:
 		default:

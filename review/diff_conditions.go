@@ -24,6 +24,8 @@ func conditions(oldPath string, old *schema.Record, newPath string, nu *schema.R
 		}
 	}
 	add("verdict", string(old.Verdict), string(nu.Verdict))
+	add("baseline (each arm's ratio is to it)", old.Scenario.Baseline, nu.Scenario.Baseline)
+	add("primary metric", old.Scenario.Primary, nu.Scenario.Primary)
 	add("hardware slug", old.Hardware, nu.Hardware)
 	mo, mn := old.Machine, nu.Machine
 	add("CPU", mo.CPUModel, mn.CPUModel)

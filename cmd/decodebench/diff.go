@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/review"
 	"github.com/decodebench/decodebench/schema"
@@ -25,7 +26,8 @@ load), then per arm and metric both medians and the change new/old − 1 with it
 and p from the two records' raw samples: ~ when not significant or below --threshold.
 Each arm's ratio to its own baseline is compared too: that ratio survives a change of
 machine where raw tok/s does not. A REJECTED, FAILED, INCONCLUSIVE or INCOMPLETE side is
-refused unless --force. Nothing in either record is executed.
+refused unless --force, and so is a side that fails check (run on each record). Nothing in
+either record is executed.
 
 Exit 0, or 1 with --fail-on-regression when an arm's ratio to its own baseline (measured
 interleaved within each record) got significantly worse: that is what CI gates on. Every
@@ -67,7 +69,8 @@ vetoing (they disagree beyond chance) unless each session alone is such a regres
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
-			d := review.Compare(oldPath, old, newPath, nu, review.DiffOptions{Threshold: th, Force: c.Bool("force")})
+			d := review.Compare(oldPath, old, newPath, nu, review.DiffOptions{Threshold: th, Force: c.Bool("force"),
+				Problems: [2][]review.Problem{review.Check(oldPath), review.Check(newPath)}})
 			if c.String("confirm") == "" {
 				if c.String("confirm-old") != "" {
 					return usageError("diff: --confirm-old needs --confirm NEW2.md")
@@ -77,6 +80,10 @@ vetoing (they disagree beyond chance) unless each session alone is such a regres
 				}
 				if len(d.Refused) > 0 {
 					return &exitError{code: 1}
+				}
+				if c.Bool("fail-on-regression") && old.Scenario.Baseline != nu.Scenario.Baseline {
+					return &exitError{code: 1, msg: "diff: --fail-on-regression cannot gate: the records take their ratios to different baselines (" +
+						termsafe.String(old.Scenario.Baseline) + ", " + termsafe.String(nu.Scenario.Baseline) + ")"}
 				}
 				if c.Bool("fail-on-regression") && d.Regressed() {
 					return &exitError{code: 1, msg: "diff: a significant regression of an arm's ratio to its own baseline"}
@@ -103,7 +110,11 @@ func confirmDiff(c *cli.Context, d review.Diff, old, nu *schema.Record) error {
 			return &exitError{code: 1, msg: "diff: --confirm-old: " + err.Error()}
 		}
 	}
-	conf := review.Confirm(d, old, nu, second, review.ConfirmOptions{Force: c.Bool("force")})
+	probs := [2][]review.Problem{review.Check(second.NewPath)}
+	if second.OldPath != "" {
+		probs[1] = review.Check(second.OldPath)
+	}
+	conf := review.Confirm(d, old, nu, second, review.ConfirmOptions{Force: c.Bool("force"), Problems: probs})
 	if err := writeConfirmed(c.App.Writer, d, conf, c.Bool("markdown"), c.Bool("json")); err != nil {
 		return err
 	}

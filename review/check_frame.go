@@ -1,0 +1,76 @@
+package review
+
+import (
+	"reflect"
+	"strings"
+
+	"github.com/decodebench/decodebench/internal/termsafe"
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// checkFrame compares what the data block states of its scenario with
+// what the stored scenario decides (scenarios.Frame): the hash ties the
+// stored file to the record, but the renderer, diff and the index read
+// the data block's own copy of the baseline, primary metric, arms,
+// counters and thresholds. Without this a record re-rendered with its
+// primary metric or baseline changed checked clean and `diff
+// --fail-on-regression` gated on another metric and missed a regression.
+// The arms' commands and environments come from the machine's variables
+// and are not compared.
+func checkFrame(s *scenarios.Scenario, rec *schema.Record) []Problem {
+	want := *rec
+	s.Frame(&want)
+	for i := range want.Scenario.Arms {
+		if i < len(rec.Scenario.Arms) {
+			want.Scenario.Arms[i].Command, want.Scenario.Arms[i].Env = rec.Scenario.Arms[i].Command, rec.Scenario.Arms[i].Env
+		}
+	}
+	var keys []string
+	keys = append(keys, differing("", reflect.ValueOf(*rec), reflect.ValueOf(want), "feature", "title", "issue", "counters")...)
+	keys = append(keys, differing("scenario.", reflect.ValueOf(rec.Scenario), reflect.ValueOf(want.Scenario))...)
+	keys = append(keys, differing("method.", reflect.ValueOf(rec.Method), reflect.ValueOf(want.Method))...)
+	if len(keys) == 0 {
+		return nil
+	}
+	return []Problem{{Section: "Summary", Message: termsafe.String("the data block's " + strings.Join(keys, ", ") +
+		" differ(s) from what the stored scenario decides: the record was edited apart from the scenario it stores")}}
+}
+
+// differing names the fields of two values of one struct type that
+// differ, by their JSON names: only those listed, or all. An empty slice
+// or map equals a missing one (a record's JSON may hold either).
+func differing(prefix string, a, b reflect.Value, only ...string) []string {
+	var out []string
+	t := a.Type()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name == "" || name == "-" || (len(only) > 0 && !contains(only, name)) {
+			continue
+		}
+		x, y := a.Field(i), b.Field(i)
+		if (x.Kind() == reflect.Slice || x.Kind() == reflect.Map) && x.Len() == 0 && y.Len() == 0 {
+			continue
+		}
+		if x.IsZero() && contains(absentInOlder, prefix+name) {
+			continue
+		}
+		if !reflect.DeepEqual(x.Interface(), y.Interface()) {
+			out = append(out, prefix+name)
+		}
+	}
+	return out
+}
+
+// absentInOlder are the fields records written before them leave out (see
+// schema.Method): absent, they are not compared.
+var absentInOlder = []string{"method.engine_kind", "method.requests", "method.prefix_cache"}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
