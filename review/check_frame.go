@@ -1,6 +1,7 @@
 package review
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 
@@ -30,11 +31,21 @@ func checkFrame(s *scenarios.Scenario, rec *schema.Record) []Problem {
 	keys = append(keys, differing("", reflect.ValueOf(*rec), reflect.ValueOf(want), "feature", "title", "issue", "counters")...)
 	keys = append(keys, differing("scenario.", reflect.ValueOf(rec.Scenario), reflect.ValueOf(want.Scenario))...)
 	keys = append(keys, differing("method.", reflect.ValueOf(rec.Method), reflect.ValueOf(want.Method))...)
-	if len(keys) == 0 {
-		return nil
+	var out []Problem
+	if len(keys) > 0 {
+		out = append(out, Problem{Section: "Summary", Message: termsafe.String("the data block's " + strings.Join(keys, ", ") +
+			" differ(s) from what the stored scenario decides: the record was edited apart from the scenario it stores")})
 	}
-	return []Problem{{Section: "Summary", Message: termsafe.String("the data block's " + strings.Join(keys, ", ") +
-		" differ(s) from what the stored scenario decides: the record was edited apart from the scenario it stores")}}
+	// The rounds run are the rounds planned when the campaign ended: at
+	// least the last round with a run, at most the schedule's max.
+	last := 0
+	for _, r := range rec.Runs {
+		last = max(last, r.Round)
+	}
+	if n, most := rec.Method.RoundsRun, s.Schedule.Rounds.Max; n < last || n > most {
+		out = append(out, Problem{Section: "Method", Message: fmt.Sprintf("rounds run %d: the runs reach round %d and the stored scenario's schedule at most %d", n, last, most)})
+	}
+	return out
 }
 
 // differing names the fields of two values of one struct type that
