@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/decodebench/decodebench/internal/abbrev"
@@ -72,6 +73,7 @@ func Analyze(in Input) Analysis {
 		a.ArmVerdicts, a.Warnings, control = armVerdicts(in, s)
 		in.Campaign.Rule.Rows.fill(a.Results, a.ArmVerdicts)
 		inconclusive, flags = gates(in, s, a.Results, a.Marks)
+		inconclusive = append(inconclusive, notCompared(a.ArmVerdicts, inconclusive, p.Primary)...)
 		a.Sequential = sequential(in, a.ArmVerdicts, flags)
 		// A control that differs from its baseline says the method finds
 		// differences where there are none: that comes first.
@@ -368,4 +370,27 @@ func CounterHolds(c scenarios.CounterPolicy, ex scenarios.Expectation, rd Readin
 		return ex.HoldsText(rd.Text, rd.Value)
 	}
 	return ex.Holds(rd.Value)
+}
+
+// notCompared are the arms whose primary comparison is undefined although
+// both sides ran (a thin arm fails the campaign first), which no reason
+// of the gates names yet: a verdict that compared nothing decides
+// nothing, where it stood VALID beside "no comparison could be made".
+func notCompared(verdicts []schema.ArmVerdict, named []schema.Reason, primary string) []schema.Reason {
+	var out []schema.Reason
+	for _, v := range verdicts {
+		if v.Comparison.Defined() || slices.ContainsFunc(named, func(r schema.Reason) bool {
+			switch r := r.(type) {
+			case schema.TooFewSamples:
+				return r.Arm == v.Arm
+			case schema.TooFewRuns:
+				return r.Arm == v.Arm
+			}
+			return false
+		}) {
+			continue
+		}
+		out = append(out, schema.NoComparison{Arm: v.Arm, Metric: primary})
+	}
+	return out
 }

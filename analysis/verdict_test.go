@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -199,6 +200,21 @@ func TestBudgetedCampaignBeforeItsFirstLook(t *testing.T) {
 		in.Runs = append(in.Runs, Run{Seq: len(in.Runs) + 1, Round: rounds + 1, Arm: "a", Start: time.Unix(1000, 0), Error: "warmup request 1: engine reported an error"})
 		if a := Analyze(in); a.Verdict == schema.Valid {
 			t.Errorf("%d rounds: verdict %s", rounds, a.Verdict)
+		}
+	}
+}
+
+// A campaign whose baseline reported 0 for the primary metric in every
+// run compared nothing: INCONCLUSIVE, naming the arm, under the current
+// rule and the first, never VALID beside "no comparison could be made".
+func TestNothingComparedIsNotValid(t *testing.T) {
+	for _, rule := range []schema.Rule{schema.RuleCurrent, schema.RuleRobust3} {
+		p := policy("a", "b")
+		in := campaign(p, 6, level(map[string]float64{"a": 0, "b": 110}), honest)
+		in.Campaign.Rule = rules[rule]
+		a := Analyze(in)
+		if a.Verdict != schema.Inconclusive || !slices.Contains(a.Reasons, schema.Reason(schema.NoComparison{Arm: "b", Metric: schema.DecodeTokS})) {
+			t.Errorf("%s: verdict %s, reasons %+v", rule, a.Verdict, a.Reasons)
 		}
 	}
 }

@@ -81,6 +81,10 @@ func (f style) verdictReason(r schema.Reason) (string, bool) {
 		return sentences(
 			fmt.Sprintf("Too few runs: %s has %d finished run(s) and the baseline %d; the regression needs at least %d each to tell a stalled run from a change.", f.code(r.Arm), r.N2, r.N1, r.Min),
 			fmt.Sprintf("Run at least %d rounds.", r.Min)), true
+	case schema.NoComparison:
+		return sentences(
+			fmt.Sprintf("No comparison: %s could not be compared with its reference on %s although both have finished runs (a ratio needs values above 0).", f.code(r.Arm), f.code(r.Metric)),
+			"Check what the engine reports for the metric in the raw runs."), true
 	case schema.TooFewSamples:
 		if r.Paired {
 			return fmt.Sprintf("Too few samples: with %d rounds the signed-rank test cannot reach p < %s whatever the data ", r.N1, count(round4(r.Alpha))) +

@@ -123,6 +123,15 @@ type TooFewRuns struct {
 	Min int    `json:"min" v2:"round"`
 }
 
+// NoComparison: Arm's primary Metric could not be compared with its
+// reference although both have finished runs (values of 0 or less, where
+// a ratio needs positive ones): a verdict with no comparison decides
+// nothing.
+type NoComparison struct {
+	Arm    string `json:"arm"`
+	Metric string `json:"metric"`
+}
+
 // TooFewSamples: with N1 and N2 samples (rounds when Paired) the test
 // cannot reach p < Alpha; SmallestP is the smallest it can.
 type TooFewSamples struct {
@@ -202,6 +211,7 @@ func (ThinArm) Code() Code           { return "thin-arm" }
 func (TooNoisy) Code() Code          { return "too-noisy" }
 func (TooFewRuns) Code() Code        { return "too-few-runs" }
 func (TooFewSamples) Code() Code     { return "too-few-samples" }
+func (NoComparison) Code() Code      { return "no-comparison" }
 func (ContendedHost) Code() Code     { return "contended-host" }
 func (Contention) Code() Code        { return "contention" }
 func (Drift) Code() Code             { return "drift" }
