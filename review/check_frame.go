@@ -37,12 +37,13 @@ func checkFrame(s *scenarios.Scenario, rec *schema.Record) []Problem {
 			" differ(s) from what the stored scenario decides: the record was edited apart from the scenario it stores")})
 	}
 	// The rounds run are the rounds planned when the campaign ended: at
-	// least the last round with a run, at most the schedule's max.
+	// least the last round with a run, and no more than the schedule's max
+	// (or that last round, where runs go past it).
 	last := 0
 	for _, r := range rec.Runs {
 		last = max(last, r.Round)
 	}
-	if n, most := rec.Method.RoundsRun, s.Schedule.Rounds.Max; n < last || n > most {
+	if n, most := rec.Method.RoundsRun, s.Schedule.Rounds.Max; n < last || n > max(most, last) {
 		out = append(out, Problem{Section: "Method", Message: fmt.Sprintf("rounds run %d: the runs reach round %d and the stored scenario's schedule at most %d", n, last, most)})
 	}
 	return out

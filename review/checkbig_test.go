@@ -23,6 +23,7 @@ func bigRecord(tb testing.TB, n int) string {
 		r.Seq, r.Round, r.Log = i+1, i/len(rec.Scenario.Arms)+1, ""
 		runs = append(runs, r)
 	}
+	rec.Method.RoundsRun = runs[len(runs)-1].Round
 	return writeRecordRuns(tb, tb.TempDir(), craftedName, rec, scen, s, runs)
 }
 

@@ -111,7 +111,13 @@ func ReadFleet(dir string, cache *CheckCache) (*Fleet, error) {
 			f.Features = append(f.Features, feature)
 		}
 		f.Records[feature] = append(f.Records[feature], r)
-		all = append(all, history.Record{Stem: r.Stem, Seq: r.Seq, Rec: r.Rec})
+		if len(r.Problems) == 0 {
+			// A step between records that fail check is a step in what
+			// someone wrote, not in what was measured: the series (and the
+			// bisect commands a regression step prints) take only records
+			// that check, as regime does.
+			all = append(all, history.Record{Stem: r.Stem, Seq: r.Seq, Rec: r.Rec})
+		}
 	}
 	f.Unreadable = append(f.Unreadable, brokenBisects...)
 	sort.Strings(f.Features)

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -22,11 +24,11 @@ func historyCommand() *cli.Command {
 		Usage:       "a feature's records over time and the steps in them",
 		ArgsUsage:   "FEATURE",
 		Description: historyDescription(),
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "dir", Value: defaultOut, Usage: "the records folder"},
 			&cli.StringFlag{Name: "hw", Usage: "only this hardware slug"},
 			&cli.BoolFlag{Name: "json", Usage: "write JSON"},
-		},
+		}, cacheFlags...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usageError("history: name one feature")
@@ -45,6 +47,7 @@ func historyCommand() *cli.Command {
 			if len(mine) == 0 {
 				return &exitError{code: 1, msg: fmt.Sprintf("history: no records of %s in %s", termsafe.String(feature), termsafe.String(c.String("dir")))}
 			}
+			mine = checkedHistory(c, "history", c.String("dir"), mine)
 			series, left := history.Build(mine, changepoint.Defaults), history.Left(mine)
 			if c.Bool("json") {
 				return review.WriteHistoryJSON(c.App.Writer, series, left)
@@ -67,7 +70,9 @@ median of the primary metric and in each arm's ratio to the baseline, as the ind
 versions and source commits; a regression whose two records name different source
 commits prints the decodebench bisect command that settles it (BUILD: the engine's build
 command; SCENARIO: a scenario whose candidate arm runs ${CANDIDATE_DIR}'s build).
-Only data blocks are read; nothing is executed and nothing is checked (check does that).`
+Each record is checked first (with check's cache) and one that fails is left out, named on
+stderr: a step between records whose numbers someone wrote is not a step in what was
+measured. Nothing is executed.`
 }
 
 func writeHistoryText(w io.Writer, feature string, n int, series []history.Series, left []history.LeftOut) {
@@ -174,4 +179,27 @@ func engineText(p history.Point) string {
 		s += ", no source commit"
 	}
 	return s
+}
+
+// checkedHistory is recs less the records that fail check, each named on
+// stderr as left out: a step between records whose numbers someone wrote
+// is not a step in what was measured (regime and index leave them out
+// too).
+func checkedHistory(c *cli.Context, command, dir string, recs []history.Record) []history.Record {
+	paths := make([]string, len(recs))
+	for i, r := range recs {
+		paths[i] = filepath.Join(dir, r.Stem+".md")
+	}
+	cache := checkCache(c)
+	checked := review.CheckAll(paths, cache)
+	cache.MaybePrune(time.Now())
+	var good []history.Record
+	for i, r := range checked {
+		if len(r.Problems) > 0 {
+			fmt.Fprintf(c.App.ErrWriter, "%s: %s left out: %s\n", command, termsafe.String(r.Path), termsafe.String(r.Problems[0].String()))
+			continue
+		}
+		good = append(good, recs[i])
+	}
+	return good
 }

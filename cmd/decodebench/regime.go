@@ -3,9 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -82,26 +80,14 @@ func regimeTables(c *cli.Context, dir, feature string) ([]history.RegimeTable, e
 		return nil, &exitError{code: 1, msg: "regime: " + err.Error()}
 	}
 	var mine []history.Record
-	var paths []string
 	for _, r := range recs {
 		if r.Rec.Feature == feature {
 			mine = append(mine, r)
-			paths = append(paths, filepath.Join(dir, r.Stem+".md"))
 		}
 	}
 	if len(mine) == 0 {
 		return nil, &exitError{code: 1, msg: fmt.Sprintf("regime: no records of %s in %s", termsafe.String(feature), termsafe.String(dir))}
 	}
-	cache := checkCache(c)
-	checked := review.CheckAll(paths, cache)
-	cache.MaybePrune(time.Now())
-	var good []history.Record
-	for i, r := range checked {
-		if len(r.Problems) > 0 {
-			fmt.Fprintf(c.App.ErrWriter, "regime: %s left out: %s\n", termsafe.String(r.Path), termsafe.String(r.Problems[0].String()))
-			continue
-		}
-		good = append(good, mine[i])
-	}
+	good := checkedHistory(c, "regime", dir, mine)
 	return history.Regimes(good, feature), nil
 }
