@@ -131,6 +131,7 @@ func runs(s *scenarios.Scenario) string {
 	r, arms := s.Schedule.Rounds, len(s.Arms)
 	switch {
 	case r.Sequential() && r.MaxTime.Duration > 0:
+		r = r.OnGrid() // a budget's looks stop on the grid
 		return fmt.Sprintf("%d to at most %d rounds × %d arms within a budget of %s (sequential: ", r.Min, r.Max, arms, r.MaxTime) +
 			fmt.Sprintf("the verdict looked at every %d rounds from %d, stopping at the first look that decides every test arm, ", r.Every, r.Min) +
 			"or at the look after which the budget leaves no room for the next, alpha spent over the looks the budget allows); " +

@@ -108,9 +108,16 @@ func plan(s *scenarios.Scenario, h Host, o Options, rule analysis.Rule) Plan {
 		own.Every = r.Every
 	}
 	if b := p.Budget; b > 0 && r.Sequential() {
-		// Only looks stop a campaign on its budget (max_time needs every).
+		// Only looks stop a campaign on its budget (max_time needs every),
+		// and one goes on only where every more rounds fit: a max off the
+		// looks' grid is never reached.
+		r = r.OnGrid()
+		own.Min, own.Max = r.Min, r.Max
+		if !r.Sequential() {
+			own.Every = 0
+		}
 		g := shapeOf(r)
-		if n := int(b / m.round(k, m.tokens)); n < r.Max {
+		if n := int(b / m.round(k, m.tokens)); r.Sequential() && n < r.Max {
 			own.Min, own.Max, own.Every = g.at(g.below(n))
 			if n < r.Min+r.Every {
 				// The first look is the last: the campaign runs min.

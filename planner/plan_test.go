@@ -79,6 +79,29 @@ func TestPlanBudget(t *testing.T) {
 	}
 }
 
+// TestPlanBudgetOffTheGrid: under a budget a look goes on only where
+// every more rounds fit, so a max off the looks' grid is never reached;
+// the plan states the grid's last look, its MDE and time, not max's (a
+// reviewer's {min: 5, max: 7, every: 5} was planned at 7 rounds and ran
+// 5). Without a budget max is a look of its own.
+func TestPlanBudgetOffTheGrid(t *testing.T) {
+	for _, c := range []struct {
+		max, want int
+	}{{23, 20}, {20, 20}, {27, 25}} {
+		p := planner.New(demo(t, "schedule.requests=1", "schedule.rounds.max="+strconv.Itoa(c.max), "schedule.rounds.max_time=1h"), vmHost(), planner.Options{})
+		on := planner.New(demo(t, "schedule.requests=1", "schedule.rounds.max="+strconv.Itoa(c.want), "schedule.rounds.max_time=1h"), vmHost(), planner.Options{})
+		if s := p.Schedule; s.Max != c.want || s.MDE() != on.Schedule.MDE() || s.Time != on.Schedule.Time {
+			t.Errorf("max %d under a budget: %+v, want that of max %d: %+v", c.max, s, c.want, on.Schedule)
+		}
+	}
+	if s := planner.New(demo(t, "schedule.requests=1", "schedule.rounds.max=7", "schedule.rounds.max_time=1h"), vmHost(), planner.Options{}).Schedule; s.Max != 5 || s.Every != 0 || s.Time != 5*s.Round {
+		t.Errorf("max 7 under a budget: %+v, want the first look's 5 rounds", s)
+	}
+	if s := planner.New(demo(t, "schedule.requests=1", "schedule.rounds.max=7", "schedule.rounds.max_time=0s"), vmHost(), planner.Options{}).Schedule; s.Max != 7 {
+		t.Errorf("max 7 without a budget: %+v", s)
+	}
+}
+
 // TestAskReach: an asked MDE is reached by the quickest schedule of the
 // scenario's shape (its min and every, a later max) over the requests a
 // start: none with fewer rounds at its requests reaches it, and no

@@ -8,6 +8,10 @@ import (
 
 // EstimateShape is what package estimate needs to know of the scenario.
 func (s *Scenario) EstimateShape() estimate.Shape {
+	r := s.Schedule.Rounds
+	if r.MaxTime.Duration > 0 {
+		r = r.OnGrid()
+	}
 	return estimate.Shape{
 		Feature:        s.Feature,
 		Hardware:       s.Hardware,
@@ -18,10 +22,10 @@ func (s *Scenario) EstimateShape() estimate.Shape {
 		Cooldown:       s.Schedule.Cooldown.Longest(),
 		Warmup:         s.Schedule.Warmup,
 		Requests:       s.Schedule.Requests,
-		Rounds:         max(s.Schedule.Rounds.Max, s.Schedule.Rounds.Min),
+		Rounds:         max(r.Max, r.Min),
 		Arms:           len(s.Arms),
-		Budget:         s.Schedule.Rounds.MaxTime.Duration,
-		Looks:          s.Schedule.Rounds.Looks(),
+		Budget:         r.MaxTime.Duration,
+		Looks:          r.Looks(),
 	}
 }
 

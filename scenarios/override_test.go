@@ -125,9 +125,14 @@ func TestBudgetMaxOffTheGridWarns(t *testing.T) {
 		// A max past the grid's next look would be over the rounds' limit.
 		"{min: 3, max: 1000, every: 5, max_time: 1h}": "schedule.rounds.max: under a budget a look goes on only when every (5) more rounds fit, so the look at max (1000), 2 round(s) after the one at 998, is never taken: give max: 998 (min",
 	} {
-		_, warns, err := Parse("t.yaml", ".", []byte(strings.Replace(string(src), demo, "rounds: "+rounds, 1)), Options{LookupEnv: noEnv})
+		s, warns, err := Parse("t.yaml", ".", []byte(strings.Replace(string(src), demo, "rounds: "+rounds, 1)), Options{LookupEnv: noEnv})
 		if err != nil {
 			t.Fatalf("%s: %v", rounds, err)
+		}
+		// The estimate (and so validate's line and the 7-day bound) takes
+		// the rounds the budget runs: the grid's last look, not max.
+		if sh, r := s.EstimateShape(), s.Schedule.Rounds; want != "" && (sh.Rounds%5 != r.Min%5 || sh.Rounds >= r.Max || sh.Looks[len(sh.Looks)-1] != sh.Rounds) {
+			t.Errorf("%s: estimated at %d rounds, looks %v", rounds, sh.Rounds, sh.Looks)
 		}
 		got := ""
 		for _, w := range warns {

@@ -46,6 +46,17 @@ func (r Rounds) Looks() []int {
 	return append(out, r.Max)
 }
 
+// OnGrid is r with Max lowered to its last look on the grid Min, Min +
+// Every, …: what a budget runs, since under a budget a look goes on only
+// when Every more rounds fit, so a Max off the grid is never reached
+// (validate warns). Estimates and plans under a budget take it.
+func (r Rounds) OnGrid() Rounds {
+	if r.Sequential() {
+		r.Max -= (r.Max - r.Min) % r.Every
+	}
+	return r
+}
+
 // Adaptive reports whether more rounds than Min may be run.
 func (r Rounds) Adaptive() bool { return r.Max > r.Min }
 

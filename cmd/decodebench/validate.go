@@ -87,6 +87,9 @@ hardware, and estimate_other_hardware: true when it is not this campaign's).`,
 // runs is the number of measured runs, or its range for adaptive rounds.
 func runs(s *scenarios.Scenario) string {
 	r, n := s.Schedule.Rounds, len(s.Arms)
+	if r.MaxTime.Duration > 0 {
+		r = r.OnGrid() // a budget's looks stop on the grid
+	}
 	if r.Adaptive() {
 		return fmt.Sprintf("%d to %d", n*r.Min, n*r.Max)
 	}
