@@ -87,7 +87,7 @@ func exitCode(err error) int {
 
 func newApp() *cli.App {
 	version, commit, _ := buildInfo()
-	return &cli.App{
+	app := &cli.App{
 		Name:    "decodebench",
 		Usage:   "benchmark LLM inference engines through their real decode path, with proof that each arm ran what it claims",
 		Version: fmt.Sprintf("%s (commit %s)", version, commit),
@@ -107,4 +107,11 @@ argument.`,
 		ExitErrHandler:  func(*cli.Context, error) {}, // main prints and exits
 		OnUsageError:    onUsageError,
 	}
+	for _, c := range app.Commands {
+		// Without this urfave/cli reads a first argument "h" or "help" as
+		// a help topic, even after "--": `check help` printed the help and
+		// exited 0, checking nothing (`CMD --help` still helps).
+		c.HideHelpCommand = true
+	}
+	return app
 }
