@@ -25,16 +25,26 @@ func checkIdentity(in Input) *schema.IdentityResult {
 	for _, re := range x.Strip {
 		res.Strip = append(res.Strip, re.String())
 	}
+	listed := schema.StrippedListed
+	if in.Campaign.StrippedListed > 0 {
+		listed = in.Campaign.StrippedListed
+	}
+	matches := 0
+	strip := func(text string) (string, int) {
+		text, n, first := outputs.Strip(text, x.Strip, listed-len(res.Stripped))
+		res.Stripped = append(res.Stripped, first...)
+		matches += n
+		return text, n
+	}
 	byArm := map[string][]outputs.Output{}
 	seqs := map[string][]int{}
 	for _, r := range in.Runs {
 		if !r.OK() {
 			continue
 		}
-		text, stripped := outputs.Strip(r.Output, x.Strip)
-		res.Stripped = append(res.Stripped, stripped...)
+		text, stripped := strip(r.Output)
 		o := outputs.Output{Text: text, Reasoning: r.Reasoning, Tokens: r.TokenIDs}
-		if len(stripped) > 0 {
+		if stripped > 0 {
 			o.Tokens = nil // ids no longer line up with the stripped text
 		}
 		byArm[r.Arm] = append(byArm[r.Arm], o)
@@ -43,15 +53,17 @@ func checkIdentity(in Input) *schema.IdentityResult {
 		// after the start's first, is compared too: in the baseline each
 		// must agree with the others, elsewhere each with the baseline's.
 		for i, so := range slices.Concat(r.StreamOutputs, r.RequestOutputs) {
-			text, stripped := outputs.Strip(so, x.Strip)
-			res.Stripped = append(res.Stripped, stripped...)
+			text, stripped := strip(so)
 			o := outputs.Output{Text: text}
-			if j := i - len(r.StreamOutputs); j >= 0 && j < len(r.RequestTokenIDs) && len(stripped) == 0 {
+			if j := i - len(r.StreamOutputs); j >= 0 && j < len(r.RequestTokenIDs) && stripped == 0 {
 				o.Tokens = r.RequestTokenIDs[j]
 			}
 			byArm[r.Arm] = append(byArm[r.Arm], o)
 			seqs[r.Arm] = append(seqs[r.Arm], r.Seq)
 		}
+	}
+	if matches > len(res.Stripped) {
+		res.StrippedCount = matches
 	}
 
 	base := byArm[x.Against]

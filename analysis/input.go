@@ -58,6 +58,9 @@ type Campaign struct {
 	// History is the host's earlier records of the scenario the campaign
 	// found when it ended (Method.History); nil when it found too few.
 	History *schema.HostHistory
+	// StrippedListed is how many strip matches the identity result
+	// lists; 0 for schema.StrippedListed (see Rederive).
+	StrippedListed int
 }
 
 // Run is one measured run (or failed attempt), as the analysis reads it.

@@ -33,11 +33,29 @@ func NewInput(p scenarios.Policy, rule Rule, runs []schema.Run, m schema.Method)
 // p, as a record of schema version (schema.Schema or schema.SchemaV2)
 // has it.
 func Record(p scenarios.Policy, runs []schema.Run, m schema.Method, version string) (schema.Analysis, schema.Verdict, error) {
+	return record(p, runs, m, version, 0)
+}
+
+// Rederive is Record of a record already written, to compare with the
+// analysis it stores (rec.Analysis): a record written before
+// IdentityResult.StrippedCount lists every strip match however many
+// there were, and is derived again listing as many as it stores (no
+// more than its data block holds), so that it is compared whole.
+func Rederive(p scenarios.Policy, rec *schema.Record) (schema.Analysis, schema.Verdict, error) {
+	listed := 0
+	if id := rec.Analysis.Identity; id != nil && id.StrippedCount == 0 && len(id.Stripped) > schema.StrippedListed {
+		listed = len(id.Stripped)
+	}
+	return record(p, rec.Runs, rec.Method, rec.Schema, listed)
+}
+
+func record(p scenarios.Policy, runs []schema.Run, m schema.Method, version string, listed int) (schema.Analysis, schema.Verdict, error) {
 	in, err := FromRecord(p, runs, m)
 	if err != nil {
 		return schema.Analysis{}, "", err
 	}
 	in.Campaign.V2 = version == schema.SchemaV2
+	in.Campaign.StrippedListed = listed
 	a := Analyze(in)
 	return Stored(a.Analysis, version), a.Verdict, nil
 }

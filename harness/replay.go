@@ -71,7 +71,7 @@ func (c *campaign) replayChoice(arm string, req engine.Request, resp *engine.Res
 		return skipNotCompared
 	case outputs.Empty(outputs.Output{Text: text, Reasoning: reasoning}) != "":
 		return skipEmpty
-	case len(stripped(text, x.Strip)) > 0:
+	case stripped(text, x.Strip) > 0:
 		return skipStripped
 	case req.Temperature > 0 && req.Seed < 0:
 		return skipRandom
@@ -85,10 +85,10 @@ func (c *campaign) replayChoice(arm string, req engine.Request, resp *engine.Res
 // every id.
 type replayKey struct{ arm, text string }
 
-// stripped is what the exactness strip patterns remove from text, as the
-// analysis strips it.
-func stripped(text string, patterns []*regexp.Regexp) []string {
-	_, removed := outputs.Strip(text, patterns)
+// stripped is how many spans the exactness strip patterns remove from
+// text, as the analysis strips it.
+func stripped(text string, patterns []*regexp.Regexp) int {
+	_, removed, _ := outputs.Strip(text, patterns, 0)
 	return removed
 }
 

@@ -2,8 +2,8 @@ package outputs
 
 import (
 	"fmt"
+	"math/bits"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -235,19 +235,25 @@ func escapeTo(sb *strings.Builder, s string) {
 	}
 }
 
-// Strip removes every match of the patterns from text and reports what it
-// removed, in order of position in text, so that the record can list it.
+// Strip removes every match of the patterns from text and reports how
+// many spans it removed and the first keep of them, in order of position
+// in text, so that the record can count them and show a few.
 //
 // Each pattern is applied in multi-line mode, as if wrapped in (?m:…), so
 // that ^ and $ match at line boundaries; a pattern can opt out with (?-m).
 // A pattern removes only what it matches: to remove a whole line, match its
 // newline too ("^draft model loaded: .*\n"). All patterns are matched against
 // the original text; overlapping matches are removed once, as one span, and
-// reported once. Empty matches and nil patterns are ignored. Patterns compiled
+// counted once. Empty matches and nil patterns are ignored. Patterns compiled
 // with CompilePOSIX lose leftmost-longest matching.
-func Strip(text string, patterns []*regexp.Regexp) (string, []string) {
-	type span struct{ lo, hi int }
-	var spans []span
+//
+// No match is held beyond the first keep: what is removed is marked in two
+// bitmaps of the text's bytes (an eighth of its length each), so a text of
+// a million one-byte matches costs a quarter of its length, not a slice per
+// match.
+func Strip(text string, patterns []*regexp.Regexp, keep int) (out string, removed int, first []string) {
+	var src []byte
+	var cut cutSet
 	for _, re := range patterns {
 		if re == nil {
 			continue
@@ -255,41 +261,105 @@ func Strip(text string, patterns []*regexp.Regexp) (string, []string) {
 		if ml, err := regexp.Compile("(?m:" + re.String() + ")"); err == nil {
 			re = ml
 		}
-		for _, m := range re.FindAllStringIndex(text, -1) {
-			if m[1] > m[0] {
-				spans = append(spans, span{m[0], m[1]})
-			}
-		}
-	}
-	if len(spans) == 0 {
-		return text, nil
-	}
-	sort.Slice(spans, func(i, j int) bool {
-		if spans[i].lo != spans[j].lo {
-			return spans[i].lo < spans[j].lo
-		}
-		return spans[i].hi > spans[j].hi
-	})
-	merged := spans[:1]
-	for _, s := range spans[1:] {
-		last := &merged[len(merged)-1]
-		if s.lo < last.hi {
-			last.hi = max(last.hi, s.hi)
+		if !re.MatchString(text) {
 			continue
 		}
-		merged = append(merged, s)
+		if src == nil {
+			src = []byte(text)
+		}
+		eachMatch(re, src, func(lo, hi int) { cut.add(len(text), lo, hi) })
 	}
-	var out strings.Builder
-	removed := make([]string, 0, len(merged))
+	if cut.in == nil {
+		return text, 0, nil
+	}
+	var b strings.Builder
 	at := 0
-	for _, s := range merged {
-		out.WriteString(text[at:s.lo])
-		removed = append(removed, text[s.lo:s.hi])
-		at = s.hi
+	for lo := cut.next(at, len(text)); lo < len(text); lo = cut.next(at, len(text)) {
+		hi := lo + 1
+		for hi < len(text) && bitSet(cut.joined, hi) {
+			hi++
+		}
+		b.WriteString(text[at:lo])
+		if removed++; len(first) < keep {
+			first = append(first, text[lo:hi])
+		}
+		at = hi
 	}
-	out.WriteString(text[at:])
-	return out.String(), removed
+	b.WriteString(text[at:])
+	return b.String(), removed, first
 }
+
+// eachMatch calls fn with the bounds of every non-empty match of re in
+// src, in order, as FindAllIndex finds them but without holding them all
+// (a slice per match): ReplaceAllFunc hands each match to its function as
+// src[lo:hi], whose offset in src its capacity tells. Should a match ever
+// come as a copy instead (its first byte is not src[lo]), the matches are
+// taken from FindAllIndex.
+func eachMatch(re *regexp.Regexp, src []byte, fn func(lo, hi int)) {
+	sliced := true
+	re.ReplaceAllFunc(src, func(m []byte) []byte {
+		if len(m) == 0 || !sliced {
+			return nil
+		}
+		lo := cap(src) - cap(m)
+		if lo < 0 || lo+len(m) > len(src) || &src[lo] != &m[0] {
+			sliced = false
+			return nil
+		}
+		fn(lo, lo+len(m))
+		return nil
+	})
+	if sliced {
+		return
+	}
+	for _, m := range re.FindAllIndex(src, -1) {
+		if m[1] > m[0] {
+			fn(m[0], m[1])
+		}
+	}
+}
+
+// cutSet is what Strip removes from a text of n bytes: in has byte i's
+// bit set when a match covers it, joined when one match covers both byte
+// i-1 and byte i. A removed span starts at a byte in it whose joined bit
+// is clear and runs while joined is set: matches that overlap make one
+// span, matches that only touch stay two.
+type cutSet struct{ in, joined []uint64 }
+
+func (c *cutSet) add(n, lo, hi int) {
+	if c.in == nil {
+		c.in, c.joined = make([]uint64, (n+63)/64), make([]uint64, (n+63)/64)
+	}
+	setBits(c.in, lo, hi)
+	setBits(c.joined, lo+1, hi)
+}
+
+// next is the first removed byte at or after i, or n when none is.
+func (c *cutSet) next(i, n int) int {
+	for i < n {
+		if w := c.in[i/64] >> (i % 64); w != 0 {
+			return min(i+bits.TrailingZeros64(w), n)
+		}
+		i = (i/64 + 1) * 64
+	}
+	return n
+}
+
+// setBits sets bits lo to hi-1 of b.
+func setBits(b []uint64, lo, hi int) {
+	for lo < hi {
+		o := lo % 64
+		n := min(64-o, hi-lo)
+		mask := ^uint64(0)
+		if n < 64 {
+			mask = (uint64(1)<<n - 1) << o
+		}
+		b[lo/64] |= mask
+		lo += n
+	}
+}
+
+func bitSet(b []uint64, i int) bool { return b[i/64]>>(i%64)&1 != 0 }
 
 // Empty reports why an output cannot be compared: "" when it can.
 //

@@ -1,7 +1,9 @@
 package outputs
 
 import (
+	"math/rand/v2"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -244,9 +246,9 @@ func TestStrip(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, removed := Strip(tt.text, tt.patterns)
-			if got != tt.want || !slices.Equal(removed, tt.wantRemoved) {
-				t.Errorf("Strip(%q) = %q, %q; want %q, %q", tt.text, got, removed, tt.want, tt.wantRemoved)
+			got, n, removed := Strip(tt.text, tt.patterns, 100)
+			if got != tt.want || n != len(tt.wantRemoved) || !slices.Equal(removed, tt.wantRemoved) {
+				t.Errorf("Strip(%q) = %q, %d, %q; want %q, %d, %q", tt.text, got, n, removed, tt.want, len(tt.wantRemoved), tt.wantRemoved)
 			}
 		})
 	}
@@ -261,13 +263,112 @@ func TestStripBannerThenCompare(t *testing.T) {
 	if d := Compare(base, spec); d.Identical || d.ByteOffset != 0 {
 		t.Fatalf("unstripped: %v", d)
 	}
-	stripped, removed := Strip(spec.Text, banner)
+	stripped, n, removed := Strip(spec.Text, banner, 1)
 	spec.Text = stripped
 	if d := Compare(base, spec); !d.Identical {
 		t.Errorf("stripped: %v", d)
 	}
-	if len(removed) != 1 {
-		t.Errorf("removed = %q", removed)
+	if n != 1 || len(removed) != 1 {
+		t.Errorf("removed = %d, %q", n, removed)
+	}
+}
+
+// Strip counts every span but keeps only the first keep.
+func TestStripKeepsTheFirst(t *testing.T) {
+	text := strings.Repeat("[spec] x\nok\n", 10)
+	got, n, first := Strip(text, []*regexp.Regexp{regexp.MustCompile(`^\[spec\] .*\n`)}, 3)
+	if got != strings.Repeat("ok\n", 10) || n != 10 || !slices.Equal(first, []string{"[spec] x\n", "[spec] x\n", "[spec] x\n"}) {
+		t.Errorf("Strip = %q, %d, %q", got, n, first)
+	}
+	if _, n, first := Strip(text, []*regexp.Regexp{regexp.MustCompile(`^\[spec\]`)}, 0); n != 10 || first != nil {
+		t.Errorf("keep 0: %d, %q", n, first)
+	}
+}
+
+// stripEvery is Strip as it was, holding every match: the reference the
+// bitmaps are checked against.
+func stripEvery(text string, patterns []*regexp.Regexp) (string, []string) {
+	type span struct{ lo, hi int }
+	var spans []span
+	for _, re := range patterns {
+		if re == nil {
+			continue
+		}
+		re = regexp.MustCompile("(?m:" + re.String() + ")")
+		for _, m := range re.FindAllStringIndex(text, -1) {
+			if m[1] > m[0] {
+				spans = append(spans, span{m[0], m[1]})
+			}
+		}
+	}
+	slices.SortFunc(spans, func(a, b span) int {
+		if a.lo != b.lo {
+			return a.lo - b.lo
+		}
+		return b.hi - a.hi
+	})
+	var merged []span
+	for _, s := range spans {
+		if len(merged) > 0 && s.lo < merged[len(merged)-1].hi {
+			merged[len(merged)-1].hi = max(merged[len(merged)-1].hi, s.hi)
+			continue
+		}
+		merged = append(merged, s)
+	}
+	var out strings.Builder
+	var removed []string
+	at := 0
+	for _, s := range merged {
+		out.WriteString(text[at:s.lo])
+		removed = append(removed, text[s.lo:s.hi])
+		at = s.hi
+	}
+	out.WriteString(text[at:])
+	return out.String(), removed
+}
+
+// Strip removes and counts what the matches found one by one remove, on
+// seeded texts of a few letters, line breaks and a two-byte rune, under
+// one to three patterns at a time (anchors, word boundaries, empty and
+// overlapping matches, matches that touch).
+func TestStripSameAsEveryMatch(t *testing.T) {
+	pats := []string{`a`, `a+`, `b*`, `ab|a`, `^a`, `a$`, `\bab`, `b\b`, `(?-m)^a`, `(?-m)a$`, `é+`, `.a.`, `a\n`, `^.*\n`, `x*|b`, `\n\n`, `ba?`, `(?s).{3}`}
+	alphabet := []string{"a", "b", "\n", " ", "é", "x"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 3000 {
+		var sb strings.Builder
+		for range rng.IntN(40) {
+			sb.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		text := sb.String()
+		var ps []*regexp.Regexp
+		for range 1 + rng.IntN(3) {
+			ps = append(ps, regexp.MustCompile(pats[rng.IntN(len(pats))]))
+		}
+		want, wantRemoved := stripEvery(text, ps)
+		keep := rng.IntN(4)
+		got, n, first := Strip(text, ps, keep)
+		if got != want || n != len(wantRemoved) || !slices.Equal(first, wantRemoved[:min(keep, len(wantRemoved))]) {
+			t.Fatalf("case %d: Strip(%q, %v, %d) = %q, %d, %q; want %q, %q", i, text, ps, keep, got, n, first, want, wantRemoved)
+		}
+	}
+}
+
+// A text of a million one-byte matches is stripped in a few times its
+// length, not in a slice per match (it took about 100 bytes a byte, so a
+// runs.jsonl of 16 MB of such outputs made check take 1.9 GB).
+func TestStripManyMatchesBounded(t *testing.T) {
+	text := strings.Repeat("a", 1<<20)
+	a := []*regexp.Regexp{regexp.MustCompile(`a`)}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got, n, first := Strip(text, a, 2)
+	runtime.ReadMemStats(&after)
+	if got != "" || n != len(text) || !slices.Equal(first, []string{"a", "a"}) {
+		t.Fatalf("Strip = %d bytes, %d, %q", len(got), n, first)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*uint64(len(text)) {
+		t.Errorf("Strip of %d one-byte matches allocated %d bytes, want at most %d", len(text), alloc, 4*len(text))
 	}
 }
 

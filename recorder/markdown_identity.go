@@ -45,7 +45,7 @@ func (m *mdWriter) identity(r *schema.Record) {
 	m.ln("")
 	m.diagnosis(r)
 	if len(id.Strip) > 0 {
-		m.p("Stripped before comparing (patterns %s): %d match(es)", backquoted(id.Strip, ", "), len(id.Stripped))
+		m.p("Stripped before comparing (patterns %s): %d match(es)", backquoted(id.Strip, ", "), id.StrippedMatches())
 		if len(id.Stripped) > 0 {
 			m.p(", e.g. %s", cellCode(strconv.Quote(id.Stripped[0])))
 		}

@@ -13,7 +13,7 @@ import (
 // checkAnalysis re-derives the analysis from the runs and compares it with
 // the data block's.
 func checkAnalysis(p scenarios.Policy, rec *schema.Record) []Problem {
-	fresh, verdict, err := analysis.Record(p, rec.Runs, rec.Method, rec.Schema)
+	fresh, verdict, err := analysis.Rederive(p, rec)
 	if err != nil {
 		return []Problem{{"Method", err.Error()}}
 	}

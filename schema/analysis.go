@@ -231,8 +231,24 @@ type IdentityResult struct {
 	Baseline   IdentityArm     `json:"baseline"`
 	Arms       []IdentityArm   `json:"arms"`
 	Strip      []string        `json:"strip,omitempty"`
-	Stripped   []string        `json:"stripped,omitempty"`
-	Notes      Reasons         `json:"notes,omitempty"`
+	// Stripped is what the strip patterns removed, the first
+	// StrippedListed matches in the order of the runs; StrippedCount
+	// counts them all when there are more (else it is 0, and Stripped
+	// lists every one, as records written before it list them all).
+	Stripped      []string `json:"stripped,omitempty"`
+	StrippedCount int      `json:"stripped_count,omitempty"`
+	Notes         Reasons  `json:"notes,omitempty"`
+}
+
+// StrippedListed is how many of the strip patterns' matches an identity
+// result lists (Stripped): the record shows the first; a few more let a
+// reader see whether they differ. An output of a million one-byte
+// matches is counted, not listed a million times.
+const StrippedListed = 8
+
+// StrippedMatches is how many matches the strip patterns removed.
+func (r *IdentityResult) StrippedMatches() int {
+	return max(r.StrippedCount, len(r.Stripped))
 }
 
 // IdentityArm is one arm's identity verdict.
