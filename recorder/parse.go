@@ -126,21 +126,27 @@ func linesOf(text string) iter.Seq2[int, lineSpan] {
 }
 
 // DataDirOf reads only the data folder a record names (relative to the
-// record), from its data block as Parse finds it, without decoding the
-// rest: for callers that need to know where a record's files are and
-// nothing more.
-func DataDirOf(src []byte) (string, error) {
+// record) and the paths of the files it names in it, from its data block
+// as Parse finds it, without decoding the rest: for callers that need to
+// know where a record's files are and nothing more.
+func DataDirOf(src []byte) (dir string, files []string, err error) {
 	body, line, err := dataBlock(src)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	var only struct {
 		DataDir string `json:"data_dir"`
+		Files   []struct {
+			Path string `json:"path"`
+		} `json:"files"`
 	}
 	if err := json.Unmarshal([]byte(body), &only); err != nil {
-		return "", fmt.Errorf("line %d: data block: %w", line, err)
+		return "", nil, fmt.Errorf("line %d: data block: %w", line, err)
 	}
-	return only.DataDir, nil
+	for _, f := range only.Files {
+		files = append(files, f.Path)
+	}
+	return only.DataDir, files, nil
 }
 
 // ParseFile reads a record file's data block, through the guarded reader:

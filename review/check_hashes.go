@@ -3,6 +3,7 @@ package review
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -44,17 +45,24 @@ func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record, scan *folderS
 		}
 	}
 	hashed := map[string]bool{} // each file is read once, however often it is named
+	left := folderBudget        // what the folder's files may still take to hash
 	for _, f := range rec.Files {
 		if _, ok := listed[f.Path]; !ok || hashed[f.Path] {
 			continue
 		}
 		hashed[f.Path] = true
 		var got string
+		var n int64
 		var err error
-		if sf, ok := scan.file(f.Path); ok && sf.size <= sizeCap(f.Path) {
-			got = sf.sha256
+		if sf, ok := scan.file(f.Path); ok && sf.size <= sizeCap(f.Path) && sf.size <= left {
+			got, n = sf.sha256, sf.size
 		} else {
-			got, err = hashIn(d, f.Path)
+			got, n, err = hashIn(d, f.Path, folderBudget-left, left)
+		}
+		left -= n
+		if over := (*overBudgetError)(nil); errors.As(err, &over) {
+			// Nothing more is read: the record is refused.
+			return append(probs, Problem{"Data", termsafe.String(err.Error())}), false
 		}
 		if err != nil {
 			probs = append(probs, Problem{sectionOf(f.Path), termsafe.String(err.Error())})
@@ -96,20 +104,60 @@ func sizeCap(rel string) int64 {
 	return safefs.MaxDataFile
 }
 
+// maxFolderBytes bounds the bytes check hashes of one record's data
+// folder, its files together: 4 GiB. Each file has its own cap (1 GiB,
+// sizeCap), but a record may name any number of them, and 600 files of
+// 1 GiB (sparse: a folder of 440 KB on disk) took ten minutes to hash. A
+// campaign writes runs.jsonl (at most safefs.MaxRuns, 1 GiB), its stored
+// scenario (1 MiB at most), a log a run (at most engine.LogHeadBytes +
+// LogTailBytes, 8 MiB, and a few KB in practice) and a few plots (tens
+// of KB); the largest committed data folder holds 0.7 MB. 4 GiB holds a
+// runs.jsonl at its cap and 3 GiB more (384 logs at their cap, hundreds
+// of thousands as campaigns write them), and hashes in a few seconds.
+const maxFolderBytes = 4 << 30
+
+// folderBudget is maxFolderBytes; tests lower it.
+var folderBudget int64 = maxFolderBytes
+
+// overBudgetError says the data folder's files would pass the budget at
+// file rel: before bytes hashed before it, size in it.
+type overBudgetError struct {
+	rel          string
+	before, size int64
+}
+
+func (e *overBudgetError) Error() string {
+	return fmt.Sprintf("%s (%d bytes) takes the data folder's files past %d bytes together (%d bytes before it), the most check hashes of one data folder: nothing more is read", e.rel, e.size, folderBudget, e.before)
+}
+
 // hashIn is the sha256 of a data folder's file, read through the guarded
-// reader.
-func hashIn(d *safefs.Dir, rel string) (string, error) {
-	limit := sizeCap(rel)
-	f, err := d.Open(rel, limit)
+// reader, and how many bytes it read: at most left, the folder's budget
+// after the before bytes hashed already (a file larger than that is not
+// read).
+func hashIn(d *safefs.Dir, rel string, before, left int64) (string, int64, error) {
+	f, err := d.Open(rel, sizeCap(rel))
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, io.LimitReader(f, limit+1)); err != nil {
-		return "", err
+	st, err := f.Stat()
+	if err != nil {
+		return "", 0, err
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	if st.Size() > left {
+		return "", 0, &overBudgetError{rel, before, st.Size()}
+	}
+	limit := min(sizeCap(rel), left)
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(f, limit+1))
+	if err != nil {
+		return "", n, err
+	}
+	if n > left {
+		// It grew while read.
+		return "", n, &overBudgetError{rel, before, n}
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
 }
 
 func sectionOf(file string) string {

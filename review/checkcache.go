@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -19,13 +20,14 @@ import (
 
 // cacheFormat names the layout of a cache entry and of its key; a change
 // to either changes it, so old entries are never read as new ones.
-const cacheFormat = "decodebench/check-cache/v2"
+const cacheFormat = "decodebench/check-cache/v3"
 
 // CheckCache keeps check's results by content: an entry's key is the hash
-// of the record file's bytes, its path, every file in its data folder
-// (path, kind and sha256), and the identity of the decodebench doing the
-// check (the sha256 of its own executable), so a changed byte anywhere, a
-// file added or removed, or another build of decodebench checks afresh.
+// of the record file's bytes, its path, every entry of its data folder
+// (path and kind, and the sha256 of each file check reads; see scan), and
+// the identity of the decodebench doing the check (the sha256 of its own
+// executable), so a changed byte that check reads, a file added or
+// removed, or another build of decodebench checks afresh.
 // Entries are written atomically and an entry that does not parse, or
 // whose stored key is not the one asked for, is ignored.
 type CheckCache struct {
@@ -125,8 +127,18 @@ func (s *folderScan) file(rel string) (scannedFile, bool) {
 
 // scan keys a record whose data folder (as its data block names it) is
 // dd, reading the folder's files through memo, or through the memo kept
-// in the cache when memo is nil.
-func (c *CheckCache) scan(recordPath string, src []byte, dd string, memo *fileMemo) (*folderScan, bool) {
+// in the cache when memo is nil. named are the files the record names.
+//
+// The key holds every entry of the folder (its path and kind), so that a
+// file added or removed checks afresh (check reports a file the record
+// does not name), and the sha256 of the files whose bytes check reads:
+// those the record names, runs.jsonl and the stored scenario (read
+// whether named or not). Any other file's bytes do not change what check
+// finds (it is reported as not named, by its path), so it is not read.
+// When the files read would take more than the folder's budget
+// (folderBudget) nothing is read and there is no scan: check, uncached,
+// refuses the record.
+func (c *CheckCache) scan(recordPath string, src []byte, dd string, named []string, memo *fileMemo) (*folderScan, bool) {
 	id := c.identity()
 	if id == "" {
 		return nil, false
@@ -142,47 +154,76 @@ func (c *CheckCache) scan(recordPath string, src []byte, dd string, memo *fileMe
 	if err != nil {
 		return nil, false
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00", cacheFormat, id, abs, len(src))
-	h.Write(src)
 	absDir, err := filepath.Abs(dataDir)
 	if err != nil {
 		return nil, false
 	}
-	if memo == nil || memo.Dir != absDir {
-		memo = c.loadMemo(absDir)
+	read := map[string]bool{recorder.RunsFile: true, recorder.ScenarioFile: true}
+	for _, n := range named {
+		read[n] = true
 	}
-	next := &fileMemo{Format: memoFormat, Dir: absDir, Files: map[string]memoEntry{}}
-	out := &folderScan{files: map[string]scannedFile{}}
+	type entry struct {
+		p, rel string
+		d      fs.DirEntry
+		read   bool
+	}
+	var entries []entry
+	var total int64
 	walkErr := filepath.WalkDir(dataDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(dataDir, p)
-		rel = filepath.ToSlash(rel)
-		fmt.Fprintf(h, "\x00%s\x00%v\x00", rel, d.Type())
-		if !d.IsDir() {
-			out.entries = append(out.entries, rel)
+		e := entry{p: p, rel: filepath.ToSlash(rel), d: d, read: d.Type().IsRegular() && read[filepath.ToSlash(rel)]}
+		if e.read {
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			if total += info.Size(); total > folderBudget {
+				return errOverBudget
+			}
 		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		sum, size, err := fileSum(p, rel, d, memo, next)
-		if err != nil {
-			return err
-		}
-		h.Write(sum)
-		out.files[rel] = scannedFile{sha256: hex.EncodeToString(sum), size: size}
+		entries = append(entries, e)
 		return nil
 	})
 	if walkErr != nil {
 		return nil, false
+	}
+	if memo == nil || memo.Dir != absDir {
+		memo = c.loadMemo(absDir)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00", cacheFormat, id, abs, len(src))
+	h.Write(src)
+	next := &fileMemo{Format: memoFormat, Dir: absDir, Files: map[string]memoEntry{}}
+	out := &folderScan{files: map[string]scannedFile{}}
+	left := folderBudget
+	for _, e := range entries {
+		fmt.Fprintf(h, "\x00%s\x00%v\x00", e.rel, e.d.Type())
+		if !e.d.IsDir() {
+			out.entries = append(out.entries, e.rel)
+		}
+		if !e.read {
+			continue
+		}
+		sum, size, err := fileSum(e.p, e.rel, e.d, min(left, safefs.MaxRuns), memo, next)
+		if err != nil {
+			return nil, false
+		}
+		left -= size
+		h.Write(sum)
+		out.files[e.rel] = scannedFile{sha256: hex.EncodeToString(sum), size: size}
 	}
 	out.memo = c.storeMemo(memo, next)
 	out.key = hex.EncodeToString(h.Sum(nil))
 	out.record = abs
 	return out, true
 }
+
+// errOverBudget ends a scan whose files would take more than the folder's
+// budget.
+var errOverBudget = errors.New("the data folder's files are over the budget")
 
 type cacheEntry struct {
 	Format string `json:"format"`

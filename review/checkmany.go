@@ -61,25 +61,26 @@ func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache, li
 		return Checked{Path: path, Problems: check(path, links)}
 	}
 	var dd string
+	var named []string
 	switch {
 	case rec != nil:
-		dd = rec.DataDir
+		dd, named = rec.DataDir, filePaths(rec)
 	case !cache.hasEntries(path):
 		// Certainly a miss: the record is decoded once, for the check.
 		var err error
 		if rec, err = recorder.Parse(bytes.NewReader(src)); err != nil {
 			return Checked{Path: path, Problems: Check(path)}
 		}
-		dd = rec.DataDir
+		dd, named = rec.DataDir, filePaths(rec)
 	default:
-		// A hit needs only the data folder: the data block is decoded
-		// in full on a miss.
+		// A hit needs only the data folder and the files named in it:
+		// the data block is decoded in full on a miss.
 		var err error
-		if dd, err = recorder.DataDirOf(src); err != nil {
+		if dd, named, err = recorder.DataDirOf(src); err != nil {
 			return Checked{Path: path, Problems: Check(path)}
 		}
 	}
-	scan, ok := cache.scan(path, src, dd, nil)
+	scan, ok := cache.scan(path, src, dd, named, nil)
 	if !ok {
 		return Checked{Path: path, Problems: Check(path)}
 	}
@@ -99,9 +100,18 @@ func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache, li
 	// The files may have changed while they were checked: store only
 	// when the key still holds.
 	if again, err := safefs.ReadFile(path, safefs.MaxRecord); err == nil && bytes.Equal(again, src) {
-		if s2, ok := cache.scan(path, again, dd, scan.memo); ok && s2.key == scan.key {
+		if s2, ok := cache.scan(path, again, dd, named, scan.memo); ok && s2.key == scan.key {
 			cache.store(scan, probs)
 		}
 	}
 	return Checked{Path: path, Problems: probs}
+}
+
+// filePaths are the paths of the files the record names.
+func filePaths(rec *schema.Record) []string {
+	var out []string
+	for _, f := range rec.Files {
+		out = append(out, f.Path)
+	}
+	return out
 }

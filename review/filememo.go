@@ -98,8 +98,9 @@ func (c *CheckCache) loadMemo(absDir string) *fileMemo {
 // fileSum is the sha256 and size of the regular file at p (rel in its
 // folder), from the memo when its stat is the one the memo holds and it
 // was not changed just before the memo was written; next records what was
-// used.
-func fileSum(p, rel string, d fs.DirEntry, memo, next *fileMemo) ([]byte, int64, error) {
+// used. A file read is read to at most limit bytes: a larger one is an
+// error.
+func fileSum(p, rel string, d fs.DirEntry, limit int64, memo, next *fileMemo) ([]byte, int64, error) {
 	info, err := d.Info()
 	if err != nil {
 		return nil, 0, err
@@ -113,15 +114,18 @@ func fileSum(p, rel string, d fs.DirEntry, memo, next *fileMemo) ([]byte, int64,
 			}
 		}
 	}
-	f, err := safefs.Open(p, safefs.MaxRuns)
+	f, err := safefs.Open(p, limit)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer f.Close()
 	h := sha256.New()
-	n, err := io.Copy(h, f)
+	n, err := io.Copy(h, io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, 0, err
+	}
+	if n > limit {
+		return nil, 0, &safefs.TooLargeError{Path: p, Limit: limit}
 	}
 	filesHashed.Add(1)
 	sum := h.Sum(nil)
