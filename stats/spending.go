@@ -128,7 +128,8 @@ func CrossProb(cs, ts []float64, theta float64) float64 {
 }
 
 // grid is the number of points the continuation region of a look is
-// integrated over.
+// integrated over; a look close to the last in information takes a finer
+// grid (spending_narrow.go).
 const grid = 121
 
 // path is the density of the score S on the continuation region of the
@@ -155,6 +156,9 @@ func (p path) cross(c, t, theta float64) float64 {
 	if p.xs == nil {
 		return out(0)
 	}
+	if !p.standard(sd) {
+		return p.crossFine(b, theta*dt, sd)
+	}
 	return trapezoid(p.xs, p.fs, out)
 }
 
@@ -166,12 +170,18 @@ func (p path) next(c, t, theta float64) path {
 	}
 	b := c * math.Sqrt(t)
 	sd := math.Sqrt(dt)
-	n := path{xs: make([]float64, grid), fs: make([]float64, grid), t: t}
-	h := 2 * b / float64(grid-1)
+	m := p.points(b, sd)
+	n := path{xs: make([]float64, m), fs: make([]float64, m), t: t}
+	h := 2 * b / float64(m-1)
 	norm := 1 / (sd * math.Sqrt(2*math.Pi))
+	fine := p.xs != nil && !p.standard(sd)
 	for i := range n.xs {
 		s := -b + float64(i)*h
 		n.xs[i] = s
+		if fine {
+			n.fs[i] = p.densityFine(s, theta*dt, sd)
+			continue
+		}
 		phi := func(u float64) float64 {
 			z := (s - u - theta*dt) / sd
 			return math.Exp(-0.5*z*z) * norm
