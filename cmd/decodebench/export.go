@@ -22,10 +22,10 @@ sub-benchmark name and one value per metric, so the samples can be fed to benchs
     benchstat -col /arm x.txt
 
 Only the record's data block is read; nothing in it is executed.` + historyHelp,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "benchstat", Usage: "output format (benchstat; csv or sqlite with --history)"},
 			historyFlags[0], historyFlags[1],
-		},
+		}, cacheFlags...),
 		Action: func(c *cli.Context) error {
 			if dir := c.String("history"); dir != "" {
 				return exportHistory(c, dir)

@@ -27,7 +27,8 @@ through the pure-Go modernc.org/sqlite driver; the file is replaced whole). Colu
 	strings.Join(export.HistoryColumnNames(), ", ") + `.
 The ratio columns (arm / baseline medians, its interval, the Mann-Whitney p) are empty
 (NULL) on the baseline's rows. Rows come by date, then record, metric and arm; the same
-records give the same bytes (CSV) and the same rows (SQLite).`
+records give the same bytes (CSV) and the same rows (SQLite). A record that fails check is
+left out, named on stderr (with check's cache: --cache-dir, --no-cache).`
 
 func exportHistory(c *cli.Context, dir string) error {
 	if c.NArg() != 0 {
@@ -40,7 +41,7 @@ func exportHistory(c *cli.Context, dir string) error {
 	for _, e := range bad {
 		fmt.Fprintf(c.App.ErrWriter, "export: skipped %s\n", export.OneLine(e.Error()))
 	}
-	rows := history.Rows(recs)
+	rows := history.Rows(checkedHistory(c, "export", dir, recs))
 	out := c.String("out")
 	switch c.String("format") {
 	case "csv":
