@@ -2,7 +2,6 @@ package review
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,14 +22,15 @@ func TestFleetSeriesTakeOnlyCheckedRecords(t *testing.T) {
 	}
 	for _, n := range names {
 		stem := strings.TrimSuffix(filepath.Base(n), ".md")
-		if out, err := exec.Command("cp", "-r", n, dir).CombinedOutput(); err != nil {
-			t.Fatal(err, string(out))
-		}
-		if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+		b, err := os.ReadFile(n)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if out, err := exec.Command("cp", "-r", filepath.Join(src, "data", stem), filepath.Join(dir, "data")).CombinedOutput(); err != nil {
-			t.Fatal(err, string(out))
+		if err := os.WriteFile(filepath.Join(dir, stem+".md"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.CopyFS(filepath.Join(dir, "data", stem), os.DirFS(filepath.Join(src, "data", stem))); err != nil {
+			t.Fatal(err)
 		}
 	}
 	in := func(f *Fleet, stem string) bool {
