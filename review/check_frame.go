@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/decodebench/decodebench/internal/termsafe"
+	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -67,11 +68,85 @@ func differing(prefix string, a, b reflect.Value, only ...string) []string {
 		if x.IsZero() && contains(absentInOlder, prefix+name) {
 			continue
 		}
-		if !reflect.DeepEqual(x.Interface(), y.Interface()) {
+		if !sameMasked(x, y) {
 			out = append(out, prefix+name)
 		}
 	}
 	return out
+}
+
+// sameMasked is reflect.DeepEqual, but where the stored scenario's side
+// (want) of a string holds redact.Mask the record's side may hold anything
+// there: the stored scenario masks the whole value under a key that reads
+// as a credential ("- Time to first token: …" is stored as "Time to first
+// token: [redacted]"), the record only the secrets it knows. The stored
+// file is hashed; what such a mask hides is display.
+func sameMasked(got, want reflect.Value) bool {
+	switch got.Kind() {
+	case reflect.String:
+		return matchMasked(got.String(), want.String())
+	case reflect.Slice, reflect.Array:
+		if got.Len() != want.Len() {
+			return false
+		}
+		for i := range got.Len() {
+			if !sameMasked(got.Index(i), want.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if got.Len() != want.Len() {
+			return false
+		}
+		for _, k := range got.MapKeys() {
+			w := want.MapIndex(k)
+			if !w.IsValid() || !sameMasked(got.MapIndex(k), w) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		t := got.Type()
+		for i := range t.NumField() {
+			if !t.Field(i).IsExported() {
+				return reflect.DeepEqual(got.Interface(), want.Interface())
+			}
+		}
+		for i := range t.NumField() {
+			if !sameMasked(got.Field(i), want.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Pointer, reflect.Interface:
+		if got.IsNil() || want.IsNil() {
+			return got.IsNil() == want.IsNil()
+		}
+		return sameMasked(got.Elem(), want.Elem())
+	}
+	return reflect.DeepEqual(got.Interface(), want.Interface())
+}
+
+// matchMasked reports whether got is want with each redact.Mask in want
+// standing for any text.
+func matchMasked(got, want string) bool {
+	parts := strings.Split(want, redact.Mask)
+	if len(parts) == 1 {
+		return got == want
+	}
+	if !strings.HasPrefix(got, parts[0]) {
+		return false
+	}
+	rest := got[len(parts[0]):]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(rest, p)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(p):]
+	}
+	return strings.HasSuffix(rest, parts[len(parts)-1])
 }
 
 // absentInOlder are the fields records written before them leave out (see

@@ -81,9 +81,8 @@ vetoing (they disagree beyond chance) unless each session alone is such a regres
 				if len(d.Refused) > 0 {
 					return &exitError{code: 1}
 				}
-				if c.Bool("fail-on-regression") && old.Scenario.Baseline != nu.Scenario.Baseline {
-					return &exitError{code: 1, msg: "diff: --fail-on-regression cannot gate: the records take their ratios to different baselines (" +
-						termsafe.String(old.Scenario.Baseline) + ", " + termsafe.String(nu.Scenario.Baseline) + ")"}
+				if err := ungateable(c, old, nu); err != nil {
+					return err
 				}
 				if c.Bool("fail-on-regression") && d.Regressed() {
 					return &exitError{code: 1, msg: "diff: a significant regression of an arm's ratio to its own baseline"}
@@ -93,6 +92,26 @@ vetoing (they disagree beyond chance) unless each session alone is such a regres
 			return confirmDiff(c, d, old, nu)
 		},
 	}
+}
+
+// ungateable is why --fail-on-regression cannot gate old against nu: the
+// gate compares each arm's ratio to its baseline on the primary metric,
+// and records that take their ratios to another baseline, or name another
+// primary metric, have no such ratio in common (the gate passed them,
+// gating on the new record's metric or on none).
+func ungateable(c *cli.Context, old, nu *schema.Record) error {
+	if !c.Bool("fail-on-regression") {
+		return nil
+	}
+	for _, d := range []struct{ what, a, b string }{
+		{"take their ratios to different baselines", old.Scenario.Baseline, nu.Scenario.Baseline},
+		{"name different primary metrics", old.Scenario.Primary, nu.Scenario.Primary},
+	} {
+		if d.a != d.b {
+			return &exitError{code: 1, msg: fmt.Sprintf("diff: --fail-on-regression cannot gate: the records %s (%s, %s)", d.what, termsafe.String(d.a), termsafe.String(d.b))}
+		}
+	}
+	return nil
 }
 
 // confirmDiff is diff with --confirm: the first pair's diff, then the
@@ -120,6 +139,9 @@ func confirmDiff(c *cli.Context, d review.Diff, old, nu *schema.Record) error {
 	}
 	if len(d.Refused) > 0 || len(conf.Refused) > 0 {
 		return &exitError{code: 1}
+	}
+	if err := ungateable(c, old, nu); err != nil {
+		return err
 	}
 	if c.Bool("fail-on-regression") && conf.Raised() {
 		return &exitError{code: 1, msg: "diff: a significant regression of an arm's ratio to its own baseline, confirmed by a second session"}
