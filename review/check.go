@@ -115,6 +115,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 		add("Summary", "stored scenario hashes to %.12s, the record names %.12s", s.Hash(), rec.Scenario.Hash)
 	}
 	probs = append(probs, checkFrame(s, rec)...)
+	probs = append(probs, checkLifecycle(s, rec)...)
 	probs = append(probs, checkAnalysis(s.Policy, rec)...)
 	probs = append(probs, checkRendering(src, rec)...)
 	return probs

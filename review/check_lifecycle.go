@@ -1,0 +1,79 @@
+package review
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// checkLifecycle checks what the data block says of how the campaign ran
+// (method.rounds_run, planned, planned_rounds, interrupted) against the
+// stored schedule and the runs: the analysis takes these as given, so a
+// forged interrupted: false over a truncated plan turned an INCOMPLETE
+// record VALID, and a planned_rounds without a budget spent the whole
+// alpha at the first look. A campaign plans every arm of each round it
+// adds; a fixed schedule plans its rounds at once; only a budget plans
+// rounds at a look; and a sequential schedule without one stops at a look
+// that decides every test arm, or at max. What a budget planned from the
+// rounds' times is not re-derived here.
+func checkLifecycle(s *scenarios.Scenario, rec *schema.Record) []Problem {
+	m, r := rec.Method, s.Schedule.Rounds
+	var out []Problem
+	add := func(format string, args ...any) {
+		out = append(out, Problem{Section: "Method", Message: fmt.Sprintf(format, args...)})
+	}
+	if arms := len(s.Arms); len(m.Planned) != m.RoundsRun*arms {
+		add("the plan holds %d runs, where %d rounds of %d arms were planned", len(m.Planned), m.RoundsRun, arms)
+	}
+	if !r.Adaptive() && m.RoundsRun != r.Min {
+		add("rounds run %d, where the stored scenario's fixed schedule plans %d", m.RoundsRun, r.Min)
+	}
+	var taken []int
+	for _, l := range r.Looks() {
+		if l <= m.RoundsRun {
+			taken = append(taken, l)
+		}
+	}
+	if len(m.PlannedRounds) > 0 {
+		switch {
+		case r.MaxTime.Duration <= 0:
+			add("planned_rounds %v, where the stored scenario's schedule has no budget (max_time) to plan them", m.PlannedRounds)
+		case len(m.PlannedRounds) > len(taken):
+			add("planned_rounds %v: more plans than the %d look(s) taken", m.PlannedRounds, len(taken))
+		default:
+			for k, p := range m.PlannedRounds {
+				if p < taken[k] || p > r.Max {
+					add("planned_rounds %v: the plan at the look after %d rounds is outside %d to %d", m.PlannedRounds, taken[k], taken[k], r.Max)
+					break
+				}
+			}
+		}
+	}
+	if len(out) > 0 || m.Interrupted || !r.Sequential() || r.MaxTime.Duration > 0 || rec.Verdict == schema.Failed || rec.Verdict == schema.Rejected {
+		return out
+	}
+	in, err := analysis.FromRecord(s.Policy, rec.Runs, m)
+	if err != nil || !in.Campaign.Rule.Sequential() {
+		return out
+	}
+	if !slices.Contains(taken, m.RoundsRun) {
+		add("rounds run %d is not a look of the schedule (%v): a campaign that was not interrupted stops at one", m.RoundsRun, r.Looks())
+		return out
+	}
+	for _, l := range taken {
+		upTo := in
+		upTo.Runs = slices.DeleteFunc(slices.Clone(in.Runs), func(x analysis.Run) bool { return x.Round > l })
+		upTo.Campaign.Planned = l * len(s.Arms) // the plan as it stood at the look
+		done, _ := analysis.SequentialDone(upTo)
+		switch {
+		case l < m.RoundsRun && done:
+			add("the look after %d rounds decided, yet the campaign went on to %d", l, m.RoundsRun)
+		case l == m.RoundsRun && l < r.Max && !done:
+			add("the campaign stopped after %d rounds, at a look that did not decide, before max (%d), and was not interrupted", l, r.Max)
+		}
+	}
+	return out
+}

@@ -1,0 +1,64 @@
+package review
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// A record whose account of how its campaign ran was forged apart from
+// its stored schedule and runs fails check, where the analysis took it as
+// given: an interrupted campaign re-labelled as finished over a truncated
+// plan (INCOMPLETE made VALID), a budget's plans in a schedule without a
+// budget (the whole alpha spent at the first look), a sequential campaign
+// cut at a look that did not decide. The records as committed pass.
+func TestCheckRefusesAForgedLifecycle(t *testing.T) {
+	const fixed, sequential = "spec-draft-epyc-2026-11-29-2", "spec-draft-epyc-2026-12-02" // 6 rounds; {min: 5, max: 15, every: 5}, ran 15
+	cut := func(rounds int) func(*schema.Record) {
+		return func(r *schema.Record) {
+			arms := len(r.Scenario.Arms)
+			r.Method.RoundsRun, r.Method.Planned, r.Method.Interrupted = rounds, r.Method.Planned[:rounds*arms], false
+			var runs []schema.Run
+			for _, run := range r.Runs {
+				if run.Round <= rounds {
+					runs = append(runs, run)
+				}
+			}
+			r.Runs = runs
+		}
+	}
+	for name, c := range map[string]struct {
+		record string
+		edit   func(*schema.Record)
+		want   string
+	}{
+		"fixed as committed":      {fixed, func(*schema.Record) {}, ""},
+		"sequential as committed": {sequential, func(*schema.Record) {}, ""},
+		"fixed cut short":         {fixed, cut(5), "rounds run 5, where the stored scenario's fixed schedule plans 6"},
+		"plan shorter than run":   {fixed, func(r *schema.Record) { r.Method.Planned = r.Method.Planned[:9] }, "the plan holds 9 runs, where 6 rounds of 3 arms were planned"},
+		"a budget's plans":        {sequential, func(r *schema.Record) { r.Method.PlannedRounds = []int{5} }, "planned_rounds [5], where the stored scenario's schedule has no budget"},
+		"cut at the first look":   {sequential, cut(5), "the campaign stopped after 5 rounds, at a look that did not decide, before max (15)"},
+		"cut between looks":       {sequential, cut(7), "rounds run 7 is not a look of the schedule"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			src := filepath.Join("..", "docs", "benchmark_results", c.record+".md")
+			rec, err := recorder.Load(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.edit(rec)
+			var got []string
+			for _, p := range Check(writeCopy(t, t.TempDir(), filepath.Join(filepath.Dir(src), "data", c.record), rec)) {
+				if p.Section == "Method" {
+					got = append(got, p.Message)
+				}
+			}
+			if c.want == "" && len(got) > 0 || c.want != "" && !strings.Contains(strings.Join(got, "\n"), c.want) {
+				t.Errorf("problems of the method %q, want %q", got, c.want)
+			}
+		})
+	}
+}
