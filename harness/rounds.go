@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -113,14 +114,9 @@ func spentText(q *schema.Sequential) string {
 	return fmt.Sprintf("alpha %.4g a look", q.AlphaPerLook)
 }
 
-// roundTime is what a round has taken so far: the runs' own times and the
-// cooldowns before them, over the rounds run.
+// roundTime is what a round has taken so far (scenarios.RoundTime).
 func (c *campaign) roundTime(rounds int) time.Duration {
-	var s float64
-	for _, r := range c.rec.Runs {
-		s += r.Seconds + r.CooldownS
-	}
-	return time.Duration(s / float64(max(rounds, 1)) * float64(time.Second))
+	return scenarios.RoundTime(c.rec.Runs, rounds)
 }
 
 // planLook plans a budgeted schedule at a look: the most rounds the budget
@@ -131,12 +127,7 @@ func (c *campaign) planLook(rounds int) error {
 	if k := slices.Index(r.Looks(), rounds); k < len(c.rec.Method.PlannedRounds) {
 		return nil // planned before an interruption: the plan stands
 	}
-	per := c.roundTime(rounds)
-	n := r.Max
-	if per > 0 {
-		left := r.MaxTime.Duration - time.Duration(rounds)*per
-		n = min(r.Max, rounds+max(0, int(left/per)))
-	}
+	n := r.PlanAtLook(rounds, c.roundTime(rounds))
 	c.rec.Method.PlannedRounds = append(c.rec.Method.PlannedRounds, n)
 	c.st.PlannedRounds = c.rec.Method.PlannedRounds
 	return writeStateIn(c.data, c.st)

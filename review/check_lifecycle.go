@@ -17,8 +17,8 @@ import (
 // alpha at the first look. A campaign plans every arm of each round it
 // adds; a fixed schedule plans its rounds at once; only a budget plans
 // rounds at a look; and a sequential schedule without one stops at a look
-// that decides every test arm, or at max. What a budget planned from the
-// rounds' times is not re-derived here.
+// that decides every test arm, or at max. A budget's plan at each look is
+// derived again from the runs' times (scenarios.RoundTime, PlanAtLook).
 func checkLifecycle(s *scenarios.Scenario, rec *schema.Record) []Problem {
 	m, r := rec.Method, s.Schedule.Rounds
 	var out []Problem
@@ -45,8 +45,15 @@ func checkLifecycle(s *scenarios.Scenario, rec *schema.Record) []Problem {
 			add("planned_rounds %v: more plans than the %d look(s) taken", m.PlannedRounds, len(taken))
 		default:
 			for k, p := range m.PlannedRounds {
-				if p < taken[k] || p > r.Max {
-					add("planned_rounds %v: the plan at the look after %d rounds is outside %d to %d", m.PlannedRounds, taken[k], taken[k], r.Max)
+				l := taken[k]
+				var runs []schema.Run
+				for _, run := range rec.Runs {
+					if run.Round <= l {
+						runs = append(runs, run)
+					}
+				}
+				if want := r.PlanAtLook(l, scenarios.RoundTime(runs, l)); p != want {
+					add("planned_rounds %v: the budget's plan at the look after %d rounds is %d by the runs' times, not %d", m.PlannedRounds, l, want, p)
 					break
 				}
 			}

@@ -16,7 +16,11 @@ import (
 // budget (the whole alpha spent at the first look), a sequential campaign
 // cut at a look that did not decide. The records as committed pass.
 func TestCheckRefusesAForgedLifecycle(t *testing.T) {
-	const fixed, sequential = "spec-draft-epyc-2026-11-29-2", "spec-draft-epyc-2026-12-02" // 6 rounds; {min: 5, max: 15, every: 5}, ran 15
+	const (
+		fixed      = "spec-draft-epyc-2026-11-29-2" // 6 rounds
+		sequential = "spec-draft-epyc-2026-12-02"   // {min: 5, max: 15, every: 5}, ran 15
+		budget     = "spec-draft-epyc-2026-12-05-3" // {min: 5, max: 10, max_time: 10m, every: 5}, ran 10
+	)
 	cut := func(rounds int) func(*schema.Record) {
 		return func(r *schema.Record) {
 			arms := len(r.Scenario.Arms)
@@ -42,6 +46,9 @@ func TestCheckRefusesAForgedLifecycle(t *testing.T) {
 		"a budget's plans":        {sequential, func(r *schema.Record) { r.Method.PlannedRounds = []int{5} }, "planned_rounds [5], where the stored scenario's schedule has no budget"},
 		"cut at the first look":   {sequential, cut(5), "the campaign stopped after 5 rounds, at a look that did not decide, before max (15)"},
 		"cut between looks":       {sequential, cut(7), "rounds run 7 is not a look of the schedule"},
+		"budget as committed":     {budget, func(*schema.Record) {}, ""},
+		// The budget's last look at 5 rounds: the whole alpha spent there.
+		"a budget's plan forged": {budget, func(r *schema.Record) { r.Method.PlannedRounds[0] = 5 }, "planned_rounds [5 10]: the budget's plan at the look after 5 rounds is 10 by the runs' times, not 5"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			src := filepath.Join("..", "docs", "benchmark_results", c.record+".md")
