@@ -97,9 +97,17 @@ type signalBox struct {
 func (b *signalBox) set(s os.Signal) { b.mu.Lock(); b.s = s; b.mu.Unlock() }
 func (b *signalBox) get() os.Signal  { b.mu.Lock(); defer b.mu.Unlock(); return b.s }
 
+// sameBurst is how soon a repeat of the first signal is the same
+// interrupt delivered twice: GNU timeout sends its signal to the command
+// and to its own process group, which holds the command too, and the
+// second copy stopped the campaign without its record. Ctrl-C pressed
+// twice within it stops gracefully; a third press stops at once.
+const sameBurst = 250 * time.Millisecond
+
 // interruptible returns a context cancelled by the first SIGINT or SIGTERM,
 // which lets the campaign stop its engine and write an INCOMPLETE record.
-// A second signal kills every engine at once and exits.
+// A second signal kills every engine at once and exits; the same one
+// again within sameBurst is the first delivered twice.
 func interruptible(parent context.Context) (context.Context, *signalBox, func()) {
 	ctx, cancel := context.WithCancel(parent)
 	ch := make(chan os.Signal, 2)
@@ -107,23 +115,32 @@ func interruptible(parent context.Context) (context.Context, *signalBox, func())
 	box := &signalBox{}
 	done := make(chan struct{})
 	go func() {
+		var first os.Signal
+		var at time.Time
 		select {
-		case s := <-ch:
-			box.set(s)
-			fmt.Fprintf(stderr, "\ndecodebench: %s: stopping the engine and writing the record (again to stop at once)\n", s)
+		case first = <-ch:
+			at = time.Now()
+			box.set(first)
+			fmt.Fprintf(stderr, "\ndecodebench: %s: stopping the engine and writing the record (again to stop at once)\n", first)
 			cancel()
 		case <-done:
 			return
 		}
-		select {
-		case s := <-ch:
-			engine.KillAll()
-			fmt.Fprintf(stderr, "decodebench: %s again: engines killed; exiting without a record\n", s)
-			if s == syscall.SIGTERM {
-				os.Exit(143)
+		for {
+			select {
+			case s := <-ch:
+				if s == first && time.Since(at) < sameBurst {
+					continue // the same interrupt delivered twice, not a second one
+				}
+				engine.KillAll()
+				fmt.Fprintf(stderr, "decodebench: %s again: engines killed; exiting without a record\n", s)
+				if s == syscall.SIGTERM {
+					os.Exit(143)
+				}
+				os.Exit(130)
+			case <-done:
+				return
 			}
-			os.Exit(130)
-		case <-done:
 		}
 	}()
 	return ctx, box, func() { signal.Stop(ch); close(done); cancel() }

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// An interrupt delivered twice at once is one interrupt: GNU timeout sends
+// its signal to the command and to its own process group, which holds the
+// command too, and the second copy stopped the campaign at once, without
+// its INCOMPLETE record. A real campaign of a command engine (a shell
+// that sleeps and echoes) gets two SIGINTs back to back after its second
+// run; it writes the record and exits 130.
+func TestInterruptDeliveredTwiceKeepsTheRecord(t *testing.T) {
+	if os.Getenv("DECODEBENCH_TEST_MAIN") == "1" {
+		os.Exit(exitCode(newApp().Run(append([]string{"decodebench"}, strings.Fields(os.Getenv("DECODEBENCH_TEST_ARGS"))...))))
+	}
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(scen, []byte(`feature: twice
+engine:
+  kind: command
+  command: ["sh", "-c", "sleep 0.3; echo \"arm=$1\"; echo \": eval time = 10 ms / 64 runs, 100.5 tokens per second\"", "sh"]
+  request: {timeout: 20s}
+  output:
+    metrics:
+      decode_tok_s: ': +eval time = .*, +([0-9.]+) tokens per second'
+    tokens: ': +eval time = .* / +([0-9]+) runs'
+arms:
+  - name: a
+    args: ["1"]
+  - name: b
+    args: ["2"]
+baseline: a
+counters:
+  - name: armno
+    log: 'arm=([0-9]+)'
+    expect: {a: "== 1", b: "== 2"}
+schedule: {rounds: 20, warmup: 0, cooldown: 0s}
+gates: {max_contended: 0}
+unmeasured:
+  - Prefill.
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestInterruptDeliveredTwiceKeepsTheRecord$")
+	cmd.Env = append(os.Environ(), "DECODEBENCH_TEST_MAIN=1",
+		"DECODEBENCH_TEST_ARGS=run --yes --wait-lock 2m --out "+out+" --hw fake --date 2026-01-01 "+scen)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		log.WriteString(lines.Text() + "\n")
+		if strings.Contains(lines.Text(), "run 2/40 b: decode_tok_s") {
+			break
+		}
+	}
+	// Two signals sent at once are often merged by the kernel into one;
+	// 10 ms apart, the first has been taken when the second comes.
+	t0 := time.Now()
+	_ = syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
+	time.Sleep(10 * time.Millisecond)
+	_ = syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
+	gap := time.Since(t0)
+	for lines.Scan() {
+		log.WriteString(lines.Text() + "\n")
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatalf("the campaign did not stop:\n%s", log.String())
+	}
+	if gap >= sameBurst {
+		// A host so loaded that 10 ms took 250: the second was a second
+		// interrupt, and stopping at once without a record was right.
+		t.Logf("the second signal came %v after the first, past %v", gap, sameBurst)
+		return
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Errorf("exit %v, want 130\n%s", err, log.String())
+	}
+	b, err := os.ReadFile(filepath.Join(out, "twice-fake-2026-01-01.md"))
+	if err != nil || !strings.Contains(string(b), "INCOMPLETE") {
+		t.Errorf("no INCOMPLETE record (%v):\n%s", err, log.String())
+	}
+}
