@@ -120,7 +120,7 @@ func replaceGroup(f form, s string, repl func(string) string) string {
 			name = s[m[2*ni]:m[2*ni+1]]
 		}
 		v := s[vs:ve]
-		if strings.HasPrefix(s[vs:], Mask) || isReference(v) || !f.ok(name, v) {
+		if strings.HasPrefix(s[vs:], Mask) || startsReference(s[vs:], v) || !f.ok(name, v) {
 			continue
 		}
 		b.WriteString(s[last:vs])

@@ -203,10 +203,21 @@ func splitWords(name string) []string {
 	return words
 }
 
-var reference = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*\}$`)
+var (
+	reference      = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*\}$`)
+	referenceStart = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
+)
 
 // isReference reports a ${NAME} reference, which names a secret but is none.
 func isReference(v string) bool { return reference.MatchString(v) }
+
+// startsReference reports whether the value v found at the start of s is
+// all or part of a ${NAME} reference there: free text ends a value at a
+// closing brace, so `key=${API_KEY}` finds the value "${API_KEY".
+func startsReference(s, v string) bool {
+	loc := referenceStart.FindStringIndex(s)
+	return loc != nil && len(v) <= loc[1]
+}
 
 // isFlag reports whether an argument is a flag (not "-" and not a negative
 // number).

@@ -114,6 +114,10 @@ func TestTextForms(t *testing.T) {
 		{"env HF_TOKEN=abc OMP=1", "env HF_TOKEN=[redacted] OMP=1"},
 		{"n_tokens=12 n_keep=0 tokens: 5", "n_tokens=12 n_keep=0 tokens: 5"},
 		{"decode_tok_s 12.5, max tokens: 64, first-token latency", "decode_tok_s 12.5, max tokens: 64, first-token latency"},
+		// A reference names a secret but is none, whole or cut at its brace.
+		{"title {key=${API_KEY}} and API_KEY=${API_KEY}x", "title {key=${API_KEY}} and API_KEY=${API_KEY}x"},
+		{"API_KEY=${API_KEY} --api-key ${KEY}", "API_KEY=${API_KEY} --api-key ${KEY}"},
+		{"API_KEY=${API_KEY abc", "API_KEY=[redacted] abc"},
 	} {
 		if got := (*Redactor)(nil).Text(tt.in); got != tt.want {
 			t.Errorf("%q: got %q, want %q", tt.in, got, tt.want)
