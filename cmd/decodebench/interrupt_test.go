@@ -18,9 +18,7 @@ import (
 // that sleeps and echoes) gets two SIGINTs back to back after its second
 // run; it writes the record and exits 130.
 func TestInterruptDeliveredTwiceKeepsTheRecord(t *testing.T) {
-	if os.Getenv("DECODEBENCH_TEST_MAIN") == "1" {
-		os.Exit(exitCode(newApp().Run(append([]string{"decodebench"}, strings.Fields(os.Getenv("DECODEBENCH_TEST_ARGS"))...))))
-	}
+	childMain()
 	dir := t.TempDir()
 	scen := filepath.Join(dir, "s.yaml")
 	if err := os.WriteFile(scen, []byte(`feature: twice
@@ -50,9 +48,7 @@ unmeasured:
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestInterruptDeliveredTwiceKeepsTheRecord$")
-	cmd.Env = append(os.Environ(), "DECODEBENCH_TEST_MAIN=1",
-		"DECODEBENCH_TEST_ARGS=run --yes --wait-lock 2m --out "+out+" --hw fake --date 2026-01-01 "+scen)
+	cmd := childCommand(t, "run --yes --wait-lock 2m --out "+out+" --hw fake --date 2026-01-01 "+scen)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

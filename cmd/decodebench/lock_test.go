@@ -18,9 +18,7 @@ import (
 // --yes` in a child: each must exit 1 at once, naming this process's pid
 // and scenario; with --wait-lock it waits and still fails after the wait.
 func TestRunRefusesWhileAnotherCampaignHoldsTheHost(t *testing.T) {
-	if os.Getenv("DECODEBENCH_TEST_MAIN") == "1" {
-		os.Exit(exitCode(newApp().Run(append([]string{"decodebench"}, strings.Fields(os.Getenv("DECODEBENCH_TEST_ARGS"))...))))
-	}
+	childMain()
 	lockPath := filepath.Join(t.TempDir(), "host.lock")
 	t.Setenv("DECODEBENCH_LOCK", lockPath)
 	lock, err := machine.AcquireHostLock(context.Background(), 0, machine.HolderInfo{PID: os.Getpid(), Start: time.Now(), Scenario: "holder-scenario.yaml"})
@@ -42,8 +40,7 @@ func TestRunRefusesWhileAnotherCampaignHoldsTheHost(t *testing.T) {
 		{reproduce(""), 0},
 		{reproduce("--wait-lock 700ms "), 700 * time.Millisecond},
 	} {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestRunRefusesWhileAnotherCampaignHoldsTheHost$")
-		cmd.Env = append(os.Environ(), "DECODEBENCH_TEST_MAIN=1", "DECODEBENCH_TEST_ARGS="+tc.args)
+		cmd := childCommand(t, tc.args)
 		t0 := time.Now()
 		b, err := cmd.CombinedOutput()
 		took := time.Since(t0)

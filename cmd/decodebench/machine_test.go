@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"syscall"
 	"testing"
 	"time"
@@ -32,11 +30,8 @@ func TestMachineJSON(t *testing.T) {
 // process and interrupts it: it must end at once, with exit status 0,
 // after printing a few samples.
 func TestMachineWatchInterrupt(t *testing.T) {
-	if os.Getenv("DECODEBENCH_TEST_MAIN") == "1" {
-		os.Exit(exitCode(newApp().Run([]string{"decodebench", "machine", "--watch", "100ms", "--json"})))
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestMachineWatchInterrupt$")
-	cmd.Env = append(os.Environ(), "DECODEBENCH_TEST_MAIN=1")
+	childMain()
+	cmd := childCommand(t, "machine --watch 100ms --json")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
