@@ -44,6 +44,11 @@ func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record, scan *folderS
 			probs = append(probs, Problem{"Data", "the record names no sha256 for " + need})
 		}
 	}
+	if over := overBudget(d, rec.Files, listed); over != nil {
+		// Refused before a byte is read: hashing the files before it
+		// would cost up to the whole budget on every check.
+		return append(probs, Problem{"Data", termsafe.String(over.Error())}), false
+	}
 	hashed := map[string]bool{} // each file is read once, however often it is named
 	left := folderBudget        // what the folder's files may still take to hash
 	for _, f := range rec.Files {
@@ -94,6 +99,36 @@ func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record, scan *folderS
 		return nil
 	})
 	return probs, intact
+}
+
+// overBudget is the budget's refusal when the sizes of the files a record
+// names, as they are now, pass the folder's budget together: the file at
+// which they pass it, as the hashing would name it. A file that cannot be
+// opened or is over its own cap counts nothing (the hashing reports it).
+// A file that grows after this is still bounded as it is hashed.
+func overBudget(d *safefs.Dir, files []schema.FileSum, listed map[string]string) *overBudgetError {
+	seen := map[string]bool{}
+	var total int64
+	for _, f := range files {
+		if _, ok := listed[f.Path]; !ok || seen[f.Path] {
+			continue
+		}
+		seen[f.Path] = true
+		fh, err := d.Open(f.Path, sizeCap(f.Path))
+		if err != nil {
+			continue
+		}
+		st, err := fh.Stat()
+		fh.Close()
+		if err != nil || st.Size() > sizeCap(f.Path) {
+			continue
+		}
+		if total+st.Size() > folderBudget {
+			return &overBudgetError{f.Path, total, st.Size()}
+		}
+		total += st.Size()
+	}
+	return nil
 }
 
 // sizeCap is the most bytes check reads of a data folder's file.

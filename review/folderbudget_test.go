@@ -59,6 +59,29 @@ func TestFolderBudget(t *testing.T) {
 		}
 	}
 
+	// Refused before a byte is read: a file before the one that passes
+	// the budget, changed, is not reported (hashing it first cost up to
+	// the whole budget on every check of a crafted folder).
+	if at == 0 {
+		t.Fatalf("the budget runs out at the first file: nothing before it to change")
+	}
+	first := filepath.Join(filepath.Dir(paths[0]), "data", stemOf(paths[0]), filepath.FromSlash(names[0]))
+	orig, err := os.ReadFile(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := append([]byte(nil), orig...)
+	changed[len(changed)/2] ^= 1
+	if err := os.WriteFile(first, changed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if probs := Check(paths[0]); len(probs) != 1 || !strings.HasPrefix(probs[0].Message, want) {
+		t.Errorf("%s changed before the file that passes the budget: problems %v, want only the budget's, naming %s", names[0], probs, names[at])
+	}
+	if err := os.WriteFile(first, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	folderBudget = total
 	if probs := Check(paths[0]); len(probs) != 0 {
 		t.Errorf("within the budget: %v", probs)
