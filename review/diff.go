@@ -23,8 +23,8 @@ type Diff struct {
 	Ratios []RatioDiff `json:"ratios,omitempty"`
 	// Threshold is the smallest change that counts.
 	Threshold float64 `json:"threshold"`
-	// Alpha is the level each metric's change is judged at (the new
-	// record's), its interval at 1 − Alpha.
+	// Alpha is the level each metric's change is judged at (the larger
+	// of the two records' alphas), its interval at 1 − Alpha.
 	Alpha float64 `json:"alpha,omitempty"`
 	// Family is how the ratios that --fail-on-regression gates on keep
 	// their family-wise error; nil without ratios.
@@ -128,6 +128,12 @@ func Compare(oldPath string, old *schema.Record, newPath string, nu *schema.Reco
 		// of −1 indexed a bootstrap's quantile out of range).
 		d.Refused = append(d.Refused, fmt.Sprintf("the new record's alpha %g and confidence %g are not a test's levels (alpha in (0, 0.5), confidence in (0.5, 1))", cfg.Alpha, cfg.Confidence))
 		return d
+	}
+	// The larger of the two records' alphas: a scenario that lowers its
+	// alpha (a pull request's, say) cannot make the gate less sensitive
+	// than the other record's. diff lists the change under conditions.
+	if a, c := old.Method.Alpha, old.Method.Confidence; a > cfg.Alpha && a < 0.5 && c > 0.5 && c < 1 {
+		cfg.Alpha, cfg.Confidence = a, c
 	}
 	d.Alpha = cfg.Alpha
 	d.Metrics = metricDiffs(old, nu, cfg, opt.Threshold)

@@ -49,6 +49,14 @@ func TestRegressionGatesOnWithinRecordRatios(t *testing.T) {
 	if d := Compare("old.md", old, "new.md", record(1, 1.2), DiffOptions{Threshold: 0.02}); !d.Regressed() {
 		t.Errorf("draft's ratio fell from 1.5 to 1.2 and the gate passed: %+v", d.Ratios)
 	}
+	// A new record whose scenario lowers alpha is still gated at the old
+	// record's: at 1e-12 over ten rounds the fall from 1.5 to 1.45 could
+	// never be significant, and the gate passed it.
+	low := record(1, 1.45)
+	low.Method.Alpha, low.Method.Confidence = 1e-12, 1-1e-12
+	if d := Compare("old.md", old, "new.md", low, DiffOptions{Threshold: 0.02}); d.Alpha != 0.05 || !d.Regressed() {
+		t.Errorf("the new record lowers alpha to 1e-12: the gate is judged at %g, regressed %v: %+v", d.Alpha, d.Regressed(), d.Ratios)
+	}
 }
 
 // --fail-on-regression gates on every arm's ratio at once: with four arms
