@@ -58,17 +58,25 @@ var errLineTooLong = bufio.ErrTooLong
 // out as decodebench writes them are decoded by one decoder for the whole
 // file (plainRuns), any other line by line, as ParseRuns does.
 func EachRun(r io.Reader, name string, each func(schema.Run) error) error {
-	_, err := eachRun(r, name, runsChunk, each)
+	_, err := eachRun(r, name, runsChunk, false, each)
 	return err
 }
 
-// eachRun is EachRun with chunks of chunk bytes; it also says how many
-// chunks were read line by line.
-func eachRun(r io.Reader, name string, chunk int, each func(schema.Run) error) (byLine int, err error) {
+// EachRunExact is EachRun that also refuses a line other JSON readers
+// read differently from decodebench (readsAlike): check reads runs.jsonl
+// this way.
+func EachRunExact(r io.Reader, name string, each func(schema.Run) error) error {
+	_, err := eachRun(r, name, runsChunk, true, each)
+	return err
+}
+
+// eachRun is EachRun with chunks of chunk bytes, exact as EachRunExact
+// when asked; it also says how many chunks were read line by line.
+func eachRun(r io.Reader, name string, chunk int, exact bool, each func(schema.Run) error) (byLine int, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var buf []byte
 	var plain plainRuns
-	lr := lineReader{name: name}
+	lr := lineReader{name: name, exact: exact}
 	for {
 		buf = buf[:0]
 		err = nil
@@ -79,7 +87,15 @@ func eachRun(r io.Reader, name string, chunk int, each func(schema.Run) error) (
 			}
 		}
 		if runs, ok := plain.decode(buf); ok && lr.pending == nil {
-			for _, run := range runs {
+			rest := buf
+			for i, run := range runs {
+				var line []byte
+				line, rest, _ = bytes.Cut(rest, []byte{'\n'})
+				if exact {
+					if err := readsAlike(line, &run); err != nil {
+						return byLine, fmt.Errorf("%s:%d: %v", name, lr.line+i+1, err)
+					}
+				}
 				if err := each(run); err != nil {
 					return byLine, err
 				}
@@ -106,6 +122,7 @@ type lineReader struct {
 	name    string
 	line    int
 	pending error // the last line's error: returned when another follows
+	exact   bool  // each decoded line must read alike (readsAlike)
 }
 
 // lines decodes each line of b: every line ended by "\n", and the last
@@ -126,6 +143,11 @@ func (lr *lineReader) lines(b []byte, each func(schema.Run) error) error {
 		if err := dec.Decode(&run); err != nil {
 			lr.pending = fmt.Errorf("%s:%d: %v", lr.name, lr.line, err)
 			continue
+		}
+		if lr.exact {
+			if err := readsAlike(l, &run); err != nil {
+				return fmt.Errorf("%s:%d: %v", lr.name, lr.line, err)
+			}
 		}
 		if err := each(run); err != nil {
 			return err

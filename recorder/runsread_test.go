@@ -42,7 +42,7 @@ func FuzzEachRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte, chunk uint32) {
 		want, werr := ParseRuns(bytes.NewReader(b), "runs.jsonl")
 		var got []schema.Run
-		_, gerr := eachRun(bytes.NewReader(b), "runs.jsonl", int(chunk%(1<<23))+1, AppendRun(&got, "runs.jsonl"))
+		_, gerr := eachRun(bytes.NewReader(b), "runs.jsonl", int(chunk%(1<<23))+1, false, AppendRun(&got, "runs.jsonl"))
 		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
 			t.Fatalf("error %v, ParseRuns says %v", gerr, werr)
 		}
@@ -76,7 +76,7 @@ func TestEachRunPlain(t *testing.T) {
 	}
 	for _, chunk := range []int{1, 1000, 20000, 100000, runsChunk} {
 		var got []schema.Run
-		byLine, err := eachRun(bytes.NewReader(real), "runs.jsonl", chunk, AppendRun(&got, "runs.jsonl"))
+		byLine, err := eachRun(bytes.NewReader(real), "runs.jsonl", chunk, false, AppendRun(&got, "runs.jsonl"))
 		if err != nil || byLine != 0 || !reflect.DeepEqual(got, want) {
 			t.Errorf("chunks of %d bytes: %d runs, %d chunk(s) read line by line, %v", chunk, len(got), byLine, err)
 		}

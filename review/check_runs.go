@@ -48,7 +48,7 @@ func readRuns(d *safefs.Dir, rec *schema.Record, recordBytes int64) (runs []sche
 	kept := texts{}
 	var first *Problem
 	keep := recorder.AppendRun(&runs, recorder.RunsFile)
-	err = recorder.EachRun(io.TeeReader(in, h), recorder.RunsFile, func(r schema.Run) error {
+	err = recorder.EachRunExact(io.TeeReader(in, h), recorder.RunsFile, func(r schema.Run) error {
 		sum := kept.keep(&r.Output)
 		kept.keep(&r.Reasoning)
 		for i := range r.Streams {
