@@ -70,6 +70,9 @@ type ConfirmOptions struct {
 	// Problems are what Check found in the second session's new and old
 	// records: one that fails check is refused.
 	Problems [2][]Problem
+	// Today are why the second session's new and old record are unfit
+	// under today's rule (UnfitToday): one that is is refused.
+	Today [2]string
 }
 
 // ArmConfirmation is one gated arm's ratio to its baseline over the
@@ -192,7 +195,7 @@ func Confirm(d Diff, old, nu *schema.Record, second SecondSession, opt ConfirmOp
 	if !shared {
 		records = append(records, campaign{second.OldPath, second.Old})
 	}
-	if c.Refused = confirmRefusals(records, opt.Force, opt.Problems); len(c.Refused) > 0 || d.Family == nil {
+	if c.Refused = confirmRefusals(records, opt.Force, opt.Problems, opt.Today); len(c.Refused) > 0 || d.Family == nil {
 		return c
 	}
 	for _, r := range d.Ratios {
@@ -226,7 +229,7 @@ type campaign struct {
 // confirmRefusals says why the sessions cannot confirm anything: a record
 // whose verdict makes its numbers unfit (unless force), one campaign given
 // as two records, or a second session of another scenario's arms.
-func confirmRefusals(records []campaign, force bool, problems [2][]Problem) []string {
+func confirmRefusals(records []campaign, force bool, problems [2][]Problem, today [2]string) []string {
 	names := []string{"the first session's old record", "the first session's new record", "the second session's new record", "the second session's old record"}
 	var out []string
 	for i := 2; i < len(records); i++ {
@@ -239,6 +242,9 @@ func confirmRefusals(records []campaign, force bool, problems [2][]Problem) []st
 			if !force {
 				out = append(out, fmt.Sprintf("%s's verdict is %s: its numbers are not fit to confirm anything (--force uses them anyway)", names[i], v))
 			}
+		}
+		if why := today[i-2]; why != "" && !force {
+			out = append(out, fmt.Sprintf("%s is not fit to confirm anything: %s (--force uses it anyway)", names[i], why))
 		}
 	}
 	for i := range records {

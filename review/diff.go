@@ -109,6 +109,9 @@ type DiffOptions struct {
 	// its stored scenario could name another primary metric, baseline or
 	// alpha to gate on).
 	Problems [2][]Problem
+	// Today are why the old and the new record are unfit under today's
+	// rule (UnfitToday): one that is is refused.
+	Today [2]string
 }
 
 // Compare diffs two records, both loaded with their runs.
@@ -118,7 +121,7 @@ func Compare(oldPath string, old *schema.Record, newPath string, nu *schema.Reco
 	}
 	d := Diff{Old: oldPath, New: newPath, Threshold: opt.Threshold}
 	d.Conditions = conditions(oldPath, old, newPath, nu)
-	if d.Refused = refusals(old, nu, opt.Force, opt.Problems); len(d.Refused) > 0 {
+	if d.Refused = refusals(old, nu, opt); len(d.Refused) > 0 {
 		return d
 	}
 	cfg := stats.Config{Confidence: nu.Method.Confidence, Alpha: nu.Method.Alpha, MinEffect: opt.Threshold, Resamples: scenarios.Resamples, Seed: 1}
@@ -145,7 +148,8 @@ func Compare(oldPath string, old *schema.Record, newPath string, nu *schema.Reco
 
 // refusals says which side's verdict makes its numbers unfit to compare;
 // none with force.
-func refusals(old, nu *schema.Record, force bool, problems [2][]Problem) []string {
+func refusals(old, nu *schema.Record, opt DiffOptions) []string {
+	force, problems := opt.Force, opt.Problems
 	var out []string
 	for i, side := range []struct {
 		name string
@@ -160,6 +164,9 @@ func refusals(old, nu *schema.Record, force bool, problems [2][]Problem) []strin
 			if !force {
 				out = append(out, fmt.Sprintf("the %s record's verdict is %s: its numbers are not fit to compare (--force compares them anyway)", side.name, side.rec.Verdict))
 			}
+		}
+		if why := opt.Today[i]; why != "" && !force {
+			out = append(out, fmt.Sprintf("the %s record is not fit to compare: %s (--force compares it anyway)", side.name, why))
 		}
 	}
 	return out

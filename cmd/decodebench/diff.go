@@ -70,7 +70,8 @@ vetoing (they disagree beyond chance) unless each session alone is such a regres
 				return &exitError{code: 1, msg: err.Error()}
 			}
 			d := review.Compare(oldPath, old, newPath, nu, review.DiffOptions{Threshold: th, Force: c.Bool("force"),
-				Problems: [2][]review.Problem{review.Check(oldPath), review.Check(newPath)}})
+				Problems: [2][]review.Problem{review.Check(oldPath), review.Check(newPath)},
+				Today:    [2]string{review.UnfitToday(oldPath, old), review.UnfitToday(newPath, nu)}})
 			if c.String("confirm") == "" {
 				if c.String("confirm-old") != "" {
 					return usageError("diff: --confirm-old needs --confirm NEW2.md")
@@ -130,10 +131,12 @@ func confirmDiff(c *cli.Context, d review.Diff, old, nu *schema.Record) error {
 		}
 	}
 	probs := [2][]review.Problem{review.Check(second.NewPath)}
+	today := [2]string{review.UnfitToday(second.NewPath, second.New)}
 	if second.OldPath != "" {
 		probs[1] = review.Check(second.OldPath)
+		today[1] = review.UnfitToday(second.OldPath, second.Old)
 	}
-	conf := review.Confirm(d, old, nu, second, review.ConfirmOptions{Force: c.Bool("force"), Problems: probs})
+	conf := review.Confirm(d, old, nu, second, review.ConfirmOptions{Force: c.Bool("force"), Problems: probs, Today: today})
 	if err := writeConfirmed(c.App.Writer, d, conf, c.Bool("markdown"), c.Bool("json")); err != nil {
 		return err
 	}
