@@ -268,7 +268,7 @@ func (l *Log) markLocked(format string, args ...any) {
 func (l *Log) BeginWindow() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.markLocked("measured window start")
+	l.markLocked(markWindowStart)
 	l.inWindow = true
 	l.window, l.windowKept, l.windowBytes, l.windowCut = nil, 0, 0, 0
 	if l.follow != nil {
@@ -301,7 +301,7 @@ func (l *Log) EndWindow(quiet, max time.Duration) []string {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.markLocked("measured window end")
+	l.markLocked(markWindowEnd)
 	l.inWindow = false
 	l.lastWindow = WindowOutput{Bytes: l.windowBytes, LinesCut: l.windowCut}
 	if l.windowCut > 0 {
@@ -351,7 +351,7 @@ func (l *Log) Close() error {
 	}
 	if l.cutting {
 		if l.cutBytes > 0 || len(l.cutMarkers) > 0 {
-			l.writeFile(fmt.Sprintf("%s%s engine output cut: %d bytes in %d lines between the log's first %s and its last %s were left out (decodebench's own marker lines from that stretch follow)\n",
+			l.writeFile(fmt.Sprintf("%s%s "+markCut+" %d bytes in %d lines between the log's first %s and its last %s were left out (decodebench's own marker lines from that stretch follow)\n",
 				MarkerPrefix, time.Now().UTC().Format(time.RFC3339Nano), l.cutBytes, l.cutLines, sizeText(LogHeadBytes), sizeText(LogTailBytes)))
 		}
 		for _, m := range l.cutMarkers {

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -119,7 +118,7 @@ func (e *commandExecutor) Execute(ctx context.Context, slot Slot, run *schema.Ru
 func (e *commandExecutor) figures(lines []string, run *schema.Run) error {
 	s := e.c.scenario
 	for m, re := range e.metrics {
-		v, ok := lastNumber(re, lines)
+		v, ok := engine.LastNumber(re, lines)
 		if !ok {
 			if m == s.Metrics.Primary {
 				return fmt.Errorf("the command's output has no match for the %s pattern %q", m, re)
@@ -137,7 +136,7 @@ func (e *commandExecutor) figures(lines []string, run *schema.Run) error {
 	if e.tokens == nil {
 		return nil
 	}
-	v, ok := lastNumber(e.tokens, lines)
+	v, ok := engine.LastNumber(e.tokens, lines)
 	if !ok {
 		return fmt.Errorf("the command's output has no match for the tokens pattern %q: a count the command did not print is not 0", e.tokens)
 	}
@@ -147,19 +146,6 @@ func (e *commandExecutor) figures(lines []string, run *schema.Run) error {
 		run.Tokens, run.TokenSource = int(v), TokensFromCommand
 	}
 	return nil
-}
-
-// lastNumber returns the capture of the last line the pattern matches.
-func lastNumber(re *regexp.Regexp, lines []string) (float64, bool) {
-	for i := len(lines) - 1; i >= 0; i-- {
-		if m := re.FindStringSubmatch(lines[i]); m != nil {
-			v, err := strconv.ParseFloat(strings.TrimSpace(m[1]), 64)
-			if err == nil {
-				return v, true
-			}
-		}
-	}
-	return 0, false
 }
 
 // text delimits the generated text in the command's standard output.

@@ -2,7 +2,6 @@ package harness
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -102,7 +101,7 @@ func (em extraMetric) read(obs engine.Observation) (float64, bool) {
 	case em.sel != nil:
 		return delta(obs, *em.sel)
 	case em.log != nil:
-		return aggregate(em.log, obs.Window, x.Aggregate)
+		return engine.Aggregate(em.log, obs.Window, x.Aggregate)
 	}
 	return 0, false
 }
@@ -114,36 +113,6 @@ func delta(obs engine.Observation, sel scenarios.MetricSelector) (float64, bool)
 		return 0, false
 	}
 	return a - b, true
-}
-
-// aggregate is the last (default), mean or sum of a pattern's captures
-// over the window's lines, decodebench's own marker lines excepted.
-func aggregate(re *regexp.Regexp, lines []string, how string) (float64, bool) {
-	var vals []float64
-	for _, l := range lines {
-		if strings.HasPrefix(l, engine.MarkerPrefix) {
-			continue
-		}
-		for _, m := range re.FindAllStringSubmatch(l, -1) {
-			if v, err := strconv.ParseFloat(m[1], 64); err == nil {
-				vals = append(vals, v)
-			}
-		}
-	}
-	if len(vals) == 0 {
-		return 0, false
-	}
-	sum := 0.0
-	for _, v := range vals {
-		sum += v
-	}
-	switch how {
-	case "sum":
-		return sum, true
-	case "mean":
-		return sum / float64(len(vals)), true
-	}
-	return vals[len(vals)-1], true
 }
 
 // plausible reports whether an engine-reported value can be true

@@ -37,7 +37,7 @@ func TestDiagnosticLinesInTheWindow(t *testing.T) {
 	}
 	accepted := regexp.MustCompile(`\baccepted(?:_tokens)?=(\d+)`)
 	for how, want := range map[string]float64{"last": 30, "sum": 182, "mean": 91} {
-		if v, ok := aggregate(accepted, window, how); !ok || v != want {
+		if v, ok := engine.Aggregate(accepted, window, how); !ok || v != want {
 			t.Errorf("%s of accepted = %v, %v; want %v", how, v, ok, want)
 		}
 	}

@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/decodebench/decodebench/redact"
+)
+
+// MeasuredWindow reads back from a log file exactly the lines the log's
+// last measured window kept, and says the file does not show them whole
+// where it cut, redacted or never ended the window.
+func TestMeasuredWindowReadsWhatTheWindowKept(t *testing.T) {
+	write := func(t *testing.T, red func(string) string, before string, windows ...string) (string, []string) {
+		t.Helper()
+		p := filepath.Join(t.TempDir(), "run.log")
+		l, err := NewLog(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.redact = red
+		l.Write([]byte(before))
+		var kept []string
+		for _, w := range windows {
+			l.Mark("measured run: x")
+			l.BeginWindow()
+			l.Write([]byte(w))
+			kept = l.EndWindow(0, 0)
+		}
+		l.Mark("exited (exit status 0)")
+		if err := l.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return p, kept
+	}
+	read := func(t *testing.T, p string) StoredWindow {
+		t.Helper()
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		w, err := MeasuredWindow(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	mask := func(s string) string { return strings.ReplaceAll(s, "sekrit", redact.Mask) }
+
+	p, kept := write(t, mask, "loading\nsekrit outside\n", "warmup: eval 1 tok/s\n", "a\r\n\nb=2\npartial, no newline")
+	if w := read(t, p); !w.Whole || !reflect.DeepEqual(w.Lines, kept) {
+		t.Errorf("read %+v, the window kept %q", w, kept)
+	}
+	if w := read(t, writeOnly(t, write, mask, "key sekrit=1\n")); w.Whole {
+		t.Errorf("a window line stored redacted read as whole: %+v", w)
+	}
+	// A log past its head and tail: the window's start marker falls in
+	// the cut stretch and is written after the cut, apart from its lines.
+	big := strings.Repeat(strings.Repeat("x", 1023)+"\n", (LogHeadBytes+LogTailBytes)/1024+64)
+	if w := read(t, writeOnly(t, write, nil, big+"b=2\n")); w.Whole {
+		t.Errorf("a cut log read as whole: %d lines", len(w.Lines))
+	}
+	// A log that never ended its window (the run failed inside it).
+	q := filepath.Join(t.TempDir(), "run.log")
+	if err := os.WriteFile(q, []byte(MarkerPrefix+"t measured window start\nb=2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if w := read(t, q); w.Whole {
+		t.Errorf("a window without its end read as whole: %+v", w)
+	}
+}
+
+func writeOnly(t *testing.T, write func(*testing.T, func(string) string, string, ...string) (string, []string), red func(string) string, window string) string {
+	t.Helper()
+	p, _ := write(t, red, "", window)
+	return p
+}
