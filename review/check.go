@@ -116,6 +116,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	}
 	probs = append(probs, checkFrame(s, rec)...)
 	probs = append(probs, checkLifecycle(s, rec)...)
+	probs = append(probs, checkEvidence(d, s, rec)...)
 	probs = append(probs, checkAnalysis(s.Policy, rec)...)
 	probs = append(probs, checkRendering(src, rec)...)
 	return probs

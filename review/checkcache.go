@@ -19,8 +19,10 @@ import (
 )
 
 // cacheFormat names the layout of a cache entry and of its key; a change
-// to either changes it, so old entries are never read as new ones.
-const cacheFormat = "decodebench/check-cache/v3"
+// to either, or to what check reports (v4: the values runs.jsonl states
+// that a run's log gives are derived again), changes it, so old entries
+// are never read as new ones.
+const cacheFormat = "decodebench/check-cache/v4"
 
 // CheckCache keeps check's results by content: an entry's key is the hash
 // of the record file's bytes, its path, every entry of its data folder
