@@ -63,9 +63,11 @@ func writeStateIn(d *safefs.Dir, st state) error {
 	if err != nil {
 		return err
 	}
-	if err := d.WriteFile(stateFile, append(b, '\n'), 0o644); err != nil {
+	b = append(b, '\n')
+	if err := d.WriteFile(stateFile, b, 0o644); err != nil {
 		return fmt.Errorf("campaign state: %w", err)
 	}
+	noteOwned(d.Path(), b)
 	return nil
 }
 

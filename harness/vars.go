@@ -78,6 +78,21 @@ type ResumeState struct {
 	st    state
 }
 
+// StateVars are the variables the campaign's environment gave it, as
+// NAME=value (a withheld secret as NAME, from this environment), which a
+// resume runs with.
+func (rs ResumeState) StateVars() []string {
+	var out []string
+	for _, v := range rs.st.Vars {
+		if v.Withheld {
+			out = append(out, v.Name+" (a secret, from this environment)")
+			continue
+		}
+		out = append(out, v.Name+"="+v.Value)
+	}
+	return out
+}
+
 // Check refuses the scenario of a resume (loaded with LookupEnv) whose
 // variables did not resolve as the campaign's did (checkVars): a withheld
 // secret this environment does not set is named. bisect, which resolves

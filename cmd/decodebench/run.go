@@ -58,7 +58,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			&cli.IntFlag{Name: "rounds", Usage: "measured runs per arm, instead of the scenario's schedule.rounds"},
 			&cli.GenericFlag{Name: "set", Value: &repeatable{}, Usage: "override one value of the scenario, `KEY=VALUE` (dotted path, e.g. schedule.cooldown=0s); repeatable"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (arms, engine commands, order, estimated duration) and run nothing"},
-			&cli.BoolFlag{Name: "yes", Usage: "with --resume from the campaign's stored copy of its scenario (its own file is gone): run the commands it names without asking"},
+			&cli.BoolFlag{Name: "yes", Usage: "with --resume of a data folder this user's decodebench did not write as it is (copied, received, changed), or from its stored copy of the scenario: run what it names without asking"},
 			waitLockFlag,
 			&cli.GenericFlag{Name: "github-summary", Value: newSummaryFlag(), Usage: "append the verdict and headline table to `[FILE]`, $GITHUB_STEP_SUMMARY when none is given (default on when it is set; --github-summary=false turns it off)"},
 		},
@@ -133,13 +133,9 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				p := planner.New(s, plans.Host(s), planner.Options{})
 				return console.DryRun(c.App.Writer, s, est.Costs(s.EstimateShape()), est.Dir, "plan: "+console.PlanLine(p, s.Feature, est.Dir))
 			}
-			if gone != "" && !c.Bool("yes") {
-				fmt.Fprintf(c.App.Writer, "The campaign's scenario %s is no longer there; the resume would run the copy its data folder stores, %s, which may come from someone else:\n",
-					termsafe.String(gone), termsafe.String(arg))
-				reproduce.WriteEngines(c.App.Writer, s)
-				ok, err := reproduce.Confirm(c.App.Reader, c.App.Writer)
-				if err != nil || !ok {
-					return &exitError{code: 1, msg: "run --resume: not confirmed; nothing was run (--yes runs the stored copy without asking)"}
+			if resume != "" && !c.Bool("yes") && (gone != "" || !harness.Owned(resume)) {
+				if err := askResume(c, resume, gone, arg, load.Set, rs, s); err != nil {
+					return err
 				}
 			}
 			outDir, err := outFolder(out, c.IsSet("out"), resume != "")
@@ -208,6 +204,38 @@ func runLoaded(c *cli.Context, cmd string, s *scenarios.Scenario, pl campaignPla
 		}
 	}
 	return exitWith(code)
+}
+
+// askResume shows what a resume would run and asks first: a data folder
+// this user's decodebench did not write as it is (copied, downloaded, or
+// its campaign.json changed since) names the scenario, its overrides, the
+// variables' values and the folder the engines run in, any of which may
+// be someone else's; so does a stored copy read because the campaign's
+// own scenario is gone.
+func askResume(c *cli.Context, dir, gone, scenario string, set []string, rs harness.ResumeState, s *scenarios.Scenario) error {
+	t, w := termsafe.String, c.App.Writer
+	if gone != "" {
+		fmt.Fprintf(w, "The campaign's scenario %s is no longer there; the resume would run the copy its data folder stores, %s, which may come from someone else.\n", t(gone), t(scenario))
+	} else {
+		fmt.Fprintf(w, "The data folder %s was not written by this user's decodebench as it is now (a copied or received folder, or its campaign.json changed since): what it names may come from someone else.\n", t(dir))
+		fmt.Fprintf(w, "The resume would run the scenario %s", t(scenario))
+		if len(set) > 0 {
+			fmt.Fprintf(w, " with %s", t(termsafe.ShellJoin(set)))
+		}
+		fmt.Fprintln(w)
+	}
+	if rs.WorkDir != "" {
+		fmt.Fprintf(w, "in the folder %s,\n", t(rs.WorkDir))
+	}
+	for _, v := range rs.StateVars() {
+		fmt.Fprintf(w, "with %s\n", t(v))
+	}
+	reproduce.WriteEngines(w, s)
+	ok, err := reproduce.Confirm(c.App.Reader, w)
+	if err != nil || !ok {
+		return &exitError{code: 1, msg: "run --resume: not confirmed; nothing was run (--yes runs it without asking)"}
+	}
+	return nil
 }
 
 // resumeState reads the data folder of the campaign --resume continues,

@@ -1,0 +1,64 @@
+package harness
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"path/filepath"
+
+	"github.com/decodebench/decodebench/internal/safefs"
+)
+
+// A data folder's campaign.json names what a resume runs: the scenario
+// (its path, or a shipped one with overrides), the variables' values and
+// the folder it runs in. A folder this user's decodebench wrote is its
+// own campaign; one copied, downloaded or crafted is someone else's, and
+// `run --resume` shows what it would run and asks first (Owned). Each
+// state written is noted in this user's state folder (the user's cache
+// folder, decodebench/campaigns, owner-only): the sha256 of the data
+// folder's path names the entry, which holds the sha256 of the state.
+
+// ownedEntry is the entry of the data folder dataDir, or "" when this
+// user has no state folder (then no folder is owned).
+func ownedEntry(dataDir string) string {
+	abs, err := filepath.Abs(dataDir)
+	if err != nil {
+		return ""
+	}
+	dir, err := safefs.UserStateDir("decodebench", "campaigns")
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(dir, hex.EncodeToString(sum[:16]))
+}
+
+// noteOwned notes that this user wrote state into dataDir. A folder
+// whose note cannot be written is asked about on resume, as is every
+// folder without a state folder.
+func noteOwned(dataDir string, state []byte) {
+	if e := ownedEntry(dataDir); e != "" {
+		sum := sha256.Sum256(state)
+		_ = safefs.WriteFile(e, []byte(hex.EncodeToString(sum[:])+"\n"), 0o600)
+	}
+}
+
+// Owned reports whether the campaign.json in dataDir is the one this
+// user's decodebench last wrote there: the campaign this user started on
+// this machine, unchanged since.
+func Owned(dataDir string) bool {
+	e := ownedEntry(dataDir)
+	if e == "" {
+		return false
+	}
+	want, err := safefs.ReadFile(e, 128)
+	if err != nil {
+		return false
+	}
+	b, err := safefs.ReadFile(filepath.Join(dataDir, stateFile), maxStateBytes)
+	if err != nil {
+		return false
+	}
+	sum := sha256.Sum256(b)
+	return bytes.Equal(bytes.TrimSpace(want), []byte(hex.EncodeToString(sum[:])))
+}
