@@ -49,7 +49,7 @@ func TestBuildOutputIsBounded(t *testing.T) {
 func TestGitOutputIsBounded(t *testing.T) {
 	dir := t.TempDir()
 	script := "#!/bin/sh\nPATH='" + os.Getenv("PATH") + "'\n" +
-		"case \" $* \" in *\" log \"*) exec yes ;; *\" config \"*) exit 1 ;; esac\n" +
+		"case \" $* \" in *\" log \"*) exec yes ;; *\" config \"*) printf 'decodebench.gitguard\\0'; exit 0 ;; esac\n" +
 		"head -c 67108864 /dev/zero | tr '\\0' x >&2; exit 128\n"
 	if err := execfile.Write(filepath.Join(dir, "git"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)

@@ -23,26 +23,30 @@ const gitTimeout = 10 * time.Minute
 // bounded as every tool's (machine.RunBounded: stdout at most
 // machine.MaxToolOutput, a failure quoting one short line of stderr). The
 // repository may be a stranger's, whose configuration names commands to
-// run: nothing it names runs (engine.GitOptions: no hook, fsmonitor,
-// content filter, pager, transport or signature program; engine.GitEnv),
-// and the command has a deadline.
+// run: nothing it names runs (engine.GitOptions, engine.GitEnv: no hook,
+// fsmonitor, content filter any configuration git reads defines, pager,
+// transport or signature program; submodules not checked out), and the
+// command has a deadline.
 func git(ctx context.Context, repo string, args ...string) (string, error) {
-	filters, err := gitRun(ctx, repo, "", engine.GitListFilters...)
-	if err != nil && !strings.Contains(err.Error(), "exit status 1") { // 1: none
+	listing, err := gitRun(ctx, repo, engine.GitListEnv(os.Environ()), engine.GitListFilters...)
+	if err != nil {
+		return "", engine.GitListError(err)
+	}
+	env, err := engine.GitEnv(os.Environ(), listing)
+	if err != nil {
 		return "", err
 	}
-	return gitRun(ctx, repo, filters, args...)
+	return gitRun(ctx, repo, env, args...)
 }
 
-// gitRun runs one git command with the options that filters (the
-// configuration's filter keys) give, in its own process group, killed
+// gitRun runs one git command with env, in its own process group, killed
 // whole at its deadline.
-func gitRun(ctx context.Context, repo, filters string, args ...string) (string, error) {
+func gitRun(ctx context.Context, repo string, env []string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	argv := append(append(engine.GitOptions(filters), "-C", repo), args...)
+	argv := append(append(engine.GitOptions(), "-C", repo), args...)
 	cmd := exec.CommandContext(ctx, "git", argv...)
-	cmd.Env = engine.GitEnv(os.Environ())
+	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
@@ -54,7 +58,7 @@ func gitRun(ctx context.Context, repo, filters string, args ...string) (string, 
 		if ctx.Err() == context.DeadlineExceeded {
 			return "", fmt.Errorf("git %s: no answer within %s", strings.Join(args, " "), gitTimeout)
 		}
-		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, quoteLine(string(errb)))
+		return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, quoteLine(string(errb)))
 	}
 	return strings.TrimSpace(string(out)), nil
 }

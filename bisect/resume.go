@@ -42,7 +42,7 @@ type ResumePlan struct {
 
 // PrepareResume reads an interrupted bisect's data folder
 // (<out>/data/<stem>, summary <out>/<stem>.md) without running anything
-// but git in its repository (engine.GitOptions: nothing the repository's
+// but git in its repository (engine.GitEnv: nothing the repository's
 // configuration names runs). It refuses a state that its bisect could not
 // have written (state.check), one that disagrees with the summary on what
 // the bisect is (its range, build command, scenario, arms, threshold), a

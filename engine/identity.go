@@ -98,10 +98,18 @@ func IdentifyExecuted(ctx context.Context, command string, env []string, sourceD
 		id.SourceDir = sourceDir
 		if c, err := git(ctx, sourceDir, "rev-parse", "HEAD"); err == nil {
 			id.SourceCommit = c
-			st, err := git(ctx, sourceDir, "status", "--porcelain", "--untracked-files=no")
+			// git stays out of submodules (their configuration, which
+			// the overrides do not list, may name filters): a submodule
+			// checked out at another commit than the one recorded is a
+			// change, changes inside its work tree are not looked at.
+			st, err := git(ctx, sourceDir, "status", "--porcelain", "--untracked-files=no", "--ignore-submodules=dirty")
 			if err == nil {
 				dirty := st != ""
 				id.SourceDirty = &dirty
+			}
+			if m, err := git(ctx, sourceDir, "ls-files", "--full-name", "--", ":(top).gitmodules"); err == nil && m != "" {
+				id.Problems = append(id.Problems, fmt.Sprintf("engine source %s has submodules: its dirty flag counts a submodule "+
+					"checked out at another commit than the one recorded, not changes inside a submodule's files (git is kept out of them)", sourceDir))
 			}
 			id.BinaryOlderThanSource = binaryOlder(ctx, id, sourceDir)
 		} else {
@@ -153,28 +161,33 @@ func cutText(s string, n int) string {
 const gitTimeout = 20 * time.Second
 
 // git runs git in a folder the scenario names, which may be a stranger's
-// clone whose configuration names commands to run: with GitOptions (hooks,
-// fsmonitor and every content filter off: status would run clean filters)
-// and GitEnv (no system configuration, pager or prompt; the index never
-// written), and a deadline.
+// clone whose configuration names commands to run: with GitOptions and
+// GitEnv (hooks, fsmonitor and every content filter git's configuration
+// defines off: status would run clean filters; no system configuration,
+// pager or prompt; the index never written), and a deadline.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	var filters string
-	if len(args) == 0 || args[0] != "config" {
-		var err error
-		filters, err = git(ctx, dir, GitListFilters...)
-		if err != nil && !strings.Contains(err.Error(), "exit status 1") { // 1: no match
-			return "", err
-		}
+	listing, err := gitProbe(ctx, dir, GitListEnv(os.Environ()), GitListFilters)
+	if err != nil {
+		return "", GitListError(err)
 	}
-	argv := append(append(append([]string{"git"}, GitOptions(filters)...), "-C", dir), args...)
-	res, err := probe{argv: argv, env: GitEnv(os.Environ()), timeout: gitTimeout}.run(ctx)
+	env, err := GitEnv(os.Environ(), listing)
+	if err != nil {
+		return "", err
+	}
+	return gitProbe(ctx, dir, env, args)
+}
+
+// gitProbe runs one git command in dir with env.
+func gitProbe(ctx context.Context, dir string, env, args []string) (string, error) {
+	argv := append(append(append([]string{"git"}, GitOptions()...), "-C", dir), args...)
+	res, err := probe{argv: argv, env: env, timeout: gitTimeout}.run(ctx)
 	if err != nil {
 		if errors.Is(err, errProbeTimeout) || ctx.Err() == context.DeadlineExceeded {
 			return "", fmt.Errorf("git %s: no answer within %s", strings.Join(args, " "), gitTimeout)
 		}
-		return "", fmt.Errorf("git %s: %v", strings.Join(args, " "), err)
+		return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
 	}
 	return strings.TrimSpace(res.out), nil
 }

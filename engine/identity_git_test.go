@@ -85,7 +85,7 @@ func TestHostileRepoIsHostile(t *testing.T) {
 }
 
 func TestFilterNames(t *testing.T) {
-	got := filterNames("filter.lfs.clean\x00filter.lfs.smudge\x00filter.a.b.process\x00core.x\x00")
+	got, _ := filterNames("filter.lfs.clean\x00filter.lfs.smudge\x00filter.a.b.process\x00core.x\x00")
 	if len(got) != 2 || got[0] != "lfs" || got[1] != "a.b" {
 		t.Fatalf("filterNames = %q", got)
 	}
