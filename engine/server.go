@@ -220,7 +220,10 @@ func (s *Server) waitReady(ctx context.Context, path string, timeout time.Durati
 			return ctx.Err()
 		default:
 		}
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return &StartError{Reason: fmt.Sprintf("engine ready check: GET %s: %v", path, err), LogTail: s.Log.Tail()}
+		}
 		if resp, err := client.Do(req); err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"math"
+	"net/url"
 	"regexp"
 	"strings"
 	"time"
@@ -55,12 +56,16 @@ func (s *Scenario) validate(p *problems) {
 	}
 	if presetOK && !e.IsCommand() && !strings.HasPrefix(e.Ready.Path, "/") {
 		p.at("engine.ready.path", "required: an HTTP path such as /health (or set engine.preset)")
+	} else if why := badHTTPPath(e.Ready.Path); presetOK && !e.IsCommand() && why != "" {
+		p.at("engine.ready.path", "%q %s", e.Ready.Path, why)
 	}
 	if e.Ready.Timeout.Duration < 0 {
 		p.at("engine.ready.timeout", "must not be negative")
 	}
 	if !strings.HasPrefix(e.MetricsPath, "/") {
 		p.at("engine.metrics_path", "%q must be an HTTP path starting with /", e.MetricsPath)
+	} else if why := badHTTPPath(e.MetricsPath); why != "" {
+		p.at("engine.metrics_path", "%q %s", e.MetricsPath, why)
 	}
 	r := e.Request
 	if presetOK && !e.IsCommand() && !endpoints[r.Endpoint] {
@@ -364,4 +369,18 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 	if s.Engine.Request.Temperature > 0 {
 		p.warn("exactness", "temperature is %g: sampled output is not expected to be identical, so the identity check will likely be inconclusive", s.Engine.Request.Temperature)
 	}
+}
+
+// badHTTPPath says why p, which starts with "/", is not a path an HTTP
+// request can be made to ("" when it is): a bad %-escape ("/health%zz")
+// or a control character made the request fail to build, and a run
+// panicked on it.
+func badHTTPPath(p string) string {
+	if strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return "holds a control character: not an HTTP path"
+	}
+	if _, err := url.ParseRequestURI("http://localhost" + p); err != nil {
+		return "is not an HTTP path: " + err.Error()
+	}
+	return ""
 }
