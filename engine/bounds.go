@@ -37,6 +37,11 @@ const (
 	MaxPropsBytes = 8 << 20
 	// MaxMetricsBytes bounds one scrape of a metrics page.
 	MaxMetricsBytes = 32 << 20
+	// MaxMetricsLines bounds the lines of a metrics page that is parsed:
+	// parsing keeps about a kilobyte a family, so a page of three million
+	// one-sample families within the byte bound took 3.7 GB. llama-server's
+	// page has a few dozen lines, vLLM's a few hundred.
+	MaxMetricsLines = 50_000
 	// MaxVersionBytes bounds what a version command (or git on the
 	// engine's source folder) may print.
 	MaxVersionBytes = 64 << 10

@@ -244,6 +244,26 @@ func TestMetricsPageBounded(t *testing.T) {
 	}
 }
 
+// A metrics page within its byte bound but of more lines than are parsed
+// (three million one-sample families took 3.7 GB to parse) is an error
+// too; a page at the bound parses.
+func TestMetricsPageLinesBounded(t *testing.T) {
+	lines := MaxMetricsLines + 1
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for i := range lines {
+			fmt.Fprintf(w, "m%d 1\n", i)
+		}
+	}))
+	defer srv.Close()
+	if _, err := Scrape(context.Background(), srv.URL, "/metrics"); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("%d lines: err = %v", lines, err)
+	}
+	lines = MaxMetricsLines
+	if m, err := Scrape(context.Background(), srv.URL, "/metrics"); err != nil || len(m) != lines {
+		t.Errorf("%d lines: %d families, err = %v", lines, len(m), err)
+	}
+}
+
 // An error event, an HTTP error body and a malformed event are quoted to
 // at most MaxQuotedBytes of engine text.
 func TestEngineTextQuotedShortly(t *testing.T) {

@@ -53,6 +53,9 @@ func Scrape(ctx context.Context, baseURL, path string) (Metrics, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scrape %s: %w", path, quoteErr(err))
 	}
+	if n := bytes.Count(b, []byte{'\n'}); n > MaxMetricsLines {
+		return nil, fmt.Errorf("scrape %s: the metrics page has %d lines, more than the %d decodebench parses: %w", path, n, MaxMetricsLines, ErrTooLarge)
+	}
 	m, err := ParseMetrics(bytes.NewReader(b))
 	return m, quoteErr(err)
 }
