@@ -2,9 +2,11 @@ package scenarios
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -328,6 +330,9 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 		}
 		if a.Name != s.Baseline {
 			controls++
+			if why := notBaselines(s.Launch(a.Name), s.Launch(s.Baseline)); why != "" {
+				p.at(fmt.Sprintf("arms[%d].control", i), "a negative control runs the baseline's settings, and %s differ from baseline %s's: its equivalence would be reported of another setting", why, s.Baseline)
+			}
 		}
 		if a.Name == s.Baseline {
 			p.at(fmt.Sprintf("arms[%d].control", i), "the baseline cannot be its own negative control: add a separate arm with the baseline's settings")
@@ -383,4 +388,20 @@ func badHTTPPath(p string) string {
 		return "is not an HTTP path: " + err.Error()
 	}
 	return ""
+}
+
+// notBaselines names what of a control arm's launch differs from the
+// baseline's ("" when nothing): its arguments or its environment. Its
+// engine command may name another path (a copy of the baseline's binary
+// is the check that copying changes nothing), which the run compares by
+// hash.
+func notBaselines(control, baseline Launch) string {
+	var what []string
+	if !slices.Equal(control.Args, baseline.Args) {
+		what = append(what, "its args")
+	}
+	if !maps.Equal(control.Env, baseline.Env) {
+		what = append(what, "its environment")
+	}
+	return strings.Join(what, " and ")
 }
