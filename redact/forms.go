@@ -43,7 +43,7 @@ var forms = []form{
 
 // tokenFormats are the well-known credential formats whose whole shape
 // says what they are: Stripe, Slack, Google API keys, AWS access key ids,
-// and JSON Web Tokens. A format ends at a character its alphabet does not
+// JSON Web Tokens, and Slack's and Discord's webhook URLs. A format ends at a character its alphabet does not
 // have (\b for those ending in letters and digits).
 var tokenFormats = []string{
 	`[sr]k_(?:live|test)_[A-Za-z0-9]{16,}\b`,
@@ -51,6 +51,9 @@ var tokenFormats = []string{
 	`AIza[A-Za-z0-9_-]{35}`,
 	`(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA)[A-Z0-9]{16}\b`,
 	`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`,
+	// Webhook URLs: whoever has one may post to the channel.
+	`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{16,}`,
+	`https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]{16,}`,
 }
 
 // prefixedTokens are the credential formats known by a prefix and a run

@@ -219,6 +219,8 @@ func TestTokenFormatsByValue(t *testing.T) {
 		"Slack":               "xoxb-1234567890-" + strings.Repeat("Ab3", 6),
 		"Google API key":      "AIza" + strings.Repeat("Sy9_z", 7),
 		"Stripe":              "sk_live_" + strings.Repeat("4eC3", 6),
+		"Slack webhook":       "https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/" + strings.Repeat("xY9", 8),
+		"Discord webhook":     "https://discord.com/api/webhooks/123456789012345678/" + strings.Repeat("Ab_9-", 12),
 	}
 	for form, tok := range tokens {
 		r := New(Source{Envs: []map[string]string{{"GH_PAT_X": "x", "HF_HUB": tok}}})
