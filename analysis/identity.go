@@ -30,8 +30,9 @@ func checkIdentity(in Input) *schema.IdentityResult {
 		listed = in.Campaign.StrippedListed
 	}
 	matches := 0
+	stripper := outputs.NewStripper(x.Strip) // compiled once, not per run
 	strip := func(text string) (string, int) {
-		text, n, first := outputs.Strip(text, x.Strip, listed-len(res.Stripped))
+		text, n, first := stripper.Strip(text, listed-len(res.Stripped))
 		res.Stripped = append(res.Stripped, first...)
 		matches += n
 		return text, n

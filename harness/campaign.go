@@ -12,6 +12,7 @@ import (
 	"github.com/decodebench/decodebench/history"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/outputs"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/scenarios"
@@ -114,6 +115,9 @@ type campaign struct {
 	// replayGaps are the outputs, by arm, whose token replay came back
 	// without every id, and why (replay.go).
 	replayGaps map[replayKey]string
+	// stripper is the exactness strip patterns, compiled once when the
+	// campaign starts (stripped).
+	stripper *outputs.Stripper
 }
 
 // Executor performs one measured run of a slot, filling in run. An error
@@ -196,6 +200,9 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 		opt.Progress = io.Discard
 	}
 	c := &campaign{scenario: s, policy: s.Policy, opt: opt, sampler: machine.NewSampler(), redact: NewRedactor(s)}
+	if x := s.Policy.Exactness; x != nil {
+		c.stripper = outputs.NewStripper(x.Strip)
+	}
 	if opt.LearnSecrets != nil {
 		opt.LearnSecrets(c.redact)
 	}

@@ -71,7 +71,7 @@ func (c *campaign) replayChoice(arm string, req engine.Request, resp *engine.Res
 		return skipNotCompared
 	case outputs.Empty(outputs.Output{Text: text, Reasoning: reasoning}) != "":
 		return skipEmpty
-	case stripped(text, x.Strip) > 0:
+	case c.stripped(text, x.Strip) > 0:
 		return skipStripped
 	case req.Temperature > 0 && req.Seed < 0:
 		return skipRandom
@@ -86,9 +86,14 @@ func (c *campaign) replayChoice(arm string, req engine.Request, resp *engine.Res
 type replayKey struct{ arm, text string }
 
 // stripped is how many spans the exactness strip patterns remove from
-// text, as the analysis strips it.
-func stripped(text string, patterns []*regexp.Regexp) int {
-	_, removed, _ := outputs.Strip(text, patterns, 0)
+// text, as the analysis strips it, with the patterns the campaign
+// compiled once when it started (or, without them, compiled now).
+func (c *campaign) stripped(text string, patterns []*regexp.Regexp) int {
+	if c.stripper == nil {
+		_, removed, _ := outputs.Strip(text, patterns, 0)
+		return removed
+	}
+	_, removed, _ := c.stripper.Strip(text, 0)
 	return removed
 }
 

@@ -6,9 +6,31 @@ import (
 	"strings"
 )
 
+// Stripper is a list of strip patterns, each compiled once in multi-line
+// mode (see Strip), to be applied to many texts.
+type Stripper struct{ patterns []*regexp.Regexp }
+
+// NewStripper compiles each pattern once in multi-line mode, as if
+// wrapped in (?m:…), for Strip; nil patterns are left out.
+func NewStripper(patterns []*regexp.Regexp) *Stripper {
+	s := &Stripper{}
+	for _, re := range patterns {
+		if re == nil {
+			continue
+		}
+		if ml, err := regexp.Compile("(?m:" + re.String() + ")"); err == nil {
+			re = ml
+		}
+		s.patterns = append(s.patterns, re)
+	}
+	return s
+}
+
 // Strip removes every match of the patterns from text and reports how
 // many spans it removed and the first keep of them, in order of position
-// in text, so that the record can count them and show a few.
+// in text, so that the record can count them and show a few. It compiles
+// the patterns for this one text: a caller stripping many texts compiles
+// them once with NewStripper.
 //
 // Each pattern is applied in multi-line mode, as if wrapped in (?m:…), so
 // that ^ and $ match at line boundaries; a pattern can opt out with (?-m).
@@ -23,15 +45,17 @@ import (
 // a million one-byte matches costs a quarter of its length, not a slice per
 // match.
 func Strip(text string, patterns []*regexp.Regexp, keep int) (out string, removed int, first []string) {
+	return NewStripper(patterns).Strip(text, keep)
+}
+
+// Strip is Strip with the stripper's patterns.
+func (s *Stripper) Strip(text string, keep int) (out string, removed int, first []string) {
+	if s == nil {
+		return text, 0, nil
+	}
 	var src []byte
 	var cut cutSet
-	for _, re := range patterns {
-		if re == nil {
-			continue
-		}
-		if ml, err := regexp.Compile("(?m:" + re.String() + ")"); err == nil {
-			re = ml
-		}
+	for _, re := range s.patterns {
 		if !re.MatchString(text) {
 			continue
 		}

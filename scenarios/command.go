@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 
 	"github.com/decodebench/decodebench/schema"
@@ -84,7 +83,7 @@ func (s *Scenario) validateCommandEngine(p *problems) {
 		if x.re == "" {
 			continue
 		}
-		if _, err := regexp.Compile(x.re); err != nil {
+		if _, err := compilePattern(x.re); err != nil {
 			p.at(x.key, "invalid regular expression: %v", err)
 		}
 	}
@@ -100,13 +99,13 @@ func (s *Scenario) validateDecline(p *problems) {
 	if s.Engine.Decline == "" {
 		return
 	}
-	if _, err := regexp.Compile(s.Engine.Decline); err != nil {
+	if _, err := compilePattern(s.Engine.Decline); err != nil {
 		p.at("engine.decline", "invalid regular expression: %v", err)
 	}
 }
 
 func checkCapture(p *problems, key, expr string) {
-	re, err := regexp.Compile(expr)
+	re, err := compilePattern(expr)
 	switch {
 	case err != nil:
 		p.at(key, "invalid regular expression: %v", err)
@@ -127,7 +126,7 @@ const (
 // CLIs do not always flush their log before they exit) would be read at
 // the prompt's figures instead of failing.
 func warnPromptLine(p *problems, key, expr string) {
-	re, err := regexp.Compile(expr)
+	re, err := compilePattern(expr)
 	if err != nil || re.NumSubexp() != 1 {
 		return
 	}

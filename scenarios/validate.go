@@ -216,7 +216,7 @@ func (s *Scenario) validateCounters(p *problems, arms map[string]bool) {
 				}
 			}
 		case c.Log != "":
-			re, err := regexp.Compile(c.Log)
+			re, err := compilePattern(c.Log)
 			if err != nil {
 				p.at(key+".log", "invalid regular expression: %v", err)
 			} else if re.NumSubexp() != 1 {
@@ -364,7 +364,7 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 		}
 	}
 	for i, re := range x.Strip {
-		if _, err := regexp.Compile(re); err != nil {
+		if _, err := compilePattern(re); err != nil {
 			p.at(fmt.Sprintf("exactness.strip[%d]", i), "invalid regular expression: %v", err)
 		}
 	}
