@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/website"
 )
 
 // hostile is markup a record could carry in any text of it.
@@ -164,6 +165,11 @@ func TestNothingFromARecordReachesThePageAsMarkup(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "site")
 	build(t, dir, out)
+	checkPre(t, out, name, "&lt;/script&gt;&lt;script&gt;alert(1)")
+	// The rewriter, on the same record rendered as Markdown.
+	defer website.RenderUnchecked()()
+	out = filepath.Join(t.TempDir(), "site")
+	build(t, dir, out)
 
 	sum := sha256.Sum256([]byte(name + ".md"))
 	page := filepath.Join(out, "r", "_"+hex.EncodeToString(sum[:12])+".html")
@@ -195,6 +201,27 @@ func TestNothingFromARecordReachesThePageAsMarkup(t *testing.T) {
 		t.Error("the top page does not name the record by its escaped file name")
 	}
 	checkLinks(t, out)
+}
+
+// checkPre fails unless the page of the record file name.md shows its
+// Markdown as escaped text (holding want), nothing of it rendered, and
+// the site's pages hold no markup of the record's.
+func checkPre(t *testing.T, out, name, want string) {
+	t.Helper()
+	sum := sha256.Sum256([]byte(name + ".md"))
+	rp, err := os.ReadFile(filepath.Join(out, "r", "_"+hex.EncodeToString(sum[:12])+".html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(rp)[strings.Index(string(rp), `<article class="record">`):]
+	if !strings.Contains(body, `<p class="unrendered">`) || !strings.Contains(body, "<pre>") || !strings.Contains(body, want) ||
+		strings.Contains(body, "<table") || strings.Contains(body, "<h2") || strings.Contains(body, "<img") {
+		t.Errorf("the record's Markdown was rendered, or not shown: %.600s", body)
+	}
+	for _, rel := range pages(t, out) {
+		b, _ := os.ReadFile(filepath.Join(out, rel))
+		checkMarkup(t, rel, b)
+	}
 }
 
 // pngBytes is a real PNG file: one of the committed record's plots.

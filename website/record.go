@@ -3,6 +3,7 @@ package website
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"html/template"
 	"path"
 	"path/filepath"
@@ -58,15 +59,16 @@ func writeRecordPages(o *out, dir string, f *review.Fleet, n *names) error {
 	for _, feature := range f.Features {
 		for _, r := range f.Records[feature] {
 			v := verdictOf(r.Rec)
-			p := recordPage{page: page{Title: r.Stem + " · decodebench records", Root: "../",
-				Crumbs: []crumb{{Href: "../" + n.features[feature], Text: feature}, {Text: r.Stem}}},
+			stem := visibleFormat(r.Stem)
+			p := recordPage{page: page{Title: stem + " · decodebench records", Root: "../",
+				Crumbs: []crumb{{Href: "../" + n.features[feature], Text: feature}, {Text: stem}}},
 				Feature: feature, FeatureHref: "../" + n.features[feature], Hardware: r.Rec.Hardware,
 				HWHref: "../" + n.features[feature] + "#" + hardwareID(r.Rec.Hardware), Verdict: &v, Problems: problemsOf(r.Problems)}
 			srcs = append(srcs, source{file: r.File, page: p, dataDir: r.Rec.DataDir, files: r.Rec.Files})
 		}
 	}
 	for _, b := range f.Bisects {
-		stem := strings.TrimSuffix(b.File, ".md")
+		stem := visibleFormat(strings.TrimSuffix(b.File, ".md"))
 		p := recordPage{page: page{Title: stem + " · decodebench records", Root: "../", Crumbs: []crumb{{Text: "bisection " + stem}}},
 			Problems: problemsOf(b.Problems)}
 		if fp, ok := n.features[b.Summary.Feature]; ok {
@@ -79,22 +81,70 @@ func writeRecordPages(o *out, dir string, f *review.Fleet, n *names) error {
 	return errors.Join(errs...)
 }
 
+// MaxRenderedRecord is the largest record whose Markdown a page renders
+// as HTML (the largest committed record is 89 KB). goldmark's cost grows
+// faster than its input on some texts (emphasis delimiters, unclosed link
+// openers, nested lists: 378 KB of `*a_` took past a minute) and its
+// memory reaches hundreds of times a wide table's bytes, so a larger
+// record, and any record check finds a problem in (its Markdown is then
+// not the recorder's, which check re-renders byte for byte), is shown as
+// escaped preformatted text, linear in its size.
+const MaxRenderedRecord = 256 << 10
+
+// maxRendering is how many record pages render Markdown at once, whatever
+// the number of CPUs: a page's parse tree can hold about 230 times its
+// record (a table of 3.9 MB peaked at 913 MB).
+const maxRendering = 4
+
+var rendering = make(chan struct{}, maxRendering)
+
+// renderUnchecked renders a record check finds a problem in (tests of
+// the rewriter, which set it in export_test.go).
+var renderUnchecked = false
+
 func writeRecordPage(o *out, dir string, s source, n *names) error {
 	src, err := safefs.ReadFile(filepath.Join(dir, s.file), safefs.MaxRecord)
 	if err != nil {
 		return err
 	}
+	if why := unrendered(s, len(src)); why != "" {
+		s.page.Body = template.HTML(`<p class="unrendered">` + template.HTMLEscapeString(why) + `</p>` + "\n<pre>" +
+			template.HTMLEscapeString(visibleLines(string(src))) + "</pre>")
+		return render(o, n.files[s.file], "record", s.page)
+	}
+	rendering <- struct{}{}
+	body, err := renderMarkdown(o, dir, s, n, src)
+	<-rendering
+	if err != nil {
+		return err
+	}
+	s.page.Body = template.HTML(body)
+	return render(o, n.files[s.file], "record", s.page)
+}
+
+// unrendered says why a record's Markdown is shown as its text, or ""
+// when it is rendered.
+func unrendered(s source, size int) string {
+	switch {
+	case s.page.Problems.Bad && !renderUnchecked:
+		return "check finds a problem in this record, so its Markdown is shown as it is, not rendered."
+	case size > MaxRenderedRecord:
+		return fmt.Sprintf("This record is %d bytes, more than the %d the site renders, so its Markdown is shown as it is.", size, MaxRenderedRecord)
+	}
+	return ""
+}
+
+func renderMarkdown(o *out, dir string, s source, n *names, src []byte) (string, error) {
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	rw := rewriter{o: o, dir: dir, s: s, n: n}
 	if err := rw.rewrite(doc, src); err != nil {
-		return err
+		return "", err
 	}
 	var body bytes.Buffer
 	if err := markdown.Renderer().Render(&body, src, doc); err != nil {
-		return err
+		return "", err
 	}
-	s.page.Body = template.HTML(body.String())
-	return render(o, n.files[s.file], "record", s.page)
+	return visibleLines(body.String()), nil
 }
 
 // rewriter makes a record's links and images the site's: a link to
