@@ -159,9 +159,13 @@ func writeFeature(o *out, f *review.Fleet, feature string, n *names, regimes *Ha
 	if err := json.Compact(&compact, hist.Bytes()); err != nil {
 		return err
 	}
+	histJS, err := visibleJSONBytes(compact.Bytes())
+	if err != nil {
+		return err
+	}
 	rows := f.FeatureRows(feature)
 	p := featurePage{page: page{Title: feature + " · decodebench records", Root: "../", Crumbs: []crumb{{Text: feature}}},
-		Feature: feature, Count: len(f.Records[feature]), StepsRule: stepsRule(), History: template.JS(compact.String())}
+		Feature: feature, Count: len(f.Records[feature]), StepsRule: stepsRule(), History: template.JS(histJS)}
 	if len(rows) > 1 {
 		p.Regimes = regimes
 	}
@@ -183,7 +187,7 @@ func writeFeature(o *out, f *review.Fleet, feature string, n *names, regimes *Ha
 		sec.Lists = lists
 		p.Sections = append(p.Sections, sec)
 	}
-	js, err := json.Marshal(data)
+	js, err := visibleJSON(data)
 	if err != nil {
 		return err
 	}
@@ -194,11 +198,11 @@ func writeFeature(o *out, f *review.Fleet, feature string, n *names, regimes *Ha
 
 func rowOf(n *names, r review.FleetRecord) recordRow {
 	return recordRow{Ref: ref(n, r), Verdict: verdictOf(r.Rec), Headline: headline(r.Rec),
-		Engine: review.EngineVersion(r.Rec), Commit: shortHash(r.Rec.Engine.SourceCommit), Problems: problemsOf(r.Problems)}
+		Engine: visibleFormat(review.EngineVersion(r.Rec)), Commit: visibleFormat(shortHash(r.Rec.Engine.SourceCommit)), Problems: problemsOf(r.Problems)}
 }
 
 func ref(n *names, r review.FleetRecord) recordRef {
-	return recordRef{Stem: r.Stem, Href: "../" + n.files[r.File], Date: r.Rec.Date}
+	return recordRef{Stem: visibleFormat(r.Stem), Href: "../" + n.files[r.File], Date: r.Rec.Date}
 }
 
 // stepRow is one step of a feature's series, with the records on either
@@ -231,7 +235,7 @@ func stepRows(f *review.Fleet, feature string, n *names) []stepRow {
 		}
 		if b, ok := f.SettledBy(feature, fs.Hardware, st); ok {
 			s := b.Summary
-			row.Settled = &bisectRow{Name: strings.TrimSuffix(b.File, ".md"), Href: "../" + n.files[b.File], Result: string(s.Outcome.Result),
+			row.Settled = &bisectRow{Name: visibleFormat(strings.TrimSuffix(b.File, ".md")), Href: "../" + n.files[b.File], Result: string(s.Outcome.Result),
 				FirstBad: orDash(shortHash(s.Outcome.FirstBad)), Steps: len(s.Steps), Problems: problemsOf(b.Problems)}
 		}
 		out = append(out, row)
@@ -244,7 +248,8 @@ func pointRef(n *names, p history.Point) recordRef {
 }
 
 // engineAt is a point's engine version and source commit, as the index
-// writes them.
+// writes them, every character that prints nothing or moves the text
+// shown as its \uNNNN (visibleFormat).
 func engineAt(p history.Point) string {
 	v := p.EngineVersion
 	if p.SourceCommit != "" {
@@ -253,5 +258,5 @@ func engineAt(p history.Point) string {
 	if v == "" {
 		return "—"
 	}
-	return v
+	return visibleFormat(v)
 }

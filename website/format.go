@@ -76,11 +76,11 @@ func problemsOf(ps []review.Problem) problemsView {
 	case 0:
 		return problemsView{Text: "none"}
 	case 1:
-		return problemsView{Text: abbrev.FirstLine(ps[0].String()), Bad: true, All: []string{ps[0].String()}}
+		return problemsView{Text: visibleFormat(abbrev.FirstLine(ps[0].String())), Bad: true, All: []string{visibleLines(ps[0].String())}}
 	}
-	v := problemsView{Text: fmt.Sprintf("%d, first: %s", len(ps), abbrev.FirstLine(ps[0].String())), Bad: true}
+	v := problemsView{Text: fmt.Sprintf("%d, first: %s", len(ps), visibleFormat(abbrev.FirstLine(ps[0].String()))), Bad: true}
 	for _, p := range ps {
-		v.All = append(v.All, p.String())
+		v.All = append(v.All, visibleLines(p.String()))
 	}
 	return v
 }

@@ -62,7 +62,7 @@ func seriesPlots(si int, s history.Series, recs []review.FleetRecord, n *names, 
 	for _, r := range rejected {
 		target.Rejected = append(target.Rejected, plotPoint{X: xs[r.Stem], Verdict: r.Rec.Verdict, Ref: fmt.Sprintf("x.%d", len(data.Marked))})
 		data.Marked = append(data.Marked, markedRecord{Stem: r.Stem, Date: r.Rec.Date, Verdict: r.Rec.Verdict,
-			EngineVersion: firstLine(r.Rec.Engine.Version), SourceCommit: r.Rec.Engine.SourceCommit})
+			EngineVersion: visibleFormat(firstLine(r.Rec.Engine.Version)), SourceCommit: visibleFormat(r.Rec.Engine.SourceCommit)})
 		data.page(n, r.Stem)
 	}
 	for _, spec := range []struct {

@@ -53,7 +53,7 @@ func writeTop(o *out, source string, f *review.Fleet, n *names) error {
 		latest := row.Latest()
 		r := topRow{Feature: row.Feature, FeatureHref: n.features[row.Feature], Hardware: row.Hardware,
 			HardwareHref: n.features[row.Feature] + "#" + hardwareID(row.Hardware),
-			Latest:       recordRef{Stem: latest.Stem, Href: n.files[latest.File], Date: latest.Rec.Date},
+			Latest:       recordRef{Stem: visibleFormat(latest.Stem), Href: n.files[latest.File], Date: latest.Rec.Date},
 			Verdict:      verdictOf(latest.Rec), Headline: headline(latest.Rec), Records: len(row.Records),
 			Problems: problemsOf(latest.Problems)}
 		if row.WithProblems > 0 && len(latest.Problems) == 0 {
@@ -77,11 +77,11 @@ func writeTop(o *out, source string, f *review.Fleet, n *names) error {
 	slices.Sort(p.HW)
 	for _, b := range f.Bisects {
 		s := b.Summary
-		p.Bisects = append(p.Bisects, bisectRow{Date: s.Date, Feature: s.Feature, Name: strings.TrimSuffix(b.File, ".md"), Href: n.files[b.File],
-			Result: string(s.Outcome.Result), FirstBad: orDash(shortHash(s.Outcome.FirstBad)), Steps: len(s.Steps), Problems: problemsOf(b.Problems)})
+		p.Bisects = append(p.Bisects, bisectRow{Date: s.Date, Feature: s.Feature, Name: visibleFormat(strings.TrimSuffix(b.File, ".md")), Href: n.files[b.File],
+			Result: string(s.Outcome.Result), FirstBad: visibleFormat(orDash(shortHash(s.Outcome.FirstBad))), Steps: len(s.Steps), Problems: problemsOf(b.Problems)})
 	}
 	for _, u := range f.Unreadable {
-		p.Unreadable = append(p.Unreadable, unreadableRow{File: u.File, Problem: u.Err.Error()})
+		p.Unreadable = append(p.Unreadable, unreadableRow{File: visibleFormat(u.File), Problem: visibleFormat(u.Err.Error())})
 	}
 	return render(o, "index.html", "top", p)
 }
