@@ -334,3 +334,25 @@ func TestCompleteHTTPError(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// A line the engine writes late about a warmup (after its reply) is not
+// read as the measured request's: Settle waits for the log to be quiet
+// before the window begins.
+func TestLogSettleBeforeWindow(t *testing.T) {
+	l, err := NewLog(t.TempDir() + "/e.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	l.Write([]byte("warmup accepted_tokens=0\n"))
+	late := time.AfterFunc(60*time.Millisecond, func() { l.Write([]byte("warmup late accepted_tokens=10\n")) })
+	defer late.Stop()
+	l.Settle(150*time.Millisecond, 2*time.Second)
+	l.BeginWindow()
+	l.Write([]byte("measured accepted_tokens=3\n"))
+	// Quiet long enough that a late line unsettled would be inside.
+	w := l.EndWindow(200*time.Millisecond, 2*time.Second)
+	if len(w) != 1 || !strings.HasPrefix(w[0], "measured") {
+		t.Errorf("window = %q, want the measured request's line alone", w)
+	}
+}

@@ -283,11 +283,11 @@ func (l *Log) BeginWindow() {
 	}
 }
 
-// EndWindow waits until the engine has been quiet for quiet (or max has
-// passed), so that lines the engine writes about the measured request are
-// not lost in the pipe, then marks the end of the window and returns its
-// lines.
-func (l *Log) EndWindow(quiet, max time.Duration) []string {
+// Settle waits until the engine has been quiet for quiet (or max has
+// passed): before a window begins, so that what the engine writes late
+// about a warmup request (a line after its reply) is not read as the
+// measured request's.
+func (l *Log) Settle(quiet, max time.Duration) {
 	deadline := time.Now().Add(max)
 	for time.Now().Before(deadline) {
 		l.mu.Lock()
@@ -295,10 +295,18 @@ func (l *Log) EndWindow(quiet, max time.Duration) []string {
 		idle := time.Since(l.last)
 		l.mu.Unlock()
 		if idle >= quiet {
-			break
+			return
 		}
 		time.Sleep(quiet / 4)
 	}
+}
+
+// EndWindow waits until the engine has been quiet for quiet (or max has
+// passed), so that lines the engine writes about the measured request are
+// not lost in the pipe, then marks the end of the window and returns its
+// lines.
+func (l *Log) EndWindow(quiet, max time.Duration) []string {
+	l.Settle(quiet, max)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.markLocked(markWindowEnd)

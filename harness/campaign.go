@@ -85,7 +85,10 @@ type campaign struct {
 	journal     *Journal
 	counters    []*engine.Counter
 	needMetrics bool
-	needProps   bool
+	// needLogWindow: a counter or metric reads the measured window's log
+	// lines, so the engine's log settles before the window begins.
+	needLogWindow bool
+	needProps     bool
 	// needStartup: a counter reads the engine's start-up log lines.
 	needStartup bool
 	// engines are the campaign's engines, identified once each, and
@@ -222,6 +225,10 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 		c.needMetrics = c.needMetrics || k.NeedsMetrics()
 		c.needProps = c.needProps || k.NeedsProps()
 		c.needStartup = c.needStartup || k.NeedsStartup()
+		c.needLogWindow = c.needLogWindow || cp.Kind == schema.SourceLog && cp.Phase != schema.PhaseStartup
+	}
+	for _, em := range c.extra {
+		c.needLogWindow = c.needLogWindow || em.log != nil
 	}
 	c.progress = NewProgress(opt.Progress, opt.Live, 0, s.Schedule.Cooldown.Duration)
 	return c, nil

@@ -82,6 +82,12 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 			return err
 		}
 	}
+	if c.needLogWindow {
+		// A line the engine writes after a warmup's reply (its timings,
+		// a slot's release) would land in the measured window and be
+		// read as the measured request's.
+		srv.Log.Settle(windowQuiet, 2*time.Second)
+	}
 	obs := engine.Observation{Startup: srv.Log.Startup()}
 	if c.needMetrics {
 		if obs.Before, err = engine.Scrape(ctx, srv.BaseURL, s.Engine.MetricsPath); err != nil {
@@ -147,7 +153,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 		}
 	}
 	raplAfter, raplAfterErr := c.readRAPL()
-	obs.Window = srv.Log.EndWindow(150*time.Millisecond, 2*time.Second)
+	obs.Window = srv.Log.EndWindow(windowQuiet, 2*time.Second)
 	loadedAfter := c.mapped(ctx, srv)
 	var gpuEnergy *schema.Energy
 	if err == nil {
@@ -352,3 +358,7 @@ func (c *campaign) warmups(ctx context.Context, slot Slot, srv *engine.Server, r
 	}
 	return warm, nil
 }
+
+// windowQuiet is how long the engine's log must be quiet before a
+// measured window begins and before it ends.
+const windowQuiet = 150 * time.Millisecond
