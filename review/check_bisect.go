@@ -29,7 +29,9 @@ const bisectStateFile = "bisect.json"
 // runs and concludes (checkStepClass), and each step measured the commit
 // the search picks after the steps before it (analysis.NextBisectCommit);
 // the outcome is what the steps' classes give (analysis.ConcludeBisect);
-// and the data folder holds nothing else.
+// the resume state beside it agrees on what the bisect is, its threshold
+// included, and on its steps (checkBisectState); and the data folder
+// holds nothing else.
 //
 // A linked record that is itself a bisect summary is refused, not
 // followed, and each linked file is checked once, however many campaigns
@@ -70,6 +72,7 @@ func checkBisect(summaryPath string, src []byte, links *identityMemo) []Problem 
 		return probs
 	}
 	defer d.Close()
+	probs = append(probs, checkBisectState(d, b)...)
 	allowed, named, present := map[string]bool{bisectStateFile: true}, map[string]bool{}, map[string]bool{}
 	for _, f := range b.Files {
 		clean := path.Clean(f.Path)

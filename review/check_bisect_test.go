@@ -1,6 +1,7 @@
 package review
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -63,9 +64,21 @@ func bisectFixture(t *testing.T, dir string) (string, *schema.Bisect) {
 	return p, b
 }
 
-// writeSummary renders b to p as bisect does, its outcome the one its
-// steps give and its files every build log there is.
+// writeSummary writes b's resume state (bisect.json, the summary its
+// part of it) and renders b to p, as bisect saves them (renderSummary).
 func writeSummary(t *testing.T, p string, b *schema.Bisect) {
+	t.Helper()
+	renderSummary(t, p, b)
+	st, err := json.Marshal(map[string]any{"summary": b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(filepath.Dir(p), filepath.FromSlash(b.DataDir), bisectStateFile), string(st))
+}
+
+// renderSummary renders b to p as bisect does, its outcome the one its
+// steps give and its files every build log there is.
+func renderSummary(t *testing.T, p string, b *schema.Bisect) {
 	t.Helper()
 	shas := []string{}
 	for _, c := range b.Commits {
@@ -234,6 +247,48 @@ func TestCheckBisectBuildsAndClasses(t *testing.T) {
 				t.Errorf("check found %s\nwant a problem saying %q", probs, c.want)
 			}
 		})
+	}
+}
+
+// TestCheckBisectThresholdBound: a genuine summary re-rendered at another
+// threshold (its steps classified again at it, so the bad revision is
+// found not slower) fails check, the resume state beside it saying the
+// threshold the bisect ran at; and so does a summary whose state is gone.
+func TestCheckBisectThresholdBound(t *testing.T) {
+	p, b := bisectFixture(t, t.TempDir())
+	b.Threshold = 0.9
+	for i := range b.Steps {
+		st := &b.Steps[i]
+		rel := st.Campaigns[0].Record
+		rec, err := recorder.ParseFile(filepath.Join(filepath.Dir(p), filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := analysis.ClassifyStep(rec, b.Reference, b.Candidate, b.Threshold)
+		c.Record, c.Rounds = rel, st.Campaigns[0].Rounds
+		st.Campaigns[0], st.Class = c, c.Class
+	}
+	b.Steps = b.Steps[:1] // the search stops: the bad revision is not slower by 90%
+	dd := filepath.Join(filepath.Dir(p), filepath.FromSlash(b.DataDir))
+	for _, rel := range []string{"steps/" + fixtureRecords[1] + ".md", "steps/data/" + fixtureRecords[1], stepLog(fixtureCommits[1])} {
+		if err := os.RemoveAll(filepath.Join(dd, filepath.FromSlash(rel))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	renderSummary(t, p, b)
+	if b.Outcome.Result != schema.BadNotBad {
+		t.Fatalf("the forgery concludes %s", b.Outcome.Result)
+	}
+	probs := fmt.Sprint(Check(p))
+	if want := "disagree on what the bisect is"; !strings.Contains(probs, want) {
+		t.Errorf("check found %s\nwant a problem saying %q", probs, want)
+	}
+	p, b = bisectFixture(t, t.TempDir())
+	if err := os.Remove(filepath.Join(filepath.Dir(p), filepath.FromSlash(b.DataDir), bisectStateFile)); err != nil {
+		t.Fatal(err)
+	}
+	if probs := fmt.Sprint(Check(p)); !strings.Contains(probs, "the bisect's state") {
+		t.Errorf("a summary without its state: check found %s", probs)
 	}
 }
 
