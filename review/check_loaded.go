@@ -9,7 +9,10 @@ import (
 
 // checkLoaded checks the record's loaded sets against its runs: every
 // finished run that read what its engine loaded loaded its arm's set as
-// the record lists it, and each arm is listed once.
+// the record lists it, each arm is listed once, and each set listed is
+// listed for arms whose finished runs loaded it (as the harness lists
+// them, recordLoaded): a set listed for an arm whose runs read nothing,
+// or for no arm, is what no run gave.
 func checkLoaded(rec *schema.Record) []Problem {
 	var probs []Problem
 	add := func(format string, args ...any) {
@@ -24,6 +27,22 @@ func checkLoaded(rec *schema.Record) []Problem {
 	for a, n := range listed {
 		if n > 1 {
 			add("arm %s is listed under %d loaded sets, want 1", a, n)
+		}
+	}
+	read := map[string]bool{}
+	for _, r := range rec.Runs {
+		if r.OK() && len(r.Loaded) > 0 {
+			read[r.Arm] = true
+		}
+	}
+	for i, l := range rec.Loaded {
+		if len(l.Arms) == 0 {
+			add("loaded set %d is listed for no arm", i+1)
+		}
+		for _, a := range l.Arms {
+			if !read[a] {
+				add("a loaded set is listed for arm %s, none of whose finished runs read what its engine loaded", a)
+			}
 		}
 	}
 	for _, r := range rec.Runs {

@@ -1,9 +1,12 @@
 package review
 
 import (
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -69,5 +72,30 @@ func TestDiffComparesLoadedSets(t *testing.T) {
 	}
 	if len(got) != 1 || !strings.Contains(got[0], "libraries loaded by arm classic: libggml-cpu-haswell.so absent, libggml-cpu-zen4.so z → libggml-cpu-haswell.so h, libggml-cpu-zen4.so absent") {
 		t.Errorf("%q", got)
+	}
+}
+
+// A committed record whose loaded sets are kept for an arm whose runs no
+// longer read what their engine loaded (a CUDA backend claimed for runs
+// that read nothing) fails check: every set listed is what runs gave.
+func TestCheckLoadedSetBackedByRuns(t *testing.T) {
+	const name = "spec-draft-epyc-2026-12-05"
+	src := filepath.Join("..", "docs", "benchmark_results", name+".md")
+	rec, err := recorder.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Loaded) == 0 {
+		t.Fatal("the record lists no loaded set")
+	}
+	arm := rec.Loaded[0].Arms[0]
+	for i := range rec.Runs {
+		if rec.Runs[i].Arm == arm {
+			rec.Runs[i].Loaded = nil
+		}
+	}
+	probs := fmt.Sprint(Check(writeCopy(t, t.TempDir(), filepath.Join(filepath.Dir(src), "data", name), rec)))
+	if want := "listed for arm " + arm + ", none of whose finished runs read"; !strings.Contains(probs, want) {
+		t.Errorf("check found %s\nwant a problem saying %q", probs, want)
 	}
 }

@@ -20,7 +20,7 @@ import (
 
 // cacheFormat names the layout of a cache entry and of its key; a change
 // to either, or to what check reports (v4: the values runs.jsonl states
-// that a run's log gives are derived again), changes it, so old entries
+// that a run's log gives are derived again, and loaded sets must be backed by runs), changes it, so old entries
 // are never read as new ones.
 const cacheFormat = "decodebench/check-cache/v4"
 
