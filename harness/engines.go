@@ -246,23 +246,8 @@ func (es *engineSet) armHashes() map[string]string {
 	return out
 }
 
-// hashKey is what an engine's files hash to: the binary, the binary a
-// wrapper runs, and the engine's own shared libraries.
-func hashKey(id schema.EngineInfo) string {
-	k := id.SHA256
-	if id.RealSHA256 != "" {
-		k += " wrapping " + id.RealSHA256
-	}
-	var libs []string
-	for _, l := range id.Libraries {
-		libs = append(libs, l.SHA256)
-	}
-	slices.Sort(libs)
-	if len(libs) > 0 {
-		k += " with libraries " + strings.Join(libs, ",")
-	}
-	return k
-}
+// hashKey is what an engine's files hash to (schema.EngineInfo.HashKey).
+func hashKey(id schema.EngineInfo) string { return id.HashKey() }
 
 // changedSince says, for each arm whose engine's files hash to another
 // key than the state's, what it ran then and what it is now: a path and a

@@ -1,7 +1,13 @@
 package review
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/scenarios"
 
 	"github.com/decodebench/decodebench/schema"
 )
@@ -43,6 +49,64 @@ func checkEngines(rec *schema.Record) []Problem {
 	}
 	if b := rec.EngineOf(rec.Scenario.Baseline); b.SHA256 != rec.Engine.SHA256 || b.Path != rec.Engine.Path {
 		add("the record's engine is not the baseline %s's", rec.Scenario.Baseline)
+	}
+	return probs
+}
+
+// campaignStateFile is the campaign's resume state in its data folder
+// (harness's stateFile), and maxCampaignState bounds what is read of it
+// (harness's maxStateBytes).
+const (
+	campaignStateFile = "campaign.json"
+	maxCampaignState  = 1 << 20
+)
+
+// checkArmEngines checks the engines a record states against its stored
+// scenario and its campaign state. Where the stored scenario gives arms
+// engines of their own (scenarios.Scenario.Engines: more than one), the
+// harness lists each with its arms (Engines), grouped as the scenario
+// groups them; this is required unless an engine's command or loader
+// environment names a variable of the machine that ran it, which offline
+// stays unresolved, so the grouping there is the machine's. And each
+// arm's engine, as the record states it (schema.Record.EngineOf), hashes
+// to what the campaign state (campaign.json, written when the campaign
+// started; a resume refuses an engine that hashes otherwise) kept for
+// that arm (arm_engines; absent in states from before, then not
+// compared).
+func checkArmEngines(s *scenarios.Scenario, rec *schema.Record, d *safefs.Dir) []Problem {
+	var probs []Problem
+	add := func(format string, args ...any) {
+		probs = append(probs, Problem{"Engine", fmt.Sprintf(format, args...)})
+	}
+	uses := s.Engines()
+	resolved := !slices.ContainsFunc(uses, func(u scenarios.EngineUse) bool { return strings.Contains(u.Launch.EngineKey(), "${") })
+	if len(uses) > 1 && resolved {
+		var want, got [][]string
+		for _, u := range uses {
+			want = append(want, u.Arms)
+		}
+		for _, e := range rec.Engines {
+			got = append(got, e.Arms)
+		}
+		if !slices.EqualFunc(want, got, slices.Equal[[]string]) {
+			add("the stored scenario runs %d engines (arms %v), the record lists %d (arms %v)", len(uses), want, len(got), got)
+		}
+	}
+	src, err := d.ReadFile(campaignStateFile, maxCampaignState)
+	if err != nil {
+		return probs // no state: a record copied without it, or from before
+	}
+	var st struct {
+		ArmEngines map[string]string `json:"arm_engines"`
+	}
+	if json.Unmarshal(src, &st) != nil {
+		add("%s does not parse", campaignStateFile)
+		return probs
+	}
+	for _, a := range rec.Scenario.Arms {
+		if h, ok := st.ArmEngines[a.Name]; ok && h != rec.EngineOf(a.Name).HashKey() {
+			add("arm %s ran an engine of sha256 %.12s by %s, the record states %.12s", a.Name, h, campaignStateFile, rec.EngineOf(a.Name).HashKey())
+		}
 	}
 	return probs
 }

@@ -134,9 +134,10 @@ func (s *folderScan) file(rel string) (scannedFile, bool) {
 // The key holds every entry of the folder (its path and kind), so that a
 // file added or removed checks afresh (check reports a file the record
 // does not name), and the sha256 of the files whose bytes check reads:
-// those the record names, runs.jsonl and the stored scenario (read
-// whether named or not). Any other file's bytes do not change what check
-// finds (it is reported as not named, by its path), so it is not read.
+// those the record names, runs.jsonl, the stored scenario and the
+// campaign state (read whether named or not). Any other file's bytes do
+// not change what check finds (it is reported as not named, by its
+// path), so it is not read.
 // When the files read would take more than the folder's budget
 // (folderBudget) nothing is read and there is no scan: check, uncached,
 // refuses the record.
@@ -160,7 +161,7 @@ func (c *CheckCache) scan(recordPath string, src []byte, dd string, named []stri
 	if err != nil {
 		return nil, false
 	}
-	read := map[string]bool{recorder.RunsFile: true, recorder.ScenarioFile: true}
+	read := map[string]bool{recorder.RunsFile: true, recorder.ScenarioFile: true, campaignStateFile: true}
 	for _, n := range named {
 		read[n] = true
 	}

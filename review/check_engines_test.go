@@ -1,0 +1,96 @@
+package review
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// A committed record whose engine identity was edited (an arm stated to
+// have run another build than the one its campaign started with) fails
+// check: the campaign state kept each arm's engine hash.
+func TestCheckEngineAgainstCampaignState(t *testing.T) {
+	const name = "spec-draft-epyc-2026-12-05"
+	src := filepath.Join("..", "docs", "benchmark_results", name+".md")
+	rec, err := recorder.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcData := filepath.Join(filepath.Dir(src), "data", name)
+	rec.Engine.SHA256 = strings.Repeat("f", 64)
+	dir := t.TempDir()
+	p := writeCopy(t, dir, srcData, rec)
+	st, err := os.ReadFile(filepath.Join(srcData, campaignStateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, filepath.FromSlash(rec.DataDir), campaignStateFile), string(st))
+	cache := &CheckCache{Dir: t.TempDir(), Identity: "test"}
+	if r := CheckAll([]string{p}, cache); r[0].Cached || len(r[0].Problems) == 0 {
+		t.Fatalf("the forgery: %v", r[0])
+	}
+	// The campaign state is read, so it keys the cache: the state as
+	// forged to match checks afresh, and passes.
+	fixed := strings.ReplaceAll(string(st), "d47251994b4edb8af73ba17957a44558598f9d5e9677ddd54b421f1fc01d24db", rec.Engine.SHA256)
+	writeFile(t, filepath.Join(dir, filepath.FromSlash(rec.DataDir), campaignStateFile), fixed)
+	if r := CheckAll([]string{p}, cache); r[0].Cached || len(r[0].Problems) != 0 {
+		t.Errorf("the state changed: %+v", r[0])
+	}
+	writeFile(t, filepath.Join(dir, filepath.FromSlash(rec.DataDir), campaignStateFile), string(st))
+	probs := fmt.Sprint(Check(p))
+	if want := "ran an engine of sha256 d47251994b4e by campaign.json, the record states ffffffffffff"; !strings.Contains(probs, want) {
+		t.Errorf("check found %s\nwant a problem saying %q", probs, want)
+	}
+}
+
+// A record of a scenario whose arms run engines of their own lists them,
+// grouped as the scenario groups them; not where an engine's command
+// names a variable of the machine, which offline stays unresolved.
+func TestCheckEnginesOfTheScenario(t *testing.T) {
+	const yaml = `feature: builds
+engine:
+  kind: command
+  command: ["/opt/a/engine"]
+  output: {metrics: {decode_tok_s: 'tok/s ([0-9.]+)'}}
+arms:
+  - name: a
+  - name: b
+    engine: {command: ["%s"]}
+baseline: a
+schedule: {rounds: 6}
+allow_unverified: "test"
+unmeasured: [Prefill.]
+`
+	d, err := safefs.OpenDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, c := range []struct {
+		command string
+		engines []schema.ArmsEngine
+		want    string
+	}{
+		{"/opt/b/engine", nil, "the stored scenario runs 2 engines (arms [[a] [b]]), the record lists 0"},
+		{"/opt/b/engine", []schema.ArmsEngine{{Arms: []string{"a"}}, {Arms: []string{"b"}}}, ""},
+		{"/opt/b/engine", []schema.ArmsEngine{{Arms: []string{"a", "b"}}}, "the record lists 1"},
+		{"${B_DIR}/engine", nil, ""},
+	} {
+		s, _, err := scenarios.Parse("s.yaml", ".", fmt.Appendf(nil, yaml, c.command), scenarios.Options{Offline: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &schema.Record{Scenario: schema.ScenarioInfo{Arms: []schema.ArmInfo{{Name: "a"}, {Name: "b"}}}, Engines: c.engines}
+		probs := fmt.Sprint(checkArmEngines(s, rec, d))
+		if c.want == "" && probs != "[]" || !strings.Contains(probs, c.want) {
+			t.Errorf("%s, %d engines listed: %s, want %q", c.command, len(c.engines), probs, c.want)
+		}
+	}
+}

@@ -1,0 +1,25 @@
+package schema
+
+import (
+	"slices"
+	"strings"
+)
+
+// HashKey is what an engine's files hash to: the binary, the binary a
+// wrapper runs, and the engine's own shared libraries. The campaign state
+// keeps it per arm (arm_engines), and a resume refuses when it changed.
+func (id EngineInfo) HashKey() string {
+	k := id.SHA256
+	if id.RealSHA256 != "" {
+		k += " wrapping " + id.RealSHA256
+	}
+	var libs []string
+	for _, l := range id.Libraries {
+		libs = append(libs, l.SHA256)
+	}
+	slices.Sort(libs)
+	if len(libs) > 0 {
+		k += " with libraries " + strings.Join(libs, ",")
+	}
+	return k
+}
