@@ -2,8 +2,10 @@ package review
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
@@ -47,6 +49,12 @@ func TestCheckRefusesAForgedLifecycle(t *testing.T) {
 		"cut at the first look":   {sequential, cut(5), "the campaign stopped after 5 rounds, at a look that did not decide, before max (15)"},
 		"cut between looks":       {sequential, cut(7), "rounds run 7 is not a look of the schedule"},
 		"budget as committed":     {budget, func(*schema.Record) {}, ""},
+		// The plan reordered: each arm's runs together, on a rotating order.
+		"plan reordered":                     {fixed, func(r *schema.Record) { slices.Sort(r.Method.Planned) }, "the plan is not the stored scenario's (order rotate, seed "},
+		"started after run 1":                {fixed, func(r *schema.Record) { r.Method.Started = r.Runs[0].Start.Add(time.Second) }, "run 1 started at "},
+		"finished before the last run ended": {fixed, func(r *schema.Record) { r.Method.Finished = r.Runs[len(r.Runs)-1].Start }, ", after the campaign finished ("},
+		"stopped_by of a sequential look":    {fixed, func(r *schema.Record) { r.Method.StoppedBy = "the arms separated at the first look" }, "where the stored scenario's fixed schedule stops by its rounds"},
+		"stopped_by of a fixed schedule":     {sequential, func(r *schema.Record) { r.Method.StoppedBy = "fixed schedule of 15 rounds" }, "where the stored scenario's schedule is adaptive"},
 		// The budget's last look at 5 rounds: the whole alpha spent there.
 		"a budget's plan forged": {budget, func(r *schema.Record) { r.Method.PlannedRounds[0] = 5 }, "planned_rounds [5 10]: the budget's plan at the look after 5 rounds is 10 by the runs' times, not 5"},
 	} {

@@ -38,6 +38,7 @@ func bigRecord(tb testing.TB, n int) string {
 		tb.Fatal(err)
 	}
 	rec.Scenario.Hash, rec.Method.Rounds, rec.Method.RoundsRun = s.Hash(), rounds, rounds
+	rec.Method.StoppedBy = fmt.Sprintf("fixed schedule of %d rounds", rounds)
 	return writeRecordRuns(tb, tb.TempDir(), craftedName, rec, scen, s, runs)
 }
 

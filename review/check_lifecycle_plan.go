@@ -1,0 +1,78 @@
+package review
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// gateStop is the stopped_by of a campaign that on_gate_failure: stop
+// ended at a run that failed its counter expectation (harness's afterRun).
+var gateStop = regexp.MustCompile(`^run [0-9]+ failed its counter expectation \(on_gate_failure: stop\)$`)
+
+// checkPlanAndTimes checks the method's plan, times and stopping reason
+// against the stored scenario and the runs: method.planned is the order
+// the harness plans (scenarios.PlanOrder) for the stored scenario's arms,
+// order and seed over the rounds run; the campaign started no later than
+// any run and finished no earlier than any run ended (a record from
+// before these times, its started zero, is not compared; nor a run whose
+// start is zero); and stopped_by says what the schedule's kind can stop
+// by: a fixed schedule its rounds ("fixed schedule of N rounds"), a run
+// that failed its counter expectation, or, interrupted, anything (a busy
+// host says why); an adaptive one never a fixed schedule.
+func checkPlanAndTimes(s *scenarios.Scenario, rec *schema.Record) []Problem {
+	m := rec.Method
+	var out []Problem
+	add := func(format string, args ...any) {
+		out = append(out, Problem{Section: "Method", Message: fmt.Sprintf(format, args...)})
+	}
+	if m.RoundsRun > 0 && len(m.Planned) == m.RoundsRun*len(s.Arms) {
+		want, err := scenarios.PlanOrder(s.Policy.ArmNames(), m.RoundsRun, s.Policy.Schedule.Order, s.Schedule.Seed)
+		if err == nil && !slices.Equal(want, m.Planned) {
+			i := 0
+			for i < len(want) && want[i] == m.Planned[i] {
+				i++
+			}
+			add("the plan is not the stored scenario's (order %s, seed %d): run %d is planned for arm %s, where the planner gives %s", orderName(s.Policy.Schedule.Order), s.Schedule.Seed, i+1, m.Planned[i], want[i])
+		}
+	}
+	if !m.Started.IsZero() {
+		for _, r := range rec.Runs {
+			if r.Start.IsZero() {
+				continue
+			}
+			end := r.Start.Add(time.Duration(r.Seconds * float64(time.Second)))
+			switch {
+			case r.Start.Before(m.Started):
+				add("run %d started at %s, before the campaign started (%s)", r.Seq, r.Start.Format(time.RFC3339Nano), m.Started.Format(time.RFC3339Nano))
+			case !m.Finished.IsZero() && end.Sub(m.Finished) > time.Millisecond:
+				add("run %d ended at %s, after the campaign finished (%s)", r.Seq, end.Format(time.RFC3339Nano), m.Finished.Format(time.RFC3339Nano))
+			default:
+				continue
+			}
+			break
+		}
+	}
+	r := s.Schedule.Rounds
+	fixed := fmt.Sprintf("fixed schedule of %d rounds", m.RoundsRun)
+	switch {
+	case m.StoppedBy == "" || m.Interrupted || gateStop.MatchString(m.StoppedBy):
+	case !r.Adaptive() && m.StoppedBy != fixed:
+		add("stopped_by %q, where the stored scenario's fixed schedule stops by its rounds (%q)", m.StoppedBy, fixed)
+	case r.Adaptive() && strings.HasPrefix(m.StoppedBy, "fixed schedule"):
+		add("stopped_by %q, where the stored scenario's schedule is adaptive", m.StoppedBy)
+	}
+	return out
+}
+
+func orderName(o schema.Order) string {
+	if o == "" {
+		return string(schema.OrderRotate)
+	}
+	return string(o)
+}
