@@ -64,8 +64,23 @@ func checkLoaded(rec *schema.Record) []Problem {
 // checkRoofline re-derives each arm's roofline share from the runs: its
 // decode rate is the median of its finished runs' decode_tok_s, and its
 // share follows from that, the bytes a token reads and the bandwidth.
+// Arms that read one memory by one source state one bandwidth: the
+// harness measures the host's once a campaign and takes a table's from
+// the machine alone, so an arm's bandwidth edited apart from the others'
+// (its share recomputed to match) is named.
 func checkRoofline(rec *schema.Record) []Problem {
 	var probs []Problem
+	first := map[string]schema.ArmRoofline{}
+	for _, a := range rec.Roofline {
+		k := fmt.Sprintf("%s\x00%s\x00%t", a.Memory, a.BandwidthSource, a.BandwidthMeasured)
+		f, ok := first[k]
+		switch {
+		case !ok:
+			first[k] = a
+		case f.BandwidthGBs != a.BandwidthGBs:
+			probs = append(probs, Problem{"Machine", fmt.Sprintf("roofline of arm %s: bandwidth %v GB/s, but arm %s reads the same memory (%q) by the same source at %v GB/s", a.Arm, a.BandwidthGBs, f.Arm, a.Memory, f.BandwidthGBs)})
+		}
+	}
 	for _, a := range rec.Roofline {
 		rate := schema.RunsMedian(rec.Runs, a.Arm, func(r schema.Run) (float64, bool) {
 			v, ok := r.Metrics[schema.DecodeTokS]

@@ -99,3 +99,25 @@ func TestCheckLoadedSetBackedByRuns(t *testing.T) {
 		t.Errorf("check found %s\nwant a problem saying %q", probs, want)
 	}
 }
+
+// A committed record whose arms read the host's memory by one measured
+// source, one arm's bandwidth halved and its share recomputed to match,
+// fails check: one memory by one source is one bandwidth.
+func TestCheckRooflineOneBandwidth(t *testing.T) {
+	const name = "spec-draft-epyc-2026-12-05-4"
+	src := filepath.Join("..", "docs", "benchmark_results", name+".md")
+	rec, err := recorder.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Roofline) < 2 {
+		t.Fatalf("the record states %d rooflines", len(rec.Roofline))
+	}
+	a := &rec.Roofline[len(rec.Roofline)-1]
+	a.BandwidthGBs /= 2
+	a.Share = schema.RooflineShare(a.DecodeTokS, a.BytesPerToken, a.KVBytesPerToken, a.BandwidthGBs)
+	probs := fmt.Sprint(Check(writeCopy(t, t.TempDir(), filepath.Join(filepath.Dir(src), "data", name), rec)))
+	if want := "roofline of arm " + a.Arm + ": bandwidth"; !strings.Contains(probs, want) {
+		t.Errorf("check found %s\nwant a problem saying %q", probs, want)
+	}
+}
