@@ -116,7 +116,7 @@ func (c *Counter) readText(o Observation) (Reading, error) {
 		return Reading{Note: fmt.Sprintf("capture %s matches nothing in %q", c.text.Capture, abbrevText(raw, 80)), Absent: true}, nil
 	}
 	rd := Reading{Text: t}
-	if v, err := strconv.ParseFloat(strings.TrimSpace(t), 64); err == nil {
+	if v, ok := scenarios.TextNumber(t); ok {
 		rd.Value = v
 	}
 	return rd, nil

@@ -79,15 +79,25 @@ func witness(a, b Expectation) (float64, bool) {
 	return 0, false
 }
 
-// disjointText decides Disjoint when one expectation compares text. A text
-// expectation's text is never a number (ParseTextExpectation reads numbers
-// as numbers), so "== TEXT" meets no numeric expectation.
+// disjointText decides Disjoint when one expectation compares text,
+// exactly as CounterHolds matches a text counter's reading: a text
+// expectation compares the reading's text; a numeric one, the number the
+// text stands for (TextNumber). A text expectation's text may itself be a
+// number (`== "7"` keeps the quoted 7 as text), so "== TEXT" meets a
+// numeric expectation when TEXT reads as a number it holds; and "!= TEXT"
+// meets any satisfiable numeric expectation, since every number has
+// spellings other than TEXT ("7", "7.0", "7e0").
 func disjointText(a, b Expectation) bool {
 	if !a.IsText {
 		a, b = b, a
 	}
 	if !b.IsText {
-		return a.Op == "=="
+		if a.Op == "==" {
+			v, ok := TextNumber(a.Text)
+			return !ok || !b.Holds(v)
+		}
+		_, ok := witness(b, b)
+		return !ok
 	}
 	switch {
 	case a.Op == "==" && b.Op == "==":

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"math"
 	"math/rand"
+	"strconv"
 	"testing"
 )
 
@@ -192,6 +193,65 @@ func TestTextExpectations(t *testing.T) {
 		}
 		if found == c.want {
 			t.Errorf("%s and %s: Disjoint %v but a common value found: %v", c.a, c.b, c.want, found)
+		}
+	}
+}
+
+// A text expectation may hold numeric text (`== "7"`): Disjoint of a text
+// and a numeric expectation is decided on the readings CounterHolds would
+// accept for both, so `== "7"` and `== 7` (both met by the reading "7")
+// prove nothing. Checked exactly against every reading in play: the
+// texts, their numbers' spellings, and the numeric witnesses' spellings.
+func TestDisjointNumericText(t *testing.T) {
+	parse := func(s string) Expectation {
+		e, err := ParseTextExpectation(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		return e
+	}
+	texts := []string{`== "7"`, `!= "7"`, `== " 7"`, `== "7.0"`, `== "0x1p3"`, `== "1e400"`, `== "NaN"`, `== "-0"`, `!= "-0"`, `== b1`, `!= b1`}
+	nums := []string{"== 7", ">= 5", "< 5", "!= 7", "> 7", "== 8", "== 0", "> 1.7976931348623157e308", "< -1.7976931348623157e308", "!= 0"}
+	holds := func(e Expectation, r string) bool {
+		v, _ := TextNumber(r)
+		return e.HoldsText(r, v)
+	}
+	want := map[[2]string]bool{
+		{`== "7"`, "== 7"}: false, {`== "7"`, ">= 5"}: false, {`== "7"`, "< 5"}: true,
+		{`!= "7"`, "== 7"}: false, {`== "0x1p3"`, "== 8"}: false, {`== "1e400"`, "> 7"}: true,
+		{`!= b1`, "> 1.7976931348623157e308"}: true, {`== "-0"`, "== 0"}: false,
+	}
+	for _, ts := range texts {
+		for _, ns := range nums {
+			a, b := parse(ts), parse(ns)
+			if b.IsText {
+				t.Fatalf("%s parsed as text", ns)
+			}
+			got := Disjoint(a, b)
+			if Disjoint(b, a) != got {
+				t.Errorf("Disjoint(%s, %s) is not symmetric", ts, ns)
+			}
+			if w, has := want[[2]string{ts, ns}]; has && got != w {
+				t.Errorf("Disjoint(%s, %s) = %v, want %v", ts, ns, got, w)
+			}
+			readings := []string{a.Text, "b1", "7", "7.0", "8", "0"}
+			if w, ok := witness(b, b); ok {
+				for _, f := range []byte{'g', 'e', 'f'} {
+					readings = append(readings, strconv.FormatFloat(w, f, -1, 64))
+				}
+			}
+			common := ""
+			for _, r := range readings {
+				if holds(a, r) && holds(b, r) {
+					common = r
+				}
+			}
+			if got && common != "" {
+				t.Errorf("Disjoint(%s, %s) but the reading %q meets both", ts, ns, common)
+			}
+			if !got && common == "" {
+				t.Errorf("Disjoint(%s, %s) false but no reading in play meets both", ts, ns)
+			}
 		}
 	}
 }

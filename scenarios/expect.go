@@ -94,7 +94,7 @@ func (e Expectation) Holds(v float64) bool {
 // (a reading that is no number meets no numeric expectation).
 func (e Expectation) HoldsText(text string, v float64) bool {
 	if !e.IsText {
-		if _, err := strconv.ParseFloat(strings.TrimSpace(text), 64); err != nil {
+		if _, ok := TextNumber(text); !ok {
 			return false
 		}
 		return e.Holds(v)
@@ -106,6 +106,13 @@ func (e Expectation) HoldsText(text string, v float64) bool {
 		return text != e.Text
 	}
 	return false
+}
+
+// TextNumber is the number a text reading stands for, as the engine reads
+// it (Value of a text counter's reading): ok is false when it is none.
+func TextNumber(text string) (float64, bool) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+	return v, err == nil
 }
 
 func (e Expectation) String() string {
