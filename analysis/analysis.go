@@ -175,6 +175,9 @@ func CounterFailures(p scenarios.Policy, run Run) []schema.Reason {
 		if c.Kind.Text() {
 			cf.Text = rd.Text
 		}
+		if rd.Impossible {
+			cf.Text = "not a finite number"
+		}
 		out = append(out, cf)
 	}
 	if len(run.Declines) > 0 && p.Declines(run.Arm) {
@@ -196,7 +199,7 @@ func absentSources(in Input) []schema.Reason {
 			if rd, ok := r.Counters[c.Name]; ok && r.OK() {
 				read++
 				armsRead[r.Arm] = true
-				if rd.Absent {
+				if rd.Absent && !rd.Impossible {
 					absent++
 				}
 			}
@@ -361,15 +364,6 @@ func unmeasured(in Input) []schema.Reason {
 		out = append(out, notes...)
 	}
 	return append(out, schema.KernelTiming{})
-}
-
-// CounterHolds reports whether a counter's reading meets an expectation: a text
-// source's reading is compared as text (or as its number).
-func CounterHolds(c scenarios.CounterPolicy, ex scenarios.Expectation, rd Reading) bool {
-	if c.Kind.Text() {
-		return ex.HoldsText(rd.Text, rd.Value)
-	}
-	return ex.Holds(rd.Value)
 }
 
 // notCompared are the arms whose primary comparison is undefined although

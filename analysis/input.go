@@ -134,6 +134,9 @@ type Reading struct {
 	// Absent is set when the source did not appear at all (a metric not
 	// exposed, a reply field missing) and the value was read as 0.
 	Absent bool
+	// Impossible is set when the source reported a value that cannot be
+	// true (NaN, ±Inf), recorded as absent: it meets no expectation.
+	Impossible bool
 }
 
 // OK reports whether the run finished.

@@ -102,7 +102,7 @@ func runOf(r schema.Run) Run {
 	if len(r.Counters) > 0 {
 		ar.Counters = map[string]Reading{}
 		for k, c := range r.Counters {
-			ar.Counters[k] = Reading{Value: c.Value, Text: c.Text, Absent: c.Absent}
+			ar.Counters[k] = Reading{Value: c.Value, Text: c.Text, Absent: c.Absent, Impossible: c.Impossible}
 		}
 	}
 	return ar

@@ -88,13 +88,16 @@ func streamFailures(p scenarios.Policy, run Run) []schema.Reason {
 			if !has || !read {
 				continue
 			}
-			rd := Reading{Value: cr.Value, Text: cr.Text, Absent: cr.Absent}
+			rd := Reading{Value: cr.Value, Text: cr.Text, Absent: cr.Absent, Impossible: cr.Impossible}
 			if CounterHolds(c, ex, rd) {
 				continue
 			}
 			cf := schema.CounterFailed{Run: run.Seq, Round: run.Round, Arm: run.Arm, Counter: c.Name, Value: rd.Value, Expected: ex.String(), Stream: i + 2}
 			if c.Kind.Text() {
 				cf.Text = rd.Text
+			}
+			if rd.Impossible {
+				cf.Text = "not a finite number"
 			}
 			out = append(out, cf)
 		}

@@ -23,7 +23,7 @@ func finiteRun(run *schema.Run) {
 		if math.IsNaN(c.Value) || math.IsInf(c.Value, 0) {
 			iv, _ := engine.Impossible("counter "+k, c.Value, true)
 			found = append(found, iv)
-			run.Counters[k] = schema.CounterReading{Absent: true, Note: "the engine reported " + iv.Value + ", not a finite number; recorded as absent"}
+			run.Counters[k] = schema.CounterReading{Absent: true, Impossible: true, Note: "the engine reported " + iv.Value + ", not a finite number; recorded as absent"}
 		}
 	}
 	walkFloats(reflect.ValueOf(run).Elem(), nil, &found)

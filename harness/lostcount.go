@@ -16,6 +16,8 @@ import (
 // not print is a lost line, not a count of 0, and read as 0 it would
 // reject a campaign whose engine did what its arm says. The run fails, and
 // on_failure: retry runs it again, as it does for a lost timing line. A
+// count the engine reported as NaN is no lost line: the analysis fails
+// it (an impossible reading meets no expectation). A
 // count whose absence the expectation allows (an arm expected to draft
 // nothing prints nothing) stays recorded as absent.
 func lostCount(p scenarios.Policy, run *schema.Run) error {
@@ -25,7 +27,7 @@ func lostCount(p scenarios.Policy, run *schema.Run) error {
 		}
 		rd, read := run.Counters[k.Name]
 		ex, has := k.Expect[run.Arm]
-		if !read || !rd.Absent || !has || analysis.CounterHolds(k, ex, analysis.Reading{}) {
+		if !read || !rd.Absent || rd.Impossible || !has || analysis.CounterHolds(k, ex, analysis.Reading{}) {
 			continue
 		}
 		return fmt.Errorf("the command's output has no match for counter %s (%s %q), which arm %s expects %s: a count the command did not print is not 0",

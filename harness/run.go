@@ -204,7 +204,7 @@ func (c *campaign) observe(obs engine.Observation, run *schema.Run) error {
 		if err != nil {
 			return err
 		}
-		run.Counters[k.Name] = schema.CounterReading{Value: rd.Value, Text: rd.Text, Note: rd.Note, Absent: rd.Absent}
+		run.Counters[k.Name] = schema.CounterReading{Value: rd.Value, Text: rd.Text, Note: rd.Note, Absent: rd.Absent, Impossible: rd.Impossible != nil}
 		if rd.Impossible != nil {
 			run.Impossible = append(run.Impossible, *rd.Impossible)
 		}

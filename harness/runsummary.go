@@ -25,10 +25,12 @@ func (c *campaign) runSummary(r schema.Run) string {
 			continue
 		}
 		mark := "ok"
-		if ex, has := k.Expect[r.Arm]; has && !analysis.CounterHolds(k, ex, analysis.Reading{Value: cr.Value, Text: cr.Text}) {
+		if ex, has := k.Expect[r.Arm]; has && !analysis.CounterHolds(k, ex, analysis.Reading{Value: cr.Value, Text: cr.Text, Impossible: cr.Impossible}) {
 			mark = "FAILS " + ex.String()
 		}
-		if cr.Absent {
+		if cr.Impossible {
+			mark += ", not a finite number"
+		} else if cr.Absent {
 			mark += ", source absent"
 		}
 		seen := fmt.Sprintf("%g", cr.Value)

@@ -59,7 +59,7 @@ func (c *campaign) recordStreams(cc engine.Concurrent, obs engine.Observation, r
 			if st.Counters == nil {
 				st.Counters = map[string]schema.CounterReading{}
 			}
-			st.Counters[k.Name] = schema.CounterReading{Value: rd.Value, Text: rd.Text, Note: rd.Note, Absent: rd.Absent}
+			st.Counters[k.Name] = schema.CounterReading{Value: rd.Value, Text: rd.Text, Note: rd.Note, Absent: rd.Absent, Impossible: rd.Impossible != nil}
 		}
 		run.Streams = append(run.Streams, st)
 	}

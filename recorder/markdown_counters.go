@@ -47,7 +47,9 @@ func seenCell(r runRow, counter string) string {
 		return "—"
 	}
 	s := readingText(cr)
-	if cr.Absent {
+	if cr.Impossible {
+		s = "not a finite number"
+	} else if cr.Absent {
 		s += " (absent)"
 	}
 	if ok, judged := r.mark.CounterOK[counter]; judged && ok {

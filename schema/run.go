@@ -103,6 +103,9 @@ type CounterReading struct {
 	// Absent is set when the source did not appear and was read as 0.
 	Absent bool   `json:"absent,omitempty"`
 	Note   string `json:"note,omitempty"`
+	// Impossible is set when the source reported a value that cannot be
+	// true (NaN, ±Inf): recorded as absent, it meets no expectation.
+	Impossible bool `json:"impossible,omitempty"`
 }
 
 // LoadSample is the machine's load at one moment.
