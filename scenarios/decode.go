@@ -117,7 +117,11 @@ func check(p *problems, key string, n *yaml.Node, t reflect.Type) bool {
 		}
 		return fail("%q is tagged !!null, which has no value: give it without the tag, or leave the key out", n.Value)
 	}
+	if msg := badTag(n, t); msg != "" {
+		return fail("%s", msg)
+	}
 	if n.Kind == yaml.MappingNode {
+		plainKeys(p, key, n)
 		uniqueKeys(p, key, n)
 	}
 	if reflect.PointerTo(t).Implements(nodeCheckerType) {

@@ -189,7 +189,7 @@ func replace(parent *yaml.Node, i int, old *yaml.Node, t reflect.Type, path, val
 	// string, true a boolean.
 	var doc yaml.Node
 	if yaml.Unmarshal([]byte(val), &doc) == nil && len(doc.Content) == 1 && doc.Content[0].Kind == yaml.ScalarNode {
-		n.Tag, n.Value = doc.Content[0].Tag, doc.Content[0].Value
+		n.Tag, n.Value, n.Style = doc.Content[0].Tag, doc.Content[0].Value, doc.Content[0].Style&yaml.TaggedStyle
 	}
 	parent.Content[i] = n
 	return ""

@@ -79,6 +79,8 @@ func TestOverrideErrors(t *testing.T) {
 		{"engine.request.max_tokens=many", `engine.request.max_tokens: expected an integer, got "many" (value from --set engine.request.max_tokens=many)`},
 		{"schedule.cooldown=-1s", `schedule.cooldown: must not be negative (value from --set schedule.cooldown=-1s)`},
 		{"schedule.rounds=0", `must be at least 1 (got 0) (value from --set schedule.rounds=0)`},
+		// A tag decodes to something other than what the check read.
+		{"on_gate_failure=!!binary stop", `on_gate_failure: the value is tagged !!binary, which this field does not read`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.set, func(t *testing.T) {
