@@ -1,7 +1,10 @@
 package scenarios
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -33,7 +36,25 @@ func parseYAML(file string, src []byte) (*yaml.Node, *Error) {
 		return nil, &Error{File: file, Pos: pos, Msg: "invalid YAML: " + what + " (is this a text file?)"}
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	err := dec.Decode(&doc)
+	if errors.Is(err, io.EOF) {
+		return &yaml.Node{}, nil // an empty file: the caller says so
+	}
+	if err == nil {
+		// yaml.Unmarshal read the first document and ignored the rest.
+		var next yaml.Node
+		if err = dec.Decode(&next); err == nil {
+			line := next.Line
+			if len(next.Content) > 0 && next.Content[0].Line > 0 {
+				line = next.Content[0].Line
+			}
+			return nil, &Error{File: file, Pos: Pos{max(line, 1), 1}, Msg: "a second YAML document (after ---): a scenario file holds one; remove it or move it to a file of its own"}
+		} else if errors.Is(err, io.EOF) {
+			err = nil
+		}
+	}
+	if err != nil {
 		msg := err.Error()
 		pos := Pos{}
 		// yaml.v3 syntax errors read "yaml: line N: message".
