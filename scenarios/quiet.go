@@ -46,6 +46,10 @@ const (
 	DefaultQuietInterval = 2 * time.Second
 	DefaultQuietMaxCPU   = 0.15
 	DefaultQuietMaxWait  = 10 * time.Minute
+	// MinQuietInterval bounds gates.quiet.interval below: /proc/stat
+	// counts CPU time in 10 ms ticks, so a shorter sample is mostly
+	// rounding, and a 1ns interval spins the gate on the CPU it judges.
+	MinQuietInterval = 50 * time.Millisecond
 )
 
 // QuietPolicy is gates.quiet, typed, with its defaults applied.
@@ -94,6 +98,9 @@ func (s *Scenario) validateQuiet(p *problems) {
 		if d.Duration > MaxTimeout {
 			p.at(key, "%v is longer than the limit of %v", d.Duration, MaxTimeout)
 		}
+	}
+	if d := q.Interval.Duration; d > 0 && d < MinQuietInterval {
+		p.at("gates.quiet.interval", "%v is shorter than the minimum of %v: a sample that short is mostly the rounding of the kernel's CPU ticks, and the sampler spins", d, MinQuietInterval)
 	}
 	if q.Interval.Duration > 0 && q.Window.Duration > 0 && q.Interval.Duration > q.Window.Duration {
 		p.at("gates.quiet.interval", "%v is longer than the window of %v: the window would be judged on one sample", q.Interval.Duration, q.Window.Duration)
