@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -69,13 +70,37 @@ func decodeErrors(file string, root *yaml.Node, err error) Errors {
 		if rest, ok := strings.CutPrefix(m, "line "); ok {
 			if i := strings.Index(rest, ": "); i > 0 {
 				if n, err := strconv.Atoi(rest[:i]); err == nil {
-					pos, m = Pos{n, 1}, rest[i+2:]
+					pos, m = Pos{n, firstColumn(root, n)}, rest[i+2:]
 				}
 			}
 		}
-		out = append(out, &Error{File: file, Pos: pos, Msg: m})
+		out = append(out, &Error{File: file, Pos: pos, Msg: goTypes.ReplaceAllString(m, "")})
 	}
 	return out
+}
+
+// goTypes are the Go type names yaml.v3 puts in its messages ("field seed
+// already set in type scenarios.Schedule"), which name nothing in the file.
+var goTypes = regexp.MustCompile(`( in type| into) [\w.*\[\]]+`)
+
+// firstColumn is the column of the first node on line, else 1.
+func firstColumn(root *yaml.Node, line int) int {
+	var find func(n *yaml.Node) (int, bool)
+	find = func(n *yaml.Node) (int, bool) {
+		if n.Line == line && n.Kind != yaml.DocumentNode {
+			return n.Column, true
+		}
+		for _, c := range n.Content {
+			if col, ok := find(c); ok {
+				return col, true
+			}
+		}
+		return 0, false
+	}
+	if col, ok := find(root); ok {
+		return col
+	}
+	return 1
 }
 
 var textUnmarshaler = reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem()

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 // Binary garbage is refused as invalid YAML at the first byte a text file
@@ -64,5 +66,25 @@ func TestEmptyValueTakesTheDefault(t *testing.T) {
 	if g.MaxSpread != DefaultMaxSpread || g.MaxDrift != DefaultMaxDrift || st.MinEffect != DefaultMinEffect || st.Alpha != DefaultAlpha || s.Schedule.Warmup != defaultWarmup {
 		t.Errorf("max_spread %s, max_drift %s, min_effect %s, alpha %s, warmup %d: want the defaults %v, %v, %v, %v, %d",
 			g.MaxSpread, g.MaxDrift, st.MinEffect, st.Alpha, s.Schedule.Warmup, DefaultMaxSpread, DefaultMaxDrift, DefaultMinEffect, DefaultAlpha, defaultWarmup)
+	}
+}
+
+// yaml.v3's own errors, the decoding's safety net, are placed at the
+// column of the line's first node and name no Go type; a second byte
+// order mark is refused where it stands (yaml.v3 read every key after it
+// without its first letter, "itle").
+func TestFallbackAndBOMMessages(t *testing.T) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte("schedule:\n  rounds: 3\n  seed: 1\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	errs := decodeErrors("t.yaml", doc.Content[0], &yaml.TypeError{Errors: []string{"line 3: field seed already set in type scenarios.Schedule"}})
+	if got, want := errs.Error(), "t.yaml:3:3: field seed already set"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	src := "\ufefffeature: x\n\ufefftitle: y\n"
+	_, _, err := Parse("g.yaml", ".", []byte(src), Options{LookupEnv: noEnv})
+	if err == nil || !strings.HasPrefix(err.Error(), "g.yaml:2:1: invalid YAML: a byte order mark (U+FEFF) past the start") || strings.Contains(err.Error(), "itle") {
+		t.Errorf("second BOM: %v", err)
 	}
 }

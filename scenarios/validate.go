@@ -136,6 +136,8 @@ func (s *Scenario) validate(p *problems) {
 		p.at("schedule.rounds.max", "max (%d) is below min (%d)", r.Max, r.Min)
 	case r.Every < 0:
 		p.at("schedule.rounds.every", "must not be negative (got %d)", r.Every)
+	case r.UntilCIWidth < 0:
+		p.at("schedule.rounds.until_ci_width", "must be a positive width (got %s)", r.UntilCIWidth)
 	case r.Every > 0 && !r.Adaptive():
 		p.at("schedule.rounds.every", "has no effect unless max is above min")
 	case r.Every > 0 && r.UntilCIWidth > 0:

@@ -33,7 +33,7 @@ func parseYAML(file string, src []byte) (*yaml.Node, *Error) {
 	}
 	if pos, what, ok := badByte(src); ok {
 		// yaml.v3 reports these without a position.
-		return nil, &Error{File: file, Pos: pos, Msg: "invalid YAML: " + what + " (is this a text file?)"}
+		return nil, &Error{File: file, Pos: pos, Msg: "invalid YAML: " + what}
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(src))
@@ -83,12 +83,16 @@ func badByte(src []byte) (Pos, string, bool) {
 		r, size := utf8.DecodeRune(src[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:
-			return Pos{line, col}, fmt.Sprintf("byte 0x%02x is not UTF-8", src[i]), true
+			return Pos{line, col}, fmt.Sprintf("byte 0x%02x is not UTF-8 (is this a text file?)", src[i]), true
 		case r == '\n':
 			line, col = line+1, 0
 		case r == '\t' || r == '\r' || r == '\uFEFF' && i == 0:
+		case r == '\uFEFF':
+			// yaml.v3 misreads a second mark: every key after it lost
+			// its first letter ("itle").
+			return Pos{line, col}, "a byte order mark (U+FEFF) past the start of the file; save it without", true
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			return Pos{line, col}, fmt.Sprintf("control character %U", r), true
+			return Pos{line, col}, fmt.Sprintf("control character %U (is this a text file?)", r), true
 		}
 		i += size
 		col++
