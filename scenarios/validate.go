@@ -2,11 +2,8 @@ package scenarios
 
 import (
 	"fmt"
-	"maps"
 	"math"
-	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 )
@@ -376,34 +373,4 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 	if s.Engine.Request.Temperature > 0 {
 		p.warn("exactness", "temperature is %g: sampled output is not expected to be identical, so the identity check will likely be inconclusive", s.Engine.Request.Temperature)
 	}
-}
-
-// badHTTPPath says why p, which starts with "/", is not a path an HTTP
-// request can be made to ("" when it is): a bad %-escape ("/health%zz")
-// or a control character made the request fail to build, and a run
-// panicked on it.
-func badHTTPPath(p string) string {
-	if strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return "holds a control character: not an HTTP path"
-	}
-	if _, err := url.ParseRequestURI("http://localhost" + p); err != nil {
-		return "is not an HTTP path: " + err.Error()
-	}
-	return ""
-}
-
-// notBaselines names what of a control arm's launch differs from the
-// baseline's ("" when nothing): its arguments or its environment. Its
-// engine command may name another path (a copy of the baseline's binary
-// is the check that copying changes nothing), which the run compares by
-// hash.
-func notBaselines(control, baseline Launch) string {
-	var what []string
-	if !slices.Equal(control.Args, baseline.Args) {
-		what = append(what, "its args")
-	}
-	if !maps.Equal(control.Env, baseline.Env) {
-		what = append(what, "its environment")
-	}
-	return strings.Join(what, " and ")
 }
