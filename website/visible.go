@@ -3,45 +3,24 @@ package website
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"regexp"
-	"strings"
 	"unicode"
+
+	"github.com/decodebench/decodebench/internal/termsafe"
 )
 
 // visibleFormat shows every character of s that prints nothing or moves
-// the text around it as its \uNNNN, as the Markdown index does: format
-// characters (Unicode's Cf: the bidirectional overrides and isolates,
-// zero-width spaces and joiners) and controls (ESC, BEL, DEL, C1), a line
-// break or tab too where keepLines is false. Every text the site writes
-// from a record, an engine or a file name goes through it before the
-// templates escape it for HTML.
-func visibleFormat(s string) string { return visible(s, false) }
+// the text around it as an escape (\u202e, \x1b), as the Markdown index
+// and the console do (termsafe, the one escaper): bidirectional overrides
+// and isolates, zero-width characters, controls (ESC, BEL, DEL, C1), a
+// line break or tab too. Every text the site writes from a record, an
+// engine or a file name goes through it before the templates escape it
+// for HTML.
+func visibleFormat(s string) string { return termsafe.String(s) }
 
 // visibleLines is visibleFormat keeping line breaks and tabs (a record's
 // text shown as it is).
-func visibleLines(s string) string { return visible(s, true) }
-
-func visible(s string, keepLines bool) string {
-	hidden := func(r rune) bool {
-		if keepLines && (r == '\n' || r == '\t') {
-			return false
-		}
-		return unicode.Is(unicode.Cf, r) || unicode.IsControl(r)
-	}
-	if !strings.ContainsFunc(s, hidden) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if hidden(r) {
-			fmt.Fprintf(&b, "\\u%04x", r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func visibleLines(s string) string { return termsafe.Text(s) }
 
 // visibleJSON is v as JSON with every string in it (keys too) passed
 // through visibleFormat, for the data a page embeds for its script.
