@@ -1,12 +1,14 @@
 package review
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 
 	"github.com/decodebench/decodebench/schema"
@@ -79,7 +81,8 @@ func checkArmEngines(s *scenarios.Scenario, rec *schema.Record, d *safefs.Dir) [
 		probs = append(probs, Problem{"Engine", fmt.Sprintf(format, args...)})
 	}
 	uses := s.Engines()
-	resolved := !slices.ContainsFunc(uses, func(u scenarios.EngineUse) bool { return strings.Contains(u.Launch.EngineKey(), "${") })
+	resolved := !slices.ContainsFunc(uses, func(u scenarios.EngineUse) bool { return strings.Contains(u.Launch.EngineKey(), "${") }) &&
+		!machineVarUsed(rec, d)
 	if len(uses) > 1 && resolved {
 		var want, got [][]string
 		for _, u := range uses {
@@ -109,4 +112,25 @@ func checkArmEngines(s *scenarios.Scenario, rec *schema.Record, d *safefs.Dir) [
 		}
 	}
 	return probs
+}
+
+// machineVarUsed reports whether the stored scenario names a variable the
+// environment gave the campaign (its value not recorded): offline the
+// scenario's own default stands in for it, so an engine command built of
+// it may have been another on the day (two arms' engines one).
+func machineVarUsed(rec *schema.Record, d *safefs.Dir) bool {
+	var names []string
+	for _, v := range rec.Scenario.Vars {
+		if v.FromEnv {
+			names = append(names, v.Name)
+		}
+	}
+	if len(names) == 0 {
+		return false
+	}
+	src, err := d.ReadFile(recorder.ScenarioFile, scenarios.MaxScenarioBytes)
+	if err != nil {
+		return true
+	}
+	return slices.ContainsFunc(names, func(n string) bool { return bytes.Contains(src, []byte("${"+n+"}")) })
 }
