@@ -107,6 +107,7 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 	if !opt.Offline {
 		// On the expanded values; a stored scenario is re-read as it ran.
 		s.validateDistinctArms(p)
+		s.validateControls(p)
 		// A new campaign is analysed by the current rule; a stored
 		// scenario keeps the rule of its record.
 		s.validateForCurrentRule(p)
