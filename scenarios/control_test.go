@@ -35,3 +35,29 @@ func TestControlComparedExpanded(t *testing.T) {
 		}
 	}
 }
+
+// A file ending in an empty document ("---", or "---" and a comment)
+// holds nothing that could be ignored, and loads; a second document that
+// holds anything is refused at its line.
+func TestEmptyTrailingDocument(t *testing.T) {
+	b, err := os.ReadFile("testdata/bad/control-not-baseline.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := strings.Replace(string(b), "    args: [--spec-type, ngram-simple]\n    env: {LLAMA_ARG_THREADS: \"2\"}\n", "    args: [--spec-type, none]\n", 1)
+	for _, c := range []struct {
+		tail    string
+		refused bool
+	}{
+		{"---\n", false},
+		{"---\n# nothing after\n", false},
+		{"---\n...\n---\n", false},
+		{"---\nbogus: 1\n", true},
+		{"---\n# a comment\n---\nbogus: 1\n", true},
+	} {
+		_, _, err := Parse("d.yaml", ".", []byte(ok+c.tail), Options{LookupEnv: func(string) (string, bool) { return "", false }})
+		if refused := err != nil && strings.Contains(err.Error(), "a second YAML document"); refused != c.refused || (!refused && err != nil) {
+			t.Errorf("tail %q: %v, want refused %v", c.tail, err, c.refused)
+		}
+	}
+}

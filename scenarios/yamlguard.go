@@ -43,14 +43,23 @@ func parseYAML(file string, src []byte) (*yaml.Node, *Error) {
 	}
 	if err == nil {
 		// yaml.Unmarshal read the first document and ignored the rest.
-		var next yaml.Node
-		if err = dec.Decode(&next); err == nil {
+		// An empty one (a file ending in "---", or "---" and comments)
+		// holds nothing to ignore.
+		for {
+			var next yaml.Node
+			if err = dec.Decode(&next); err != nil {
+				break
+			}
+			if emptyDocument(&next) {
+				continue
+			}
 			line := next.Line
 			if len(next.Content) > 0 && next.Content[0].Line > 0 {
 				line = next.Content[0].Line
 			}
 			return nil, &Error{File: file, Pos: Pos{max(line, 1), 1}, Msg: "a second YAML document (after ---): a scenario file holds one; remove it or move it to a file of its own"}
-		} else if errors.Is(err, io.EOF) {
+		}
+		if errors.Is(err, io.EOF) {
 			err = nil
 		}
 	}
@@ -160,4 +169,14 @@ func checkAliases(file string, root *yaml.Node) *Error {
 	}
 	walk(root)
 	return fail
+}
+
+// emptyDocument reports a document that holds no value: nothing, or an
+// untagged null scalar written as nothing.
+func emptyDocument(d *yaml.Node) bool {
+	if len(d.Content) == 0 {
+		return true
+	}
+	c := d.Content[0]
+	return len(d.Content) == 1 && c.Kind == yaml.ScalarNode && c.Value == "" && c.Tag == "!!null" && c.Style == 0
 }
