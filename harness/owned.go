@@ -25,6 +25,11 @@ func ownedEntry(dataDir string) string {
 	if err != nil {
 		return ""
 	}
+	// One folder by whichever path it is reached (a link to it, /tmp
+	// against /private/tmp on macOS).
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
 	dir, err := safefs.UserStateDir("decodebench", "campaigns")
 	if err != nil {
 		return ""
@@ -61,4 +66,17 @@ func Owned(dataDir string) bool {
 	}
 	sum := sha256.Sum256(b)
 	return bytes.Equal(bytes.TrimSpace(want), []byte(hex.EncodeToString(sum[:])))
+}
+
+// moveOwned notes the folder now as this user's campaign, as the entry
+// from noted the folder it was moved from (a failed try's folder moved to
+// scratch/): it is the same campaign.
+func moveOwned(from, now string) {
+	to := ownedEntry(now)
+	if from == "" || to == "" {
+		return
+	}
+	if b, err := safefs.ReadFile(from, 128); err == nil {
+		_ = safefs.WriteFile(to, b, 0o600)
+	}
 }

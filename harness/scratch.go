@@ -45,11 +45,13 @@ func (c *campaign) moveTo(out string) error {
 		return err
 	}
 	c.releaseFolders()
+	note := ownedEntry(c.dataDir) // before the move: the path is resolved
 	if err := os.Rename(c.dataDir, dataDir); err != nil {
 		return errors.Join(err, c.holdFolders())
 	}
 	was, wasRec := c.dataDir, c.recPath
 	c.recPath, c.dataDir = recPath, dataDir
+	moveOwned(note, dataDir)
 	if err := c.holdFolders(); err != nil {
 		c.recPath, c.dataDir = wasRec, was
 		return errors.Join(err, os.Rename(dataDir, was), c.holdFolders())
