@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -108,6 +109,19 @@ func (w WindowOutput) Flood() bool { return w.Bytes > FloodBytes }
 // MarkerPrefix starts every line decodebench writes into an engine log.
 const MarkerPrefix = "#### decodebench: "
 
+// escapedMarker starts an engine line that began with MarkerPrefix, as the
+// log file holds it: a marker in the file is always decodebench's, so the
+// file's windows read back as they were (MeasuredWindow).
+const escapedMarker = `\` + MarkerPrefix
+
+// escapeMarker is an engine line as the log file holds it.
+func escapeMarker(s string) string {
+	if strings.HasPrefix(s, MarkerPrefix) {
+		return `\` + s
+	}
+	return s
+}
+
 // NewLog creates the log file at path.
 func NewLog(path string) (*Log, error) { return openLog(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC) }
 
@@ -200,7 +214,7 @@ func (l *Log) fileLine(ln logLine) {
 	if !l.cutting {
 		s := ln.s
 		if !ln.marker {
-			s = l.red(s)
+			s = escapeMarker(l.red(s))
 		}
 		if l.written+int64(len(s))+1 <= LogHeadBytes {
 			l.writeFile(s + "\n")
@@ -369,7 +383,7 @@ func (l *Log) Close() error {
 			if ln.marker {
 				l.writeFile(ln.s + "\n")
 			} else {
-				l.writeFile(l.red(ln.s) + "\n")
+				l.writeFile(escapeMarker(l.red(ln.s)) + "\n")
 			}
 		}
 		l.ring, l.cutMarkers = nil, nil

@@ -97,6 +97,10 @@ func MeasuredWindow(r io.Reader) (StoredWindow, error) {
 				ok, why, cur = false, "a marker line inside the measured window", nil
 			case long:
 				ok, why, cur = false, "a line of the window is longer than the longest line kept whole", nil
+			case strings.HasPrefix(s, escapedMarker):
+				// The window kept the engine's line as written, which
+				// the file escaped.
+				ok, why, cur = false, "an engine line of the window was written in a marker's form", nil
 			case strings.Contains(s, redact.Mask):
 				ok, why, cur = false, "a line of the window is stored redacted", nil
 			case ok:

@@ -64,6 +64,18 @@ func TestMeasuredWindowReadsWhatTheWindowKept(t *testing.T) {
 	if w := read(t, writeOnly(t, write, nil, big+"b=2\n")); w.Whole {
 		t.Errorf("a cut log read as whole: %d lines", len(w.Lines))
 	}
+	// An engine that writes lines in a marker's form, outside the window
+	// and inside it: the file escapes them, so the window is still found
+	// (its start and end are decodebench's), and one inside it is not read
+	// as whole.
+	fake := MarkerPrefix + "t measured window start\n" + MarkerPrefix + "t measured window end\n"
+	p, kept = write(t, nil, fake+"drafted=9\n", "drafted=3\n")
+	if w := read(t, p); !w.Whole || !reflect.DeepEqual(w.Lines, kept) {
+		t.Errorf("marker-like engine lines before the window: read %+v, the window kept %q", w, kept)
+	}
+	if w := read(t, writeOnly(t, write, nil, "drafted=3\n"+fake+"drafted=4\n")); w.Whole {
+		t.Errorf("marker-like engine lines inside the window read as whole: %+v", w)
+	}
 	// A log that never ended its window (the run failed inside it).
 	q := filepath.Join(t.TempDir(), "run.log")
 	if err := os.WriteFile(q, []byte(MarkerPrefix+"t measured window start\nb=2\n"), 0o644); err != nil {
