@@ -149,12 +149,15 @@ func cannotRun(path, out string, err error) string {
 // do (probe.go).
 const versionTimeout = 30 * time.Second
 
-// cutText keeps the first n bytes of s.
+// cutText keeps the first n bytes of s, as valid UTF-8.
 func cutText(s string, n int) string {
 	if len(s) > n {
-		return s[:n]
+		s = s[:n]
 	}
-	return s
+	// Valid UTF-8, as the record's JSON holds it: a version that printed
+	// a byte that is not was written as U+FFFD and rendered otherwise, and
+	// its own record failed check.
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 // gitTimeout bounds each git command run on an engine source folder.
