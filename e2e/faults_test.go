@@ -136,6 +136,9 @@ func TestFaultSIGTERM(t *testing.T) {
 	if res.code != 143 || res.record == nil || res.record.Verdict != schema.Incomplete {
 		t.Fatalf("exit %d, want 143 with an INCOMPLETE record", res.code)
 	}
+	if !strings.Contains(res.md, "**Verdict: INCOMPLETE** (exit 143)") {
+		t.Errorf("the record does not say exit 143:\n%.600s", res.md)
+	}
 }
 
 // signalEngine sends sig to the engine once decodebench prints line, and

@@ -21,7 +21,10 @@ func (c *campaign) finish(ctx context.Context, sch *schedule, interrupted bool, 
 	c.rec.Method.Planned = Arms(sch.plan)
 	c.rec.Method.RoundsRun = sch.rounds
 	c.rec.Method.Finished = time.Now().Round(0)
-	c.rec.Method.Interrupted = interrupted
+	c.rec.Method.Interrupted, c.rec.Method.InterruptedBy = interrupted, ""
+	if interrupted {
+		c.rec.Method.InterruptedBy = interruptedBy(ctx)
+	}
 	restoreIndexing() // before the record says so; the deferred call is then a no-op
 	c.hostHistory()
 	c.conclude()

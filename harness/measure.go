@@ -13,6 +13,22 @@ import (
 
 var errInterrupted = errors.New("interrupted")
 
+// Interrupt is the cause a command gives the campaign's context when a
+// signal cancels it (context.WithCancelCause); the record names the
+// signal, and its exit code follows (schema.Record.ExitCode).
+type Interrupt struct{ Signal string }
+
+func (i Interrupt) Error() string { return "interrupted by " + i.Signal }
+
+// interruptedBy is the signal that cancelled ctx, if one did.
+func interruptedBy(ctx context.Context) string {
+	var i Interrupt
+	if errors.As(context.Cause(ctx), &i) {
+		return i.Signal
+	}
+	return ""
+}
+
 // waitBefore cools down and holds the run until the host is quiet,
 // timing each in the run's phases. A fixed cooldown is watched by the
 // quiet gate as it passes (the host's other processes are as much the

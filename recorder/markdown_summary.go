@@ -16,7 +16,7 @@ func (m *mdWriter) title(r *schema.Record) {
 	if m.fold {
 		gates = gatesSentence(a)
 	}
-	m.p("**Verdict: %s** (exit %d). %s%s\n\n", r.Verdict, r.Verdict.ExitCode(), verdictSentence(r), gates)
+	m.p("**Verdict: %s** (exit %d). %s%s\n\n", r.Verdict, r.ExitCode(), verdictSentence(r), gates)
 	for _, reason := range append(append([]schema.Reason{}, a.Reasons...), a.Flags...) {
 		m.p("- %s\n", m.reasonLine(reason))
 	}

@@ -223,6 +223,10 @@ type Method struct {
 	Finished time.Time `json:"finished"`
 	// Interrupted is set when a signal stopped the campaign.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// InterruptedBy names the signal that stopped it ("SIGINT",
+	// "SIGTERM"); absent where a busy host stopped it and in records
+	// written before it was stored (read as SIGINT).
+	InterruptedBy string `json:"interrupted_by,omitempty"`
 	// Version and Commit identify decodebench itself.
 	Version string `json:"version"`
 	Commit  string `json:"commit"`

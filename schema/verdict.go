@@ -28,6 +28,18 @@ func (v Verdict) ExitCode() int {
 	return 1
 }
 
+// ExitCode is the exit status of the `decodebench run` that wrote the
+// record: its verdict's, and 143 for one interrupted by SIGTERM.
+func (r *Record) ExitCode() int {
+	if r.Verdict == Incomplete && r.Method.InterruptedBy == SIGTERM {
+		return 143
+	}
+	return r.Verdict.ExitCode()
+}
+
+// SIGTERM is Method.InterruptedBy for a campaign SIGTERM stopped.
+const SIGTERM = "SIGTERM"
+
 // ShowsResults reports whether a record with this verdict shows results. A
 // rejected campaign does not: its arms were not proven to be what they
 // claim, so its numbers must not be quoted.

@@ -109,7 +109,7 @@ const sameBurst = 250 * time.Millisecond
 // A second signal kills every engine at once and exits; the same one
 // again within sameBurst is the first delivered twice.
 func interruptible(parent context.Context) (context.Context, *signalBox, func()) {
-	ctx, cancel := context.WithCancel(parent)
+	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
 	box := &signalBox{}
@@ -122,7 +122,7 @@ func interruptible(parent context.Context) (context.Context, *signalBox, func())
 			at = time.Now()
 			box.set(first)
 			fmt.Fprintf(stderr, "\ndecodebench: %s: stopping the engine and writing the record (again to stop at once)\n", first)
-			cancel()
+			cancel(harness.Interrupt{Signal: signalName(first)})
 		case <-done:
 			return
 		}
@@ -143,7 +143,15 @@ func interruptible(parent context.Context) (context.Context, *signalBox, func())
 			}
 		}
 	}()
-	return ctx, box, func() { signal.Stop(ch); close(done); cancel() }
+	return ctx, box, func() { signal.Stop(ch); close(done); cancel(nil) }
+}
+
+// signalName is the record's name of an interrupting signal.
+func signalName(s os.Signal) string {
+	if s == syscall.SIGTERM {
+		return schema.SIGTERM
+	}
+	return "SIGINT"
 }
 
 // lockWaiting says, while a command waits for the host lock, who holds it

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,9 +17,19 @@ import (
 // command too, and the second copy stopped the campaign at once, without
 // its INCOMPLETE record. A real campaign of a command engine (a shell
 // that sleeps and echoes) gets two SIGINTs back to back after its second
-// run; it writes the record and exits 130.
+// run; it writes the record and exits 130. The same with SIGTERM exits
+// 143, and its record says so.
 func TestInterruptDeliveredTwiceKeepsTheRecord(t *testing.T) {
 	childMain()
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		t.Run(c.sig.String(), func(t *testing.T) { interruptTwice(t, c.sig, c.code) })
+	}
+}
+
+func interruptTwice(t *testing.T, sig syscall.Signal, code int) {
 	dir := t.TempDir()
 	scen := filepath.Join(dir, "s.yaml")
 	if err := os.WriteFile(scen, []byte(`feature: twice
@@ -67,9 +78,9 @@ unmeasured:
 	// Two signals sent at once are often merged by the kernel into one;
 	// 10 ms apart, the first has been taken when the second comes.
 	t0 := time.Now()
-	_ = syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
+	_ = syscall.Kill(cmd.Process.Pid, sig)
 	time.Sleep(10 * time.Millisecond)
-	_ = syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
+	_ = syscall.Kill(cmd.Process.Pid, sig)
 	gap := time.Since(t0)
 	for lines.Scan() {
 		log.WriteString(lines.Text() + "\n")
@@ -88,11 +99,11 @@ unmeasured:
 		t.Logf("the second signal came %v after the first, past %v", gap, sameBurst)
 		return
 	}
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
-		t.Errorf("exit %v, want 130\n%s", err, log.String())
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != code {
+		t.Errorf("exit %v, want %d\n%s", err, code, log.String())
 	}
 	b, err := os.ReadFile(filepath.Join(out, "twice-fake-2026-01-01.md"))
-	if err != nil || !strings.Contains(string(b), "INCOMPLETE") {
-		t.Errorf("no INCOMPLETE record (%v):\n%s", err, log.String())
+	if want := fmt.Sprintf("**Verdict: INCOMPLETE** (exit %d)", code); err != nil || !strings.Contains(string(b), want) {
+		t.Errorf("no record saying %q (%v):\n%s", want, err, log.String())
 	}
 }
