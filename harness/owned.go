@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
 	"path/filepath"
+	"sync"
+	"time"
 
 	"github.com/decodebench/decodebench/internal/safefs"
 )
@@ -43,8 +46,37 @@ func ownedEntry(dataDir string) string {
 // folder without a state folder.
 func noteOwned(dataDir string, state []byte) {
 	if e := ownedEntry(dataDir); e != "" {
+		pruneOnce.Do(func() { pruneOwned(filepath.Dir(e), time.Now().Add(-ownedKeep)) })
 		sum := sha256.Sum256(state)
 		_ = safefs.WriteFile(e, []byte(hex.EncodeToString(sum[:])+"\n"), 0o600)
+	}
+}
+
+// ownedKeep is how long a note outlives its campaign's last state: a
+// campaign interrupted longer ago than that is asked about on resume, as
+// a received one is. Every state written renews its note.
+const ownedKeep = 90 * 24 * time.Hour
+
+var pruneOnce sync.Once
+
+// pruneOwned removes the notes in dir last written before cutoff, so the
+// state folder holds the campaigns of the last ownedKeep rather than
+// every campaign ever run. Only names a note can have are touched.
+func pruneOwned(dir string, cutoff time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, d := range entries {
+		if len(d.Name()) != 32 || !d.Type().IsRegular() {
+			continue
+		}
+		if _, err := hex.DecodeString(d.Name()); err != nil {
+			continue
+		}
+		if fi, err := d.Info(); err == nil && fi.ModTime().Before(cutoff) {
+			_ = os.Remove(filepath.Join(dir, d.Name()))
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // A data folder whose campaign.json this user's decodebench wrote is its
@@ -59,5 +60,32 @@ func TestOwned(t *testing.T) {
 	}
 	if Owned(moved) {
 		t.Error("the folder whose campaign.json changed is owned")
+	}
+}
+
+// The notes are pruned: one last written before ownedKeep is removed
+// (its campaign is then asked about, as a received one), a recent one and
+// a file that is not a note are kept.
+func TestOwnedNotesArePruned(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "00112233445566778899aabbccddeeff")
+	recent := filepath.Join(dir, "ffeeddccbbaa99887766554433221100")
+	other := filepath.Join(dir, "README")
+	for _, f := range []string{old, recent, other} {
+		if err := os.WriteFile(f, []byte("x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := time.Now().Add(-ownedKeep - time.Hour)
+	for _, f := range []string{old, other} {
+		if err := os.Chtimes(f, long, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pruneOwned(dir, time.Now().Add(-ownedKeep))
+	for f, want := range map[string]bool{old: false, recent: true, other: true} {
+		if _, err := os.Stat(f); (err == nil) != want {
+			t.Errorf("%s: kept %v, want %v", filepath.Base(f), err == nil, want)
+		}
 	}
 }
