@@ -29,10 +29,9 @@ func TestInterruptDeliveredTwiceKeepsTheRecord(t *testing.T) {
 	}
 }
 
-func interruptTwice(t *testing.T, sig syscall.Signal, code int) {
-	dir := t.TempDir()
-	scen := filepath.Join(dir, "s.yaml")
-	if err := os.WriteFile(scen, []byte(`feature: twice
+// twiceScenario is a campaign of a command engine (a shell that sleeps
+// and echoes) of 20 rounds of two arms.
+const twiceScenario = `feature: twice
 engine:
   kind: command
   command: ["sh", "-c", "sleep 0.3; echo \"arm=$1\"; echo \": eval time = 10 ms / 64 runs, 100.5 tokens per second\"", "sh"]
@@ -55,7 +54,12 @@ schedule: {rounds: 20, warmup: 0, cooldown: 0s}
 gates: {max_contended: 0}
 unmeasured:
   - Prefill.
-`), 0o644); err != nil {
+`
+
+func interruptTwice(t *testing.T, sig syscall.Signal, code int) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(scen, []byte(twiceScenario), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
@@ -105,5 +109,51 @@ unmeasured:
 	b, err := os.ReadFile(filepath.Join(out, "twice-fake-2026-01-01.md"))
 	if want := fmt.Sprintf("**Verdict: INCOMPLETE** (exit %d)", code); err != nil || !strings.Contains(string(b), want) {
 		t.Errorf("no record saying %q (%v):\n%s", want, err, log.String())
+	}
+}
+
+// A campaign started with --set resumes with its scenario named as it
+// does without: the overrides are the campaign's (the resume refused the
+// scenario as changed). Interrupted after its second run of six, it is
+// resumed and finishes with every run.
+func TestResumeNamedScenarioKeepsOverrides(t *testing.T) {
+	childMain()
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(scen, []byte(twiceScenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	cmd := childCommand(t, "run --wait-lock 2m --set schedule.rounds=3 --out "+out+" --hw fake --date 2026-01-01 "+scen)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		log.WriteString(lines.Text() + "\n")
+		if strings.Contains(lines.Text(), "run 2/6 b: decode_tok_s") {
+			_ = syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
+			break
+		}
+	}
+	for lines.Scan() {
+		log.WriteString(lines.Text() + "\n")
+	}
+	if err := cmd.Wait(); err == nil {
+		t.Fatalf("the campaign was not interrupted:\n%s", log.String())
+	}
+	data := filepath.Join(out, "data", "twice-fake-2026-01-01")
+	b, err := childCommand(t, "run --wait-lock 2m --resume "+data+" "+scen).CombinedOutput()
+	if err != nil {
+		t.Fatalf("resume: %v\n%s", err, b)
+	}
+	rec, err := os.ReadFile(filepath.Join(out, "twice-fake-2026-01-01.md"))
+	if err != nil || !strings.Contains(string(rec), "**Verdict: VALID**") || !strings.Contains(string(rec), "- Resumed at ") {
+		t.Errorf("no resumed VALID record (%v):\n%s", err, b)
 	}
 }

@@ -95,8 +95,12 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 					return &exitError{code: 1, msg: err.Error()}
 				}
 				fromState = arg == ""
+				// The campaign's overrides (--set, --rounds) apply to
+				// the scenario it resumes, named or not; a folder not
+				// this user's shows them before anything runs.
+				load.Set = rs.Overrides
 				if arg == "" {
-					arg, load.Set = rs.ScenarioPath, rs.Overrides
+					arg = rs.ScenarioPath
 					if _, err := os.Stat(arg); err != nil && !strings.HasPrefix(arg, "embedded:") {
 						// A scenario no longer there (compare's, which
 						// was never a file): the copy the campaign stored,
