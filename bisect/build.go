@@ -50,7 +50,7 @@ func build(ctx context.Context, dataDir, worktree, command, logName string, r *r
 	// its log says what was cut.
 	out := &capped.Buffer{Max: BuildLogHeadBytes, Tail: BuildLogTailBytes}
 	cmd := exec.Command("sh", "-c", command)
-	cmd.Dir = worktree
+	cmd.Dir, cmd.Env = worktree, engine.Inherited()
 	start := time.Now()
 	leftovers, err := engine.RunTree(ctx, cmd, out, timeout)
 	res.Seconds = roundSeconds(time.Since(start))

@@ -220,7 +220,7 @@ func VersionOf(ctx context.Context, argv []string, env map[string]string) (strin
 	if len(argv) == 0 {
 		return "", nil
 	}
-	env2 := os.Environ()
+	env2 := Inherited()
 	for k, v := range env {
 		env2 = append(env2, k+"="+v)
 	}

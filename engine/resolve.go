@@ -77,11 +77,32 @@ func (x Executed) Same(y Executed) bool {
 	return x.Path == y.Path && x.RealBinary == y.RealBinary && strings.Join(x.Libraries, "\x00") == strings.Join(y.Libraries, "\x00")
 }
 
-// Environ is the environment an engine runs with: decodebench's own with
-// extra over it. Start, RunCommand and the identity of an arm's engine
+// runnerOnly are the variables of a CI runner that no engine, version
+// command or build decodebench starts is given: GitHub's file commands
+// (a line appended to $GITHUB_ENV sets a variable of every later step,
+// NODE_OPTIONS or LD_PRELOAD included; $GITHUB_OUTPUT and
+// $GITHUB_STEP_SUMMARY feed what a workflow posts) and its runtime
+// tokens. A pull request's build run as an arm would otherwise write them.
+var runnerOnly = map[string]bool{
+	"GITHUB_ENV": true, "GITHUB_OUTPUT": true, "GITHUB_PATH": true, "GITHUB_STATE": true, "GITHUB_STEP_SUMMARY": true,
+	"ACTIONS_RUNTIME_TOKEN": true, "ACTIONS_RUNTIME_URL": true, "ACTIONS_CACHE_URL": true, "ACTIONS_RESULTS_URL": true,
+	"ACTIONS_ID_TOKEN_REQUEST_TOKEN": true, "ACTIONS_ID_TOKEN_REQUEST_URL": true,
+}
+
+// Inherited is decodebench's own environment as a process it starts
+// inherits it: without the runner's file commands and tokens (runnerOnly).
+func Inherited() []string {
+	return slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return runnerOnly[k]
+	})
+}
+
+// Environ is the environment an engine runs with: decodebench's own
+// (Inherited) with extra over it. Start, RunCommand and the identity of an arm's engine
 // all use it, so that what is identified is what runs.
 func Environ(extra map[string]string) []string {
-	env := os.Environ()
+	env := Inherited()
 	for _, k := range slices.Sorted(maps.Keys(extra)) {
 		env = append(env, k+"="+extra[k])
 	}

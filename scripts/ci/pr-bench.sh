@@ -33,7 +33,11 @@ if ! changed=$(intact); then
   printf '%s\n' "$changed" >&2
   printf 'The builds changed between their build and the campaign: nothing was measured.\n\n```\n%s\n```\n' "$changed" >"$headline"
 else
-  GITHUB_STEP_SUMMARY=$headline "$db" run --out "$out" --github-summary "$@" -- "$scenario"
+  # decodebench writes the headline where it is told; neither it nor the
+  # builds it runs get the runner's file-command variables (decodebench
+  # gives an engine none of them either).
+  env -u GITHUB_ENV -u GITHUB_OUTPUT -u GITHUB_PATH -u GITHUB_STATE -u GITHUB_STEP_SUMMARY \
+    "$db" run --out "$out" --github-summary="$headline" "$@" -- "$scenario"
   code=$?
   if [ ! -s "$headline" ]; then
     printf 'decodebench run exited %d without a record: see the job log.\n' "$code" >"$headline"
