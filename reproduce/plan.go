@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/decodebench/decodebench/internal/termsafe"
+	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/scenarios"
 )
 
@@ -69,6 +70,13 @@ func (p *Plan) WritePlan(w io.Writer) {
 	}
 	for _, f := range p.Local {
 		fmt.Fprintf(w, "  %s (%s): OUTSIDE the record's data folder; its content would be sent to the engine and written into the new record\n", t(f.Path), f.Key)
+	}
+	for _, name := range p.FromEnvironment {
+		what := "its value goes where the commands above put ${" + t(name) + "}"
+		if redact.IsSecretName(name) {
+			what = "a SECRET by its name: its value (shown masked) goes where the commands above put ${" + t(name) + "}; --var " + t(name) + "=VALUE gives another"
+		}
+		fmt.Fprintf(w, "  $%s from YOUR environment: %s\n", t(name), what)
 	}
 }
 

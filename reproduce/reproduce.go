@@ -34,6 +34,9 @@ type Plan struct {
 	// outside the record's data folder; none is read before
 	// ReadLocalFiles.
 	Local []LocalFile
+	// FromEnvironment names the variables the stored scenario took from
+	// this machine's environment (not from --var); the plan lists them.
+	FromEnvironment []string
 }
 
 // UnresolvedError is a stored scenario that does not resolve on this

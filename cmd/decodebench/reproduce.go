@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -13,6 +14,7 @@ import (
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/reproduce"
+	"github.com/decodebench/decodebench/scenarios"
 )
 
 func reproduceCommand() *cli.Command {
@@ -48,7 +50,7 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 			if c.NArg() != 1 {
 				return usageError("reproduce: name one record")
 			}
-			lookup, err := varLookup(c.StringSlice("var"))
+			lookup, fromEnv, err := varLookup(c.StringSlice("var"))
 			if err != nil {
 				return err
 			}
@@ -66,6 +68,7 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 				return &exitError{code: 1, msg: err.Error()}
 			}
 			learnSecrets(harness.NewRedactor(p.Scenario))
+			p.FromEnvironment = fromEnv(p.Scenario)
 			for _, w := range p.Warnings {
 				fmt.Fprintln(c.App.ErrWriter, w)
 			}
@@ -111,22 +114,34 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 }
 
 // varLookup resolves a scenario's ${NAME}: the --var values first, then
-// the environment.
-func varLookup(kvs []string) (func(string) (string, bool), error) {
+// the environment. fromEnv names the variables a scenario resolved from
+// this machine's environment rather than from --var: a received record's
+// commands may send them anywhere, so the plan names them.
+func varLookup(kvs []string) (lookup func(string) (string, bool), fromEnv func(*scenarios.Scenario) []string, err error) {
 	vars := map[string]string{}
 	for _, kv := range kvs {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
-			return nil, usageError("reproduce: --var %q: want NAME=VALUE", kv)
+			return nil, nil, usageError("reproduce: --var %q: want NAME=VALUE", kv)
 		}
 		vars[k] = v
 	}
-	return func(name string) (string, bool) {
+	lookup = func(name string) (string, bool) {
 		if v, ok := vars[name]; ok {
 			return v, true
 		}
 		return os.LookupEnv(name)
-	}, nil
+	}
+	fromEnv = func(s *scenarios.Scenario) []string {
+		var out []string
+		for _, kv := range s.VarsUsed() {
+			if _, given := vars[kv.Key]; kv.FromEnv && !given && !slices.Contains(out, kv.Key) {
+				out = append(out, kv.Key)
+			}
+		}
+		return out
+	}
+	return lookup, fromEnv, nil
 }
 
 // allowed refuses a plan that reads files from outside the record's data
