@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 
+	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -21,10 +23,30 @@ const FromEnvironment = "(from the environment)"
 // credential.
 func IsSecretName(name string) bool { return redact.IsSecretName(name) }
 
-// NewRedactor returns the redactor of a scenario's campaign
-// (Scenario.Redactor): the one its stored scenario and hash are taken
-// through.
-func NewRedactor(s *scenarios.Scenario) *redact.Redactor { return s.Redactor() }
+// NewRedactor returns the redactor of a scenario's campaign: the
+// scenario's own (Scenario.Redactor, the one its hash is taken through)
+// taught the secrets of the environment every engine inherits
+// (inheritedSecrets), which an engine's start-up dump of its settings
+// printed into the logs.
+func NewRedactor(s *scenarios.Scenario) *redact.Redactor {
+	r := s.Redactor()
+	r.Add(inheritedSecrets(engine.Inherited())...)
+	return r
+}
+
+// inheritedSecrets are the values of env's secret-named variables
+// (HF_TOKEN, DB_PASSWORD) that look like credentials
+// (redact.CredentialLike): a plain value (AUTH_MODE=disabled, a socket's
+// path in SSH_AUTH_SOCK) would mask the same text wherever a log has it.
+func inheritedSecrets(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if k, v, _ := strings.Cut(kv, "="); redact.IsSecretName(k) && redact.CredentialLike(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
 
 // listedVars is the record's list of substituted variables: the scenario's
 // own, secret-named ones redacted; those that came from the environment by

@@ -3,6 +3,7 @@ package redact
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // A form is a pattern of free text whose group "v" is a secret when the
@@ -30,9 +31,18 @@ var forms = []form{
 	// --api-key X, --api-key=X, -api-key X
 	{re: regexp.MustCompile(`(?:^|[\s"'` + "`" + `(\[{,;])(?P<n>--?[A-Za-z][A-Za-z0-9_.-]*)(?:=|[ \t]+)(?P<v>[^\s"'` + "`" + `,;)\]}]+)`),
 		ok: func(n, v string) bool { return IsSecretName(strings.TrimLeft(n, "-")) && !strings.HasPrefix(v, "-") }},
-	// NAME=value, ?api_key=value&
-	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_.-])(?P<n>[A-Za-z_][A-Za-z0-9_]*)=(?P<v>[^\s"'` + "`" + `,;&#)\]}]+)`),
+	// NAME=value, ?api_key=value&, &X-Amz-Signature=value
+	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_.-])(?P<n>[A-Za-z_][A-Za-z0-9_-]*)=(?P<v>[^\s"'` + "`" + `,;&#)\]}]+)`),
 		ok: func(n, _ string) bool { return IsSecretName(n) }},
+	// "password": "v" and 'api_key': 'v' (a JSON or Python dict of
+	// settings printed at start-up)
+	{re: regexp.MustCompile(`["'](?P<n>[A-Za-z_][A-Za-z0-9_.-]*)["'][ \t]*:[ \t]*["'](?P<v>[^"'\\\r\n]+)["']`),
+		ok: func(n, _ string) bool { return IsSecretName(n) }},
+	// api_key: v and token = v (a YAML or INI setting echoed), where the
+	// value looks like a credential: "EOS token = 2" and "auth_mode:
+	// disabled" are none.
+	{re: regexp.MustCompile(`(?:^|[\s{,(])(?P<n>[A-Za-z_][A-Za-z0-9_.-]*)(?:[ \t]*:[ \t]+|[ \t]*=[ \t]+|[ \t]+=[ \t]*)(?P<v>[^\s"'` + "`" + `,;)\]}]{8,})`),
+		ok: func(n, v string) bool { return IsSecretName(n) && CredentialLike(v) }},
 	// A credential known by its own form, whatever names it (GH_PAT,
 	// HF_HUB, a bare argument, a line of a log).
 	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(?P<v>` + strings.Join(tokenFormats, "|") + `)`),
@@ -135,4 +145,16 @@ func replaceGroup(f form, s string, repl func(string) string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// CredentialLike reports whether a value named as a secret in free text
+// looks like one: at least 8 characters without a blank, not a path, and
+// letters with digits, or 16 characters or more. A short or plain value
+// (auth_mode: disabled, a socket's path) would be masked wherever the
+// same text appears.
+func CredentialLike(v string) bool {
+	if len(v) < 8 || strings.ContainsAny(v, " \t") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".") {
+		return false
+	}
+	return len(v) >= 16 || strings.ContainsFunc(v, unicode.IsLetter) && strings.ContainsFunc(v, unicode.IsDigit)
 }

@@ -77,7 +77,7 @@ func (r *Redactor) Add(values ...string) {
 	for _, s := range r.secrets {
 		seen[s] = true
 	}
-	for _, v := range values {
+	for _, v := range withLines(values) {
 		v = strings.TrimSpace(v)
 		if len(v) < MinSecretLen || v == Mask || isReference(v) || seen[v] {
 			continue
@@ -98,6 +98,27 @@ func (r *Redactor) Add(values ...string) {
 		pairs = append(pairs, s, Mask)
 	}
 	r.replacer = strings.NewReplacer(pairs...)
+}
+
+// MinLineLen is the shortest line of a secret of several lines (a PEM
+// key) that is masked on its own: a log is redacted a line at a time, so
+// the whole value never appears in one.
+const MinLineLen = 8
+
+// withLines is values with each line of a value of several lines added.
+func withLines(values []string) []string {
+	out := values
+	for _, v := range values {
+		if !strings.ContainsAny(v, "\r\n") {
+			continue
+		}
+		for _, l := range strings.FieldsFunc(v, func(r rune) bool { return r == '\n' || r == '\r' }) {
+			if l = strings.TrimSpace(l); len(l) >= MinLineLen {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
 }
 
 // Text masks every known secret value in s, and the secret forms: flag
@@ -146,10 +167,13 @@ var secretWords = map[string]bool{
 	"credential": true, "credentials": true, "creds": true,
 	"cookie": true, "cookies": true, "dsn": true, "privatekey": true,
 	"pat": true, // a personal access token: GH_PAT
+	// A pre-signed URL's signature grants access until it expires: S3's
+	// X-Amz-Signature, GCS's X-Goog-Signature, an Azure SAS's sig.
+	"sig": true, "signature": true, "sas": true,
 }
 
 // secretSuffixes catch run-together words ("authtoken", "accesskey").
-var secretSuffixes = []string{"token", "key", "secret", "password", "passwd", "auth", "credential", "credentials", "cookie"}
+var secretSuffixes = []string{"token", "key", "secret", "password", "passwd", "auth", "credential", "credentials", "cookie", "signature"}
 
 // IsSecretName reports whether a flag, variable, header or parameter name
 // says it holds a credential: one of its words (split at non-letters and

@@ -104,6 +104,24 @@ func TestTextMasksLearnedValues(t *testing.T) {
 	}
 }
 
+// A secret of several lines (a PEM key in an environment variable) is
+// masked line by line: a log is redacted a line at a time, and the whole
+// value never appears in one.
+func TestSecretOfSeveralLines(t *testing.T) {
+	key := "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\r\nQWERTYUIOPasdfghjkl123\nabc\n-----END PRIVATE KEY-----\n"
+	r := New(Source{Envs: []map[string]string{{"SERVICE_ACCOUNT_KEY": key}}})
+	for _, line := range strings.Split(key, "\n") {
+		line = strings.TrimSpace(line)
+		got := r.Text("engine: " + line)
+		if len(line) >= MinLineLen && strings.Contains(got, line) {
+			t.Errorf("a line of the secret left in %q", got)
+		}
+	}
+	if got := r.Text("run abc of 3"); got != "run abc of 3" {
+		t.Errorf("a line shorter than MinLineLen masked alone: %q", got)
+	}
+}
+
 func TestTextForms(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"start: srv --api-key abc --port 8", "start: srv --api-key [redacted] --port 8"},
@@ -118,6 +136,19 @@ func TestTextForms(t *testing.T) {
 		{"title {key=${API_KEY}} and API_KEY=${API_KEY}x", "title {key=${API_KEY}} and API_KEY=${API_KEY}x"},
 		{"API_KEY=${API_KEY} --api-key ${KEY}", "API_KEY=${API_KEY} --api-key ${KEY}"},
 		{"API_KEY=${API_KEY abc", "API_KEY=[redacted] abc"},
+		// Settings echoed at start-up: a JSON or Python dict, YAML, INI.
+		{`settings: {"password": "hunter2 hunter2", "aws_secret_access_key": "wJalrX", "port": "8"}`,
+			`settings: {"password": "[redacted]", "aws_secret_access_key": "[redacted]", "port": "8"}`},
+		{`non-default args: {'api_key': 'vllmsecret', 'model': 'm'}`, `non-default args: {'api_key': '[redacted]', 'model': 'm'}`},
+		{"api_key: vllmsecretvalue123", "api_key: [redacted]"},
+		{"token = svctokenABC123xyz", "token = [redacted]"},
+		// ... but not a number or a short value a secret name precedes.
+		{"print_info: EOS token        = 2 '</s>'", "print_info: EOS token        = 2 '</s>'"},
+		{"cache key: 12345678901, token = abc", "cache key: 12345678901, token = abc"},
+		// A pre-signed URL's signature.
+		{"GET https://b.s3.amazonaws.com/m.gguf?X-Amz-Credential=AKIA&X-Amz-Signature=9f86d081884c7d65&x=1",
+			"GET https://b.s3.amazonaws.com/m.gguf?X-Amz-Credential=[redacted]&X-Amz-Signature=[redacted]&x=1"},
+		{"https://a.blob.core.windows.net/c/m.gguf?sv=2022&sig=Zm9vYmFy%3D&se=2027", "https://a.blob.core.windows.net/c/m.gguf?sv=2022&sig=[redacted]&se=2027"},
 	} {
 		if got := (*Redactor)(nil).Text(tt.in); got != tt.want {
 			t.Errorf("%q: got %q, want %q", tt.in, got, tt.want)
