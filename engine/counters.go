@@ -131,7 +131,7 @@ func abbrevText(s string, n int) string {
 
 // Read returns the counter's value in one run. A value that is not a
 // finite number (a metric page's NaN, a reply field "Infinity", a sum that
-// overflowed) cannot be true: it is read as absent, with a note, and
+// overflowed) or is past schema.MaxPlausible cannot be true: it is read as absent, with a note, and
 // Impossible says what it was.
 func (c *Counter) Read(o Observation) (Reading, error) {
 	rd, err := c.read(o)
@@ -139,7 +139,11 @@ func (c *Counter) Read(o Observation) (Reading, error) {
 		return rd, err
 	}
 	if iv, bad := Impossible("counter "+c.Name, rd.Value, true); bad {
-		return Reading{Note: "the engine reported " + iv.Value + ", not a finite number; recorded as absent", Absent: true, Impossible: &iv}, nil
+		what := "not a finite number"
+		if iv.Why == schema.TooLarge {
+			what = "too large to be true"
+		}
+		return Reading{Note: "the engine reported " + iv.Value + ", " + what + "; recorded as absent", Absent: true, Impossible: &iv}, nil
 	}
 	return rd, nil
 }

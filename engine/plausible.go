@@ -27,15 +27,18 @@ func TokenLimit(maxTokens int) float64 {
 	return float64(maxTokens) + TokenSlack
 }
 
-// Impossible checks one engine-reported number: it must be finite, and,
-// unless signed, not negative. It returns why the value cannot be true,
-// ok false when it can.
+// Impossible checks one engine-reported number: it must be finite, at
+// most schema.MaxPlausible in magnitude, and, unless signed, not
+// negative. It returns why the value cannot be true, ok false when it
+// can.
 func Impossible(source string, v float64, signed bool) (schema.ImpossibleValue, bool) {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
 		return schema.ImpossibleValue{Source: source, Value: FormatValue(v), Why: schema.NotFinite}, true
 	case v < 0 && !signed:
 		return schema.ImpossibleValue{Source: source, Value: FormatValue(v), Why: schema.Negative}, true
+	case math.Abs(v) > schema.MaxPlausible:
+		return schema.ImpossibleValue{Source: source, Value: FormatValue(v), Why: schema.TooLarge}, true
 	}
 	return schema.ImpossibleValue{}, false
 }

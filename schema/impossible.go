@@ -1,7 +1,8 @@
 package schema
 
 // ImpossibleValue is a number an engine reported that cannot be true: not
-// finite (NaN, ±Inf), negative, or more tokens than the request allowed.
+// finite (NaN, ±Inf), negative, past MaxPlausible, or more tokens than
+// the request allowed.
 // Such a value is recorded as absent, with this saying what it was and
 // why, never stored as a number.
 type ImpossibleValue struct {
@@ -23,4 +24,12 @@ const (
 	OverMaxTokens ImpossibleWhy = "over-max-tokens"
 	// Inconsistent: a rate whose count or time could not be true.
 	Inconsistent ImpossibleWhy = "inconsistent"
+	// TooLarge: a magnitude past MaxPlausible, which no engine measures
+	// and whose square overflows the statistics (1e160 tokens per second
+	// lost a campaign its record).
+	TooLarge ImpossibleWhy = "too-large"
 )
+
+// MaxPlausible is the largest magnitude of a number an engine reports
+// that can be true.
+const MaxPlausible = 1e18
