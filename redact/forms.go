@@ -37,12 +37,12 @@ var forms = []form{
 	// "password": "v" and 'api_key': 'v' (a JSON or Python dict of
 	// settings printed at start-up)
 	{re: regexp.MustCompile(`["'](?P<n>[A-Za-z_][A-Za-z0-9_.-]*)["'][ \t]*:[ \t]*["'](?P<v>[^"'\\\r\n]+)["']`),
-		ok: func(n, _ string) bool { return IsSecretName(n) }},
-	// api_key: v and token = v (a YAML or INI setting echoed), where the
+		ok: func(n, v string) bool { return settingName(n) && len(v) >= MinSecretLen }},
+	// api_key: v and hf_token = v (a YAML or INI setting echoed), where the
 	// value looks like a credential: "EOS token = 2" and "auth_mode:
 	// disabled" are none.
 	{re: regexp.MustCompile(`(?:^|[\s{,(])(?P<n>[A-Za-z_][A-Za-z0-9_.-]*)(?:[ \t]*:[ \t]+|[ \t]*=[ \t]+|[ \t]+=[ \t]*)(?P<v>[^\s"'` + "`" + `,;)\]}]{8,})`),
-		ok: func(n, v string) bool { return IsSecretName(n) && CredentialLike(v) }},
+		ok: func(n, v string) bool { return settingName(n) && CredentialLike(v) }},
 	// A credential known by its own form, whatever names it (GH_PAT,
 	// HF_HUB, a bare argument, a line of a log).
 	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(?P<v>` + strings.Join(tokenFormats, "|") + `)`),
@@ -145,6 +145,18 @@ func replaceGroup(f form, s string, repl func(string) string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// bareWords are secret words too common alone as a key of free text
+// (decodebench's own JSON has "key": "engine.command") to mask what
+// follows them there; compounds (api_key, hf_token) and the strong
+// words (password, secret) are masked.
+var bareWords = map[string]bool{"key": true, "token": true, "auth": true, "pass": true, "pat": true, "sig": true, "sas": true, "signature": true, "bearer": true}
+
+// settingName reports whether a setting's name in free text says it
+// holds a credential (IsSecretName, but not one of bareWords alone).
+func settingName(n string) bool {
+	return IsSecretName(n) && !bareWords[strings.ToLower(n)]
 }
 
 // CredentialLike reports whether a value named as a secret in free text

@@ -141,7 +141,10 @@ func TestTextForms(t *testing.T) {
 			`settings: {"password": "[redacted]", "aws_secret_access_key": "[redacted]", "port": "8"}`},
 		{`non-default args: {'api_key': 'vllmsecret', 'model': 'm'}`, `non-default args: {'api_key': '[redacted]', 'model': 'm'}`},
 		{"api_key: vllmsecretvalue123", "api_key: [redacted]"},
-		{"token = svctokenABC123xyz", "token = [redacted]"},
+		{"hf_token = svctokenABC123xyz", "hf_token = [redacted]"},
+		// A bare generic word is no setting's name: decodebench's own JSON.
+		{`{"key":"engine.command","message":"required"}`, `{"key":"engine.command","message":"required"}`},
+		{"token = svctokenABC123xyz", "token = svctokenABC123xyz"},
 		// ... but not a number or a short value a secret name precedes.
 		{"print_info: EOS token        = 2 '</s>'", "print_info: EOS token        = 2 '</s>'"},
 		{"cache key: 12345678901, token = abc", "cache key: 12345678901, token = abc"},

@@ -25,8 +25,8 @@ func checkLifecycle(s *scenarios.Scenario, rec *schema.Record) []Problem {
 	add := func(format string, args ...any) {
 		out = append(out, Problem{Section: "Method", Message: fmt.Sprintf(format, args...)})
 	}
-	if by := m.InterruptedBy; by != "" && (!m.Interrupted || by != "SIGINT" && by != schema.SIGTERM) {
-		add("interrupted_by %q, where only an interrupted campaign names its signal (SIGINT or SIGTERM)", by)
+	if _, known := schema.SignalExit[m.InterruptedBy]; m.InterruptedBy != "" && (!m.Interrupted || !known) {
+		add("interrupted_by %q, where only an interrupted campaign names its signal (SIGHUP, SIGINT or SIGTERM)", m.InterruptedBy)
 	}
 	if arms := len(s.Arms); len(m.Planned) != m.RoundsRun*arms {
 		add("the plan holds %d runs, where %d rounds of %d arms were planned", len(m.Planned), m.RoundsRun, arms)

@@ -55,7 +55,7 @@ func TestCheckRefusesAForgedLifecycle(t *testing.T) {
 		"finished before the last run ended": {fixed, func(r *schema.Record) { r.Method.Finished = r.Runs[len(r.Runs)-1].Start }, ", after the campaign finished ("},
 		"stopped_by of a sequential look":    {fixed, func(r *schema.Record) { r.Method.StoppedBy = "the arms separated at the first look" }, "where the stored scenario's fixed schedule stops by its rounds"},
 		"stopped_by of a fixed schedule":     {sequential, func(r *schema.Record) { r.Method.StoppedBy = "fixed schedule of 15 rounds" }, "where the stored scenario's schedule is adaptive"},
-		"a signal named, not interrupted":    {fixed, func(r *schema.Record) { r.Method.InterruptedBy = schema.SIGTERM }, `interrupted_by "SIGTERM", where only an interrupted campaign names its signal`},
+		"a signal named, not interrupted":    {fixed, func(r *schema.Record) { r.Method.InterruptedBy = "SIGTERM" }, `interrupted_by "SIGTERM", where only an interrupted campaign names its signal`},
 		// The budget's last look at 5 rounds: the whole alpha spent there.
 		"a budget's plan forged": {budget, func(r *schema.Record) { r.Method.PlannedRounds[0] = 5 }, "planned_rounds [5 10]: the budget's plan at the look after 5 rounds is 10 by the runs' times, not 5"},
 	} {

@@ -29,16 +29,18 @@ func (v Verdict) ExitCode() int {
 }
 
 // ExitCode is the exit status of the `decodebench run` that wrote the
-// record: its verdict's, and 143 for one interrupted by SIGTERM.
+// record: its verdict's, and for one interrupted by a signal 128 plus
+// the signal's number (SignalExit).
 func (r *Record) ExitCode() int {
-	if r.Verdict == Incomplete && r.Method.InterruptedBy == SIGTERM {
-		return 143
+	if code, ok := SignalExit[r.Method.InterruptedBy]; ok && r.Verdict == Incomplete {
+		return code
 	}
 	return r.Verdict.ExitCode()
 }
 
-// SIGTERM is Method.InterruptedBy for a campaign SIGTERM stopped.
-const SIGTERM = "SIGTERM"
+// SignalExit is the exit status of a campaign stopped by each signal
+// Method.InterruptedBy may name: 128 plus its number.
+var SignalExit = map[string]int{"SIGHUP": 129, "SIGINT": 130, "SIGTERM": 143}
 
 // ShowsResults reports whether a record with this verdict shows results. A
 // rejected campaign does not: its arms were not proven to be what they

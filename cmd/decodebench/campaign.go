@@ -23,7 +23,7 @@ import (
 var waitLockFlag = &cli.DurationFlag{Name: "wait-lock", Usage: "wait up to `DURATION` for another campaign on this host to finish (default 0: fail at once, naming its pid and scenario)"}
 
 // A campaign is what run, reproduce and bisect hold while they measure:
-// a context that the first SIGINT or SIGTERM cancels (so that the engine
+// a context that the first SIGINT, SIGTERM or SIGHUP cancels (so that the engine
 // is stopped and an INCOMPLETE record written; a second one kills every
 // engine and exits), and the host lock, one campaign per host.
 type campaign struct {
@@ -70,7 +70,8 @@ func (k *campaign) options(w io.Writer, out, hw, date string) harness.Options {
 }
 
 // verdictCode is the exit code of a campaign that ended with verdict v:
-// its verdict's code, and 143 for one interrupted by SIGTERM.
+// its verdict's code, and 128 plus the signal's number for one
+// interrupted by SIGHUP or SIGTERM.
 func (k *campaign) verdictCode(v schema.Verdict) int {
 	code := v.ExitCode()
 	if v == schema.Incomplete {
@@ -79,11 +80,11 @@ func (k *campaign) verdictCode(v schema.Verdict) int {
 	return code
 }
 
-// interruptedCode is the exit code of an interrupted campaign: 143 after
-// SIGTERM, else code (130 or the verdict's).
+// interruptedCode is the exit code of an interrupted campaign: 129 after
+// SIGHUP, 143 after SIGTERM, else code (130 or the verdict's).
 func (k *campaign) interruptedCode(code int) int {
-	if k.sig.get() == syscall.SIGTERM {
-		return 143
+	if s := k.sig.get(); s != nil && s != os.Interrupt {
+		return schema.SignalExit[signalName(s)]
 	}
 	return code
 }
@@ -104,14 +105,21 @@ func (b *signalBox) get() os.Signal  { b.mu.Lock(); defer b.mu.Unlock(); return 
 // twice within it stops gracefully; a third press stops at once.
 const sameBurst = 250 * time.Millisecond
 
-// interruptible returns a context cancelled by the first SIGINT or SIGTERM,
-// which lets the campaign stop its engine and write an INCOMPLETE record.
+// interruptible returns a context cancelled by the first SIGINT, SIGTERM
+// or SIGHUP, which lets the campaign stop its engine and write an INCOMPLETE record.
 // A second signal kills every engine at once and exits; the same one
 // again within sameBurst is the first delivered twice.
 func interruptible(parent context.Context) (context.Context, *signalBox, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 2)
+	// SIGHUP too: a closed terminal or a dropped ssh session is an
+	// interrupt, not a death that leaves no record and the engine's
+	// workers running. Under nohup it stays ignored (Notify would
+	// undo that).
 	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	if !signal.Ignored(syscall.SIGHUP) {
+		signal.Notify(ch, syscall.SIGHUP)
+	}
 	box := &signalBox{}
 	done := make(chan struct{})
 	go func() {
@@ -134,10 +142,7 @@ func interruptible(parent context.Context) (context.Context, *signalBox, func())
 				}
 				engine.KillAll()
 				fmt.Fprintf(stderr, "decodebench: %s again: engines killed; exiting without a record\n", s)
-				if s == syscall.SIGTERM {
-					os.Exit(143)
-				}
-				os.Exit(130)
+				os.Exit(schema.SignalExit[signalName(s)])
 			case <-done:
 				return
 			}
@@ -148,8 +153,11 @@ func interruptible(parent context.Context) (context.Context, *signalBox, func())
 
 // signalName is the record's name of an interrupting signal.
 func signalName(s os.Signal) string {
-	if s == syscall.SIGTERM {
-		return schema.SIGTERM
+	switch s {
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
 	}
 	return "SIGINT"
 }

@@ -18,13 +18,15 @@ import (
 // its INCOMPLETE record. A real campaign of a command engine (a shell
 // that sleeps and echoes) gets two SIGINTs back to back after its second
 // run; it writes the record and exits 130. The same with SIGTERM exits
-// 143, and its record says so.
+// 143 and with SIGHUP (a closed terminal) 129, and its record says so:
+// SIGHUP had killed the campaign without a record, the engine's workers
+// left running.
 func TestInterruptDeliveredTwiceKeepsTheRecord(t *testing.T) {
 	childMain()
 	for _, c := range []struct {
 		sig  syscall.Signal
 		code int
-	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}} {
 		t.Run(c.sig.String(), func(t *testing.T) { interruptTwice(t, c.sig, c.code) })
 	}
 }

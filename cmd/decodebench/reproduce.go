@@ -35,7 +35,7 @@ and prints the diff against the original, conditions first. --record-path FILE w
 the new record's path to FILE, for a CI step that gates on it next (diff --confirm).
 
 Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refused or failed,
-130 (SIGINT) or 143 (SIGTERM) when interrupted.`,
+130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP) when interrupted.`,
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "var", Usage: "NAME=VALUE for a variable of the scenario (this machine's binaries and models); repeatable"},
 			&cli.BoolFlag{Name: "yes", Usage: "run without asking"},

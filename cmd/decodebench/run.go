@@ -48,7 +48,7 @@ them. --dry-run prints the plan (arms, their engine command lines, the order, th
 duration) and runs nothing.
 
 Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED,
-130 (SIGINT) or 143 (SIGTERM) when interrupted; the record is then marked INCOMPLETE.`,
+130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP) when interrupted; the record is then marked INCOMPLETE.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Value: defaultOut, Usage: "folder for the record and its data folder (the default must exist: run from a clone, or name one)"},
 			&cli.StringFlag{Name: "hw", Usage: "hardware slug for the record name (default: the scenario's, else detected)"},
