@@ -1,16 +1,13 @@
 package harness
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/machine"
@@ -150,53 +147,11 @@ func (e *commandExecutor) figures(lines []string, run *schema.Run) error {
 
 // text delimits the generated text in the command's standard output.
 func (e *commandExecutor) text(stdout []byte) string {
-	t := string(stdout)
-	if e.after != nil {
-		if loc := e.after.FindStringIndex(t); loc != nil {
-			t = t[loc[1]:]
-		}
-	}
-	if e.before != nil {
-		if loc := e.before.FindStringIndex(t); loc != nil {
-			t = t[:loc[0]]
-		}
-	}
-	return validUTF8(strings.TrimSpace(t))
-}
-
-// validUTF8 replaces every byte that is not part of valid UTF-8 with
-// U+FFFD, as encoding/json does when runs.jsonl is written, so that the
-// output's hash is the hash of what is stored.
-func validUTF8(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			b.WriteRune(utf8.RuneError)
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
+	return engine.CommandText(string(stdout), e.after, e.before)
 }
 
 // lastJSON is the last line of standard output that is a JSON object, for
 // json: counters; nil when there is none.
 func lastJSON(stdout []byte) map[string]any {
-	lines := bytes.Split(stdout, []byte("\n"))
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := bytes.TrimSpace(lines[i])
-		if len(l) == 0 || l[0] != '{' {
-			continue
-		}
-		var v map[string]any
-		if json.Unmarshal(l, &v) == nil {
-			return v
-		}
-	}
-	return nil
+	return engine.LastJSON(strings.Split(string(stdout), "\n"))
 }

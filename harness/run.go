@@ -250,7 +250,7 @@ func (c *campaign) request() engine.Request {
 // the path of the run's log, which it names in run.Log.
 func (c *campaign) armLaunch(slot Slot, run *schema.Run) ([]string, map[string]string, string) {
 	l := c.scenario.Launch(slot.Arm)
-	run.Log = filepath.Join("logs", fmt.Sprintf("run-%03d-%s.log", slot.Seq, slot.Arm))
+	run.Log = schema.RunLog(slot.Seq, slot.Arm)
 	return l.Command, l.Env, filepath.Join(c.dataDir, run.Log)
 }
 
