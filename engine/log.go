@@ -373,8 +373,7 @@ func (l *Log) Close() error {
 	}
 	if l.cutting {
 		if l.cutBytes > 0 || len(l.cutMarkers) > 0 {
-			l.writeFile(fmt.Sprintf("%s%s "+markCut+" %d bytes in %d lines between the log's first %s and its last %s were left out (decodebench's own marker lines from that stretch follow)\n",
-				MarkerPrefix, time.Now().UTC().Format(time.RFC3339Nano), l.cutBytes, l.cutLines, sizeText(LogHeadBytes), sizeText(LogTailBytes)))
+			l.writeFile(MarkerPrefix + time.Now().UTC().Format(time.RFC3339Nano) + " " + cutMarkText(l.cutBytes, l.cutLines) + "\n")
 		}
 		for _, m := range l.cutMarkers {
 			l.writeFile(m + "\n")

@@ -24,13 +24,24 @@ const (
 // StoredWindow is the measured window's engine lines as a run's log file
 // holds them.
 type StoredWindow struct {
-	// Lines are the window's engine lines, in order; nil unless Whole.
+	// Lines are the window's engine lines, in order, each as the engine
+	// wrote it but where the file stores it redacted; nil unless Whole.
 	Lines []string
-	// Whole is set when the file shows every line the window kept for
-	// the counters, as the engine wrote it (Observation.Window); Why says
-	// why it does not, when it does not.
+	// Redacted are the indexes in Lines of the lines the file stores
+	// redacted: the window kept them as written, the file with each
+	// secret replaced by redact.Mask.
+	Redacted []int
+	// Whole is set when the file shows the window's lines. Otherwise Why
+	// says why not, and Cut whether that is because the log was cut (its
+	// head and tail only), which a log of any size may not claim:
+	// a window a file does not show, in a log that was not cut, is not
+	// one a log wrote for a finished run.
 	Whole bool
 	Why   string
+	Cut   bool
+	// CutBytes are the bytes of engine output each of the file's cut
+	// markers says was left out.
+	CutBytes []int64
 }
 
 // MeasuredWindow reads a run's log file (as Log writes it) to its end and
@@ -38,88 +49,116 @@ type StoredWindow struct {
 // that warmed up has one window a command run, and the last is the
 // measured one. The window's lines reach the file in the order the
 // window kept them, under the same lock, between its start and end
-// markers (BeginWindow, EndWindow). The file cannot show them whole, and
-// Whole is false, when:
-//   - the file has no complete window (the run failed inside it);
-//   - the file left engine output out (a log past LogHeadBytes +
+// markers (BeginWindow, EndWindow); an engine line the file escaped (one
+// in a marker's form) is read back as written. The file cannot show them,
+// and Whole is false, when:
+//   - the file left engine output out (Cut: a log past LogHeadBytes +
 //     LogTailBytes keeps its head and tail only, and a window marker from
 //     the cut stretch is written after the cut, apart from its lines);
-//   - a line inside the window is a marker (decodebench writes none
-//     there, and an engine line written in a marker's form cannot be told
-//     from one), holds redact.Mask (the file has the line redacted, the
-//     window kept it as written) or is longer than MaxLogLine.
+//   - the file has no complete window, or its last window does not end,
+//     or a marker line is inside one
+//     (decodebench writes none there), or a line inside one longer than
+//     any line a log writes: none of them is a log a finished run wrote;
+//   - a cut marker is not one a log writes (genuineCut): Why says so.
 //
 // Only the window being read is held: memory is bounded by the file.
 func MeasuredWindow(r io.Reader) (StoredWindow, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var (
-		cur, last     []string
-		in, have, ok  bool
-		why, lastWhy  string
-		cut, overlong bool
-		buf           []byte
+		cur, last    []string
+		red, lastRed []int
+		in, have, ok bool
+		why, lastWhy string
+		overlong     bool
+		buf          []byte
+		off          int64
+		cuts         []cutMark
 	)
 	for {
 		line, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			// A line longer than the reader's buffer: kept up to a bound
-			// past which it cannot be a line the window kept.
-			if len(buf)+len(line) <= MaxLogLine+len(MarkerPrefix)+256 {
+			// past which it cannot be a line the log wrote.
+			if len(buf)+len(line) <= maxStoredLine {
 				buf = append(buf, line...)
 			} else {
 				overlong = true
 			}
+			off += int64(len(line))
 			continue
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return StoredWindow{}, err
 		}
+		start := off - int64(len(buf))
+		off += int64(len(line))
 		if len(buf) > 0 || overlong {
 			line = append(buf, line...)
 		}
 		s := string(bytes.TrimSuffix(line, []byte("\n")))
-		long := overlong || len(s) > MaxLogLine
+		long := overlong || len(s) > maxStoredLine
 		buf, overlong = buf[:0], false
 		if len(line) > 0 {
 			switch text, marker := markerText(s); {
 			case marker && text == markWindowStart:
-				in, ok, why, cur = true, true, "", nil
+				in, ok, why, cur, red = true, true, "", nil, nil
 			case marker && text == markWindowEnd && in:
-				in, have, last, lastWhy = false, true, cur, why
-				if !ok && lastWhy == "" {
-					lastWhy = "the window's lines are not all in the file"
-				}
-				cur = nil
+				in, have, last, lastRed, lastWhy = false, true, cur, red, why
+				cur, red = nil, nil
 			case marker && strings.HasPrefix(text, markCut):
-				cut = true
+				when, _, _ := strings.Cut(strings.TrimPrefix(s, MarkerPrefix), " ")
+				cuts = append(cuts, cutMark{at: start, end: off, text: text, when: when})
 			case !in:
 			case marker:
-				ok, why, cur = false, "a marker line inside the measured window", nil
+				ok, why, cur, red = false, "a marker line inside the measured window, where decodebench writes none", nil, nil
 			case long:
-				ok, why, cur = false, "a line of the window is longer than the longest line kept whole", nil
-			case strings.HasPrefix(s, escapedMarker):
+				ok, why, cur, red = false, "a line of the window longer than any line a log writes", nil, nil
+			case ok:
+				if strings.Contains(s, redact.Mask) {
+					red = append(red, len(cur))
+				}
 				// The window kept the engine's line as written, which
 				// the file escaped.
-				ok, why, cur = false, "an engine line of the window was written in a marker's form", nil
-			case strings.Contains(s, redact.Mask):
-				ok, why, cur = false, "a line of the window is stored redacted", nil
-			case ok:
-				cur = append(cur, s)
+				cur = append(cur, unescape(s))
 			}
 		}
 		if err != nil {
 			break
 		}
 	}
-	switch {
-	case cut:
-		return StoredWindow{Why: "the log was cut (head and tail only)"}, nil
-	case !have:
-		return StoredWindow{Why: "the log has no complete measured window"}, nil
-	case lastWhy != "":
-		return StoredWindow{Why: lastWhy}, nil
+	var w StoredWindow
+	for _, m := range cuts {
+		n, real := genuineCut(m, off)
+		if !real {
+			return StoredWindow{Why: "a cut marker that no log writes: its text, or the log's size around it, is not a cut log's"}, nil
+		}
+		w.CutBytes, w.Cut = append(w.CutBytes, n), true
 	}
-	return StoredWindow{Lines: last, Whole: true}, nil
+	switch {
+	case w.Cut:
+		w.Why = "the log was cut (head and tail only)"
+	case !have:
+		w.Why = "the log has no complete measured window"
+	case in:
+		w.Why = "the log's last measured window does not end"
+	case lastWhy != "":
+		w.Why = lastWhy
+	default:
+		w.Lines, w.Redacted, w.Whole = last, lastRed, true
+	}
+	return w, nil
+}
+
+// maxStoredLine bounds a line of a log file: an engine line of at most
+// MaxLogLine, escaped, or a secret in it masked, or a marker line.
+const maxStoredLine = MaxLogLine + len(MarkerPrefix) + 256
+
+// unescape is an engine line as written, from the file's line s.
+func unescape(s string) string {
+	if strings.HasPrefix(s, escapedMarker) {
+		return s[1:]
+	}
+	return s
 }
 
 // markerText is the text of a decodebench marker line (after its prefix
