@@ -26,7 +26,8 @@ func bigRecord(tb testing.TB, n int) string {
 	rec.Method.Planned = nil
 	for i := range rounds * arms {
 		r := base[i%len(base)]
-		r.Seq, r.Round, r.Log = i+1, i/arms+1, ""
+		r.Seq, r.Round = i+1, i/arms+1
+		r.Log = schema.RunLog(r.Seq, r.Arm)
 		runs = append(runs, r)
 		rec.Method.Planned = append(rec.Method.Planned, r.Arm)
 	}
@@ -39,7 +40,9 @@ func bigRecord(tb testing.TB, n int) string {
 	}
 	rec.Scenario.Hash, rec.Method.Rounds, rec.Method.RoundsRun = s.Hash(), rounds, rounds
 	rec.Method.StoppedBy = fmt.Sprintf("fixed schedule of %d rounds", rounds)
-	return writeRecordRuns(tb, tb.TempDir(), craftedName, rec, scen, s, runs)
+	dir := tb.TempDir()
+	writeMissingLogs(tb, filepath.Join(dir, "data", craftedName), runs)
+	return writeRecordRuns(tb, dir, craftedName, rec, scen, s, runs)
 }
 
 // A large record passes check, and a changed runs.jsonl stops it at the

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -79,6 +80,32 @@ func writeRecordRuns(tb testing.TB, dir, name string, rec *schema.Record, scen [
 	return out
 }
 
+// writeMissingLogs writes, for every run that names a log the data folder
+// does not hold, a log as the engine writes it, with an empty measured
+// window: the harness names every run's log (schema.RunLog).
+func writeMissingLogs(tb testing.TB, data string, runs []schema.Run) {
+	tb.Helper()
+	for _, r := range runs {
+		p := filepath.Join(data, r.Log)
+		if _, err := os.Stat(p); r.Log == "" || err == nil {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		l, err := engine.NewLog(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		l.Mark("start: engine")
+		l.BeginWindow()
+		l.EndWindow(0, 0)
+		if err := l.Close(); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
 // bigOutputsRecord writes into dir a record made from craftedName whose
 // every run holds an output of size bytes, each run's its own text (its
 // output_sha256 set to match), so that check passes it: the shape of
@@ -94,8 +121,9 @@ func bigOutputsRecord(tb testing.TB, dir, name string, size int) string {
 		}
 		r.Output = craftedText(uint64(i+1), size)
 		r.OutputSHA256 = sha(r.Output)
-		r.TokenIDs, r.Log = nil, ""
+		r.TokenIDs = nil
 	}
+	writeMissingLogs(tb, filepath.Join(dir, "data", name), runs)
 	return writeRecordRuns(tb, dir, name, rec, scen, s, runs)
 }
 
