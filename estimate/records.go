@@ -57,14 +57,12 @@ func (r Records) Costs(s Shape) Costs {
 	return Guess(s)
 }
 
-// from derives the scenario's costs from one record of the folder: from
-// its data block when that holds a noise anatomy, else from its runs,
-// read whole.
+// from derives the scenario's costs from one record of the folder, read
+// whole through Load (which may refuse it: a record that fails check):
+// from its data block when that holds a noise anatomy, else from its
+// runs.
 func (r Records) from(s Shape, h history.Record) (Costs, bool) {
 	path := filepath.Join(r.Dir, h.Stem+".md")
-	if c, ok := FromRecord(s, path, h.Rec); ok {
-		return c, true
-	}
 	full, err := r.Load(path)
 	if err != nil {
 		return Costs{}, false

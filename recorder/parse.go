@@ -180,6 +180,18 @@ func DataPath(recordPath string, rec *schema.Record, elem ...string) (string, er
 // runs.jsonl is streamed (EachRun) and hashed as it is read: what Load
 // holds is the runs, never the file too.
 func Load(path string) (*schema.Record, error) {
+	var runs []schema.Run
+	rec, err := LoadEach(path, AppendRun(&runs, path+": "+RunsFile))
+	if err != nil {
+		return nil, err
+	}
+	rec.Runs = runs
+	return rec, nil
+}
+
+// LoadEach is Load that hands each run to each instead of keeping it
+// (rec.Runs stays empty), runs.jsonl's sha256 checked all the same.
+func LoadEach(path string, each func(schema.Run) error) (*schema.Record, error) {
 	rec, err := ParseFile(path)
 	if err != nil {
 		return nil, err
@@ -200,7 +212,7 @@ func Load(path string) (*schema.Record, error) {
 	defer f.Close()
 	h := sha256.New()
 	in := &io.LimitedReader{R: f, N: safefs.MaxRuns + 1}
-	err = EachRun(io.TeeReader(in, h), runsPath, AppendRun(&rec.Runs, runsPath))
+	err = EachRun(io.TeeReader(in, h), runsPath, each)
 	if _, cerr := io.Copy(h, in); cerr != nil && err == nil {
 		err = cerr
 	}

@@ -37,6 +37,18 @@ type Plan struct {
 	// FromEnvironment names the variables the stored scenario took from
 	// this machine's environment (not from --var); the plan lists them.
 	FromEnvironment []string
+	// Problems are what check finds in the record: a record that fails
+	// check is not reproduced (Refused), its numbers, which the
+	// reproduction would be compared with, maybe no measurement's.
+	Problems []review.Problem
+}
+
+// Refused says why the plan must not run: the record fails check.
+func (p *Plan) Refused() error {
+	if len(p.Problems) == 0 {
+		return nil
+	}
+	return fmt.Errorf("reproduce: %w; nothing was run", &review.FailsCheckError{Path: p.Path, Problems: p.Problems})
 }
 
 // UnresolvedError is a stored scenario that does not resolve on this
@@ -97,8 +109,10 @@ func refusedByRule(rec *schema.Record, err error) (*RuleError, bool) {
 	return re, len(re.Err) > 0
 }
 
-// Prepare reads the record at path and the scenario stored in its data
-// folder (refused unless its sha256 is the one the record names), and
+// Prepare reads the record at path, with what check finds in it (Plan's
+// Problems: the plan of a record that fails check can be shown, not run),
+// and the scenario stored in its data folder (refused unless its sha256
+// is the one the record names), and
 // parses it once, resolving ${NAME} through lookup then the scenario's own
 // vars. The record's prompt stands in for a prompt_file; a prompt_file the
 // record does not carry is left unread and listed in Local.
@@ -120,7 +134,7 @@ func Prepare(path string, lookup func(string) (string, bool)) (*Plan, error) {
 	if err != nil {
 		return nil, &UnresolvedError{Err: err}
 	}
-	return &Plan{Path: path, Record: rec, Scenario: s, Warnings: warns, Local: localFiles(s)}, nil
+	return &Plan{Path: path, Record: rec, Scenario: s, Warnings: warns, Local: localFiles(s), Problems: review.Check(path)}, nil
 }
 
 // ReadLocalFiles reads the files of Local into the scenario; call it
@@ -142,6 +156,9 @@ type Result struct {
 // Run runs the campaign into a new record (opt.OutDir) and compares it
 // with the original, conditions first, whatever the verdicts.
 func (p *Plan) Run(ctx context.Context, opt harness.Options) (*Result, error) {
+	if err := p.Refused(); err != nil {
+		return nil, err
+	}
 	if p.Scenario.PromptDeferred() {
 		return nil, errors.New("reproduce: the prompt file was not read (ReadLocalFiles)")
 	}

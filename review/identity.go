@@ -20,12 +20,13 @@ type Campaign struct {
 	Runs     []schema.Run
 }
 
-// LoadCampaign reads the runs of a record (a .md path, checked against its
-// hash) or of a runs.jsonl file, without executing anything from either.
-func LoadCampaign(path string) (*Campaign, error) {
+// LoadCampaign reads the runs of a record (a .md path, refused unless it
+// passes check, through cache when it is not nil: LoadChecked) or of a
+// runs.jsonl file, without executing anything from either.
+func LoadCampaign(path string, cache *CheckCache) (*Campaign, error) {
 	out := &Campaign{}
 	if strings.HasSuffix(path, ".md") {
-		rec, err := recorder.Load(path)
+		rec, err := LoadChecked(path, cache)
 		if err != nil {
 			return nil, err
 		}

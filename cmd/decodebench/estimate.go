@@ -6,7 +6,6 @@ import (
 
 	"github.com/decodebench/decodebench/estimate"
 	"github.com/decodebench/decodebench/machine"
-	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/review"
 )
 
@@ -15,7 +14,7 @@ import (
 // scenario of hardware "auto" would record, is identified once, when the
 // first such scenario needs it.
 func newEstimator(ctx context.Context, dir string) estimate.Records {
-	return estimate.Records{Dir: dir, List: review.LoadHistory, Load: recorder.Load, Here: sync.OnceValue(func() string {
+	return estimate.Records{Dir: dir, List: review.LoadHistory, Load: checkedLoad(), Here: sync.OnceValue(func() string {
 		id, _ := machine.Identify(ctx) // a partial identity still has a slug
 		return id.Slug
 	})}

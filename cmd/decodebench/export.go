@@ -3,11 +3,12 @@ package main
 import (
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/decodebench/decodebench/export"
-	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/review"
 )
 
 func exportCommand() *cli.Command {
@@ -21,7 +22,8 @@ sub-benchmark name and one value per metric, so the samples can be fed to benchs
     decodebench export --format benchstat docs/benchmark_results/X.md > x.txt
     benchstat -col /arm x.txt
 
-Only the record's data block is read; nothing in it is executed.` + historyHelp,
+Only the record's data block and runs are read; nothing in it is executed. A record that
+fails check is refused (with check's cache: --cache-dir, --no-cache).` + historyHelp,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "benchstat", Usage: "output format (benchstat; csv or sqlite with --history)"},
 			historyFlags[0], historyFlags[1],
@@ -36,9 +38,11 @@ Only the record's data block is read; nothing in it is executed.` + historyHelp,
 			if f := c.String("format"); f != "benchstat" {
 				return usageError("export: unknown format %q (known: benchstat)", f)
 			}
-			rec, err := recorder.Load(c.Args().First())
+			cache := checkCache(c)
+			rec, err := review.LoadChecked(c.Args().First(), cache)
+			cache.MaybePrune(time.Now())
 			if err != nil {
-				return &exitError{code: 1, msg: err.Error()}
+				return &exitError{code: 1, msg: "export: " + err.Error()}
 			}
 			return export.Benchstat(c.App.Writer, rec, strings.TrimSuffix(filepath.Base(c.Args().First()), ".md"))
 		},

@@ -17,13 +17,7 @@ import (
 // reads them and each checked first (through the user's check cache,
 // where one can be had).
 func withHostHistory(opt harness.Options, errw io.Writer) harness.Options {
-	cache := sync.OnceValue(func() *review.CheckCache {
-		c, err := review.OpenCheckCache("")
-		if err != nil {
-			return nil
-		}
-		return c
-	})
+	cache := userCheckCache()
 	opt.Records = review.LoadHistory
 	opt.Checked = func(path string) bool {
 		r := review.CheckAll([]string{path}, cache())[0]
@@ -43,4 +37,24 @@ func printHistoryWarnings(w io.Writer, rec *schema.Record) {
 			fmt.Fprintln(w, "  warning: "+recorder.ReasonText(rec, r))
 		}
 	}
+}
+
+// userCheckCache opens the user's check cache once, when first asked
+// (nil where none can be had: then each record is checked afresh).
+func userCheckCache() func() *review.CheckCache {
+	return sync.OnceValue(func() *review.CheckCache {
+		c, err := review.OpenCheckCache("")
+		if err != nil {
+			return nil
+		}
+		return c
+	})
+}
+
+// checkedLoad reads a record whole for plan and estimate, which read
+// earlier records' numbers: one that fails check is refused
+// (review.LoadChecked), and passed over, the refusal its reason.
+func checkedLoad() func(string) (*schema.Record, error) {
+	cache := userCheckCache()
+	return func(path string) (*schema.Record, error) { return review.LoadChecked(path, cache()) }
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"regexp"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -17,7 +18,8 @@ func identityCommand() *cli.Command {
 		Usage:     "compare stored outputs offline, without rerunning anything",
 		ArgsUsage: "A [B]",
 		Description: `A and B are records (their data folder's runs.jsonl is read and checked against the
-record's hash) or campaigns' runs.jsonl files.
+record's hash; a record that fails check is refused, as decodebench check finds it, through
+its cache) or campaigns' runs.jsonl files.
 
 With one campaign: every arm's outputs are compared with the --against arm's (default: the
 baseline, or the first arm), exactly as a campaign's exactness check does. With two: each arm
@@ -26,11 +28,11 @@ reference (which must agree with themselves).
 Tokens are compared where the runs stored every token id; bytes of text always.
 Exit 0 when identical, 3 when any output diverges, 2 when undecidable (empty outputs, no
 runs, a reference that disagrees with itself).`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "against", Usage: "the reference arm (one campaign)"},
 			&cli.StringSliceFlag{Name: "arm", Usage: "compare only these arms"},
 			&cli.StringSliceFlag{Name: "strip", Usage: "regular expression removed (line-wise) before comparing; repeatable"},
-		},
+		}, cacheFlags...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() < 1 || c.NArg() > 2 {
 				return usageError("identity: name one or two campaigns")
@@ -43,16 +45,18 @@ runs, a reference that disagrees with itself).`,
 				}
 				patterns = append(patterns, re)
 			}
-			a, err := review.LoadCampaign(c.Args().Get(0))
+			cache := checkCache(c)
+			a, err := review.LoadCampaign(c.Args().Get(0), cache)
 			if err != nil {
-				return &exitError{code: 1, msg: err.Error()}
+				return &exitError{code: 1, msg: "identity: " + err.Error()}
 			}
 			var b *review.Campaign
 			if c.NArg() == 2 {
-				if b, err = review.LoadCampaign(c.Args().Get(1)); err != nil {
-					return &exitError{code: 1, msg: err.Error()}
+				if b, err = review.LoadCampaign(c.Args().Get(1), cache); err != nil {
+					return &exitError{code: 1, msg: "identity: " + err.Error()}
 				}
 			}
+			cache.MaybePrune(time.Now())
 			checks := review.Identity(a, b, c.String("against"), c.StringSlice("arm"), patterns)
 			code := 0
 			for _, id := range checks {

@@ -13,7 +13,6 @@ import (
 	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/planner"
-	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/review"
 	"github.com/decodebench/decodebench/scenarios"
 )
@@ -92,7 +91,7 @@ it goes by other hardware's, and says so; without any, by a stated guess. --set 
 // as every command reads records, this machine identified once, when a
 // scenario of hardware "auto" first needs it.
 func newPlanRecords(ctx context.Context, dir string) planner.Records {
-	return planner.Records{Dir: dir, List: review.LoadHistory, Load: recorder.Load, Here: sync.OnceValue(func() string {
+	return planner.Records{Dir: dir, List: review.LoadHistory, Load: checkedLoad(), Here: sync.OnceValue(func() string {
 		id, _ := machine.Identify(ctx)
 		return id.Slug
 	})}

@@ -145,13 +145,17 @@ func varLookup(kvs []string) (lookup func(string) (string, bool), fromEnv func(*
 }
 
 // allowed refuses a plan that reads files from outside the record's data
-// folder without --allow-local-files, and asks for confirmation without
-// --yes.
+// folder without --allow-local-files, then the plan of a record that fails
+// check (its numbers, which the rerun is compared with, maybe no
+// measurement's), and asks for confirmation without --yes.
 func allowed(c *cli.Context, p *reproduce.Plan) error {
 	if len(p.Local) > 0 && !c.Bool("allow-local-files") {
 		f := p.Local[0]
 		msg := fmt.Sprintf("reproduce: the stored scenario reads %s (%s) from this machine, outside the record's data folder; ", termsafe.String(f.Path), f.Key)
 		return &exitError{code: 1, msg: msg + "nothing was run (--allow-local-files reads it)"}
+	}
+	if err := p.Refused(); err != nil {
+		return &exitError{code: 1, msg: err.Error()}
 	}
 	if c.Bool("yes") {
 		return nil

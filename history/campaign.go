@@ -1,0 +1,125 @@
+package history
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+// Campaign is what identifies one campaign's measurements, whatever file
+// holds them: when it started (method.started) and when each of its runs
+// started. A record copied under another name or date, or whose
+// runs.jsonl was rewritten without changing a run (re-spaced, reordered),
+// is the same campaign; two campaigns never start a run at the same
+// instant.
+type Campaign struct {
+	Started   time.Time
+	RunStarts []time.Time
+	RunsSHA   string // runs.jsonl's sha256, as the record names it
+}
+
+// CampaignOf is the campaign of a record loaded with its runs.
+func CampaignOf(rec *schema.Record) Campaign {
+	c := Campaign{Started: rec.Method.Started, RunsSHA: rec.FileSum("runs.jsonl")}
+	for _, r := range rec.Runs {
+		c.AddRun(r)
+	}
+	return c
+}
+
+// AddRun adds a run's start (none for a run without one).
+func (c *Campaign) AddRun(r schema.Run) {
+	if !r.Start.IsZero() {
+		c.RunStarts = append(c.RunStarts, r.Start)
+	}
+}
+
+// Same reports whether a and b are one campaign: the same start, a run
+// start in common, or the same runs.jsonl.
+func (c Campaign) Same(o Campaign) bool {
+	mine := map[string]bool{}
+	for _, k := range c.keys() {
+		mine[k] = true
+	}
+	return slices.ContainsFunc(o.keys(), func(k string) bool { return mine[k] })
+}
+
+// keys are the campaign's marks: any one in common makes two campaigns
+// one.
+func (c Campaign) keys() []string {
+	var out []string
+	if !c.Started.IsZero() {
+		out = append(out, "started "+strconv.FormatInt(c.Started.UnixNano(), 10))
+	}
+	if c.RunsSHA != "" {
+		out = append(out, "runs.jsonl "+c.RunsSHA)
+	}
+	for _, t := range c.RunStarts {
+		out = append(out, "run "+strconv.FormatInt(t.UnixNano(), 10))
+	}
+	return out
+}
+
+// Duplicate is a record left out of a history because another record
+// holds the same campaign: counted twice, one campaign would weigh as two
+// (copies re-dated around a real record make a step no one measured).
+type Duplicate struct {
+	Stem string `json:"record"`
+	Date string `json:"date"`
+	Of   string `json:"same_campaign_as"`
+}
+
+// Once keeps one record of each campaign (ids[i] is recs[i]'s): of records
+// holding the same campaign, the one dated the day the campaign started
+// (UTC), else the oldest. The others are returned as duplicates, oldest
+// first.
+func Once(recs []Record, ids []Campaign) ([]Record, []Duplicate) {
+	order := make([]int, len(recs))
+	for i := range order {
+		order[i] = i
+	}
+	onDay := func(i int) int {
+		if s := ids[i].Started; !s.IsZero() && s.UTC().Format(time.DateOnly) == recs[i].Rec.Date {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(onDay(a), onDay(b)), cmp.Compare(recs[a].Rec.Date, recs[b].Rec.Date),
+			cmp.Compare(recs[a].Seq, recs[b].Seq), cmp.Compare(recs[a].Stem, recs[b].Stem))
+	})
+	keep := make([]bool, len(recs))
+	of := make([]string, len(recs))
+	seen := map[string]int{} // a kept campaign's mark: its record
+	for _, i := range order {
+		ks := ids[i].keys()
+		j, dup := -1, false
+		for _, k := range ks {
+			if j, dup = seen[k]; dup {
+				break
+			}
+		}
+		if dup {
+			of[i] = recs[j].Stem
+			continue
+		}
+		keep[i] = true
+		for _, k := range ks {
+			seen[k] = i
+		}
+	}
+	var out []Record
+	var dups []Duplicate
+	for i, r := range recs {
+		if keep[i] {
+			out = append(out, r)
+		} else {
+			dups = append(dups, Duplicate{Stem: r.Stem, Date: r.Rec.Date, Of: of[i]})
+		}
+	}
+	slices.SortStableFunc(dups, func(a, b Duplicate) int { return cmp.Or(cmp.Compare(a.Date, b.Date), cmp.Compare(a.Stem, b.Stem)) })
+	return out, dups
+}
