@@ -43,7 +43,15 @@ type FleetRecord struct {
 	Rec  *schema.Record
 	// Problems are what check finds.
 	Problems []Problem
+	// SameAs, when set, is the record that holds the same campaign as
+	// this one (history.Once): this one is left out of the series and
+	// the regimes, so that one campaign counts once.
+	SameAs string
 }
+
+// Counts reports whether the record's numbers enter the series and the
+// regimes: it passes check and is no other record's campaign again.
+func (r FleetRecord) Counts() bool { return len(r.Problems) == 0 && r.SameAs == "" }
 
 // FleetBisect is one bisect summary of a fleet.
 type FleetBisect struct {
@@ -120,8 +128,16 @@ func ReadFleet(dir string, cache *CheckCache) (*Fleet, error) {
 		}
 	}
 	f.Unreadable = append(f.Unreadable, brokenBisects...)
+	all, dups := OnceEach(dir, all)
+	sameAs := map[string]string{}
+	for _, d := range dups {
+		sameAs[d.Stem] = d.Of
+	}
 	sort.Strings(f.Features)
 	for _, feature := range f.Features {
+		for i, r := range f.Records[feature] {
+			f.Records[feature][i].SameAs = sameAs[r.Stem]
+		}
 		sortRecords(f.Records[feature])
 	}
 	f.Series = history.Build(all, changepoint.Defaults)

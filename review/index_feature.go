@@ -58,7 +58,7 @@ func writeFeaturePage(d *safefs.Dir, feature string, es []FleetRecord, series []
 			b.WriteString("| date | record | verdict | headline | engine | commit | problems |\n|---|---|---|---|---|---|---|\n")
 		}
 		fmt.Fprintf(&b, "| %s | [%s](%s) | %s | %s | %s | %s | %s |\n", cellText(e.Rec.Date), cellText(e.Stem), "../"+linkTarget(e.File),
-			verdictCell(e.Rec), headline(e.Rec), cellText(EngineVersion(e.Rec)), cellCode(short(e.Rec.Engine.SourceCommit)), problemsCell(e.Problems))
+			verdictCell(e.Rec), headline(e.Rec), cellText(EngineVersion(e.Rec)), cellCode(short(e.Rec.Engine.SourceCommit)), fleetProblemsCell(e))
 	}
 	b.WriteString("\n")
 	rel := featurePage(feature)
@@ -255,4 +255,17 @@ func writeTrend(d *safefs.Dir, feature string, es []FleetRecord, series []histor
 	rel := indexPlotDir + "/" + feature + "-trend.png"
 	changed, err := d.WriteIfChanged(rel, png, 0o644)
 	return filepath.Join(d.Path(), filepath.FromSlash(rel)), changed, err
+}
+
+// fleetProblemsCell is a record's problems, and, where another record
+// holds its campaign, that it is left out of the series for it.
+func fleetProblemsCell(e FleetRecord) string {
+	if e.SameAs == "" {
+		return problemsCell(e.Problems)
+	}
+	same := "⚠ the same campaign as " + cellText(e.SameAs) + ": left out of the series and regimes"
+	if len(e.Problems) == 0 {
+		return same
+	}
+	return problemsCell(e.Problems) + "; " + same
 }

@@ -172,10 +172,14 @@ func dashIfEmpty(s string) string {
 // pass check (a record with problems stands for no hardware).
 func regimeSection(feature string, es []FleetRecord) string {
 	var recs []history.Record
-	left := 0
+	left, same := 0, 0
 	for _, e := range es {
 		if len(e.Problems) > 0 {
 			left++
+			continue
+		}
+		if e.SameAs != "" {
+			same++
 			continue
 		}
 		recs = append(recs, history.Record{Stem: e.Stem, Seq: e.Seq, Rec: e.Rec})
@@ -187,6 +191,9 @@ func regimeSection(feature string, es []FleetRecord) string {
 	b.WriteString("A result is regime-dependent where an arm's intervals on two hardware exclude each other and its ratios differ by min_effect or more.")
 	if left > 0 {
 		fmt.Fprintf(&b, " %d record(s) with problems are left out.", left)
+	}
+	if same > 0 {
+		fmt.Fprintf(&b, " %d record(s) holding the same campaign as another record are left out (counted once).", same)
 	}
 	b.WriteString("\n\n")
 	tables := history.Regimes(recs, feature)

@@ -19,7 +19,7 @@ import (
 func Regimes(feature string, f *review.Fleet) *HardwareTable {
 	var recs []history.Record
 	for _, r := range f.Records[feature] {
-		if len(r.Problems) == 0 {
+		if r.Counts() {
 			recs = append(recs, history.Record{Stem: r.Stem, Seq: r.Seq, Rec: r.Rec})
 		}
 	}

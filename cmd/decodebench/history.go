@@ -72,7 +72,9 @@ commits prints the decodebench bisect command that settles it (BUILD: the engine
 command; SCENARIO: a scenario whose candidate arm runs ${CANDIDATE_DIR}'s build).
 Each record is checked first (with check's cache) and one that fails is left out, named on
 stderr: a step between records whose numbers someone wrote is not a step in what was
-measured. Nothing is executed.`
+measured. So is every record but one of a campaign held by several records (the same
+method.started, a run's start or runs.jsonl: a copy under another name or date): one
+campaign counts once. Nothing is executed.`
 }
 
 func writeHistoryText(w io.Writer, feature string, n int, series []history.Series, left []history.LeftOut) {
@@ -181,10 +183,11 @@ func engineText(p history.Point) string {
 	return s
 }
 
-// checkedHistory is recs less the records that fail check, each named on
-// stderr as left out: a step between records whose numbers someone wrote
-// is not a step in what was measured (regime and index leave them out
-// too).
+// checkedHistory is recs less the records that fail check, and less
+// every record but one of each campaign (review.OnceEach), each named on
+// stderr as left out: a step between records whose numbers someone wrote,
+// or between copies of one campaign under other dates, is not a step in
+// what was measured (regime and index leave them out too).
 func checkedHistory(c *cli.Context, command, dir string, recs []history.Record) []history.Record {
 	paths := make([]string, len(recs))
 	for i, r := range recs {
@@ -200,6 +203,11 @@ func checkedHistory(c *cli.Context, command, dir string, recs []history.Record) 
 			continue
 		}
 		good = append(good, recs[i])
+	}
+	good, dups := review.OnceEach(dir, good)
+	for _, d := range dups {
+		fmt.Fprintf(c.App.ErrWriter, "%s: %s left out: the same campaign as %s (its start, a run's start or runs.jsonl in common): counted once\n",
+			command, termsafe.String(filepath.Join(dir, d.Stem+".md")), termsafe.String(d.Of))
 	}
 	return good
 }
