@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 
+	"github.com/decodebench/decodebench/history"
 	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -274,12 +275,11 @@ func confirmRefusals(records []campaign, force bool, problems [2][]Problem, toda
 }
 
 // sameCampaign reports whether two records are one campaign: one file, or
-// the same runs (their runs.jsonl's sha256).
+// the same campaign by its identity (history.Campaign: the same
+// method.started, a run's start in common, or the same runs.jsonl), not
+// by the bytes of runs.jsonl, which the same runs re-spaced change.
 func sameCampaign(a, b campaign) bool {
-	if a.rec == b.rec {
-		return true
-	}
-	if sa, sb := a.rec.FileSum("runs.jsonl"), b.rec.FileSum("runs.jsonl"); sa != "" && sa == sb {
+	if a.rec == b.rec || history.CampaignOf(a.rec).Same(history.CampaignOf(b.rec)) {
 		return true
 	}
 	pa, errA := filepath.Abs(a.path)
