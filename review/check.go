@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/internal/safefs"
@@ -29,7 +31,9 @@ func (p Problem) String() string { return p.Section + ": " + p.Message }
 // runs.jsonl under the stored scenario gives the data block's analysis and
 // verdict; and the Markdown is exactly what the data block and the runs
 // render to, so a number edited by hand in any of the three places is
-// caught.
+// caught. The data folder is data/<the record file's name without .md>,
+// as the harness writes it (recorder.Reserve), so that no two records
+// share one campaign's runs.
 //
 // Every file is read through the guarded reader (safefs: regular files
 // only, never through a link, never blocking, within its size cap), and
@@ -73,6 +77,9 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	if err != nil {
 		add("Data", "%s", termsafe.String(err.Error()))
 		return probs
+	}
+	if want := ownDataDir(recordPath); rec.DataDir != want {
+		add("Data", "data folder %s is not %s, the one the harness writes beside a record of this file name: a record's runs are its own, not another record's", termsafe.String(rec.DataDir), termsafe.String(want))
 	}
 	if st, err := os.Lstat(dataDir); err != nil || !st.IsDir() {
 		add("Raw runs", "data folder %s is missing", termsafe.String(rec.DataDir))
@@ -122,4 +129,10 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	probs = append(probs, checkAnalysis(s.Policy, rec)...)
 	probs = append(probs, checkRendering(src, rec)...)
 	return probs
+}
+
+// ownDataDir is the data folder of the record at recordPath as the
+// harness names it: data/<its file name without .md>.
+func ownDataDir(recordPath string) string {
+	return "data/" + strings.TrimSuffix(filepath.Base(recordPath), ".md")
 }
