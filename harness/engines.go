@@ -125,7 +125,8 @@ func (es *engineSet) version(arm string) string {
 // resolve or cannot be identified (it cannot run, or what it runs cannot
 // be hashed), a source checkout that is dirty or newer than its binary
 // (unless the scenario allows it), a binary whose hash is not the one the
-// scenario pins, or two arms that run byte-identical
+// scenario pins, a negative control whose binary is not the baseline's,
+// or two arms that run byte-identical
 // binaries with the same arguments and environment, neither a negative
 // control (an accidental A/A comparison).
 func (es *engineSet) refuse(s *scenarios.Scenario) error {
@@ -159,7 +160,38 @@ func (es *engineSet) refuse(s *scenarios.Scenario) error {
 	if err := es.pinned(s); err != nil {
 		return err
 	}
+	if err := es.controlsHashed(s); err != nil {
+		return err
+	}
 	return es.sameBinaries(s)
+}
+
+// controlsHashed refuses a negative control whose engine is another file
+// than the baseline's (a copy, which the scenario may name) and does not
+// hash as the baseline's: its binary, the binary a wrapper names and
+// the libraries it links (schema.EngineInfo.HashKey). The scenario holds the rest of its launch
+// to the baseline's when it loads (scenarios, validateControls); this is
+// where its binary is compared, once, before any run starts.
+func (es *engineSet) controlsHashed(s *scenarios.Scenario) error {
+	base, ok := es.byArm[s.Baseline]
+	if !ok {
+		return nil
+	}
+	ib := es.ids[base]
+	for _, a := range s.Arms {
+		i, ok := es.byArm[a.Name]
+		if !a.Control || a.Name == s.Baseline || !ok || i == base {
+			continue
+		}
+		ic := es.ids[i]
+		if ic.SHA256 != "" && hashKey(ic) == hashKey(ib) {
+			continue
+		}
+		what := fmt.Sprintf("arm %s is a negative control, but its engine %s (sha256 %s) is not the baseline %s's %s (sha256 %s)",
+			a.Name, ic.Path, orNone(abbrevHash(hashKey(ic))), s.Baseline, ib.Path, orNone(abbrevHash(hashKey(ib))))
+		return fmt.Errorf("%s: a control runs the baseline's binary, or a copy of it; nothing was written", what)
+	}
+	return nil
 }
 
 // pinned refuses an arm whose engine binary does not have the sha256 its

@@ -239,3 +239,28 @@ func TestEngineSetRefusesABinaryNotPinned(t *testing.T) {
 		t.Errorf("a binary the scenario does not pin: %v", err)
 	}
 }
+
+// A negative control whose engine is another file runs only if that file
+// hashes as the baseline's (a copy): one with other content is refused
+// before anything runs, naming both engines.
+func TestEngineSetRefusesAControlOfAnotherBinary(t *testing.T) {
+	dir := t.TempDir()
+	base := fakeBinary(t, filepath.Join(dir, "base", "srv"), "srv build 1")
+	head := fakeBinary(t, filepath.Join(dir, "head", "srv"), "srv build 2")
+	copied := fakeBinary(t, filepath.Join(dir, "copy", "srv"), "srv build 1")
+	other := fakeBinary(t, filepath.Join(dir, "other", "srv"), "srv build 1, faster")
+	control := func(bin string) string {
+		return strings.Replace(buildsScenario(base, head, ""), "baseline: base\n",
+			"  - name: ctl\n    control: true\n    engine:\n      command: ["+bin+", --port, \"${PORT}\"]\nbaseline: base\n", 1)
+	}
+	c := testCampaign(t, control(copied))
+	if err := identifyEngines(context.Background(), c.scenario).refuse(c.scenario); err != nil {
+		t.Errorf("a control running a copy of the baseline's binary is refused: %v", err)
+	}
+	c = testCampaign(t, control(other))
+	err := identifyEngines(context.Background(), c.scenario).refuse(c.scenario)
+	if err == nil || !strings.Contains(err.Error(), "arm ctl is a negative control, but its engine "+other) ||
+		!strings.Contains(err.Error(), "is not the baseline base's "+base) {
+		t.Fatalf("want the control of another binary refused, got %v", err)
+	}
+}
