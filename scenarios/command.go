@@ -83,9 +83,7 @@ func (s *Scenario) validateCommandEngine(p *problems) {
 		if x.re == "" {
 			continue
 		}
-		if _, err := compilePattern(x.re); err != nil {
-			p.at(x.key, "invalid regular expression: %v", err)
-		}
+		p.pattern(x.key, x.re)
 	}
 	for i, c := range s.Counters {
 		if c.Metric != "" {
@@ -99,17 +97,11 @@ func (s *Scenario) validateDecline(p *problems) {
 	if s.Engine.Decline == "" {
 		return
 	}
-	if _, err := compilePattern(s.Engine.Decline); err != nil {
-		p.at("engine.decline", "invalid regular expression: %v", err)
-	}
+	p.pattern("engine.decline", s.Engine.Decline)
 }
 
 func checkCapture(p *problems, key, expr string) {
-	re, err := compilePattern(expr)
-	switch {
-	case err != nil:
-		p.at(key, "invalid regular expression: %v", err)
-	case re.NumSubexp() != 1:
+	if re, ok := p.pattern(key, expr); ok && re.NumSubexp() != 1 {
 		p.at(key, "the regular expression needs exactly one capture group for the number (has %d)", re.NumSubexp())
 	}
 }

@@ -141,6 +141,10 @@ type problems struct {
 	// dropped lists the keys whose values were of the wrong type and were
 	// left out of the decoding.
 	dropped []string
+	// offline is set while a stored scenario is read (Options.Offline):
+	// it is read as it ran, and the checks of what a new scenario may
+	// hold no more (problems.pattern) do not refuse it.
+	offline bool
 }
 
 // at records an error at the position of key (or of its closest known parent).

@@ -73,6 +73,7 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 	if pos == nil {
 		return nil, nil, p.errs // not YAML, or not a mapping
 	}
+	p.offline = opt.Offline
 	s.Path, s.Dir, s.Source, s.pos = path, dir, src, pos
 	s.applyDefaults()
 	s.expandGlobs(p)

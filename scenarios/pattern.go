@@ -43,3 +43,41 @@ func compilePattern(expr string) (*regexp.Regexp, error) {
 	}
 	return regexp.Compile(expr)
 }
+
+// pattern compiles the regular expression a scenario gives at key,
+// recording at key why it cannot be used: it does not compile (see
+// compilePattern), or it names a variable. ${NAME} is never replaced in
+// a pattern (patternVar says why), so it is refused where a new scenario
+// loads; a stored one is read as it ran.
+func (p *problems) pattern(key, expr string) (*regexp.Regexp, bool) {
+	re, err := compilePattern(expr)
+	if err != nil {
+		p.at(key, "invalid regular expression: %v", err)
+		return nil, false
+	}
+	if name := patternVar(expr); name != "" && !p.offline {
+		p.at(key, "${%s}: variables are not replaced in a regular expression (its $ is an end anchor: the pattern would never match); "+
+			"write the text itself, or \\$\\{%s\\} to match it literally", name, name)
+		return nil, false
+	}
+	return re, true
+}
+
+// patternVar is the first ${NAME} a pattern holds, not escaped (\${NAME}
+// matches the text ${NAME}): "" when none. A pattern is the scenario's
+// own text, the same on every machine: a record's analysis re-reads it
+// offline, where the environment that gave a variable its value is not
+// consulted, so a replaced value would make the run and the check read
+// the engine's lines differently.
+func patternVar(expr string) string {
+	for _, m := range varRef.FindAllStringSubmatchIndex(expr, -1) {
+		slashes := 0
+		for i := m[0] - 1; i >= 0 && expr[i] == '\\'; i-- {
+			slashes++
+		}
+		if slashes%2 == 0 {
+			return expr[m[2]:m[3]]
+		}
+	}
+	return ""
+}

@@ -215,10 +215,7 @@ func (s *Scenario) validateCounters(p *problems, arms map[string]bool) {
 				}
 			}
 		case c.Log != "":
-			re, err := compilePattern(c.Log)
-			if err != nil {
-				p.at(key+".log", "invalid regular expression: %v", err)
-			} else if re.NumSubexp() != 1 {
+			if re, ok := p.pattern(key+".log", c.Log); ok && re.NumSubexp() != 1 {
 				p.at(key+".log", "the regular expression needs exactly one capture group for the number (has %d)", re.NumSubexp())
 			}
 		}
@@ -360,9 +357,7 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 		}
 	}
 	for i, re := range x.Strip {
-		if _, err := compilePattern(re); err != nil {
-			p.at(fmt.Sprintf("exactness.strip[%d]", i), "invalid regular expression: %v", err)
-		}
+		p.pattern(fmt.Sprintf("exactness.strip[%d]", i), re)
 	}
 	if !(x.NearTie >= 0 && x.NearTie <= 5) {
 		p.at("exactness.near_tie", "%g nats is outside [0, 5]: the near-tie threshold is a difference of log-probabilities", x.NearTie)
