@@ -44,14 +44,12 @@ func Impossible(source string, v float64, signed bool) (schema.ImpossibleValue, 
 }
 
 // ImpossibleTokens checks a token total against what the request allows.
+// A finite total past the limit says over-max-tokens, however large.
 func ImpossibleTokens(source string, v float64, maxTokens int) (schema.ImpossibleValue, bool) {
-	if iv, bad := Impossible(source, v, false); bad {
-		return iv, true
-	}
-	if v > TokenLimit(maxTokens) {
+	if !math.IsInf(v, 0) && v > TokenLimit(maxTokens) {
 		return schema.ImpossibleValue{Source: source, Value: FormatValue(v), Why: schema.OverMaxTokens}, true
 	}
-	return schema.ImpossibleValue{}, false
+	return Impossible(source, v, false)
 }
 
 // FormatValue writes a number for a note: NaN and ±Inf by name.
@@ -100,7 +98,7 @@ func (r *Response) plausibleTimings(t map[string]float64, maxTokens int) map[str
 	for _, k := range sortedKeys(t) {
 		v := t[k]
 		iv, no := Impossible("timings."+k, v, false)
-		if !no && k == "predicted_n" {
+		if k == "predicted_n" {
 			iv, no = ImpossibleTokens("timings."+k, v, maxTokens)
 		}
 		if no {
