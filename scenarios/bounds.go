@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -18,6 +20,7 @@ const (
 	MaxArms        = 64
 	MaxCampaign    = 7 * 24 * time.Hour // of Estimate
 	MaxRecordStem  = 200                // bytes of <feature>-<hw>-<date>[-N]
+	MaxRetries     = 10                 // the N of on_failure: retry:N
 	autoHardwareSz = 32                 // room kept for hardware: auto's slug
 )
 
@@ -118,4 +121,20 @@ func Round(d time.Duration) string {
 		return d.Round(time.Minute).String()
 	}
 	return d.Round(time.Second).String()
+}
+
+// validateRetries refuses on_failure: retry:N beyond MaxRetries. A retry
+// is for a failure that does not come back (a lost log tail, a port taken
+// between choice and bind): a slot that failed ten times in a row has a
+// cause an eleventh try does not remove, and a retry without end runs
+// until a failing configuration happens to pass (an engine that engages
+// its feature on some runs only, the others failed for their lost count).
+// A number too large to read would have retried nothing. New campaigns
+// only: a stored scenario is re-read as it ran.
+func (s *Scenario) validateRetries(p *problems) {
+	f := string(s.OnFailure)
+	n, err := strconv.Atoi(strings.TrimPrefix(f, "retry:"))
+	if strings.HasPrefix(f, "retry:") && (err != nil || n > MaxRetries) {
+		p.at("on_failure", "%q retries a slot too often: retry:N takes N from 1 to %d", f, MaxRetries)
+	}
 }

@@ -112,6 +112,7 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 		// A new campaign is analysed by the current rule; a stored
 		// scenario keeps the rule of its record.
 		s.validateForCurrentRule(p)
+		s.validateRetries(p)
 	}
 	s.validateSlots(p)   // on the expanded values
 	s.warnNonLoopback(p) // on the expanded values
