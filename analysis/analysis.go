@@ -21,7 +21,8 @@ type Analysis struct {
 //
 // Precedence: a failed counter gate REJECTS (the arms are not proven to
 // differ, so no number may be quoted; a counter whose source no run could
-// read is left out of the gate); a counter source absent from every run of
+// read is left out of the gate), as do an arm's runs failed for lost
+// counts beyond their bound (lostcounts.go); a counter source absent from every run of
 // every arm FAILS the campaign as a scenario error; an identity mismatch
 // under on_mismatch: fail REJECTS; an interrupted campaign is INCOMPLETE; a run failure
 // that stopped the campaign FAILS it, as does an arm left with fewer than
@@ -60,6 +61,8 @@ func Analyze(in Input) Analysis {
 			a.Marks[i].Contended = run.Contention > p.Gates.ContendedCPU || run.HostBusy || run.OutputFlood
 		}
 	}
+	lostReject, lostWarn := lostCounts(in)
+	gateFailures = append(gateFailures, lostReject...)
 	stopped := failed > 0 && !finishedPlan(in)
 
 	flagOutliers(in, a.Marks)
@@ -140,6 +143,7 @@ func Analyze(in Input) Analysis {
 	if failed > 0 && !stopped {
 		a.Warnings = append(a.Warnings, schema.RunsExcluded{Failed: failed, OnFailure: string(p.Failure)})
 	}
+	a.Warnings = append(a.Warnings, lostWarn...)
 	if relaxed := relaxedGates(p.Gates, in.Campaign.V2); relaxed != "" {
 		a.Warnings = append(a.Warnings, schema.GatesRelaxed{Which: relaxed})
 	}

@@ -68,9 +68,11 @@ type Run struct {
 	Seq, Round, Attempt int
 	Arm                 string
 	Start               time.Time
-	// Error is why the run failed; empty for a finished run.
-	Error   string
-	Metrics map[string]float64
+	// Error is why the run failed; empty for a finished run. LostCount
+	// is the counter whose line a command engine's output lacked, where
+	// that failed the run (lostcounts.go).
+	Error, LostCount string
+	Metrics          map[string]float64
 	// Counters holds the counter values read in the run.
 	Counters map[string]Reading
 	// Contention is the share of the machine's CPU used by other processes

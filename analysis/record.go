@@ -71,7 +71,7 @@ func Stored(a schema.Analysis, version string) schema.Analysis {
 
 // runOf is a stored run as the analysis reads it.
 func runOf(r schema.Run) Run {
-	ar := Run{Seq: r.Seq, Round: r.Round, Attempt: r.Attempt, Arm: r.Arm, Start: r.Start, Error: r.Error, Metrics: r.Metrics,
+	ar := Run{Seq: r.Seq, Round: r.Round, Attempt: r.Attempt, Arm: r.Arm, Start: r.Start, Error: r.Error, LostCount: r.LostCount, Metrics: r.Metrics,
 		EventCountedTokens: r.TokenSource == schema.TokensFromEvents,
 		EngineRate:         r.EngineTimings["predicted_per_second"],
 		Output:             r.Output, Reasoning: r.Reasoning, TokenIDs: r.TokenIDs, Declines: r.Declines,

@@ -19,7 +19,11 @@ import (
 // count the engine reported as NaN is no lost line: the analysis fails
 // it (an impossible reading meets no expectation). A
 // count whose absence the expectation allows (an arm expected to draft
-// nothing prints nothing) stays recorded as absent.
+// nothing prints nothing) stays recorded as absent. The run names the
+// counter (LostCount), so that the analysis can bound how many of an
+// arm's attempts lose one: an engine whose feature engages on some runs
+// only, and prints no counter line on the others, would otherwise pass by
+// having them dropped or retried (analysis/lostcounts.go).
 func lostCount(p scenarios.Policy, run *schema.Run) error {
 	for _, k := range p.Counters {
 		if k.Kind != schema.SourceLog && k.Kind != schema.SourceJSON {
@@ -30,6 +34,7 @@ func lostCount(p scenarios.Policy, run *schema.Run) error {
 		if !read || !rd.Absent || rd.Impossible || !has || analysis.CounterHolds(k, ex, analysis.Reading{}) {
 			continue
 		}
+		run.LostCount = k.Name
 		return fmt.Errorf("the command's output has no match for counter %s (%s %q), which arm %s expects %s: a count the command did not print is not 0",
 			k.Name, k.Kind, k.Expr, run.Arm, ex)
 	}

@@ -32,8 +32,9 @@ func countersOf(t *testing.T, p scenarios.Policy, lines []string) map[string]sch
 // A llama-speculative run whose log lost its last lines (real output, cut
 // after the timing line as the CLI's unflushed log thread cuts it) fails,
 // to be retried, instead of reading its draft size and drafted count as 0
-// and rejecting the campaign; the whole output passes, and a count whose
-// absence the arm's expectation allows stays recorded as absent.
+// and rejecting the campaign, and names the counter it lost; the whole
+// output passes, and a count whose absence the arm's expectation allows
+// stays recorded as absent.
 func TestLostCountFailsTheRun(t *testing.T) {
 	s, _, err := scenarios.Load("llamacpp-speculative-cli", scenarios.Options{Offline: true})
 	if err != nil {
@@ -51,13 +52,17 @@ func TestLostCountFailsTheRun(t *testing.T) {
 		}
 	}
 	run := &schema.Run{Arm: "draft3", Counters: countersOf(t, s.Policy, whole)}
-	if err := lostCount(s.Policy, run); err != nil || run.Counters["drafted"].Value != 24 {
-		t.Fatalf("the whole output: %v, counters %+v", err, run.Counters)
+	if err := lostCount(s.Policy, run); err != nil || run.Counters["drafted"].Value != 24 || run.LostCount != "" {
+		t.Fatalf("the whole output: %v, counters %+v, lost %q", err, run.Counters, run.LostCount)
 	}
 	run.Counters = countersOf(t, s.Policy, whole[:cut])
 	err = lostCount(s.Policy, run)
 	if err == nil || !strings.Contains(err.Error(), "has no match for counter draft_size") {
 		t.Fatalf("the output without its last lines: %v, counters %+v", err, run.Counters)
+	}
+	// The run names the counter it lost, which the analysis bounds.
+	if run.LostCount != "draft_size" {
+		t.Errorf("the run's lost count: %q", run.LostCount)
 	}
 	allowed := s.Policy
 	allowed.Counters = nil

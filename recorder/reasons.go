@@ -109,6 +109,11 @@ func (f style) verdictReason(r schema.Reason) (string, bool) {
 			s += fmt.Sprintf(" Its change against the baseline was %s at the campaign's start and %s at its end; the average hides that.", pct.Signed(r.Start, 1), pct.Signed(r.End, 1))
 		}
 		return s, true
+	case schema.TooManyLostCounts:
+		return sentences(
+			fmt.Sprintf("Lost counts: %d of the %d attempts of arm %s failed because the command printed no line for counter %s, which the arm's expectation needs;", r.Lost, r.Attempts, f.code(r.Arm), f.code(r.Counter)),
+			fmt.Sprintf("more than one, and more than one in %d of the arm's attempts, is more than a lost log tail explains.", analysis.LostCountShare),
+			"The feature did not engage on those runs, which retrying them or leaving them out would hide."), true
 	case schema.TooManyStalls:
 		return fmt.Sprintf("Too many stalls: %d of the %d rounds of arm %s against the baseline are far out, more than a quarter; ", r.Far, r.Rounds, f.code(r.Arm)) +
 			"stalls cannot be told from the arms' own levels (an arm whose median is itself stalled), so no change is decided. " +
@@ -133,6 +138,11 @@ func (f style) noteReason(r schema.Reason) (string, bool) {
 		return fmt.Sprintf("%s vs %s: %s.", f.code(r.Arm), f.code(r.Baseline), f.text(r.Note)), true
 	case schema.RunsExcluded:
 		return fmt.Sprintf("%d run(s) failed and are excluded from the statistics (on_failure: %s).", r.Failed, f.text(r.OnFailure)), true
+	case schema.LostCounts:
+		return sentences(
+			fmt.Sprintf("Lost counts: %d of the %d attempts of arm %s failed because the command printed no line for counter %s, which the arm's expectation needs;", r.Lost, r.Attempts, f.code(r.Arm), f.code(r.Counter)),
+			fmt.Sprintf("within the bound of a lost log tail (one, or one in %d of an arm's attempts), they were retried or excluded,", analysis.LostCountShare),
+			"and only the runs measured showed the counter's evidence."), true
 	case schema.GatesRelaxed:
 		return "This scenario relaxes the publishability gates (" + f.text(r.Which) + "); a VALID verdict here holds under those gates only.", true
 	case schema.AllowUnverified:

@@ -18,7 +18,7 @@ var allReasons = []Reason{
 	ComparisonNote{}, RunsExcluded{}, GatesRelaxed{}, AllowUnverified{}, HostOnBattery{}, HostLowPower{}, HostPowerModeChanged{}, HostThermal{}, HostGPUPowerCap{}, QuietTimedOut{}, OutputFlood{}, MetricNoValue{},
 	NoEngineTimings{}, EventCounted{}, NoContention{}, NotRun{}, NoExactness{}, KernelTiming{}, ImpossibleValues{}, NoDiagnosis{}, NoEnergy{},
 	IdentityEmptyBaseline{}, IdentityUncomparable{}, IdentityNonDeterministic{}, IdentityEmptyArm{}, IdentityNoRuns{},
-	StreamsSerialised{}, TooManyStalls{}, HostOffHistory{}, ClocksDisagree{}, NoComparison{},
+	StreamsSerialised{}, TooManyStalls{}, HostOffHistory{}, ClocksDisagree{}, NoComparison{}, TooManyLostCounts{}, LostCounts{},
 }
 
 // Reason is one thing the analysis found: a verdict reason, a flag, a

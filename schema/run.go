@@ -57,6 +57,11 @@ type Run struct {
 	// the scenario's decline pattern.
 	Declines []string `json:"declines,omitempty"`
 	Error    string   `json:"error,omitempty"`
+	// LostCount is the counter whose line a command engine's output
+	// lacked although the arm's expectation needs it: the run failed for
+	// that (a lost count, not a 0). The analysis bounds how many an arm may
+	// have (schema.TooManyLostCounts); absent in runs from before.
+	LostCount string `json:"lost_count,omitempty"`
 	// Impossible are engine-reported values that could not be true and
 	// were recorded as absent instead.
 	Impossible []ImpossibleValue `json:"impossible,omitempty"`
