@@ -47,9 +47,12 @@ func seenCell(r runRow, counter string) string {
 		return "—"
 	}
 	s := readingText(cr)
-	if cr.Impossible {
+	switch {
+	case cr.Impossible:
 		s = "not a finite number"
-	} else if cr.Absent {
+	case r.LostCount == counter && !r.OK():
+		s = "no line (run failed)"
+	case cr.Absent:
 		s += " (absent)"
 	}
 	if ok, judged := r.mark.CounterOK[counter]; judged && ok {

@@ -147,11 +147,15 @@ func counterTally(r *schema.Record) string {
 			}
 		}
 	}
+	lost := ""
+	if n := lostAttempts(r); n > 0 {
+		lost = fmt.Sprintf(" %d failed run(s) printed no line for a count their arm needs (a lost count): they were retried or excluded, not checked.", n)
+	}
 	switch {
 	case held+failed == 0:
-		return "No reading was checked against an expectation."
+		return "No reading was checked against an expectation." + lost
 	case failed == 0:
-		return fmt.Sprintf("Every one of the %d readings checked against an expectation held it (✅).", held)
+		return fmt.Sprintf("Every one of the %d readings checked against an expectation held it (✅).", held) + lost
 	}
-	return fmt.Sprintf("%d of the %d readings checked against an expectation did not hold it (❌), %d did (✅).", failed, held+failed, held)
+	return fmt.Sprintf("%d of the %d readings checked against an expectation did not hold it (❌), %d did (✅).", failed, held+failed, held) + lost
 }

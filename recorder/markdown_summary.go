@@ -47,8 +47,18 @@ func (m *mdWriter) title(r *schema.Record) {
 func verdictSentence(r *schema.Record) string {
 	switch r.Verdict {
 	case schema.Valid:
+		if lost := lostAttempts(r); lost > 0 {
+			return fmt.Sprintf("Every measured run showed the counter evidence its arm expects; %d attempt(s) that printed no line for a count their arm needs failed ", lost) +
+				"and were retried or excluded (below). The results below are publishable."
+		}
 		return "Every measured run showed the counter evidence its arm expects; the results below are publishable."
 	case schema.Rejected:
+		if rs := r.Analysis.Reasons; len(rs) > 0 {
+			if _, lost := rs[0].(schema.TooManyLostCounts); lost {
+				return "The counter gate failed: too many runs of an arm printed no line for a count their arm needs, more than a lost log tail explains (below), so the arms are not proven to differ. " +
+					"No results are shown; raw samples are kept in the data folder for diagnosis."
+			}
+		}
 		return "The counter gate failed: at least one run did not show the evidence its arm expects, so the arms are not proven to differ. No results are shown; raw samples are kept in the data folder for diagnosis."
 	case schema.Unverified:
 		return fmt.Sprintf("No counter tells the arms apart; the scenario allowed running without proof, for this reason: %s. Treat the results as unverified.", text(strconv.Quote(r.Scenario.AllowUnverified)))
@@ -143,4 +153,10 @@ func direction(higher bool) string {
 		return "higher is better"
 	}
 	return "lower is better"
+}
+
+// lostAttempts counts the record's runs that failed for a lost count
+// (schema.Run.LostCount).
+func lostAttempts(r *schema.Record) int {
+	return countOf(r.Runs, func(run schema.Run) bool { return !run.OK() && run.LostCount != "" })
 }
