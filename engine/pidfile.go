@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/shirou/gopsutil/v4/process"
 	"golang.org/x/sys/unix"
@@ -108,8 +109,14 @@ func ReapStale(path string) (string, error) {
 		return "", nil // its campaign still runs
 	}
 	defer os.Remove(path)
-	if r.StartMS == 0 || startMS(r.PID) != r.StartMS {
-		return "", nil // gone, or the pid was recycled
+	if r.StartMS == 0 {
+		return "", nil
+	}
+	if startMS(r.PID) != r.StartMS {
+		// Gone, or the pid recycled: its parent-death signal reached the
+		// engine alone, and what it started in its own group may run on
+		// (a worker holding the port).
+		return reapStaleGroup(r), nil
 	}
 	if exe := exeOf(r.PID); r.Exe == "" || exe != r.Exe {
 		return fmt.Sprintf("left engine pid %d running: its executable (%q) is not the one its pid file names (%q)", r.PID, exe, r.Exe), nil
@@ -118,4 +125,29 @@ func ReapStale(path string) (string, error) {
 		_ = unix.Kill(r.PID, unix.SIGKILL)
 	}
 	return fmt.Sprintf("killed engine pid %d (%s) left running by dead campaign pid %d", r.PID, r.Command, r.Owner), nil
+}
+
+// reapStaleGroup kills what is left of a dead engine's process group: the
+// processes in group r.PID started after the engine. The kernel reuses no
+// pid while a group of that number has a member, so while the engine's
+// pid is free they are the engine's; a pid that runs another process now
+// was free once, and its group is that process's.
+func reapStaleGroup(r PIDRecord) string {
+	if startMS(r.PID) != 0 {
+		return ""
+	}
+	procs, err := listProcs()
+	if err != nil {
+		return ""
+	}
+	var left []string
+	for _, p := range procs {
+		if p.pgid == r.PID && !p.zombie && startMS(p.pid) >= r.StartMS {
+			left = append(left, fmt.Sprintf("%d (%s)", p.pid, p.name))
+		}
+	}
+	if len(left) == 0 || unix.Kill(-r.PID, unix.SIGKILL) != nil {
+		return ""
+	}
+	return fmt.Sprintf("killed %d process(es) of engine pid %d's group (%s) left running by dead campaign pid %d: %s", len(left), r.PID, r.Command, r.Owner, strings.Join(left, ", "))
 }

@@ -4,6 +4,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/shirou/gopsutil/v4/process"
 )
 
 // sleeper starts a process that a planted pid file can name, and reports
@@ -121,4 +124,55 @@ func TestWritePIDFilesNeverFollowLinks(t *testing.T) {
 	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o600 {
 		t.Errorf("pid file: %v, %v; want a regular owner-only file", fi.Mode(), err)
 	}
+}
+
+// An engine whose leader died with decodebench (its parent-death signal
+// reaches it alone) leaves what it started in its own group running: a
+// worker holding the port. The resume's reaping kills the group's
+// members that started after the engine. A real shell that backgrounds a
+// sleep in its group and exits.
+func TestReapStaleKillsTheDeadEnginesGroup(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "sleep 60 & echo $!; sleep 0.5")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := PIDRecord{PID: cmd.Process.Pid, StartMS: startMS(cmd.Process.Pid), Exe: exeOf(cmd.Process.Pid), Owner: 1 << 30, OwnerStart: 1, Command: "sh"}
+	var child int
+	if _, err := fmt.Fscan(out, &child); err != nil || child <= 0 {
+		t.Fatalf("no child pid: %v", err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(child, syscall.SIGKILL) })
+	_ = cmd.Wait() // the leader is gone; its child runs on in its group
+	if r.StartMS == 0 || ended(child) {
+		t.Skip("no process start time on this system, or the child did not start")
+	}
+	path := filepath.Join(t.TempDir(), "engine.pid.json")
+	writeRecord(t, path, r, 0o600)
+	what, err := ReapStale(path)
+	if err != nil || !strings.Contains(what, "of engine pid") {
+		t.Errorf("reaped %q, %v", what, err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !ended(child) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !ended(child) {
+		t.Error("the dead engine's child still runs")
+	}
+}
+
+// ended reports whether a process no longer runs (exited, or a zombie
+// waiting for its parent).
+func ended(pid int) bool {
+	p, err := process.NewProcess(int32(pid))
+	if err != nil {
+		return true
+	}
+	st, err := p.Status()
+	return err != nil || len(st) > 0 && st[0] == process.Zombie
 }
