@@ -7,14 +7,18 @@ import (
 	"syscall"
 )
 
-// procAttr puts the engine in its own process group, so that stopping it
-// reaches every process it forked (wrapper scripts, workers), and asks the
-// kernel to kill it if decodebench dies without cleaning up.
+// procAttr puts the engine in a session of its own, and so in a process
+// group of its own, so that stopping it reaches every process it forked
+// (wrapper scripts, workers), and asks the kernel to kill it if
+// decodebench dies without cleaning up. A session, not only a group: a
+// process may join only a group of its own session, and a grandchild
+// that joined decodebench's group was neither in the engine's group nor
+// found as adopted, and outlived the campaign.
 func procAttr() *syscall.SysProcAttr {
 	if !parentDeathSignal() {
-		return &syscall.SysProcAttr{Setpgid: true}
+		return &syscall.SysProcAttr{Setsid: true}
 	}
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	return &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 }
 
 // NoPdeathsigEnv, set to 1, turns the parent-death signal off, so that the
