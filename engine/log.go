@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -55,15 +56,8 @@ type Log struct {
 	cutMarkers         []string
 	// err is the first write to the file that failed.
 	err error
-	// spool is where the engine writes (spool.go), read from spoolOff;
-	// follow copies it into the file outside the measured window.
-	spool    *os.File
-	spoolOff int64
-	punched  int64
-	spoolBuf []byte
-	follow   *time.Timer
-	// watch measures the spool inside the window (checkSpool).
-	watch *time.Timer
+	// spoolState is the engine's output, not yet read (spool.go).
+	spoolState
 }
 
 // logLine is a line held for the end of the file: an engine line as
@@ -156,6 +150,7 @@ func (l *Log) red(s string) string {
 func (l *Log) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	defer l.flushLocked()
 	return l.writeLocked(p)
 }
 
@@ -253,8 +248,8 @@ func (l *Log) writeFile(s string) {
 	if l.err != nil {
 		return
 	}
-	if _, err := l.f.WriteString(s); err != nil {
-		l.err = err
+	if l.out = append(l.out, s...); len(l.out) >= 64<<10 {
+		l.flushLocked()
 	}
 }
 
@@ -276,6 +271,7 @@ func (l *Log) markLocked(format string, args ...any) {
 		l.partial = l.partial[:0]
 	}
 	l.fileLine(logLine{s: fmt.Sprintf("%s%s %s", MarkerPrefix, time.Now().UTC().Format(time.RFC3339Nano), l.red(fmt.Sprintf(format, args...))), marker: true})
+	l.flushLocked()
 }
 
 // BeginWindow marks the start of the measured window.
@@ -284,16 +280,10 @@ func (l *Log) BeginWindow() {
 	defer l.mu.Unlock()
 	l.markLocked(markWindowStart)
 	l.inWindow = true
+	l.guardWindow(true)
 	l.window, l.windowKept, l.windowBytes, l.windowCut = nil, 0, 0, 0
 	if l.follow != nil {
 		l.follow.Stop()
-	}
-	if l.spool != nil {
-		if l.watch == nil {
-			l.watch = time.AfterFunc(spoolCheckEvery, l.checkSpool)
-		} else {
-			l.watch.Reset(spoolCheckEvery)
-		}
 	}
 }
 
@@ -325,6 +315,7 @@ func (l *Log) EndWindow(quiet, max time.Duration) []string {
 	defer l.mu.Unlock()
 	l.markLocked(markWindowEnd)
 	l.inWindow = false
+	l.guardWindow(false)
 	l.lastWindow = WindowOutput{Bytes: l.windowBytes, LinesCut: l.windowCut}
 	if l.windowCut > 0 {
 		l.markLocked("the window's lines past %s (%d lines) were not kept for counters", sizeText(MaxWindowBytes), l.windowCut)
@@ -334,9 +325,6 @@ func (l *Log) EndWindow(quiet, max time.Duration) []string {
 	}
 	w := l.window
 	l.window = nil
-	if l.watch != nil {
-		l.watch.Stop()
-	}
 	if l.follow != nil && l.spool != nil {
 		l.follow.Reset(followEvery)
 	}
@@ -387,8 +375,12 @@ func (l *Log) Close() error {
 		}
 		l.ring, l.cutMarkers = nil, nil
 	}
+	l.flushLocked()
 	err := l.f.Close()
 	l.f = nil
+	if l.overflow != "" {
+		return errors.New(l.overflow)
+	}
 	if l.err != nil {
 		return fmt.Errorf("engine log incomplete: %w", l.err)
 	}

@@ -89,9 +89,10 @@ func TestLogWriteFailureFailsClose(t *testing.T) {
 }
 
 // The spool (a memfd on Linux: memory) is not left to grow inside a long
-// window: once the engine has written more than MaxSpoolBacklog the log
-// has not read, the log catches up and frees what it read, so an engine
-// flooding its output for minutes holds at most about that much.
+// window: once the engine has written more than spoolDrainAt the log has
+// not read, the log catches up and frees what it read, so an engine that
+// writes 96 MiB through a window, no faster than the log reads, holds at
+// most about that much and is not stopped.
 func TestSpoolBacklogBoundedInWindow(t *testing.T) {
 	l, err := NewLog(filepath.Join(t.TempDir(), "e.log"))
 	if err != nil {
@@ -102,29 +103,33 @@ func TestSpoolBacklogBoundedInWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.BeginWindow()
-	line := []byte(strings.Repeat("flood line of the engine, about fifty bytes long\n", 1<<14))
-	for written := 0; written < MaxSpoolBacklog+(32<<20); written += len(line) {
+	line := []byte(strings.Repeat("flood line of the engine, about fifty bytes long\n", 1<<16))
+	peak := int64(-1)
+	for written := 0; written < MaxSpoolBacklog+(32<<20); {
 		if _, err := spool.Write(line); err != nil {
 			t.Fatal(err)
 		}
-	}
-	// The log checks the spool every spoolCheckEvery and catches up when
-	// it is past the bound; on a loaded machine copying 96 MiB out takes a
-	// while, so the test waits for that (a spool that never shrinks fails
-	// after a minute).
-	held := spoolHeld(t, spool)
-	for deadline := time.Now().Add(time.Minute); held > MaxSpoolBacklog && time.Now().Before(deadline); held = spoolHeld(t, spool) {
-		time.Sleep(spoolCheckEvery / 2)
+		written += len(line)
+		// The writer waits while the log is behind by more than it copies
+		// on its own (no faster than the log reads); a log that never
+		// catches up inside the window fails after a minute.
+		for deadline := time.Now().Add(time.Minute); int64(written)-l.guard.Load().read.Load() > spoolDrainAt+int64(len(line)); {
+			if time.Now().After(deadline) {
+				t.Fatalf("the log did not catch up inside the window: %d MiB unread", (int64(written)-l.guard.Load().read.Load())>>20)
+			}
+			time.Sleep(spoolCheckWindow / 4)
+		}
+		peak = max(peak, spoolHeld(t, spool))
 	}
 	l.EndWindow(0, 0)
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if held < 0 {
+	if peak < 0 {
 		t.Skip("this system does not report a file's allocated blocks")
 	}
-	if held > MaxSpoolBacklog {
-		t.Errorf("the spool holds %d MiB inside the window", held>>20)
+	if peak > MaxSpoolBacklog {
+		t.Errorf("the spool held %d MiB inside the window", peak>>20)
 	}
 	if w := l.Window(); !w.Flood() || w.Bytes < MaxSpoolBacklog {
 		t.Errorf("window %+v is not the flood it was", w)

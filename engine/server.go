@@ -177,6 +177,7 @@ func start(ctx context.Context, cfg Config, attempt int) (*Server, error) {
 		s.grace = 5 * time.Second
 	}
 	track(s)
+	log.OnSpoolOverflow(s.killFlooding)
 	s.pidFiles = cfg.PIDFiles
 	writePIDFiles(s.pidFiles, cmd.Process.Pid, argv[0])
 	if needWatchdog() {
@@ -215,7 +216,7 @@ func (s *Server) waitReady(ctx context.Context, path string, timeout time.Durati
 	for {
 		select {
 		case <-s.done:
-			return &StartError{Reason: fmt.Sprintf("engine exited while starting (%s)", exitText(s.waitErr)), LogTail: s.Log.Tail()}
+			return &StartError{Reason: fmt.Sprintf("engine exited while starting (%s)", s.exitHow()), LogTail: s.Log.Tail()}
 		case <-ctx.Done():
 			return ctx.Err()
 		default:
@@ -248,9 +249,21 @@ func (s *Server) Pid() int { return s.cmd.Process.Pid }
 func (s *Server) Exited() (bool, string) {
 	select {
 	case <-s.done:
-		return true, exitText(s.waitErr)
+		return true, s.exitHow()
 	default:
 		return false, ""
+	}
+}
+
+// kill sends SIGKILL to the engine's group and to every process of its
+// tree, without waiting.
+func (s *Server) kill() {
+	signalGroup(s.cmd.Process.Pid, syscall.SIGKILL)
+	if s.tree != nil {
+		s.tree.killCgroup()
+		for _, p := range s.tree.members() {
+			_ = syscall.Kill(p.pid, syscall.SIGKILL)
+		}
 	}
 }
 
@@ -361,12 +374,6 @@ func KillAll() {
 	live.Lock()
 	defer live.Unlock()
 	for s := range live.m {
-		signalGroup(s.cmd.Process.Pid, syscall.SIGKILL)
-		if s.tree != nil {
-			s.tree.killCgroup()
-			for _, p := range s.tree.members() {
-				_ = syscall.Kill(p.pid, syscall.SIGKILL)
-			}
-		}
+		s.kill()
 	}
 }
