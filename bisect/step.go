@@ -49,6 +49,7 @@ func (b *bisector) step(ctx context.Context, st *schema.BisectStep) error {
 		}
 		start = start.Add(time.Since(refStart))
 	}
+	runIdentical := false
 	for {
 		if class, ok := settled(st); ok {
 			st.Class = class
@@ -56,12 +57,21 @@ func (b *bisector) step(ctx context.Context, st *schema.BisectStep) error {
 			return nil
 		}
 		rounds, resume := nextCampaign(st, b.st.BaseRounds)
-		c, resumed, err := b.campaign(ctx, st.Commit, dir, rounds, resume)
-		if same, ok := b.sameBuild(err); ok && len(st.Campaigns) == 0 {
+		c, resumed, err := b.campaign(ctx, st.Commit, dir, rounds, resume, runIdentical)
+		same, why, identical, serr := b.sameBuild(err, dir)
+		switch {
+		case serr != nil:
+			return serr
+		case same != nil && len(st.Campaigns) == 0:
 			// The commit built the good commit's binary again: a result,
 			// no change, not an accidental A/A comparison to refuse.
 			st.SameBuild = same
 			b.progress("%.12s builds the good commit's engine again, byte for byte (sha256 %.12s): no change, good, without a campaign", st.Commit, same.SHA256)
+			continue
+		case identical && same == nil && !runIdentical:
+			// The bytes compared are not all that runs: measure it.
+			runIdentical = true
+			b.progress("%.12s runs an engine byte-identical to the good commit's, but %s: the campaign runs", st.Commit, why)
 			continue
 		}
 		if err != nil {
@@ -181,7 +191,7 @@ func exitText(b schema.BisectBuild) string {
 // campaign runs (or, given the record of an interrupted one, resumes) one
 // campaign of the scenario with the two worktrees and classifies it;
 // resumed says it went on in the interrupted campaign's record.
-func (b *bisector) campaign(ctx context.Context, commit, candDir string, rounds int, resume string) (c schema.BisectCampaign, resumed bool, err error) {
+func (b *bisector) campaign(ctx context.Context, commit, candDir string, rounds int, resume string, runIdentical bool) (c schema.BisectCampaign, resumed bool, err error) {
 	refDir := b.refDir()
 	var set []string
 	if rounds != b.st.BaseRounds {
@@ -196,6 +206,7 @@ func (b *bisector) campaign(ctx context.Context, commit, candDir string, rounds 
 	}
 	opt := b.opt.Harness
 	opt.OutDir = filepath.Join(b.dataDir, "steps")
+	opt.RunIdentical = runIdentical
 	var out *harness.Outcome
 	if resume != "" {
 		rec := filepath.Join(filepath.Dir(b.sumPath), filepath.FromSlash(resume))
@@ -225,21 +236,6 @@ func (b *bisector) campaign(ctx context.Context, commit, candDir string, rounds 
 	}
 	c.Record, c.Rounds = filepath.ToSlash(rel), rounds
 	return c, resumed, nil
-}
-
-// sameBuild reports whether a campaign was refused because the reference
-// and candidate arms run byte-identical engines, and which.
-func (b *bisector) sameBuild(err error) (*schema.BisectSameBuild, bool) {
-	var same *harness.IdenticalEngines
-	sum := &b.st.Summary
-	if !errors.As(err, &same) || !same.Of(sum.Reference, sum.Candidate) {
-		return nil, false
-	}
-	out := &schema.BisectSameBuild{SHA256: same.SHA256, Reference: same.Paths[0], Candidate: same.Paths[1]}
-	if same.Arms[0] != sum.Reference {
-		out.Reference, out.Candidate = out.Candidate, out.Reference
-	}
-	return out, true
 }
 
 // verifyBuilds checks that each arm ran its own build: the reference arm

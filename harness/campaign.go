@@ -53,6 +53,13 @@ type Options struct {
 	// or REJECTED moves its record and data folder (scratch.go): a failed
 	// try kept out of the records.
 	FailedOut string
+	// RunIdentical runs two arms whose engines are byte-identical files
+	// rather than refusing them as an accidental A/A comparison
+	// (IdenticalEngines, and the libraries they load): the caller has
+	// found that the bytes hashed are not all that runs (a bisect step
+	// whose worktrees' engines are the same script and interpreter, each
+	// running its own worktree's code).
+	RunIdentical bool
 }
 
 // Outcome is what a campaign left behind.
@@ -151,6 +158,7 @@ func Run(ctx context.Context, s *scenarios.Scenario, opt Options) (*Outcome, err
 		return nil, fmt.Errorf("record name: %w; nothing was written", err)
 	}
 	c.engines = identifyEngines(ctx, s)
+	c.engines.runIdentical = c.opt.RunIdentical
 	if err := c.engines.refuse(s); err != nil {
 		return nil, err
 	}

@@ -12,8 +12,11 @@ import (
 // binary again (a commit that changed only the docs) takes it as its
 // result instead: no change.
 type IdenticalEngines struct {
-	Arms   [2]string
-	Paths  [2]string
+	Arms  [2]string
+	Paths [2]string
+	// Real are the binaries the two engines, wrapper scripts, run (each
+	// empty for an engine that names none).
+	Real   [2]string
 	SHA256 string
 }
 

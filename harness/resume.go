@@ -66,6 +66,7 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	}
 	c.rec = c.newRecord(stem.Hardware, stem.Date, id, st.Started)
 	c.engines = identifyEngines(ctx, s)
+	c.engines.runIdentical = c.opt.RunIdentical
 	c.engines.record(c.rec, s.Baseline)
 	if changed := c.engines.changedSince(st); len(changed) > 0 {
 		return nil, fmt.Errorf("resume %s: the engine changed since the campaign started: %s%s; nothing was run", dataDir, strings.Join(changed, "; "), st.varsHint(s))

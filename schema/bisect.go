@@ -118,11 +118,16 @@ type BisectStep struct {
 }
 
 // BisectSameBuild is the engine binary a commit built identical to the
-// good commit's: its sha256 (libraries alike), and the two paths.
+// good commit's: its sha256 (libraries alike), and the two paths, two
+// files, each inside its own worktree (the good commit's,
+// <work>/reference, and the commit's, <work>/<its first 12 hex digits>),
+// as are the binaries the two engines run when they are wrapper scripts.
 type BisectSameBuild struct {
-	SHA256    string `json:"sha256"`
-	Reference string `json:"reference"`
-	Candidate string `json:"candidate"`
+	SHA256          string `json:"sha256"`
+	Reference       string `json:"reference"`
+	Candidate       string `json:"candidate"`
+	ReferenceBinary string `json:"reference_binary,omitempty"`
+	CandidateBinary string `json:"candidate_binary,omitempty"`
 }
 
 // BisectCampaign is one campaign of a step, as classified from its record.
