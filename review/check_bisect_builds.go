@@ -80,6 +80,9 @@ func checkStepClass(sec string, st schema.BisectStep, pending bool) []Problem {
 		case !isHex(st.SameBuild.SHA256, 64):
 			add("the engine it built again names no sha256 (%q)", st.SameBuild.SHA256)
 		}
+		for _, p := range checkSameBuild(st.SameBuild, st.Commit) {
+			add("the good commit's engine again: %s", p)
+		}
 		return probs
 	}
 	cs := st.Campaigns

@@ -90,7 +90,8 @@ func (e *linkedRecord) check(f io.Reader, path string) {
 // checkCampaign checks one campaign of a step (of commit) against its
 // linked record: the record passes check, classifies as the summary says,
 // is of the bisect's feature, ran the bisect's scenario with no override
-// but its rounds, and each arm ran the build of the commit it stands for.
+// but its rounds, and each arm ran the build of the commit it stands for
+// (by its source commit, or its worktree: check_bisect_worktrees.go).
 func (e *linkedRecord) checkCampaign(sec, rel string, c schema.BisectCampaign, b *schema.Bisect, commit string) []Problem {
 	var probs []Problem
 	add := func(format string, args ...any) {
@@ -129,6 +130,9 @@ func (e *linkedRecord) checkCampaign(sec, rel string, c schema.BisectCampaign, b
 		if sc := rec.EngineOf(side.arm).SourceCommit; sc != "" && sc != side.commit {
 			add("record %s: the %s arm %s ran a build of %.12s, not of %.12s", rel, side.role, side.arm, sc, side.commit)
 		}
+	}
+	for _, p := range checkWorktrees(rec, b, commit) {
+		add("record %s: %s", rel, p)
 	}
 	return probs
 }

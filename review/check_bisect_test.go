@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,10 +47,7 @@ func bisectFixture(t *testing.T, dir string) (string, *schema.Bisect) {
 		Commits:        []schema.BisectCommit{{SHA: c1, Subject: "one"}, {SHA: c2, Subject: "two"}}}
 	for i, commit := range []string{c2, c1} {
 		rel := b.DataDir + "/steps/" + fixtureRecords[i] + ".md"
-		rec, err := recorder.ParseFile(filepath.Join(dir, filepath.FromSlash(rel)))
-		if err != nil {
-			t.Fatal(err)
-		}
+		rec := inWorktrees(t, filepath.Join(dir, filepath.FromSlash(rel)), commit)
 		b.ScenarioHash = rec.Scenario.Hash
 		c := analysis.ClassifyStep(rec, b.Reference, b.Candidate, threshold)
 		c.Record, c.Rounds = rel, 5
@@ -62,6 +60,31 @@ func bisectFixture(t *testing.T, dir string) (string, *schema.Bisect) {
 	p := filepath.Join(dir, fixtureStem+".md")
 	writeSummary(t, p, b)
 	return p, b
+}
+
+// inWorktrees ties a committed record standing in for a step's campaign to
+// the step's commit as a bisect's records are tied (without a source
+// commit): each arm's command line names its worktree, the reference's
+// <work>/reference, the draft's <work>/<its commit's 12 hex digits>. The
+// record is rendered again, and returned.
+func inWorktrees(t *testing.T, path, commit string) *schema.Record {
+	t.Helper()
+	rec, err := recorder.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := filepath.Join(t.TempDir(), "decodebench-bisect-1")
+	for i, a := range rec.Scenario.Arms {
+		dir := filepath.Join(work, "reference")
+		if a.Name == "draft" {
+			dir = filepath.Join(work, commit[:12])
+		}
+		rec.Scenario.Arms[i].Command = append(slices.Clone(a.Command), "--log-file", filepath.Join(dir, "engine.log"))
+	}
+	if err := recorder.WriteFile(path, rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec
 }
 
 // writeSummary writes b's resume state (bisect.json, the summary its
