@@ -199,14 +199,29 @@ func (es *engineSet) controlsHashed(s *scenarios.Scenario) error {
 
 // pinned refuses an arm whose engine binary does not have the sha256 its
 // scenario pins (engine.sha256, arms[].engine.sha256): it is not the
-// build the scenario names.
+// build the scenario names. A pin covers what runs: for a wrapper script
+// whose binary decodebench identifies (its marker, or its exec line), the
+// pin is that binary's hash; a pin of the wrapper's own hash is refused,
+// naming the binary and its hash, since the binary behind an unchanged
+// wrapper may have been replaced.
 func (es *engineSet) pinned(s *scenarios.Scenario) error {
 	for _, l := range s.Launches() {
 		id := es.of(l.Arm)
-		if l.SHA256 == "" || strings.EqualFold(id.SHA256, l.SHA256) {
+		runs, got := id.Path, id.SHA256
+		if id.RealBinary != "" {
+			runs, got = id.RealBinary, id.RealSHA256
+		}
+		if l.SHA256 == "" || (got != "" && strings.EqualFold(got, l.SHA256)) {
 			continue
 		}
-		what := fmt.Sprintf("engine %s (arm %s) has sha256 %s, not the %s its scenario pins (sha256)", id.Path, l.Arm, orNone(id.SHA256), l.SHA256)
+		if id.RealBinary != "" && strings.EqualFold(id.SHA256, l.SHA256) {
+			return fmt.Errorf("engine %s (arm %s) is a wrapper script that runs %s (sha256 %s): its sha256 pins only the script, not the binary it runs; "+
+				"pin that binary's hash (sha256 %s); nothing was written", id.Path, l.Arm, runs, orNone(got), orNone(got))
+		}
+		what := fmt.Sprintf("engine %s (arm %s) has sha256 %s, not the %s its scenario pins (sha256)", runs, l.Arm, orNone(got), l.SHA256)
+		if id.RealBinary != "" {
+			what = fmt.Sprintf("engine %s (arm %s) runs %s, which has sha256 %s, not the %s its scenario pins (sha256)", id.Path, l.Arm, runs, orNone(got), l.SHA256)
+		}
 		return fmt.Errorf("%s: it was rebuilt or replaced since it was hashed, or the pin names another build; nothing was written", what)
 	}
 	return nil

@@ -110,7 +110,10 @@ type Engine struct {
 	AllowDirty string `yaml:"allow_dirty" json:"allow_dirty,omitempty"`
 	// SHA256 pins the engine binary: the sha256 the file its command
 	// resolves to must have (a build's hash, taken when it was built),
-	// else the campaign refuses to start.
+	// else the campaign refuses to start. For a wrapper script whose
+	// binary is identified (its decodebench-real-binary marker or its
+	// exec line), it is that binary's hash: a pin of the wrapper's is
+	// refused.
 	SHA256 string `yaml:"sha256" json:"sha256,omitempty"`
 }
 
