@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +12,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/internal/termsafe"
+	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/review"
 )
 
@@ -57,7 +60,9 @@ func checkCommand() *cli.Command {
 		Name:      "check",
 		Usage:     "lint records: every problem, with the section it is in",
 		ArgsUsage: "RECORD.md...",
-		Flags:     cacheFlags,
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "headline", Usage: "with one record that passes, write its verdict and headline table (as run --github-summary does) to `FILE` and exit with the status of the run that wrote it"},
+		}, cacheFlags...),
 		Description: `check reads each record's data block, its data folder and its stored scenario, and
 reports every problem: missing or empty sections, files whose sha256 differs from the one
 the record names, outputs that do not match their hash, a data block that a fresh analysis
@@ -73,10 +78,20 @@ the cache is pruned: the entries of records that are gone, all but the two most 
 used entries of each record, anything unused for 30 days, and the least recently used
 beyond 256 MiB.
 
-Exit 0 when every record passes, 1 when one has a problem.`,
+Exit 0 when every record passes, 1 when one has a problem.
+
+With --headline FILE and one record that passes, FILE is written with the record's
+verdict and headline table, as run --github-summary writes them, and check exits with
+the status of the run that wrote the record (0 VALID, 1 FAILED, 2 INCONCLUSIVE or
+UNVERIFIED, 3 REJECTED, 130 or 128+signal INCOMPLETE): what a CI job reports of a
+campaign comes from the record that passed, not from files the campaign could have
+written. A record with a problem writes nothing (exit 1).`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usageError("check: name at least one record")
+			}
+			if c.String("headline") != "" && c.NArg() != 1 {
+				return usageError("check --headline: name one record")
 			}
 			start := time.Now()
 			var paths []string
@@ -117,7 +132,27 @@ Exit 0 when every record passes, 1 when one has a problem.`,
 			if bad > 0 {
 				return &exitError{code: 1, msg: fmt.Sprintf("%d of %d record(s) have problems", bad, c.NArg())}
 			}
+			if f := c.String("headline"); f != "" {
+				return writeHeadline(f, c.Args().First())
+			}
 			return nil
 		},
 	}
+}
+
+// writeHeadline writes the headline of the record at path, which passed
+// check, to file, and returns the exit status of the run that wrote it.
+func writeHeadline(file, path string) error {
+	rec, err := recorder.ParseFile(path)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := recorder.Headline(&b, rec, path); err != nil {
+		return err
+	}
+	if err := safefs.WriteFile(file, b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return exitWith(rec.ExitCode())
 }

@@ -16,9 +16,21 @@
 # since they were built (pr-bench.sh runs it before and after the
 # campaign).
 #
+# pr-builds.sh --sandbox WRITABLE... -- COMMAND [ARGS...]: run COMMAND in
+# the current folder in the builds' sandbox, every file system read-only
+# but the WRITABLE paths (folders or files, which must exist), without
+# the runner's file-command variables, as SANDBOX says where no sandbox
+# works (require: exit 125 without running it; auto: run it unsandboxed
+# after a warning; none: never sandboxed). It exits with COMMAND's status.
+# pr-bench.sh runs the campaign so: the head build runs in it as an
+# engine.
+#
 # The head is the pull request's code: nothing its build runs may reach
 # the base build, the scripts, decodebench or anything the campaign uses
 # later.
+# - The script is read whole before it runs (main, at the end): a
+#   process that rewrites its file while it runs does not change what it
+#   does.
 # - The base is built first, from the base commit, then the head.
 # - Each build gets a TMPDIR and a HOME of its own (its caches are not
 #   the runner's), removed after it.
@@ -38,7 +50,7 @@
 # - A build gets none of the runner's file-command variables (GITHUB_ENV,
 #   GITHUB_OUTPUT, GITHUB_PATH, GITHUB_STATE, GITHUB_STEP_SUMMARY).
 set -euo pipefail
-usage='usage: pr-builds.sh REPO BASE HEAD DIR, or pr-builds.sh --check SUMS'
+usage='usage: pr-builds.sh REPO BASE HEAD DIR, pr-builds.sh --check SUMS, or pr-builds.sh --sandbox WRITABLE... -- COMMAND...'
 
 sha256() {
   if command -v sha256sum >/dev/null; then sha256sum "$@"; else shasum -a 256 "$@"; fi
@@ -67,90 +79,93 @@ check() {
   fi
 }
 
-if [ "${1:-}" = --check ]; then
-  check "${2:?$usage}"
-  exit
-fi
-
-repo=${1:?$usage}
-base=${2:?$usage}
-head=${3:?$usage}
-dir=${4:?$usage}
-: "${BUILD:?set BUILD to the engine's build command}"
-: "${BIN:?set BIN to the engine binary's path inside the tree}"
-case "$BIN" in
-  /* | ../* | */../* | *$'\n'*) echo "pr-builds: BIN must be a plain path inside the tree: $BIN" >&2; exit 1 ;;
-esac
-sandbox_mode=${SANDBOX:-auto}
-case "$sandbox_mode" in
-  auto | require | none) ;;
-  *) echo "pr-builds: SANDBOX must be auto, require or none, not $sandbox_mode" >&2; exit 1 ;;
-esac
-
-mkdir -p "$dir"
-dir=$(cd "$dir" && pwd)
-
 # The sandbox, run by unshare as its process namespace's first process:
-# the tree and the folder of the build's own TMPDIR and HOME stay
-# writable, every other mount is made read-only (a read-only one stays
-# so), then the build replaces it, without capabilities and unable to
-# gain any. When the build command exits, the
-# kernel kills every process left in the namespace.
+# pr-builds-sandbox CWD N WRITABLE[1..N] COMMAND...: the N writable paths
+# stay writable, every other mount is made read-only (a read-only one
+# stays so), then COMMAND runs in CWD without capabilities and unable to
+# gain any, and the sandbox exits with its status. It stays the
+# namespace's first process (reaping what COMMAND leaves); when it exits,
+# the kernel kills every process left in the namespace.
 # shellcheck disable=SC2016
 sandbox='set -eu
-tree=$1 tmp=$2 build=$3
-mount --bind "$tree" "$tree"
-mount --bind "$tmp" "$tmp"
+cwd=$1 n=$2
+shift 2
+writable=("${@:1:$n}")
+shift "$n"
+for w in "${writable[@]}"; do mount --bind "$w" "$w"; done
 while read -r _ _ _ _ mp opts _; do
   mp=${mp//\\040/ }; mp=${mp//\\011/$'"'"'\t'"'"'}; mp=${mp//\\012/$'"'"'\n'"'"'}; mp=${mp//\\134/\\}
-  case "$mp" in "$tree" | "$tmp") continue ;; esac
+  for w in "${writable[@]}"; do [ "$mp" != "$w" ] || continue 2; done
   if ! err=$(mount -o remount,bind,ro "$mp" 2>&1); then
     case ",$opts," in *,ro,*) ;; *) echo "pr-builds: cannot make $mp read-only: $err" >&2; exit 125 ;; esac
   fi
 done </proc/self/mountinfo
-cd "$tree"
-exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- sh -c "$build"'
+cd "$cwd"
+rc=0
+setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- "$@" || rc=$?
+exit "$rc"'
 
 userns=()
 [ "$(id -u)" = 0 ] || userns=(--user --map-root-user)
 
-# The runner's file-command variables, which no build gets.
+# The runner's file-command variables, which nothing sandboxed gets.
 clean=(env -u GITHUB_ENV -u GITHUB_OUTPUT -u GITHUB_PATH -u GITHUB_STATE -u GITHUB_STEP_SUMMARY)
 
-# in_sandbox TREE OWN COMMAND: COMMAND in TREE, sandboxed, its TMPDIR and
-# HOME under OWN.
+# in_sandbox CWD WRITABLE... -- COMMAND...: COMMAND in CWD, sandboxed,
+# the WRITABLE paths (their links followed) writable.
 in_sandbox() {
-  mkdir -p "$2/tmp" "$2/home"
-  "${clean[@]}" "TMPDIR=$2/tmp" "HOME=$2/home" "XDG_CACHE_HOME=$2/home/.cache" unshare ${userns[@]+"${userns[@]}"} --mount --propagation private --pid --fork --kill-child --mount-proc \
-    bash -c "$sandbox" pr-builds-sandbox "$1" "$2" "$3"
+  local cwd=$1
+  local -a w=()
+  shift
+  while [ "$1" != -- ]; do
+    w+=("$(readlink -f -- "$1")")
+    shift
+  done
+  shift
+  "${clean[@]}" unshare ${userns[@]+"${userns[@]}"} --mount --propagation private --pid --fork --kill-child --mount-proc \
+    bash -c "$sandbox" pr-builds-sandbox "$cwd" "${#w[@]}" "${w[@]}" "$@"
 }
 
-# A sandbox is used when it works: writing outside its tree must fail.
+# choose_sandbox UNSANDBOXED REFUSED: set use_sandbox when a sandbox
+# works (writing outside its writable folder must fail); where none does,
+# warn that what runs runs UNSANDBOXED, or fail saying REFUSED when
+# SANDBOX=require.
 use_sandbox=
-if [ "$sandbox_mode" != none ]; then
-  probe=$dir/.sandbox-probe
+choose_sandbox() {
+  [ "$sandbox_mode" != none ] || return 0
+  local probe
+  probe=$(mktemp -d "${TMPDIR:-/tmp}/pr-builds-probe.XXXXXX")
   mkdir -p "$probe/tree" "$probe/tmp"
   if command -v unshare >/dev/null && command -v setpriv >/dev/null &&
-    in_sandbox "$probe/tree" "$probe/tmp" ": >ok && ! (: >../outside)" 2>/dev/null &&
+    in_sandbox "$probe/tree" "$probe/tree" "$probe/tmp" -- sh -c ": >ok && ! (: >../outside)" 2>/dev/null &&
     [ -e "$probe/tree/ok" ] && [ ! -e "$probe/outside" ]; then
     use_sandbox=1
   fi
   rm -rf "$probe"
   if [ -z "$use_sandbox" ] && [ "$sandbox_mode" = require ]; then
-    echo "pr-builds: SANDBOX=require, and no build sandbox works here (it needs unshare and setpriv from util-linux, and user namespaces for a runner that is not root); nothing was built" >&2
-    exit 1
+    echo "pr-builds: SANDBOX=require, and no build sandbox works here (it needs unshare and setpriv from util-linux, and user namespaces for a runner that is not root); $2" >&2
+    return 1
   elif [ -z "$use_sandbox" ]; then
-    echo "pr-builds: warning: no build sandbox works here: the builds run unsandboxed, checked only by their hashes (SANDBOX=require refuses instead)" >&2
+    echo "pr-builds: warning: no build sandbox works here: $1 (SANDBOX=require refuses instead)" >&2
   fi
-fi
+}
+
+# sandboxed WRITABLE... -- COMMAND...: pr-builds.sh --sandbox.
+sandboxed() {
+  choose_sandbox "it runs unsandboxed" "nothing was run" || return 125
+  if [ -n "$use_sandbox" ]; then
+    in_sandbox "$PWD" "$@"
+    return
+  fi
+  while [ "$1" != -- ]; do shift; done
+  shift
+  "${clean[@]}" "$@"
+}
 
 # Unsandboxed, a process namespace of its own still ends every process a
-# build left, where one can be made.
+# build left, where one can be made (main sets use_pidns).
 pidns=(unshare ${userns[@]+"${userns[@]}"} --mount --pid --fork --kill-child --mount-proc)
 use_pidns=
-if [ -z "$use_sandbox" ] && command -v unshare >/dev/null && "${pidns[@]}" true 2>/dev/null; then
-  use_pidns=1
-fi
 
 # reap PID MARKER: kill what a build without a process namespace left:
 # its process group (and session, where it has its own), and every
@@ -184,7 +199,7 @@ build() {
   mkdir -p "$tmp/tmp" "$tmp/home"
   local -a own=("TMPDIR=$tmp/tmp" "HOME=$tmp/home" "XDG_CACHE_HOME=$tmp/home/.cache")
   if [ -n "$use_sandbox" ]; then
-    in_sandbox "$tree" "$tmp" "$BUILD" || rc=$?
+    in_sandbox "$tree" "$tree" "$tmp" -- env "${own[@]}" sh -c "$BUILD" || rc=$?
   elif [ -n "$use_pidns" ]; then
     (cd "$tree" && exec "${clean[@]}" "${own[@]}" "${pidns[@]}" sh -c "$BUILD") || rc=$?
   else
@@ -205,31 +220,69 @@ build() {
   return "$rc"
 }
 
-sums=$dir/builds.sha256
-: >"$sums"
-vars=()
-for side in base head; do
-  if [ "$side" = base ]; then rev=$base; else rev=$head; fi
-  sha=$(git -C "$repo" rev-parse --verify --end-of-options "$rev^{commit}")
-  tree=$dir/$side
-  git -C "$repo" worktree add --force --detach "$tree" "$sha" >&2
-  echo "pr-builds: building $side ($sha) in $tree${use_sandbox:+, sandboxed}" >&2
-  if ! build "$tree" >&2; then
-    echo "pr-builds: the $side build ($sha) failed" >&2
-    exit 1
+# builds REPO BASE HEAD DIR: build both sides, print their variables.
+builds() {
+  local repo=${1:?$usage} base=${2:?$usage} head=${3:?$usage} dir=${4:?$usage}
+  local sums side rev sha tree upper hash
+  local -a vars=()
+  : "${BUILD:?set BUILD to the engine's build command}"
+  : "${BIN:?set BIN to the engine binary's path inside the tree}"
+  case "$BIN" in
+    /* | ../* | */../* | *$'\n'*) echo "pr-builds: BIN must be a plain path inside the tree: $BIN" >&2; exit 1 ;;
+  esac
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd -P)
+  choose_sandbox "the builds run unsandboxed, checked only by their hashes" "nothing was built" || exit 1
+  if [ -z "$use_sandbox" ] && command -v unshare >/dev/null && "${pidns[@]}" true 2>/dev/null; then
+    use_pidns=1
   fi
-  if [ ! -x "$tree/$BIN" ]; then
-    echo "pr-builds: the $side build ($sha) left no executable $BIN" >&2
-    exit 1
-  fi
-  manifest "$tree" >>"$sums"
-  # Every build so far is as it was built: the base, after the head's.
-  if ! check "$sums"; then
-    echo "pr-builds: a build changed while the $side was built ($sha): nothing is measured" >&2
-    exit 1
-  fi
-  upper=$(printf '%s' "$side" | tr '[:lower:]' '[:upper:]')
-  read -r hash _ < <(sha256 <"$tree/$BIN")
-  vars+=("${upper}_BIN=$tree/$BIN" "${upper}_SRC=$tree" "${upper}_SHA256=$hash")
-done
-printf '%s\n' "${vars[@]}" "BUILD_SUMS=$sums"
+  sums=$dir/builds.sha256
+  : >"$sums"
+  for side in base head; do
+    if [ "$side" = base ]; then rev=$base; else rev=$head; fi
+    sha=$(git -C "$repo" rev-parse --verify --end-of-options "$rev^{commit}")
+    tree=$dir/$side
+    git -C "$repo" worktree add --force --detach "$tree" "$sha" >&2
+    echo "pr-builds: building $side ($sha) in $tree${use_sandbox:+, sandboxed}" >&2
+    if ! build "$tree" >&2; then
+      echo "pr-builds: the $side build ($sha) failed" >&2
+      exit 1
+    fi
+    if [ ! -x "$tree/$BIN" ]; then
+      echo "pr-builds: the $side build ($sha) left no executable $BIN" >&2
+      exit 1
+    fi
+    manifest "$tree" >>"$sums"
+    # Every build so far is as it was built: the base, after the head's.
+    if ! check "$sums"; then
+      echo "pr-builds: a build changed while the $side was built ($sha): nothing is measured" >&2
+      exit 1
+    fi
+    upper=$(printf '%s' "$side" | tr '[:lower:]' '[:upper:]')
+    read -r hash _ < <(sha256 <"$tree/$BIN")
+    vars+=("${upper}_BIN=$tree/$BIN" "${upper}_SRC=$tree" "${upper}_SHA256=$hash")
+  done
+  printf '%s\n' "${vars[@]}" "BUILD_SUMS=$sums"
+}
+
+main() {
+  sandbox_mode=${SANDBOX:-auto}
+  case "$sandbox_mode" in
+    auto | require | none) ;;
+    *) echo "pr-builds: SANDBOX must be auto, require or none, not $sandbox_mode" >&2; exit 1 ;;
+  esac
+  case "${1:-}" in
+    --check) check "${2:?$usage}" ;;
+    --sandbox)
+      shift
+      local a
+      for a; do [ "$a" != -- ] || break; done
+      [ "${a:-}" = -- ] && [ "${!#}" != -- ] || { echo "$usage" >&2; exit 2; }
+      sandboxed "$@"
+      ;;
+    *) builds "$@" ;;
+  esac
+}
+
+# Read whole before anything runs: nothing after this line is read.
+main "$@"; exit

@@ -183,25 +183,29 @@ func TestPRBuildsFailure(t *testing.T) {
 	}
 }
 
-// pr-bench.sh keeps the headline decodebench writes, appends it to the job
-// summary and hands it and the exit code to the next job, and exits 0 so
-// that the record is uploaded whatever the verdict. decodebench is a stub
-// here: the script's part is the plumbing, the campaign is decodebench's.
+// pr-bench.sh takes the verdict and headline from the record the
+// campaign left, through decodebench check --headline, appends the
+// headline to the job summary, hands it and check's exit code (the
+// record's run's) to the next job, and exits 0 so that the record is
+// uploaded whatever the verdict. decodebench is a stub here: the script's
+// part is the plumbing, the campaign is decodebench's.
 func TestPRBench(t *testing.T) {
 	for _, code := range []string{"0", "1", "2", "3"} {
 		dir := t.TempDir()
 		stub := filepath.Join(dir, "decodebench")
-		if err := execfile.Write(stub, []byte("#!/bin/sh\necho \"$@\" > \""+dir+"/args\"\nprintf '# VALID\\n| arm | x |\\nEOF\\n' >> \"$GITHUB_STEP_SUMMARY\"\nexit "+code+"\n"), 0o755); err != nil {
+		script := "#!/bin/sh\ncase $1 in\nrun) echo \"$@\" > \"" + dir + "/args\"; echo record > \"$3/r.md\" ;;\n" +
+			"check) [ \"$4\" = \"$3\" ] || printf '# VALID\\n| arm | x |\\nEOF\\n' > \"$4\"; exit " + code + " ;;\nesac\n"
+		if err := execfile.Write(stub, []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		summary, output := filepath.Join(dir, "summary.md"), filepath.Join(dir, "output")
 		out := filepath.Join(dir, "results")
-		_, stderr, err := runScript(t, []string{"DECODEBENCH=" + stub, "GITHUB_STEP_SUMMARY=" + summary, "GITHUB_OUTPUT=" + output}, "pr-bench.sh", out, "llamacpp-builds", "--set", "a=b")
+		_, stderr, err := runScript(t, []string{"SANDBOX=none", "DECODEBENCH=" + stub, "GITHUB_STEP_SUMMARY=" + summary, "GITHUB_OUTPUT=" + output}, "pr-bench.sh", out, "llamacpp-builds", "--set", "a=b")
 		if err != nil {
 			t.Fatalf("exit %s: pr-bench.sh failed: %v\n%s", code, err, stderr)
 		}
 		args, _ := os.ReadFile(filepath.Join(dir, "args"))
-		if got := strings.TrimSpace(string(args)); got != "run --out "+out+" --github-summary --set a=b -- llamacpp-builds" {
+		if got := strings.TrimSpace(string(args)); !regexp.MustCompile(`^run --out ` + regexp.QuoteMeta(out) + ` --github-summary=/\S+/run-headline.md --set a=b -- llamacpp-builds$`).MatchString(got) {
 			t.Errorf("decodebench ran with %q", got)
 		}
 		s, _ := os.ReadFile(summary)
@@ -278,12 +282,12 @@ func TestPRBenchRecordNamesTheBuilds(t *testing.T) {
 	dir := t.TempDir()
 	stub := filepath.Join(dir, "decodebench")
 	// A record naming the base's hash only.
-	if err := execfile.Write(stub, []byte("#!/bin/sh\nprintf '| sha256 | aaa |\\n' > \"$3/r.md\"\nprintf '# VALID\\n' >> \"$GITHUB_STEP_SUMMARY\"\n"), 0o755); err != nil {
+	if err := execfile.Write(stub, []byte("#!/bin/sh\ncase $1 in\nrun) printf '| sha256 | aaa |\\n' > \"$3/r.md\" ;;\ncheck) printf '# VALID\\n' > \"$4\" ;;\nesac\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	output := filepath.Join(dir, "output")
 	out := filepath.Join(dir, "results")
-	_, stderr, err := runScript(t, []string{"DECODEBENCH=" + stub, "GITHUB_OUTPUT=" + output, "BASE_SHA256=aaa", "HEAD_SHA256=bbb"}, "pr-bench.sh", out, "llamacpp-builds")
+	_, stderr, err := runScript(t, []string{"SANDBOX=none", "DECODEBENCH=" + stub, "GITHUB_OUTPUT=" + output, "BASE_SHA256=aaa", "HEAD_SHA256=bbb"}, "pr-bench.sh", out, "llamacpp-builds")
 	if err != nil {
 		t.Fatalf("pr-bench.sh: %v\n%s", err, stderr)
 	}

@@ -160,21 +160,28 @@ func (w *workflowJob) run(overrides map[string]string) (failed, log string) {
 }
 
 // installStub puts the stub decodebench where the install step puts
-// decodebench. For run (any other command does nothing), it logs the sha256 of the base binary it was handed and
-// its arguments, says VALID, and writes a record naming the hashes of
-// both binaries, as the record's engine sections would.
+// decodebench. For run, it logs the sha256 of the base binary it was
+// handed and its arguments (in its out folder, results/stub.log) and
+// writes a record naming the hashes of both binaries, as the record's
+// engine sections would; check says the record is VALID; any other
+// command does nothing.
 func (w *workflowJob) installStub() {
 	bin := filepath.Join(w.temp, "bin", "decodebench")
 	os.MkdirAll(filepath.Dir(bin), 0o755)
 	stub := `#!/bin/sh
-# Only a campaign measures; the site step's decodebench site reads records.
-[ "$1" = run ] || exit 0
+# Only a campaign measures (it may run sandboxed: its log is in its out
+# folder); check passes the record it wrote; the site step's decodebench
+# site reads records.
+case $1 in
+run) ;;
+check) printf '# VALID\nhead +99.3%% decode tok/s\n' > "$4"; exit 0 ;;
+*) exit 0 ;;
+esac
 base=$(sha256sum "$BASE_BIN" | cut -d' ' -f1)
 head=$(sha256sum "$HEAD_BIN" | cut -d' ' -f1)
-printf 'base=%s args=%s\n' "$base" "$*" >> "$STUB_LOG"
 mkdir -p "$3"
+printf 'base=%s args=%s\n' "$base" "$*" >> "$3/stub.log"
 printf '# record\n| sha256 | %s |\n| sha256 | %s |\n' "$base" "$head" > "$3/builds-x-2026-01-01.md"
-printf '# VALID\nhead +99.3%% decode tok/s\n' >> "$GITHUB_STEP_SUMMARY"
 `
 	if err := execfile.Write(bin, []byte(stub), 0o755); err != nil {
 		w.t.Fatal(err)
@@ -268,13 +275,13 @@ func TestPRWorkflowTamper(t *testing.T) {
 			workspace, base, head := tamperRepo(t)
 			temp, shared := t.TempDir(), t.TempDir()
 			os.WriteFile(filepath.Join(shared, "cache"), []byte("clean\n"), 0o644)
-			stubLog := filepath.Join(t.TempDir(), "decodebench.log")
+			stubLog := filepath.Join(workspace, "results", "stub.log")
 			benign := filepath.Join(t.TempDir(), "engine")
 			execfile.Write(benign, []byte("#!/bin/sh\necho base\n"), 0o755)
 			builds := filepath.Join(temp, "builds")
 			baseBin := filepath.Join(builds, "base", "out", "engine")
 			w := &workflowJob{t: t, workspace: workspace, temp: temp,
-				env:     map[string]string{"SHARED_CACHE": shared, "STUB_LOG": stubLog},
+				env:     map[string]string{"SHARED_CACHE": shared},
 				outputs: map[string]map[string]string{},
 				exprs: map[string]string{
 					"github.event.pull_request.base.sha": base,
