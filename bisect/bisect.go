@@ -168,7 +168,10 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Outcome, error) {
 			DataDir: filepath.ToSlash(filepath.Join("data", filepath.Base(dataDir))),
 		},
 	}
-	b := &bisector{st: st, dataDir: dataDir, sumPath: sumPath, opt: opt}
+	// The clock starts before the first save: the state never counts the
+	// time since the zero time (a bisect killed in its first step could
+	// never resume, out of time at once).
+	b := &bisector{st: st, dataDir: dataDir, sumPath: sumPath, opt: opt, started: time.Now()}
 	b.setBuild(cfg.Build)
 	if err := b.save(); err != nil {
 		return nil, err
@@ -190,7 +193,9 @@ func (b *bisector) setBuild(cmd string) {
 // context ends. Nothing is built until a campaign is to run: resuming a
 // finished bisect, or one whose pending step was decided, builds nothing.
 func (b *bisector) search(ctx context.Context) (*Outcome, error) {
-	b.started = time.Now()
+	if b.started.IsZero() {
+		b.started = time.Now()
+	}
 	sum := &b.st.Summary
 	for {
 		if sum.Pending == nil {
@@ -281,7 +286,14 @@ func (b *bisector) stopped(ctx context.Context, err error) (*Outcome, error) {
 		err, b.sumPath, b.dataDir, b.dataDir)
 }
 
-func (b *bisector) elapsed() float64 { return b.st.Elapsed + time.Since(b.started).Seconds() }
+// elapsed is the seconds spent over every run of the bisect: the state's
+// and this process's since its clock started (none before it has).
+func (b *bisector) elapsed() float64 {
+	if b.started.IsZero() {
+		return b.st.Elapsed
+	}
+	return b.st.Elapsed + time.Since(b.started).Seconds()
+}
 
 // save writes the state and the summary (its outcome as the steps so far
 // give it, and the build logs' hashes).

@@ -25,6 +25,9 @@ func (p *ResumePlan) WritePlan(w io.Writer) {
 		return
 	}
 	fmt.Fprintf(w, "Resuming the bisect %s (%d of %d commits measured) would:\n", t(p.SummaryPath), len(sum.Steps), len(sum.Commits))
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "  note: %s\n", t(n))
+	}
 	work := fmt.Sprintf("the bisect's own work folder %s, which holds the good commit's worktree", t(p.st.WorkDir))
 	if !p.ReuseWork {
 		work = fmt.Sprintf("a new temporary folder (the bisect's own, %s, no longer holds the good commit's worktree)", t(p.st.WorkDir))

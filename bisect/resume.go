@@ -34,6 +34,8 @@ type ResumePlan struct {
 	// commit's worktree, as its repository lists it; otherwise Run puts
 	// the worktrees in a new temporary folder.
 	ReuseWork bool
+	// Notes say what the resume corrects in the state before it goes on.
+	Notes []string
 
 	st    *state
 	raw   []byte
@@ -76,6 +78,7 @@ func PrepareResume(ctx context.Context, dataDir, build string) (*ResumePlan, err
 	if p.Scenario, err = p.checkScenario(); err != nil {
 		return nil, err
 	}
+	p.clampElapsed()
 	p.ReuseWork = registeredWorktree(ctx, st.Source, filepath.Join(st.WorkDir, "reference"), st.Summary.Good)
 	return p, nil
 }

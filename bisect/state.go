@@ -216,6 +216,31 @@ func checkLog(log, name string) error {
 	return nil
 }
 
+// maxElapsed is more time than a bisect spends: a state that says it
+// spent more was written by one killed in its first step before its
+// clock had started (the time since the zero time, 292 years).
+const maxElapsed = 366 * 24 * 3600
+
+// clampElapsed takes an implausible time spent (over maxElapsed) as the
+// time the steps recorded, and says so: the bisect can resume, where it
+// would otherwise be out of time at once, every time.
+func (p *ResumePlan) clampElapsed() {
+	sum := &p.st.Summary
+	if p.st.Elapsed <= maxElapsed {
+		return
+	}
+	spent := sum.ReferenceBuild.Seconds
+	steps := sum.Steps
+	if sum.Pending != nil {
+		steps = append(append([]schema.BisectStep{}, steps...), *sum.Pending)
+	}
+	for _, s := range steps {
+		spent += s.Seconds
+	}
+	p.Notes = append(p.Notes, fmt.Sprintf("the state says %.0f s were spent, more than a bisect spends (one killed in its first step wrote that): --max-time counts %.1f s instead, the time its steps recorded", p.st.Elapsed, spent))
+	p.st.Elapsed = spent
+}
+
 // plainName is one file name: no folder, not hidden, clean.
 func plainName(name string) bool {
 	return name != "" && !strings.ContainsAny(name, `/\`) && !strings.HasPrefix(name, ".") && path.Clean(name) == name
