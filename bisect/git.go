@@ -82,13 +82,15 @@ func resolve(ctx context.Context, repo, rev string) (string, error) {
 }
 
 // rangeCommits lists the commits after good up to and including bad,
-// oldest first, along bad's first-parent line. good must be an ancestor
-// of bad.
+// oldest first, along bad's first-parent line. good must be on that line:
+// an ancestor of bad that joined it by a merge (a release branch merged
+// back) is refused, since the first-parent commits before the merge do
+// not descend from it and the search would take them for good unmeasured.
 func rangeCommits(ctx context.Context, repo, good, bad string) ([]schema.BisectCommit, error) {
 	if _, err := git(ctx, repo, "merge-base", "--is-ancestor", good, bad); err != nil {
-		return nil, fmt.Errorf("the good revision %.12s is not an ancestor of the bad one %.12s", good, bad)
+		return nil, fmt.Errorf("the good revision %.12s is not an ancestor of the bad one %.12s (git merge-base GOOD BAD names the commit they share, a good revision to give)", good, bad)
 	}
-	out, err := git(ctx, repo, "log", "--no-show-signature", "--reverse", "--first-parent", "--ancestry-path", "--format=%H%x00%s", good+".."+bad)
+	out, err := git(ctx, repo, "log", "--no-show-signature", "--reverse", "--first-parent", "--format=%H%x00%P%x00%s", good+".."+bad)
 	if err != nil {
 		return nil, err
 	}
@@ -97,13 +99,31 @@ func rangeCommits(ctx context.Context, repo, good, bad string) ([]schema.BisectC
 		if l == "" {
 			continue
 		}
-		sha, subj, _ := strings.Cut(l, "\x00")
+		sha, rest, _ := strings.Cut(l, "\x00")
+		parents, subj, _ := strings.Cut(rest, "\x00")
+		if len(cs) == 0 {
+			if first, _, _ := strings.Cut(parents, " "); first != good {
+				return nil, notOnFirstParentLine(good, bad, first)
+			}
+		}
 		cs = append(cs, schema.BisectCommit{SHA: sha, Subject: subj})
 	}
 	if len(cs) == 0 || cs[len(cs)-1].SHA != bad {
 		return nil, fmt.Errorf("no commits from %.12s to %.12s along the first-parent line", good, bad)
 	}
 	return cs, nil
+}
+
+// notOnFirstParentLine is the refusal of a good revision that is not on
+// bad's first-parent line, naming the last commit of that line that is
+// in good's history (fork, none when the line has no such commit).
+func notOnFirstParentLine(good, bad, fork string) error {
+	msg := fmt.Sprintf("the good revision %.12s is not on the first-parent line of the bad one %.12s: ", good, bad) +
+		"it joined that line by a merge (a release branch merged back), and the commits of the line before the merge do not descend from it"
+	if fork == "" {
+		return errors.New(msg)
+	}
+	return fmt.Errorf("%s; give as the good revision the commit of the line it branched off from, %.12s (git merge-base GOOD FIRST-PARENT-OF-THE-MERGE names it), once it is known not to have the regression", msg, fork)
 }
 
 // addWorktree checks the commit out, detached, into its own worktree at

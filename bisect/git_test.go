@@ -117,3 +117,43 @@ func TestGitRunsNothingTheRepositoryNames(t *testing.T) {
 		t.Errorf("the repository's configuration ran %d time(s):\n%s", strings.Count(string(b), "\n"), b)
 	}
 }
+
+// A good revision on a release branch merged back into the bad one's
+// line is refused, naming the commit of the line it branched off: the
+// line's commits before the merge do not descend from it, and the search
+// named the merge, taking the commit before it for good unmeasured. A
+// good revision on the line gives every commit after it.
+func TestRangeRefusesAGoodRevisionMergedIn(t *testing.T) {
+	repo := t.TempDir()
+	gitT(t, repo, "init", "-q", "-b", "main")
+	commit := func(msg string) string {
+		gitT(t, repo, "commit", "-q", "--allow-empty", "-m", msg)
+		return gitT(t, repo, "rev-parse", "HEAD")
+	}
+	c1 := commit("c1")
+	gitT(t, repo, "checkout", "-q", "-b", "release")
+	r1 := commit("r1: v1.4")
+	gitT(t, repo, "checkout", "-q", "main")
+	c2, c3 := commit("c2"), commit("c3: the regression")
+	gitT(t, repo, "merge", "-q", "--no-ff", "-m", "merge release", "release")
+	merge := gitT(t, repo, "rev-parse", "HEAD")
+	ctx := context.Background()
+	_, err := rangeCommits(ctx, repo, r1, merge)
+	if err == nil || !strings.Contains(err.Error(), "is not on the first-parent line") || !strings.Contains(err.Error(), c1[:12]) {
+		t.Errorf("good on a branch merged back: %v", err)
+	}
+	cs, err := rangeCommits(ctx, repo, c1, merge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range cs {
+		got = append(got, c.SHA)
+	}
+	if want := []string{c2, c3, merge}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("range from c1: %v, want %v", got, want)
+	}
+	if _, err := rangeCommits(ctx, repo, merge, c3); err == nil || !strings.Contains(err.Error(), "git merge-base GOOD BAD") {
+		t.Errorf("good not an ancestor: %v", err)
+	}
+}
