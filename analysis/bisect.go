@@ -70,7 +70,8 @@ func Slowdown(c schema.BisectCampaign) (point, worst float64) {
 // ConcludeBisect says where the steps' classes leave the search over
 // commits (oldest first, the bad revision last). Until the bad revision is
 // measured the search is unfinished, among every commit; it must be bad,
-// else the search has nothing to find. Then the first bad commit lies
+// else the search has nothing to search from: it is not slower (good),
+// did not build, or stayed undecided, each its own outcome. Then the first bad commit lies
 // after the last good one before the earliest bad one and at or before
 // that bad one; it is found when no commit is left between them, and
 // among several when only skipped commits are. Otherwise the search is
@@ -83,7 +84,13 @@ func ConcludeBisect(commits []string, classes map[string]schema.BisectClass) sch
 	if _, tested := classes[commits[n-1]]; !tested {
 		return schema.BisectOutcome{Result: schema.Unfinished, Among: append([]string{}, commits...)}
 	}
-	if classes[commits[n-1]] != schema.ClassBad {
+	switch classes[commits[n-1]] {
+	case schema.ClassBad:
+	case schema.ClassBuildFailed:
+		return schema.BisectOutcome{Result: schema.BadBuildFailed}
+	case schema.ClassUndecided:
+		return schema.BisectOutcome{Result: schema.BadUndecided}
+	default:
 		return schema.BisectOutcome{Result: schema.BadNotBad}
 	}
 	lo, hi := BisectRange(commits, classes)

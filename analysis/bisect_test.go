@@ -60,7 +60,10 @@ func TestConcludeBisect(t *testing.T) {
 	}{
 		{map[string]schema.BisectClass{}, schema.Unfinished, "", 4},
 		{map[string]schema.BisectClass{"d": G}, schema.BadNotBad, "", 0},
-		{map[string]schema.BisectClass{"d": U}, schema.BadNotBad, "", 0},
+		// A bad revision that did not build, or stayed undecided, was not
+		// found not slower: each is its own outcome.
+		{map[string]schema.BisectClass{"d": U}, schema.BadUndecided, "", 0},
+		{map[string]schema.BisectClass{"d": schema.ClassBuildFailed}, schema.BadBuildFailed, "", 0},
 		{map[string]schema.BisectClass{"d": B}, schema.Unfinished, "", 4},
 		{map[string]schema.BisectClass{"d": B, "b": G, "c": G}, schema.FoundFirstBad, "d", 1},
 		{map[string]schema.BisectClass{"d": B, "b": B, "a": G}, schema.FoundFirstBad, "b", 1},

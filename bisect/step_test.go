@@ -84,14 +84,38 @@ func TestStepBuildFailureSkips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Outcome.Result != schema.BadNotBad || len(got.Files) != 1 || got.Files[0].Path != "builds/"+sha[:12]+".log" {
+	if got.Outcome.Result != schema.BadBuildFailed || len(got.Files) != 1 || got.Files[0].Path != "builds/"+sha[:12]+".log" {
 		t.Errorf("outcome %s, files %v", got.Outcome.Result, got.Files)
+	}
+	// The bad revision did not build: it was never measured, and the
+	// summary does not say it is not slower.
+	if !strings.Contains(string(src), "did not build (its step's build log says why): it was not measured") || strings.Contains(string(src), "no regression") {
+		t.Errorf("the summary does not say the bad revision did not build:\n%s", src)
 	}
 	if state, _ := os.ReadFile(filepath.Join(dataDir, StateFile)); strings.Contains(string(state), "s3cr3t") || !strings.Contains(string(state), "API_TOKEN=[redacted]") {
 		t.Errorf("the state holds the secret, or not the masked command:\n%s", state)
 	}
 	for _, p := range review.Check(b.sumPath) {
 		t.Errorf("check: %s", p)
+	}
+	// A summary written before bad-did-not-build existed says
+	// bad-not-slower for it: it still passes check, as it was written.
+	legacy := st.Summary
+	legacy.Outcome.Result = schema.BadNotBad
+	var old bytes.Buffer
+	if err := recorder.BisectMarkdown(&old, &legacy); err != nil {
+		t.Fatal(err)
+	}
+	legacyState := *st
+	legacyState.Summary = legacy
+	if err := writeState(dataDir, &legacyState); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b.sumPath, old.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range review.Check(b.sumPath) {
+		t.Errorf("check of a summary saying bad-not-slower for a bad revision that did not build, as they were written: %s", p)
 	}
 	// The log edited afterwards, and a class the build does not give:
 	// check finds both.
@@ -107,7 +131,7 @@ func TestStepBuildFailureSkips(t *testing.T) {
 		t.Fatal(err)
 	}
 	probs := fmt.Sprint(review.Check(b.sumPath))
-	for _, want := range []string{"changed after the summary was written", "the build failed, so the commit is build-failed", "outcome bad-not-slower"} {
+	for _, want := range []string{"changed after the summary was written", "the build failed, so the commit is build-failed", "outcome bad-did-not-build"} {
 		if !strings.Contains(probs, want) {
 			t.Errorf("check found %s, want a problem saying %q", probs, want)
 		}

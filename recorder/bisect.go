@@ -84,6 +84,10 @@ func bisectResultTitle(r schema.BisectResult) string {
 		return "first bad commit among skipped commits"
 	case schema.BadNotBad:
 		return "the bad revision is not slower"
+	case schema.BadBuildFailed:
+		return "the bad revision did not build"
+	case schema.BadUndecided:
+		return "the bad revision is undecided"
 	case schema.OutOfTime:
 		return "out of time"
 	}
@@ -101,6 +105,11 @@ func BisectOutcomeText(b *schema.Bisect) string {
 		return fmt.Sprintf("The first bad commit is one of %s: the commits between were skipped (%d step(s)).", shortList(o.Among), n)
 	case schema.BadNotBad:
 		return fmt.Sprintf("The bad revision %s was not found slower than the good one by %s or more: there is no regression to search for (%d step(s)).", code(short(b.Bad)), pct.Exact(b.Threshold), n)
+	case schema.BadBuildFailed:
+		return fmt.Sprintf("The bad revision %s did not build (its step's build log says why): it was not measured, so there is no slower end to search from (%d step(s)).", code(short(b.Bad)), n)
+	case schema.BadUndecided:
+		return fmt.Sprintf("The bad revision %s stayed undecided: its campaigns neither showed it slower than the good one by %s or more nor ruled that out, so there is no slower end to search from (%d step(s)).",
+			code(short(b.Bad)), pct.Exact(b.Threshold), n)
 	case schema.OutOfTime:
 		return fmt.Sprintf("Out of time after %d step(s): the first bad commit is one of %s.", n, shortList(o.Among))
 	}

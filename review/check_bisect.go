@@ -173,6 +173,10 @@ func checkBisect(summaryPath string, src []byte, links *identityMemo) []Problem 
 	if b.Outcome.Result == schema.OutOfTime && fresh.Result == schema.Unfinished {
 		fresh.Result = schema.OutOfTime
 	}
+	if b.Outcome.Result == schema.BadNotBad && (fresh.Result == schema.BadBuildFailed || fresh.Result == schema.BadUndecided) {
+		// Written before those outcomes existed: bad-not-slower said them.
+		fresh.Result = schema.BadNotBad
+	}
 	if fresh.Result != b.Outcome.Result || fresh.FirstBad != b.Outcome.FirstBad || !slices.Equal(fresh.Among, b.Outcome.Among) {
 		add("Summary", "outcome %s %.12s, but the steps' classes give %s %.12s (among %d commit(s))", b.Outcome.Result, b.Outcome.FirstBad, fresh.Result, fresh.FirstBad, len(fresh.Among))
 	}

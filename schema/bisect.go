@@ -160,8 +160,15 @@ const (
 	FoundFirstBad BisectResult = "found"
 	// AmbiguousSkipped: skipped commits leave several candidates.
 	AmbiguousSkipped BisectResult = "ambiguous"
-	// BadNotBad: the bad revision was not found slower than the good one.
+	// BadNotBad: the bad revision was not found slower than the good one
+	// (it measured good; summaries written before BadBuildFailed and
+	// BadUndecided existed say it for those too).
 	BadNotBad BisectResult = "bad-not-slower"
+	// BadBuildFailed: the bad revision did not build: it was not measured.
+	BadBuildFailed BisectResult = "bad-did-not-build"
+	// BadUndecided: the bad revision's campaigns neither showed it slower
+	// by the threshold nor ruled that out.
+	BadUndecided BisectResult = "bad-undecided"
 	// OutOfTime: --max-time ran out before the search ended.
 	OutOfTime BisectResult = "out-of-time"
 	// Unfinished: the bisect was interrupted; resume it.

@@ -44,7 +44,8 @@ build command is given again with --build (the same command) or --yes. A finishe
 resume builds, runs and writes nothing.
 
 Exit codes: 0 first bad commit found, 2 the search ended without one (only skipped commits
-left, the bad revision not slower, or --max-time reached), 1 error, 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP).`,
+left, the bad revision not slower, did not build or stayed undecided, or --max-time reached),
+1 error, 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "source", Value: ".", Usage: "the engine's git repository (`DIR`); only read"},
 			&cli.StringFlag{Name: "good", Usage: "a revision without the regression"},
