@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"time"
 
 	"github.com/decodebench/decodebench/engine"
@@ -52,7 +53,9 @@ func build(ctx context.Context, dataDir, worktree, command, logName string, r *r
 	cmd := exec.Command("sh", "-c", command)
 	cmd.Dir, cmd.Env = worktree, engine.Inherited()
 	start := time.Now()
-	leftovers, err := engine.RunTree(ctx, cmd, out, timeout)
+	// The worktree is a folder of the work folder, which holds the pid
+	// file of the build running now (a resume after a kill -9 reaps it).
+	leftovers, err := engine.RunTreeRecorded(ctx, cmd, out, timeout, filepath.Join(filepath.Dir(worktree), buildPIDFile))
 	res.Seconds = roundSeconds(time.Since(start))
 	// Through the data folder, never through a link (safefs).
 	text := out.String()

@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -137,5 +140,110 @@ func TestResumeClampsAnImplausibleElapsed(t *testing.T) {
 	}
 	if e := elapsedOf(t, res.DataDir); e > 60 {
 		t.Errorf("the resume saved %v s spent", e)
+	}
+}
+
+// The helper process of TestResumeAfterKill9: a bisect killed with
+// SIGKILL during its first build.
+func TestKilledBisectHelper(t *testing.T) {
+	if os.Getenv("BISECT_KILL_HELPER") == "" {
+		t.Skip("the helper of TestResumeAfterKill9")
+	}
+	_, _ = Run(context.Background(), Config{Source: os.Getenv("BISECT_REPO"), Good: "HEAD~2", Bad: "HEAD", Build: os.Getenv("BISECT_BUILD"), Threshold: 0.05, MaxTime: time.Hour,
+		Scenario: "llamacpp-bisect", WorkDir: os.Getenv("BISECT_WORK")}, Options{Harness: harness.Options{OutDir: os.Getenv("BISECT_OUT"), Hardware: "test", Date: "2026-01-02"}})
+}
+
+// groupRuns reports whether a process of the group pgid runs (a zombie
+// does not).
+func groupRuns(pgid int) bool {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		_, rest, _ := strings.Cut(string(b), ") ")
+		if fields := strings.Fields(rest); len(fields) > 2 && fields[0] != "Z" && fields[2] == strconv.Itoa(pgid) {
+			return true
+		}
+	}
+	return false
+}
+
+// A bisect killed with SIGKILL during a build leaves the build running,
+// its worktree checked out and registered in the repository, and its work
+// folder. The resume kills that build, removes the worktree (the
+// repository no longer lists it) and the work folder it no longer uses,
+// and its plan says so; the time spent is the dead run's, not 292 years.
+func TestResumeAfterKill9(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc")
+	}
+	repo := threeCommits(t)
+	dir := t.TempDir()
+	out, work := filepath.Join(dir, "out"), filepath.Join(dir, "work")
+	pidFile, stop := filepath.Join(dir, "build.pid"), filepath.Join(dir, "stop")
+	build := "test -f " + stop + " && exit 3; echo $$ > " + pidFile + ".tmp; mv " + pidFile + ".tmp " + pidFile + "; sleep 300; exit 0"
+	helper := exec.Command(os.Args[0], "-test.run=^TestKilledBisectHelper$")
+	helper.Env = append(os.Environ(), "BISECT_KILL_HELPER=1", "BISECT_REPO="+repo, "BISECT_BUILD="+build, "BISECT_WORK="+work, "BISECT_OUT="+out)
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if b, err := os.ReadFile(pidFile); err == nil {
+			pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = helper.Process.Kill()
+			t.Fatal("the helper's build did not start")
+		}
+	}
+	_ = helper.Process.Kill()
+	_ = helper.Wait()
+	defer syscall.Kill(-pid, syscall.SIGKILL)
+	// The build's shell may die with its bisect (the parent-death
+	// signal); what it started lives on in its group.
+	if !groupRuns(pid) {
+		t.Fatal("nothing of the build outlived its bisect: nothing to reap")
+	}
+	if wt := gitT(t, repo, "worktree", "list", "--porcelain"); strings.Count(wt, "worktree ") != 2 {
+		t.Fatalf("the killed bisect's worktree is not listed:\n%s", wt)
+	}
+	dataDir := filepath.Join(out, "data", "bisect-bisect-test-2026-01-02")
+	p, err := PrepareResume(context.Background(), dataDir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan bytes.Buffer
+	p.WritePlan(&plan)
+	if p.ReuseWork || len(p.Leftovers) != 1 || !strings.Contains(plan.String(), "remove the worktree "+p.Leftovers[0]+" that a killed run left") {
+		t.Errorf("reuse %v, leftovers %q, plan:\n%s", p.ReuseWork, p.Leftovers, plan.String())
+	}
+	if err := os.WriteFile(stop, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var progress bytes.Buffer
+	r, err := p.Run(context.Background(), Options{Harness: harness.Options{Progress: &progress}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Summary.Steps) != 1 || r.Summary.Outcome.Result == "out-of-time" {
+		t.Errorf("outcome %s after %d step(s)", r.Summary.Outcome.Result, len(r.Summary.Steps))
+	}
+	for deadline := time.Now().Add(5 * time.Second); groupRuns(pid) && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	}
+	if groupRuns(pid) {
+		t.Errorf("the dead bisect's build %d still runs; the resume said:\n%s", pid, progress.String())
+	}
+	if !strings.Contains(progress.String(), fmt.Sprintf("of group %d (", pid)) {
+		t.Errorf("the resume did not say it killed the build:\n%s", progress.String())
+	}
+	if wt := gitT(t, repo, "worktree", "list", "--porcelain"); strings.Count(wt, "worktree ") != 1 {
+		t.Errorf("worktrees left registered:\n%s", wt)
+	}
+	if _, err := os.Stat(work); !os.IsNotExist(err) {
+		t.Errorf("the killed run's work folder is left: %v", err)
 	}
 }

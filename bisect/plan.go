@@ -32,6 +32,9 @@ func (p *ResumePlan) WritePlan(w io.Writer) {
 	if !p.ReuseWork {
 		work = fmt.Sprintf("a new temporary folder (the bisect's own, %s, no longer holds the good commit's worktree)", t(p.st.WorkDir))
 	}
+	for _, dir := range p.Leftovers {
+		fmt.Fprintf(w, "  remove the worktree %s that a killed run left (after killing the build it left running, if any)\n", t(dir))
+	}
 	fmt.Fprintf(w, "  check commits of the repository %s out into git worktrees in %s; no hook, fsmonitor or content filter of the repository runs\n", t(p.st.Source), work)
 	fmt.Fprintf(w, "  run the build command with sh -c in each worktree, the good commit's first (%s):\n    %s\n", short(sum.Good), t(sum.Build))
 	if pd := sum.Pending; pd != nil {

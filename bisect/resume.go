@@ -36,6 +36,10 @@ type ResumePlan struct {
 	ReuseWork bool
 	// Notes say what the resume corrects in the state before it goes on.
 	Notes []string
+	// Leftovers are the worktrees a killed run left in the bisect's work
+	// folder (leftoverWorktrees): Run removes them, after it has killed
+	// the build that run left running.
+	Leftovers []string
 
 	st    *state
 	raw   []byte
@@ -80,6 +84,7 @@ func PrepareResume(ctx context.Context, dataDir, build string) (*ResumePlan, err
 	}
 	p.clampElapsed()
 	p.ReuseWork = registeredWorktree(ctx, st.Source, filepath.Join(st.WorkDir, "reference"), st.Summary.Good)
+	p.Leftovers = leftoverWorktrees(ctx, st, p.ReuseWork)
 	return p, nil
 }
 
@@ -208,6 +213,11 @@ func (p *ResumePlan) Run(ctx context.Context, opt Options) (*Outcome, error) {
 	if st.Summary.Outcome.Result == schema.OutOfTime {
 		st.Summary.Outcome.Result = schema.Unfinished
 	}
+	p.clearLeftovers(ctx, func(format string, args ...any) {
+		if w := opt.Harness.Progress; w != nil {
+			fmt.Fprintf(w, "bisect: "+format+"\n", args...)
+		}
+	})
 	if !p.ReuseWork {
 		if st.WorkDir, err = os.MkdirTemp("", "decodebench-bisect-"); err != nil {
 			return nil, err

@@ -38,6 +38,18 @@ const (
 // (an *exec.ExitError when it failed). A second Ctrl-C (KillAll) kills
 // the tree too.
 func RunTree(ctx context.Context, cmd *exec.Cmd, out io.Writer, timeout time.Duration) ([]Leftover, error) {
+	return runTree(ctx, cmd, out, timeout, "")
+}
+
+// RunTreeRecorded is RunTree that writes pidFile (a PIDRecord,
+// owner-only) while cmd runs and removes it when cmd's tree is gone: a
+// decodebench killed with SIGKILL leaves it, and ReapStale kills the
+// group it names when its pid, start time and executable still match.
+func RunTreeRecorded(ctx context.Context, cmd *exec.Cmd, out io.Writer, timeout time.Duration, pidFile string) ([]Leftover, error) {
+	return runTree(ctx, cmd, out, timeout, pidFile)
+}
+
+func runTree(ctx context.Context, cmd *exec.Cmd, out io.Writer, timeout time.Duration, pidFile string) ([]Leftover, error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -60,6 +72,10 @@ func RunTree(ctx context.Context, cmd *exec.Cmd, out io.Writer, timeout time.Dur
 	}
 	liveTrees.add(tr)
 	defer liveTrees.remove(tr)
+	if pidFile != "" {
+		writePIDFiles([]string{pidFile}, cmd.Process.Pid, cmd.Path)
+		defer removePIDFiles([]string{pidFile})
+	}
 	copied := make(chan struct{})
 	go func() {
 		_, _ = io.Copy(out, pr)
