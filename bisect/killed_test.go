@@ -237,7 +237,7 @@ func TestResumeAfterKill9(t *testing.T) {
 	if groupRuns(pid) {
 		t.Errorf("the dead bisect's build %d still runs; the resume said:\n%s", pid, progress.String())
 	}
-	if !strings.Contains(progress.String(), fmt.Sprintf("of group %d (", pid)) {
+	if !strings.Contains(progress.String(), fmt.Sprintf("of pid %d's group (", pid)) {
 		t.Errorf("the resume did not say it killed the build:\n%s", progress.String())
 	}
 	if wt := gitT(t, repo, "worktree", "list", "--porcelain"); strings.Count(wt, "worktree ") != 1 {

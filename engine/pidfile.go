@@ -112,10 +112,13 @@ func ReapStale(path string) (string, error) {
 	if r.StartMS == 0 {
 		return "", nil
 	}
-	if startMS(r.PID) != r.StartMS {
-		// Gone, or the pid recycled: its parent-death signal reached the
-		// engine alone, and what it started in its own group may run on
-		// (a worker holding the port).
+	switch leader := startMS(r.PID); {
+	case leader != 0 && leader != r.StartMS:
+		return "", nil // the pid was recycled: its group is another's
+	case leader == 0 || exeOf(r.PID) == "":
+		// Gone (a zombie has no executable): its parent-death signal
+		// reached the engine alone, and what it started in its own group
+		// may run on (a worker holding the port, a build's compiler).
 		return reapStaleGroup(r), nil
 	}
 	if exe := exeOf(r.PID); r.Exe == "" || exe != r.Exe {
@@ -127,15 +130,12 @@ func ReapStale(path string) (string, error) {
 	return fmt.Sprintf("killed engine pid %d (%s) left running by dead campaign pid %d", r.PID, r.Command, r.Owner), nil
 }
 
-// reapStaleGroup kills what is left of a dead engine's process group: the
-// processes in group r.PID started after the engine. The kernel reuses no
-// pid while a group of that number has a member, so while the engine's
-// pid is free they are the engine's; a pid that runs another process now
-// was free once, and its group is that process's.
+// reapStaleGroup kills what is left of a dead leader's process group:
+// the processes in group r.PID started no earlier than it. The kernel
+// hands out no pid that names a live group, so while the leader's pid is
+// free (or its zombie holds it) they are its own; ReapStale has passed
+// over a pid that runs another process now.
 func reapStaleGroup(r PIDRecord) string {
-	if startMS(r.PID) != 0 {
-		return ""
-	}
 	procs, err := listProcs()
 	if err != nil {
 		return ""
@@ -149,5 +149,5 @@ func reapStaleGroup(r PIDRecord) string {
 	if len(left) == 0 || unix.Kill(-r.PID, unix.SIGKILL) != nil {
 		return ""
 	}
-	return fmt.Sprintf("killed %d process(es) of engine pid %d's group (%s) left running by dead campaign pid %d: %s", len(left), r.PID, r.Command, r.Owner, strings.Join(left, ", "))
+	return fmt.Sprintf("killed %d process(es) of pid %d's group (%s) left running by dead decodebench pid %d: %s", len(left), r.PID, r.Command, r.Owner, strings.Join(left, ", "))
 }

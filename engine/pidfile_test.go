@@ -154,7 +154,7 @@ func TestReapStaleKillsTheDeadEnginesGroup(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "engine.pid.json")
 	writeRecord(t, path, r, 0o600)
 	what, err := ReapStale(path)
-	if err != nil || !strings.Contains(what, "of engine pid") {
+	if err != nil || !strings.Contains(what, "process(es) of pid") {
 		t.Errorf("reaped %q, %v", what, err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
