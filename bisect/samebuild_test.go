@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/internal/execfile"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -63,7 +64,7 @@ func TestSameBuildEvidence(t *testing.T) {
 			if err := os.MkdirAll(filepath.Dir(at(p)), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(at(p), b, 0o755); err != nil {
+			if err := execfile.Write(at(p), b, 0o755); err != nil {
 				t.Fatal(err)
 			}
 		}

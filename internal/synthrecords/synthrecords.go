@@ -31,8 +31,9 @@ type Spec struct {
 	Source string // a record file whose runs and data folder are copied
 	Dir    string // the records folder written into
 	N      int
-	// Start is the first record's date; PerDay records share a date
-	// (named -2, -3, … like run names them). PerDay 0 means 1.
+	// Start is the first record's date (and time of day, which shifts its
+	// runs); PerDay records share a date (named -2, -3, … like run names
+	// them), an hour apart. PerDay 0 means 1.
 	Start  time.Time
 	PerDay int
 	// Hardware, when set, gives record i the slug Hardware[i%len].
@@ -106,7 +107,10 @@ func Generate(spec Spec) ([]string, error) {
 		}
 		stem := recorder.Stem{Feature: rec.Feature, Hardware: rec.Hardware, Date: rec.Date, N: i%perDay + 1}.String()
 		rec.DataDir = "data/" + stem
-		shift := day.Sub(srcDay)
+		// Records of one day start an hour apart: each is a campaign of
+		// its own (history and the index count one campaign once, by its
+		// start and its runs' starts).
+		shift := day.Sub(srcDay) + time.Duration(i%perDay)*time.Hour
 		rec.Method.Started = src.Method.Started.Add(shift)
 		rec.Method.Finished = src.Method.Finished.Add(shift)
 		if spec.Rule != "" {

@@ -76,9 +76,11 @@ var fleetRunners = []simulatedRunner{
 // Markdown are a record's, and each passes check.
 func runnerRecords(t *testing.T, dir string) {
 	day, _ := time.Parse("2006-01-02", "2026-12-03")
-	for _, r := range fleetRunners {
+	for k, r := range fleetRunners {
+		// Each runner's campaign starts an hour after the last: three
+		// campaigns, not one counted three times.
 		_, err := synthrecords.Generate(synthrecords.Spec{
-			Source: filepath.Join("..", "..", records, fleetSrc+".md"), Dir: filepath.Join(dir, r.hw), N: 1, Start: day,
+			Source: filepath.Join("..", "..", records, fleetSrc+".md"), Dir: filepath.Join(dir, r.hw), N: 1, Start: day.Add(time.Duration(k) * time.Hour),
 			Hardware: []string{r.hw}, Scale: func(int) (float64, float64) { return 1, r.scale },
 			Mutate: func(_ int, rec *schema.Record) {
 				m := rec.Machine
@@ -242,7 +244,7 @@ func TestFleetGatherRefuses(t *testing.T) {
 			// merged): the runner's record clashes with it.
 			other := t.TempDir()
 			day, _ := time.Parse("2006-01-02", "2026-12-03")
-			if _, err := synthrecords.Generate(synthrecords.Spec{Source: filepath.Join("..", "..", records, fleetSrc+".md"), Dir: other, N: 1, Start: day,
+			if _, err := synthrecords.Generate(synthrecords.Spec{Source: filepath.Join("..", "..", records, fleetSrc+".md"), Dir: other, N: 1, Start: day.Add(5 * time.Hour),
 				Hardware: []string{"m1ultra"}, Scale: func(int) (float64, float64) { return 1, 2.5 }}); err != nil {
 				t.Fatal(err)
 			}
