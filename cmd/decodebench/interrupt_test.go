@@ -58,14 +58,16 @@ unmeasured:
   - Prefill.
 `
 
-func interruptTwice(t *testing.T, sig syscall.Signal, code int) {
-	dir := t.TempDir()
+// campaignUntil starts `decodebench run FLAGS` of twiceScenario in a child,
+// into dir/out, and reads its stderr until a line holds until: the
+// command, the rest of its stderr, what was read, and the scenario.
+func campaignUntil(t *testing.T, dir, flags, until string) (*exec.Cmd, *bufio.Scanner, *strings.Builder, string) {
+	t.Helper()
 	scen := filepath.Join(dir, "s.yaml")
 	if err := os.WriteFile(scen, []byte(twiceScenario), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "out")
-	cmd := childCommand(t, "run --yes --wait-lock 2m --out "+out+" --hw fake --date 2026-01-01 "+scen)
+	cmd := childCommand(t, "run "+flags+" --wait-lock 2m --out "+filepath.Join(dir, "out")+" --hw fake --date 2026-01-01 "+scen)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -73,14 +75,21 @@ func interruptTwice(t *testing.T, sig syscall.Signal, code int) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var log strings.Builder
+	log := &strings.Builder{}
 	lines := bufio.NewScanner(stderr)
 	for lines.Scan() {
 		log.WriteString(lines.Text() + "\n")
-		if strings.Contains(lines.Text(), "run 2/40 b: decode_tok_s") {
+		if strings.Contains(lines.Text(), until) {
 			break
 		}
 	}
+	return cmd, lines, log, scen
+}
+
+func interruptTwice(t *testing.T, sig syscall.Signal, code int) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	cmd, lines, log, _ := campaignUntil(t, dir, "--yes", "run 2/40 b: decode_tok_s")
 	// Two signals sent at once are often merged by the kernel into one;
 	// 10 ms apart, the first has been taken when the second comes.
 	t0 := time.Now()
@@ -93,6 +102,7 @@ func interruptTwice(t *testing.T, sig syscall.Signal, code int) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	var err error
 	select {
 	case err = <-done:
 	case <-time.After(time.Minute):
@@ -121,28 +131,9 @@ func interruptTwice(t *testing.T, sig syscall.Signal, code int) {
 func TestResumeNamedScenarioKeepsOverrides(t *testing.T) {
 	childMain()
 	dir := t.TempDir()
-	scen := filepath.Join(dir, "s.yaml")
-	if err := os.WriteFile(scen, []byte(twiceScenario), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	out := filepath.Join(dir, "out")
-	cmd := childCommand(t, "run --wait-lock 2m --set schedule.rounds=3 --out "+out+" --hw fake --date 2026-01-01 "+scen)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var log strings.Builder
-	lines := bufio.NewScanner(stderr)
-	for lines.Scan() {
-		log.WriteString(lines.Text() + "\n")
-		if strings.Contains(lines.Text(), "run 2/6 b: decode_tok_s") {
-			_ = syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
-			break
-		}
-	}
+	cmd, lines, log, scen := campaignUntil(t, dir, "--set schedule.rounds=3", "run 2/6 b: decode_tok_s")
+	_ = syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
 	for lines.Scan() {
 		log.WriteString(lines.Text() + "\n")
 	}
