@@ -42,9 +42,16 @@ func (w *exitWaiter) wait(max time.Duration) bool {
 		time.Sleep(max)
 		return true
 	}
+	// A signal interrupts the wait: it goes on for what is left of max
+	// (exitwait_linux.go says why).
+	deadline := time.Now().Add(max)
 	ts := unix.NsecToTimespec(max.Nanoseconds())
 	events := make([]unix.Kevent_t, 2)
 	n, err := unix.Kevent(w.kq, nil, events, &ts)
+	for err == unix.EINTR && time.Until(deadline) > 0 {
+		ts = unix.NsecToTimespec(time.Until(deadline).Nanoseconds())
+		n, err = unix.Kevent(w.kq, nil, events, &ts)
+	}
 	if err == unix.EINTR {
 		return true
 	}

@@ -39,7 +39,14 @@ func (w *exitWaiter) wait(max time.Duration) bool {
 	for i, fd := range w.fds {
 		pfds[i] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
 	}
+	// A signal (the Go runtime's own preemption among them) interrupts
+	// the poll: it goes on for what is left of max, or the watchdog
+	// would wake at every signal (and the wait return long before max).
+	deadline := time.Now().Add(max)
 	n, err := unix.Poll(pfds, int(max.Milliseconds()))
+	for left := time.Until(deadline); err == unix.EINTR && left > 0; left = time.Until(deadline) {
+		n, err = unix.Poll(pfds, int(left.Milliseconds()))
+	}
 	if err == unix.EINTR {
 		return true
 	}
