@@ -183,7 +183,9 @@ func TestResumeAfterKill9(t *testing.T) {
 	dir := t.TempDir()
 	out, work := filepath.Join(dir, "out"), filepath.Join(dir, "work")
 	pidFile, stop := filepath.Join(dir, "build.pid"), filepath.Join(dir, "stop")
-	build := "test -f " + stop + " && exit 3; echo $$ > " + pidFile + ".tmp; mv " + pidFile + ".tmp " + pidFile + "; sleep 300; exit 0"
+	// The sleep starts before the pid file says the build runs: killed
+	// between the two, the shell would leave nothing to reap.
+	build := "test -f " + stop + " && exit 3; sleep 300 & echo $$ > " + pidFile + ".tmp; mv " + pidFile + ".tmp " + pidFile + "; wait; exit 0"
 	helper := exec.Command(os.Args[0], "-test.run=^TestKilledBisectHelper$")
 	helper.Env = append(os.Environ(), "BISECT_KILL_HELPER=1", "BISECT_REPO="+repo, "BISECT_BUILD="+build, "BISECT_WORK="+work, "BISECT_OUT="+out)
 	if err := helper.Start(); err != nil {
