@@ -35,7 +35,28 @@ type Rule struct {
 	// Rows is the level of the primary metric's rows in the results
 	// tables (rows.go).
 	Rows RowsLevel
+	// Statements is how exactly its records state levels, missing
+	// comparisons and the runs a reason counts.
+	Statements Statements
 }
+
+// Statements is how exactly a record states what four of its sentences
+// say beside the numbers (schema.RuleRobust11 names them).
+type Statements int
+
+const (
+	// StatementsRounded states them as the records of the rules before
+	// robust-11 did (they keep it: check re-renders them byte for byte):
+	// levels rounded to four decimals, a comparison without a ratio said
+	// to lack finished runs, "run at least N rounds" for too few runs, and
+	// a contended share of "N runs".
+	StatementsRounded Statements = iota
+	// StatementsExact states a level below 0.00005 in two significant
+	// digits, a comparison by round that lacks rounds as such, the remedy
+	// for too few runs from the rounds the schedule planned, and a
+	// contended share of the runs long enough to judge.
+	StatementsExact
+)
 
 // Wording is how a record words a change of a metric that is not a speed.
 type Wording int

@@ -55,8 +55,13 @@ var rules = map[schema.Rule]Rule{
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF}, Pooling: Pools, Wording: SenseWords},
 	// robust-9 stating what its verdicts judged: the primary metric's rows
 	// at each arm's level, the budget's last look as the whole
-	// information (the current rule, schema.RuleRobust10).
+	// information (schema.RuleRobust10).
 	schema.RuleRobust10: {Name: schema.RuleRobust10, Comparison: RoundBlocks{Trim: stats.TrimOneByOne, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull}, MDE: RoundsMDE{Kept: stats.KeptByPutBack},
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested},
 		Pooling: Pools, Wording: SenseWords, Rows: RowsAsJudged},
+	// robust-10 stating exactly what four of its sentences rounded or
+	// assumed (the current rule, schema.RuleRobust11).
+	schema.RuleRobust11: {Name: schema.RuleRobust11, Comparison: RoundBlocks{Trim: stats.TrimOneByOne, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull}, MDE: RoundsMDE{Kept: stats.KeptByPutBack},
+		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested},
+		Pooling: Pools, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsExact},
 }

@@ -45,7 +45,7 @@ func (m *mdWriter) results(r *schema.Record) {
 				if v, ok := armVerdictOf(r, a.Arm); ok && res.Primary {
 					judged = v.Comparison
 				}
-				ratio, p, verdict = num(c.Ratio, 4)+"× "+ratioCI(a), num(c.P, 2), comparisonSentence(judged, m.st.senseIn(senseOfUnit(res.HigherIsBetter, res.Unit)), res.Primary)
+				ratio, p, verdict = num(c.Ratio, 4)+"× "+ratioCI(a), num(c.P, 2), m.st.comparisonSentence(judged, m.st.senseIn(senseOfUnit(res.HigherIsBetter, res.Unit)), res.Primary)
 			}
 			outliers := fmt.Sprint(a.Outliers)
 			if a.Dropped > 0 {
@@ -74,12 +74,12 @@ func (f style) verdictBasis(r *schema.Record) string {
 	switch q := a.Sequential; {
 	case q != nil && q.Spending != "":
 		s += fmt.Sprintf("; sequential: %d of %d looks taken, %s spending, %s of the planned information, alpha %s spent",
-			len(q.Looks), q.PlannedLooks, q.Spending, pct.Fixed(q.Information, 0), count(round4(q.AlphaSpent)))
+			len(q.Looks), q.PlannedLooks, q.Spending, pct.Fixed(q.Information, 0), f.level(q.AlphaSpent))
 		if l, ok := f.rule.Looks.(analysis.SpendingLooks); ok && l.Budget == analysis.BudgetAsTested && r.Method.MaxTime != "" {
 			s += "; " + budgetText(r.Method)
 		}
 	case q != nil:
-		s += fmt.Sprintf("; sequential: %d of %d looks taken, alpha %s a look, %s spent", len(q.Looks), q.PlannedLooks, count(round4(q.AlphaPerLook)), count(round4(q.AlphaSpent)))
+		s += fmt.Sprintf("; sequential: %d of %d looks taken, alpha %s a look, %s spent", len(q.Looks), q.PlannedLooks, f.level(q.AlphaPerLook), f.level(q.AlphaSpent))
 	}
 	if a.FamilySize > 1 {
 		s += fmt.Sprintf("; family-wise alpha %s over %d arms (Holm)", count(a.FamilyAlpha), a.FamilySize)

@@ -80,7 +80,7 @@ func (f style) verdictReason(r schema.Reason) (string, bool) {
 	case schema.TooFewRuns:
 		return sentences(
 			fmt.Sprintf("Too few runs: %s has %d finished run(s) and the baseline %d; the regression needs at least %d each to tell a stalled run from a change.", f.code(r.Arm), r.N2, r.N1, r.Min),
-			fmt.Sprintf("Run at least %d rounds.", r.Min)), true
+			f.tooFewRemedy(r.Min)), true
 	case schema.NoComparison:
 		return sentences(
 			fmt.Sprintf("No comparison: %s could not be compared with its reference on %s although both have finished runs (a ratio needs values above 0).", f.code(r.Arm), f.code(r.Metric)),
@@ -99,7 +99,7 @@ func (f style) verdictReason(r schema.Reason) (string, bool) {
 			cpu, limit = pct.Exact(r.ContendedCPU), pct.Exact(r.MaxContended)
 		}
 		return sentences(
-			fmt.Sprintf("Contended host: in %d of %d runs (%s) other processes used more than %s of the CPU during the measured request, above the %s limit.", r.Runs, r.Judged, runs, cpu, limit),
+			fmt.Sprintf("Contended host: in %d of %s (%s) other processes used more than %s of the CPU during the measured request, above the %s limit.", r.Runs, f.judgedRuns(r.Judged), runs, cpu, limit),
 			fmt.Sprintf("Remedies: %s and run again, or relax gates.max_contended (the record will disclose it).", remedy)), true
 	case schema.RelativeDrift:
 		s := fmt.Sprintf("Drift: arm %s moved %+.1f%% over the campaign relative to the baseline %s ", f.code(r.Arm), r.Change*100, f.code(r.Baseline)) +
@@ -125,7 +125,7 @@ func (f style) verdictReason(r schema.Reason) (string, bool) {
 			fmt.Sprintf("Drift: arm %s drifted %+.1f%% over the campaign (first to last third; rank correlation with time %.2f).", f.code(r.Arm), r.Change*100, r.Rho),
 			"Interleaving spreads drift over the arms, but check the machine."), true
 	case schema.Contention:
-		return fmt.Sprintf("Contention: %d of %d runs had other processes using more than %s of the CPU during the measured request (limit %s of runs).", r.Runs, r.Judged, f.pct(r.ContendedCPU), f.pct(r.MaxContended)), true
+		return fmt.Sprintf("Contention: %d of %s had other processes using more than %s of the CPU during the measured request (limit %s of runs).", r.Runs, f.judgedRuns(r.Judged), f.pct(r.ContendedCPU), f.pct(r.MaxContended)), true
 	}
 	return "", false
 }
@@ -263,4 +263,26 @@ func (f style) diagnosis(r schema.NoDiagnosis) string {
 		why = f.text(r.Why)
 	}
 	return fmt.Sprintf("Divergence diagnosis of %s: %s.", f.code(r.Arm), why)
+}
+
+// tooFewRemedy is the remedy for too few runs: more rounds, or under the
+// rule's exact statements, where the schedule planned enough, the runs
+// that failed or were not run (robust-10 told a campaign of thirty
+// planned rounds, interrupted after one, to run at least three).
+func (f style) tooFewRemedy(least int) string {
+	if f.exact() && f.rounds >= least {
+		return fmt.Sprintf("The schedule planned %d rounds: the runs that failed or were not run are under Raw runs.", f.rounds)
+	}
+	return fmt.Sprintf("Run at least %d rounds.", least)
+}
+
+// judgedRuns names the runs a contended share is of: under the rule's
+// exact statements, those whose measured window was long enough to judge
+// , which a campaign of short runs has fewer
+// of than runs.
+func (f style) judgedRuns(n int) string {
+	if f.exact() {
+		return fmt.Sprintf("the %d runs long enough to judge", n)
+	}
+	return fmt.Sprintf("%d runs", n)
 }

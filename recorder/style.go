@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/decodebench/decodebench/analysis"
@@ -20,6 +21,8 @@ type style struct {
 	v2   bool
 	busy []string
 	rule analysis.Rule
+	// rounds are the rounds the record's schedule planned (its most).
+	rounds int
 }
 
 // recordStyle is the style of a record's sentences; a record of a rule
@@ -29,7 +32,7 @@ func recordStyle(r *schema.Record, md bool) (style, error) {
 	if err != nil {
 		return style{}, err
 	}
-	f := style{md: md, v2: r.Schema == schema.SchemaV2, rule: rule}
+	f := style{md: md, v2: r.Schema == schema.SchemaV2, rule: rule, rounds: r.Method.Rounds}
 	for _, run := range r.Runs {
 		if c := run.Contention; c != nil && c.Culprit != nil && !slices.Contains(f.busy, c.Culprit.Name) {
 			f.busy = append(f.busy, c.Culprit.Name)
@@ -47,6 +50,20 @@ func consoleStyle(r *schema.Record) style {
 		f = style{rule: analysis.Current()}
 	}
 	return f
+}
+
+// exact reports whether the record's rule states levels, missing
+// comparisons and the runs a reason counts exactly (robust-11 on).
+func (f style) exact() bool { return f.rule.Statements == analysis.StatementsExact }
+
+// level states a level or an alpha: rounded to four decimals, and under
+// the rule's exact statements one below 0.00005 in two significant digits
+// (an early sequential look's, about 1e-6, was "level 0").
+func (f style) level(v float64) string {
+	if f.exact() && v > 0 && round4(v) == 0 {
+		return strconv.FormatFloat(v, 'g', 2, 64)
+	}
+	return count(round4(v))
 }
 
 func (f style) text(s string) string {

@@ -23,7 +23,7 @@ func (f style) armVerdict(v schema.ArmVerdict, baseline string, sn sense) string
 	if len(v.Pooled) > 0 {
 		ref += " (pooled)"
 	}
-	s := fmt.Sprintf("%s vs %s: %s", f.code(v.Arm), ref, comparisonSentence(c, sn, true))
+	s := fmt.Sprintf("%s vs %s: %s", f.code(v.Arm), ref, f.comparisonSentence(c, sn, true))
 	switch {
 	case c.Trimmed > 0 && c.Blocks > 0:
 		s += fmt.Sprintf(" (%d stalled round(s) of %d trimmed)", c.Trimmed, c.Blocks)
@@ -50,16 +50,16 @@ func (f style) controlClause(v schema.ArmVerdict, sn sense) string {
 	case v.Control && !equivalence:
 		return " — negative control: this is the method's noise floor"
 	case v.Control && v.Equivalent:
-		return fmt.Sprintf(" — negative control: equivalent to the baseline within ±%s (two one-sided tests at alpha %s)", pct.Fixed(v.EquivalenceMargin, 1), count(round4(level)))
+		return fmt.Sprintf(" — negative control: equivalent to the baseline within ±%s (two one-sided tests at alpha %s)", pct.Fixed(v.EquivalenceMargin, 1), f.level(level))
 	case v.Control:
-		return fmt.Sprintf(" — negative control: not shown equivalent to the baseline within ±%s (two one-sided tests at alpha %s): ", pct.Fixed(v.EquivalenceMargin, 1), count(round4(level))) +
+		return fmt.Sprintf(" — negative control: not shown equivalent to the baseline within ±%s (two one-sided tests at alpha %s): ", pct.Fixed(v.EquivalenceMargin, 1), f.level(level)) +
 			"an artefact that size cannot be ruled out"
 	case v.ControlArm != "" && v.VsControl != nil && (c.Significant || !equivalence):
 		word := "no"
 		if v.SeparatesFromNoise {
 			word = "yes"
 		}
-		return fmt.Sprintf("; separates from noise (vs control %s: %s): %s", f.code(v.ControlArm), comparisonSentence(*v.VsControl, sn, true), word)
+		return fmt.Sprintf("; separates from noise (vs control %s: %s): %s", f.code(v.ControlArm), f.comparisonSentence(*v.VsControl, sn, true), word)
 	}
 	return ""
 }
@@ -68,7 +68,7 @@ func (f style) controlClause(v schema.ArmVerdict, sn sense) string {
 // directions, or an increase and a decrease when the rule's model gives
 // each.
 func (f style) mdeClause(v schema.ArmVerdict) string {
-	at := fmt.Sprintf("at %s power (alpha %s)", pct.Exact(analysis.MDEPower), count(round4(v.MDEAlpha)))
+	at := fmt.Sprintf("at %s power (alpha %s)", pct.Exact(analysis.MDEPower), f.level(v.MDEAlpha))
 	if _, one := f.rule.MDE.(analysis.NoiseMDE); one {
 		if v.MDE > 0 {
 			return fmt.Sprintf("; minimum detectable effect ±%s %s", pct.Fixed(v.MDE, 1), at)
@@ -99,10 +99,10 @@ func (f style) mdeClause(v schema.ArmVerdict) string {
 // Only a judged comparison (the primary metric's, corrected for the family
 // of arms) gets those words: a secondary metric is described, never
 // judged. The "~" is benchstat's mark for "no difference".
-func comparisonSentence(c schema.Comparison, sn sense, judged bool) string {
-	p := pText(c)
+func (f style) comparisonSentence(c schema.Comparison, sn sense, judged bool) string {
+	p := f.pText(c)
 	if !c.Defined() {
-		return "no comparison could be made: " + noComparisonWhy(c)
+		return "no comparison could be made: " + f.noComparisonWhy(c)
 	}
 	ci := interval(c.Lo-1, c.Hi-1, true, !c.HasInterval())
 	change := pct.Signed(c.Ratio-1, 1) + ci
@@ -122,8 +122,13 @@ func comparisonSentence(c schema.Comparison, sn sense, judged bool) string {
 	return "no significant difference (~): " + change + ", " + p
 }
 
-// noComparisonWhy says why a comparison has no ratio.
-func noComparisonWhy(c schema.Comparison) string {
+// noComparisonWhy says why a comparison has no ratio. A comparison by
+// round counts rounds holding a run of both arms, not runs: under the
+// rule's exact statements it says so.
+func (f style) noComparisonWhy(c schema.Comparison) string {
+	if _, byRound := f.rule.Comparison.(analysis.RoundBlocks); byRound && f.exact() && min(c.N1, c.N2) < 2 {
+		return fmt.Sprintf("fewer than 2 rounds hold a finished run of both arms (%d do)", min(c.N1, c.N2))
+	}
 	switch {
 	case c.N1 == 0 && c.N2 == 0:
 		return "neither arm has a finished run"
@@ -136,7 +141,7 @@ func noComparisonWhy(c schema.Comparison) string {
 }
 
 // pText states a comparison's p-value, its test, and its Holm adjustment.
-func pText(c schema.Comparison) string {
+func (f style) pText(c schema.Comparison) string {
 	s := formatP(c.P)
 	if c.AdjustedP != 0 {
 		s += ", Holm-adjusted " + formatP(c.AdjustedP)
@@ -145,7 +150,7 @@ func pText(c schema.Comparison) string {
 		s += fmt.Sprintf(" (paired by round, %d rounds)", c.N1)
 	}
 	if c.Level != 0 {
-		s += " at level " + count(round4(c.Level))
+		s += " at level " + f.level(c.Level)
 	}
 	return s
 }

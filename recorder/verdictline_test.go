@@ -17,11 +17,11 @@ func TestComparisonSentenceWithoutRatio(t *testing.T) {
 		{schema.Comparison{N1: 0, N2: 3, P: 1}, "no comparison could be made: the baseline has no finished run"},
 		{schema.Comparison{N1: 3, N2: 3, P: 1}, "no comparison could be made: the baseline's median is 0"},
 	} {
-		got := comparisonSentence(tc.c, senseOfUnit(true, "tok/s"), true)
+		got := styleOf(schema.RuleRobust10, false).comparisonSentence(tc.c, senseOfUnit(true, "tok/s"), true)
 		if got != tc.want || strings.Contains(got, "NaN") {
 			t.Errorf("%+v: %q, want %q", tc.c, got, tc.want)
 		}
-		v := styleOf(schema.RuleCurrent, false).armVerdict(schema.ArmVerdict{Arm: "b", Control: true, Comparison: tc.c}, "a", senseOfUnit(true, "tok/s"))
+		v := styleOf(schema.RuleRobust10, false).armVerdict(schema.ArmVerdict{Arm: "b", Control: true, Comparison: tc.c}, "a", senseOfUnit(true, "tok/s"))
 		if strings.Contains(v, "NaN") || !strings.Contains(v, tc.want) {
 			t.Errorf("control verdict %q", v)
 		}
@@ -50,7 +50,7 @@ func TestComparisonSentence(t *testing.T) {
 		{schema.Comparison{Ratio: 0.894, Lo: 0.809, Hi: 0.988, P: 0.033, Significant: true, N1: 5, N2: 5}, false, true, "-10.6% lower (better) [-19.1%, -1.2%], p=0.033", "J/tok"},
 		{schema.Comparison{Ratio: 1.2, Lo: 1.1, Hi: 1.3, P: 0.01, Significant: true, N1: 5, N2: 5}, false, true, "+20.0% higher (worse) [+10.0%, +30.0%], p=0.01", "J"},
 	} {
-		if got := comparisonSentence(tc.c, senseOfUnit(tc.higher, tc.unit), tc.judged); !strings.HasPrefix(got, tc.want) {
+		if got := styleOf(schema.RuleCurrent, false).comparisonSentence(tc.c, senseOfUnit(tc.higher, tc.unit), tc.judged); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%+v: %q, want prefix %q", tc.c, got, tc.want)
 		}
 	}

@@ -133,8 +133,20 @@ const (
 	// verdicts, their intervals and MDEs are robust-9's, campaign for
 	// campaign (analysis.TestRobust10JudgesAsRobust9).
 	RuleRobust10 Rule = "robust-10"
+	// RuleRobust11 is RuleRobust10 whose records state exactly what four
+	// of robust-10's sentences rounded or assumed: the level of an early
+	// sequential look (robust-10 rounded it to four decimals, "p<0.001 at
+	// level 0"), a comparison by round without two rounds holding a run of
+	// both arms (robust-10 said "neither arm has a finished run" of arms
+	// with runs), the remedy for too few runs where the schedule planned
+	// enough rounds (robust-10 said to run at least as many as it had
+	// planned), and the runs a contended host's share is of (the runs whose
+	// window was long enough to judge; robust-10 said "of N runs"). Its
+	// verdicts are robust-10's, campaign for campaign
+	// (analysis.TestRobust11JudgesAsRobust10).
+	RuleRobust11 Rule = "robust-11"
 	// RuleCurrent is the rule new records are written under.
-	RuleCurrent = RuleRobust10
+	RuleCurrent = RuleRobust11
 )
 
 // RobustMinRuns is the fewest finished runs the baseline and each arm

@@ -1,0 +1,31 @@
+package analysis
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+// robust-11 changes only what its records state (schema.RuleRobust11):
+// every analysis, verdict, reason, row and look of robust-10's, campaign
+// for campaign, over the row cases' seeded campaigns.
+func TestRobust11JudgesAsRobust10(t *testing.T) {
+	for _, c := range rowCases {
+		for seed := range uint64(40) {
+			in := rowCampaign(c, seed)
+			old, cur := analyzeUnder(t, in, schema.RuleRobust10), analyzeUnder(t, in, schema.RuleRobust11)
+			where := fmt.Sprintf("%s, seed %d", c.name, seed)
+			if !reflect.DeepEqual(old, cur) {
+				t.Errorf("%s: robust-11 analysed %+v, robust-10 %+v", where, cur, old)
+			}
+		}
+	}
+	if r, _ := RuleOf(schema.RuleRobust11); r.Statements != StatementsExact {
+		t.Error("robust-11 does not state exactly")
+	}
+	if r, _ := RuleOf(schema.RuleRobust10); r.Statements != StatementsRounded {
+		t.Error("robust-10's records would no longer re-render as written")
+	}
+}
