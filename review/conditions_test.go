@@ -111,12 +111,12 @@ func TestCheckEngines(t *testing.T) {
 // relaxed, values changed with run --set.
 func TestIndexVerdictMarksRelaxedGatesAndOverrides(t *testing.T) {
 	rec := &schema.Record{Verdict: schema.Valid}
-	if got := verdictCell(rec); got != "VALID" {
+	if got := verdictCell(FleetRecord{Rec: rec}); got != "VALID" {
 		t.Errorf("plain: %q", got)
 	}
 	rec.Analysis.Warnings = schema.Reasons{schema.GatesRelaxed{Which: "max_spread 50% instead of 4%"}}
 	rec.Scenario.Overrides = []string{"schedule.rounds=2"}
-	if got := verdictCell(rec); got != "VALID (relaxed gates: max\\_spread 50% instead of 4%; --set schedule.rounds=2)" {
+	if got := verdictCell(FleetRecord{Rec: rec}); got != "VALID (relaxed gates: max\\_spread 50% instead of 4%; --set schedule.rounds=2)" {
 		t.Errorf("marked: %q", got)
 	}
 }

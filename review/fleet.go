@@ -75,9 +75,6 @@ type FleetRow struct {
 	WithProblems      int
 }
 
-// Latest is the row's newest record.
-func (r FleetRow) Latest() FleetRecord { return r.Records[0] }
-
 // ReadFleet reads the records folder dir: every *.md but the index and
 // temporary files (a killed run's .record-*.md), each parsed and checked
 // (through cache when it is not nil), on every CPU at once. A record
@@ -272,35 +269,16 @@ func VerdictTerms(rec *schema.Record) []string {
 	return marks
 }
 
-// FirstRatios is the first arm's ratio of a hardware's records that
-// enter a series (history.Counts), oldest first: what the index's trend
-// shows. rs is newest first, as a FleetRow's.
-func FirstRatios(rs []FleetRecord) []float64 {
-	var xs []float64
-	for i := len(rs) - 1; i >= 0; i-- {
-		rec := rs[i].Rec
-		if !history.Counts(rec.Verdict) {
-			continue
-		}
-		for _, v := range rec.Analysis.ArmVerdicts {
-			if !v.Control && v.Comparison.Defined() {
-				xs = append(xs, v.Comparison.Ratio)
-				break
-			}
-		}
-	}
-	return xs
-}
-
 // SettledBy is a bisect summary of the feature that searched a step's
 // range on its hardware: its good commit is the source commit of the
 // record before the step and its bad commit the one after (either may
 // be written shorter than the other, down to seven characters). A
-// summary that names no hardware matches any.
+// summary that names no hardware matches any; one that fails check
+// settles nothing (its result is only what it claims).
 func (f *Fleet) SettledBy(feature, hw string, st history.Step) (FleetBisect, bool) {
 	for _, b := range f.Bisects {
 		s := b.Summary
-		if s.Feature == feature && (s.Hardware == "" || s.Hardware == hw) &&
+		if len(b.Problems) == 0 && s.Feature == feature && (s.Hardware == "" || s.Hardware == hw) &&
 			sameCommit(s.Good, st.Last.SourceCommit) && sameCommit(s.Bad, st.First.SourceCommit) {
 			return b, true
 		}

@@ -67,11 +67,13 @@ func Index(dir string, cache *CheckCache) (written []string, err error) {
 	for _, row := range rows {
 		f, hw, e := row.Feature, row.Hardware, row.Latest()
 		probs := problemsCell(e.Problems)
-		if row.WithProblems > 0 && len(e.Problems) == 0 {
-			probs = fmt.Sprintf("⚠ %d older record(s)", row.WithProblems)
+		if n, newer := row.FailingBeside(); n > 0 && newer != "" {
+			probs = fmt.Sprintf("⚠ %d other record(s) fail check, the newest (%s) among them", n, cellText(newer))
+		} else if n > 0 {
+			probs = fmt.Sprintf("⚠ %d older record(s)", n)
 		}
 		fmt.Fprintf(&b, "| [%s](%s) | %s | [%s](%s) %s | %s | %s | %s | %d | %s | %s |\n", cellCode(f), linkTarget(featurePage(f)), cellCode(hw),
-			cellText(e.Stem), linkTarget(e.File), cellText(e.Rec.Date), verdictCell(e.Rec), headline(e.Rec),
+			cellText(e.Stem), linkTarget(e.File), cellText(e.Rec.Date), verdictCell(e), headline(e),
 			sparkline(row.Records), len(row.Records), stepsCell(fleet.Steps(f, hw)), probs)
 	}
 	if len(rows) > 0 {
@@ -131,10 +133,11 @@ func suffix(stem string, rec *schema.Record) int {
 	return 1
 }
 
-// headline is every non-control arm's primary ratio with its interval.
-func headline(rec *schema.Record) string {
+// headline is every non-control arm's primary ratio with its interval,
+// of a record that passes check (ShownHeadline).
+func headline(e FleetRecord) string {
 	var parts []string
-	for _, v := range Headline(rec) {
+	for _, v := range e.ShownHeadline() {
 		c := v.Comparison
 		s := fmt.Sprintf("%s %.3f×", cellCode(v.Arm), c.Ratio)
 		if c.HasInterval() {
@@ -186,10 +189,11 @@ func linkTarget(file string) string { return recorder.LinkPath(file) }
 
 // verdictCell is a record's verdict, marked when it holds only under
 // gates the scenario relaxed, or for a scenario changed with run --set
-// (VerdictTerms): a row that reads VALID says on what terms.
-func verdictCell(rec *schema.Record) string {
-	out := string(rec.Verdict)
-	if marks := VerdictTerms(rec); len(marks) > 0 {
+// (VerdictTerms): a row that reads VALID says on what terms. A record
+// that fails check reads FailsCheck (ShownVerdict).
+func verdictCell(e FleetRecord) string {
+	out := e.ShownVerdict()
+	if marks := e.ShownTerms(); len(marks) > 0 {
 		out += " (" + strings.Join(marks, "; ") + ")"
 	}
 	return cellText(out)

@@ -23,18 +23,20 @@ func readBisect(path, base string, links *identityMemo) (b FleetBisect, ok bool,
 	return b, true, nil
 }
 
-// bisectSection lists the bisect summaries, in file name order.
+// bisectSection lists the bisect summaries, in file name order: the
+// result of one that fails check is not shown (ShownResult).
 func bisectSection(bs []FleetBisect) string {
 	var b strings.Builder
 	b.WriteString("## Bisections\n\n| date | feature | summary | result | first bad commit | steps | problems |\n|---|---|---|---|---|---|---|\n")
 	for _, e := range bs {
 		s := e.Summary
+		result, firstBad := e.ShownResult()
 		first := "—"
-		if s.Outcome.FirstBad != "" {
-			first = cellText(s.Outcome.FirstBad[:min(12, len(s.Outcome.FirstBad))])
+		if firstBad != "" {
+			first = cellText(firstBad[:min(12, len(firstBad))])
 		}
 		fmt.Fprintf(&b, "| %s | %s | [%s](%s) | %s | %s | %d | %s |\n", cellText(s.Date), cellText(s.Feature), cellText(strings.TrimSuffix(e.File, ".md")), linkTarget(e.File),
-			cellText(string(s.Outcome.Result)), first, len(s.Steps), problemsCell(e.Problems))
+			cellText(result), first, len(s.Steps), problemsCell(e.Problems))
 	}
 	b.WriteString("\n")
 	return b.String()

@@ -58,7 +58,7 @@ func writeFeaturePage(d *safefs.Dir, feature string, es []FleetRecord, series []
 			b.WriteString("| date | record | verdict | headline | engine | commit | problems |\n|---|---|---|---|---|---|---|\n")
 		}
 		fmt.Fprintf(&b, "| %s | [%s](%s) | %s | %s | %s | %s | %s |\n", cellText(e.Rec.Date), cellText(e.Stem), "../"+linkTarget(e.File),
-			verdictCell(e.Rec), headline(e.Rec), cellText(EngineVersion(e.Rec)), cellCode(short(e.Rec.Engine.SourceCommit)), fleetProblemsCell(e))
+			verdictCell(e), headline(e), cellText(EngineVersion(e.Rec)), cellCode(short(e.Rec.Engine.SourceCommit)), fleetProblemsCell(e))
 	}
 	b.WriteString("\n")
 	rel := featurePage(feature)
@@ -177,15 +177,17 @@ func stepsCell(steps []FleetStep) string {
 	return fmt.Sprintf("%d, latest %s: %s %s", len(steps), cellText(st.First.Date), cellText(MetricLabel(latest.Metric)), StepText(st.Step, st.Worse))
 }
 
-// writeTrend draws the feature's trend plot, with its steps in the ratio;
-// "" when nothing has a ratio. The feature is a checked name
+// writeTrend draws the feature's trend plot, with its steps in the ratio,
+// from the records that enter the series (FleetRecord.Counts: a record
+// that fails check draws no point, nor a REJECTED cross); "" when
+// nothing has a ratio. The feature is a checked name
 // (recorder.CheckName) by now.
 func writeTrend(d *safefs.Dir, feature string, es []FleetRecord, series []history.Series) (string, bool, error) {
 	var pts []plots.TrendPoint
 	metric := ""
 	for _, e := range es {
 		date, err := time.Parse("2006-01-02", e.Rec.Date)
-		if err != nil {
+		if err != nil || !e.Counts() {
 			continue
 		}
 		multi := len(e.Rec.Analysis.ArmVerdicts) > 1

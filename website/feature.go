@@ -197,7 +197,7 @@ func writeFeature(o *out, f *review.Fleet, feature string, n *names, regimes *Ha
 }
 
 func rowOf(n *names, r review.FleetRecord) recordRow {
-	return recordRow{Ref: ref(n, r), Verdict: verdictOf(r.Rec), Headline: headline(r.Rec),
+	return recordRow{Ref: ref(n, r), Verdict: verdictOf(r), Headline: headline(r),
 		Engine: visibleFormat(review.EngineVersion(r.Rec)), Commit: visibleFormat(shortHash(r.Rec.Engine.SourceCommit)), Problems: problemsOf(r.Problems)}
 }
 

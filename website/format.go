@@ -21,10 +21,11 @@ type armRatio struct {
 	HasInterval, NotSg bool
 }
 
-// headline is a record's review.Headline as the pages show it.
-func headline(rec *schema.Record) []armRatio {
+// headline is a record's headline as the pages show it: none for a
+// record that fails check (review.FleetRecord.ShownHeadline).
+func headline(r review.FleetRecord) []armRatio {
 	var out []armRatio
-	for _, v := range review.Headline(rec) {
+	for _, v := range r.ShownHeadline() {
 		c := v.Comparison
 		a := armRatio{Arm: v.Arm, Ratio: fmt.Sprintf("%.3f", c.Ratio), RawRatio: raw(c.Ratio), HasInterval: c.HasInterval(), NotSg: !c.Significant}
 		if a.HasInterval {
@@ -46,8 +47,14 @@ type verdictView struct {
 	Verdict, Class, Terms string
 }
 
-func verdictOf(rec *schema.Record) verdictView {
-	return verdictView{Verdict: string(rec.Verdict), Class: verdictClass(rec.Verdict), Terms: strings.Join(review.VerdictTerms(rec), "; ")}
+// verdictOf is a record's verdict as the pages show it:
+// review.FailsCheck, with the class of no verdict, for a record that
+// fails check (review.FleetRecord.ShownVerdict).
+func verdictOf(r review.FleetRecord) verdictView {
+	if !r.Checked() {
+		return verdictView{Verdict: review.FailsCheck, Class: verdictClass("")}
+	}
+	return verdictView{Verdict: string(r.Rec.Verdict), Class: verdictClass(r.Rec.Verdict), Terms: strings.Join(r.ShownTerms(), "; ")}
 }
 
 // verdictClass draws a verdict's marker: VALID filled, INCONCLUSIVE and

@@ -58,7 +58,7 @@ func writeRecordPages(o *out, dir string, f *review.Fleet, n *names) error {
 	var srcs []source
 	for _, feature := range f.Features {
 		for _, r := range f.Records[feature] {
-			v := verdictOf(r.Rec)
+			v := verdictOf(r)
 			stem := visibleFormat(r.Stem)
 			p := recordPage{page: page{Title: stem + " · decodebench records", Root: "../",
 				Crumbs: []crumb{{Href: "../" + n.features[feature], Text: feature}, {Text: stem}}},

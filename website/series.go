@@ -14,14 +14,15 @@ import (
 // seriesPlots draws series number si of a feature's page (its place in
 // the page's history data): the baseline's own median of the primary
 // metric, then every arm's ratio to it, each with its intervals and
-// steps; the hardware's REJECTED records of the same scenario are
-// crosses at the foot of the ratios' plot. recs are the hardware's
+// steps; the hardware's REJECTED records of the same scenario that pass
+// check (review.FleetRecord.Counts) are crosses at the foot of the
+// ratios' plot. recs are the hardware's
 // records; data collects what the page's script reads of the plots.
 func seriesPlots(si int, s history.Series, recs []review.FleetRecord, n *names, data *plotsData) seriesView {
 	v := seriesView{Hash: s.ScenarioHash, ShortHash: shortHash(s.ScenarioHash), Records: len(s.Records)}
 	var rejected []review.FleetRecord
 	for _, r := range recs {
-		if r.Rec.Verdict == schema.Rejected && r.Rec.Scenario.Hash == s.ScenarioHash {
+		if r.Counts() && r.Rec.Verdict == schema.Rejected && r.Rec.Scenario.Hash == s.ScenarioHash {
 			rejected = append(rejected, r)
 		}
 	}

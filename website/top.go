@@ -54,10 +54,12 @@ func writeTop(o *out, source string, f *review.Fleet, n *names) error {
 		r := topRow{Feature: row.Feature, FeatureHref: n.features[row.Feature], Hardware: row.Hardware,
 			HardwareHref: n.features[row.Feature] + "#" + hardwareID(row.Hardware),
 			Latest:       recordRef{Stem: visibleFormat(latest.Stem), Href: n.files[latest.File], Date: latest.Rec.Date},
-			Verdict:      verdictOf(latest.Rec), Headline: headline(latest.Rec), Records: len(row.Records),
+			Verdict:      verdictOf(latest), Headline: headline(latest), Records: len(row.Records),
 			Problems: problemsOf(latest.Problems)}
-		if row.WithProblems > 0 && len(latest.Problems) == 0 {
-			r.Problems = problemsView{Text: fmt.Sprintf("%d older record(s)", row.WithProblems), Bad: true}
+		if k, newer := row.FailingBeside(); k > 0 && newer != "" {
+			r.Problems = problemsView{Text: fmt.Sprintf("%d other record(s) fail check, the newest (%s) among them", k, visibleFormat(newer)), Bad: true}
+		} else if k > 0 {
+			r.Problems = problemsView{Text: fmt.Sprintf("%d older record(s)", k), Bad: true}
 		}
 		if xs := review.FirstRatios(row.Records); len(xs) >= 2 {
 			r.Trend = sparkSVG(xs)
@@ -77,8 +79,9 @@ func writeTop(o *out, source string, f *review.Fleet, n *names) error {
 	slices.Sort(p.HW)
 	for _, b := range f.Bisects {
 		s := b.Summary
+		result, firstBad := b.ShownResult()
 		p.Bisects = append(p.Bisects, bisectRow{Date: s.Date, Feature: s.Feature, Name: visibleFormat(strings.TrimSuffix(b.File, ".md")), Href: n.files[b.File],
-			Result: string(s.Outcome.Result), FirstBad: visibleFormat(orDash(shortHash(s.Outcome.FirstBad))), Steps: len(s.Steps), Problems: problemsOf(b.Problems)})
+			Result: result, FirstBad: visibleFormat(orDash(shortHash(firstBad))), Steps: len(s.Steps), Problems: problemsOf(b.Problems)})
 	}
 	for _, u := range f.Unreadable {
 		p.Unreadable = append(p.Unreadable, unreadableRow{File: visibleFormat(u.File), Problem: visibleFormat(u.Err.Error())})
