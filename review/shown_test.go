@@ -44,7 +44,6 @@ func synthFleet(t *testing.T, n int) (string, []string) {
 	return dir, paths
 }
 
-
 // The index shows no number a record only claims: the newest record's
 // data block says VALID at 2.5×, its runs say otherwise, so check fails
 // it; the row shows the newest record that passes check, names the one
