@@ -29,6 +29,13 @@
 # nothing is measured: "no change", exit_code 0.
 # Either check failing is exit_code 1, said in the headline.
 #
+# The headline is read as Markdown (the job summary, the pull request's
+# comment): nothing the campaign or a build leaves (a file's name or
+# contents) goes into it but through decodebench's own escaping (check
+# --headline). A record that fails check is named only when its name is
+# one decodebench gives a record (named), else "a file in OUT"; the
+# files of a changed build are listed in the job log only.
+#
 # The script is read whole before it runs (main, at the end).
 set -uo pipefail
 
@@ -36,6 +43,18 @@ set -uo pipefail
 # stdout.
 intact() {
   [ -z "${BUILD_SUMS:-}" ] || bash "$here/pr-builds.sh" --check "$BUILD_SUMS" 2>&1
+}
+
+# named FILE: FILE's name as the headline shows it: in a code span when
+# it is a name decodebench gives a record (letters, digits, ._-, ending
+# .md; checked byte by byte), else "a file in OUT", whatever it holds.
+named() {
+  local LC_ALL=C base=${1##*/}
+  if [[ $base =~ ^[A-Za-z0-9][A-Za-z0-9._-]*\.md$ ]]; then
+    printf 'The record `%s`' "$base"
+  else
+    printf 'A file in OUT (its name is not one decodebench gives a record)'
+  fi
 }
 
 # lockfile: the host lock decodebench would take here (machine.LockPath),
@@ -109,7 +128,7 @@ main() {
   elif ! changed=$(intact); then
     code=1
     printf '%s\n' "$changed" >&2
-    printf 'The builds changed between their build and the campaign: nothing was measured.\n\n```\n%s\n```\n' "$changed" >"$headline"
+    printf 'The builds changed between their build and the campaign (the files are in the job log): nothing was measured.\n' >"$headline"
   elif [ -n "${BASE_SHA256:-}" ] && [ "${BASE_SHA256:-}" = "${HEAD_SHA256:-}" ]; then
     printf 'No change: the head build is the base build byte for byte (sha256 %s); nothing was measured.\n' "$BASE_SHA256" >"$headline"
   else
@@ -124,13 +143,13 @@ main() {
       code=$?
       if [ ! -s "$headline" ]; then
         code=1
-        printf 'The record %s does not pass `decodebench check` (see the job log): its verdict is not reported.%s\n' "$(basename "$record")" "${said:+ ($said)}" >"$headline"
+        printf '%s does not pass `decodebench check` (see the job log): its verdict is not reported.%s\n' "$(named "$record")" "${said:+ ($said)}" >"$headline"
       fi
     fi
     if ! changed=$(intact); then
       code=1
       printf '%s\n' "$changed" >&2
-      printf '\n**The builds changed during the campaign: this record does not measure them.**\n\n```\n%s\n```\n' "$changed" >>"$headline"
+      printf '\n**The builds changed during the campaign (the files are in the job log): this record does not measure them.**\n' >>"$headline"
     fi
     for side in base head; do
       var=$(printf '%s_SHA256' "$side" | tr '[:lower:]' '[:upper:]')
