@@ -12,13 +12,17 @@ import (
 // command lines, engine output, prompts) reaches the Markdown through one
 // of these functions, which keep it on one line and inert: it can never
 // open a fence, a heading, an HTML block or a comment, nor end a table
-// cell, so nothing in it can be taken for the record's data block.
+// cell, so nothing in it can be taken for the record's data block; nor
+// can it reorder or hide what is read around it: every format character
+// (a bidirectional control, a zero-width or tag character) is shown as
+// its \uNNNN (visibleFormat), in the record, its headline (run
+// --github-summary, check --headline) and the console alike.
 
 // oneLine replaces line breaks (and other control characters) with a
-// visible mark.
+// visible mark, and shows every format character as visibleFormat does.
 func oneLine(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for _, r := range visibleFormat(s) {
 		switch {
 		case r == '\n':
 			b.WriteString("⏎")
@@ -90,11 +94,12 @@ func cellCode(s string) string { return cell(code(s)) }
 // block writes multi-line text (an engine's error and log tail) as a code
 // block whose every line is indented by four spaces inside a ~~~ fence:
 // no line can close the fence (a closing fence is indented at most three),
-// nor equal the data block's fence line.
+// nor equal the data block's fence line; format characters are shown as
+// visibleFormat shows them.
 func block(s string) string {
 	var b strings.Builder
 	b.WriteString("~~~text\n")
-	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(visibleFormat(s), "\n"), "\n") {
 		b.WriteString("    ")
 		b.WriteString(strings.Map(func(r rune) rune {
 			if r == '\r' || (r < 0x20 && r != '\t') || r == 0x7f {

@@ -3,6 +3,8 @@ package recorder
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
+	"unicode/utf16"
 
 	"github.com/decodebench/decodebench/schema"
 )
@@ -40,9 +42,35 @@ func (m *mdWriter) data(r *schema.Record) error {
 	m.ln("<details><summary>Machine-readable record (parsed by <code>decodebench</code> tools)</summary>")
 	m.ln("")
 	m.ln(dataFenceStart)
-	m.ln(string(b))
+	m.ln(jsonFormatEscaped(b))
 	m.ln(dataFenceEnd)
 	m.ln("")
 	m.ln(dataTrailer)
 	return nil
+}
+
+// jsonFormatEscaped is the JSON js with every format character (a
+// bidirectional control, a zero-width or tag character, which JSON holds
+// only inside strings) written as its \uNNNN escape, a surrogate pair
+// above U+FFFF: the data block reads back the same, and shows, as the
+// rest of the record does (visibleFormat), nothing that reorders or
+// hides the text around it.
+func jsonFormatEscaped(js []byte) string {
+	s := string(js)
+	if !strings.ContainsFunc(s, isFormat) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case !isFormat(r):
+			b.WriteRune(r)
+		case r > 0xffff:
+			hi, lo := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, "\\u%04x\\u%04x", hi, lo)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+	}
+	return b.String()
 }

@@ -92,7 +92,8 @@ func TestContendedHostSentence(t *testing.T) {
 
 // The "output starts" column shows every byte an engine generated: bytes
 // that are not UTF-8, controls and bidi overrides escaped, printable text
-// as is; a v2 record's column stays as it was.
+// as is; a v2 record's column stays as it was, but for its format
+// characters, shown as everywhere (visibleFormat).
 func TestOutputStartsEscapesBytes(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"Once upon a time", "Once upon a time"},
@@ -111,7 +112,7 @@ func TestOutputStartsEscapesBytes(t *testing.T) {
 	}
 	rec := fixedRecord(schema.Inconclusive)
 	rec.Runs[0].Output = "hi \xff\u202e"
-	for _, tc := range []struct{ version, want string }{{schema.Schema, "`hi \\xff\\u202e`"}, {schema.SchemaV2, "`hi \ufffd\u202e`"}} {
+	for _, tc := range []struct{ version, want string }{{schema.Schema, "`hi \\xff\\u202e`"}, {schema.SchemaV2, "`hi \ufffd\\u202e`"}} {
 		rec.Schema = tc.version
 		var buf strings.Builder
 		if err := Markdown(&buf, rec); err != nil {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/decodebench/decodebench/internal/termsafe"
@@ -38,7 +39,11 @@ func checkRendering(src []byte, rec *schema.Record) []Problem {
 			section = strings.TrimPrefix(g, "## ")
 		}
 		if g != w {
-			probs = append(probs, Problem{section, fmt.Sprintf("line %d does not follow from the data block and the runs:\n      in the record: %s\n      rendered:      %s", i+1, excerpt(g), excerpt(w))})
+			msg := fmt.Sprintf("line %d does not follow from the data block and the runs:\n      in the record: %s\n      rendered:      %s", i+1, excerpt(g), excerpt(w))
+			if strings.ContainsFunc(g, isFormat) {
+				msg += "\n      " + rawFormatNote
+			}
+			probs = append(probs, Problem{section, msg})
 			if len(got) != len(want) {
 				break // a line added or removed shifts every line after it
 			}
@@ -46,6 +51,17 @@ func checkRendering(src []byte, rec *schema.Record) []Problem {
 	}
 	return probs
 }
+
+// rawFormatNote says why a line holding a format character raw does not
+// follow: the recorder shows every one as its \uNNNN (a bidirectional
+// control, a zero-width or tag character reorders or hides what is read
+// around it), and a record written before it did, or edited, holds one
+// raw. Such a record is flagged, not re-rendered as it was: its Markdown
+// would show readers text other than what it holds.
+const rawFormatNote = "the record holds a format character (a bidirectional control, a zero-width or tag character) raw, " +
+	"where decodebench writes it as its \\uNNNN: it was written by an older decodebench, or edited"
+
+func isFormat(r rune) bool { return unicode.Is(unicode.Cf, r) }
 
 func lines(b []byte) []string {
 	var out []string

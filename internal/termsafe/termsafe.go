@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -55,7 +56,7 @@ func escape(s string, keepLines bool) string {
 			case '\t':
 				b.WriteString(`\t`)
 			default:
-				if r < 0x100 {
+				if r < 0xa0 {
 					fmt.Fprintf(&b, `\x%02x`, r)
 				} else {
 					fmt.Fprintf(&b, `\u%04x`, r)
@@ -87,17 +88,16 @@ func isPlain(s string, keepLines bool) bool {
 // unsafeRune is a rune a terminal may act on rather than show: C0 and C1
 // controls, DEL, and the Unicode format characters that reorder or hide
 // text (bidirectional embeddings, overrides and isolates, marks, line and
-// paragraph separators, zero-width characters, the byte order mark).
+// paragraph separators, zero-width characters, the byte order mark, tag
+// characters: every one of Unicode's Cf, as the records show them).
 func unsafeRune(r rune) bool {
 	switch {
 	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
 		return true
-	case r == 0x061c, r == 0x200b, r == 0x200c, r == 0x200d, r == 0x200e, r == 0x200f,
-		r >= 0x2028 && r <= 0x202e, r >= 0x2060 && r <= 0x2069, r == 0xfeff,
-		r >= 0xfff9 && r <= 0xfffb:
+	case r == 0x2028, r == 0x2029, r >= 0xfff9 && r <= 0xfffb:
 		return true
 	}
-	return false
+	return unicode.Is(unicode.Cf, r)
 }
 
 // Bidi reports whether s holds a bidirectional control character (the

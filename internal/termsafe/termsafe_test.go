@@ -10,19 +10,21 @@ import (
 // The forms issue 19 item 11 names: a carriage return that redraws a FAIL
 // line as "ok", CSI that clears the screen, OSC that retitles the window or
 // writes the clipboard (OSC 52), C1 controls, DEL, bidirectional overrides
-// and isolates, and bytes that are not UTF-8.
+// and isolates, every other format character (tags, a soft hyphen), and
+// bytes that are not UTF-8.
 func TestStringEscapes(t *testing.T) {
 	for in, want := range map[string]string{
-		"plain ascii":                       "plain ascii",
-		"FAIL x.md\rok   x.md":              `FAIL x.md\rok   x.md`,
-		"\x1b[2J\x1b]0;title\x07":           `\x1b[2J\x1b]0;title\x07`,
-		"\x1b]52;c;cHduZWQ=\x1b\\":          `\x1b]52;c;cHduZWQ=\x1b\`,
-		"a\u009bb\u0085c\x7f":               `a\x9bb\x85c\x7f`,
-		"evil\u202egnp.md\u2066x\u2069":     `evil\u202egnp.md\u2066x\u2069`,
-		"line\nbreak\ttab":                  `line\nbreak\ttab`,
-		"bad \xff\xfe utf8":                 `bad \xff\xfe utf8`,
-		"héllo — ✓ 日本":                      "héllo — ✓ 日本",
-		"zero\u200bwidth\ufeffbom\u2028sep": `zero\u200bwidth\ufeffbom\u2028sep`,
+		"plain ascii":                                        "plain ascii",
+		"FAIL x.md\rok   x.md":                               `FAIL x.md\rok   x.md`,
+		"\x1b[2J\x1b]0;title\x07":                            `\x1b[2J\x1b]0;title\x07`,
+		"\x1b]52;c;cHduZWQ=\x1b\\":                           `\x1b]52;c;cHduZWQ=\x1b\`,
+		"a\u009bb\u0085c\x7f":                                `a\x9bb\x85c\x7f`,
+		"evil\u202egnp.md\u2066x\u2069":                      `evil\u202egnp.md\u2066x\u2069`,
+		"line\nbreak\ttab":                                   `line\nbreak\ttab`,
+		"bad \xff\xfe utf8":                                  `bad \xff\xfe utf8`,
+		"héllo — ✓ 日本":                                       "héllo — ✓ 日本",
+		"zero\u200bwidth\ufeffbom\u2028sep":                  `zero\u200bwidth\ufeffbom\u2028sep`,
+		"tag\U000E0041\U000E0042 alm\u061c soft\u00adhyphen": `tag\ue0041\ue0042 alm\u061c soft\u00adhyphen`,
 	} {
 		if got := String(in); got != want {
 			t.Errorf("String(%q) = %q, want %q", in, got, want)
