@@ -13,8 +13,13 @@ import (
 )
 
 var (
-	benchName   = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
-	benchUnitRE = regexp.MustCompile(`[\s]+`)
+	benchName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+	// benchUnitRE is what a unit loses in an export: every run of
+	// characters but letters, digits and _ . / % - (tok/s, GB/s, %), so
+	// that no unit a record holds (markup, a control or format character,
+	// a space that would end benchfmt's token) reaches benchstat or what
+	// renders its tables.
+	benchUnitRE = regexp.MustCompile(`[^A-Za-z0-9_./%-]+`)
 )
 
 // Benchstat writes the Go benchmark format: a comment naming the
@@ -89,14 +94,20 @@ func benchMetrics(rec *schema.Record) []schema.Metric {
 		if schema.MetricOf(r.Metric).Name != "" {
 			continue
 		}
-		unit := r.Metric
-		if u := benchUnitRE.ReplaceAllString(r.Unit, ""); u != "" {
+		unit := benchName.ReplaceAllString(r.Metric, "_")
+		if u := benchUnit(r.Unit); u != "" {
 			unit += "-" + u
 		}
 		metrics = append(metrics, schema.Metric{Name: r.Metric, Bench: unit, BenchDiv: 1})
 	}
 	sort.SliceStable(metrics, func(i, j int) bool { return metrics[i].Name == rec.Scenario.Primary })
 	return metrics
+}
+
+// benchUnit is a unit as an export writes it: reduced to the characters
+// benchUnitRE keeps, each run of others one _, none at either end.
+func benchUnit(u string) string {
+	return strings.Trim(benchUnitRE.ReplaceAllString(u, "_"), "_")
 }
 
 // camel turns a feature slug (spec-draft) into a benchmark name (SpecDraft).
