@@ -214,14 +214,19 @@ func copyData(d *safefs.Dir, src string, rec *schema.Record, stem string) error 
 }
 
 // GatherMarkdown is what Gather did, as a Markdown table for a job
-// summary: one row per record given.
+// summary: one row per record given. A refused record's verdict is not
+// shown: it may fail check, and its verdict then is only what it claims
+// (FailsCheck, as the index says).
 func GatherMarkdown(gs []Gathered) string {
 	var b strings.Builder
 	b.WriteString("| record | hardware | verdict | gathered |\n|---|---|---|---|\n")
 	for _, g := range gs {
 		name, hw, verdict := filepath.Base(g.Source), "—", "—"
 		if g.Rec != nil {
-			hw, verdict = cellCode(g.Rec.Hardware), string(g.Rec.Verdict)
+			hw = cellCode(g.Rec.Hardware)
+		}
+		if g.Rec != nil && g.Action != GatherRefused {
+			verdict = string(g.Rec.Verdict)
 		}
 		what := string(g.Action)
 		if len(g.Why) > 0 {

@@ -127,3 +127,17 @@ func TestTrendAndBisectTakeOnlyChecked(t *testing.T) {
 		t.Error("a summary that passes check settles no step")
 	}
 }
+
+// The gather summary (a fleet pull request's body) shows no verdict of a
+// record it refused: refused for failing check, its verdict is only what
+// it claims.
+func TestGatherSummaryShowsNoRefusedVerdict(t *testing.T) {
+	rec := &schema.Record{Verdict: schema.Valid, Hardware: "h"}
+	md := GatherMarkdown([]Gathered{
+		{Source: "a/x.md", Action: GatherRefused, Why: []string{"check: Data: forged"}, Rec: rec},
+		{Source: "b/y.md", Dest: "r/y.md", Action: GatherPlaced, Rec: rec},
+	})
+	if !strings.Contains(md, "| `x.md` | `h` | — | refused: check: Data: forged |") || !strings.Contains(md, "| `y.md` | `h` | VALID | placed |") {
+		t.Errorf("gather summary:\n%s", md)
+	}
+}
