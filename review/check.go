@@ -106,7 +106,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 		return append(probs, *p)
 	}
 	rec.Runs = runs
-	probs = append(append(probs, checkLoaded(rec)...), checkRoofline(rec)...)
+	probs = append(append(append(probs, checkLoaded(rec)...), checkRoofline(rec)...), checkTimeUse(rec)...)
 
 	scenarioBytes, err := d.ReadFile(recorder.ScenarioFile, scenarios.MaxScenarioBytes)
 	if err != nil {

@@ -55,7 +55,8 @@ const (
 	// (Method.DiagnosisS).
 	PhaseDiagnosis Phase = "diagnosis"
 	// PhaseInterrupted is the time from the last run before an
-	// interruption to the resume (Method.Resumed).
+	// interruption (or the resume before it, where no run ended since) to
+	// the resume (Method.Resumed).
 	PhaseInterrupted Phase = "interrupted"
 	// PhaseOutside is decodebench's own work outside the runs: preparing
 	// the host, journaling, between the runs, after the last one: the
@@ -152,12 +153,15 @@ func (r *Record) TimeUse() (TimeUse, bool) {
 	return t, true
 }
 
-// interrupted is the time from the end of the last run before each resume
-// (or the campaign's start) to the resume: nobody ran the campaign then.
+// interrupted is the time nobody ran the campaign: to each resume from
+// the latest of the campaign's start, the resume before it and the end of
+// a run before it. A resume interrupted again before a run finished
+// starts the next gap at itself, so that no gap is counted twice.
 func interrupted(runs []Run, started time.Time, resumed []time.Time) float64 {
 	var s float64
+	from := started
 	for _, at := range resumed {
-		last := started
+		last := from
 		for _, r := range runs {
 			if end := r.Start.Add(time.Duration(r.Seconds * float64(time.Second))); end.Before(at) && end.After(last) {
 				last = end
@@ -165,6 +169,9 @@ func interrupted(runs []Run, started time.Time, resumed []time.Time) float64 {
 		}
 		if at.After(last) {
 			s += at.Sub(last).Seconds()
+		}
+		if at.After(from) {
+			from = at
 		}
 	}
 	return s

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
 )
@@ -44,5 +45,38 @@ func TestTimeUse(t *testing.T) {
 	r.Runs[1].Phases = nil
 	if _, ok := r.TimeUse(); ok {
 		t.Error("a run without phases (from before) gave a time use")
+	}
+}
+
+// A campaign resumed twice with no run finished between the resumes (the
+// first resume interrupted again at once) counts each gap once: from the
+// last run to the first resume, then from that resume to the second, never
+// from the last run to the second resume again (which once made the time
+// outside the runs negative).
+func TestTimeUseResumedTwice(t *testing.T) {
+	t0 := time.Date(2026, 12, 5, 19, 0, 0, 0, time.UTC)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	run := func(start float64) Run {
+		return Run{Start: at(start), Seconds: 10, Phases: &Phases{SpanS: 10, MeasuredS: 10}}
+	}
+	r := &Record{Method: Method{Started: t0, Finished: at(100), Resumed: []time.Time{at(40), at(60)}},
+		Runs: []Run{run(0), run(12), run(61)}} // the second ends at 22; resumed at 40 and at 60
+	tu, ok := r.TimeUse()
+	if !ok {
+		t.Fatal("no time use")
+	}
+	if got, want := tu.Of(PhaseInterrupted), (40-22)+(60-40.0); math.Abs(got-want) > 1e-9 {
+		t.Errorf("interrupted %gs, want %gs (each gap once)", got, want)
+	}
+	if got, want := tu.Of(PhaseOutside), 100-30-38.0; math.Abs(got-want) > 1e-9 {
+		t.Errorf("outside the runs %gs, want %gs", got, want)
+	}
+	// A run between the resumes starts the second gap at its end.
+	r.Runs = append(r.Runs, run(45))
+	slices.SortFunc(r.Runs, func(a, b Run) int { return a.Start.Compare(b.Start) })
+	r.Method.Finished = at(110)
+	tu, _ = r.TimeUse()
+	if got, want := tu.Of(PhaseInterrupted), (40-22)+(60-55.0); math.Abs(got-want) > 1e-9 {
+		t.Errorf("with a run between the resumes: interrupted %gs, want %gs", got, want)
 	}
 }
