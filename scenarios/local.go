@@ -228,7 +228,8 @@ func (s *Scenario) warnRounds(p *problems) {
 // warnBudgetGrid warns of a budgeted schedule whose max is off its looks'
 // grid (min + a multiple of every): a budget's look goes on only when
 // every more rounds fit, so the look at max, fewer rounds after the one
-// before it, is never taken.
+// before it, is never taken. A max the budget gives by default is on the
+// grid (Rounds.budgetMax).
 func (s *Scenario) warnBudgetGrid(p *problems) {
 	r := s.Schedule.Rounds
 	looks := r.Looks()
@@ -239,16 +240,12 @@ func (s *Scenario) warnBudgetGrid(p *problems) {
 	if last-before >= r.Every {
 		return
 	}
-	key, what := "schedule.rounds.max", fmt.Sprintf("max (%d)", last)
-	if _, given := s.pos["schedule.rounds.max"]; !given {
-		key, what = "schedule.rounds.max_time", fmt.Sprintf("max (%d by default with a budget)", last)
-	}
 	give := fmt.Sprintf("max: %d or %d", before, before+r.Every)
 	if before+r.Every > MaxRounds {
 		give = fmt.Sprintf("max: %d", before)
 	}
-	p.warn(key, "under a budget a look goes on only when every (%d) more rounds fit, so the look at %s, %d round(s) after the one at %d, is never taken: "+
-		"give %s (min + a multiple of every)", r.Every, what, last-before, before, give)
+	p.warn("schedule.rounds.max", "under a budget a look goes on only when every (%d) more rounds fit, so the look at max (%d), %d round(s) after the one at %d, is never taken: "+
+		"give %s (min + a multiple of every)", r.Every, last, last-before, before, give)
 }
 
 // validateForCurrentRule refuses what the rule new records are written

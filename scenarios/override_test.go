@@ -107,9 +107,9 @@ func TestOverrideDropsTheBudget(t *testing.T) {
 	}
 }
 
-// A budgeted schedule whose max is off its looks' grid is warned of at max
-// (or at max_time, where max is the budget's default); one on the grid,
-// or one without a budget, is not.
+// A budgeted schedule whose max is off its looks' grid is warned of at max;
+// one on the grid, one without a budget, and one whose max is the budget's
+// default (the last look within 100 rounds), are not.
 func TestBudgetMaxOffTheGridWarns(t *testing.T) {
 	src, err := ShippedSource("llamacpp-speculative")
 	if err != nil {
@@ -121,9 +121,11 @@ func TestBudgetMaxOffTheGridWarns(t *testing.T) {
 	}
 	for rounds, want := range map[string]string{
 		"{min: 10, max: 23, every: 5, max_time: 10m}": "schedule.rounds.max: under a budget a look goes on only when every (5) more rounds fit, so the look at max (23), 3 round(s) after the one at 20, is never taken: give max: 20 or 25",
-		"{min: 3, every: 5, max_time: 10m}":           "schedule.rounds.max_time: under a budget a look goes on only when every (5) more rounds fit, so the look at max (100 by default with a budget), 2 round(s) after the one at 98",
-		"{min: 5, max: 25, every: 5, max_time: 10m}":  "",
-		"{min: 10, max: 23, every: 5}":                "",
+		// A budget without max takes the last look within 100 rounds.
+		"{min: 3, every: 5, max_time: 10m}":          "",
+		"{min: 3, every: 3, max_time: 1m}":           "",
+		"{min: 5, max: 25, every: 5, max_time: 10m}": "",
+		"{min: 10, max: 23, every: 5}":               "",
 		// A max past the grid's next look would be over the rounds' limit.
 		"{min: 3, max: 1000, every: 5, max_time: 1h}": "schedule.rounds.max: under a budget a look goes on only when every (5) more rounds fit, so the look at max (1000), 2 round(s) after the one at 998, is never taken: give max: 998 (min",
 	} {
@@ -145,5 +147,13 @@ func TestBudgetMaxOffTheGridWarns(t *testing.T) {
 		if (want == "") != (got == "") || !strings.HasPrefix(got, want) {
 			t.Errorf("%s: warning %q, want %q", rounds, got, want)
 		}
+		if m, ok := map[string]int{"{min: 3, every: 5, max_time: 10m}": 98, "{min: 3, every: 3, max_time: 1m}": 99}[rounds]; ok && s.Schedule.Rounds.Max != m {
+			t.Errorf("%s: max %d by default, want %d", rounds, s.Schedule.Rounds.Max, m)
+		}
+	}
+	// No look within 100 rounds after min: max must be given.
+	_, _, err = Parse("t.yaml", ".", []byte(strings.Replace(string(src), demo, "rounds: {min: 98, every: 5, max_time: 1h}", 1)), Options{LookupEnv: noEnv})
+	if err == nil || !strings.Contains(err.Error(), "schedule.rounds.max_time: without max, a budget's max is its last look within 100 rounds") {
+		t.Errorf("{min: 98, every: 5, max_time: 1h}: %v", err)
 	}
 }

@@ -172,7 +172,7 @@ func (s *Scenario) applyDefaults() {
 		s.Schedule.Rounds = Rounds{Min: defaultRounds, Max: defaultRounds}
 	}
 	if r := &s.Schedule.Rounds; r.Max == 0 && r.MaxTime.Duration > 0 {
-		r.Max = max(BudgetRounds, r.Min)
+		r.Max = r.budgetMax()
 	}
 	if s.Schedule.Rounds.Max == 0 {
 		s.Schedule.Rounds.Max = s.Schedule.Rounds.Min

@@ -26,9 +26,21 @@ type Rounds struct {
 	MaxTime      Duration `yaml:"max_time" json:"max_time,omitzero"`
 }
 
-// BudgetRounds is max for a schedule with a budget in minutes and no max of
-// its own: the looks it may take, of which the budget decides.
+// BudgetRounds bounds max for a schedule with a budget in minutes and no
+// max of its own: the looks it may take, of which the budget decides.
 const BudgetRounds = 100
+
+// budgetMax is the max of a budget without one: the last look within
+// BudgetRounds (min plus a multiple of every), at least min. Under a
+// budget a look goes on only when every more rounds fit, so a max off the
+// looks' grid would never be reached (and validate would warn about a max
+// nobody gave).
+func (r Rounds) budgetMax() int {
+	if r.Every <= 0 || r.Min >= BudgetRounds {
+		return max(BudgetRounds, r.Min)
+	}
+	return r.Min + (BudgetRounds-r.Min)/r.Every*r.Every
+}
 
 // Sequential reports whether the rounds are looked at sequentially.
 func (r Rounds) Sequential() bool { return r.Adaptive() && r.Every > 0 }

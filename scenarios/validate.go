@@ -135,6 +135,9 @@ func (s *Scenario) validate(p *problems) {
 		p.at("schedule.rounds.every", "must not be negative (got %d)", r.Every)
 	case r.UntilCIWidth < 0:
 		p.at("schedule.rounds.until_ci_width", "must be a positive width (got %s)", r.UntilCIWidth)
+	case r.Every > 0 && !r.Adaptive() && r.MaxTime.Duration > 0 && !maxGiven:
+		p.at("schedule.rounds.max_time", "without max, a budget's max is its last look within %d rounds (min + a multiple of every), here min (%d) itself: "+
+			"give max above min, or a smaller min or every", BudgetRounds, r.Min)
 	case r.Every > 0 && !r.Adaptive():
 		p.at("schedule.rounds.every", "has no effect unless max is above min")
 	case r.Every > 0 && r.UntilCIWidth > 0:
