@@ -3,6 +3,7 @@ package console
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/internal/termsafe"
@@ -14,8 +15,12 @@ import (
 // from (records of dir), what the scenario's schedule detects here, and
 // the answer to an asked MDE.
 func Plan(w io.Writer, s *scenarios.Scenario, p planner.Plan, dir string) error {
-	fmt.Fprintf(w, "plan of %s (%s) under rule %s: a test arm's MDE at %s power, alpha %s over %d test arm(s), a control's veto made up for\n",
-		termsafe.String(s.Path), termsafe.String(s.Feature), p.Rule, pct.Rounded(p.Power), pct.Rounded(p.Level*float64(max(1, p.Tests))), p.Tests)
+	veto := ""
+	if slices.ContainsFunc(s.Policy.Arms, func(a scenarios.ArmPolicy) bool { return a.Control }) {
+		veto = ", a control's veto made up for"
+	}
+	fmt.Fprintf(w, "plan of %s (%s) under rule %s: a test arm's MDE at %s power, alpha %s over %d test arm(s)%s\n",
+		termsafe.String(s.Path), termsafe.String(s.Feature), p.Rule, pct.Rounded(p.Power), pct.Rounded(p.Level*float64(max(1, p.Tests))), p.Tests, veto)
 	h := p.Host
 	fmt.Fprintf(w, "host model: %s\n", HostBasis(h, s.Feature, dir))
 	for _, r := range h.Passed {

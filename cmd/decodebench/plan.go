@@ -29,7 +29,7 @@ else of its feature, re-analysed under the current rule. Their rounds give the n
 within its round and the stalls, their noise anatomy what of it a start and a request
 contribute, their costs what a round takes. It says the minimum detectable effect the
 scenario's schedule reaches here (a test arm's, at 80% power and alpha over the test arms,
-the control's veto made up for, over the looks' alpha spending; within --budget, else
+a control's veto made up for where there is one, over the looks' alpha spending; within --budget, else
 schedule.rounds.max_time when set) and the measured requests a start that narrow it most for their time.
 --mde asks for a change (3% or 0.03): the rounds (the scenario's min and every with a later max,
 or a fixed number) and measured requests a start (1 to 16, where the noise is split) that
