@@ -61,6 +61,27 @@ func rounds(s Shape, c Costs) int {
 	return n
 }
 
+// FirstLook is how long a budgeted schedule's first look takes at c's
+// costs: the rounds a campaign runs whatever its budget, since a budget
+// stops it only at a look. 0 without a budget or looks.
+func FirstLook(s Shape, c Costs) time.Duration {
+	if s.Budget <= 0 || len(s.Looks) == 0 {
+		return 0
+	}
+	if e := float64(s.Looks[0]) * roundCost(s, c); e < float64(1<<62) {
+		return time.Duration(e)
+	}
+	return time.Duration(1 << 62)
+}
+
+// Fit is the most rounds that fit in d at c's costs.
+func Fit(s Shape, c Costs, d time.Duration) int {
+	if r := roundCost(s, c); r > 0 {
+		return int(float64(d) / r)
+	}
+	return 0
+}
+
 // Longest is how long the campaign may run at c's costs whatever its runs
 // turn out to cost, for a bound on it: its most rounds', or with a budget
 // the longer of the budget and its first look's, when that is shorter. The

@@ -131,6 +131,13 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
 			}
+			if resume == "" && s.Schedule.Rounds.MaxTime.Duration > 0 {
+				// The first look is run whatever the budget: say before
+				// anything runs when it is estimated past the budget.
+				if w := s.FirstLookOverBudget(newEstimator(c.Context, out).Costs(s.EstimateShape())); w != nil {
+					fmt.Fprintln(stderr, w)
+				}
+			}
 			if c.Bool("dry-run") {
 				est := newEstimator(c.Context, out)
 				plans := newPlanRecords(c.Context, est.Dir)

@@ -26,7 +26,8 @@ its most rounds: rounds × arms × (a start's fixed cost + its measured requests
 where a start's fixed cost is its cooldown, the engine's start and stop and its
 warmup requests. With schedule.rounds.max_time the most rounds are the last look's
 that fits in the budget at those costs, and never fewer than the first look's (a
-budget stops a campaign only at a look). The costs come from the newest record of the scenario's feature
+budget stops a campaign only at a look): a first look estimated past the budget is
+warned of, by how much, with the rounds that fit. The costs come from the newest record of the scenario's feature
 and hardware in --records (the folder run writes records to) with a noise
 anatomy (its start and request costs) or runs with wall times; it says which
 ("from RECORD: start X s, request Y s"), a request scaled to the scenario's
@@ -72,6 +73,9 @@ hardware, and estimate_other_hardware: true when it is not this campaign's).`,
 					continue
 				}
 				costs := est.Costs(s.EstimateShape())
+				if w := s.FirstLookOverBudget(costs); w != nil {
+					fmt.Fprintln(c.App.ErrWriter, w.Refusal())
+				}
 				fmt.Fprintf(c.App.Writer, "%s: ok (%s: %d arms, %d counters, %s runs, estimated %s, %s)\n", s.Path, s.Feature, len(s.Arms), len(s.Counters), runs(s), scenarios.Round(estimate.Duration(s.EstimateShape(), costs)), console.EstimateBasis(s.EstimateShape(), costs, c.String("records")))
 				p := planner.New(s, plans.Host(s), planner.Options{})
 				fmt.Fprintf(c.App.Writer, "%s: plan: %s\n", s.Path, console.PlanLine(p, s.Feature, plans.Dir))
@@ -150,6 +154,11 @@ func validateJSON(c *cli.Context) error {
 			v.Problems = append(v.Problems, problem{Message: err.Error(), Severity: "error"})
 		}
 		all = append(all, warns...)
+		if s != nil && err == nil {
+			if w := s.FirstLookOverBudget(est.Costs(s.EstimateShape())); w != nil {
+				all = append(all, w)
+			}
+		}
 		if futile(warns) {
 			v.OK = false
 		}
