@@ -35,7 +35,11 @@ func Plan(w io.Writer, s *scenarios.Scenario, p planner.Plan, dir string) error 
 	own := p.Schedule
 	fmt.Fprintf(w, "this schedule, %s: %s\n", scheduleText(own), detects(own))
 	writeStalls(w, p.Stalls, p.Host.Compared)
-	if p.Capped {
+	switch {
+	case p.Over > 0:
+		fmt.Fprintf(w, "  the first look alone exceeds the budget of %s by %s at the host's round time "+
+			"(a budget stops a campaign only at a look): lower min, or raise the budget\n", p.Budget, scenarios.Round(p.Over))
+	case p.Capped:
 		fmt.Fprintf(w, "  the budget of %s stops it there at the host's round time\n", p.Budget)
 	}
 	if p.Advice > 0 && p.Advice != own.Requests {

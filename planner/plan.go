@@ -43,6 +43,10 @@ type Plan struct {
 	Schedule Schedule      `json:"schedule"`
 	Budget   time.Duration `json:"budget_ns,omitempty"`
 	Capped   bool          `json:"capped,omitempty"`
+	// Over is how much the first look alone exceeds the budget at the
+	// host's round time: a budget stops a campaign only at a look, so
+	// the campaign runs min rounds whatever its budget. 0 when it fits.
+	Over time.Duration `json:"over_budget_ns,omitempty"`
 	// Advice is the measured requests a start that narrow the schedule's
 	// interval most for its time (the noise anatomy's advice, from the
 	// host's split); 0 when the noise is not split.
@@ -64,7 +68,7 @@ type Ask struct {
 	BelowMinEffect bool    `json:"below_min_effect,omitempty"`
 	MinEffect      float64 `json:"min_effect"`
 	// Reach is the quickest schedule of the scenario's shape (its min and
-	// every, a later max; or a fixed number of rounds) and measured
+	// every, a later max, or min alone; or a fixed number of rounds) and measured
 	// requests a start that reaches the MDE, within MaxRounds; nil when
 	// none does. InBudget is set when it fits the budget.
 	Reach    *Schedule `json:"reach,omitempty"`
@@ -118,15 +122,16 @@ func plan(s *scenarios.Scenario, h Host, o Options, rule analysis.Rule) Plan {
 		}
 		g := shapeOf(r)
 		if n := int(b / m.round(k, m.tokens)); r.Sequential() && n < r.Max {
+			// Where the first look is the last (fewer than min + every
+			// rounds fit) the campaign runs min: schedule 0.
 			own.Min, own.Max, own.Every = g.at(g.below(n))
-			if n < r.Min+r.Every {
-				// The first look is the last: the campaign runs min.
-				own.Max, own.Every = r.Min, 0
-			}
 			p.Capped = true
 		}
 	}
 	m.evaluate(&own, h.Between)
+	if p.Capped && own.Time > p.Budget {
+		p.Over = own.Time - p.Budget
+	}
 	p.Schedule = own
 	p.Stalls = m.stallRange(own)
 	ks := m.requests(k)
@@ -309,7 +314,8 @@ func cmpDuration(a, b time.Duration) int { return cmpFloat(float64(a), float64(b
 
 // shape is the schedules of a scenario's kind a plan chooses among: for a
 // sequential schedule its min and every with a later max (index j: max =
-// min + j·every), else a fixed number of rounds (j rounds).
+// min + j·every), or min alone (j = 0, what a budget that fits no later
+// look runs), else a fixed number of rounds (j rounds).
 type shape struct {
 	min, every int
 }
@@ -321,9 +327,11 @@ func shapeOf(r scenarios.Rounds) shape {
 	return shape{}
 }
 
+// first is the shortest schedule: for a sequential shape min alone (0),
+// what a budget that fits no look after min runs, else minRounds.
 func (g shape) first() int {
 	if g.every > 0 {
-		return 1
+		return 0
 	}
 	return minRounds
 }
@@ -340,9 +348,13 @@ func (g shape) rounds(j int) int {
 	return n
 }
 
-// at is schedule j: its min, max and every.
+// at is schedule j: its min, max and every; for a sequential shape
+// schedule 0 is min rounds with no look after it (every 0).
 func (g shape) at(j int) (lo, hi, every int) {
-	if g.every > 0 {
+	switch {
+	case g.every > 0 && j == 0:
+		return g.min, g.min, 0
+	case g.every > 0:
 		return g.min, g.min + j*g.every, g.every
 	}
 	return j, j, 0

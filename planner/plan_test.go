@@ -63,8 +63,14 @@ func TestPlanBudget(t *testing.T) {
 		t.Errorf("budgeted schedule %+v (capped %v)", s, p.Capped)
 	}
 	p = planner.New(demo(t, "schedule.requests=1", "schedule.rounds.max=100", "schedule.rounds.max_time=2m"), vmHost(), planner.Options{})
-	if s := p.Schedule; !p.Capped || s.Max != 5 || s.Every != 0 {
-		t.Errorf("a budget under two looks runs min: %+v", s)
+	if s := p.Schedule; !p.Capped || s.Max != 5 || s.Every != 0 || p.Over != 0 {
+		t.Errorf("a budget under two looks runs min: %+v (over by %v)", s, p.Over)
+	}
+	// A budget shorter than the first look: the campaign runs min anyway,
+	// 2 minutes at 24 s a round, a minute over the budget.
+	p = planner.New(demo(t, "schedule.requests=1", "schedule.rounds.max=100", "schedule.rounds.max_time=1m"), vmHost(), planner.Options{})
+	if s := p.Schedule; !p.Capped || s.Max != 5 || s.Every != 0 || p.Over != time.Minute {
+		t.Errorf("a budget under the first look: %+v, over by %v, want a minute", s, p.Over)
 	}
 	// The budget asked for (plan --budget) stands for the scenario's own,
 	// with or without an MDE asked.
@@ -135,6 +141,13 @@ func TestAskReach(t *testing.T) {
 			}
 		}
 	}
+	// An ask that min alone (5 rounds, no look after it) reaches: the
+	// quickest schedule is min alone, at one request a start.
+	one := demo(t, "schedule.requests=1")
+	alone := planner.New(one, vmHost(), planner.Options{Budget: 2 * time.Minute}).Schedule
+	if r := planner.New(one, vmHost(), planner.Options{MDE: alone.MDE()}).Ask.Reach; r == nil || r.Max != 5 || r.Every != 0 || r.Requests != 1 {
+		t.Errorf("an ask that min alone reaches (%.2f%%): reach %+v", 100*alone.MDE(), r)
+	}
 	if a := planner.New(s, vmHost(), planner.Options{MDE: 0.01}).Ask; !a.BelowMinEffect || a.Reach != nil || a.MinEffect != 0.01 {
 		t.Errorf("an ask at min_effect: %+v", a)
 	}
@@ -160,6 +173,18 @@ func TestAskOutOfBudget(t *testing.T) {
 	quiet.Between = math.Log1p(a.QuietCV * a.QuietCV * 0.98)
 	if q := planner.New(s, quiet, planner.Options{MDE: x, Budget: budget}).Ask; !q.InBudget {
 		t.Errorf("a host of CV %.2f%% between starts does not reach it within %v: %+v", 100*a.QuietCV, budget, q.Best)
+	}
+	// A budget that holds min alone and no later look: the best within it
+	// is min alone, what the plan's own schedule runs (plan --budget 2m
+	// said the schedule runs 5 rounds within it, then that not even the
+	// first look fits).
+	one := demo(t, "schedule.requests=1")
+	p := planner.New(one, vmHost(), planner.Options{MDE: x, Budget: 2 * time.Minute})
+	if b := p.Ask.Best; b == nil || b.Max != 5 || b.Every != 0 || b.Time > 2*time.Minute || b.MDE() != p.Schedule.MDE() {
+		t.Errorf("best within 2m: %+v, the plan's own %+v", b, p.Schedule)
+	}
+	if b := planner.New(one, vmHost(), planner.Options{MDE: x, Budget: time.Minute}).Ask.Best; b != nil {
+		t.Errorf("best within 1m, where min alone takes 2m: %+v", b)
 	}
 	// Beyond what no noise between starts allows: a quieter host would not.
 	if a := planner.New(s, vmHost(), planner.Options{MDE: 0.02, Budget: 5 * time.Minute}).Ask; a.InBudget || a.QuietCV != 0 || a.Best == nil {
