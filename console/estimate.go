@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/estimate"
+	"github.com/decodebench/decodebench/internal/termsafe"
 )
 
 // EstimateBasis says what an estimate went by: the record and the costs
@@ -29,13 +30,26 @@ func EstimateBasis(s estimate.Shape, c estimate.Costs, dir string) string {
 		notes = append(notes, "the start moved to this scenario's cooldown and warmups")
 	}
 	if c.OtherHardware {
-		notes = append(notes, fmt.Sprintf("a record of other hardware (%s): none of this machine's could be used", c.Hardware))
+		notes = append(notes, fmt.Sprintf("a record of other hardware (%s): none of %s could be used", c.Hardware, whose(s.Hardware, "")))
 	}
 	start, one := "start", "request"
 	if s.Command {
 		start, one = "between runs", "a run of the command"
 	}
 	return fmt.Sprintf("from %s: %s %s, %s %s, %s", c.Record, start, secs(c.Start), one, secs(c.Request), strings.Join(notes, "; "))
+}
+
+// whose says whose records could not be used where other hardware's were:
+// those of the hardware a scenario names (hardware), else this machine's
+// (here, when given, its slug).
+func whose(hardware, here string) string {
+	switch {
+	case hardware != "" && hardware != "auto":
+		return termsafe.String(hardware) + "'s, the hardware the scenario names,"
+	case here != "":
+		return "this machine's (" + termsafe.String(here) + ")"
+	}
+	return "this machine's"
 }
 
 // guessed is what a guess assumed.

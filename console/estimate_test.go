@@ -29,6 +29,9 @@ func TestEstimateBasis(t *testing.T) {
 		{"server record", server, fromRecord,
 			"from recs/a.md: start 3.40 s, request 1.03 s, by its noise anatomy; scaled from its 256 tokens to 128; " +
 				"the start moved to this scenario's cooldown and warmups; a record of other hardware (epyc): none of this machine's could be used"},
+		{"named hardware", func() estimate.Shape { s := server; s.Hardware = "h200"; return s }(), fromRecord,
+			"from recs/a.md: start 3.40 s, request 1.03 s, by its noise anatomy; scaled from its 256 tokens to 128; " +
+				"the start moved to this scenario's cooldown and warmups; a record of other hardware (epyc): none of h200's, the hardware the scenario names, could be used"},
 		{"command runs", command, estimate.Costs{Basis: estimate.BasisRuns, Record: "recs/b.md", Start: time.Second, Request: 2 * time.Second},
 			"from recs/b.md: between runs 1.00 s, a run of the command 2.00 s, by its runs' times"},
 	} {

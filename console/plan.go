@@ -22,7 +22,7 @@ func Plan(w io.Writer, s *scenarios.Scenario, p planner.Plan, dir string) error 
 	fmt.Fprintf(w, "plan of %s (%s) under rule %s: a test arm's MDE at %s power, alpha %s over %d test arm(s)%s\n",
 		termsafe.String(s.Path), termsafe.String(s.Feature), p.Rule, pct.Rounded(p.Power), pct.Rounded(p.Level*float64(max(1, p.Tests))), p.Tests, veto)
 	h := p.Host
-	fmt.Fprintf(w, "host model: %s\n", HostBasis(h, s.Feature, dir))
+	fmt.Fprintf(w, "host model: %s\n", HostBasis(h, s, dir))
 	for _, r := range h.Passed {
 		fmt.Fprintf(w, "  passed over %s: %s\n", termsafe.String(r.Record), termsafe.String(r.Why))
 	}
@@ -52,23 +52,23 @@ func Plan(w io.Writer, s *scenarios.Scenario, p planner.Plan, dir string) error 
 }
 
 // PlanLine is a plan's one line for validate and run --dry-run: what the
-// schedule detects here, and what it goes by.
-func PlanLine(p planner.Plan, feature, dir string) string {
+// schedule of s detects here, and what it goes by.
+func PlanLine(p planner.Plan, s *scenarios.Scenario, dir string) string {
 	by := fmt.Sprintf("by %d record(s) of %s", len(p.Host.Records), termsafe.String(p.Host.Hardware))
 	switch {
 	case p.Host.Basis == planner.BasisGuess:
-		by = fmt.Sprintf("by a guess (no record of %s in %s to go by)", termsafe.String(feature), termsafe.String(dir))
+		by = fmt.Sprintf("by a guess (no record of %s in %s to go by)", termsafe.String(s.Feature), termsafe.String(dir))
 	case p.Host.OtherHardware:
-		by += ", other hardware: none of this machine's could be used"
+		by += fmt.Sprintf(", other hardware: none of %s could be used", whose(s.Hardware, ""))
 	}
 	return fmt.Sprintf("this schedule %s at %s power (%s), %s; decodebench plan --mde X finds the schedule for a change", mde(p.Schedule), pct.Rounded(p.Power), span(p.Schedule), by)
 }
 
-// HostBasis says what a host model was read from.
-func HostBasis(h planner.Host, feature, dir string) string {
+// HostBasis says what the host model of scenario s was read from.
+func HostBasis(h planner.Host, s *scenarios.Scenario, dir string) string {
 	if h.Basis == planner.BasisGuess {
 		return fmt.Sprintf("a guess: a start's draw CV %s, a request's own CV %s at %d tokens, no stalls; no record of %s in %s to go by",
-			pct.Rounded(planner.GuessBetweenCV), pct.Rounded(planner.GuessWithinCV), planner.GuessTokens, termsafe.String(feature), termsafe.String(dir))
+			pct.Rounded(planner.GuessBetweenCV), pct.Rounded(planner.GuessWithinCV), planner.GuessTokens, termsafe.String(s.Feature), termsafe.String(dir))
 	}
 	of := "this scenario"
 	if h.Same < len(h.Records) {
@@ -76,7 +76,7 @@ func HostBasis(h planner.Host, feature, dir string) string {
 	}
 	out := fmt.Sprintf("%d record(s) of %s (%s), %d rounds, the newest %s", len(h.Records), termsafe.String(h.Hardware), of, h.Rounds, termsafe.String(h.Records[0]))
 	if h.OtherHardware {
-		out += fmt.Sprintf("; records of other hardware (%s): none of this machine's (%s) could be used", termsafe.String(h.Hardware), termsafe.String(h.Here))
+		out += fmt.Sprintf("; records of other hardware (%s): none of %s could be used", termsafe.String(h.Hardware), whose(s.Hardware, h.Here))
 	}
 	return out
 }

@@ -26,24 +26,38 @@ type Records struct {
 	Load func(path string) (*schema.Record, error)
 }
 
+// Feature lists the folder's records of feature, and says the hardware
+// hw a campaign of hardware (a scenario's hardware key) records: the one
+// named, for "auto" or none this machine's (Here). Records of every
+// hardware are listed: a caller goes by hw's first, and by other
+// hardware's, a second tier, only when none of hw's can be used, and says
+// so. A named hardware of which the folder holds no record is such a
+// case as much as this machine's (the guess would ignore records of the
+// same feature that the folder does hold).
+func (r Records) Feature(feature, hardware string) (hw string, recs []history.Record, err error) {
+	recs, _, err = r.List(r.Dir)
+	if err != nil {
+		return "", nil, err
+	}
+	hw = hardware
+	if hw == "" || hw == "auto" {
+		hw = r.Here()
+	}
+	return hw, slices.DeleteFunc(recs, func(h history.Record) bool { return h.Rec.Feature != feature }), nil
+}
+
 // Costs are the scenario's costs from the newest record in the folder of
 // the same feature and hardware that has a noise anatomy or runs with wall
 // times; a record that cannot be read is passed over. The hardware is the
-// one the scenario names; for "auto" (or none) it is Here, and only when
-// no record of it can be used is the newest record of other hardware
-// taken, marked OtherHardware. Without a record the costs are the guess.
+// one the scenario names, for "auto" (or none) Here; only when no record
+// of it can be used is the newest usable record of other hardware taken,
+// marked OtherHardware (Feature). Without a record the costs are the
+// guess.
 func (r Records) Costs(s Shape) Costs {
-	recs, _, err := r.List(r.Dir)
+	hw, recs, err := r.Feature(s.Feature, s.Hardware)
 	if err != nil {
 		return Guess(s)
 	}
-	hw, named := s.Hardware, s.Hardware != "" && s.Hardware != "auto"
-	if !named {
-		hw = r.Here()
-	}
-	recs = slices.DeleteFunc(recs, func(h history.Record) bool {
-		return h.Rec.Feature != s.Feature || named && h.Rec.Hardware != hw
-	})
 	slices.SortFunc(recs, func(a, b history.Record) int { // this hardware's first, then newest first
 		return cmp.Or(-cmp.Compare(btoi(a.Rec.Hardware == hw), btoi(b.Rec.Hardware == hw)),
 			cmp.Compare(b.Rec.Date, a.Rec.Date), cmp.Compare(b.Seq, a.Seq), cmp.Compare(b.Stem, a.Stem))

@@ -40,9 +40,9 @@ func copyRecords(t *testing.T, names ...string) string {
 // TestRecordsCosts: the estimate goes by the newest record of the
 // feature with a noise anatomy or runs with wall times, read through the
 // guarded reader: a newer record that is a link, or whose runs changed
-// after it was written, is passed over; a record of another feature, of
-// hardware other than the one the scenario names, or none, leaves the
-// guess.
+// after it was written, is passed over; a record of another feature, or
+// none, leaves the guess; a record of hardware other than the one the
+// scenario names is taken, marked, when none of that hardware's is there.
 func TestRecordsCosts(t *testing.T) {
 	spec := demo(t)
 	const anatomy, runs4, runs3 = "spec-draft-epyc-2026-12-02", "spec-draft-epyc-2026-11-29-4", "spec-draft-epyc-2026-11-29-3"
@@ -81,13 +81,19 @@ func TestRecordsCosts(t *testing.T) {
 		dir string
 		s   *scenarios.Scenario
 	}{
-		"other feature":  {copyRecords(t, "identity-chaotic-h200-2026-12-02"), spec},
-		"other hardware": {copyRecords(t, anatomy), &h200},
-		"no folder":      {filepath.Join(t.TempDir(), "none"), spec},
+		"other feature": {copyRecords(t, "identity-chaotic-h200-2026-12-02"), spec},
+		"no folder":     {filepath.Join(t.TempDir(), "none"), spec},
 	} {
 		if c := costsIn(tc.dir, "epyc").Costs(tc.s.EstimateShape()); c != estimate.Guess(tc.s.EstimateShape()) {
 			t.Errorf("%s: %+v, want the guess", name, c)
 		}
+	}
+	// A scenario naming hardware of which the folder holds no record:
+	// other hardware's, marked (it took the guess over a record of its
+	// feature).
+	other := copyRecords(t, anatomy)
+	if c := costsIn(other, "epyc").Costs(h200.EstimateShape()); c.Record != filepath.Join(other, anatomy+".md") || c.Hardware != "epyc" || !c.OtherHardware {
+		t.Errorf("hardware h200 with a record of epyc: %+v, want epyc's, marked other hardware", c)
 	}
 }
 

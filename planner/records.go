@@ -12,7 +12,6 @@ import (
 	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
-	"github.com/decodebench/decodebench/schema"
 )
 
 // MaxRecords bounds the records a host model is read from: the newest of
@@ -25,12 +24,9 @@ const MaxRecords = 5
 // checked against their sha256); a record's stored scenario is read
 // through the guarded reader, checked against the sha256 its record names,
 // and parsed offline (nothing of it is run or resolved on this machine).
-type Records struct {
-	Dir  string
-	Here func() string
-	List func(dir string) ([]history.Record, []error, error)
-	Load func(path string) (*schema.Record, error)
-}
+// It has estimate.Records's fields, and both list the records they go by
+// through estimate.Records.Feature.
+type Records estimate.Records
 
 // Host is the scenario's host model from the records of the hardware the
 // scenario names (for "auto" or none, this machine's): those of the same
@@ -43,17 +39,10 @@ type Records struct {
 func (r Records) Host(s *scenarios.Scenario) Host {
 	shape := s.EstimateShape()
 	p := s.Policy
-	recs, _, err := r.List(r.Dir)
+	hw, recs, err := estimate.Records(r).Feature(s.Feature, s.Hardware)
 	if err != nil {
 		return Guess(shape, p.Primary)
 	}
-	hw, named := s.Hardware, s.Hardware != "" && s.Hardware != "auto"
-	if !named {
-		hw = r.Here()
-	}
-	recs = slices.DeleteFunc(recs, func(h history.Record) bool {
-		return h.Rec.Feature != s.Feature || named && h.Rec.Hardware != hw
-	})
 	same := func(h history.Record) bool { return h.Rec.Scenario.Hash == s.Hash() }
 	slices.SortFunc(recs, func(a, b history.Record) int { // the same scenario's first, then newest first
 		return cmp.Or(-cmp.Compare(btoi(same(a)), btoi(same(b))),

@@ -75,9 +75,10 @@ func base(paths []string) []string {
 	return out
 }
 
-// TestRecordsHost: the host model goes by this hardware's records, the
-// same scenario's first, then the feature's newest, at most MaxRecords;
-// other hardware's only when none of this one's can be used, marked; a
+// TestRecordsHost: the host model goes by this hardware's records (the
+// one the scenario names, else this machine's), the same scenario's
+// first, then the feature's newest, at most MaxRecords; other hardware's
+// only when none of this one's can be used, marked; a
 // record that cannot be trusted or compared is passed over and named; with
 // none, the guess.
 func TestRecordsHost(t *testing.T) {
@@ -110,9 +111,15 @@ func TestRecordsHost(t *testing.T) {
 	if h := recordsIn(dir, "m5max").Host(spec); !h.OtherHardware || h.Hardware != "epyc" || h.Here != "m5max" || !h.Costs.OtherHardware {
 		t.Errorf("on m5max: %+v", h)
 	}
-	// A scenario naming other hardware: none of its records, the guess.
-	if h := recordsIn(dir, "epyc").Host(demo(t, "hardware=h200")); h.Basis != planner.BasisGuess || len(h.Records) != 0 {
+	// A scenario naming hardware of which no record can be used: other
+	// hardware's, marked, as for this machine's (it took the guess over
+	// the folder's records of its feature); naming epyc, epyc's on any
+	// machine.
+	if h := recordsIn(dir, "epyc").Host(demo(t, "hardware=h200")); !h.OtherHardware || h.Hardware != "epyc" || h.Here != "h200" || !h.Costs.OtherHardware || len(h.Records) != planner.MaxRecords {
 		t.Errorf("hardware h200: %+v", h)
+	}
+	if h := recordsIn(dir, "m5max").Host(demo(t, "hardware=epyc")); h.OtherHardware || h.Hardware != "epyc" || h.Here != "epyc" {
+		t.Errorf("hardware epyc on m5max: %+v", h)
 	}
 
 	// Records that cannot be trusted are passed over and named: runs

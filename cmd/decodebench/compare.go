@@ -93,7 +93,7 @@ and run again with decodebench run. Exit codes are run's.`,
 				fmt.Fprintf(c.App.Writer, "%s\n", src)
 				est := newEstimator(c.Context, out)
 				p := planner.New(s, newPlanRecords(c.Context, est.Dir).Host(s), planner.Options{})
-				return console.DryRun(c.App.Writer, s, est.Costs(s.EstimateShape()), est.Dir, "plan: "+console.PlanLine(p, s.Feature, est.Dir))
+				return console.DryRun(c.App.Writer, s, est.Costs(s.EstimateShape()), est.Dir, "plan: "+console.PlanLine(p, s, est.Dir))
 			}
 			return runLoaded(c, "compare", s, campaignPlace{out: out, warnings: warnings}, printRerun(set))
 		},

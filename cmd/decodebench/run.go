@@ -142,7 +142,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				est := newEstimator(c.Context, out)
 				plans := newPlanRecords(c.Context, est.Dir)
 				p := planner.New(s, plans.Host(s), planner.Options{})
-				return console.DryRun(c.App.Writer, s, est.Costs(s.EstimateShape()), est.Dir, "plan: "+console.PlanLine(p, s.Feature, est.Dir))
+				return console.DryRun(c.App.Writer, s, est.Costs(s.EstimateShape()), est.Dir, "plan: "+console.PlanLine(p, s, est.Dir))
 			}
 			if resume != "" && !c.Bool("yes") && (gone != "" || !harness.Owned(resume)) {
 				if err := askResume(c, resume, gone, arg, load.Set, rs, s); err != nil {

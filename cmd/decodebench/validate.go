@@ -78,7 +78,7 @@ hardware, and estimate_other_hardware: true when it is not this campaign's).`,
 				}
 				fmt.Fprintf(c.App.Writer, "%s: ok (%s: %d arms, %d counters, %s runs, estimated %s, %s)\n", s.Path, s.Feature, len(s.Arms), len(s.Counters), runs(s), scenarios.Round(estimate.Duration(s.EstimateShape(), costs)), console.EstimateBasis(s.EstimateShape(), costs, c.String("records")))
 				p := planner.New(s, plans.Host(s), planner.Options{})
-				fmt.Fprintf(c.App.Writer, "%s: plan: %s\n", s.Path, console.PlanLine(p, s.Feature, plans.Dir))
+				fmt.Fprintf(c.App.Writer, "%s: plan: %s\n", s.Path, console.PlanLine(p, s, plans.Dir))
 			}
 			if bad > 0 {
 				return &exitError{code: 1, msg: fmt.Sprintf("validate: %d of %d scenario(s) have errors", bad, c.NArg())}
