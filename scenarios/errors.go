@@ -6,7 +6,8 @@ import (
 	"strings"
 )
 
-// Pos is a 1-based line and column in a scenario file.
+// Pos is a 1-based line and column in a scenario file; a column of 0 is
+// unknown (a YAML syntax error's, at times), and is not printed.
 type Pos struct{ Line, Col int }
 
 // Error is one problem of a scenario file, at a position and a key.
@@ -49,7 +50,10 @@ func (e *Error) labeled(label string) string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Pos.Line > 0 {
-		fmt.Fprintf(&b, ":%d:%d", e.Pos.Line, e.Pos.Col)
+		fmt.Fprintf(&b, ":%d", e.Pos.Line)
+	}
+	if e.Pos.Line > 0 && e.Pos.Col > 0 {
+		fmt.Fprintf(&b, ":%d", e.Pos.Col)
 	}
 	b.WriteString(": ")
 	if label != "" {

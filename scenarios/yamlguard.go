@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -26,7 +24,7 @@ const (
 )
 
 // parseYAML parses src into a node tree, with syntax errors placed at a
-// line and column.
+// line, and a column where it is known (locateYAMLError).
 func parseYAML(file string, src []byte) (*yaml.Node, *Error) {
 	if len(src) > MaxScenarioBytes {
 		return nil, &Error{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("scenario file is %d bytes; the limit is %d (1 MiB)", len(src), MaxScenarioBytes)}
@@ -53,33 +51,19 @@ func parseYAML(file string, src []byte) (*yaml.Node, *Error) {
 			if emptyDocument(&next) {
 				continue
 			}
-			line := next.Line
+			pos := Pos{next.Line, next.Column}
 			if len(next.Content) > 0 && next.Content[0].Line > 0 {
-				line = next.Content[0].Line
+				pos = Pos{next.Content[0].Line, next.Content[0].Column}
 			}
-			return nil, &Error{File: file, Pos: Pos{max(line, 1), 1}, Msg: "a second YAML document (after ---): a scenario file holds one; remove it or move it to a file of its own"}
+			return nil, &Error{File: file, Pos: pos, Msg: "a second YAML document (after ---): a scenario file holds one; remove it or move it to a file of its own"}
 		}
 		if errors.Is(err, io.EOF) {
 			err = nil
 		}
 	}
 	if err != nil {
-		msg := err.Error()
-		pos := Pos{}
-		// yaml.v3 syntax errors read "yaml: line N: message".
-		if rest, ok := strings.CutPrefix(msg, "yaml: line "); ok {
-			if i := strings.Index(rest, ":"); i > 0 {
-				if n, err := strconv.Atoi(rest[:i]); err == nil {
-					pos = Pos{Line: n, Col: 1}
-					msg = strings.TrimSpace(rest[i+1:])
-				}
-			}
-		}
-		msg = strings.TrimPrefix(msg, "yaml: ")
-		if pos.Line == 0 {
-			pos = Pos{1, 1}
-		}
-		return nil, &Error{File: file, Pos: pos, Msg: "invalid YAML: " + msg}
+		pos, msg := locateYAMLError(src, err)
+		return nil, &Error{File: file, Pos: pos, Msg: msg}
 	}
 	return &doc, nil
 }

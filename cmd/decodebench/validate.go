@@ -20,7 +20,11 @@ func validateCommand() *cli.Command {
 		Usage:     "check scenario files and report every problem with file:line:column",
 		ArgsUsage: "SCENARIO...",
 		Description: `Each SCENARIO is a file path or the name of a shipped scenario (` + fmt.Sprint(scenarios.Shipped()) + `).
-All problems of a file are reported at once, each once. For a valid file it
+All problems of a file are reported at once, each once, at file:line:column;
+a YAML syntax error at the line and column where it is (not where yaml.v3's
+message places it), file:line: alone where its column cannot be found, and at
+the quote or bracket that does not close on its line when that is the cause.
+For a valid file it
 prints the number of runs and a rough estimate of the campaign's duration at
 its most rounds: rounds × arms × (a start's fixed cost + its measured requests),
 where a start's fixed cost is its cooldown, the engine's start and stop and its
@@ -37,7 +41,7 @@ only when no record of it can be used does the estimate take the newest record
 of other hardware, and says so. Without one it is a guess, and says so: an engine start of ` + estimate.GuessEngineStart.String() + `, ` + fmt.Sprint(estimate.GuessTokensPerSecond) + ` tok/s
 and ` + estimate.GuessRequestOverhead.String() + ` a request besides its tokens (a small model on a CPU).
 Exit 1 when any file has an error; warnings alone exit 0.
---json prints one JSON object per file instead (file, ok, problems with line, column, key,
+--json prints one JSON object per file instead (file, ok, problems with line, col (absent where unknown), key,
 message and severity, runs, estimate in seconds, estimate_basis: guess, anatomy or
 runs, estimate_from: the record it went by, estimate_hardware: that record's
 hardware, and estimate_other_hardware: true when it is not this campaign's).`,
