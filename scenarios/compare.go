@@ -116,7 +116,7 @@ func isCount(s string) bool {
 // beside the record, to be edited and run again with `decodebench run`.
 func Compare(a CompareArms) []byte {
 	var b strings.Builder
-	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	w := func(format string, args ...any) { writeLine(&b, format, args...) }
 	w("# Written by `decodebench compare`: the head command line against the base one,")
 	w("# with the %s preset's defaults. Edit it (docs/reference/scenario-keys.md", ComparePreset)
 	w("# describes every key) and run it again with `decodebench run FILE`.")

@@ -50,7 +50,7 @@ func Starter(preset string) ([]byte, error) {
 		command = append([]string{"${" + arms.binVar + "}"}, command[1:]...)
 	}
 	var b strings.Builder
-	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	w := func(format string, args ...any) { writeLine(&b, format, args...) }
 	w("# A starter scenario for %s (preset %s), written by `decodebench init`.", p.About, preset)
 	w("# It compares classic decode with a speculative arm. Edit the command, the")
 	w("# arms and the prompt, then check it with `decodebench validate FILE` and look")
@@ -154,6 +154,16 @@ func Starter(preset string) ([]byte, error) {
 	w("  - \"Concurrency: one request at a time.\"")
 	w("  - \"Memory use and energy.\"")
 	return []byte(b.String()), nil
+}
+
+// writeLine writes a line of a scenario built here: format with args,
+// or, without args, the text as it is (a comment's "15%" stays 15%).
+func writeLine(b *strings.Builder, format string, args ...any) {
+	if len(args) == 0 {
+		b.WriteString(format + "\n")
+		return
+	}
+	fmt.Fprintf(b, format+"\n", args...)
 }
 
 func hasVar(vars [][2]string, name string) bool {

@@ -18,6 +18,9 @@ func TestStarterValidatesForEveryPreset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if i := strings.Index(string(src), "%!"); i >= 0 {
+				t.Errorf("a formatting error in the starter: %q", src[max(0, i-40):min(len(src), i+20)])
+			}
 			s, warns, err := Parse("starter.yaml", t.TempDir(), src, Options{LookupEnv: noEnv})
 			if err != nil {
 				t.Fatalf("%v\n%s", err, src)
