@@ -35,7 +35,7 @@ func applyOverrides(p *problems, root *yaml.Node, set []string) (applied []strin
 		key, val, ok := strings.Cut(kv, "=")
 		key = strings.TrimSpace(key)
 		if !ok || key == "" {
-			p.overrideErr("%q: expected key=value, e.g. schedule.cooldown=0s", kv)
+			p.overrideErr("%q: expected PATH=VALUE (PATH a key's dotted path), e.g. schedule.cooldown=0s", kv)
 			continue
 		}
 		if msg := setScalar(root, key, val); msg != "" {

@@ -62,8 +62,8 @@ func TestOverrideErrors(t *testing.T) {
 	tests := []struct{ set, want string }{
 		{"schedule.coldown=0s", `--set: schedule.coldown=0s: unknown key "schedule.coldown" (did you mean "cooldown"?)`},
 		{"engine.nope.x=1", `unknown key "engine.nope"`},
-		{"schedule.cooldown", `"schedule.cooldown": expected key=value`},
-		{"=3", `expected key=value`},
+		{"schedule.cooldown", `"schedule.cooldown": expected PATH=VALUE`},
+		{"=3", `expected PATH=VALUE`},
 		{"arms[9].name=x", `arms[9]: no such item (the list has 3)`},
 		{"arms.name=x", `arms is a list: give an item's index, e.g. arms[0].name`},
 		{"engine.request=3", `engine.request is a mapping: --set sets single values`},

@@ -10,9 +10,10 @@ import (
 
 // Help is decodebench's own text, never a secret: it is escaped like
 // everything printed, but not redacted. Through the console's redactor,
-// the placeholder KEY=VALUE of run --set read as a credential
+// the placeholder KEY=VALUE run --set had read as a credential
 // ("KEY=[redacted]"), and the shortened words misaligned the options'
-// column.
+// column (a test in internal/sourcestyle keeps such forms out of every
+// fixed text now: run --set says PATH=VALUE).
 func init() {
 	cli.HelpPrinter = func(w io.Writer, templ string, data any) {
 		cli.HelpPrinterCustom(helpWriter(w), templ, data, nil)

@@ -37,13 +37,13 @@ detect it soonest, and their time; or, when that does not fit --budget (default:
 max_time, else up to ` + fmt.Sprint(planner.MaxRounds) + ` rounds), the best the budget allows and what would reach it:
 longer windows (max_tokens ×2, ×4, ×8, a request's own noise taken to fall with its tokens) or
 a quieter host (the noise of a start's draw it would need). Without a record of this hardware
-it goes by other hardware's, and says so; without any, by a stated guess. --set KEY=VALUE
+it goes by other hardware's, and says so; without any, by a stated guess. --set PATH=VALUE
 (repeatable) plans the scenario as run --set would change it. --json prints the plan as JSON.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "mde", Usage: "the change to detect, `FRACTION` (3% or 0.03)"},
 			&cli.DurationFlag{Name: "budget", Usage: "the campaign's time, `DURATION`: the scenario's schedule and --mde's are planned within it (default: the scenario's max_time)"},
 			&cli.StringFlag{Name: "records", Value: defaultOut, Usage: "folder of records the host model is read from (`DIR`, as run --out)"},
-			&cli.GenericFlag{Name: "set", Value: &repeatable{}, Usage: "override one value of the scenario, `KEY=VALUE`, as run --set; repeatable"},
+			&cli.GenericFlag{Name: "set", Value: &repeatable{}, Usage: "override one value of the scenario, `PATH=VALUE`, as run --set; repeatable"},
 			&cli.BoolFlag{Name: "json", Usage: "the plan as JSON"},
 		},
 		Action: func(c *cli.Context) error {

@@ -40,7 +40,7 @@ schedule key) and a failed try (FAILED or REJECTED, moved at its end) go to the 
 scratch/ instead, which git ignores and decodebench index does not read. A campaign that
 cannot start (bad --date, an engine that does not resolve or cannot run) writes nothing.
 
-Quick looks: --rounds N sets schedule.rounds; --set KEY=VALUE (repeatable) sets any single
+Quick looks: --rounds N sets schedule.rounds; --set PATH=VALUE (repeatable) sets any single
 value of the scenario by its dotted path, e.g. --set schedule.cooldown=0s --set
 engine.request.max_tokens=32 --set vars.MODEL_DIR=/models --set arms[1].args[0]=-t. The
 values are checked like the file's, they change the scenario's hash, and the record lists
@@ -56,7 +56,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			&cli.StringFlag{Name: "resume", Usage: "continue the interrupted campaign whose data folder is `DIR`"},
 			&cli.BoolFlag{Name: "json", Usage: "print a machine-readable summary on stdout instead of the verdict line"},
 			&cli.IntFlag{Name: "rounds", Usage: "measured runs per arm, instead of the scenario's schedule.rounds"},
-			&cli.GenericFlag{Name: "set", Value: &repeatable{}, Usage: "override one value of the scenario, `KEY=VALUE` (dotted path, e.g. schedule.cooldown=0s); repeatable"},
+			&cli.GenericFlag{Name: "set", Value: &repeatable{}, Usage: "override one value of the scenario, `PATH=VALUE` (PATH a key's dotted path, e.g. schedule.cooldown=0s); repeatable"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (arms, engine commands, order, estimated duration) and run nothing"},
 			&cli.BoolFlag{Name: "yes", Usage: "with --resume of a data folder this user's decodebench did not write as it is (copied, received, changed), or from its stored copy of the scenario: run what it names without asking"},
 			waitLockFlag,
