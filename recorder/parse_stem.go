@@ -21,8 +21,8 @@ func CheckName(feature, hw, date string) error {
 	if !featureRE.MatchString(feature) {
 		return fmt.Errorf("feature %q: must match [a-z0-9][a-z0-9-]*", feature)
 	}
-	if !slugRE.MatchString(hw) {
-		return fmt.Errorf("hardware slug %q: must match [a-z0-9]+", hw)
+	if err := CheckHardware(hw); err != nil {
+		return err
 	}
 	if err := CheckDate(date); err != nil {
 		return err
@@ -31,6 +31,15 @@ func CheckName(feature, hw, date string) error {
 	if len(stem) > maxStemBytes {
 		return fmt.Errorf("record name %s-%s-%s…: %d bytes with its -N suffix, more than the %d a record name may have (feature %d bytes, hardware slug %d): shorten the feature or the hardware slug",
 			feature, hw, date, len(stem), maxStemBytes, len(feature), len(hw))
+	}
+	return nil
+}
+
+// CheckHardware reports whether hw is a hardware slug a record's name
+// may hold.
+func CheckHardware(hw string) error {
+	if !slugRE.MatchString(hw) {
+		return fmt.Errorf("hardware slug %q: must match [a-z0-9]+", hw)
 	}
 	return nil
 }

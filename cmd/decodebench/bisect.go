@@ -85,10 +85,8 @@ left, the bad revision not slower, did not build or stayed undecided, or --max-t
 			if err != nil {
 				return usageError("bisect --threshold: %v", err)
 			}
-			if d := c.String("date"); d != "" {
-				if err := recorder.CheckDate(d); err != nil {
-					return usageError("bisect --date: %v", err)
-				}
+			if err := recordNameFlags(c, "bisect"); err != nil {
+				return err
 			}
 			out, err := outFolder(c.String("out"), c.IsSet("out"), resume != "")
 			if err != nil {

@@ -59,10 +59,8 @@ and run again with decodebench run. Exit codes are run's.`,
 			if c.IsSet("rounds") && c.Int("rounds") < 1 {
 				return usageError("compare --rounds: at least 1")
 			}
-			if d := c.String("date"); d != "" {
-				if err := recorder.CheckDate(d); err != nil {
-					return usageError("compare --date: %v", err)
-				}
+			if err := recordNameFlags(c, "compare"); err != nil {
+				return err
 			}
 			arms := scenarios.CompareArms{Base: base, Head: head, Rounds: c.Int("rounds")}
 			if base[0] != head[0] {
@@ -84,6 +82,9 @@ and run again with decodebench run. Exit codes are run's.`,
 			}
 			if err != nil {
 				return &exitError{code: 1, msg: fmt.Sprintf("compare: %v\nthe scenario it built:\n%s", err, src)}
+			}
+			if err := recordNameOf(c, "compare", s.Feature, s.Hardware); err != nil {
+				return err
 			}
 			out := scratchOut
 			if c.IsSet("out") {

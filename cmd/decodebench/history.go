@@ -33,6 +33,9 @@ func historyCommand() *cli.Command {
 			if c.NArg() != 1 {
 				return usageError("history: name one feature")
 			}
+			if err := recordNameFlags(c, "history"); err != nil {
+				return err
+			}
 			feature := c.Args().First()
 			recs, _, err := review.LoadHistory(c.String("dir"))
 			if err != nil {

@@ -50,6 +50,9 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 			if c.NArg() != 1 {
 				return usageError("reproduce: name one record")
 			}
+			if err := recordNameFlags(c, "reproduce"); err != nil {
+				return err
+			}
 			lookup, fromEnv, err := varLookup(c.StringSlice("var"))
 			if err != nil {
 				return err

@@ -79,10 +79,8 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			case resume != "" && c.NArg() > 1:
 				return usageError("run --resume DIR: at most one scenario")
 			}
-			if d := c.String("date"); d != "" {
-				if err := recorder.CheckDate(d); err != nil {
-					return usageError("run --date: %v", err)
-				}
+			if err := recordNameFlags(c, "run"); err != nil {
+				return err
 			}
 			out := c.String("out")
 			load := scenarios.Options{Set: set}
@@ -130,6 +128,11 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			}
 			if err != nil {
 				return &exitError{code: 1, msg: err.Error()}
+			}
+			if resume == "" {
+				if err := recordNameOf(c, "run", s.Feature, s.Hardware); err != nil {
+					return err
+				}
 			}
 			if resume == "" && s.Schedule.Rounds.MaxTime.Duration > 0 {
 				// The first look is run whatever the budget: say before
