@@ -1,7 +1,9 @@
 package harness
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -36,6 +38,28 @@ func runFake(t *testing.T, extra string, failAt int) *schema.Record {
 		t.Fatal("no record")
 	}
 	return out.Record
+}
+
+// The progress line of a gate's stop says what stopped the campaign and
+// names no verdict, which the analysis gives after it (FAILED where too
+// few runs are left): it said "REJECTED whatever follows".
+func TestGateFailureStopNamesNoVerdict(t *testing.T) {
+	for _, failAt := range []int{2, 3} {
+		c := testCampaign(t, testScenario)
+		var out bytes.Buffer
+		c.progress = NewProgress(&out, false, 0, 0)
+		c.exec = fakeExec{failAt: failAt}
+		executeTest(t, context.Background(), c)
+		line := fmt.Sprintf("run %d failed its counter expectation; stopping the campaign", failAt)
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("no %q in:\n%s", line, out.String())
+		}
+		for _, v := range []schema.Verdict{schema.Valid, schema.Rejected, schema.Failed, schema.Inconclusive, schema.Unverified, schema.Incomplete} {
+			if strings.Contains(out.String(), string(v)) {
+				t.Errorf("the progress names the verdict %s before the analysis:\n%s", v, out.String())
+			}
+		}
+	}
 }
 
 // A run that fails its counter expectation stops the campaign there by

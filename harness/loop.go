@@ -76,8 +76,10 @@ func (c *campaign) stopBeforeRun(slot Slot, err error) (stop, error) {
 func (c *campaign) afterRun(sch *schedule, slot Slot, run schema.Run) stop {
 	if run.OK() && c.gateStops(run) {
 		c.rec.Method.StoppedBy = fmt.Sprintf("run %d failed its counter expectation (on_gate_failure: stop)", slot.Seq)
-		c.progress.Printf("run %d failed its counter expectation: the campaign is REJECTED whatever follows, so it stops here "+
-			"(finished runs are kept; on_gate_failure: continue runs on)", slot.Seq)
+		// The verdict is the analysis' to give (FAILED where too few runs
+		// are left to judge): the line says what stopped the campaign.
+		c.progress.Printf("run %d failed its counter expectation; stopping the campaign "+
+			"(finished runs are kept; on_gate_failure: stop, where continue runs on)", slot.Seq)
 		return stopAborted
 	}
 	if run.OK() {
