@@ -136,10 +136,11 @@ func (es *engineSet) refuse(s *scenarios.Scenario) error {
 	for i, id := range es.ids {
 		u := es.uses[i]
 		if id.Path == "" {
+			// Where the scenario names it, and how to set it as the
+			// command the user ran does: the variable it comes from,
+			// with reproduce's --var, or compare's --base and --head.
 			what := fmt.Sprintf("engine %q does not resolve (%s)", u.Launch.Binary(), strings.Join(id.Problems, "; "))
-			how := "install it or name it by path (the shipped scenarios take ${LLAMA_SERVER}, " +
-				"which `make demo` sets to the llama-server it installs under .cache/llama.cpp/bin)"
-			return fmt.Errorf("%s: %s; nothing was written", what, how)
+			return fmt.Errorf("%s; %s; nothing was written", what, s.EngineHint(u.Arms[0]))
 		}
 		if err := es.unidentified[i]; err != nil {
 			how := "make it runnable where it is, or name the binary itself (a wrapper copied away from the files it names relative to itself runs none of them)"

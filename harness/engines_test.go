@@ -264,3 +264,17 @@ func TestEngineSetRefusesAControlOfAnotherBinary(t *testing.T) {
 		t.Fatalf("want the control of another binary refused, got %v", err)
 	}
 }
+
+// An engine that does not resolve is refused with the hint of the
+// variable its command comes from, placed at the scenario's line: it
+// advised ${LLAMA_SERVER} whatever the scenario took.
+func TestUnresolvedEngineHintIsTheScenarios(t *testing.T) {
+	src := strings.Replace(testScenario, "command: [llama-server,", "command: [\"${MY_ENGINE}\",", 1)
+	src = strings.Replace(src, "engine:\n", "vars: {MY_ENGINE: no-such-engine-here}\nengine:\n", 1)
+	s := parseTest(t, src)
+	err := identifyEngines(context.Background(), s).refuse(s)
+	if err == nil || !strings.Contains(err.Error(), "; t.yaml:5:13: engine.command[0]: set MY_ENGINE to its path, or put it on PATH; nothing was written") ||
+		strings.Contains(err.Error(), "LLAMA_SERVER") {
+		t.Fatalf("got %v", err)
+	}
+}

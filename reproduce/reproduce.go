@@ -125,8 +125,16 @@ func Prepare(path string, lookup func(string) (string, bool)) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reproduce: stored scenario: %w", err)
 	}
+	// Known by the path it ran from, as the record names it; its
+	// problems shown in the copy the user can open, with --var the way
+	// to set its variables.
+	stored, err := recorder.DataPath(path, rec, recorder.ScenarioFile)
+	if err != nil {
+		return nil, err
+	}
 	s, warns, err := scenarios.Parse(rec.Scenario.Path, ".", src, scenarios.Options{
 		LookupEnv: lookup, PromptText: rec.Scenario.Request.Prompt, DeferPromptFile: true, Set: rec.Scenario.Overrides,
+		Origin: scenarios.Origin{File: stored, VarFlag: true},
 	})
 	if re, ok := refusedByRule(rec, err); ok {
 		return nil, re
@@ -163,7 +171,8 @@ func (p *Plan) Run(ctx context.Context, opt harness.Options) (*Result, error) {
 		return nil, errors.New("reproduce: the prompt file was not read (ReadLocalFiles)")
 	}
 	for _, w := range p.Warnings {
-		opt.ScenarioWarnings = append(opt.ScenarioWarnings, w.Error())
+		// The record names the scenario by its path, as before.
+		opt.ScenarioWarnings = append(opt.ScenarioWarnings, w.Stored())
 	}
 	out, err := harness.Run(ctx, p.Scenario, opt)
 	if err != nil {

@@ -27,6 +27,11 @@ type Error struct {
 	// stored scenario of a record written under that rule may have it,
 	// and no variable of this machine mends it.
 	Rule bool
+	// Shown is where the command the user ran shows the problem when
+	// not at File, Pos: a record's stored copy of the scenario (its data
+	// folder's scenario.yaml, at Pos), or the flag a generated
+	// scenario's key came from (Origin).
+	Shown string
 }
 
 func (e *Error) Error() string {
@@ -46,7 +51,17 @@ func (e *Error) Refusal() string {
 	return e.Error()
 }
 
-func (e *Error) labeled(label string) string {
+// Stored is the problem placed in the scenario's own text (File, Pos)
+// whatever the command showed it at (Shown): as a record, which keeps
+// the scenario by its path, states it.
+func (e *Error) Stored() string {
+	c := *e
+	c.Shown = ""
+	return c.Error()
+}
+
+// position is the file, line and column (where known) of the problem.
+func (e *Error) position() string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Pos.Line > 0 {
@@ -54,6 +69,16 @@ func (e *Error) labeled(label string) string {
 	}
 	if e.Pos.Line > 0 && e.Pos.Col > 0 {
 		fmt.Fprintf(&b, ":%d", e.Pos.Col)
+	}
+	return b.String()
+}
+
+func (e *Error) labeled(label string) string {
+	var b strings.Builder
+	if e.Shown != "" {
+		b.WriteString(e.Shown)
+	} else {
+		b.WriteString(e.position())
 	}
 	b.WriteString(": ")
 	if label != "" {

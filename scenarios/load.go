@@ -40,6 +40,10 @@ type Options struct {
 	// Scenario.Overrides. A record made with overrides is re-read with the
 	// same list.
 	Set []string
+	// Origin says where the scenario comes from for the user: the file
+	// problems show, how the command sets variables, or the flags a
+	// generated scenario was built from.
+	Origin Origin
 }
 
 // Load reads a scenario by file path or, when no such file exists, by the
@@ -55,9 +59,8 @@ func Load(nameOrPath string, opt Options) (*Scenario, Errors, error) {
 	return Parse(path, dir, src, opt)
 }
 
-// Parse decodes, validates and resolves scenario source. path names the
-// source in messages; dir resolves relative prompt files.
-func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error) {
+// parse is Parse, its problems shown in the scenario's own file.
+func parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error) {
 	switch {
 	case opt.Offline:
 		opt.LookupEnv = nil
@@ -74,7 +77,7 @@ func Parse(path, dir string, src []byte, opt Options) (*Scenario, Errors, error)
 		return nil, nil, p.errs // not YAML, or not a mapping
 	}
 	p.offline = opt.Offline
-	s.Path, s.Dir, s.Source, s.pos = path, dir, src, pos
+	s.Path, s.Dir, s.Source, s.pos, s.origin = path, dir, src, pos, opt.Origin
 	s.applyDefaults()
 	s.expandGlobs(p)
 	// The checks below run even when decoding found problems (unknown
@@ -159,7 +162,7 @@ func (s *Scenario) resolve(p *problems, v *Vars, offline, skipPromptFile bool) {
 			missing = nil // left as written
 		}
 		for _, m := range missing {
-			p.at(key, "${%s} is not defined: add it under vars or set it in the environment", m)
+			p.at(key, "${%s} is not defined: %s", m, s.origin.undefinedHint(m))
 		}
 		*val = out
 	}
@@ -229,6 +232,7 @@ func (s *Scenario) ReadPromptFile() error {
 	}
 	p := &problems{file: s.Path, pos: s.pos}
 	if s.readPrompt(p); len(p.errs) > 0 {
+		s.origin.show(p.errs)
 		return p.errs
 	}
 	s.promptDeferred = false

@@ -82,7 +82,7 @@ func (s *Scenario) warnLocal(p *problems) {
 				where = "from the current folder"
 			}
 			raw, _ := s.rawCommand0(key)
-			p.warn(key, "engine binary %q does not resolve %s: %s", bin, where, binaryHint(key, raw, bin))
+			p.warn(key, "engine binary %q does not resolve %s: %s", bin, where, s.origin.binaryHint(key, raw, bin))
 		}
 	}
 	resolves("engine.command[0]", s.Engine.Command[0])
@@ -106,12 +106,12 @@ func (s *Scenario) warnLocal(p *problems) {
 			}
 			if _, err := os.Stat(val); err != nil && !hubModelID(val) {
 				cwd, _ := os.Getwd()
-				fix := "give an absolute path, or set the variable it is built from"
+				fix := "give an absolute path" + s.origin.orSetBuiltFrom()
 				if filepath.IsAbs(val) {
-					fix = "check the path, or set the variable it is built from"
+					fix = "check the path" + s.origin.orSetBuiltFrom()
 				}
 				if strings.Contains(val, ".cache/models") {
-					fix += "; `make demo` puts the demo models in .cache/models of the clone: run from there or set MODEL_DIR"
+					fix += "; `make demo` puts the demo models in .cache/models of the clone: run from there or " + s.origin.setModelDir()
 				}
 				p.warn(fmt.Sprintf("%s[%d]", key, i), "%q does not exist from the current folder (%s), where run starts the engine: %s", val, cwd, fix)
 			}
@@ -284,16 +284,23 @@ func (s *Scenario) rawCommand0(key string) (string, bool) {
 const demoServer = ".cache/llama.cpp/bin/llama-server"
 
 // binaryHint is how to make an engine binary resolve, by what the
-// scenario wrote (raw, before ${VAR} expansion) at key: a variable that
-// is the binary is set to its path; one that is a folder the rest of the
-// path continues (${REFERENCE_DIR}/build/bin/llama-server) is set to that
-// folder, never to a binary; a path written out is edited or put on PATH.
-func binaryHint(key, raw, bin string) string {
+// scenario wrote (raw, before ${VAR} expansion) at key, as the command
+// sets it (Origin): a variable that is the binary is set to its path; one
+// that is a folder the rest of the path continues
+// (${REFERENCE_DIR}/build/bin/llama-server) is set to that folder, never
+// to a binary; a path written out is edited or put on PATH; a generated
+// scenario's is given where its flag names it.
+func (o Origin) binaryHint(key, raw, bin string) string {
 	refs := varRef.FindAllStringSubmatchIndex(raw, -1)
 	server := strings.Contains(filepath.Base(bin), "llama-server")
 	switch {
+	case o.Generated != nil:
+		return fmt.Sprintf("name it by a path that exists (%s), or put it on PATH", o.Generated(key))
 	case len(refs) == 0:
 		hint := fmt.Sprintf("write its path in %s, or put it on PATH", key)
+		if o.File != "" {
+			hint = "the scenario names it so: put it on PATH"
+		}
 		if server {
 			hint += fmt.Sprintf(" (`make demo` installs it as %s in the clone)", demoServer)
 		}
@@ -303,18 +310,21 @@ func binaryHint(key, raw, bin string) string {
 		for _, r := range refs {
 			names = append(names, raw[r[2]:r[3]])
 		}
+		if o.VarFlag {
+			return fmt.Sprintf("give --var for %s so that %s names the binary, or put it on PATH", strings.Join(names, " and "), raw)
+		}
 		return fmt.Sprintf("set %s so that %s names the binary, or put it on PATH", strings.Join(names, " and "), raw)
 	}
 	v, rest := raw[refs[0][2]:refs[0][3]], raw[refs[0][1]:]
 	switch {
 	case rest == "" && server:
-		return fmt.Sprintf("set %s to its path (`make demo` installs it: %s=$PWD/%s), or put it on PATH", v, v, demoServer)
+		return fmt.Sprintf("%s (`make demo` installs it: %s), or put it on PATH", o.setVar(v, "its path"), o.assign(v, "$PWD/"+demoServer))
 	case rest == "":
-		return fmt.Sprintf("set %s to its path, or put it on PATH", v)
+		return fmt.Sprintf("%s, or put it on PATH", o.setVar(v, "its path"))
 	case rest == "/llama-server":
-		return fmt.Sprintf("set %s to the folder that holds llama-server (`make demo` installs it: %s=$PWD/%s)", v, v, filepath.Dir(demoServer))
+		return fmt.Sprintf("%s (`make demo` installs it: %s)", o.setVar(v, "the folder that holds llama-server"), o.assign(v, "$PWD/"+filepath.Dir(demoServer)))
 	}
-	hint := fmt.Sprintf("set %s to the folder that holds %s (a folder, not the binary)", v, strings.TrimPrefix(rest, "/"))
+	hint := fmt.Sprintf("%s (a folder, not the binary)", o.setVar(v, "the folder that holds "+strings.TrimPrefix(rest, "/")))
 	if server {
 		hint += ": a llama.cpp checkout built there"
 	}

@@ -315,7 +315,7 @@ func TestBinaryHintNamesWhatTheVariableIs(t *testing.T) {
 		{"${ENGINE}", "my-server", []string{"set ENGINE to its path"}, []string{"make demo"}},
 	}
 	for _, tt := range tests {
-		got := binaryHint("engine.command[0]", tt.raw, tt.bin)
+		got := Origin{}.binaryHint("engine.command[0]", tt.raw, tt.bin)
 		for _, w := range tt.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: %q lacks %q", tt.raw, got, w)

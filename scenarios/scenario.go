@@ -74,6 +74,8 @@ type Scenario struct {
 	// rawBins are the engine binaries as written (before ${VAR}s are
 	// resolved), by key: engine.command[0], arms[N].engine.command[0].
 	rawBins map[string]string
+	// origin is where the scenario comes from for the user (Options.Origin).
+	origin Origin
 }
 
 // Engine describes how to start the engine and talk to it.

@@ -71,14 +71,16 @@ and run again with decodebench run. Exit codes are run's.`,
 			}
 			src := scenarios.Compare(arms)
 			set := *c.Generic("set").(*repeatable)
-			s, warns, err := scenarios.Parse(compareScenarioName, ".", src, scenarios.Options{Set: set})
+			origin := scenarios.CompareOrigin(arms, c.String("base") != "", set)
+			s, warns, err := scenarios.Parse(compareScenarioName, ".", src, scenarios.Options{Set: set, Origin: origin})
 			if s != nil {
 				learnSecrets(harness.NewRedactor(s))
 			}
 			var warnings []string
 			for _, w := range warns {
 				fmt.Fprintln(stderr, w)
-				warnings = append(warnings, w.Error())
+				// The record names the scenario by its path, as before.
+				warnings = append(warnings, w.Stored())
 			}
 			if err != nil {
 				return &exitError{code: 1, msg: fmt.Sprintf("compare: %v\nthe scenario it built:\n%s", err, src)}
@@ -101,8 +103,9 @@ and run again with decodebench run. Exit codes are run's.`,
 	}
 }
 
-// compareScenarioName names the scenario compare builds in messages and
-// in the record; the file itself is the data folder's scenario.yaml.
+// compareScenarioName names the scenario compare builds in the record;
+// the file itself is the data folder's scenario.yaml, and messages name
+// what on the command line a key came from (scenarios.CompareOrigin).
 const compareScenarioName = "compare.yaml"
 
 // compareSides splits compare's arguments into the base and head command
