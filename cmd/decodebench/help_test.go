@@ -24,8 +24,8 @@ func TestHelpIsNotRedacted(t *testing.T) {
 		if strings.Contains(help, "redacted") {
 			t.Errorf("%s --help went through the redactor:\n%s", cmd.Name, help)
 		}
-		if cmd.Name == "run" && !regexp.MustCompile(`(?m)^ +--set KEY=VALUE +override`).MatchString(help) {
-			t.Errorf("run --help does not show --set KEY=VALUE:\n%s", help)
+		if cmd.Name == "run" && !regexp.MustCompile(`(?m)^ +--set PATH=VALUE +override`).MatchString(help) {
+			t.Errorf("run --help does not show --set PATH=VALUE:\n%s", help)
 		}
 		col := -1
 		for _, l := range strings.Split(help[strings.Index(help, "OPTIONS:"):], "\n") {

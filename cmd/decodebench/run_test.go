@@ -48,7 +48,8 @@ func TestRunRefusedWritesNothing(t *testing.T) {
 		{"not a date", []string{"--date", "yesterday", "llamacpp-speculative", "--out", "records"}, exitUsage, "want YYYY-MM-DD"},
 		{"outside a clone", []string{"llamacpp-speculative", "--date", "2026-01-01"}, 1, "not a decodebench clone"},
 		{"engine does not resolve", []string{"llamacpp-speculative", "--out", "records", "--date", "2026-01-01", "--hw", "x"}, 1, "does not resolve"},
-		{"name too long", []string{"llamacpp-speculative", "--out", "records", "--hw", strings.Repeat("x", 250)}, 1, "shorten"},
+		// Refused with --hw, before the dry run's plan (recordname.go).
+		{"name too long", []string{"llamacpp-speculative", "--out", "records", "--hw", strings.Repeat("x", 250)}, exitUsage, "shorten"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
