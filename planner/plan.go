@@ -232,7 +232,17 @@ func (m model) reach(g shape, x float64, ks []int, tokens int) *Schedule {
 		// schedule's MDE costs far more to model than a short one's
 		// (its far rounds' counts), and most asks are reached well
 		// under MaxRounds.
-		lo, hi, step := g.first(), g.first(), 1
+		lo := g.first()
+		if g.every > 0 {
+			// Min alone, then the gallop from min + every: its steps
+			// (min + every, + 2·every, + 4·every, …) as before min alone
+			// was a schedule of its own.
+			if s := at(0); s.MDE() <= x {
+				return &cand{0, s}
+			}
+			lo = 1
+		}
+		hi, step := lo, 1
 		for at(hi).MDE() > x {
 			if hi == g.last() {
 				return nil
