@@ -112,7 +112,7 @@ func TestVerdicts(t *testing.T) {
 			if r.Seq%3 == 0 {
 				r.Contention.Others = 0.5
 			}
-		}, schema.Inconclusive, "Contended host: in 4 of 12 runs"},
+		}, schema.Inconclusive, "Contended host: in 4 of the 12 runs long enough to judge"},
 		{"run failure aborts", "", map[string][]float64{"a": steadyA, "b": steadyB}, func(r *schema.Run) {
 			if r.Seq == 12 {
 				r.Error = "engine exited"
