@@ -37,3 +37,15 @@ func TestConfirmBoundsTheAnswer(t *testing.T) {
 		t.Error("yes was not a yes")
 	}
 }
+
+// Ask reads one line and no further: a second question reads the next
+// line of the same input (a resume asks about the folder, then about
+// the commands), where a buffered read would have taken both.
+func TestAskReadsOneLine(t *testing.T) {
+	in := strings.NewReader("y\nn\nyes\n")
+	for i, want := range []bool{true, false, true, false} {
+		if ok, _ := Ask(in, io.Discard, "Go on?"); ok != want {
+			t.Errorf("answer %d: %v, want %v", i+1, ok, want)
+		}
+	}
+}

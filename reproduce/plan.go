@@ -35,15 +35,48 @@ func localFiles(s *scenarios.Scenario) []LocalFile {
 
 // WritePlan lists, before anything runs, every command line a campaign
 // will run (each arm's engine, every version command: WriteEngines),
-// every environment entry, and every file it will read: the record's own
-// data, the files the engine's arguments name (hashed, not read into the
-// record), the source folders whose git state is read, and any file from
-// outside the record's data folder. Every string is escaped by termsafe,
-// so a stored command holding \r or escape sequences shows them rather
-// than acting on the screen.
+// every environment entry, and every file it will read (WriteReads): the
+// record's own data, the files the engine's arguments name (hashed, not
+// read into the record), the source folders whose git state is read, and
+// any file from outside the record's data folder. Every string is escaped
+// by termsafe, so that a stored command holding \r or escape sequences
+// shows them rather than acting on the screen.
 func (p *Plan) WritePlan(w io.Writer) {
-	t, s := termsafe.String, p.Scenario
-	WriteEngines(w, s)
+	WriteEngines(w, p.Scenario)
+	WriteReads(w, p.Scenario, Reads{
+		Own:     termsafe.String(p.Path) + " and its data folder (runs.jsonl, scenario.yaml): the record being reproduced",
+		Outside: "the record's data folder", Local: p.Local, FromEnvironment: p.FromEnvironment, VarFlag: true,
+	})
+}
+
+// Reads is what a plan says a campaign reads besides the engines' command
+// lines: reproduce's, a resume's and a bisect's plan list the same
+// (WriteReads), each with its own folder.
+type Reads struct {
+	// Own says what the command reads of its own folder: the first line.
+	Own string
+	// Outside names that folder where a file of Local lies outside it.
+	Outside string
+	// Local are the files read from this machine outside that folder,
+	// into the campaign (and so to the engine and into the record).
+	Local []LocalFile
+	// Prompt is a prompt file the command read from this machine, one
+	// not in Local (a bisect reads its scenario's as it checks it).
+	Prompt string
+	// FromEnvironment names the variables taken from this environment;
+	// VarFlag says --var gives another value.
+	FromEnvironment []string
+	VarFlag         bool
+}
+
+// WriteReads lists under "It will read:" every file a campaign of s reads:
+// r.Own, the engine binaries (hashed), the files the engine's arguments
+// name (hashed, not read into the record), the source folders whose git
+// state is read (git runs in each), the prompt file and any other file
+// from outside the command's folder, and the variables from this
+// environment, each escaped by termsafe.
+func WriteReads(w io.Writer, s *scenarios.Scenario, r Reads) {
+	t := termsafe.String
 	sources := map[string]bool{}
 	var hashed []string
 	for _, a := range s.Arms {
@@ -58,7 +91,7 @@ func (p *Plan) WritePlan(w io.Writer) {
 		}
 	}
 	fmt.Fprintln(w, "It will read:")
-	fmt.Fprintf(w, "  %s and its data folder (runs.jsonl, scenario.yaml): the record being reproduced\n", t(p.Path))
+	fmt.Fprintf(w, "  %s\n", r.Own)
 	for _, b := range engineBinaries(s) {
 		fmt.Fprintf(w, "  %s: the engine binary (its sha256)\n", t(b))
 	}
@@ -66,15 +99,21 @@ func (p *Plan) WritePlan(w io.Writer) {
 		fmt.Fprintf(w, "  %s: named by the engine's arguments (its sha256)\n", t(f))
 	}
 	for _, src := range slices.Sorted(maps.Keys(sources)) {
-		fmt.Fprintf(w, "  %s: the git state of the engine's source folder\n", t(src))
+		fmt.Fprintf(w, "  %s: the git state of the engine's source folder (git runs there)\n", t(src))
 	}
-	for _, f := range p.Local {
-		fmt.Fprintf(w, "  %s (%s): OUTSIDE the record's data folder; its content would be sent to the engine and written into the new record\n", t(f.Path), f.Key)
+	if r.Prompt != "" {
+		fmt.Fprintf(w, "  %s (engine.request.prompt_file): from this machine; its content is sent to the engine and written into the record\n", t(r.Prompt))
 	}
-	for _, name := range p.FromEnvironment {
+	for _, f := range r.Local {
+		fmt.Fprintf(w, "  %s (%s): OUTSIDE %s; its content would be sent to the engine and written into the new record\n", t(f.Path), f.Key, r.Outside)
+	}
+	for _, name := range r.FromEnvironment {
 		what := "its value goes where the commands above put ${" + t(name) + "}"
 		if redact.IsSecretName(name) {
-			what = "a SECRET by its name: its value (shown masked) goes where the commands above put ${" + t(name) + "}; --var " + t(name) + "=VALUE gives another"
+			what = "a SECRET by its name: its value (shown masked) goes where the commands above put ${" + t(name) + "}"
+			if r.VarFlag {
+				what += "; --var " + t(name) + "=VALUE gives another"
+			}
 		}
 		fmt.Fprintf(w, "  $%s from YOUR environment: %s\n", t(name), what)
 	}
