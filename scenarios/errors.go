@@ -138,6 +138,26 @@ func (es Errors) Warnings() Errors {
 	return out
 }
 
+// WithheldMsg is what Withheld puts in place of a message.
+const WithheldMsg = "a problem here (its message is withheld, as it may quote the file)"
+
+// Withheld returns the errors with their messages withheld, each kept to
+// its file, position and key (with its flags): the file is one that a
+// data folder from someone else named (a resume's campaign.json, a
+// bisect's state), which may be any file of this machine, a key's or
+// credentials' file among them, so no message may show its text (a
+// parse error quotes the line it could not read, a check the value it
+// refuses). decodebench validate shows the messages of a file one names.
+func (es Errors) Withheld() Errors {
+	out := make(Errors, len(es))
+	for i, e := range es {
+		w := *e
+		w.Msg = WithheldMsg
+		out[i] = &w
+	}
+	return out
+}
+
 // notUnder returns the errors whose key is none of keys nor below one.
 func (es Errors) notUnder(keys []string) Errors {
 	var out Errors

@@ -201,12 +201,19 @@ func (s *Scenario) resolve(p *problems, v *Vars, offline, skipPromptFile bool) {
 	}
 }
 
-// readPrompt reads the prompt file into the prompt.
-func (s *Scenario) readPrompt(p *problems) {
+// PromptPath is the file the prompt is read from: prompt_file, a relative
+// one from the scenario's folder; "" when the scenario names none.
+func (s *Scenario) PromptPath() string {
 	f := s.Engine.Request.PromptFile
-	if !filepath.IsAbs(f) {
+	if f != "" && !filepath.IsAbs(f) {
 		f = filepath.Join(s.Dir, f)
 	}
+	return f
+}
+
+// readPrompt reads the prompt file into the prompt.
+func (s *Scenario) readPrompt(p *problems) {
+	f := s.PromptPath()
 	b, err := readPromptFile(f)
 	switch {
 	case err != nil:
