@@ -60,6 +60,10 @@ type Options struct {
 	// whose worktrees' engines are the same script and interpreter, each
 	// running its own worktree's code).
 	RunIdentical bool
+	// ReceivedScenario marks a resume's scenario that a data folder this
+	// user's decodebench did not write named, outside itself: a refusal
+	// names the keys that changed, never a value the file holds.
+	ReceivedScenario bool
 }
 
 // Outcome is what a campaign left behind.

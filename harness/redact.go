@@ -34,6 +34,17 @@ func NewRedactor(s *scenarios.Scenario) *redact.Redactor {
 	return r
 }
 
+// InheritedRedactor masks what decodebench prints before it has a
+// scenario (a resume's notes and plan, from a data folder that may be
+// anyone's): the credential forms and the secrets of the environment every
+// engine inherits (inheritedSecrets), so that no line shows one of this
+// shell's secrets, whatever a crafted folder makes it name.
+func InheritedRedactor() *redact.Redactor {
+	r := redact.New(redact.Source{})
+	r.Add(inheritedSecrets(engine.Inherited())...)
+	return r
+}
+
 // inheritedSecrets are the values of env's secret-named variables
 // (HF_TOKEN, DB_PASSWORD) that look like credentials
 // (redact.CredentialLike): a plain value (AUTH_MODE=disabled, a socket's

@@ -83,6 +83,7 @@ func readState(dataDir string) (state, error) {
 	if err != nil {
 		return st, fmt.Errorf("resume %s: %w", dataDir, err)
 	}
+	st.withheld()
 	return st, nil
 }
 
@@ -160,8 +161,10 @@ func checkDataDir(dir string) error {
 // changed: every key whose value differs between the data folder's
 // scenario.yaml (as the campaign started, redacted) and the scenario now
 // (redacted the same way). Variables' values and the working folder are
-// not part of the meaning, so they never show here.
-func scenarioChanged(dataDir string, s *scenarios.Scenario, now, was string) error {
+// not part of the meaning, so they never show here. keysOnly names the
+// keys alone: the scenario is a file a received data folder named
+// (Options.ReceivedScenario), whose values are not to be shown.
+func scenarioChanged(dataDir string, s *scenarios.Scenario, now, was string, keysOnly bool) error {
 	head := fmt.Sprintf("resume %s: the scenario changed since the campaign started (semantic hash %.12s, was %.12s): a resumed record would mix two campaigns", dataDir, now, was)
 	old, err := safefs.ReadFile(filepath.Join(dataDir, recorder.ScenarioFile), scenarios.MaxScenarioBytes)
 	if err != nil {
@@ -175,6 +178,13 @@ func scenarioChanged(dataDir string, s *scenarios.Scenario, now, was string) err
 		return fmt.Errorf("%s; %s and the scenario agree key by key, so what changed is what it refers to: the prompt file's content, or how this decodebench reads the scenario", head, recorder.ScenarioFile)
 	}
 	var b strings.Builder
+	if keysOnly {
+		fmt.Fprintf(&b, "%s; the keys that differ from %s (their values withheld: the scenario is a file a data folder this user's decodebench did not write named):", head, filepath.Join(dataDir, recorder.ScenarioFile))
+		for _, c := range changes {
+			b.WriteString("\n  " + c.Path)
+		}
+		return errors.New(b.String())
+	}
 	fmt.Fprintf(&b, "%s; what differs from %s (was → now):", head, filepath.Join(dataDir, recorder.ScenarioFile))
 	for _, c := range changes {
 		b.WriteString("\n  " + c.String())

@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/decodebench/decodebench/scenarios"
@@ -49,10 +50,14 @@ func environmentVars(s *scenarios.Scenario) []stateVar {
 }
 
 // withheld marks the variables whose value the redactor masked when the
-// state was written: such a value is no longer the variable's.
+// state was written (such a value is no longer the variable's) and, as
+// readState reads it, every secret-named one whatever the file says: the
+// state decodebench writes keeps none's value (environmentVars), so a
+// value there is a crafted one, which would stand in for this shell's
+// secret, or make a note compare this shell's secret with it.
 func (st *state) withheld() {
 	for i, v := range st.Vars {
-		if strings.Contains(v.Value, Redacted) {
+		if IsSecretName(v.Name) || strings.Contains(v.Value, Redacted) {
 			st.Vars[i] = stateVar{Name: v.Name, Withheld: true}
 		}
 	}
@@ -73,7 +78,8 @@ type ResumeState struct {
 	// campaign took from the scenario's own vars.
 	LookupEnv func(string) (string, bool)
 	// Notes say where this shell's variables differ from the campaign's,
-	// and what the resume does about it.
+	// and what the resume does about it, never with this shell's value
+	// (the folder may be anyone's, and name the variable to show it).
 	Notes []string
 	st    state
 }
@@ -93,6 +99,24 @@ func (rs ResumeState) StateVars() []string {
 	return out
 }
 
+// FromThisEnvironment names the variables the resumed scenario s takes
+// from this shell rather than from the state: the withheld secrets, and
+// every one the environment gives where the state kept none (one written
+// before they were kept). A resume's plan names them.
+func (rs ResumeState) FromThisEnvironment(s *scenarios.Scenario) []string {
+	withheld := map[string]bool{}
+	for _, v := range rs.st.Vars {
+		withheld[v.Name] = v.Withheld
+	}
+	var out []string
+	for _, kv := range s.VarsUsed() {
+		if kv.FromEnv && (rs.st.Vars == nil || withheld[kv.Key]) && !slices.Contains(out, kv.Key) {
+			out = append(out, kv.Key)
+		}
+	}
+	return out
+}
+
 // Check refuses the scenario of a resume (loaded with LookupEnv) whose
 // variables did not resolve as the campaign's did (checkVars): a withheld
 // secret this environment does not set is named. bisect, which resolves
@@ -102,7 +126,14 @@ func (rs ResumeState) Check(dataDir string, s *scenarios.Scenario) error {
 }
 
 // ReadResumeState reads a campaign's data folder for `run --resume DIR`.
+// A folder holding a link is refused before anything in it is read (as
+// Resume refuses it): its stored scenario, which a resume may read, is
+// then the folder's own file, never one of this machine's that a link
+// leads to.
 func ReadResumeState(dataDir string) (ResumeState, error) {
+	if err := checkDataDir(dataDir); err != nil {
+		return ResumeState{}, fmt.Errorf("resume %s: %w", dataDir, err)
+	}
 	st, err := readState(dataDir)
 	if err != nil {
 		return ResumeState{}, err
@@ -116,7 +147,7 @@ func ReadResumeState(dataDir string) (ResumeState, error) {
 		given[v.Name] = v
 		now, set := os.LookupEnv(v.Name)
 		if set && !v.Withheld && now != v.Value {
-			rs.Notes = append(rs.Notes, fmt.Sprintf("%s is %q in this shell; the campaign ran with %q, and so does the resume", v.Name, now, v.Value))
+			rs.Notes = append(rs.Notes, fmt.Sprintf("%s differs in this shell; the campaign ran with %q, and so does the resume", v.Name, v.Value))
 		}
 	}
 	rs.LookupEnv = func(name string) (string, bool) {

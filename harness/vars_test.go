@@ -91,9 +91,11 @@ func TestResumeRunsWithTheCampaignsVariables(t *testing.T) {
 		t.Errorf("every variable as the campaign had it, yet: %v", err)
 	}
 
-	// A shell that sets another server is told the campaign's is used.
+	// A shell that sets another server is told the campaign's is used,
+	// never what this shell's is.
 	os.Setenv("SERVER", "/usr/bin/other")
-	if rs, _ = ReadResumeState(dataDir); len(rs.Notes) != 1 || !strings.Contains(rs.Notes[0], `SERVER is "/usr/bin/other" in this shell; the campaign ran with "`+server) {
+	if rs, _ = ReadResumeState(dataDir); len(rs.Notes) != 1 || !strings.Contains(rs.Notes[0], `SERVER differs in this shell; the campaign ran with "`+server) ||
+		strings.Contains(rs.Notes[0], "/usr/bin/other") {
 		t.Errorf("notes: %q", rs.Notes)
 	}
 	// What resolved the variables otherwise is refused, naming them.
@@ -134,5 +136,79 @@ func TestResumeRefusalNamesWhatChanged(t *testing.T) {
 	if regexp.MustCompile(`sha256 [,;)]|sha256 $|\(: |: sha256`).MatchString(msg) || !strings.Contains(msg, "arm a ran sha256 "+es.of("a").SHA256[:12]) ||
 		!strings.Contains(msg, `now "no-such-server-here" does not resolve (cannot resolve`) || !strings.Contains(msg, "if it set MODEL_DIR or SERVER, set them as they were") {
 		t.Errorf("refusal: %s", msg)
+	}
+}
+
+// A state's value of a secret-named variable is a crafted one (the state
+// decodebench writes keeps none): it is withheld as if the file said so,
+// so that the resume takes this shell's, and neither a note nor the list
+// of variables shows this shell's secret or the file's value; no note
+// shows this shell's value of any variable.
+func TestResumeStateWithholdsSecretNamedValues(t *testing.T) {
+	started := parseWith(t, lookup(map[string]string{"SERVER": "/opt/srv", "API_TOKEN": "tok-3f9a1c77e2"}))
+	_, dataDir := craftedFolder(t, started, "t-xeon-2026-01-01")
+	st, err := readState(dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Vars = []stateVar{{Name: "SERVER", Value: "/opt/srv"}, {Name: "API_TOKEN", Value: "crafted-7d1e"}}
+	if err := writeStateIn(heldDir(t, dataDir), st); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("API_TOKEN", "shell-secret-55aa")
+	t.Setenv("SERVER", "/shell/only/srv")
+	rs, err := ReadResumeState(dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(append(rs.Notes, rs.StateVars()...), "\n")
+	for _, leak := range []string{"shell-secret-55aa", "crafted-7d1e", "/shell/only"} {
+		if strings.Contains(all, leak) {
+			t.Errorf("the notes or variables show %q:\n%s", leak, all)
+		}
+	}
+	if !strings.Contains(all, "API_TOKEN (a secret, from this environment)") || !strings.Contains(all, "SERVER differs in this shell") {
+		t.Errorf("notes and variables:\n%s", all)
+	}
+	if v, _ := rs.LookupEnv("API_TOKEN"); v != "shell-secret-55aa" {
+		t.Errorf("API_TOKEN resolves to %q, want this environment's", v)
+	}
+}
+
+// A data folder holding a link is refused before anything in it is read:
+// its stored scenario, which a resume may read, could lead to any file.
+func TestResumeStateRefusesALink(t *testing.T) {
+	started := parseWith(t, lookup(map[string]string{"SERVER": "/opt/srv"}))
+	_, dataDir := craftedFolder(t, started, "t-xeon-2026-01-01")
+	scen := filepath.Join(dataDir, "scenario.yaml")
+	os.Remove(scen)
+	if err := os.Symlink("/etc/passwd", scen); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadResumeState(dataDir); err == nil || !strings.Contains(err.Error(), "scenario.yaml is a symbolic link") {
+		t.Errorf("%v, want the link refused", err)
+	}
+}
+
+// A resume refused because its scenario changed lists each changed key
+// with its values; for a scenario a received data folder named
+// (Options.ReceivedScenario), which may be any file of this machine, it
+// names the keys alone.
+func TestScenarioChangedNamesKeysOfAReceivedScenario(t *testing.T) {
+	started := parseWith(t, lookup(map[string]string{"SERVER": "/opt/srv"}))
+	_, dataDir := craftedFolder(t, started, "t-xeon-2026-01-01")
+	src := strings.Replace(varsScenario, "max_tokens: 8", "max_tokens: 8, model: private-7f3e9", 1)
+	now, _, err := scenarios.Parse("t.yaml", ".", []byte(src), scenarios.Options{LookupEnv: lookup(map[string]string{"SERVER": "/opt/srv"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, received := range []bool{false, true} {
+		_, err := Resume(context.Background(), dataDir, now, Options{ReceivedScenario: received})
+		if err == nil || !strings.Contains(err.Error(), "scenario.engine.request.model") {
+			t.Fatalf("received %v: %v, want the changed key named", received, err)
+		}
+		if quoted := strings.Contains(err.Error(), "private-7f3e9"); quoted == received {
+			t.Errorf("received %v: the value quoted %v: %v", received, quoted, err)
+		}
 	}
 }
