@@ -4,19 +4,23 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 
 	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/reproduce"
+	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
 // WritePlan says, before anything is built or run, what resuming the
 // bisect would do: where it stands; for a bisect that is not finished, the
 // repository its commits are checked out of and the folder they go into,
-// the build command and the commits it would build, and every command
-// line the scenario's campaigns run (reproduce.WriteEngines). Every
-// string is escaped by termsafe: a state from someone else may hold
-// anything.
+// the build command and the commits it would build, every command line
+// the scenario's campaigns run (reproduce.WriteEngines), and every file
+// and variable of this machine they read, as reproduce's plan lists them
+// (reproduce.WriteReads: the engine's source folders, where git runs, the
+// files its arguments name, the prompt file). Every string is escaped by
+// termsafe: a state from someone else may hold anything.
 func (p *ResumePlan) WritePlan(w io.Writer) {
 	t, sum := termsafe.String, &p.st.Summary
 	if p.Finished() {
@@ -49,6 +53,22 @@ func (p *ResumePlan) WritePlan(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  run the scenario %s as a campaign at each step, ${%s} the good commit's worktree, ${%s} the step's:\n", t(p.st.ScenarioPath), ReferenceVar, CandidateVar)
 	reproduce.WriteEngines(w, p.Scenario)
+	reproduce.WriteReads(w, p.Scenario, reproduce.Reads{
+		Own:    t(p.DataDir) + ": the bisect's data folder (bisect.json, its campaigns' data), and its summary",
+		Prompt: p.Scenario.PromptPath(), FromEnvironment: fromEnvironment(p.Scenario),
+	})
+}
+
+// fromEnvironment names the variables the scenario takes from this
+// machine's environment, the two worktrees' aside.
+func fromEnvironment(s *scenarios.Scenario) []string {
+	var out []string
+	for _, kv := range s.VarsUsed() {
+		if kv.FromEnv && kv.Key != CandidateVar && kv.Key != ReferenceVar && !slices.Contains(out, kv.Key) {
+			out = append(out, kv.Key)
+		}
+	}
+	return out
 }
 
 // subjectOf is a commit's subject, from the range.

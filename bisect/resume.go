@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -157,10 +158,17 @@ func (p *ResumePlan) checkRepository(ctx context.Context) error {
 
 // checkScenario loads the scenario (its worktree variables left as
 // written) and refuses one that is not the bisect's: another meaning,
-// other arms, other rounds.
+// other arms, other rounds. The state that names it may be anyone's, and
+// name any file of this machine: a load's messages are withheld, as they
+// may quote it (scenarios.Errors.Withheld).
 func (p *ResumePlan) checkScenario() (*scenarios.Scenario, error) {
 	sum := &p.st.Summary
 	s, err := loadStep(p.st.ScenarioPath, "${"+CandidateVar+"}", "${"+ReferenceVar+"}", nil)
+	var errs scenarios.Errors
+	if errors.As(err, &errs) {
+		return nil, fmt.Errorf("%w\n(%s is the file the bisect's state names: its messages are withheld, as they may quote it; decodebench validate %s shows them)",
+			errs.Withheld(), p.st.ScenarioPath, p.st.ScenarioPath)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -52,3 +52,27 @@ func TestResumeChecksTheRepository(t *testing.T) {
 		t.Errorf("a state pointed at another repository: %v", err)
 	}
 }
+
+// The scenario a bisect's state names may be any file of this machine (a
+// received state naming ~/.env): what its load refuses is said by key
+// and position, never with the file's text.
+func TestResumeScenarioMessagesWithheld(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		".env":       "DB_PASSWORD=hunter2hunter2 OTHER=Zq2vLm3nXw7pRt2k\n",
+		"creds.yaml": "schedule: {rounds: Zq8vLm3nXw7pRt2k}\n",
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		p := &ResumePlan{st: &state{ScenarioPath: path}}
+		_, err := p.checkScenario()
+		if err == nil || !strings.Contains(err.Error(), "withheld") {
+			t.Fatalf("%s: %v, want its messages withheld", name, err)
+		}
+		if strings.Contains(err.Error(), "vLm3nXw7pRt2k") {
+			t.Errorf("%s: the refusal quotes the file: %v", name, err)
+		}
+	}
+}

@@ -132,6 +132,9 @@ left, the bad revision not slower, did not build or stayed undecided, or --max-t
 // unless the build command was given again (--build, the same) or --yes:
 // the state names commands to run, and may come from someone else.
 func resumePlan(c *cli.Context, dir string) (*bisect.ResumePlan, error) {
+	// What the state makes it say before the scenario loads shows none of
+	// this shell's secrets.
+	learnSecrets(harness.InheritedRedactor())
 	p, err := bisect.PrepareResume(c.Context, dir, c.String("build"))
 	if err != nil {
 		return nil, &exitError{code: 1, msg: "bisect --resume: " + err.Error() + "; nothing was built or run"}
