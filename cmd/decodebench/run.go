@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -13,10 +12,8 @@ import (
 	"github.com/decodebench/decodebench/console"
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/harness"
-	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/planner"
 	"github.com/decodebench/decodebench/recorder"
-	"github.com/decodebench/decodebench/reproduce"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -32,7 +29,11 @@ func runCommand() *cli.Command {
 (docs/benchmark_results/data/<name>): the scenario (by default the one the campaign
 started from) must have the same semantic content, and the engine binary the same hash.
 The record is written beside the data folder (<out>/data/<name> → <out>/<name>.md);
-nothing in the data folder names a path to write, and a link in it is refused.
+nothing in the data folder names a path to write, and a link in it is refused. A data
+folder this user's decodebench did not write as it is (copied, received) is shown and
+asked about before the resume reads what it names or runs anything (--yes skips the
+questions); its scenario's prompt_file outside the folder is read only with
+--allow-local-files.
 
 Without --out, records go to docs/benchmark_results, which must exist: run from a
 decodebench clone, or name the folder with --out. A quick look (--rounds, or --set of a
@@ -58,11 +59,15 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			&cli.IntFlag{Name: "rounds", Usage: "measured runs per arm, instead of the scenario's schedule.rounds"},
 			&cli.GenericFlag{Name: "set", Value: &repeatable{}, Usage: "override one value of the scenario, `PATH=VALUE` (PATH a key's dotted path, e.g. schedule.cooldown=0s); repeatable"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (arms, engine commands, order, estimated duration) and run nothing"},
+			&cli.BoolFlag{Name: "allow-local-files", Usage: "with --resume of a data folder this user's decodebench did not write: let its scenario read files of this machine outside the data folder (a prompt_file); the plan names them"},
 			&cli.BoolFlag{Name: "yes", Usage: "with --resume of a data folder this user's decodebench did not write as it is (copied, received, changed), or from its stored copy of the scenario: run what it names without asking"},
 			waitLockFlag,
 			&cli.GenericFlag{Name: "github-summary", Value: newSummaryFlag(), Usage: "append the verdict and headline table to `[FILE]`, $GITHUB_STEP_SUMMARY when none is given (default on when it is set; --github-summary=false turns it off)"},
 		},
 		Action: func(c *cli.Context) error {
+			// Nothing printed shows a secret of this shell, whatever
+			// a data folder makes a resume say before it has a scenario.
+			learnSecrets(harness.InheritedRedactor())
 			resume := c.String("resume")
 			arg := c.Args().First()
 			var set []string
@@ -84,34 +89,19 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 			}
 			out := c.String("out")
 			load := scenarios.Options{Set: set}
-			var rs harness.ResumeState
-			fromState := false // the scenario is the campaign's own (its path, or its stored copy)
-			gone := ""         // the campaign's scenario, when it is gone and its stored copy is read
+			var r *resumeRun
 			if resume != "" {
 				var err error
-				if rs, err = resumeState(&resume, &arg, &out); err != nil {
-					return &exitError{code: 1, msg: err.Error()}
+				if r, err = prepareResume(c, &resume, &arg, &out); err != nil {
+					return err
 				}
-				fromState = arg == ""
 				// The campaign's overrides (--set, --rounds) apply to
-				// the scenario it resumes, named or not; a folder not
-				// this user's shows them before anything runs.
-				load.Set = rs.Overrides
-				if arg == "" {
-					arg = rs.ScenarioPath
-					if _, err := os.Stat(arg); err != nil && !strings.HasPrefix(arg, "embedded:") {
-						// A scenario no longer there (compare's, which
-						// was never a file): the copy the campaign stored,
-						// which runs only once its commands were shown
-						// and allowed (the folder may be someone else's).
-						gone, arg = arg, filepath.Join(resume, recorder.ScenarioFile)
-					}
-				}
-				load.LookupEnv = rs.LookupEnv
+				// the scenario it resumes, named or not.
+				load, arg = r.options(), r.scenario
 			}
 			s, warns, err := scenarios.Load(arg, load)
-			if err == nil && resume != "" {
-				err = rs.Check(resume, s)
+			if r != nil {
+				warns, err = r.loaded(s, warns, err)
 			}
 			if s != nil {
 				learnSecrets(harness.NewRedactor(s))
@@ -121,7 +111,7 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				fmt.Fprintln(stderr, w)
 				warnings = append(warnings, w.Error())
 			}
-			if err != nil && fromState && refusedByRule(err) {
+			if err != nil && r != nil && r.fromState && refusedByRule(err) {
 				return &exitError{code: 1, msg: fmt.Sprintf("%v\nthe campaign in %s was started by a decodebench whose rule ran this scenario; rule %s, "+
 					"by which its record would now be judged, refuses it, so it cannot be resumed: run the scenario anew with those keys changed; nothing was run",
 					err, resume, schema.RuleCurrent)}
@@ -147,8 +137,8 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 				p := planner.New(s, plans.Host(s), planner.Options{})
 				return console.DryRun(c.App.Writer, s, est.Costs(s.EstimateShape()), est.Dir, "plan: "+console.PlanLine(p, s, est.Dir))
 			}
-			if resume != "" && !c.Bool("yes") && (gone != "" || !harness.Owned(resume)) {
-				if err := askResume(c, resume, gone, arg, load.Set, rs, s); err != nil {
+			if r != nil {
+				if err := r.allow(c, s); err != nil {
 					return err
 				}
 			}
@@ -165,7 +155,8 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 					failedOut = scratchOut
 				}
 			}
-			return runLoaded(c, "run", s, campaignPlace{out: outDir, failedOut: failedOut, resume: resume, warnings: warnings}, nil)
+			pl := campaignPlace{out: outDir, failedOut: failedOut, resume: resume, warnings: warnings, received: r != nil && r.received()}
+			return runLoaded(c, "run", s, pl, nil)
 		},
 	}
 }
@@ -176,6 +167,9 @@ Exit codes: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED
 type campaignPlace struct {
 	out, failedOut, resume string
 	warnings               []string
+	// received: the resumed scenario is a file that a data folder not
+	// this user's named (harness.Options.ReceivedScenario).
+	received bool
 }
 
 // runLoaded runs the loaded scenario s as `run` does, for the command
@@ -189,7 +183,7 @@ func runLoaded(c *cli.Context, cmd string, s *scenarios.Scenario, pl campaignPla
 	}
 	defer k.end()
 	opt := withHostHistory(k.options(c.App.ErrWriter, pl.out, c.String("hw"), c.String("date")), c.App.ErrWriter)
-	opt.ScenarioWarnings, opt.FailedOut = pl.warnings, pl.failedOut
+	opt.ScenarioWarnings, opt.FailedOut, opt.ReceivedScenario = pl.warnings, pl.failedOut, pl.received
 	var done *harness.Outcome
 	if pl.resume != "" {
 		done, err = harness.Resume(k.ctx, pl.resume, s, opt)
@@ -218,73 +212,6 @@ func runLoaded(c *cli.Context, cmd string, s *scenarios.Scenario, pl campaignPla
 		}
 	}
 	return exitWith(code)
-}
-
-// askResume shows what a resume would run and asks first: a data folder
-// this user's decodebench did not write as it is (copied, downloaded, or
-// its campaign.json changed since) names the scenario, its overrides, the
-// variables' values and the folder the engines run in, any of which may
-// be someone else's; so does a stored copy read because the campaign's
-// own scenario is gone.
-func askResume(c *cli.Context, dir, gone, scenario string, set []string, rs harness.ResumeState, s *scenarios.Scenario) error {
-	t, w := termsafe.String, c.App.Writer
-	if gone != "" {
-		fmt.Fprintf(w, "The campaign's scenario %s is no longer there; the resume would run the copy its data folder stores, %s, which may come from someone else.\n", t(gone), t(scenario))
-	} else {
-		fmt.Fprintf(w, "The data folder %s was not written by this user's decodebench as it is now (a copied or received folder, or its campaign.json changed since): what it names may come from someone else.\n", t(dir))
-		fmt.Fprintf(w, "The resume would run the scenario %s", t(scenario))
-		if len(set) > 0 {
-			fmt.Fprintf(w, " with %s", t(termsafe.ShellJoin(set)))
-		}
-		fmt.Fprintln(w)
-	}
-	if rs.WorkDir != "" {
-		fmt.Fprintf(w, "in the folder %s,\n", t(rs.WorkDir))
-	}
-	for _, v := range rs.StateVars() {
-		fmt.Fprintf(w, "with %s\n", t(v))
-	}
-	reproduce.WriteEngines(w, s)
-	ok, err := reproduce.Confirm(c.App.Reader, w)
-	if err != nil || !ok {
-		return &exitError{code: 1, msg: "run --resume: not confirmed; nothing was run (--yes runs it without asking)"}
-	}
-	return nil
-}
-
-// resumeState reads the data folder of the campaign --resume continues,
-// says where this shell's variables differ from the campaign's, and
-// changes into the folder the campaign ran in (its engine command's
-// relative paths name files there), making the paths given on the command
-// line (the data folder, a scenario, --out) absolute first.
-func resumeState(dir, scenario, out *string) (harness.ResumeState, error) {
-	for _, p := range []*string{dir, scenario, out} {
-		if *p == "" || p == scenario && strings.HasPrefix(*p, "embedded:") {
-			continue
-		}
-		if _, err := os.Stat(*p); p == scenario && err != nil {
-			continue // the name of a shipped scenario
-		}
-		abs, err := filepath.Abs(*p)
-		if err != nil {
-			return harness.ResumeState{}, err
-		}
-		*p = abs
-	}
-	rs, err := harness.ReadResumeState(*dir)
-	if err != nil {
-		return rs, err
-	}
-	for _, n := range rs.Notes {
-		fmt.Fprintln(stderr, "decodebench: resume:", n)
-	}
-	if wd, _ := os.Getwd(); rs.WorkDir != "" && !harness.SameFolder(rs.WorkDir, wd) {
-		if err := os.Chdir(rs.WorkDir); err != nil {
-			return rs, fmt.Errorf("resume %s: the campaign ran in %s, and the resume runs there too: %v", *dir, rs.WorkDir, err)
-		}
-		fmt.Fprintf(stderr, "decodebench: resume: running in %s, where the campaign ran\n", rs.WorkDir)
-	}
-	return rs, nil
 }
 
 // defaultOut is where records go in a decodebench clone.
