@@ -67,7 +67,7 @@ func checkEvidence(d *safefs.Dir, s *scenarios.Scenario, rec *schema.Record) []P
 			continue // checkRunLogs names a finished run's log the record does not list
 		}
 		at := fmt.Sprintf("run %d (%s): its log %s", r.Seq, termsafe.String(r.Arm), termsafe.String(r.Log))
-		w, sum, err := readWindow(d, r.Log)
+		w, sum, err := readWindow(d, r.Log, nil)
 		if err != nil {
 			// Past maxStoredLog only a log that several command runs
 			// appended to, each cut, may be; check hashed it.
@@ -179,15 +179,21 @@ const maxEvidenceProblems = 12
 const maxStoredLog = 2 * (engine.LogHeadBytes + engine.LogTailBytes)
 
 // readWindow reads a run's log and returns its measured window and the
-// sha256 of every byte read.
-func readWindow(d *safefs.Dir, rel string) (engine.StoredWindow, string, error) {
+// sha256 of every byte read; marks, when not nil, collects its marker
+// lines as they are read.
+func readWindow(d *safefs.Dir, rel string, marks *logMarks) (engine.StoredWindow, string, error) {
 	f, err := d.Open(rel, maxStoredLog)
 	if err != nil {
 		return engine.StoredWindow{}, "", err
 	}
 	defer f.Close()
 	h := sha256.New()
-	in := io.TeeReader(io.LimitReader(f, maxStoredLog+1), h)
+	var to io.Writer = h
+	if marks != nil {
+		to = io.MultiWriter(h, marks)
+		defer marks.end()
+	}
+	in := io.TeeReader(io.LimitReader(f, maxStoredLog+1), to)
 	w, err := engine.MeasuredWindow(in)
 	if err != nil {
 		return w, "", err
