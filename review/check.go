@@ -124,6 +124,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	probs = append(probs, checkFrame(s, rec)...)
 	probs = append(probs, checkLifecycle(s, rec)...)
 	probs = append(probs, checkSlots(s, rec)...)
+	probs = append(probs, checkRequests(s, rec)...)
 	probs = append(probs, checkEvidence(d, s, rec)...)
 	probs = append(probs, checkFailedRuns(d, s, rec)...)
 	probs = append(probs, checkPlanAndTimes(s, rec)...)

@@ -67,7 +67,8 @@ func checkEvidence(d *safefs.Dir, s *scenarios.Scenario, rec *schema.Record) []P
 			continue // checkRunLogs names a finished run's log the record does not list
 		}
 		at := fmt.Sprintf("run %d (%s): its log %s", r.Seq, termsafe.String(r.Arm), termsafe.String(r.Log))
-		w, sum, err := readWindow(d, r.Log, nil)
+		marks := &logMarks{}
+		w, sum, err := readWindow(d, r.Log, marks)
 		if err != nil {
 			// Past maxStoredLog only a log that several command runs
 			// appended to, each cut, may be; check hashed it.
@@ -83,7 +84,13 @@ func checkEvidence(d *safefs.Dir, s *scenarios.Scenario, rec *schema.Record) []P
 			add(Problem{"Raw runs", at + " " + p})
 			continue
 		}
-		if !w.Whole || rd.empty() {
+		if !w.Whole {
+			continue
+		}
+		if p := warmupMarksProblem(s, rec.Method.Warmup, marks); p != "" {
+			add(Problem{"Raw runs", at + " " + p})
+		}
+		if rd.empty() {
 			continue
 		}
 		for _, m := range rd.compare(r, w.Lines) {
