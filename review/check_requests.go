@@ -75,26 +75,32 @@ func requestsProblem(r schema.Run, w, n int) string {
 // marks each warmup request ("warmup request N", after its ready marker,
 // or after the marker of warmups sent again), a command engine's each
 // warmup run ("warmup run N (discarded): ...", before its measured run).
-// "" where they agree, or the markers were not all kept.
+// "" where they agree, where the markers were not all kept, or where the
+// log does not show the stage the warmups are marked in (a server's
+// ready marker, a command engine's measured run's marker before its
+// window).
 func warmupMarksProblem(s *scenarios.Scenario, w int, marks *logMarks) string {
 	if marks == nil || marks.Over {
 		return ""
 	}
 	start := marks.last(markWindowStart)
-	if start < 0 {
+	if start < 1 {
 		return ""
 	}
 	before := marks.Texts[:start]
 	prefix := "warmup request "
+	shown := false
 	if s.Engine.IsCommand() {
-		prefix = "warmup run "
+		prefix, shown = "warmup run ", strings.HasPrefix(before[start-1], "measured run: ")
 	} else {
-		for i := len(before) - 1; i >= 0; i-- {
+		for i := len(before) - 1; i >= 0 && !shown; i-- {
 			if strings.HasPrefix(before[i], "ready on port ") || strings.HasPrefix(before[i], "warmups sent again") {
-				before = before[i+1:]
-				break
+				before, shown = before[i+1:], true
 			}
 		}
+	}
+	if !shown {
+		return ""
 	}
 	var got []string
 	for _, t := range before {
