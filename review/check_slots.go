@@ -20,7 +20,9 @@ import (
 // A run's arm is the plan's at its seq (scenarios.PlanOrder of the stored
 // arms, order and seed, which grows a round at a time without changing
 // the rounds before) and its round is (seq-1)/arms + 1 (harness.Plan). The
-// runs are the run loop's (harness's afterRun, resumePoint): the first is
+// runs are the run loop's (harness's afterRun, resumePoint), journaled
+// in the order they ran (each starts after the one before ended): the
+// first is
 // attempt 1 of slot 1; a finished run, or a failed one under
 // on_failure: continue, is followed by attempt 1 of the next slot; a
 // failed attempt under abort or retry:N by the next attempt of its slot,
@@ -87,6 +89,10 @@ func attemptsProblems(f schema.OnFailure, rec *schema.Record) []Problem {
 			return out
 		}
 		if i > 0 {
+			if p := orderProblem(rec.Runs[i-1], r); p != "" {
+				add("%s", p)
+				return out
+			}
 			if p := resumeProblem(rec, rec.Runs[i-1], r, stopped, policy); p != "" {
 				add("%s", p)
 				return out
@@ -106,6 +112,19 @@ func attemptsProblems(f schema.OnFailure, rec *schema.Record) []Problem {
 		add("the last run, attempt %d of slot %d (%s), failed with a retry left under on_failure: %s, and the campaign was not interrupted: the harness runs attempt %d next", attempt-1, last.Seq, termsafe.String(last.Arm), policy, attempt)
 	}
 	return out
+}
+
+// orderProblem says so where run r started before the run before it,
+// prev, ended: the harness runs one run at a time and journals each as it
+// ends, so runs.jsonl holds them in the order they ran. Runs without
+// times (before they were kept) are not compared.
+func orderProblem(prev, r schema.Run) string {
+	end := prev.Start.Add(time.Duration(prev.Seconds * float64(time.Second)))
+	if prev.Start.IsZero() || r.Start.IsZero() || !r.Start.Before(end.Add(-time.Millisecond)) {
+		return ""
+	}
+	return fmt.Sprintf("run %d (%s) started at %s, before run %d (%s), the one before it in runs.jsonl, ended (%s): the harness journals runs in the order they ran",
+		r.Seq, termsafe.String(r.Arm), r.Start.UTC().Format(time.RFC3339Nano), prev.Seq, termsafe.String(prev.Arm), end.UTC().Format(time.RFC3339Nano))
 }
 
 // resumeProblem says what is wrong with the resumes between two runs in
