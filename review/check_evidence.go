@@ -24,9 +24,8 @@ import (
 // or INCONCLUSIVE record VALID while every log still said otherwise.
 //
 // Every run names its own log as the harness names it (checkRunLogs), and
-// every finished run's log is listed and read: its markers were written
-// within the run's time (logMarks.outsideRun), and, where it shows them,
-// it marks method.warmup warmups (warmupMarksProblem). The values a log gives are
+// every finished run's log is listed and read: where it shows them, it
+// marks method.warmup warmups (warmupMarksProblem). The values a log gives are
 // those read from the measured window's engine lines
 // (engine.Observation.Window): a log: counter of the window
 // (engine.Counter.Read), a scenario metric with a log: source
@@ -81,9 +80,6 @@ func checkEvidence(d *safefs.Dir, s *scenarios.Scenario, rec *schema.Record) []P
 		}
 		if sum != want {
 			return append(out, Problem{"Raw runs", fmt.Sprintf("%s has sha256 %.12s, the record names %.12s: changed while check read it", termsafe.String(r.Log), sum, termsafe.String(want))})
-		}
-		if p := marks.outsideRun(r); p != "" {
-			add(Problem{"Raw runs", at + " " + p})
 		}
 		if p := cutProblem(s, r, w); p != "" {
 			add(Problem{"Raw runs", at + " " + p})

@@ -36,23 +36,20 @@ func retried(runs []schema.Run, i, n int) []schema.Run {
 	return slices.Insert(runs, i, fails...)
 }
 
-// moved is run r put in slot's place (its seq, round and log), with
-// slot's times unless withTimes.
-func moved(r, slot schema.Run, withTimes bool) schema.Run {
+// moved is run r put in slot's place (its seq, round and log), its
+// times its own.
+func moved(r, slot schema.Run) schema.Run {
 	r.Seq, r.Round, r.Log = slot.Seq, slot.Round, slot.Log
-	if !withTimes {
-		r.Start, r.Seconds, r.CooldownS = slot.Start, slot.Seconds, slot.CooldownS
-	}
 	return r
 }
 
 // A run's arm and round are its slot's in the stored plan, and the runs
 // follow one another as the run loop runs them under on_failure: a
 // forged record that swaps two runs' arms (their logs renamed), permutes
-// one arm's rounds, moves runs (with their times, or their logs without),
-// marks a finished run failed under abort, runs on
-// after a failure that stopped the campaign, or retries where the policy
-// does not fails check, each named; the run loop's own shapes (a retry,
+// one arm's rounds, moves runs with their times and logs, marks a
+// finished run failed under abort, runs on after a failure that stopped
+// the campaign, or retries where the policy does not fails check, each
+// named; the run loop's own shapes (a retry,
 // a resume after an abort, the resumed run without a cooldown) pass.
 func TestCheckHoldsRunsToTheirSlots(t *testing.T) {
 	edit := func(f func(runs []schema.Run) []schema.Run) func(*[]schema.Run) {
@@ -89,15 +86,10 @@ func TestCheckHoldsRunsToTheirSlots(t *testing.T) {
 		}), want: []string{"run 3 (draft) is round 6, where the plan's slot 3 is in round 1"}},
 		// Round 1's classic run and round 2's exchanged, their logs too.
 		"runs moved with their times": {runs: edit(func(runs []schema.Run) []schema.Run {
-			runs[0], runs[5] = moved(runs[5], runs[0], true), moved(runs[0], runs[5], true)
+			runs[0], runs[5] = moved(runs[5], runs[0]), moved(runs[0], runs[5])
 			return runs
 		}), renames: map[string]string{"run-001-classic.log": "run-006-classic.log", "run-006-classic.log": "run-001-classic.log"},
 			want: []string{"run 2 (control) started at ", ", before run 1 (classic), the one before it in runs.jsonl, ended ("}},
-		"runs moved, their times kept": {runs: edit(func(runs []schema.Run) []schema.Run {
-			runs[0], runs[5] = moved(runs[5], runs[0], false), moved(runs[0], runs[5], false)
-			return runs
-		}), renames: map[string]string{"run-001-classic.log": "run-006-classic.log", "run-006-classic.log": "run-001-classic.log"},
-			want: []string{"run 1 (classic): its log logs/run-001-classic.log marks \"start: ", ", outside the run's time ("}},
 		"a finished run marked failed under abort": {runs: edit(func(runs []schema.Run) []schema.Run {
 			runs[2].Error = "engine exited before its ready answer: exit status 1"
 			return runs

@@ -2,13 +2,9 @@ package review
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
-	"time"
 
 	"github.com/decodebench/decodebench/engine"
-	"github.com/decodebench/decodebench/internal/termsafe"
-	"github.com/decodebench/decodebench/schema"
 )
 
 // logMarks collects, as a run's log is read (an io.Writer beside the
@@ -21,9 +17,6 @@ import (
 // a log writes a few per engine start.
 type logMarks struct {
 	Texts []string
-	// Times are when each marker was written (zero where its time does
-	// not parse).
-	Times []time.Time
 	Over  bool
 	line  []byte
 	skip  bool // the line being read is no marker
@@ -74,29 +67,8 @@ func (m *logMarks) keep(line string) {
 		m.Over = true
 		return
 	}
-	at, text, _ := strings.Cut(rest, " ")
-	t, _ := time.Parse(time.RFC3339Nano, at)
-	m.Texts, m.Times = append(m.Texts, text), append(m.Times, t)
-}
-
-// outsideRun says which marker of a run's log was written outside the
-// run's time, from its start to its end (start plus seconds), where the
-// harness writes every marker of a run's log (the engine started after
-// the run's start and stopped before its end); "" where none was, or the
-// run states no time. A run's log is its own: a log moved to another
-// run, or a run moved in runs.jsonl with its times, is told by it.
-func (m *logMarks) outsideRun(r schema.Run) string {
-	if r.Start.IsZero() {
-		return ""
-	}
-	end := r.Start.Add(time.Duration(r.Seconds * float64(time.Second)))
-	for i, t := range m.Times {
-		if !t.IsZero() && (t.Before(r.Start.Add(-time.Millisecond)) || t.After(end.Add(time.Millisecond))) {
-			return fmt.Sprintf("marks %q at %s, outside the run's time (%s to %s): a run's log is its own", termsafe.String(clip(m.Texts[i])),
-				t.Format(time.RFC3339Nano), r.Start.UTC().Format(time.RFC3339Nano), end.UTC().Format(time.RFC3339Nano))
-		}
-	}
-	return ""
+	_, text, _ := strings.Cut(rest, " ")
+	m.Texts = append(m.Texts, text)
 }
 
 // last is the index of the last marker whose text is text, -1 if none.
