@@ -28,13 +28,16 @@ import (
 // or would not start, or changed what it loaded mid-campaign.
 func checkFailedRuns(d *safefs.Dir, s *scenarios.Scenario, rec *schema.Record) []Problem {
 	var out []Problem
+	var loaded loadedSeen
 	for i, r := range rec.Runs {
 		if r.OK() {
+			loaded.add(r)
 			continue
 		}
 		var marks *logMarks
 		var w engine.StoredWindow
-		if want := rec.FileSum(r.Log); r.Log != "" && want != "" {
+		last := lastAttempt(rec, i)
+		if want := rec.FileSum(r.Log); last && r.Log != "" && want != "" {
 			marks = &logMarks{}
 			var sum string
 			var err error
@@ -42,8 +45,8 @@ func checkFailedRuns(d *safefs.Dir, s *scenarios.Scenario, rec *schema.Record) [
 				marks, w = nil, engine.StoredWindow{}
 			}
 		}
-		why := finishedValues(s, rec, i, marks)
-		if why == "" && s.Engine.IsCommand() && lastAttempt(rec, i) {
+		why := finishedValues(s, rec, r, loaded.changed(s, rec, r), marks)
+		if why == "" && s.Engine.IsCommand() && last {
 			why = finishedLog(s, r, w, marks)
 		}
 		if why == "" {
@@ -59,27 +62,24 @@ func checkFailedRuns(d *safefs.Dir, s *scenarios.Scenario, rec *schema.Record) [
 }
 
 // lastAttempt reports whether run i is its slot's last attempt, whose
-// log the slot's log file is.
+// log the slot's log file is: the run after it is of another slot (the
+// attempts of a slot follow one another, checkSlots).
 func lastAttempt(rec *schema.Record, i int) bool {
-	for _, r := range rec.Runs[i+1:] {
-		if r.Seq == rec.Runs[i].Seq {
-			return false
-		}
-	}
-	return true
+	return i+1 == len(rec.Runs) || rec.Runs[i+1].Seq != rec.Runs[i].Seq
 }
 
-// finishedValues says what run i holds that only a run past every step
-// that fails a run holds; "" where it does not. A server's run stores its
+// finishedValues says what run r holds that only a run past every step
+// that fails a run holds; "" where it does not (loadedChanged: what it
+// loaded may have failed it, loadedSeen). A server's run stores its
 // metrics only after its measured requests, the metrics scrape and the
 // props answered (harness runOne), then reads every counter, compares
 // what the engine loaded with the earlier runs' and stores its streams:
 // after that only the log's closing may fail it, which leaves the log
-// without its stop marker. A command engine's run stores its primary
+// without its stop marker (marks, the log's where it is the run's own:
+// a later attempt of its slot wrote over it). A command engine's run stores its primary
 // metric and token count once its output gave them (figures), then every
 // counter, and names a lost count (LostCount) where it fails for one.
-func finishedValues(s *scenarios.Scenario, rec *schema.Record, i int, marks *logMarks) string {
-	r := rec.Runs[i]
+func finishedValues(s *scenarios.Scenario, rec *schema.Record, r schema.Run, loadedChanged bool, marks *logMarks) string {
 	if len(r.Metrics) == 0 {
 		return ""
 	}
@@ -103,7 +103,7 @@ func finishedValues(s *scenarios.Scenario, rec *schema.Record, i int, marks *log
 	switch {
 	case measured < rec.Method.Requests,
 		s.Concurrent() && len(r.Streams) < s.Streams(r.Arm),
-		loadedChanged(s, rec, i),
+		loadedChanged,
 		strings.HasPrefix(r.Error, "stop engine: ") && (marks == nil || len(marks.Texts) == 0 || !strings.HasPrefix(marks.Texts[len(marks.Texts)-1], "stopped (")):
 		return ""
 	}
@@ -128,26 +128,46 @@ func tokensRead(s *scenarios.Scenario, r schema.Run) bool {
 	return false
 }
 
-// loadedChanged reports whether what run i loaded may have failed it
-// (harness's loaded): it differs from an earlier finished run of its arm,
-// or is what an earlier finished run of another arm, run by another
-// engine of the same sha256, loaded (the refusal of an accidental A/A
-// comparison).
-func loadedChanged(s *scenarios.Scenario, rec *schema.Record, i int) bool {
-	r := rec.Runs[i]
-	if len(r.Loaded) == 0 {
+// loadedSeen is what the finished runs so far loaded, by content
+// (loadedSetKey): each arm's sets, and each set's arms.
+type loadedSeen struct {
+	byArm map[string]map[string]bool
+	byKey map[string]map[string]bool
+}
+
+// add keeps what a finished run loaded.
+func (l *loadedSeen) add(r schema.Run) {
+	if !r.OK() || len(r.Loaded) == 0 {
+		return
+	}
+	if l.byArm == nil {
+		l.byArm, l.byKey = map[string]map[string]bool{}, map[string]map[string]bool{}
+	}
+	k := loadedSetKey(r.Loaded)
+	if l.byArm[r.Arm] == nil {
+		l.byArm[r.Arm] = map[string]bool{}
+	}
+	if l.byKey[k] == nil {
+		l.byKey[k] = map[string]bool{}
+	}
+	l.byArm[r.Arm][k], l.byKey[k][r.Arm] = true, true
+}
+
+// changed reports whether what run r loaded may have failed it (harness's
+// loaded), given what the finished runs before it loaded: it differs from
+// an earlier finished run of its arm, or is what one of another arm, run
+// by another engine of the same sha256, loaded (the refusal of an
+// accidental A/A comparison).
+func (l *loadedSeen) changed(s *scenarios.Scenario, rec *schema.Record, r schema.Run) bool {
+	if len(r.Loaded) == 0 || l.byArm == nil {
 		return false
 	}
-	key := loadedSetKey(r.Loaded)
-	for _, e := range rec.Runs[:i] {
-		if !e.OK() || len(e.Loaded) == 0 {
-			continue
-		}
-		same := loadedSetKey(e.Loaded) == key
-		switch {
-		case e.Arm == r.Arm && !same:
-			return true
-		case e.Arm != r.Arm && same && len(s.Engines()) > 1 && rec.EngineOf(e.Arm).SHA256 == rec.EngineOf(r.Arm).SHA256:
+	k := loadedSetKey(r.Loaded)
+	if len(l.byArm[r.Arm]) > 1 || len(l.byArm[r.Arm]) == 1 && !l.byArm[r.Arm][k] {
+		return true
+	}
+	for arm := range l.byKey[k] {
+		if arm != r.Arm && len(s.Engines()) > 1 && rec.EngineOf(arm).SHA256 == rec.EngineOf(r.Arm).SHA256 {
 			return true
 		}
 	}

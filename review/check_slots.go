@@ -22,8 +22,7 @@ import (
 // the rounds before) and its round is (seq-1)/arms + 1 (harness.Plan). The
 // runs are the run loop's (harness's afterRun, resumePoint), journaled
 // in the order they ran (each starts after the one before ended): the
-// first is
-// attempt 1 of slot 1; a finished run, or a failed one under
+// first is attempt 1 of slot 1; a finished run, or a failed one under
 // on_failure: continue, is followed by attempt 1 of the next slot; a
 // failed attempt under abort or retry:N by the next attempt of its slot,
 // at once while retries are left, else only after a resume
@@ -33,7 +32,10 @@ import (
 // since the run before it).
 func checkSlots(s *scenarios.Scenario, rec *schema.Record) []Problem {
 	arms := s.Policy.ArmNames()
-	most := max(s.Schedule.Rounds.Max, s.Schedule.Rounds.Min, rec.Method.RoundsRun)
+	// The harness plans no more rounds than the schedule's most (its
+	// resume refuses a journal past them), which the stored scenario
+	// bounds (scenarios.MaxRounds).
+	most := min(max(s.Schedule.Rounds.Max, s.Schedule.Rounds.Min), scenarios.MaxRounds)
 	var out []Problem
 	add := func(format string, args ...any) {
 		out = append(out, Problem{"Raw runs", fmt.Sprintf(format, args...)})
