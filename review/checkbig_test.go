@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
@@ -24,13 +25,17 @@ func bigRecord(tb testing.TB, n int) string {
 	base := rec.Runs
 	runs := make([]schema.Run, 0, rounds*arms)
 	rec.Method.Planned = nil
+	// Each repeat of the runs later than the one before, as they ran.
+	span := rec.Method.Finished.Sub(rec.Method.Started)
 	for i := range rounds * arms {
 		r := base[i%len(base)]
 		r.Seq, r.Round = i+1, i/arms+1
+		r.Start = r.Start.Add(time.Duration(i/len(base)) * span)
 		r.Log = schema.RunLog(r.Seq, r.Arm)
 		runs = append(runs, r)
 		rec.Method.Planned = append(rec.Method.Planned, r.Arm)
 	}
+	rec.Method.Finished = rec.Method.Started.Add(time.Duration((len(runs)+len(base)-1)/len(base)) * span)
 	// The stored scenario run with --rounds, as the campaign would have
 	// been: check holds the method to the schedule.
 	rec.Scenario.Overrides = append(slices.Clone(rec.Scenario.Overrides), fmt.Sprintf("schedule.rounds=%d", rounds))
