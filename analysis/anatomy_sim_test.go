@@ -85,7 +85,7 @@ func nestedCampaign(t testing.TB, p scenarios.Policy, h nestedHost, seed uint64)
 			run.Requests = append(run.Requests, schema.ServedRequest{Kind: kind,
 				Metrics: map[string]float64{schema.DecodeTokS: v, schema.WallS: wall}})
 		}
-		run.Metrics = analysis.StartMetrics(run.Requests)
+		run.Metrics = schema.StartMetrics(run.Requests)
 		run.Seconds = h.startS + float64(n)*h.requestS
 		at = at.Add(time.Duration(run.Seconds * float64(time.Second)))
 		runs = append(runs, run)
@@ -171,7 +171,7 @@ func TestRequestsPerStartSeesChange(t *testing.T) {
 			for j := range runs[k].Requests {
 				runs[k].Requests[j].Metrics[schema.DecodeTokS] *= 1.10
 			}
-			runs[k].Metrics = analysis.StartMetrics(runs[k].Requests)
+			runs[k].Metrics = schema.StartMetrics(runs[k].Requests)
 		}
 		if a, _, _ := analysis.Record(p, runs, m, schema.Schema); testSignificant(a) {
 			found++

@@ -67,7 +67,7 @@ func TestClocksCompareEachRequestWithItself(t *testing.T) {
 	first := servedMeasured(104.0944, 21.2, 256, 2449.592, 18.042)
 	second := servedMeasured(113.9078, 19.3, 256, 255/113.9078*1000, 17.0)
 	run := Run{Seq: 44, Arm: "classic", Served: []schema.ServedRequest{first, second},
-		Metrics:    StartMetrics([]schema.ServedRequest{first, second}),
+		Metrics:    schema.StartMetrics([]schema.ServedRequest{first, second}),
 		EngineRate: 104.09896831798928}
 	in := Input{Policy: policy("classic"), Runs: []Run{run}}
 	cs, flags := clocks(in)

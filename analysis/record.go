@@ -76,7 +76,7 @@ func runOf(r schema.Run) Run {
 		EngineRate:         r.EngineTimings["predicted_per_second"],
 		Output:             r.Output, Reasoning: r.Reasoning, TokenIDs: r.TokenIDs, Declines: r.Declines,
 		Served: r.Requests, ReadyS: r.ReadyS, Seconds: r.Seconds, CooldownS: r.CooldownS}
-	ar.Metrics = PerStart(r.Metrics, r.Requests)
+	ar.Metrics = schema.PerStart(r.Metrics, r.Requests)
 	measured := 0
 	for _, q := range r.Requests {
 		if q.Kind == schema.RequestMeasured {

@@ -29,7 +29,7 @@ func FromRecord(s Shape, path string, rec *schema.Record) (c Costs, ok bool) {
 	default:
 		var whole, wall []float64
 		for _, r := range rec.Runs {
-			if w := r.Metrics[schema.WallS]; r.Error == "" && r.Seconds > 0 && w > 0 {
+			if w := r.Analysed()[schema.WallS]; r.Error == "" && r.Seconds > 0 && w > 0 {
 				whole, wall = append(whole, r.Seconds+max(0, r.CooldownS)), append(wall, w)
 			}
 		}

@@ -67,8 +67,9 @@ func Benchstat(w io.Writer, rec *schema.Record, stem string) error {
 			}
 			res.Name = benchfmt.Name(camel(rec.Feature) + "/arm=" + benchName.ReplaceAllString(r.Arm, "_"))
 			res.Values = res.Values[:0]
+			values := r.Analysed()
 			for _, m := range metrics {
-				if v, ok := r.Metrics[m.Name]; ok {
+				if v, ok := values[m.Name]; ok {
 					res.Values = append(res.Values, benchfmt.Value{Value: v / m.BenchDiv, Unit: m.Bench})
 				}
 			}

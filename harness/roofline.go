@@ -25,7 +25,7 @@ func (c *campaign) recordRoofline(ctx context.Context) {
 	for _, a := range c.scenario.Arms {
 		cmd := roofline.ParseCommand(c.scenario.Launch(a.Name).Command)
 		rate := schema.RunsMedian(rec.Runs, a.Name, func(r schema.Run) (float64, bool) {
-			v, ok := r.Metrics[schema.DecodeTokS]
+			v, ok := r.Analysed()[schema.DecodeTokS]
 			return v, ok && v > 0
 		})
 		if cmd.Model == "" || rate <= 0 {

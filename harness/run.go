@@ -9,7 +9,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/schema"
@@ -180,7 +179,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	run.Output, run.Reasoning = resp.Text, resp.Reasoning
 	c.tokenIDs(ctx, slot, srv.BaseURL, srv.Log.Mark, req, resp, warm, run)
 	run.OutputSHA256 = resp.OutputSHA256()
-	run.Metrics = analysis.StartMetrics(run.Requests)
+	run.Metrics = schema.StartMetrics(run.Requests)
 	run.Energy = windowEnergy(gpuEnergy, raplBefore, raplAfter, errors.Join(raplErr, raplAfterErr), resp.Wall)
 	energyMetrics(run, len(measured))
 	if err := c.observe(obs, run); err != nil {

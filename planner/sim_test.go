@@ -113,7 +113,7 @@ func (h simHost) campaign(t testing.TB, s *scenarios.Scenario, effect float64, s
 			run.Requests = append(run.Requests, schema.ServedRequest{Kind: kind, Tokens: simTokens,
 				Metrics: map[string]float64{schema.DecodeTokS: v, schema.WallS: h.requestS}})
 		}
-		run.Metrics = analysis.StartMetrics(run.Requests)
+		run.Metrics = schema.StartMetrics(run.Requests)
 		run.Seconds = h.startS + float64(n)*h.requestS
 		at = at.Add(time.Duration(run.Seconds * float64(time.Second)))
 		runs = append(runs, run)

@@ -57,7 +57,7 @@ func TestCheckAnatomy(t *testing.T) {
 			}
 			r.Requests = append(r.Requests, schema.ServedRequest{Kind: kind, Metrics: m, Tokens: r.Tokens})
 		}
-		r.Metrics = analysis.PerStart(r.Metrics, r.Requests)
+		r.Metrics = schema.PerStart(r.Metrics, r.Requests)
 	}
 	rec.Analysis, rec.Verdict, _ = analysis.Record(s.Policy, rec.Runs, rec.Method, rec.Schema)
 	an := rec.Analysis.Anatomy

@@ -83,7 +83,7 @@ func checkRoofline(rec *schema.Record) []Problem {
 	}
 	for _, a := range rec.Roofline {
 		rate := schema.RunsMedian(rec.Runs, a.Arm, func(r schema.Run) (float64, bool) {
-			v, ok := r.Metrics[schema.DecodeTokS]
+			v, ok := r.Analysed()[schema.DecodeTokS]
 			return v, ok && v > 0
 		})
 		share := schema.RooflineShare(a.DecodeTokS, a.BytesPerToken, a.KVBytesPerToken, a.BandwidthGBs)

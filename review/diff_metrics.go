@@ -92,14 +92,15 @@ func nan0(v float64) float64 {
 }
 
 // samples are an arm's values of a metric that count: finished runs not
-// dropped as outliers.
+// dropped as outliers, each run's value the one the analysis reads (its
+// start's, from its measured requests: schema.Run.Analysed).
 func samples(rec *schema.Record, arm, metric string) []float64 {
 	var out []float64
 	for i, r := range rec.Runs {
 		if r.Arm != arm || !rec.RunCounts(i) {
 			continue
 		}
-		if v, ok := r.Metrics[metric]; ok {
+		if v, ok := r.Analysed()[metric]; ok {
 			out = append(out, v)
 		}
 	}

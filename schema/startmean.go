@@ -1,10 +1,8 @@
-package analysis
+package schema
 
 import (
 	"math"
 	"sort"
-
-	"github.com/decodebench/decodebench/schema"
 )
 
 // StartMetrics is an engine start's value of each metric its measured
@@ -14,10 +12,10 @@ import (
 // request, is the unit the analysis replicates: requests of one start
 // share its between-start draw, and treating them as independent runs
 // would understate the noise (schedule.requests).
-func StartMetrics(reqs []schema.ServedRequest) map[string]float64 {
+func StartMetrics(reqs []ServedRequest) map[string]float64 {
 	var measured []map[string]float64
 	for _, r := range reqs {
-		if r.Kind == schema.RequestMeasured {
+		if r.Kind == RequestMeasured {
 			measured = append(measured, r.Metrics)
 		}
 	}
@@ -65,8 +63,8 @@ next:
 // the start's value (StartMetrics) of every metric its measured requests
 // carry when it served several, derived afresh from the raw requests, so
 // that the verdict follows from every request as stored.
-func PerStart(metrics map[string]float64, reqs []schema.ServedRequest) map[string]float64 {
-	if measuredCount(reqs) < 2 {
+func PerStart(metrics map[string]float64, reqs []ServedRequest) map[string]float64 {
+	if MeasuredCount(reqs) < 2 {
 		return metrics
 	}
 	out := make(map[string]float64, len(metrics))
@@ -79,11 +77,16 @@ func PerStart(metrics map[string]float64, reqs []schema.ServedRequest) map[strin
 	return out
 }
 
-// measuredCount is the number of measured requests among reqs.
-func measuredCount(reqs []schema.ServedRequest) int {
+// Analysed is the metrics the analysis reads of the run (PerStart): every
+// reader of a run's values (diff, export, the roofline) reads them so, and
+// none reads a run-level value its requests do not give.
+func (r Run) Analysed() map[string]float64 { return PerStart(r.Metrics, r.Requests) }
+
+// MeasuredCount is the number of measured requests among reqs.
+func MeasuredCount(reqs []ServedRequest) int {
 	n := 0
 	for _, r := range reqs {
-		if r.Kind == schema.RequestMeasured {
+		if r.Kind == RequestMeasured {
 			n++
 		}
 	}
