@@ -110,7 +110,7 @@ func (r *Response) finish(req Request) error {
 	if !r.Done {
 		return fmt.Errorf("stream ended without a final event after %d events (truncated reply)", r.Events)
 	}
-	r.Timings = r.plausibleTimings(numbers(r.Final["timings"]), req.MaxTokens)
+	r.Timings = r.plausibleTimings(numbers(r.Final[TimingsKey]), req.MaxTokens)
 	r.Tokens, r.TokenSource = tokenCount(r, req.MaxTokens)
 	if r.Tokens == 0 && r.Text == "" && r.Reasoning == "" {
 		return errors.New("engine returned no tokens")

@@ -68,9 +68,14 @@ func (r *Response) CompleteTokenIDs() bool {
 }
 
 // E2ETokPerSec is tokens over the whole request's wall time.
-func (r *Response) E2ETokPerSec() float64 {
-	if r.Wall <= 0 {
+func (r *Response) E2ETokPerSec() float64 { return E2ERate(r.Tokens, r.Wall.Seconds()) }
+
+// E2ERate is tokens over a wall time in seconds, 0 when undefined: the
+// client's e2e_tok_s, which check computes again from the tokens and
+// wall_s a request stores.
+func E2ERate(tokens int, wallS float64) float64 {
+	if wallS <= 0 {
 		return 0
 	}
-	return float64(r.Tokens) / r.Wall.Seconds()
+	return float64(tokens) / wallS
 }

@@ -60,8 +60,8 @@ func FormatValue(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) 
 // tokens (llama-server does, at multi-byte characters). A total that
 // cannot be true (ImpossibleTokens) is passed over and noted.
 func tokenCount(r *Response, maxTokens int) (int, string) {
-	if v, ok := r.Timings["predicted_n"]; ok && v > 0 {
-		return int(v), "timings.predicted_n" // checked by plausibleTimings
+	if n, ok := TimingsTokens(r.Timings); ok {
+		return n, "timings.predicted_n" // checked by plausibleTimings
 	}
 	if v, ok := r.Final["tokens_predicted"].(float64); ok && v != 0 && r.plausibleTokens("tokens_predicted", v, maxTokens) {
 		return int(v), "tokens_predicted"

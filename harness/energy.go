@@ -83,17 +83,3 @@ func windowEnergy(sampled *schema.Energy, before, after []machine.RAPLZone, rapl
 	}
 	return &schema.Energy{Unavailable: strings.Join(why, "; ")}
 }
-
-// energyMetrics puts a measured window's energy per measured request (the
-// window holds requests of them), and its energy per generated token, into
-// the run's metrics.
-func energyMetrics(run *schema.Run, requests int) {
-	e := run.Energy
-	if e == nil || e.Unavailable != "" || e.Joules <= 0 || requests < 1 {
-		return
-	}
-	run.Metrics[schema.EnergyJ] = e.Joules / float64(requests)
-	if run.Tokens > 0 {
-		run.Metrics[schema.EnergyJPerTok] = e.Joules / float64(requests*run.Tokens)
-	}
-}

@@ -47,41 +47,25 @@ func newExtraMetrics(p scenarios.Policy) ([]extraMetric, bool) {
 
 // readExtraMetrics adds the scenario's own metrics to the run: read ones
 // from the observation (a source absent in this run gives no value), then
-// derived ones from everything the run has, each once all of its inputs
-// have a value (so an expression may use one declared after it). An
-// input without a value (tokens the engine did not count, a model file
-// not found) leaves the metric without one, never a 0.
+// derived ones from everything the run has (scenarios.DeriveMetrics, which
+// check evaluates again on the stored values). An input without a value
+// (tokens the engine did not count, a model file not found) leaves the
+// metric without one, never a 0.
 func (c *campaign) readExtraMetrics(obs engine.Observation, run *schema.Run) {
+	ms := make([]scenarios.MetricPolicy, 0, len(c.extra))
 	for _, em := range c.extra {
 		if v, ok := em.read(obs); ok && plausible(run, "metric "+em.mp.Name, v, true) {
 			run.Metrics[em.mp.Name] = v
 		}
+		ms = append(ms, em.mp)
 	}
-	vars := map[string]float64{}
-	if run.Tokens > 0 {
-		vars[scenarios.VarTokens] = float64(run.Tokens)
+	bytes := 0.0
+	if c.rec != nil {
+		bytes = c.rec.ModelBytes(run.Arm)
 	}
-	if b, ok := c.modelBytes(run.Arm); ok {
-		vars[scenarios.VarModelBytes] = b
-	}
-	done := map[string]bool{}
-	for progress := true; progress; {
-		progress = false
-		for _, em := range c.extra {
-			if !em.mp.Derived() || done[em.mp.Name] {
-				continue
-			}
-			for k, v := range run.Metrics {
-				vars[k] = v
-			}
-			if !haveAll(em.mp.Inputs, vars) {
-				continue
-			}
-			done[em.mp.Name], progress = true, true
-			if v, ok := em.mp.Eval(vars); ok && plausible(run, "metric "+em.mp.Name, v, true) {
-				run.Metrics[em.mp.Name] = v
-			}
-		}
+	keep := func(name string, v float64) bool { return plausible(run, "metric "+name, v, true) }
+	for k, v := range scenarios.DeriveMetrics(ms, run.Metrics, run.Tokens, bytes, keep) {
+		run.Metrics[k] = v
 	}
 }
 
@@ -124,30 +108,6 @@ func plausible(run *schema.Run, source string, v float64, signed bool) bool {
 		return false
 	}
 	return true
-}
-
-// haveAll reports whether every input of an expression has a value in
-// this run, so that a missing input never reads as 0.
-func haveAll(inputs []string, vars map[string]float64) bool {
-	for _, name := range inputs {
-		if _, ok := vars[name]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// modelBytes is the size of the first model file the arm's engine command
-// names; false when it names none decodebench found.
-func (c *campaign) modelBytes(arm string) (float64, bool) {
-	if c.rec == nil {
-		return 0, false
-	}
-	e := c.rec.EngineOf(arm)
-	if len(e.Models) == 0 || e.Models[0].Bytes == 0 {
-		return 0, false
-	}
-	return float64(e.Models[0].Bytes), true
 }
 
 // streamMetrics adds what the stream's arrival times give beyond the

@@ -181,7 +181,7 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	run.OutputSHA256 = resp.OutputSHA256()
 	run.Metrics = schema.StartMetrics(run.Requests)
 	run.Energy = windowEnergy(gpuEnergy, raplBefore, raplAfter, errors.Join(raplErr, raplAfterErr), resp.Wall)
-	energyMetrics(run, len(measured))
+	schema.EnergyMetrics(run, len(measured))
 	if err := c.observe(obs, run); err != nil {
 		return err
 	}

@@ -27,3 +27,18 @@ const (
 	EnergyRAPL         = "rapl"
 	EnergyPowermetrics = "powermetrics"
 )
+
+// EnergyMetrics puts a measured window's energy per measured request (the
+// window holds requests of them), and its energy per generated token,
+// into the run's metrics: the harness computes them so once the window is
+// measured, and check again from the energy and tokens runs.jsonl stores.
+func EnergyMetrics(run *Run, requests int) {
+	e := run.Energy
+	if e == nil || e.Unavailable != "" || e.Joules <= 0 || requests < 1 {
+		return
+	}
+	run.Metrics[EnergyJ] = e.Joules / float64(requests)
+	if run.Tokens > 0 {
+		run.Metrics[EnergyJPerTok] = e.Joules / float64(requests*run.Tokens)
+	}
+}

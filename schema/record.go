@@ -346,6 +346,17 @@ func (r *Record) EngineOf(arm string) EngineInfo {
 	return r.Engine
 }
 
+// ModelBytes is the size of the first model file arm's engine command
+// names, as an expression's model_bytes reads it; 0 when it names none
+// decodebench found.
+func (r *Record) ModelBytes(arm string) float64 {
+	e := r.EngineOf(arm)
+	if len(e.Models) == 0 || e.Models[0].Bytes <= 0 {
+		return 0
+	}
+	return float64(e.Models[0].Bytes)
+}
+
 // Places are the folders of the machine a record was made on: its Markdown
 // shows a path under Repo relative to it and one under Home as ~/…; the
 // data block keeps every path absolute.
