@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -47,10 +48,19 @@ func TestCheckAnatomy(t *testing.T) {
 		r := &rec.Runs[i]
 		r.ReadyS = 1.5 + 0.01*float64(i)
 		for j, f := range []float64{0.95, 1 + 0.003*float64(i%5), 1 - 0.002*float64(i%3)} {
+			// The client's figures of a request as the harness measures
+			// them (a rate f times the run's, a time 1/f), its end-to-end
+			// rate its tokens over its wall time.
 			m := map[string]float64{}
 			for k, v := range r.Metrics {
-				m[k] = v * f
+				switch k {
+				case schema.WallS, schema.TTFTms:
+					m[k] = v / f
+				case schema.DecodeTokS, schema.StepTokS:
+					m[k] = v * f
+				}
 			}
+			m[schema.E2ETokS] = engine.E2ERate(r.Tokens, m[schema.WallS])
 			kind := schema.RequestMeasured
 			if j == 0 {
 				kind = schema.RequestWarmup
@@ -58,6 +68,9 @@ func TestCheckAnatomy(t *testing.T) {
 			r.Requests = append(r.Requests, schema.ServedRequest{Kind: kind, Metrics: m, Tokens: r.Tokens})
 		}
 		r.Metrics = schema.PerStart(r.Metrics, r.Requests)
+		// The requests were not timed inside the committed run's
+		// window: the run keeps no footprint of it.
+		r.Footprint = nil
 	}
 	rec.Analysis, rec.Verdict, _ = analysis.Record(s.Policy, rec.Runs, rec.Method, rec.Schema)
 	an := rec.Analysis.Anatomy

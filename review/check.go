@@ -127,6 +127,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	probs = append(probs, checkRequests(s, rec)...)
 	probs = append(probs, checkEvidence(d, s, rec)...)
 	probs = append(probs, checkFailedRuns(d, s, rec)...)
+	probs = append(probs, checkDerived(s, rec)...)
 	probs = append(probs, checkPlanAndTimes(s, rec)...)
 	probs = append(probs, checkArmEngines(s, rec, d)...)
 	probs = append(probs, checkAnalysis(s.Policy, rec)...)

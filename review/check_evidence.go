@@ -45,7 +45,8 @@ import (
 //     in between are in the file, not in the start-up the counter read;
 //   - a counter or metric read from the metrics endpoint, a server's
 //     reply field or GET /props (none of them is stored);
-//   - a derived metric (an expression of other values);
+//   - a derived metric (an expression of other values: checkDerived
+//     computes it again from them);
 //   - a failed run.
 //
 // Each log is read once more here (checkFiles hashed it), streamed, its

@@ -15,11 +15,13 @@ import (
 // as the harness compiles them.
 type rederiver struct {
 	counters []*engine.Counter
-	// json are a command engine's json: counters, read from the last
-	// line of its standard output that is a JSON object.
-	json  []*engine.Counter
-	logs  []scenarios.MetricPolicy
-	logRE []*regexp.Regexp
+	// json and jsonMetrics are a command engine's json: counters and
+	// metrics, read from the last line of its standard output that is a
+	// JSON object.
+	json        []*engine.Counter
+	jsonMetrics []scenarios.MetricPolicy
+	logs        []scenarios.MetricPolicy
+	logRE       []*regexp.Regexp
 	// command engine: its output metrics, token pattern, the most tokens
 	// a run asks for, and the delimiters of its generated text.
 	command       bool
@@ -47,6 +49,8 @@ func newRederiver(s *scenarios.Scenario) *rederiver {
 		x := mp.Extra
 		switch {
 		case x == nil:
+		case x.JSON != "" && rd.command:
+			rd.jsonMetrics, rd.elsewhere[mp.Name] = append(rd.jsonMetrics, mp), true
 		case x.Log != "" && x.Expr == "":
 			if re, err := regexp.Compile(x.Log); err == nil {
 				rd.logs, rd.logRE = append(rd.logs, mp), append(rd.logRE, re)
@@ -80,7 +84,7 @@ func newRederiver(s *scenarios.Scenario) *rederiver {
 }
 
 func (rd *rederiver) empty() bool {
-	return len(rd.counters) == 0 && len(rd.json) == 0 && len(rd.logs) == 0 && !rd.command
+	return len(rd.counters) == 0 && len(rd.json) == 0 && len(rd.jsonMetrics) == 0 && len(rd.logs) == 0 && !rd.command
 }
 
 // mismatch is one stored value and what its log gives instead. holds
@@ -160,10 +164,44 @@ func (rd *rederiver) compare(r schema.Run, lines []string) []mismatch {
 			return engine.Observation{Window: l, Reply: engine.LastJSON(l)}
 		})...)
 	}
+	for _, mp := range rd.jsonMetrics {
+		out = append(out, jsonMetricMismatch(mp, r, lines)...)
+	}
 	if rd.command {
 		out = append(out, rd.outputMismatch(r, lines)...)
 	}
 	return out
+}
+
+// jsonMetricMismatch compares a command engine's json: metric with the
+// value the last JSON line of the window gives, as the harness reads it
+// (kept where it can be true); as for a json: counter (counterMismatch),
+// the reading of any JSON line of the window holds.
+func jsonMetricMismatch(mp scenarios.MetricPolicy, r schema.Run, lines []string) []mismatch {
+	got, has := r.Metrics[mp.Name]
+	read := func(reply map[string]any) (float64, bool) {
+		v, found, err := engine.JSONPath(reply, mp.Extra.JSON)
+		_, bad := engine.Impossible("metric "+mp.Name, v, true)
+		return v, found && err == nil && !bad
+	}
+	same := func(reply map[string]any) bool { v, ok := read(reply); return ok == has && (!ok || v == got) }
+	holds := func(l []string) bool {
+		if same(engine.LastJSON(l)) {
+			return true
+		}
+		for _, line := range l {
+			if v := engine.JSONLine(line); v != nil && same(v) {
+				return true
+			}
+		}
+		return false
+	}
+	if holds(lines) {
+		return nil
+	}
+	v, ok := read(engine.LastJSON(lines))
+	name := termsafe.String(mp.Name)
+	return []mismatch{{fmt.Sprintf("metrics.%s is %s", name, present(has, got)), present(ok, v), holds, []string{engine.FormatValue(got)}}}
 }
 
 // counterMismatch compares a counter's stored reading with the one the
