@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/decodebench/decodebench/redact"
 )
@@ -42,6 +43,9 @@ type StoredWindow struct {
 	// CutBytes are the bytes of engine output each of the file's cut
 	// markers says was left out.
 	CutBytes []int64
+	// Began and Ended are the times the window's start and end markers
+	// state (the host's wall clock); zero where a marker's is unreadable.
+	Began, Ended time.Time
 }
 
 // MeasuredWindow reads a run's log file (as Log writes it) to its end and
@@ -67,6 +71,7 @@ func MeasuredWindow(r io.Reader) (StoredWindow, error) {
 	var (
 		cur, last    []string
 		red, lastRed []int
+		began, ended [2]time.Time // the current window's, the last's
 		in, have, ok bool
 		why, lastWhy string
 		overlong     bool
@@ -102,9 +107,11 @@ func MeasuredWindow(r io.Reader) (StoredWindow, error) {
 			switch text, marker := markerText(s); {
 			case marker && text == markWindowStart:
 				in, ok, why, cur, red = true, true, "", nil, nil
+				began[0] = markerTime(s)
 			case marker && text == markWindowEnd && in:
 				in, have, last, lastRed, lastWhy = false, true, cur, red, why
 				cur, red = nil, nil
+				began[1], ended[1] = began[0], markerTime(s)
 			case marker && strings.HasPrefix(text, markCut):
 				when, _, _ := strings.Cut(strings.TrimPrefix(s, MarkerPrefix), " ")
 				cuts = append(cuts, cutMark{at: start, end: off, text: text, when: when})
@@ -145,6 +152,7 @@ func MeasuredWindow(r io.Reader) (StoredWindow, error) {
 		w.Why = lastWhy
 	default:
 		w.Lines, w.Redacted, w.Whole = last, lastRed, true
+		w.Began, w.Ended = began[1], ended[1]
 	}
 	return w, nil
 }
@@ -170,6 +178,18 @@ func markerText(s string) (string, bool) {
 	}
 	_, text, _ := strings.Cut(rest, " ")
 	return text, true
+}
+
+// markerTime is the time a marker line states; zero where it states none
+// that reads.
+func markerTime(s string) time.Time {
+	rest, _ := strings.CutPrefix(s, MarkerPrefix)
+	when, _, _ := strings.Cut(rest, " ")
+	t, err := time.Parse(time.RFC3339Nano, when)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
 }
 
 // LastNumber returns the capture of the last line the pattern matches, as

@@ -28,6 +28,9 @@ import (
 //     most its highest power over the window (energyBound);
 //   - the scenario's expression metrics, evaluated on the run's other
 //     stored values (scenarios.DeriveMetrics);
+//   - a server engine's client figures, held to what they are made of
+//     and to what the engine's own timings allow (rateMismatches), each
+//     arm's decode rate on its median (decodeClocks);
 //   - a server engine's json: metrics and counters whose field lies in
 //     the reply's timings, which the run keeps (engine.StoredReply): the
 //     reply they read is the last measured request's, whose timings the
@@ -39,15 +42,24 @@ import (
 // checkEvidence.
 func checkDerived(s *scenarios.Scenario, rec *schema.Record) []Problem {
 	var out []string
+	clocks := decodeClocks{}
 	for _, r := range rec.Runs {
 		if !r.OK() {
 			continue
 		}
+		ms := derivedMismatches(s, rec, r)
+		if !s.Engine.IsCommand() {
+			rates, ratio, ok := rateMismatches(r)
+			if ms = append(ms, rates...); ok {
+				clocks.add(r, ratio)
+			}
+		}
 		at := fmt.Sprintf("run %d (%s): ", r.Seq, termsafe.String(r.Arm))
-		for _, m := range derivedMismatches(s, rec, r) {
+		for _, m := range ms {
 			out = append(out, at+m)
 		}
 	}
+	out = append(clocks.problems(rec.Scenario.Arms), out...)
 	var probs []Problem
 	for i, m := range out {
 		if i == maxEvidenceProblems {

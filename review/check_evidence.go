@@ -34,8 +34,11 @@ import (
 // and its generated text (engine.CommandText), each kept or refused as
 // the harness keeps it (engine.Impossible). A line the file stores
 // redacted hides only its secret: a value it gives otherwise holds only
-// where the stored value in the mask's place gives it. Nothing is said of
-// a value whose evidence is not stored:
+// where the stored value in the mask's place gives it. A server engine's
+// timings (engine_timings, and each measured request's) are held to the
+// print_timing lines llama-server writes into the window
+// (timingMismatches). Nothing is said of a value whose evidence is not
+// stored:
 //   - a run whose log the file cut to its head and tail, where the file
 //     has a cut log's size and marker (engine.MeasuredWindow); a cut the
 //     file does not show, or a window it does not show otherwise, is a
@@ -91,6 +94,13 @@ func checkEvidence(d *safefs.Dir, s *scenarios.Scenario, rec *schema.Record) []P
 		}
 		if p := warmupMarksProblem(s, rec.Method.Warmup, marks); p != "" {
 			add(Problem{"Raw runs", at + " " + p})
+		}
+		if !s.Engine.IsCommand() {
+			for _, m := range append(timingMismatches(r, w.Lines), windowSpan(r, w)) {
+				if m != "" {
+					add(Problem{"Raw runs", fmt.Sprintf("run %d (%s): %s", r.Seq, termsafe.String(r.Arm), m)})
+				}
+			}
 		}
 		if rd.empty() {
 			continue

@@ -52,7 +52,7 @@ func checkDiagnosisAndEnergy(t *testing.T, version string) {
 		Compared: schema.ProbeSide{Arm: "draft", Run: 2, Reproduced: true, Piece: &arm}}}
 	for i := range rec.Runs {
 		r := &rec.Runs[i]
-		r.Energy = &schema.Energy{Source: schema.EnergyNvidiaSMI, Coverage: []string{"gpu"}, Joules: 200 + float64(i), Samples: 14 + i, IntervalS: 0.2, MinSamples: 5, WindowS: 2.8}
+		r.Energy = &schema.Energy{Source: schema.EnergyNvidiaSMI, Coverage: []string{"gpu"}, Joules: 200 + float64(i), Samples: 14 + i, IntervalS: 0.2, MinSamples: 5, WindowS: r.Footprint.WindowS}
 		r.Metrics[schema.EnergyJ] = r.Energy.Joules
 		r.Metrics[schema.EnergyJPerTok] = r.Energy.Joules / float64(r.Tokens)
 	}
