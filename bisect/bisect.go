@@ -23,6 +23,7 @@ import (
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/redact"
+	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -172,7 +173,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Outcome, error) {
 	// time since the zero time (a bisect killed in its first step could
 	// never resume, out of time at once).
 	b := &bisector{st: st, dataDir: dataDir, sumPath: sumPath, opt: opt, started: time.Now()}
-	b.setBuild(cfg.Build)
+	b.setBuild(s, cfg.Build)
 	if err := b.save(); err != nil {
 		return nil, err
 	}
@@ -180,13 +181,22 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Outcome, error) {
 }
 
 // setBuild takes the build command: it is run as given, and stored (in
-// the summary and the state) and its logs are kept with the secrets it
-// shows masked (a NAME=value whose name says it is a credential, a
-// token flag's value, URL credentials).
-func (b *bisector) setBuild(cmd string) {
+// the summary and the state) and its logs are kept through the campaign's
+// redactor (harness.NewRedactor, the one each step's campaign writes
+// through): the secrets the build command shows (a NAME=value whose name
+// says it is a credential, a token flag's value, URL credentials), the
+// scenario's, and those of the environment the build inherits, which a
+// build may print (`export -p`, a configure step's summary). Each step's
+// campaign learns the build command's secrets too, and the console masks
+// them from now on.
+func (b *bisector) setBuild(s *scenarios.Scenario, cmd string) {
 	b.build = cmd
-	b.redact = redact.New(redact.Source{Commands: [][]string{strings.Fields(cmd)}, Vars: map[string]string{"build": cmd}})
+	b.redact = harness.NewRedactor(s, cmd)
+	b.opt.Harness.Shell = []string{cmd}
 	b.st.Summary.Build = b.redact.Text(cmd)
+	if b.opt.Harness.LearnSecrets != nil {
+		b.opt.Harness.LearnSecrets(b.redact)
+	}
 }
 
 // search runs steps until the outcome is decided, time runs out or the

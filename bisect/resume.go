@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/redact"
@@ -74,13 +75,15 @@ func PrepareResume(ctx context.Context, dataDir, build string) (*ResumePlan, err
 	if err := p.agreesWithSummary(); err != nil {
 		return nil, err
 	}
-	if err := p.takeBuild(build); err != nil {
-		return nil, err
-	}
 	if err := p.checkRepository(ctx); err != nil {
 		return nil, err
 	}
 	if p.Scenario, err = p.checkScenario(); err != nil {
+		return nil, err
+	}
+	// The build command is masked as the bisect masked it: through the
+	// scenario's campaign's redactor.
+	if err := p.takeBuild(build); err != nil {
 		return nil, err
 	}
 	p.clampElapsed()
@@ -126,7 +129,7 @@ func (p *ResumePlan) takeBuild(build string) error {
 		return nil
 	}
 	b := &bisector{st: &state{}}
-	b.setBuild(build)
+	b.setBuild(p.Scenario, build)
 	if b.st.Summary.Build != stored {
 		return fmt.Errorf("--build %q is not the command the bisect started with (%q)", b.st.Summary.Build, stored)
 	}
@@ -185,6 +188,11 @@ func (p *ResumePlan) checkScenario() (*scenarios.Scenario, error) {
 	return s, nil
 }
 
+// Redactor is the redactor the resumed bisect writes through (its
+// campaign's, harness.NewRedactor, with the build command), for what the
+// caller prints before it runs.
+func (p *ResumePlan) Redactor() *redact.Redactor { return harness.NewRedactor(p.Scenario, p.build) }
+
 // Finished reports whether the bisect has its outcome: a resume builds
 // and runs nothing.
 func (p *ResumePlan) Finished() bool {
@@ -233,7 +241,7 @@ func (p *ResumePlan) Run(ctx context.Context, opt Options) (*Outcome, error) {
 	}
 	opt.Harness.Hardware, opt.Harness.Date = st.Summary.Hardware, st.Summary.Date
 	b := &bisector{st: st, dataDir: p.DataDir, sumPath: p.SummaryPath, opt: opt}
-	b.setBuild(p.build)
+	b.setBuild(p.Scenario, p.build)
 	return b.search(ctx)
 }
 

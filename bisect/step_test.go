@@ -51,7 +51,7 @@ func TestStepBuildFailureSkips(t *testing.T) {
 		Commits:   []schema.BisectCommit{{SHA: sha, Subject: "one"}}, DataDir: "data/bisect-x-test-2026-01-02"}}
 	b := &bisector{st: st, dataDir: dataDir, sumPath: filepath.Join(out, "bisect-x-test-2026-01-02.md")}
 	// A secret in the build command is neither stored nor logged.
-	b.setBuild(`API_TOKEN=s3cr3t-value sh -c 'echo compiling with $API_TOKEN; echo "syntax error" >&2; exit 3'`)
+	b.setBuild(shipped(t), `API_TOKEN=s3cr3t-value sh -c 'echo compiling with $API_TOKEN; echo "syntax error" >&2; exit 3'`)
 	step := schema.BisectStep{N: 1, Commit: sha}
 	if err := b.step(context.Background(), &step); err != nil {
 		t.Fatal(err)
@@ -226,7 +226,7 @@ func TestCheckCatchesForgedSummaries(t *testing.T) {
 			Schema: schema.BisectSchema, Feature: "x", Hardware: "test", Date: "2026-01-02", Good: sha, Bad: sha, Threshold: 0.03,
 			Commits: []schema.BisectCommit{{SHA: sha, Subject: "one"}}, DataDir: "data/bisect-x-test-2026-01-02"}}
 		b := &bisector{st: st, dataDir: dataDir, sumPath: filepath.Join(out, "bisect-x-test-2026-01-02.md")}
-		b.setBuild("exit 3")
+		b.setBuild(shipped(t), "exit 3")
 		step := schema.BisectStep{N: 1, Commit: sha}
 		if err := b.step(context.Background(), &step); err != nil {
 			t.Fatal(err)

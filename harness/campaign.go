@@ -35,6 +35,10 @@ type Options struct {
 	// it is built, so that what the caller prints is masked as the files
 	// are.
 	LearnSecrets func(*redact.Redactor)
+	// Shell are the shell commands run beside the campaign (a bisect's
+	// build command): the campaign's redactor (NewRedactor) learns their
+	// secrets, which an engine they built may print again.
+	Shell []string
 	// Version, Commit and Dirty identify decodebench in the record.
 	Version, Commit string
 	Dirty           bool
@@ -214,7 +218,7 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 	if opt.Progress == nil {
 		opt.Progress = io.Discard
 	}
-	c := &campaign{scenario: s, policy: s.Policy, opt: opt, sampler: machine.NewSampler(), redact: NewRedactor(s)}
+	c := &campaign{scenario: s, policy: s.Policy, opt: opt, sampler: machine.NewSampler(), redact: NewRedactor(s, opt.Shell...)}
 	if x := s.Policy.Exactness; x != nil {
 		c.stripper = outputs.NewStripper(x.Strip)
 	}

@@ -23,14 +23,18 @@ const FromEnvironment = "(from the environment)"
 // credential.
 func IsSecretName(name string) bool { return redact.IsSecretName(name) }
 
-// NewRedactor returns the redactor of a scenario's campaign: the
-// scenario's own (Scenario.Redactor, the one its hash is taken through)
-// taught the secrets of the environment every engine inherits
-// (inheritedSecrets), which an engine's start-up dump of its settings
-// printed into the logs.
-func NewRedactor(s *scenarios.Scenario) *redact.Redactor {
+// NewRedactor returns the redactor of a scenario's campaign, the one
+// constructor of it: every file the campaign writes, and every file of
+// what runs it (a bisect's build logs, state and summary), goes through
+// it, so that none masks less than another. It is the scenario's own
+// (Scenario.Redactor, the one its hash is taken through) taught the
+// secrets of the environment every engine and build inherits
+// (inheritedSecrets), which an engine's start-up dump of its settings or
+// a build's `export -p` prints, and those of the shell commands run
+// beside the campaign (shell: a bisect's build command, Options.Shell).
+func NewRedactor(s *scenarios.Scenario, shell ...string) *redact.Redactor {
 	r := s.Redactor()
-	r.Add(inheritedSecrets(engine.Inherited())...)
+	r.Learn(redact.Source{Shell: shell, Secrets: inheritedSecrets(engine.Inherited())})
 	return r
 }
 

@@ -159,3 +159,25 @@ func TestRehashStoredAfterMasking(t *testing.T) {
 		t.Errorf("a run without secrets changed: %+v", cp)
 	}
 }
+
+// A campaign's redactor (NewRedactor, the one constructor of it) knows
+// the secrets of the environment every engine and build inherits and of
+// the shell commands run beside the campaign (Options.Shell: a bisect's
+// build command), where an engine's log prints them with no name before.
+func TestCampaignRedactorLearnsShell(t *testing.T) {
+	t.Setenv("DB_PASSWORD", "Zq7vLm3nXw7pRt2kQQ")
+	src := []byte("feature: redact-shell\nbaseline: a\nunmeasured: [everything]\nallow_unverified: a unit test\n" +
+		"engine:\n  command: [llama-server, --port, \"${PORT}\"]\n  ready: {path: /health}\n" +
+		"  request: {endpoint: /completion, prompt: \"hi\", max_tokens: 4}\narms:\n  - name: a\n  - name: b\n")
+	s, _, err := scenarios.Parse("t.yaml", ".", src, scenarios.Options{Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := newCampaign(s, Options{Shell: []string{"cmake -DAPI_TOKEN=zz-build-secret . && make"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.redact.Text("built with zz-build-secret, db Zq7vLm3nXw7pRt2kQQ"); got != "built with [redacted], db [redacted]" {
+		t.Errorf("the campaign's redactor: %q", got)
+	}
+}

@@ -35,7 +35,7 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 		return nil, err
 	}
 	if h := s.Hash(); h != st.ScenarioHash {
-		return nil, scenarioChanged(dataDir, s, h, st.ScenarioHash, opt.ReceivedScenario)
+		return nil, scenarioChanged(dataDir, s, opt.Shell, h, st.ScenarioHash, opt.ReceivedScenario)
 	}
 
 	c, err := newCampaign(s, opt)

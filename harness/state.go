@@ -160,17 +160,18 @@ func checkDataDir(dir string) error {
 // scenarioChanged explains a resume refused because the scenario's meaning
 // changed: every key whose value differs between the data folder's
 // scenario.yaml (as the campaign started, redacted) and the scenario now
-// (redacted the same way). Variables' values and the working folder are
-// not part of the meaning, so they never show here. keysOnly names the
-// keys alone: the scenario is a file a received data folder named
-// (Options.ReceivedScenario), whose values are not to be shown.
-func scenarioChanged(dataDir string, s *scenarios.Scenario, now, was string, keysOnly bool) error {
+// (redacted the same way: shell is the campaign's Options.Shell).
+// Variables' values and the working folder are not part of the meaning,
+// so they never show here. keysOnly names the keys alone: the scenario is
+// a file a received data folder named (Options.ReceivedScenario), whose
+// values are not to be shown.
+func scenarioChanged(dataDir string, s *scenarios.Scenario, shell []string, now, was string, keysOnly bool) error {
 	head := fmt.Sprintf("resume %s: the scenario changed since the campaign started (semantic hash %.12s, was %.12s): a resumed record would mix two campaigns", dataDir, now, was)
 	old, err := safefs.ReadFile(filepath.Join(dataDir, recorder.ScenarioFile), scenarios.MaxScenarioBytes)
 	if err != nil {
 		return fmt.Errorf("%s; the started scenario cannot be shown: %v", head, err)
 	}
-	changes, err := scenarios.DiffYAML(old, NewRedactor(s).YAML(s.Source))
+	changes, err := scenarios.DiffYAML(old, NewRedactor(s, shell...).YAML(s.Source))
 	if err != nil {
 		return fmt.Errorf("%s; the two cannot be compared key by key: %v", head, err)
 	}

@@ -39,6 +39,10 @@ type Source struct {
 	// Vars are the variables substituted into the scenario, by name, with
 	// the values used (from the scenario's vars or the environment).
 	Vars map[string]string
+	// Shell are shell command lines run beside the engines (a bisect's
+	// build command): their words are read as a command line's, and the
+	// whole line for the secret forms (NAME=value, a URL's credentials).
+	Shell []string
 	// Secrets are further values known to be secret.
 	Secrets []string
 }
@@ -52,6 +56,15 @@ type Redactor struct {
 // New returns a Redactor that knows every secret found in src.
 func New(src Source) *Redactor {
 	r := &Redactor{}
+	r.Learn(src)
+	return r
+}
+
+// Learn makes every secret found in src a known secret, as New does: a
+// campaign's redactor learns those of what runs beside its scenario (the
+// environment, a bisect's build command) and stays the one redactor its
+// files are written through.
+func (r *Redactor) Learn(src Source) {
 	var found []string
 	for _, cmd := range src.Commands {
 		_, f := maskArgs(cmd)
@@ -67,8 +80,12 @@ func New(src Source) *Redactor {
 		}
 		found = append(found, formSecrets(v)...)
 	}
+	for _, sh := range src.Shell {
+		_, f := maskArgs(strings.Fields(sh))
+		found = append(found, f...)
+		found = append(found, formSecrets(sh)...)
+	}
 	r.Add(append(found, src.Secrets...)...)
-	return r
 }
 
 // Add makes values known secrets.

@@ -139,7 +139,7 @@ func resumePlan(c *cli.Context, dir string) (*bisect.ResumePlan, error) {
 	if err != nil {
 		return nil, &exitError{code: 1, msg: "bisect --resume: " + err.Error() + "; nothing was built or run"}
 	}
-	learnSecrets(harness.NewRedactor(p.Scenario))
+	learnSecrets(p.Redactor())
 	p.WritePlan(c.App.Writer)
 	if p.Finished() || p.SameBuild || c.Bool("yes") {
 		return p, nil
