@@ -118,18 +118,25 @@ func (r *Redactor) Add(values ...string) {
 }
 
 // MinLineLen is the shortest line of a secret of several lines (a PEM
-// key) that is masked on its own: a log is redacted a line at a time, so
-// the whole value never appears in one.
+// key), or item of a list of secrets (k1,k2), that is masked on its own:
+// a log is redacted a line at a time, so the whole value never appears in
+// one.
 const MinLineLen = 8
 
-// withLines is values with each line of a value of several lines added.
+// withLines is values with each line of a value of several lines added,
+// and each item of a list without blanks (--api-key k1,k2: an engine may
+// print one key alone) of MinLineLen or more.
 func withLines(values []string) []string {
 	out := values
 	for _, v := range values {
-		if !strings.ContainsAny(v, "\r\n") {
-			continue
+		var parts []string
+		switch {
+		case strings.ContainsAny(v, "\r\n"):
+			parts = strings.FieldsFunc(v, func(r rune) bool { return r == '\n' || r == '\r' })
+		case strings.Contains(v, ",") && !strings.ContainsAny(v, " \t"):
+			parts = strings.Split(v, ",")
 		}
-		for _, l := range strings.FieldsFunc(v, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		for _, l := range parts {
 			if l = strings.TrimSpace(l); len(l) >= MinLineLen {
 				out = append(out, l)
 			}

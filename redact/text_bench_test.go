@@ -14,3 +14,15 @@ func BenchmarkTextLogLine(b *testing.B) {
 		_ = r.Text(line)
 	}
 }
+
+// BenchmarkTextSettingsLine is the redaction of a line that passes the
+// forms' prefilters (a secret name before a separator, a flag, a quote):
+// an engine's start-up dump of its settings, the costliest common line.
+func BenchmarkTextSettingsLine(b *testing.B) {
+	r := New(Source{Envs: []map[string]string{{"HF_TOKEN": "hf_abcdefghijklmnopqrstuvwx", "API_KEY": "k3y-value-123"}}})
+	line := `non-default args: {'model': '/models/m.gguf', 'api_key': 'Zq9vLm3nXw7pRt2k', 'max_tokens': 64} --api-key Zq9vLm3nXw7pRt2k`
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = r.Text(line)
+	}
+}

@@ -1,0 +1,114 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+)
+
+// The shapes a credential takes in what engines and builds print, each
+// masked, and beside it the near-misses decodebench must leave alone
+// (its own output among them: `validate --json` prints "key":
+// "engine.command").
+func TestTextShapes(t *testing.T) {
+	for _, tt := range shapes {
+		if got := (*Redactor)(nil).Text(tt.in); got != tt.want {
+			t.Errorf("%q:\n got %q\nwant %q", tt.in, got, tt.want)
+		}
+		if got := (*Redactor)(nil).Text(tt.want); got != tt.want {
+			t.Errorf("not idempotent: %q -> %q", tt.want, got)
+		}
+	}
+}
+
+// A form's prefilter never hides a match of its pattern: each form masks
+// the same with its prefilter as without, on every shape and on each of
+// its lines.
+func TestPrefiltersHideNothing(t *testing.T) {
+	for _, tt := range shapes {
+		for _, s := range append(strings.Split(tt.in, "\n"), tt.in) {
+			for i, f := range forms {
+				all := f
+				all.pre, all.need = func(string) bool { return true }, needPre
+				mask := func(string) string { return Mask }
+				if got, want := replaceGroup(f, s, &probe{}, mask), replaceGroup(all, s, &probe{}, mask); got != want {
+					t.Errorf("form %d's prefilter hides a match in %q: %q, without it %q", i, s, got, want)
+				}
+			}
+		}
+	}
+}
+
+const pem = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj"
+
+// shapes are texts and what redacting them gives.
+var shapes = []struct{ in, want string }{
+	// Shell: export -p, declare -x, a quoted NAME=value.
+	{`export HF_TOKEN="Zq8vLm3nXw7pRt2k"`, `export HF_TOKEN="[redacted]"`},
+	{`declare -x API_KEY="Zq8vLm3nXw7pRt2k"`, `declare -x API_KEY="[redacted]"`},
+	{`export DB_PASSWORD='it"s a secret'`, `export DB_PASSWORD='[redacted]'`},
+	{`export HOME="/home/u" PATH='/bin'`, `export HOME="/home/u" PATH='/bin'`},
+	{`export API_KEY="${API_KEY}"`, `export API_KEY="${API_KEY}"`},
+	// Python: a repr's keyword arguments, a dict, os.environ.
+	{"Namespace(host='127.0.0.1', api_key='Zq9vLm3nXw7pRt2k', port=0)", "Namespace(host='127.0.0.1', api_key='[redacted]', port=0)"},
+	{"connect(user='me', password='hunter22')", "connect(user='me', password='[redacted]')"},
+	{`os.environ['DB_PASSWORD'] = "Zq5vLm3nXw7pRt2k"`, `os.environ['DB_PASSWORD'] = "[redacted]"`},
+	{`os.environ["MODEL_DIR"] = "/models/llama"`, `os.environ["MODEL_DIR"] = "/models/llama"`},
+	{`api_token = "Zq5vLm3nXw7pRt2k"`, `api_token = "[redacted]"`},
+	// JSON: escaped inside a JSON string, Go's http.Header.
+	{`{"msg":"{\"password\":\"Zq7vLm3nXw7pRt2k\"}"}`, `{"msg":"{\"password\":\"[redacted]\"}"}`},
+	{`{"msg":"{\"model\":\"llama-3\"}"}`, `{"msg":"{\"model\":\"llama-3\"}"}`},
+	{`{"password":"ab\"cd-ef"}`, `{"password":"[redacted]"}`},
+	{`{"headers":{"Authorization":["Basic dXNlcjpaUTZ2TG0zblh3N3BSdDJr"]}}`, `{"headers":{"Authorization":["[redacted]"]}}`},
+	{`{"headers":{"Accept":["text/plain"]}}`, `{"headers":{"Accept":["text/plain"]}}`},
+	// decodebench's own JSON: a bare word is no setting's name.
+	{`{"key": "engine.command", "message": "required"}`, `{"key": "engine.command", "message": "required"}`},
+	{`{"token": "</s>", "max_tokens": "64", "n_keys": "1234"}`, `{"token": "</s>", "max_tokens": "64", "n_keys": "1234"}`},
+	// A setting with no blank after its colon.
+	{"PASSWORD:Zq5vLm3nXw7pRt2k", "PASSWORD:[redacted]"},
+	{"api_key:abc12345xyz", "api_key:[redacted]"},
+	{"key:engine.command token:12 auth:disabled", "key:engine.command token:12 auth:disabled"},
+	{"http://localhost:8080/v1 ports:8080,8081", "http://localhost:8080/v1 ports:8080,8081"},
+	// Google's OAuth access token; Basic credentials outside a header.
+	{"using ya29.a0AfH6SMBx3jKlmnopqrstuvwxyz012345 now", "using [redacted] now"},
+	{"ya29.short", "ya29.short"},
+	{"retry with Basic dXNlcjpaUTZ2TG0zblh3N3BSdDJr.", "retry with Basic [redacted]."},
+	{"Basic configuration loaded; basic auth off", "Basic configuration loaded; basic auth off"},
+	// Every key of a list of keys.
+	{"srv --api-key k1secret,k2secret --port 8", "srv --api-key [redacted] --port 8"},
+	{`srv --api-key="Zq5vLm3nXw7pRt2k"`, `srv --api-key="[redacted]"`},
+	{"['--model', 'm.gguf', '--api-key', 'Zq5vLm3nXw7pRt2k']", "['--model', 'm.gguf', '--api-key', '[redacted]']"},
+	{"use --api-key, then --port", "use --api-key, then --port"},
+	{"--tensor-split 1,2 --ctx-size 4096", "--tensor-split 1,2 --ctx-size 4096"},
+	// PEM private keys: whole, a line at a time, \n-escaped in JSON.
+	{"-----BEGIN PRIVATE KEY-----\n" + pem + "\nabc=\n-----END PRIVATE KEY-----", "-----BEGIN PRIVATE KEY-----[redacted]-----END PRIVATE KEY-----"},
+	{"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW", "[redacted]"},
+	{"  " + pem, "  [redacted]"},
+	{`{"type": "service_account", "pk": "-----BEGIN PRIVATE KEY-----\n` + pem + `\n-----END PRIVATE KEY-----\n", "x": 1}`,
+		`{"type": "service_account", "pk": "-----BEGIN PRIVATE KEY-----[redacted]-----END PRIVATE KEY-----\n", "x": 1}`},
+	{"-----BEGIN OPENSSH PRIVATE KEY-----", "-----BEGIN OPENSSH PRIVATE KEY-----"},
+	{"no -----BEGIN PRIVATE KEY----- line found", "no -----BEGIN PRIVATE KEY----- line found"},
+	{"734623566784fdce1d70f316e8dba82dc88772af9d1b362e60f6c861598b096c", "734623566784fdce1d70f316e8dba82dc88772af9d1b362e60f6c861598b096c"},
+	{"THEQUICKBROWNFOXJUMPSOVERTHELAZYDOG0123456789", "THEQUICKBROWNFOXJUMPSOVERTHELAZYDOG0123456789"},
+	{"output " + pem + " inline", "output " + pem + " inline"},
+	// The forms before these: a URL's credentials, a bearer token, a
+	// cookie, a signature, a token by its format.
+	{"open postgres://me:pw@db:5432/x; Bearer abc.def", "open postgres://me:[redacted]@db:5432/x; Bearer [redacted]"},
+	{"Cookie: sid=77 and ?X-Amz-Signature=9f86d0&x=1", "Cookie: [redacted]"},
+	{"GET /m?X-Amz-Signature=9f86d0&x=1 ghp_" + strings.Repeat("aB3", 12), "GET /m?X-Amz-Signature=[redacted]&x=1 [redacted]"},
+	// A flag's value, a setting's, a header's, a token's, each
+	// past the others in one line.
+	{`srv -H "X-Api-Key: Zq5vLm3nXw7pRt2k" --hf-token=hf_Zq5vLm3nXw7pRt2kAB9 -e "AUTH_TOKEN=Zq5vLm3nXw7pRt2k"`,
+		`srv -H "X-Api-Key: [redacted]" --hf-token=[redacted] -e "AUTH_TOKEN=[redacted]"`},
+}
+
+// Each key of a secret list is learned on its own: an engine given
+// --api-key k1,k2 may print one key alone.
+func TestListOfSecrets(t *testing.T) {
+	r := New(Source{Commands: [][]string{{"srv", "--api-key", "firstkey123,secondkey456"}}})
+	if got := r.Text("request with secondkey456 accepted"); strings.Contains(got, "secondkey456") {
+		t.Errorf("the second key of a list left: %q", got)
+	}
+	if got := New(Source{Commands: [][]string{{"srv", "--api-key", "ab,cd"}}}).Text("ab,cd and ab cd"); got != "[redacted] and ab cd" {
+		t.Errorf("short items of a list masked alone: %q", got)
+	}
+}
