@@ -102,10 +102,11 @@ var forms = []form{
 	newForm(`(?:^|[\s{,(])(?P<n>[A-Za-z_][A-Za-z0-9_.-]*)(?:[ \t]*:[ \t]*|[ \t]*=[ \t]+|[ \t]+=[ \t]*)(?P<v>[^`+stop+`,;)\]}]{8,})`,
 		needName, func(n, v string) bool { return settingName(n) && CredentialLike(v) }),
 	// A line of a PEM key's body alone (a log is redacted a line at a
-	// time): base64 and nothing else, long, upper and lower case with
-	// digits (a hash's hex has one case).
-	newForm(`(?m)^[ \t]*(?P<v>[A-Za-z0-9+/]{40,}={0,2})[ \t]*\r?$`,
-		func(s string) bool { return base64Run(s, 40) }, func(_, v string) bool { return mixedCase(v) }),
+	// time): base64 and nothing else, as long as a full line of one
+	// (pemLine), upper and lower case with digits (a hash's hex has one
+	// case), not a path (/tmp/TestX1/002/stop is base64's alphabet too).
+	newForm(`(?m)^[ \t]*(?P<v>[A-Za-z0-9+/]{64,76})[ \t]*\r?$`,
+		func(s string) bool { return base64Run(s, 64) }, func(_, v string) bool { return pemLine(v) }),
 	// A credential known by its own form, whatever names it (GH_PAT,
 	// HF_HUB, a bare argument, a line of a log).
 	newForm(`(?:^|[^A-Za-z0-9_])(?P<v>`+strings.Join(tokenFormats, "|")+`)`,

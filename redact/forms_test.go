@@ -89,6 +89,10 @@ var shapes = []struct{ in, want string }{
 	{"no -----BEGIN PRIVATE KEY----- line found", "no -----BEGIN PRIVATE KEY----- line found"},
 	{"734623566784fdce1d70f316e8dba82dc88772af9d1b362e60f6c861598b096c", "734623566784fdce1d70f316e8dba82dc88772af9d1b362e60f6c861598b096c"},
 	{"THEQUICKBROWNFOXJUMPSOVERTHELAZYDOG0123456789", "THEQUICKBROWNFOXJUMPSOVERTHELAZYDOG0123456789"},
+	// Paths are base64's alphabet too: a bisect's build command names one.
+	{"/tmp/TestResumeAfterKill9971956030/002/stop", "/tmp/TestResumeAfterKill9971956030/002/stop"},
+	{"/tmp/TestResumeAfterKill9971956030/002/work/reference/build/binA", "/tmp/TestResumeAfterKill9971956030/002/work/reference/build/binA"},
+	{"test -f /tmp/TestResumeAfterKill9971956030/002/stop && exit 3", "test -f /tmp/TestResumeAfterKill9971956030/002/stop && exit 3"},
 	{"output " + pem + " inline", "output " + pem + " inline"},
 	// The forms before these: a URL's credentials, a bearer token, a
 	// cookie, a signature, a token by its format.

@@ -230,6 +230,14 @@ func mixedCase(v string) bool {
 	return upper && lower && digit
 }
 
+// pemLine reports whether v may be a full line of a PEM block's base64: 64
+// characters (RFC 7468), 70 (OpenSSH's keys) or 76 (MIME's), mixed case
+// with digits (mixedCase), and not starting as a path does.
+func pemLine(v string) bool {
+	n := len(v)
+	return (n == 64 || n == 70 || n == 76) && v[0] != '/' && mixedCase(v)
+}
+
 // basicCredentials reports whether v is HTTP Basic credentials: base64 of
 // user:password, readable text. "Basic configuration" decodes to none.
 func basicCredentials(v string) bool {
