@@ -188,15 +188,27 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Outcome, error) {
 // scenario's, and those of the environment the build inherits, which a
 // build may print (`export -p`, a configure step's summary). Each step's
 // campaign learns the build command's secrets too, and the console masks
-// them from now on.
+// them from now on. The commits' subjects are stored through it too.
 func (b *bisector) setBuild(s *scenarios.Scenario, cmd string) {
 	b.build = cmd
 	b.redact = harness.NewRedactor(s, cmd)
 	b.opt.Harness.Shell = []string{cmd}
 	b.st.Summary.Build = b.redact.Text(cmd)
+	b.st.Summary.Commits = maskSubjects(b.redact, b.st.Summary.Commits)
 	if b.opt.Harness.LearnSecrets != nil {
 		b.opt.Harness.LearnSecrets(b.redact)
 	}
+}
+
+// maskSubjects returns the commits with their subjects (a commit's
+// message, the repository's text: "rotate the key ghp_…") masked by r,
+// as the summary and the state store them and a resume compares them.
+func maskSubjects(r *redact.Redactor, cs []schema.BisectCommit) []schema.BisectCommit {
+	out := make([]schema.BisectCommit, len(cs))
+	for i, c := range cs {
+		out[i] = schema.BisectCommit{SHA: c.SHA, Subject: r.Text(c.Subject)}
+	}
+	return out
 }
 
 // search runs steps until the outcome is decided, time runs out or the

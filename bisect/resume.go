@@ -75,15 +75,15 @@ func PrepareResume(ctx context.Context, dataDir, build string) (*ResumePlan, err
 	if err := p.agreesWithSummary(); err != nil {
 		return nil, err
 	}
-	if err := p.checkRepository(ctx); err != nil {
-		return nil, err
-	}
 	if p.Scenario, err = p.checkScenario(); err != nil {
 		return nil, err
 	}
-	// The build command is masked as the bisect masked it: through the
-	// scenario's campaign's redactor.
+	// The build command and the commits' subjects are masked as the
+	// bisect masked them: through the scenario's campaign's redactor.
 	if err := p.takeBuild(build); err != nil {
+		return nil, err
+	}
+	if err := p.checkRepository(ctx); err != nil {
 		return nil, err
 	}
 	p.clampElapsed()
@@ -151,7 +151,7 @@ func (p *ResumePlan) checkRepository(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a, _ := json.Marshal(commits)
+	a, _ := json.Marshal(maskSubjects(p.Redactor(), commits))
 	b, _ := json.Marshal(sum.Commits)
 	if !bytes.Equal(a, b) {
 		return fmt.Errorf("the commits from %.12s to %.12s in %s are not the ones the bisect lists", sum.Good, sum.Bad, p.st.Source)
