@@ -335,3 +335,32 @@ func TestChunkTrailersBounded(t *testing.T) {
 		t.Errorf("reading allocated %d MB", got>>20)
 	}
 }
+
+// A --version that floods without end (exec yes) was read and discarded
+// for the whole version timeout: past the bound it is killed at once.
+func TestVersionFloodKilledAtBound(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "flood")
+	if err := execfile.Write(script, []byte("#!/bin/sh\nexec yes version-flood\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	id := Identify(context.Background(), script, os.Environ(), "")
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the probe took %s", d)
+	}
+	if !strings.Contains(strings.Join(id.Problems, ";"), "more than 64 KiB") || !strings.HasPrefix(id.Version, "version-flood") {
+		t.Errorf("version %.60q, problems %q", id.Version, id.Problems)
+	}
+}
+
+// A probe that takes long says what is being waited for.
+func TestSlowProbeSaysWhat(t *testing.T) {
+	var b strings.Builder
+	old := probeNotice
+	probeNotice = &b
+	defer func() { probeNotice = old }()
+	res, err := probe{argv: []string{"sleep", "7"}, timeout: 6 * time.Second}.run(context.Background())
+	if !errors.Is(err, errProbeTimeout) || !strings.Contains(b.String(), "waiting for sleep 7 (pid ") {
+		t.Errorf("%v %+v, notice %q", err, res, b.String())
+	}
+}

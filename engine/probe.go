@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -39,6 +43,14 @@ type probeResult struct {
 	killed []Leftover
 }
 
+// probeSlowAfter is how long a probe runs before a line says what
+// decodebench is waiting for (a version command that hangs holds the run
+// for its whole timeout otherwise without a word).
+const probeSlowAfter = 5 * time.Second
+
+// probeNotice is where that line goes (a test replaces it).
+var probeNotice io.Writer = os.Stderr
+
 // errProbeTimeout says a probe did not finish within its deadline.
 var errProbeTimeout = errors.New("no answer")
 
@@ -47,7 +59,7 @@ func (p probe) run(ctx context.Context) (probeResult, error) {
 	defer cancel()
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	cmd.Env, cmd.Dir = p.env, p.dir
-	out := &capped.Buffer{Max: MaxVersionBytes}
+	out := &probeOutput{buf: capped.Buffer{Max: MaxVersionBytes}}
 	cmd.Stdout = out
 	if p.combined {
 		cmd.Stderr = out
@@ -65,13 +77,23 @@ func (p probe) run(ctx context.Context) (probeResult, error) {
 	// At its deadline the probe's group is killed; what left the group
 	// is killed with the tree below.
 	pid := cmd.Process.Pid
-	stop := context.AfterFunc(ctx, func() { _ = syscall.Kill(-pid, syscall.SIGKILL) })
+	killGroup := func() { _ = syscall.Kill(-pid, syscall.SIGKILL) }
+	out.setKill(killGroup)
+	stop := context.AfterFunc(ctx, killGroup)
+	slow := time.AfterFunc(probeSlowAfter, func() {
+		fmt.Fprintf(probeNotice, "waiting for %s (pid %d) to answer: at most %s\n", cutText(strings.Join(p.argv, " "), 200), pid, p.timeout)
+	})
 	err = cmd.Wait()
+	slow.Stop()
 	stop()
-	res := probeResult{out: out.String(), cut: out.Dropped()}
+	res := probeResult{out: out.buf.String(), cut: out.buf.Dropped()}
 	// Whatever it started and left running ends with it.
 	res.killed = tree.kill()
 	switch {
+	case out.over():
+		// It printed more than the bound: it was killed there, and what
+		// was kept is the answer (res.cut says the rest was not read).
+		return res, nil
 	case ctx.Err() == context.DeadlineExceeded:
 		return res, fmt.Errorf("%w within %s", errProbeTimeout, p.timeout)
 	case errors.Is(err, exec.ErrWaitDelay):
@@ -80,4 +102,54 @@ func (p probe) run(ctx context.Context) (probeResult, error) {
 		return res, nil
 	}
 	return res, err
+}
+
+// errProbeFlood stops exec's copy of a probe's output once it passed
+// MaxVersionBytes.
+var errProbeFlood = errors.New("printed more than the bound")
+
+// probeOutput keeps what a probe printed up to MaxVersionBytes; past it
+// the probe's group is killed at once and the write refused, so that a
+// probe printing without end (exec yes) is not read and discarded until
+// its timeout.
+type probeOutput struct {
+	buf  capped.Buffer
+	kill func()
+	mu   sync.Mutex
+	past bool
+}
+
+func (o *probeOutput) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.past {
+		return 0, errProbeFlood
+	}
+	_, _ = o.buf.Write(p)
+	if o.buf.Dropped() > 0 {
+		o.past = true
+		if o.kill != nil {
+			o.kill()
+		}
+		return 0, errProbeFlood
+	}
+	return len(p), nil
+}
+
+// setKill names how to kill the probe, at once if it already printed
+// too much.
+func (o *probeOutput) setKill(kill func()) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.kill = kill
+	if o.past {
+		kill()
+	}
+}
+
+// over reports whether the probe printed more than the bound.
+func (o *probeOutput) over() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.past
 }
