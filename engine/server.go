@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os/exec"
 	"strconv"
@@ -270,19 +271,17 @@ func (s *Server) kill() {
 // Stop sends SIGTERM to the engine's process group, SIGKILL after the grace
 // period, and waits for the engine to exit. It is safe to call more than
 // once and from several goroutines.
-func (s *Server) Stop() error {
+func (s *Server) Stop() error { return s.stop(context.Background(), nil) }
+
+// stop is Stop; an interrupt (ctx done, before or while it waits)
+// bounds the wait (awaitExit).
+func (s *Server) stop(ctx context.Context, say io.Writer) error {
 	s.stopOnce.Do(func() {
 		defer untrack(s)
 		forgetHeaders(s.BaseURL)
 		pgid := s.cmd.Process.Pid
 		signalGroup(pgid, syscall.SIGTERM)
-		select {
-		case <-s.done:
-		case <-time.After(s.grace):
-			s.Log.Mark("engine did not exit within %s of SIGTERM; sending SIGKILL", s.grace)
-			signalGroup(pgid, syscall.SIGKILL)
-			<-s.done
-		}
+		s.awaitExit(ctx, pgid, say)
 		// Children that outlived the leader are still in the group; those
 		// that left it are still in its tree.
 		signalGroup(pgid, syscall.SIGKILL)

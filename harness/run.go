@@ -54,7 +54,10 @@ func (c *campaign) runOne(ctx context.Context, slot Slot, run *schema.Run) (err 
 	run.Port = srv.Port
 	defer func() {
 		stopping := time.Now()
-		stopErr := srv.Stop()
+		// An interrupt bounds the wait for the engine to seconds, not
+		// stop_grace, so that the INCOMPLETE record is written before a
+		// second signal ends decodebench without one.
+		stopErr := srv.StopInterruptible(ctx, c.opt.Progress)
 		ph.StopS = time.Since(stopping).Seconds()
 		if stopErr != nil && err == nil {
 			err = fmt.Errorf("stop engine: %w", stopErr)
