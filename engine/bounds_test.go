@@ -3,6 +3,7 @@ package engine
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -362,5 +363,32 @@ func TestSlowProbeSaysWhat(t *testing.T) {
 	res, err := probe{argv: []string{"sleep", "7"}, timeout: 6 * time.Second}.run(context.Background())
 	if !errors.Is(err, errProbeTimeout) || !strings.Contains(b.String(), "waiting for sleep 7 (pid ") {
 		t.Errorf("%v %+v, notice %q", err, res, b.String())
+	}
+}
+
+// Token ids were kept without a cap (a flood of ids in a few events):
+// past max_tokens plus idsMargin the run fails saying so.
+func TestTokenIDsCapped(t *testing.T) {
+	ids := strings.TrimSuffix(strings.Repeat("7,", 200000), ",")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "data: {\"content\":\"a\",\"tokens\":[%s],\"stop\":true}\n\n", ids)
+	}))
+	defer srv.Close()
+	_, err := Complete(context.Background(), srv.URL, Request{Endpoint: "/completion", MaxTokens: 8})
+	if err == nil || !strings.Contains(err.Error(), "more than 65544 token ids") {
+		t.Errorf("err = %.300v", err)
+	}
+}
+
+// A kept top-level field larger than maxDecodedField is kept as its raw
+// bytes, not decoded (a 15 MiB array took some 20 times its bytes).
+func TestLargeFinalFieldNotDecoded(t *testing.T) {
+	rp := newReply()
+	big := []byte("[" + strings.TrimSuffix(strings.Repeat("1,", 100000), ",") + "]")
+	rp.final["x"], rp.final["y"] = &big, &[]byte{'1'}
+	out := rp.finalReply()
+	if _, ok := out["x"].(json.RawMessage); !ok || out["y"] != 1.0 {
+		t.Errorf("x is %T, y %v", out["x"], out["y"])
 	}
 }

@@ -1,11 +1,14 @@
 package engine
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash"
+	"io"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -40,6 +43,8 @@ type reply struct {
 	final      map[string]*[]byte
 	finalBytes int64
 	key        []byte
+	// maxIDs bounds the token ids kept (idsBound); 0: unbounded.
+	maxIDs int
 }
 
 func newReply() *reply {
@@ -69,6 +74,9 @@ func (r *Response) take(d dialect, rp *reply, field string, data []byte, at time
 	writeDoubling(&rp.text, p.text)
 	writeDoubling(&rp.reasoning, p.reasoning)
 	rp.sha.Write(p.text)
+	if rp.maxIDs > 0 && len(r.TokenIDs)+len(p.ids) > rp.maxIDs {
+		return fmt.Errorf("the engine sent more than %d token ids (max_tokens plus %d): refused", rp.maxIDs, idsMargin)
+	}
 	r.TokenIDs = appendDoubling(r.TokenIDs, p.ids...)
 	n := len(p.ids)
 	if n == 0 && (len(p.text) > 0 || len(p.reasoning) > 0) {
@@ -102,7 +110,16 @@ func (r *Response) object(data []byte) (jsonValue, error) {
 	for len(v) > 0 && skipSpace(v, len(v)-1) == len(v) {
 		v = v[:len(v)-1]
 	}
-	if json.Valid(data) && v.isObject() && plainNumbers(v) {
+	if json.Valid(data) && v.isObject() {
+		if plainNumbers(v) {
+			return v, nil
+		}
+		// Its numbers are checked one by one (one in exponent form
+		// made the whole event decode into a map, some 20 times its
+		// bytes).
+		if err := numbersFit(v); err != nil {
+			return nil, fmt.Errorf("malformed stream event %d: %v: %s", r.Events, quoteErr(err), Quote(string(data)))
+		}
 		return v, nil
 	}
 	var m map[string]any
@@ -113,6 +130,27 @@ func (r *Response) object(data []byte) (jsonValue, error) {
 		return nil, nil // null: an event of nothing
 	}
 	return v, nil
+}
+
+// numbersFit reports the first number of valid JSON v that a float64
+// cannot hold (what decoding it into a map refused), token by token.
+func numbersFit(v []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(v))
+	dec.UseNumber()
+	for {
+		t, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if n, ok := t.(json.Number); ok {
+			if _, err := strconv.ParseFloat(string(n), 64); err != nil {
+				return fmt.Errorf("json: cannot unmarshal number %s into Go value of type float64", n)
+			}
+		}
+	}
 }
 
 // lastMember is the value of an object's last member named name; nil
@@ -154,16 +192,40 @@ func (rp *reply) merge(obj jsonValue) error {
 	return nil
 }
 
+// maxDecodedField bounds a kept top-level field that finalReply decodes:
+// a larger one (a hostile engine's 15 MiB array, about 20 times its bytes
+// once decoded) is kept as its raw bytes (json.RawMessage), which no
+// reader of Final looks into.
+const maxDecodedField = 64 << 10
+
 // finalReply decodes the kept top-level fields: the last JSON event of
 // the stream merged over the earlier ones'.
 func (rp *reply) finalReply() map[string]any {
 	out := make(map[string]any, len(rp.final))
 	for k, p := range rp.final {
+		if len(*p) > maxDecodedField {
+			out[k] = json.RawMessage(*p)
+			continue
+		}
 		var v any
 		json.Unmarshal(*p, &v) // valid: its event was
 		out[k] = v
 	}
 	return out
+}
+
+// idsMargin is how many token ids past max_tokens a stream may send (an
+// engine that overruns max_tokens is told by its reply's counts, which
+// need its ids); past it the run fails rather than keep ids without end
+// (a 15 MiB array of ids in each event).
+const idsMargin = 64 << 10
+
+// idsBound is the number of token ids kept for maxTokens.
+func idsBound(maxTokens int) int {
+	if maxTokens <= 0 {
+		return 0
+	}
+	return maxTokens + idsMargin
 }
 
 // finish puts the reply's text, its hash and its fields into r.

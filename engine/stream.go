@@ -274,6 +274,7 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 		return nil, &HTTPError{Status: resp.StatusCode, Body: string(bytes.TrimSpace(b))}
 	}
 	rp := newReply()
+	rp.maxIDs = idsBound(req.MaxTokens)
 	take := func(field string, data []byte, at time.Duration) error { return r.take(d, rp, field, data, at) }
 	var held heldEvents
 	heldTokens := false // some held events were decoded before the end
@@ -354,7 +355,9 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 				r.ReadsNote = fmt.Sprintf("the reply's end was read %s after its last byte arrived (the engine closed the connection late, or a check read it); the stream ends when the kernel received that byte", age.Round(time.Millisecond))
 			}
 		case s.conn.fromCheck:
-			r.Final = rp.finalReply()
+			if ctx.Err() == nil {
+				r.Final = rp.finalReply()
+			}
 			return r, errLateEnd(fmt.Sprintf("the reply's end was read only by the %s check", holdCheck))
 		}
 	}
@@ -365,7 +368,11 @@ func (s *stream) read(ctx context.Context, req Request, d dialect) (*Response, e
 		if errors.Is(err, os.ErrDeadlineExceeded) || ctx.Err() != nil {
 			err = timeoutErr(ctx, req, fmt.Errorf("stream cut after %d events: %w", r.Events+held.n, err))
 		}
-		r.Final = rp.finalReply()
+		// Cancelled or timed out: the kept fields are not decoded (a
+		// hostile engine's would cost what the run no longer needs).
+		if ctx.Err() == nil {
+			r.Final = rp.finalReply()
+		}
 		return r, err
 	}
 	r.Done = r.Done || done
