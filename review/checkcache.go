@@ -21,8 +21,11 @@ import (
 // cacheFormat names the layout of a cache entry and of its key; a change
 // to either, or to what check reports (v4: the values runs.jsonl states
 // that a run's log gives are derived again, and loaded sets must be backed by runs; v5: the data folder
-// must be data/<the record's stem>), changes it, so old entries are never read as new ones.
-const cacheFormat = "decodebench/check-cache/v5"
+// must be data/<the record's stem>; v6: runs held to their slots and
+// on_failure, values computed again from other stored values, timings held
+// to print_timing, format characters refused, phases of the time table),
+// changes it, so old entries are never read as new ones.
+const cacheFormat = "decodebench/check-cache/v6"
 
 // CheckCache keeps check's results by content: an entry's key is the hash
 // of the record file's bytes, its path, every entry of its data folder
