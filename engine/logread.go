@@ -46,6 +46,11 @@ type StoredWindow struct {
 	// Began and Ended are the times the window's start and end markers
 	// state (the host's wall clock); zero where a marker's is unreadable.
 	Began, Ended time.Time
+	// Markers are decodebench's marker lines of the whole file, in order
+	// (the first maxStoredMarkers; MarkersLeft counts the others): what
+	// the harness says it did, and when (logmarkers.go).
+	Markers     []StoredMarker
+	MarkersLeft int
 }
 
 // MeasuredWindow reads a run's log file (as Log writes it) to its end and
@@ -78,6 +83,8 @@ func MeasuredWindow(r io.Reader) (StoredWindow, error) {
 		buf          []byte
 		off          int64
 		cuts         []cutMark
+		markers      []StoredMarker
+		markersLeft  int
 	)
 	for {
 		line, err := br.ReadSlice('\n')
@@ -104,7 +111,11 @@ func MeasuredWindow(r io.Reader) (StoredWindow, error) {
 		long := overlong || len(s) > maxStoredLine
 		buf, overlong = buf[:0], false
 		if len(line) > 0 {
-			switch text, marker := markerText(s); {
+			text, marker := markerText(s)
+			if marker {
+				keepMarker(&markers, &markersLeft, s, text)
+			}
+			switch {
 			case marker && text == markWindowStart:
 				in, ok, why, cur, red = true, true, "", nil, nil
 				began[0] = markerTime(s)
@@ -133,11 +144,12 @@ func MeasuredWindow(r io.Reader) (StoredWindow, error) {
 			break
 		}
 	}
-	var w StoredWindow
+	w := StoredWindow{Markers: markers, MarkersLeft: markersLeft}
 	for _, m := range cuts {
 		n, real := genuineCut(m, off)
 		if !real {
-			return StoredWindow{Why: "a cut marker that no log writes: its text, or the log's size around it, is not a cut log's"}, nil
+			return StoredWindow{Why: "a cut marker that no log writes: its text, or the log's size around it, is not a cut log's",
+				Markers: w.Markers, MarkersLeft: w.MarkersLeft}, nil
 		}
 		w.CutBytes, w.Cut = append(w.CutBytes, n), true
 	}

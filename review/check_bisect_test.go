@@ -81,6 +81,7 @@ func inWorktrees(t *testing.T, path, commit string) *schema.Record {
 		}
 		rec.Scenario.Arms[i].Command = append(slices.Clone(a.Command), "--log-file", filepath.Join(dir, "engine.log"))
 	}
+	launchAs(t, path, rec)
 	if err := recorder.WriteFile(path, rec); err != nil {
 		t.Fatal(err)
 	}

@@ -52,12 +52,17 @@ import (
 //     computes it again from them);
 //   - a failed run.
 //
+// The log's marker lines tie the run to it besides: the command line each
+// launch names is its arm's (launchProblems), and each lies within the
+// run's times (logTimeProblem).
+//
 // Each log is read once more here (checkFiles hashed it), streamed, its
 // sha256 taken as it is read and compared with the record's, only the
 // window being read held (at most the log's cap, maxStoredLog).
 func checkEvidence(d *safefs.Dir, s *scenarios.Scenario, rec *schema.Record) []Problem {
 	out := checkRunLogs(rec)
 	rd := newRederiver(s)
+	var markers problemTally
 	more := 0
 	add := func(p Problem) {
 		if len(out) >= maxEvidenceProblems {
@@ -84,6 +89,13 @@ func checkEvidence(d *safefs.Dir, s *scenarios.Scenario, rec *schema.Record) []P
 		}
 		if sum != want {
 			return append(out, Problem{"Raw runs", fmt.Sprintf("%s has sha256 %.12s, the record names %.12s: changed while check read it", termsafe.String(r.Log), sum, termsafe.String(want))})
+		}
+		who := fmt.Sprintf("run %d (%s): ", r.Seq, termsafe.String(r.Arm))
+		for _, m := range launchProblems(rec, r, w) {
+			markers.add("launch "+r.Arm, Problem{"Engine", who + m})
+		}
+		if m := logTimeProblem(r, w); m != "" {
+			markers.add("times", Problem{"Raw runs", who + m})
 		}
 		if p := cutProblem(s, r, w); p != "" {
 			add(Problem{"Raw runs", at + " " + p})
@@ -114,7 +126,7 @@ func checkEvidence(d *safefs.Dir, s *scenarios.Scenario, rec *schema.Record) []P
 	if more > 0 {
 		out = append(out, Problem{"Raw runs", fmt.Sprintf("and %d more problem(s) of runs.jsonl and the logs that should give its values", more)})
 	}
-	return out
+	return append(out, markers.problems()...)
 }
 
 // checkRunLogs reports a run that does not name its own log as the

@@ -46,7 +46,7 @@ func bigRecord(tb testing.TB, n int) string {
 	rec.Scenario.Hash, rec.Method.Rounds, rec.Method.RoundsRun = s.Hash(), rounds, rounds
 	rec.Method.StoppedBy = fmt.Sprintf("fixed schedule of %d rounds", rounds)
 	dir := tb.TempDir()
-	writeMissingLogs(tb, filepath.Join(dir, "data", craftedName), runs)
+	writeMissingLogs(tb, filepath.Join(dir, "data", craftedName), rec, runs)
 	return writeRecordRuns(tb, dir, craftedName, rec, scen, s, runs)
 }
 

@@ -16,9 +16,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
@@ -171,7 +173,7 @@ func Generate(spec Spec) ([]string, error) {
 		if spec.Link && len(out) > 0 {
 			from = firstData
 		}
-		path, err := write(spec.Dir, stem, from, &rec, from != srcData)
+		path, err := write(spec.Dir, stem, from, srcData, &rec, from != srcData, shift)
 		if err != nil {
 			return out, err
 		}
@@ -183,9 +185,11 @@ func Generate(spec Spec) ([]string, error) {
 	return out, nil
 }
 
-// write places the record's data folder (runs.jsonl written, the other
-// files copied, or linked, from srcData's) and renders the record.
-func write(dir, stem, srcData string, rec *schema.Record, link bool) (string, error) {
+// write places the record's data folder (runs.jsonl written, the
+// source's logs, in srcLogs/logs, written with their marker lines' times
+// shifted as the runs' are, the other files copied, or linked, from
+// srcData's) and renders the record.
+func write(dir, stem, srcData, srcLogs string, rec *schema.Record, link bool, shift time.Duration) (string, error) {
 	dataDir := filepath.Join(dir, filepath.FromSlash(rec.DataDir))
 	if err := os.MkdirAll(dataDir, 0o755); err != nil {
 		return "", err
@@ -208,6 +212,18 @@ func write(dir, stem, srcData string, rec *schema.Record, link bool) (string, er
 		files[i] = f
 		if f.Path == recorder.RunsFile {
 			if err := safefs.WriteFile(dst, runs.Bytes(), 0o644); err != nil {
+				return "", err
+			}
+			files[i].SHA256, _ = recorder.HashFile(dst)
+			continue
+		}
+		if strings.HasPrefix(f.Path, "logs/") {
+			b, err := os.ReadFile(filepath.Join(srcLogs, filepath.FromSlash(f.Path)))
+			if err != nil {
+				return "", err
+			}
+			_ = os.Remove(dst)
+			if err := safefs.WriteFile(dst, shiftMarkers(b, shift), 0o644); err != nil {
 				return "", err
 			}
 			files[i].SHA256, _ = recorder.HashFile(dst)
@@ -242,4 +258,26 @@ func place(src, dst string, link bool) error {
 		return err
 	}
 	return out.Close()
+}
+
+// shiftMarkers is a run's log with the time of each of decodebench's
+// marker lines moved by d: check holds a run's start to its log's
+// markers, and a copy's runs start later than the source's (the copies'
+// logs differ from the source's, as two campaigns' logs do). The
+// fraction of a second is kept, so each line keeps its length.
+func shiftMarkers(b []byte, d time.Duration) []byte {
+	lines := strings.SplitAfter(string(b), "\n")
+	for i, l := range lines {
+		rest, ok := strings.CutPrefix(l, engine.MarkerPrefix)
+		if !ok {
+			continue
+		}
+		when, text, found := strings.Cut(rest, " ")
+		t, err := time.Parse(time.RFC3339Nano, when)
+		if err != nil || !found {
+			continue
+		}
+		lines[i] = engine.MarkerPrefix + t.Add(d).UTC().Format(time.RFC3339Nano) + " " + text
+	}
+	return []byte(strings.Join(lines, ""))
 }
