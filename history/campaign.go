@@ -10,35 +10,66 @@ import (
 )
 
 // Campaign is what identifies one campaign's measurements, whatever file
-// holds them: when it started (method.started) and when each of its runs
-// started. A record copied under another name or date, or whose
-// runs.jsonl was rewritten without changing a run (re-spaced, reordered),
-// is the same campaign; two campaigns never start a run at the same
-// instant.
+// holds them: when it started (method.started), when each of its runs
+// started, its runs.jsonl, and the log each finished run wrote. A record
+// copied under another name or date, or whose runs.jsonl was rewritten
+// without changing a run (re-spaced, reordered), or whose every time was
+// shifted (its logs byte for byte the original's), is the same campaign:
+// two campaigns never start a run at the same instant, and never write
+// one log byte for byte (its marker lines carry their times to the
+// nanosecond, the engine's lines its own timings). The runs' outputs are
+// not marks: a greedy engine writes the same text in every campaign of a
+// scenario (twelve committed spec-draft campaigns share one set of
+// output hashes).
 type Campaign struct {
 	Started   time.Time
 	RunStarts []time.Time
 	RunsSHA   string // runs.jsonl's sha256, as the record names it
+	// LogSHAs are the sha256s the record names for its finished runs'
+	// logs (AddRun gathers their names, Name their sums).
+	LogSHAs []string
+	logs    []string
 }
 
 // CampaignOf is the campaign of a record loaded with its runs.
 func CampaignOf(rec *schema.Record) Campaign {
-	c := Campaign{Started: rec.Method.Started, RunsSHA: rec.FileSum("runs.jsonl")}
+	var c Campaign
 	for _, r := range rec.Runs {
 		c.AddRun(r)
 	}
+	c.Name(rec)
 	return c
 }
 
-// AddRun adds a run's start (none for a run without one).
+// AddRun adds a run's start (none for a run without one), and the name of
+// a finished run's log.
 func (c *Campaign) AddRun(r schema.Run) {
 	if !r.Start.IsZero() {
 		c.RunStarts = append(c.RunStarts, r.Start)
 	}
+	if r.OK() && r.Log != "" {
+		c.logs = append(c.logs, r.Log)
+	}
 }
 
+// Name sets what the record's data block names of the campaign: its
+// start, the sha256 of its runs.jsonl and of the logs of the runs added.
+func (c *Campaign) Name(rec *schema.Record) {
+	c.Started, c.RunsSHA = rec.Method.Started, rec.FileSum("runs.jsonl")
+	c.LogSHAs = c.LogSHAs[:0]
+	for _, l := range c.logs {
+		if sum := rec.FileSum(l); sum != "" && sum != emptySHA256 {
+			c.LogSHAs = append(c.LogSHAs, sum)
+		}
+	}
+}
+
+// emptySHA256 is the sha256 of no bytes: an empty file is nobody's mark.
+const emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
 // Same reports whether a and b are one campaign: the same start, a run
-// start in common, or the same runs.jsonl.
+// start in common, the same runs.jsonl, or a finished run's log in
+// common.
 func (c Campaign) Same(o Campaign) bool {
 	mine := map[string]bool{}
 	for _, k := range c.keys() {
@@ -59,6 +90,9 @@ func (c Campaign) keys() []string {
 	}
 	for _, t := range c.RunStarts {
 		out = append(out, "run "+strconv.FormatInt(t.UnixNano(), 10))
+	}
+	for _, sum := range c.LogSHAs {
+		out = append(out, "log "+sum)
 	}
 	return out
 }

@@ -38,8 +38,8 @@ func LoadChecked(path string, cache *CheckCache) (*schema.Record, error) {
 // (history.Once): a record copied under another name or date, its runs
 // the same, is left out and returned as a duplicate of the one kept. Each
 // record's campaign is read from its runs (runs.jsonl against the sha256
-// the record names); a record whose runs cannot be read is known by its
-// data block alone.
+// the record names: their starts, their logs' sha256); a record whose
+// runs cannot be read is known by its data block alone.
 func OnceEach(dir string, recs []history.Record) ([]history.Record, []history.Duplicate) {
 	ids := make([]history.Campaign, len(recs))
 	workers.ForEach(len(recs), func(i int) {
@@ -49,10 +49,10 @@ func OnceEach(dir string, recs []history.Record) ([]history.Record, []history.Du
 			return nil
 		})
 		if err != nil {
-			id.RunStarts = nil
+			*id = history.Campaign{}
 			rec = recs[i].Rec
 		}
-		id.Started, id.RunsSHA = rec.Method.Started, rec.FileSum(recorder.RunsFile)
+		id.Name(rec)
 	})
 	return history.Once(recs, ids)
 }

@@ -1,11 +1,14 @@
 package review
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/decodebench/decodebench/recorder"
 )
@@ -173,5 +176,67 @@ func TestConfirmKnowsACampaignByItsRuns(t *testing.T) {
 	}
 	if sameCampaign(a, c) {
 		t.Error("two genuine campaigns are one")
+	}
+}
+
+// shiftedCopy copies the record stem of dir as a record named as, dated
+// date, with every time of it moved by d (the campaign's start and end,
+// each run's start in runs.jsonl), its logs byte for byte stem's, every
+// file's sha256 anew and the record rendered again: a campaign re-dated.
+func shiftedCopy(t *testing.T, dir, stem, as, date string, d time.Duration) string {
+	t.Helper()
+	rec, err := recorder.Load(filepath.Join(dir, stem+".md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data", as)
+	if err := os.CopyFS(data, os.DirFS(filepath.Join(dir, "data", stem))); err != nil {
+		t.Fatal(err)
+	}
+	var runs bytes.Buffer
+	enc := json.NewEncoder(&runs)
+	for _, r := range rec.Runs {
+		r.Start = r.Start.Add(d)
+		if err := enc.Encode(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(data, recorder.RunsFile), runs.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec.Date, rec.DataDir = date, "data/"+as
+	rec.Method.Started, rec.Method.Finished = rec.Method.Started.Add(d), rec.Method.Finished.Add(d)
+	for i := range rec.Plots {
+		rec.Plots[i] = strings.Replace(rec.Plots[i], "data/"+stem+"/", "data/"+as+"/", 1)
+	}
+	if rec.Files, err = recorder.HashDataDir(data); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, as+".md")
+	if err := recorder.WriteFile(path, rec); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A campaign copied a day later, every time in its record and runs.jsonl
+// shifted and its logs byte for byte the original's, is the original's
+// campaign: history and the index count it once (a finished run's log in
+// common), and check refuses it (its runs' times are not its logs').
+func TestShiftedCampaignCountsOnce(t *testing.T) {
+	dir := t.TempDir()
+	copyCommitted(t, dir, genuine)
+	copyCommitted(t, dir, genuine+"-2")
+	copied := shiftedCopy(t, dir, genuine, "spec-draft-epyc-2026-12-06", "2026-12-06", 24*time.Hour)
+	if probs := Check(copied); len(probs) == 0 || !strings.Contains(probs[0].String(), "the run's times are not its log's") {
+		t.Errorf("the shifted copy: %v, want its runs' times refused", probs)
+	}
+	recs, _, err := LoadHistory(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, dups := OnceEach(dir, recs)
+	if len(kept) != 2 || len(dups) != 1 || dups[0].Stem != "spec-draft-epyc-2026-12-06" || dups[0].Of != genuine {
+		t.Errorf("kept %d, duplicates %+v", len(kept), dups)
 	}
 }
