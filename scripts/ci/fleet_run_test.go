@@ -81,7 +81,7 @@ func runnerRecords(t *testing.T, dir string) {
 		// campaigns, not one counted three times.
 		_, err := synthrecords.Generate(synthrecords.Spec{
 			Source: filepath.Join("..", "..", records, fleetSrc+".md"), Dir: filepath.Join(dir, r.hw), N: 1, Start: day.Add(time.Duration(k) * time.Hour),
-			Hardware: []string{r.hw}, Scale: func(int) (float64, float64) { return 1, r.scale },
+			Hardware: []string{r.hw}, Scale: func(int) (float64, float64) { return lowered(r.scale) },
 			Mutate: func(_ int, rec *schema.Record) {
 				m := rec.Machine
 				m.CPUModel, m.GPUs = r.cpu, nil
@@ -245,7 +245,7 @@ func TestFleetGatherRefuses(t *testing.T) {
 			other := t.TempDir()
 			day, _ := time.Parse("2006-01-02", "2026-12-03")
 			if _, err := synthrecords.Generate(synthrecords.Spec{Source: filepath.Join("..", "..", records, fleetSrc+".md"), Dir: other, N: 1, Start: day.Add(5 * time.Hour),
-				Hardware: []string{"m1ultra"}, Scale: func(int) (float64, float64) { return 1, 2.5 }}); err != nil {
+				Hardware: []string{"m1ultra"}, Scale: func(int) (float64, float64) { return lowered(2.5) }}); err != nil {
 				t.Fatal(err)
 			}
 			r := &repo{t, filepath.Join(t.TempDir(), "w")}
@@ -284,4 +284,15 @@ func TestFleetGatherRefuses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lowered scales a simulated runner's arm to ratio times its baseline by
+// lowering one of the two, never raising a decode rate: check holds a
+// run's decode rate to what its log's engine timings allow, and a rate
+// raised past them is a forged one.
+func lowered(ratio float64) (base, arm float64) {
+	if ratio > 1 {
+		return 1 / ratio, 1
+	}
+	return 1, ratio
 }
