@@ -19,10 +19,12 @@ import (
 // (schedule.requests: 2) passes check, which re-derives each start's value
 // from its requests and the noise anatomy from all of them; the record
 // shows the anatomy and each arm's prefix-cache state; a figure of the
-// anatomy edited in the data block is caught. The runs are the committed
-// demo record's, each given requests around its own value.
+// anatomy edited in the data block is caught. The runs are a committed
+// record's of a build that served several requests a start (robust-3:
+// one that writes method.requests writes robust-1 or later), each given
+// requests around its own value.
 func TestCheckAnatomy(t *testing.T) {
-	src := "../docs/benchmark_results/spec-draft-epyc-2026-11-29.md"
+	src := "../docs/benchmark_results/spec-draft-epyc-2026-12-02-2.md"
 	rec, err := recorder.Load(src)
 	if err != nil {
 		t.Fatal(err)
@@ -40,13 +42,13 @@ func TestCheckAnatomy(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec.Scenario.Hash = s.Hash()
-	rec.Method.Requests, rec.Method.Warmup = 2, 1
+	rec.Method.Requests, rec.Method.Warmup, rec.Method.PrefixCache = 2, 1, nil
 	for _, a := range rec.Scenario.Arms {
 		rec.Method.PrefixCache = append(rec.Method.PrefixCache, schema.ArmPrefixCache{Arm: a.Name, State: schema.PrefixCacheDisabled, Why: string(scenarios.PrefixCacheByPreset)})
 	}
 	for i := range rec.Runs {
 		r := &rec.Runs[i]
-		r.ReadyS = 1.5 + 0.01*float64(i)
+		r.ReadyS, r.Requests = 1.5+0.01*float64(i), nil
 		for j, f := range []float64{0.95, 1 + 0.003*float64(i%5), 1 - 0.002*float64(i%3)} {
 			// The client's figures of a request as the harness measures
 			// them (a rate f times the run's, a time 1/f), its end-to-end

@@ -45,25 +45,33 @@ func Check(recordPath string) []Problem { return check(recordPath, newIdentityMe
 
 // check is Check with the records bisect summaries link kept in links.
 func check(recordPath string, links *identityMemo) []Problem {
+	probs, _ := checkNoted(recordPath, links)
+	return probs
+}
+
+// checkNoted is check, and the notes of a record (checkRecord).
+func checkNoted(recordPath string, links *identityMemo) ([]Problem, []string) {
 	src, err := safefs.ReadFile(recordPath, safefs.MaxRecord)
 	if err != nil {
-		return []Problem{{"Record", termsafe.String(err.Error())}}
+		return []Problem{{"Record", termsafe.String(err.Error())}}, nil
 	}
 	if recorder.IsBisect(src) {
-		return checkBisect(recordPath, src, links)
+		return checkBisect(recordPath, src, links), nil
 	}
 	rec, err := recorder.Parse(bytes.NewReader(src))
 	if err != nil {
-		return []Problem{{"Data", err.Error()}}
+		return []Problem{{"Data", err.Error()}}, nil
 	}
 	return checkRecord(recordPath, src, rec, nil)
 }
 
 // checkRecord is Check of a record already read (src) and parsed (rec,
-// which it does not change). scan, when not nil, is its data folder as
-// the cache's key read it (every entry, each regular file's sha256):
-// the folder is then not walked and its files not hashed again.
-func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *folderScan) []Problem {
+// which it does not change), with its notes: what its runs give under
+// today's rule where its own rule judges them otherwise (checkRule).
+// scan, when not nil, is its data folder as the cache's key read it
+// (every entry, each regular file's sha256): the folder is then not
+// walked and its files not hashed again.
+func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *folderScan) ([]Problem, []string) {
 	r := *parsed
 	rec := &r
 	var probs []Problem
@@ -76,34 +84,34 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	dataDir, err := recorder.DataPath(recordPath, rec)
 	if err != nil {
 		add("Data", "%s", termsafe.String(err.Error()))
-		return probs
+		return probs, nil
 	}
 	if want := ownDataDir(recordPath); rec.DataDir != want {
 		add("Data", "data folder %s is not %s, the one the harness writes beside a record of this file name: a record's runs are its own, not another record's", termsafe.String(rec.DataDir), termsafe.String(want))
 	}
 	if st, err := os.Lstat(dataDir); err != nil || !st.IsDir() {
 		add("Raw runs", "data folder %s is missing", termsafe.String(rec.DataDir))
-		return probs
+		return probs, nil
 	}
 	d, err := recorder.OpenData(recordPath, rec)
 	if err != nil {
 		add("Raw runs", "%s", termsafe.String(err.Error()))
-		return probs
+		return probs, nil
 	}
 	defer d.Close()
 	fileProbs, intact := checkFiles(d, dataDir, rec, scan)
 	probs = append(probs, fileProbs...)
 	if !intact {
-		return probs
+		return probs, nil
 	}
 
 	runs, release, p := readRuns(d, rec, int64(len(src)))
 	defer release()
 	if p != nil {
-		return append(probs, *p)
+		return append(probs, *p), nil
 	}
 	if p := streamsProblem(runs); p != nil {
-		return append(probs, *p)
+		return append(probs, *p), nil
 	}
 	rec.Runs = runs
 	probs = append(append(append(probs, checkLoaded(rec)...), checkRoofline(rec)...), checkTimeUse(rec)...)
@@ -111,12 +119,12 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	scenarioBytes, err := d.ReadFile(recorder.ScenarioFile, scenarios.MaxScenarioBytes)
 	if err != nil {
 		add("Summary", "stored scenario: %s", termsafe.String(err.Error()))
-		return probs
+		return probs, nil
 	}
 	s, err := storedScenario(dataDir, scenarioBytes, rec.Scenario.Request.Prompt, rec.Scenario.Overrides)
 	if err != nil {
 		add("Summary", "stored scenario does not load: %s", termsafe.String(abbrev.FirstLine(err.Error())))
-		return probs
+		return probs, nil
 	}
 	if s.Hash() != rec.Scenario.Hash {
 		add("Summary", "stored scenario hashes to %.12s, the record names %.12s", s.Hash(), rec.Scenario.Hash)
@@ -131,8 +139,10 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	probs = append(probs, checkPlanAndTimes(s, rec)...)
 	probs = append(probs, checkArmEngines(s, rec, d)...)
 	probs = append(probs, checkAnalysis(s.Policy, rec)...)
+	ruleProbs, notes := checkRule(s, rec)
+	probs = append(probs, ruleProbs...)
 	probs = append(probs, checkRendering(src, rec)...)
-	return probs
+	return probs, notes
 }
 
 // ownDataDir is the data folder of the record at recordPath as the

@@ -82,7 +82,7 @@ func (e *linkedRecord) check(f io.Reader, path string) {
 		e.problems = []Problem{{"Data", err.Error()}}
 		return
 	}
-	e.problems = checkRecord(path, src, rec, nil)
+	e.problems, _ = checkRecord(path, src, rec, nil)
 	e.rec = rec
 	e.scenarioHash = storedScenarioHash(path, rec)
 }

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/decodebench/decodebench/internal/safefs"
@@ -238,6 +239,8 @@ type cacheEntry struct {
 	// entries of a record that is gone.
 	Record   string    `json:"record"`
 	Problems []Problem `json:"problems"`
+	// Notes are the record's notes (Checked.Notes).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // entryPath is where the entry of key for the record at recordAbs is
@@ -269,36 +272,39 @@ func recordDirName(recordAbs string) string {
 // miss or on an entry that does not hold exactly what a valid entry
 // holds. A hit marks the entry used (its modification time, at most once
 // an hour), which is what Prune keeps the most recent of.
-func (c *CheckCache) load(scan *folderScan) ([]Problem, bool) {
+func (c *CheckCache) load(scan *folderScan) ([]Problem, []string, bool) {
 	p := c.entryPath(scan.record, scan.key)
 	// Through the guarded reader: a FIFO or a link in the entry's place
 	// is a miss at once, not a check that hangs.
 	f, err := safefs.Open(p, maxEntryBytes)
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
-		return nil, false
+		return nil, nil, false
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxEntryBytes+1))
 	if err != nil || len(b) > maxEntryBytes {
-		return nil, false
+		return nil, nil, false
 	}
 	var e cacheEntry
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if dec.Decode(&e) != nil || dec.More() || e.Format != cacheFormat || e.Key != scan.key || e.Record != scan.record || e.Problems == nil {
-		return nil, false
+		return nil, nil, false
 	}
 	for _, p := range e.Problems {
 		if p.Section == "" || p.Message == "" {
-			return nil, false
+			return nil, nil, false
 		}
 	}
+	if slices.Contains(e.Notes, "") {
+		return nil, nil, false
+	}
 	touch(p, st.ModTime())
-	return e.Problems, true
+	return e.Problems, e.Notes, true
 }
 
 // maxEntryBytes bounds an entry read back (a record's problems, at most
@@ -307,11 +313,11 @@ const maxEntryBytes = 4 << 20
 
 // store writes an entry atomically (a temporary file renamed into
 // place); a failure to write only costs a later re-check.
-func (c *CheckCache) store(scan *folderScan, probs []Problem) {
+func (c *CheckCache) store(scan *folderScan, probs []Problem, notes []string) {
 	if probs == nil {
 		probs = []Problem{}
 	}
-	b, err := json.Marshal(cacheEntry{Format: cacheFormat, Key: scan.key, Record: scan.record, Problems: probs})
+	b, err := json.Marshal(cacheEntry{Format: cacheFormat, Key: scan.key, Record: scan.record, Problems: probs, Notes: notes})
 	if err != nil {
 		return
 	}

@@ -13,6 +13,9 @@ import (
 type Checked struct {
 	Path     string
 	Problems []Problem
+	// Notes are what a record's runs give under today's rule where its
+	// own rule judges them otherwise (checkRule): said, not a problem.
+	Notes []string
 	// Cached is set when the result came from the cache, not a fresh
 	// check.
 	Cached bool
@@ -34,13 +37,19 @@ func CheckAll(paths []string, cache *CheckCache) []Checked {
 
 func checkOne(path string, cache *CheckCache, links *identityMemo) Checked {
 	if cache == nil || cache.Dir == "" {
-		return Checked{Path: path, Problems: check(path, links)}
+		return checkedNoted(path, links)
 	}
 	src, err := safefs.ReadFile(path, safefs.MaxRecord)
 	if err != nil {
-		return Checked{Path: path, Problems: check(path, links)}
+		return checkedNoted(path, links)
 	}
 	return checkSrc(path, src, nil, cache, links)
+}
+
+// checkedNoted is a record checked afresh, with its notes.
+func checkedNoted(path string, links *identityMemo) Checked {
+	probs, notes := checkNoted(path, links)
+	return Checked{Path: path, Problems: probs, Notes: notes}
 }
 
 // checkParsed is checkOne for a record already read (src) and parsed.
@@ -58,7 +67,7 @@ func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache, li
 		if links == nil {
 			links = newIdentityMemo()
 		}
-		return Checked{Path: path, Problems: check(path, links)}
+		return checkedNoted(path, links)
 	}
 	var dd string
 	var named []string
@@ -84,11 +93,11 @@ func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache, li
 	if !ok {
 		return Checked{Path: path, Problems: Check(path)}
 	}
-	if probs, ok := cache.load(scan); ok {
+	if probs, notes, ok := cache.load(scan); ok {
 		if len(probs) == 0 {
 			probs = nil
 		}
-		return Checked{Path: path, Problems: probs, Cached: true}
+		return Checked{Path: path, Problems: probs, Notes: notes, Cached: true}
 	}
 	if rec == nil {
 		var err error
@@ -96,15 +105,15 @@ func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache, li
 			return Checked{Path: path, Problems: Check(path)}
 		}
 	}
-	probs := checkRecord(path, src, rec, scan)
+	probs, notes := checkRecord(path, src, rec, scan)
 	// The files may have changed while they were checked: store only
 	// when the key still holds.
 	if again, err := safefs.ReadFile(path, safefs.MaxRecord); err == nil && bytes.Equal(again, src) {
 		if s2, ok := cache.scan(path, again, dd, named, scan.memo); ok && s2.key == scan.key {
-			cache.store(scan, probs)
+			cache.store(scan, probs, notes)
 		}
 	}
-	return Checked{Path: path, Problems: probs}
+	return Checked{Path: path, Problems: probs, Notes: notes}
 }
 
 // filePaths are the paths of the files the record names.

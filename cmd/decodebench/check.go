@@ -16,6 +16,7 @@ import (
 	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/review"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // recordDataDir is the data folder a record's campaign wrote:
@@ -85,7 +86,12 @@ verdict and headline table, as run --github-summary writes them, and check exits
 the status of the run that wrote the record (0 VALID, 1 FAILED, 2 INCONCLUSIVE or
 UNVERIFIED, 3 REJECTED, 130 or 128+signal INCOMPLETE): what a CI job reports of a
 campaign comes from the record that passed, not from files the campaign could have
-written. A record with a problem writes nothing (exit 1).`,
+written. A record with a problem writes nothing (exit 1), nor does one judged under
+another statistical rule than this decodebench's (method.rule): the campaign it reports
+was run by this binary.
+
+A record written under an earlier rule is judged by it; where today's rule judges its
+runs otherwise (the verdict, or an arm), check prints a note under it.`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usageError("check: name at least one record")
@@ -117,6 +123,7 @@ written. A record with a problem writes nothing (exit 1).`,
 				}
 				if len(r.Problems) == 0 {
 					fmt.Fprintf(c.App.Writer, "ok   %s\n", shown)
+					printNotes(c, r.Notes)
 					continue
 				}
 				bad++
@@ -127,6 +134,7 @@ written. A record with a problem writes nothing (exit 1).`,
 				for _, p := range r.Problems {
 					fmt.Fprintf(c.App.Writer, "  %s\n", p)
 				}
+				printNotes(c, r.Notes)
 			}
 			fmt.Fprintf(c.App.ErrWriter, "checked %d record(s) in %s (%d from the cache)\n", c.NArg(), time.Since(start).Round(time.Millisecond), cached)
 			if bad > 0 {
@@ -140,12 +148,28 @@ written. A record with a problem writes nothing (exit 1).`,
 	}
 }
 
+// printNotes prints a record's notes under its line.
+func printNotes(c *cli.Context, notes []string) {
+	for _, n := range notes {
+		fmt.Fprintf(c.App.Writer, "  note: %s\n", n)
+	}
+}
+
 // writeHeadline writes the headline of the record at path, which passed
 // check, to file, and returns the exit status of the run that wrote it.
+// A record judged under another rule than today's is refused (exit 1,
+// nothing written): the campaign a CI job reports was run by this
+// decodebench, which writes today's rule, and check re-derives a record
+// by the rule it names, so a record relabelled to an older rule passed
+// with that rule's verdict.
 func writeHeadline(file, path string) error {
 	rec, err := recorder.ParseFile(path)
 	if err != nil {
 		return err
+	}
+	if rec.Method.Rule != schema.RuleCurrent {
+		return &exitError{code: 1, msg: fmt.Sprintf("check --headline: %s is judged under rule %q, not this decodebench's %s: a campaign it ran names its own rule; no headline written",
+			termsafe.String(path), termsafe.String(string(rec.Method.Rule)), schema.RuleCurrent)}
 	}
 	var b bytes.Buffer
 	if err := recorder.Headline(&b, rec, path); err != nil {

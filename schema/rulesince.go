@@ -1,0 +1,68 @@
+package schema
+
+import "time"
+
+// RuleSince is when decodebench could first write a record under rule r:
+// the author date of the first commit of its history whose RuleCurrent
+// is r (a build writes records under its RuleCurrent only, and a resume
+// under the resuming build's). It says false for the first rule (no date
+// bounds it) and for a rule it does not know. check holds a record's
+// rule to it (a record started before its rule existed names a rule its
+// writer could not have written); a rule made current is added here with
+// its commit.
+func RuleSince(r Rule) (time.Time, bool) {
+	for _, s := range ruleSince {
+		if s.rule == r {
+			return s.since, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// RuleCommit is the commit whose author date RuleSince gives, "" where it
+// gives none.
+func RuleCommit(r Rule) string {
+	for _, s := range ruleSince {
+		if s.rule == r {
+			return s.commit
+		}
+	}
+	return ""
+}
+
+// RuleOrder is the place of rule r in the sequence of rules decodebench
+// made current, the first rule 0, and false for a rule not in it (the
+// withdrawn robust-7, a rule a test defines). The sequence only grows: a
+// build writes no rule older than the newest its history had made
+// current but for the hours a rule was withdrawn (robust-6 went back to
+// robust-5, robust-7 to robust-6), which RuleSince's dates do not
+// reverse.
+func RuleOrder(r Rule) (int, bool) {
+	if r == RuleMedianU {
+		return 0, true
+	}
+	for i, s := range ruleSince {
+		if s.rule == r {
+			return i + 1, true
+		}
+	}
+	return 0, false
+}
+
+// ruleSince lists the rules made current, in order, each with the commit
+// that first made it so and that commit's author date.
+var ruleSince = []struct {
+	rule   Rule
+	commit string
+	since  time.Time
+}{
+	{RuleRobust1, "37b3b30", time.Date(2026, 12, 1, 21, 34, 27, 0, time.UTC)},
+	{RuleRobust2, "3946ba1", time.Date(2026, 12, 2, 1, 39, 0, 0, time.UTC)},
+	{RuleRobust3, "08ad875", time.Date(2026, 12, 2, 3, 12, 4, 0, time.UTC)},
+	{RuleRobust4, "74acb34", time.Date(2026, 12, 3, 10, 2, 29, 0, time.UTC)},
+	{RuleRobust5, "183fac9", time.Date(2026, 12, 3, 14, 59, 41, 0, time.UTC)},
+	{RuleRobust6, "33a6768", time.Date(2026, 12, 4, 13, 22, 25, 0, time.UTC)},
+	{RuleRobust8, "2258107", time.Date(2026, 12, 5, 2, 4, 14, 0, time.UTC)},
+	{RuleRobust9, "834e460", time.Date(2026, 12, 5, 4, 27, 16, 0, time.UTC)},
+	{RuleRobust10, "295ebe3", time.Date(2026, 12, 5, 8, 38, 44, 0, time.UTC)},
+}
