@@ -16,6 +16,21 @@ func relabelled(t *testing.T, name string, rule schema.Rule) string {
 	return forgedRecord(t, name, func(r *schema.Record) { r.Method.Rule = rule }, nil)
 }
 
+// A record built at a commit that changed the current rule names that
+// commit's rule, unless its build had changes of its own.
+func TestCheckHoldsTheRuleToItsCommit(t *testing.T) {
+	const name = "spec-draft-epyc-2026-12-04" // robust-6, by 1db22a3
+	probs := Check(relabelled(t, name, schema.RuleRobust5))
+	const want = "Method: method.rule robust-5 cannot be its writer's: the record was written by decodebench 1db22a3 (commit 1db22a396e22, no changes), which writes robust-6"
+	if len(probs) != 1 || probs[0].String() != want {
+		t.Errorf("relabelled robust-5: %v, want %q", probs, want)
+	}
+	dirty := forgedRecord(t, name, func(r *schema.Record) { r.Method.Rule, r.Method.Dirty = schema.RuleRobust5, true }, nil)
+	if probs := Check(dirty); len(probs) > 0 {
+		t.Errorf("a build with changes of its own may write another rule than its commit's: %v", probs)
+	}
+}
+
 // A record relabelled to a rule its writer could not have written fails
 // check, naming the rule, the evidence and, where the two rules judge its
 // runs otherwise, what today's rule finds: downward past a field only
@@ -38,7 +53,7 @@ func TestCheckHoldsTheRuleToItsWriter(t *testing.T) {
 		"down past a budget": {"spec-draft-xeon-2026-12-04", schema.RuleRobust3, []string{
 			"Method: method.rule robust-3 cannot be its writer's: the record holds method.max_time (a budgeted schedule), which decodebench writes from commit 74acb34 on, whose rule is robust-4 or later",
 			"; its runs are judged otherwise under today's rule robust-10 than under its own (robust-3): arm draft significantly lower, not separated from the control's noise (-11.6%) under robust-10, no significant difference (-11.6%) under robust-3"}, ""},
-		"down past a whole warmup": {"spec-draft-epyc-2026-12-05", schema.RuleRobust4, []string{
+		"down past a whole warmup": {"spec-draft-epyc-2026-12-05-3", schema.RuleRobust4, []string{
 			"method.rule robust-4 cannot be its writer's: the record holds a warmup sent whole (runs' requests[].whole), which decodebench writes from commit ade3b05 on"}, ""},
 		"down past a quiet credit": {"spec-draft-epyc-2026-12-05-3", schema.RuleRobust8, []string{
 			"method.rule robust-8 cannot be its writer's: the record holds a quiet gate's credit (runs' quiet.credit_s), which decodebench writes from commit c438a5e on, whose rule is robust-9 or later"}, ""},
@@ -49,9 +64,10 @@ func TestCheckHoldsTheRuleToItsWriter(t *testing.T) {
 			"Method: method.rule robust-5 cannot be its writer's: the build that wrote the record ran its campaign from 2026-12-02T01:53:00Z, before any decodebench wrote robust-5 (commit 183fac9, 2026-12-03T14:59:41Z)"}, ""},
 		"up to today's": {"spec-draft-xeon-2026-12-04", schema.RuleRobust10, []string{
 			"method.rule robust-10 cannot be its writer's: the build that wrote the record ran its campaign from 2026-12-04T00:09:48Z, before any decodebench wrote robust-10"}, ""},
-		// A robust-9 record read as robust-8: its writer's day and
-		// fields allow either, and robust-8 judges it as today's does.
-		"down, alike": {"spec-draft-epyc-2026-12-05-2", schema.RuleRobust8, nil, ""},
+		// A robust-5 record (of a build with changes) read as robust-4:
+		// its writer's day and fields allow either, and robust-4 judges
+		// it as today's does.
+		"down, alike": {"spec-draft-xeon-2026-12-03-2", schema.RuleRobust4, nil, ""},
 		// A robust-3 record read as robust-2, which its writer's day
 		// allows: the judgement differs from today's, a note.
 		"down, allowed": {"spec-draft-epyc-2026-12-02-2", schema.RuleRobust2, nil,

@@ -2,15 +2,19 @@ package review
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/schema"
 )
 
 // ruleWriterProblem says why the rule a record names (method.rule) cannot
 // be the one the decodebench that wrote it wrote, or "". A build writes
 // its own rule (schema.RuleCurrent) and no other, a resume the resuming
-// build's; what a record holds bounds that build both ways:
+// build's; what a record holds bounds that build:
+//   - exactly, its commit, where it is one that changed the current rule
+//     (schema.RuleAt) and the build had no changes of its own;
 //   - from above, its start: the campaign's, or its last resume's, is
 //     after the build existed, and no build wrote a rule before its
 //     first commit (schema.RuleSince). A record started before its rule
@@ -19,14 +23,18 @@ import (
 //     that writes one writes a rule no older than the mark's. A record
 //     holding one under an older rule was relabelled to an earlier one.
 //
-// The record's version and commit are not read: offline, a commit names
-// no date or rule. Nothing is said of a rule the sequence does not hold
-// (one a test defines); a field a forger removes is not seen.
+// Any other commit is not read: offline, a commit names no date or rule.
+// Nothing is said of a rule the sequence does not hold (one a test
+// defines); a field a forger removes is not seen.
 func ruleWriterProblem(rec *schema.Record) string {
 	rule := rec.Method.Rule
 	order, known := schema.RuleOrder(rule)
 	if !known {
 		return ""
+	}
+	if at, ok := schema.RuleAt(rec.Method.Commit); ok && at != rule && cleanBuild(rec.Method) {
+		return fmt.Sprintf("method.rule %s cannot be its writer's: the record was written by decodebench %s (commit %s, no changes), which writes %s",
+			ruleName(rule), termsafe.String(rec.Method.Version), termsafe.String(rec.Method.Commit), ruleName(at))
 	}
 	if since, ok := schema.RuleSince(rule); ok {
 		if at := writerStart(rec.Method); !at.IsZero() && at.Before(since) {
@@ -42,6 +50,14 @@ func ruleWriterProblem(rec *schema.Record) string {
 		}
 	}
 	return ""
+}
+
+// cleanBuild reports whether the record's decodebench was built from its
+// commit as committed: a build from a tree with changes (Dirty, or a
+// version git describes as -dirty) may write another rule than its
+// commit's.
+func cleanBuild(m schema.Method) bool {
+	return !m.Dirty && !strings.HasSuffix(m.Version, "-dirty")
 }
 
 // writerStart is when the build that wrote the record last started its

@@ -1,6 +1,9 @@
 package schema
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // RuleSince is when decodebench could first write a record under rule r:
 // the author date of the first commit of its history whose RuleCurrent
@@ -47,6 +50,40 @@ func RuleOrder(r Rule) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// RuleAt is the rule a build of commit (a prefix of its hash of at least
+// seven hex digits, as a record's method.commit holds it) writes, where
+// commit is one of those that changed RuleCurrent (ruleSince's, and those
+// that withdrew a rule or made one current again): a record written by a
+// clean build of it names that rule. Other commits are not known here.
+func RuleAt(commit string) (Rule, bool) {
+	if len(commit) < 7 {
+		return "", false
+	}
+	for _, s := range ruleSince {
+		if strings.HasPrefix(commit, s.commit) {
+			return s.rule, true
+		}
+	}
+	for _, c := range ruleChanges {
+		if strings.HasPrefix(commit, c.commit) {
+			return c.rule, true
+		}
+	}
+	return "", false
+}
+
+// ruleChanges are the commits that changed RuleCurrent other than by
+// making a rule current for the first time.
+var ruleChanges = []struct {
+	commit string
+	rule   Rule
+}{
+	{"a0419f7", RuleRobust5},      // robust-6 withdrawn to a candidate
+	{"1db22a3", RuleRobust6},      // robust-6 current again
+	{"fdb2a22", Rule("robust-7")}, // robust-7, withdrawn within the hour
+	{"0673c1b", RuleRobust6},      // robust-7 withdrawn
 }
 
 // ruleSince lists the rules made current, in order, each with the commit

@@ -24,3 +24,18 @@ func TestRuleSinceHoldsEveryRuleInOrder(t *testing.T) {
 		t.Error("the withdrawn robust-7 is in the sequence")
 	}
 }
+
+// RuleAt knows the commits that changed the current rule, by any prefix
+// of seven hex digits or more, and no other.
+func TestRuleAtKnowsTheRulesCommits(t *testing.T) {
+	for commit, want := range map[string]Rule{"1db22a396e": RuleRobust6, "a0419f7": RuleRobust5, "295ebe3": RuleRobust10, "0673c1b12345": RuleRobust6} {
+		if got, ok := RuleAt(commit); !ok || got != want {
+			t.Errorf("RuleAt(%s) = %q %v, want %q", commit, got, ok, want)
+		}
+	}
+	for _, commit := range []string{"1db22a", "8352439", "", "unknown"} {
+		if got, ok := RuleAt(commit); ok {
+			t.Errorf("RuleAt(%q) = %q", commit, got)
+		}
+	}
+}
