@@ -102,4 +102,5 @@ var ruleSince = []struct {
 	{RuleRobust8, "2258107", time.Date(2026, 12, 5, 2, 4, 14, 0, time.UTC)},
 	{RuleRobust9, "834e460", time.Date(2026, 12, 5, 4, 27, 16, 0, time.UTC)},
 	{RuleRobust10, "295ebe3", time.Date(2026, 12, 5, 8, 38, 44, 0, time.UTC)},
+	{RuleRobust11, "f9b6496", time.Date(2026, 12, 5, 20, 15, 40, 0, time.UTC)},
 }
