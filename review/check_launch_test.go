@@ -117,15 +117,7 @@ func TestCheckComparesCommandsWithLaunches(t *testing.T) {
 			for _, p := range Check(forgedRecord(t, c.record, c.rec, nil, c.logs...)) {
 				got = append(got, p.String())
 			}
-			all := strings.Join(got, "\n")
-			if c.want == nil && len(got) > 0 {
-				t.Fatalf("problems %v, want none", got)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(all, w) {
-					t.Errorf("problems:\n%s\nwant one holding %q", all, w)
-				}
-			}
+			wantProblems(t, strings.Join(got, "\n"), c.want...)
 		})
 	}
 }
@@ -165,15 +157,7 @@ func TestCheckHoldsRunTimesToLogs(t *testing.T) {
 			for _, p := range Check(forgedRecord(t, launchName, nil, c.runs, c.logs...)) {
 				got = append(got, p.String())
 			}
-			all := strings.Join(got, "\n")
-			if c.want == nil && len(got) > 0 {
-				t.Fatalf("problems %v, want none", got)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(all, w) {
-					t.Errorf("problems:\n%s\nwant one holding %q", all, w)
-				}
-			}
+			wantProblems(t, strings.Join(got, "\n"), c.want...)
 		})
 	}
 }
