@@ -1,8 +1,12 @@
 package stats
 
 import (
+	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"sync"
 )
 
 // byPutBack makes m model KeptByPutBack: the clean rounds' noise (the
@@ -36,7 +40,7 @@ func (m *rounds) byPutBack(r Robust, all []Stalls) {
 	m.putBack = func(f int) keptFar {
 		p, ok := memo[f]
 		if !ok {
-			p = putBackDraws(sizes, sd, n, f)
+			p = putBackDrawsCached(sizes, sd, n, f)
 			memo[f] = p
 		}
 		return p
@@ -75,6 +79,62 @@ func PutBackChance(sizes []float64, sd float64, n, f int) float64 {
 }
 
 // putBackDraws are PutBackChance's draws.
+// putBackCache holds putBackDraws' answers across models: the planner
+// models every candidate schedule of one scenario with the same sizes and
+// noise, and check and the index analyse the same records again. The
+// draws are seeded by n and f, so an answer is the same whenever its
+// arguments are: the cache changes no figure, only the time. It is
+// emptied when it holds putBackCacheMax answers.
+var putBackCache = struct {
+	sync.Mutex
+	m map[putBackKey]putBackEntry
+}{m: map[putBackKey]putBackEntry{}}
+
+// putBackEntry is an answer and the sizes it was drawn from.
+type putBackEntry struct {
+	sizes []float64
+	kf    keptFar
+}
+
+const putBackCacheMax = 1 << 14
+
+// putBackKey names putBackDraws' arguments: n, f, sd's bits and the
+// sizes' (their count and a hash of their bits; equal sizes are also
+// compared whole on a hit).
+type putBackKey struct {
+	n, f, count int
+	sd, hash    uint64
+}
+
+var putBackSeed = maphash.MakeSeed()
+
+// putBackDrawsCached is putBackDraws, answered from putBackCache when
+// the same arguments were asked before.
+func putBackDrawsCached(sizes []float64, sd float64, n, f int) keptFar {
+	var h maphash.Hash
+	h.SetSeed(putBackSeed)
+	var b [8]byte
+	for _, a := range sizes {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(a))
+		h.Write(b[:])
+	}
+	key := putBackKey{n: n, f: f, count: len(sizes), sd: math.Float64bits(sd), hash: h.Sum64()}
+	putBackCache.Lock()
+	e, ok := putBackCache.m[key]
+	putBackCache.Unlock()
+	if ok && slices.Equal(e.sizes, sizes) {
+		return e.kf
+	}
+	kf := putBackDraws(sizes, sd, n, f)
+	putBackCache.Lock()
+	if len(putBackCache.m) >= putBackCacheMax {
+		clear(putBackCache.m)
+	}
+	putBackCache.m[key] = putBackEntry{sizes: slices.Clone(sizes), kf: kf}
+	putBackCache.Unlock()
+	return kf
+}
+
 func putBackDraws(sizes []float64, sd float64, n, f int) keptFar {
 	if len(sizes) == 0 || f <= 0 || f > n {
 		return keptFar{}

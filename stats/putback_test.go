@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -83,5 +84,28 @@ func TestMDERoundsKeptKeepsTheCleanState(t *testing.T) {
 		if math.Abs(put/seen-1) > 0.01 {
 			t.Errorf("%d rounds, every stall trimmed: put-back MDE %.4f, as seen %.4f", n, put, seen)
 		}
+	}
+}
+
+// putBackDrawsCached answers as putBackDraws does, whether the answer is
+// drawn or kept from before, and a caller's later change to its sizes
+// changes no kept answer.
+func TestPutBackCacheAnswersAsTheDraws(t *testing.T) {
+	sizes := []float64{0.31, 0.27, 0.4, 0.35}
+	for _, c := range []struct {
+		sd   float64
+		n, f int
+	}{{0.05, 10, 2}, {0.05, 10, 3}, {0.08, 10, 2}, {0.05, 30, 2}} {
+		want := putBackDraws(sizes, c.sd, c.n, c.f)
+		for range 2 { // drawn, then kept
+			if got := putBackDrawsCached(sizes, c.sd, c.n, c.f); !reflect.DeepEqual(got, want) {
+				t.Fatalf("sd %g, n %d, f %d: cached %+v, drawn %+v", c.sd, c.n, c.f, got, want)
+			}
+		}
+	}
+	kept := putBackDrawsCached(sizes, 0.05, 10, 2)
+	sizes[0] = 0.9
+	if got, want := putBackDrawsCached(sizes, 0.05, 10, 2), putBackDraws(sizes, 0.05, 10, 2); !reflect.DeepEqual(got, want) || reflect.DeepEqual(got, kept) {
+		t.Fatalf("other sizes: cached %+v, drawn %+v (before the change %+v)", got, want, kept)
 	}
 }
