@@ -29,9 +29,18 @@ type Checked struct {
 // (identityMemo), and the runs held at once are within the process's
 // budget (runsBudget), whatever the number of CPUs.
 func CheckAll(paths []string, cache *CheckCache) []Checked {
+	return CheckAllProgress(paths, cache, nil)
+}
+
+// CheckAllProgress is CheckAll telling progress of each record checked.
+func CheckAllProgress(paths []string, cache *CheckCache, progress Progress) []Checked {
 	out := make([]Checked, len(paths))
 	links := newIdentityMemo()
-	workers.ForEach(len(paths), func(i int) { out[i] = checkOne(paths[i], cache, links) })
+	done := newCounter(progress, len(paths))
+	workers.ForEach(len(paths), func(i int) {
+		out[i] = checkOne(paths[i], cache, links)
+		done.one()
+	})
 	return out
 }
 

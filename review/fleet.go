@@ -81,6 +81,12 @@ type FleetRow struct {
 // whose feature, hardware slug or date is not a valid name (as a
 // scenario's must be) is unreadable.
 func ReadFleet(dir string, cache *CheckCache) (*Fleet, error) {
+	return ReadFleetProgress(dir, cache, nil)
+}
+
+// ReadFleetProgress is ReadFleet telling progress of each record read
+// and checked (bisect summaries are checked before, and not counted).
+func ReadFleetProgress(dir string, cache *CheckCache, progress Progress) (*Fleet, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		return nil, err
@@ -104,7 +110,11 @@ func ReadFleet(dir string, cache *CheckCache) (*Fleet, error) {
 	})
 	recs := make([]FleetRecord, len(names))
 	errs := make([]error, len(names))
-	workers.ForEach(len(names), func(i int) { recs[i], errs[i] = readFleetRecord(names[i], cache) })
+	done := newCounter(progress, len(names))
+	workers.ForEach(len(names), func(i int) {
+		recs[i], errs[i] = readFleetRecord(names[i], cache)
+		done.one()
+	})
 	var all []history.Record
 	for i, r := range recs {
 		if errs[i] != nil {

@@ -36,12 +36,18 @@ const indexPlotDir = "index"
 // Records are read and checked on every CPU at once (ReadFleet), through
 // cache when it is not nil (see CheckCache).
 func Index(dir string, cache *CheckCache) (written []string, err error) {
+	return IndexProgress(dir, cache, nil)
+}
+
+// IndexProgress is Index telling progress of each record read and
+// checked.
+func IndexProgress(dir string, cache *CheckCache, progress Progress) (written []string, err error) {
 	d, err := safefs.OpenDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer d.Close()
-	fleet, err := ReadFleet(dir, cache)
+	fleet, err := ReadFleetProgress(dir, cache, progress)
 	if err != nil {
 		return nil, err
 	}

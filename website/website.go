@@ -39,6 +39,8 @@ type Options struct {
 	// Cache keeps check results (see review.CheckCache); nil checks
 	// every record afresh.
 	Cache *review.CheckCache
+	// Progress is told of each record read and checked; nil for nothing.
+	Progress review.Progress
 	// Regimes, when set, gives a feature's table of rows per hardware,
 	// shown on its page when there are several hardware; nil for none.
 	Regimes func(feature string, f *review.Fleet) *HardwareTable
@@ -65,7 +67,7 @@ func Build(o Options) (*Result, error) {
 		return nil, fmt.Errorf("records folder: %w", err)
 	}
 	d.Close()
-	fleet, err := review.ReadFleet(o.Dir, o.Cache)
+	fleet, err := review.ReadFleetProgress(o.Dir, o.Cache, o.Progress)
 	if err != nil {
 		return nil, err
 	}

@@ -197,7 +197,7 @@ func checkedHistory(c *cli.Context, command, dir string, recs []history.Record) 
 		paths[i] = filepath.Join(dir, r.Stem+".md")
 	}
 	cache := checkCache(c)
-	checked := review.CheckAll(paths, cache)
+	checked := review.CheckAllProgress(paths, cache, newRecordsProgress(c.App.ErrWriter, command, time.Now))
 	cache.MaybePrune(time.Now())
 	var good []history.Record
 	for i, r := range checked {

@@ -24,7 +24,7 @@ date, one line per hardware slug). Rerunning it on unchanged records changes no 
 				return usageError("index: name one folder of records")
 			}
 			cache := checkCache(c)
-			written, err := review.Index(c.Args().First(), cache)
+			written, err := review.IndexProgress(c.Args().First(), cache, newRecordsProgress(c.App.ErrWriter, "index", time.Now))
 			cache.MaybePrune(time.Now())
 			if err != nil {
 				return &exitError{code: 1, msg: "index: " + err.Error()}

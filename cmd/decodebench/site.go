@@ -40,7 +40,8 @@ of records that are gone are removed.`,
 				return usageError("site: name one folder of records")
 			}
 			cache := checkCache(c)
-			res, err := website.Build(website.Options{Dir: c.Args().First(), Out: c.String("out"), Cache: cache, Regimes: website.Regimes})
+			res, err := website.Build(website.Options{Dir: c.Args().First(), Out: c.String("out"), Cache: cache, Regimes: website.Regimes,
+				Progress: newRecordsProgress(c.App.ErrWriter, "site", time.Now)})
 			cache.MaybePrune(time.Now())
 			if err != nil {
 				return &exitError{code: 1, msg: "site: " + termsafe.String(err.Error())}
