@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -192,6 +193,13 @@ func Load(path string) (*schema.Record, error) {
 // LoadEach is Load that hands each run to each instead of keeping it
 // (rec.Runs stays empty), runs.jsonl's sha256 checked all the same.
 func LoadEach(path string, each func(schema.Run) error) (*schema.Record, error) {
+	return LoadWith(path, func(*schema.Record, *os.File) (func(schema.Run) error, error) { return each, nil })
+}
+
+// LoadWith is LoadEach whose each is made by begin once the data block
+// is read and runs.jsonl is open: begin may read the file (its size, its
+// lines) but must leave it at its start.
+func LoadWith(path string, begin func(rec *schema.Record, runs *os.File) (func(schema.Run) error, error)) (*schema.Record, error) {
 	rec, err := ParseFile(path)
 	if err != nil {
 		return nil, err
@@ -210,6 +218,10 @@ func LoadEach(path string, each func(schema.Run) error) (*schema.Record, error) 
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	defer f.Close()
+	each, err := begin(rec, f)
+	if err != nil {
+		return nil, err
+	}
 	h := sha256.New()
 	in := &io.LimitedReader{R: f, N: safefs.MaxRuns + 1}
 	err = EachRun(io.TeeReader(in, h), runsPath, each)
