@@ -49,17 +49,7 @@ func readRuns(d *safefs.Dir, rec *schema.Record, recordBytes int64) (runs []sche
 	var first *Problem
 	keep := recorder.AppendRun(&runs, recorder.RunsFile)
 	err = recorder.EachRunExact(io.TeeReader(in, h), recorder.RunsFile, func(r schema.Run) error {
-		sum := kept.keep(&r.Output)
-		kept.keep(&r.Reasoning)
-		for i := range r.Streams {
-			kept.keep(&r.Streams[i].Output)
-		}
-		for i := range r.Requests {
-			kept.keep(&r.Requests[i].Output)
-		}
-		if sum == "" {
-			sum = emptySHA256
-		}
+		sum := kept.keepRun(&r)
 		if first == nil && r.OutputSHA256 != "" && sum != r.OutputSHA256 {
 			msg := fmt.Sprintf("run %d (%s): output_sha256 %.12s does not match its output (%.12s)", r.Seq, termsafe.String(r.Arm), termsafe.String(r.OutputSHA256), sum)
 			first = &Problem{"Raw runs", msg}
@@ -83,6 +73,23 @@ func readRuns(d *safefs.Dir, rec *schema.Record, recordBytes int64) (runs []sche
 
 // texts keeps each distinct text once, by its sha256.
 type texts map[string]string
+
+// keepRun keeps a run's texts (keep): its output, its reasoning, its
+// streams' and its requests' outputs; it returns its output's sha256.
+func (t texts) keepRun(r *schema.Run) string {
+	sum := t.keep(&r.Output)
+	t.keep(&r.Reasoning)
+	for i := range r.Streams {
+		t.keep(&r.Streams[i].Output)
+	}
+	for i := range r.Requests {
+		t.keep(&r.Requests[i].Output)
+	}
+	if sum == "" {
+		return emptySHA256
+	}
+	return sum
+}
 
 // keep replaces *s with the copy already kept of the same text, or keeps
 // it, and returns its sha256 (hex; "" for an empty text, whose sha256 is

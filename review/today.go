@@ -19,7 +19,10 @@ import (
 // earlier rule, a record whose runs today's rule finds INCONCLUSIVE (too
 // many stalls) was re-derived VALID and gated on. A record of today's
 // rule, or one whose verdict already says its numbers are unfit, has
-// nothing to add. rec is loaded with its runs.
+// nothing to add. rec's runs are not read (it may hold their figures
+// only, recorder.LoadFigures): the verdict re-derives the identity
+// check, which reads their texts, so they are read afresh, whole, within
+// the process's runs budget (heldRuns).
 func UnfitToday(path string, rec *schema.Record) string {
 	if rec.Method.Rule == schema.RuleCurrent || !fitVerdict(rec.Verdict) {
 		return ""
@@ -61,7 +64,13 @@ func todaysVerdict(path string, rec *schema.Record) (schema.Verdict, error) {
 	if err != nil {
 		return "", err
 	}
+	runs, release, err := heldRuns(path)
+	if err != nil {
+		return "", err
+	}
+	defer release()
 	today := *rec
+	today.Runs = runs
 	today.Method.Rule = schema.RuleCurrent
 	_, v, err := analysis.Rederive(s.Policy, &today)
 	return v, err
