@@ -34,6 +34,16 @@ func LoadChecked(path string, cache *CheckCache) (*schema.Record, error) {
 	return recorder.Load(path)
 }
 
+// LoadCheckedFigures is LoadChecked that keeps of each run its figures
+// only (recorder.LoadFigures): for a command that reads a record's
+// numbers, never its outputs (export).
+func LoadCheckedFigures(path string, cache *CheckCache) (*schema.Record, error) {
+	if probs := CheckAll([]string{path}, cache)[0].Problems; len(probs) > 0 {
+		return nil, &FailsCheckError{Path: path, Problems: probs}
+	}
+	return recorder.LoadFigures(path)
+}
+
 // OnceEach is recs (records of the folder dir) with each campaign once
 // (history.Once): a record copied under another name or date, its runs
 // the same, is left out and returned as a duplicate of the one kept. Each

@@ -5,13 +5,14 @@ import (
 	"github.com/decodebench/decodebench/schema"
 )
 
-// LoadPair loads both records with their runs.
+// LoadPair loads both records with their runs' figures
+// (recorder.LoadFigures: what Compare reads), never their texts.
 func LoadPair(oldPath, newPath string) (*schema.Record, *schema.Record, error) {
-	a, err := recorder.Load(oldPath)
+	a, err := recorder.LoadFigures(oldPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	b, err := recorder.Load(newPath)
+	b, err := recorder.LoadFigures(newPath)
 	if err != nil {
 		return nil, nil, err
 	}

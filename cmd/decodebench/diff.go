@@ -121,12 +121,12 @@ func ungateable(c *cli.Context, old, nu *schema.Record) error {
 func confirmDiff(c *cli.Context, d review.Diff, old, nu *schema.Record) error {
 	second := review.SecondSession{NewPath: c.String("confirm")}
 	var err error
-	if second.New, err = recorder.Load(second.NewPath); err != nil {
+	if second.New, err = recorder.LoadFigures(second.NewPath); err != nil {
 		return &exitError{code: 1, msg: "diff: --confirm: " + err.Error()}
 	}
 	if p := c.String("confirm-old"); p != "" {
 		second.OldPath = p
-		if second.Old, err = recorder.Load(p); err != nil {
+		if second.Old, err = recorder.LoadFigures(p); err != nil {
 			return &exitError{code: 1, msg: "diff: --confirm-old: " + err.Error()}
 		}
 	}

@@ -39,7 +39,7 @@ fails check is refused (with check's cache: --cache-dir, --no-cache).` + history
 				return usageError("export: unknown format %q (known: benchstat)", f)
 			}
 			cache := checkCache(c)
-			rec, err := review.LoadChecked(c.Args().First(), cache)
+			rec, err := review.LoadCheckedFigures(c.Args().First(), cache)
 			cache.MaybePrune(time.Now())
 			if err != nil {
 				return &exitError{code: 1, msg: "export: " + err.Error()}
