@@ -63,7 +63,13 @@ func startMS(pid int) int64 {
 // writePIDFiles writes the engine's record, owner-only, each file created
 // beside its target and renamed over it: never through a link.
 func writePIDFiles(paths []string, pid int, command string) {
-	rec := PIDRecord{PID: pid, StartMS: startMS(pid), Exe: exeOf(pid), Owner: os.Getpid(), OwnerStart: startMS(os.Getpid()), Command: command}
+	writePIDRecord(paths, pid, exeOf(pid), command)
+}
+
+// writePIDRecord is writePIDFiles for a process whose executable is not
+// yet the one it will run (a command held by its gate, startRecorded).
+func writePIDRecord(paths []string, pid int, exe, command string) {
+	rec := PIDRecord{PID: pid, StartMS: startMS(pid), Exe: exe, Owner: os.Getpid(), OwnerStart: startMS(os.Getpid()), Command: command}
 	b, _ := json.Marshal(rec)
 	for _, p := range paths {
 		_ = safefs.WriteFile(p, append(b, '\n'), 0o600)

@@ -45,6 +45,7 @@ func RunTree(ctx context.Context, cmd *exec.Cmd, out io.Writer, timeout time.Dur
 // owner-only) while cmd runs and removes it when cmd's tree is gone: a
 // decodebench killed with SIGKILL leaves it, and ReapStale kills the
 // group it names when its pid, start time and executable still match.
+// cmd runs nothing before pidFile is written (startRecorded).
 func RunTreeRecorded(ctx context.Context, cmd *exec.Cmd, out io.Writer, timeout time.Duration, pidFile string) ([]Leftover, error) {
 	return runTree(ctx, cmd, out, timeout, pidFile)
 }
@@ -65,17 +66,32 @@ func runTree(ctx context.Context, cmd *exec.Cmd, out io.Writer, timeout time.Dur
 		return nil, err
 	}
 	defer tr.close()
-	cmd, err = tr.start(cmd)
+	if pidFile == "" {
+		cmd, err = tr.start(cmd)
+	} else {
+		// Nothing of the command runs before its record is written
+		// (startRecorded): killed in between, decodebench leaves no
+		// tree that the record does not name.
+		command, exe := cmd.Path, execTarget(cmd)
+		cmd, err = tr.startRecorded(cmd, func(pid int) {
+			if afterTreeStart != nil {
+				afterTreeStart(pid)
+			}
+			if exe == "" {
+				exe = exeOf(pid)
+			}
+			writePIDRecord([]string{pidFile}, pid, exe, command)
+		})
+		if err == nil {
+			defer removePIDFiles([]string{pidFile})
+		}
+	}
 	pw.Close()
 	if err != nil {
 		return nil, err
 	}
 	liveTrees.add(tr)
 	defer liveTrees.remove(tr)
-	if pidFile != "" {
-		writePIDFiles([]string{pidFile}, cmd.Process.Pid, cmd.Path)
-		defer removePIDFiles([]string{pidFile})
-	}
 	copied := make(chan struct{})
 	go func() {
 		_, _ = io.Copy(out, pr)
@@ -122,6 +138,11 @@ func runTree(ctx context.Context, cmd *exec.Cmd, out io.Writer, timeout time.Dur
 	}
 	return leftovers, waitErr
 }
+
+// afterTreeStart, set by tests, runs between a tree's start and its
+// record: the time a loaded machine may take to schedule decodebench
+// again.
+var afterTreeStart func(pid int)
 
 // liveTrees are the trees RunTree is running, for KillAll.
 var liveTrees = treeSet{m: map[*tree]bool{}}
