@@ -22,6 +22,11 @@ const gateShell = "/bin/sh"
 // and the shell execs the command in place: the same pid, process group,
 // session and start time, which the record names. A gate whose parent
 // died before it opened (its pipe reads EOF) exits 125 and runs nothing.
+// What the gate execs gets the shell's environment (PWD set, a variable
+// whose name a shell cannot hold dropped) and an executable the shell
+// cannot exec runs as a shell script or fails with the shell's exit
+// status, not as a start error: as a build's "sh -c" would have it
+// anyway. The engines' start (Server) is not gated for that reason.
 // record is given the pid of the process that runs; where no gate can be
 // set (the command could not be resolved, or too many extra files for
 // the shell's one-digit descriptors), the command starts plainly and
