@@ -23,7 +23,10 @@ import (
 
 // A Plan is a reproduction before it runs.
 type Plan struct {
-	// Path is the record's file, Record the record.
+	// Path is the record's file, Record the record with its runs'
+	// figures only (recorder.LoadFigures: what the comparison with the
+	// reproduction reads), never their texts: the record is someone
+	// else's, its runs.jsonl up to 1 GiB.
 	Path   string
 	Record *schema.Record
 	// Scenario is the stored scenario resolved on this machine, with the
@@ -117,7 +120,7 @@ func refusedByRule(rec *schema.Record, err error) (*RuleError, bool) {
 // vars. The record's prompt stands in for a prompt_file; a prompt_file the
 // record does not carry is left unread and listed in Local.
 func Prepare(path string, lookup func(string) (string, bool)) (*Plan, error) {
-	rec, err := recorder.Load(path)
+	rec, err := recorder.LoadFigures(path)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +181,7 @@ func (p *Plan) Run(ctx context.Context, opt harness.Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	nu, err := recorder.Load(out.RecordPath)
+	nu, err := recorder.LoadFigures(out.RecordPath)
 	if err != nil {
 		return nil, err
 	}
