@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/decodebench/decodebench/estimate"
+	"github.com/decodebench/decodebench/internal/committed"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/review"
 	"github.com/decodebench/decodebench/scenarios"
@@ -19,23 +20,7 @@ func costsIn(dir, here string) estimate.Records {
 
 // copyRecords copies committed records (docs/benchmark_results) and their
 // data folders into a new folder.
-func copyRecords(t *testing.T, names ...string) string {
-	t.Helper()
-	src, dst := filepath.Join("..", "docs", "benchmark_results"), t.TempDir()
-	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(src, n+".md"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, n+".md"), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.CopyFS(filepath.Join(dst, "data", n), os.DirFS(filepath.Join(src, "data", n))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dst
-}
+func copyRecords(t *testing.T, names ...string) string { return committed.Copy(t, names...) }
 
 // TestRecordsCosts: the estimate goes by the newest record of the
 // feature with a noise anatomy or runs with wall times, read through the

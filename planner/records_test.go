@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/decodebench/decodebench/internal/committed"
 	"github.com/decodebench/decodebench/planner"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/review"
@@ -45,23 +46,7 @@ func recordsIn(dir, here string) planner.Records {
 
 // copyRecords copies committed records and their data folders into a new
 // folder.
-func copyRecords(t *testing.T, names ...string) string {
-	t.Helper()
-	src, dst := filepath.Join("..", "docs", "benchmark_results"), t.TempDir()
-	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(src, n+".md"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, n+".md"), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.CopyFS(filepath.Join(dst, "data", n), os.DirFS(filepath.Join(src, "data", n))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dst
-}
+func copyRecords(t *testing.T, names ...string) string { return committed.Copy(t, names...) }
 
 // The committed records of the demo's feature, newest first.
 var specRecords = []string{"spec-draft-epyc-2026-12-02-2", "spec-draft-epyc-2026-12-02", "spec-draft-epyc-2026-11-29-4",

@@ -1,9 +1,10 @@
 package reproduce
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/decodebench/decodebench/internal/committed"
 )
 
 // A record to reproduce is someone else's, its runs.jsonl up to 1 GiB of
@@ -11,18 +12,7 @@ import (
 // with the reproduction reads), never their texts or token ids.
 func TestPrepareKeepsNoRunText(t *testing.T) {
 	const name = "spec-draft-epyc-2026-11-29"
-	src := filepath.Join("..", "docs", "benchmark_results")
-	dst := t.TempDir()
-	b, err := os.ReadFile(filepath.Join(src, name+".md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dst, name+".md"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.CopyFS(filepath.Join(dst, "data", name), os.DirFS(filepath.Join(src, "data", name))); err != nil {
-		t.Fatal(err)
-	}
+	dst := committed.Copy(t, name)
 	p, err := Prepare(filepath.Join(dst, name+".md"), func(string) (string, bool) { return "x", true })
 	if err != nil {
 		t.Fatal(err)

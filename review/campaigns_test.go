@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/committed"
 	"github.com/decodebench/decodebench/recorder"
 )
 
@@ -21,19 +22,8 @@ const genuine = "spec-draft-epyc-2026-12-05"
 // into dir, and returns the record's path.
 func copyCommitted(t *testing.T, dir, stem string) string {
 	t.Helper()
-	src := filepath.Join("..", "docs", "benchmark_results")
-	b, err := os.ReadFile(filepath.Join(src, stem+".md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.CopyFS(filepath.Join(dir, "data", stem), os.DirFS(filepath.Join(src, "data", stem))); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, stem+".md")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	committed.CopyInto(t, dir, stem)
+	return filepath.Join(dir, stem+".md")
 }
 
 // copyAs copies the record stem of dir as a record named as: with shared,

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/decodebench/decodebench/internal/committed"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -16,22 +17,7 @@ import (
 // back.
 func TestEditedReasonFailsCheck(t *testing.T) {
 	const name = "spec-draft-epyc-2026-11-29"
-	copyRecord := func(t *testing.T) string {
-		dir := t.TempDir()
-		src := filepath.Join("..", "docs", "benchmark_results")
-		if err := os.CopyFS(filepath.Join(dir, "data", name), os.DirFS(filepath.Join(src, "data", name))); err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(filepath.Join(src, name+".md"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(dir, name+".md")
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	copyRecord := func(t *testing.T) string { return filepath.Join(committed.Copy(t, name), name+".md") }
 	edit := func(t *testing.T, path, old, nu string) {
 		b, _ := os.ReadFile(path)
 		if !bytes.Contains(b, []byte(old)) {

@@ -7,25 +7,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/decodebench/decodebench/internal/committed"
 	"github.com/decodebench/decodebench/internal/safefs"
 )
 
 // check of a record whose campaign is running (a resume appending to its
 // runs) says so beside its problems, and only while it runs.
 func TestCheckSaysACampaignIsRunning(t *testing.T) {
-	dir := t.TempDir()
 	name := "spec-draft-epyc-2026-12-02-2"
-	src := filepath.Join("..", "..", "docs", "benchmark_results")
-	b, err := os.ReadFile(filepath.Join(src, name+".md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := committed.Copy(t, name)
 	rec := filepath.Join(dir, name+".md")
-	os.WriteFile(rec, b, 0o644)
 	data := filepath.Join(dir, "data", name)
-	if err := os.CopyFS(data, os.DirFS(filepath.Join(src, "data", name))); err != nil {
-		t.Fatal(err)
-	}
 	f, _ := os.OpenFile(filepath.Join(data, "runs.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString("{}\n") // a run the resume appended
 	f.Close()

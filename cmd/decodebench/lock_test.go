@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/decodebench/decodebench/internal/committed"
 	"github.com/decodebench/decodebench/machine"
 )
 
@@ -69,17 +70,5 @@ func TestRunRefusesWhileAnotherCampaignHoldsTheHost(t *testing.T) {
 // copyRecord copies the committed record name (docs/benchmark_results)
 // and its data folder into a new folder and returns the record's path.
 func copyRecord(t *testing.T, name string) string {
-	t.Helper()
-	src, dst := filepath.Join("..", "..", "docs", "benchmark_results"), t.TempDir()
-	b, err := os.ReadFile(filepath.Join(src, name+".md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dst, name+".md"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.CopyFS(filepath.Join(dst, "data", name), os.DirFS(filepath.Join(src, "data", name))); err != nil {
-		t.Fatal(err)
-	}
-	return filepath.Join(dst, name+".md")
+	return filepath.Join(committed.Copy(t, name), name+".md")
 }
