@@ -39,10 +39,13 @@ func Copy(t testing.TB, names ...string) string {
 }
 
 // CopyInto copies the committed records names and their data folders
-// into dst (under dst/data).
+// into dst (under dst/data), making dst when it is not there.
 func CopyInto(t testing.TB, dst string, names ...string) {
 	t.Helper()
 	src := Dir(t)
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, n := range names {
 		b, err := os.ReadFile(filepath.Join(src, n+".md"))
 		if err != nil {
