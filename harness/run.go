@@ -362,5 +362,8 @@ func (c *campaign) warmups(ctx context.Context, slot Slot, srv *engine.Server, r
 }
 
 // windowQuiet is how long the engine's log must be quiet before a
-// measured window begins and before it ends.
+// measured window begins and before it ends. The end waits whatever the
+// scenario reads: check holds a reply's figures to the window's lines
+// (llama-server's draft acceptance line against the reply's
+// draft_n_accepted), which the engine writes after its reply.
 const windowQuiet = 150 * time.Millisecond
