@@ -32,6 +32,10 @@ type Sampler struct {
 	mu   sync.Mutex
 	prev cpu.TimesStat
 	have bool // prev holds an earlier sample
+	// last is the CPU busy % of the last interval the counters measured.
+	last float64
+	// read reads the counters: cpuTimes, or a test's.
+	read func(context.Context) (cpu.TimesStat, error)
 }
 
 // NewSampler returns a Sampler with no earlier sample.
@@ -40,27 +44,39 @@ func NewSampler() *Sampler { return new(Sampler) }
 // Sample reports the machine's load now. Taken before and after a measured
 // run, it shows whether something else competed for the machine.
 //
-// The first sample of a Sampler blocks for 200ms to measure CPU busy %, as
-// does a sample taken so soon after the previous one that the CPU time
-// counters have not moved. Others return at once.
+// The first sample of a Sampler blocks for 200ms to measure CPU busy %.
+// Others return at once: one taken so soon after the previous one that the
+// CPU time counters have not moved (the next run's sample before it, right
+// after the last run's sample after it, with no cooldown between) has no
+// time of its own to measure, and states the busy % of the last interval
+// the counters measured. It used to wait 200ms for time to measure, which
+// held every other run of a campaign without a cooldown by 200ms, a
+// cooldown nobody asked for.
 func (s *Sampler) Sample(ctx context.Context) (schema.LoadSample, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
-	cur, err := cpuTimes(ctx)
+	read := s.read
+	if read == nil {
+		read = cpuTimes
+	}
+	cur, err := read(ctx)
 	if err != nil {
 		return schema.LoadSample{}, err
 	}
 	busy, ok := 0.0, false
 	if s.have {
 		busy, ok = busyPercent(s.prev, cur)
+		if !ok && cpuTotal(cur) == cpuTotal(s.prev) {
+			busy, ok, cur = s.last, true, s.prev
+		}
 	}
 	if !ok {
 		start := cur
 		if err := sleep(ctx, firstInterval); err != nil {
 			return schema.LoadSample{}, fmt.Errorf("machine: cpu busy %%: %w", err)
 		}
-		if cur, err = cpuTimes(ctx); err != nil {
+		if cur, err = read(ctx); err != nil {
 			return schema.LoadSample{}, err
 		}
 		if busy, ok = busyPercent(start, cur); !ok {
@@ -82,7 +98,7 @@ func (s *Sampler) Sample(ctx context.Context) (schema.LoadSample, error) {
 	}
 
 	// Only a sample that is returned becomes the one the next compares with.
-	s.prev, s.have = cur, true
+	s.prev, s.have, s.last = cur, true, busy
 	return schema.LoadSample{
 		Time:              time.Now().Round(0),
 		Load1:             avg.Load1,

@@ -113,3 +113,40 @@ func TestSamplerCanceled(t *testing.T) {
 		t.Errorf("Sample(canceled) error = %v, want context.Canceled", err)
 	}
 }
+
+// A sample taken before the counters moved since the previous one (the
+// next run's sample before it, right after the last run's after it, with
+// no cooldown) returns at once with the last interval's busy %: it used to
+// wait 200ms, a cooldown nobody asked for.
+func TestSamplerSampleTooSoonDoesNotWait(t *testing.T) {
+	readings := []cpu.TimesStat{
+		{User: 100, Idle: 100},   // the first sample's start...
+		{User: 110, Idle: 110},   // ...and its end, 200ms later: 50% busy
+		{User: 190, Idle: 130},   // after a run: 80% busy
+		{User: 190, Idle: 130},   // at once after it: nothing moved
+		{User: 190, Idle: 130},   // again
+		{User: 200.5, Idle: 140}, // later: 50% busy over the interval since the last move
+		{User: 200.5, Idle: 140}, // nothing moved
+	}
+	s := &Sampler{read: func(context.Context) (cpu.TimesStat, error) {
+		r := readings[0]
+		readings = readings[1:]
+		return r, nil
+	}}
+	for i, want := range []float64{50, 80, 80, 80, 51.22, 51.22} {
+		start := time.Now()
+		l, err := s.Sample(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.CPUBusyPct != want {
+			t.Errorf("sample %d: %v%% busy, want %v%%", i+1, l.CPUBusyPct, want)
+		}
+		if took := time.Since(start); i > 0 && took >= firstInterval {
+			t.Errorf("sample %d took %v: it waited for the counters to move", i+1, took)
+		}
+	}
+	if len(readings) != 0 {
+		t.Errorf("%d readings left unread", len(readings))
+	}
+}
