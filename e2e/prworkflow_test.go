@@ -84,6 +84,11 @@ func TestPRWorkflowScripts(t *testing.T) {
 	if b, err := exec.Command(binary, "check", recs[0]).CombinedOutput(); err != nil {
 		t.Errorf("check: %v\n%s", err, b)
 	}
+	// The summary counts the campaign's runs (from the record's page alone
+	// it said "0 measured, 0 failed").
+	if want := "| Runs | 10 measured, 0 failed, of 10 planned |"; !strings.Contains(string(s), want) {
+		t.Errorf("the job summary lacks %q:\n%s", want, s)
+	}
 }
 
 func stderrOf(err error) string {

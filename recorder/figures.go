@@ -31,13 +31,14 @@ func LoadFigures(path string) (*schema.Record, error) {
 // Figures is what a reader of a run's figures reads of it, the rest
 // left out: its place in the plan (seq, round, arm, attempt, start), its
 // times and token count, its metrics and those of its measured requests
-// (Analysed), the host's load and contention samples, whether it failed
+// (Analysed), the host's load and contention samples with the busiest
+// other process of the window (which names a remedy), whether it failed
 // (its error, cut to maxFigureText), its output's sha256, and its log
 // where the record names that file (history.Campaign). Its text, its
 // reasoning, token ids, streams, other requests, counters and the host's
-// processes are not kept. An arm the record's scenario names is its
-// scenario's string, shared by every run; another is cut to
-// maxFigureText.
+// other processes are not kept. An arm the record's scenario names is its
+// scenario's string, shared by every run; another, and a process's name,
+// is cut to maxFigureText.
 func Figures(rec *schema.Record, r schema.Run) schema.Run {
 	f := schema.Run{
 		Seq: r.Seq, Round: r.Round, Arm: armOf(rec, r.Arm), Attempt: r.Attempt, Start: r.Start,
@@ -47,7 +48,12 @@ func Figures(rec *schema.Record, r schema.Run) schema.Run {
 	}
 	if r.Contention != nil {
 		c := *r.Contention
-		c.Culprit, c.Next, c.GPUOthers = nil, nil, nil
+		if p := c.Culprit; p != nil {
+			// The busiest other process names the remedy a verdict's
+			// sentences give (style.busyRemedy), the headline's too.
+			c.Culprit = &schema.HostProcess{PID: p.PID, Name: cut(p.Name), Reason: cut(p.Reason), Cores: p.Cores, GPUMemMiB: p.GPUMemMiB}
+		}
+		c.Next, c.GPUOthers = nil, nil
 		f.Contention = &c
 	}
 	for _, q := range r.Requests {

@@ -47,7 +47,7 @@ func judgedOtherwise(s *scenarios.Scenario, rec *schema.Record) string {
 	today := *rec
 	today.Method.Rule = schema.RuleCurrent
 	a, v, err := analysis.Rederive(s.Policy, &today)
-	own, cur := ruleName(rec.Method.Rule), string(schema.RuleCurrent)
+	own, cur := RuleName(rec.Method.Rule), string(schema.RuleCurrent)
 	if err != nil {
 		return fmt.Sprintf("its runs cannot be judged under today's rule %s: %s", cur, termsafe.String(err.Error()))
 	}

@@ -34,19 +34,19 @@ func ruleWriterProblem(rec *schema.Record) string {
 	}
 	if at, ok := schema.RuleAt(rec.Method.Commit); ok && at != rule && cleanBuild(rec.Method) {
 		return fmt.Sprintf("method.rule %s cannot be its writer's: the record was written by decodebench %s (commit %s, no changes), which writes %s",
-			ruleName(rule), termsafe.String(rec.Method.Version), termsafe.String(rec.Method.Commit), ruleName(at))
+			RuleName(rule), termsafe.String(rec.Method.Version), termsafe.String(rec.Method.Commit), RuleName(at))
 	}
 	if since, ok := schema.RuleSince(rule); ok {
 		if at := writerStart(rec.Method); !at.IsZero() && at.Before(since) {
 			return fmt.Sprintf("method.rule %s cannot be its writer's: the build that wrote the record ran its campaign from %s, before any decodebench wrote %s (commit %s, %s)",
-				ruleName(rule), at.UTC().Format(time.RFC3339), ruleName(rule), schema.RuleCommit(rule), since.Format(time.RFC3339))
+				RuleName(rule), at.UTC().Format(time.RFC3339), RuleName(rule), schema.RuleCommit(rule), since.Format(time.RFC3339))
 		}
 	}
 	for _, m := range writerMarks {
 		least, _ := schema.RuleOrder(m.rule)
 		if order < least && m.holds(rec) {
 			return fmt.Sprintf("method.rule %s cannot be its writer's: the record holds %s, which decodebench writes from commit %s on, whose rule is %s or later",
-				ruleName(rule), m.field, m.commit, m.rule)
+				RuleName(rule), m.field, m.commit, m.rule)
 		}
 	}
 	return ""

@@ -34,12 +34,14 @@ func UnfitToday(path string, rec *schema.Record) string {
 	if fitVerdict(v) {
 		return ""
 	}
-	return fmt.Sprintf("its runs give %s under today's rule %s (it was written %s under rule %s)", v, schema.RuleCurrent, rec.Verdict, ruleName(rec.Method.Rule))
+	return fmt.Sprintf("its runs give %s under today's rule %s (it was written %s under rule %s)", v, schema.RuleCurrent, rec.Verdict, RuleName(rec.Method.Rule))
 }
 
 func fitVerdict(v schema.Verdict) bool { return v == schema.Valid || v == schema.Unverified }
 
-func ruleName(r schema.Rule) string {
+// RuleName is a rule as a sentence names it: the first rule, which records
+// name by no rule at all, as "median-U (the first)".
+func RuleName(r schema.Rule) string {
 	if r == schema.RuleMedianU {
 		return "median-U (the first)"
 	}

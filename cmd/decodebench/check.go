@@ -172,14 +172,18 @@ func printNotes(c *cli.Context, notes []string) {
 // decodebench, which writes today's rule, and check re-derives a record
 // by the rule it names, so a record relabelled to an older rule passed
 // with that rule's verdict.
+//
+// The headline's summary counts the record's runs, so the record is read
+// with its runs' figures (recorder.LoadFigures): from its page alone, every
+// job summary and pull request comment said "0 measured, 0 failed".
 func writeHeadline(file, path string) error {
-	rec, err := recorder.ParseFile(path)
+	rec, err := recorder.LoadFigures(path)
 	if err != nil {
 		return err
 	}
 	if rec.Method.Rule != schema.RuleCurrent {
 		return &exitError{code: 1, msg: fmt.Sprintf("check --headline: %s is judged under rule %q, not this decodebench's %s: a campaign it ran names its own rule; no headline written",
-			termsafe.String(path), termsafe.String(string(rec.Method.Rule)), schema.RuleCurrent)}
+			termsafe.String(path), termsafe.String(review.RuleName(rec.Method.Rule)), schema.RuleCurrent)}
 	}
 	var b bytes.Buffer
 	if err := recorder.Headline(&b, rec, path); err != nil {

@@ -44,6 +44,13 @@ func TestCheckHeadlineWantsTodaysRule(t *testing.T) {
 	if b, err := os.ReadFile(hl); err != nil || !strings.Contains(string(b), "`draft` vs") {
 		t.Errorf("its headline: %v\n%s", err, b)
 	}
+	// Its summary counts the record's runs, as the record's page does (from
+	// the page alone it said "0 measured, 0 failed").
+	page, _ := os.ReadFile(today)
+	headline, _ := os.ReadFile(hl)
+	if row := runsRow(string(page)); row == "" || strings.HasPrefix(row, "| Runs | 0 measured") || runsRow(string(headline)) != row {
+		t.Errorf("the headline's runs %q, the record's %q", runsRow(string(headline)), row)
+	}
 	older := copyRecord(t, "spec-draft-epyc-2026-12-02")
 	hl = filepath.Join(t.TempDir(), "older.md")
 	out, err := run("--headline", hl, older)
@@ -54,8 +61,23 @@ func TestCheckHeadlineWantsTodaysRule(t *testing.T) {
 	if _, err := os.Stat(hl); !os.IsNotExist(err) {
 		t.Errorf("a headline was written for it: %v", err)
 	}
+	// The first rule, which its records name by no rule at all, by its
+	// name (it said rule "").
+	if _, err := run("--headline", hl, copyRecord(t, "spec-draft-epyc-2026-11-29")); !errors.As(err, &ee) || !strings.Contains(ee.msg, `is judged under rule "median-U (the first)", not`) {
+		t.Errorf("a record of the first rule: %v", err)
+	}
 	note := fmt.Sprintf("  note: its runs are judged otherwise under today's rule %s than under its own (robust-2): arm draft significantly lower", schema.RuleCurrent)
 	if !strings.Contains(out, "ok   ") || !strings.Contains(out, note) {
 		t.Errorf("check of it says:\n%s\nwant it ok with the note %q", out, note)
 	}
+}
+
+// runsRow is the summary's row of runs in a record's page or headline.
+func runsRow(md string) string {
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(l, "| Runs | ") {
+			return l
+		}
+	}
+	return ""
 }
