@@ -56,11 +56,19 @@ func ratioDiffs(old, nu *schema.Record, cfg stats.Config, threshold float64) (*R
 func metricDiff(old, nu *schema.Record, arm, m string, cfg stats.Config, threshold float64) MetricDiff {
 	a, b := samples(old, arm, m), samples(nu, arm, m)
 	md := MetricDiff{Arm: arm, Metric: m, Unit: unitOf(nu, old, m), HigherIsBetter: nu.HigherIsBetter(m), OldN: len(a), NewN: len(b), Confidence: 1 - cfg.Alpha}
+	// Each record's median where it has values, though the other has
+	// none (the arm or the metric is missing there): no test then, and a
+	// p of 1 (0 read as a certain change).
+	if len(a) > 0 {
+		md.OldMedian = stats.Summarize(a).Median
+	}
+	if len(b) > 0 {
+		md.NewMedian = stats.Summarize(b).Median
+	}
 	if len(a) == 0 || len(b) == 0 {
-		md.Verdict = NotFound
+		md.Verdict, md.P = NotFound, 1
 		return md
 	}
-	md.OldMedian, md.NewMedian = stats.Summarize(a).Median, stats.Summarize(b).Median
 	// One test gives the p and the interval, at one level (1 − alpha): a
 	// rank test's p beside a bootstrap interval could contradict it.
 	c := stats.CompareBootstrap(a, b, cfg)

@@ -28,12 +28,18 @@ func CompareRatios(oldBase, oldArm, newBase, newArm []float64, c Config) RatioCh
 	c = c.withDefaults()
 	ob, oa, nb, na := sorted(oldBase), sorted(oldArm), sorted(newBase), sorted(newArm)
 	out := RatioChange{Old: math.NaN(), New: math.NaN(), Change: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: c.Confidence, P: 1}
+	med := func(x []float64) float64 { return Quantile(x, 0.5) }
+	// Each campaign's ratio where it has both groups, though the other
+	// has not: the change is then unknown, not the ratios.
+	if len(ob) > 0 && len(oa) > 0 {
+		out.Old = Ratio(med(oa), med(ob))
+	}
+	if len(nb) > 0 && len(na) > 0 {
+		out.New = Ratio(med(na), med(nb))
+	}
 	if len(ob) == 0 || len(oa) == 0 || len(nb) == 0 || len(na) == 0 {
 		return out
 	}
-	med := func(x []float64) float64 { return Quantile(x, 0.5) }
-	out.Old = Ratio(med(oa), med(ob))
-	out.New = Ratio(med(na), med(nb))
 	out.Change = Ratio(out.New, out.Old)
 	if len(ob) < 2 || len(oa) < 2 || len(nb) < 2 || len(na) < 2 {
 		return out

@@ -36,3 +36,21 @@ func TestCompareRatios(t *testing.T) {
 		t.Errorf("one sample gave an interval: %+v", thin)
 	}
 }
+
+// A campaign with both groups states its ratio though the other campaign
+// lacks one (an arm only one record has); the change is unknown.
+func TestCompareRatiosOneCampaignMissing(t *testing.T) {
+	base, arm := []float64{100, 101, 99}, []float64{90, 91, 89}
+	for _, c := range []struct {
+		ob, oa, nb, na []float64
+		old, nu        bool
+	}{{base, arm, base, nil, true, false}, {base, nil, base, arm, false, true}, {nil, nil, base, arm, false, true}} {
+		r := CompareRatios(c.ob, c.oa, c.nb, c.na, Config{})
+		if c.old != !math.IsNaN(r.Old) || c.nu != !math.IsNaN(r.New) || !math.IsNaN(r.Change) || r.P != 1 {
+			t.Errorf("%+v", r)
+		}
+		if c.old && math.Abs(r.Old-0.9) > 1e-12 || c.nu && math.Abs(r.New-0.9) > 1e-12 {
+			t.Errorf("ratios %v, %v, want 0.9", r.Old, r.New)
+		}
+	}
+}
