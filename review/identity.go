@@ -24,32 +24,56 @@ type Campaign struct {
 // passes check, through cache when it is not nil: LoadChecked) or of a
 // runs.jsonl file, without executing anything from either.
 func LoadCampaign(path string, cache *CheckCache) (*Campaign, error) {
-	out := &Campaign{}
+	var scenario []string
+	var runs []schema.Run
+	baseline := ""
 	if strings.HasSuffix(path, ".md") {
 		rec, err := LoadChecked(path, cache)
 		if err != nil {
 			return nil, err
 		}
-		out.Runs, out.Baseline = rec.Runs, rec.Scenario.Baseline
+		runs, baseline = rec.Runs, rec.Scenario.Baseline
+		for _, a := range rec.Scenario.Arms {
+			scenario = append(scenario, a.Name)
+		}
 	} else {
-		runs, err := recorder.ReadRuns(path)
-		if err != nil {
+		var err error
+		if runs, err = recorder.ReadRuns(path); err != nil {
 			return nil, err
 		}
-		out.Runs = runs
 	}
-	for _, r := range out.Runs {
+	out := campaignOf(runs, scenario, baseline)
+	if out == nil {
+		return nil, fmt.Errorf("%s: no finished runs", path)
+	}
+	return out, nil
+}
+
+// campaignOf is the campaign of runs: its arms every arm the record's
+// scenario names (those without a finished run too: the comparison says
+// ERROR for them, where leaving them out said the rest was identical,
+// exit 0), then those of the finished runs; nil without a finished run.
+func campaignOf(runs []schema.Run, scenario []string, baseline string) *Campaign {
+	out := &Campaign{Runs: runs, Baseline: baseline}
+	for _, a := range scenario {
+		if !slices.Contains(out.Arms, a) {
+			out.Arms = append(out.Arms, a)
+		}
+	}
+	finished := false
+	for _, r := range runs {
 		if r.OK() && !slices.Contains(out.Arms, r.Arm) {
 			out.Arms = append(out.Arms, r.Arm)
 		}
+		finished = finished || r.OK()
 	}
-	if len(out.Arms) == 0 {
-		return nil, fmt.Errorf("%s: no finished runs", path)
+	if !finished {
+		return nil
 	}
 	if out.Baseline == "" {
 		out.Baseline = out.Arms[0]
 	}
-	return out, nil
+	return out
 }
 
 // Identity compares stored outputs offline, exactly as a campaign's
