@@ -82,8 +82,11 @@ func Benchstat(w io.Writer, rec *schema.Record, stem string) error {
 }
 
 // benchMetrics are the metrics a record's export writes, the primary
-// first: the built-in ones with a benchmark unit, then the scenario's own,
-// each under its name and unit.
+// first: the built-in ones with a benchmark unit, then every other metric
+// the record has results of (a built-in one without a benchmark unit, as
+// step_tok_s or energy_j_per_tok, and the scenario's own), each under its
+// name and unit. Built-in metrics without a benchmark unit were left out,
+// a record's primary among them.
 func benchMetrics(rec *schema.Record) []schema.Metric {
 	var metrics []schema.Metric
 	for _, m := range schema.Metrics {
@@ -92,7 +95,7 @@ func benchMetrics(rec *schema.Record) []schema.Metric {
 		}
 	}
 	for _, r := range rec.Analysis.Results {
-		if schema.MetricOf(r.Metric).Name != "" {
+		if schema.MetricOf(r.Metric).Bench != "" {
 			continue
 		}
 		unit := benchName.ReplaceAllString(r.Metric, "_")

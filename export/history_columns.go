@@ -30,9 +30,9 @@ var HistoryColumns = []HistoryColumn{
 	{"primary_metric", "INTEGER", func(r history.Row) any { return r.Primary }},
 	{"higher_is_better", "INTEGER", func(r history.Row) any { return r.HigherBetter }},
 	{"n", "INTEGER", func(r history.Row) any { return int64(r.N) }},
-	{"median", "REAL", func(r history.Row) any { return r.Median }},
-	{"median_lo", "REAL", func(r history.Row) any { return r.MedianLo }},
-	{"median_hi", "REAL", func(r history.Row) any { return r.MedianHi }},
+	{"median", "REAL", medianValue(func(r history.Row) float64 { return r.Median })},
+	{"median_lo", "REAL", medianValue(func(r history.Row) float64 { return r.MedianLo })},
+	{"median_hi", "REAL", medianValue(func(r history.Row) float64 { return r.MedianHi })},
 	{"ratio", "REAL", ratioValue(func(r history.Row) float64 { return r.Ratio })},
 	{"ratio_lo", "REAL", ratioValue(func(r history.Row) float64 { return r.RatioLo })},
 	{"ratio_hi", "REAL", ratioValue(func(r history.Row) float64 { return r.RatioHi })},
@@ -48,6 +48,17 @@ var HistoryColumns = []HistoryColumn{
 	{"engine_sha256", "TEXT", func(r history.Row) any { return r.EngineSHA256 }},
 	{"source_commit", "TEXT", func(r history.Row) any { return r.SourceCommit }},
 	{"decodebench_version", "TEXT", func(r history.Row) any { return r.Decodebench }},
+}
+
+// medianValue is a median's field, no value on a row of no values (an arm
+// whose source was absent: it was written 0, a median of nothing).
+func medianValue(f func(history.Row) float64) func(history.Row) any {
+	return func(r history.Row) any {
+		if r.N == 0 {
+			return nil
+		}
+		return f(r)
+	}
 }
 
 // ratioValue is a ratio's field, no value on a row without a ratio.

@@ -33,22 +33,11 @@ func TestHistoryCSVNeutralisesFormulas(t *testing.T) {
 	var rows []history.Row
 	for _, h := range hostile {
 		rows = append(rows, history.Row{Record: "r", Date: "2026-01-01", Feature: "f", EngineVersion: h, Unit: h, Arm: "a",
-			Median: -1.5, MedianLo: -2, MedianHi: -1, HasRatio: true, Ratio: 0.5, RatioLo: -0.25, P: 0.01})
+			N: 3, Median: -1.5, MedianLo: -2, MedianHi: -1, HasRatio: true, Ratio: 0.5, RatioLo: -0.25, P: 0.01})
 	}
-	var b bytes.Buffer
-	if err := HistoryCSV(&b, rows); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(&b).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs, col := historyCSV(t, rows)
 	if len(recs) != len(hostile)+1 {
 		t.Fatalf("%d lines, want %d: a value broke a line", len(recs), len(hostile)+1)
-	}
-	col := map[string]int{}
-	for i, n := range recs[0] {
-		col[n] = i
 	}
 	for i, rec := range recs[1:] {
 		for _, name := range []string{"engine_version", "unit"} {
@@ -87,7 +76,7 @@ func TestHistoryCSVNeutralisesFormulas(t *testing.T) {
 // value that reads as SQL is stored, never run.
 func TestHistorySQLiteStoresTextVerbatim(t *testing.T) {
 	inj := "x'); DROP TABLE " + HistoryTable + "; --"
-	rows := []history.Row{{Record: "r", EngineVersion: inj, Unit: hostile[0], Median: -1.5}}
+	rows := []history.Row{{Record: "r", EngineVersion: inj, Unit: hostile[0], N: 3, Median: -1.5}}
 	path := filepath.Join(t.TempDir(), "h.sqlite")
 	if err := HistorySQLite(path, rows); err != nil {
 		t.Fatal(err)
@@ -105,4 +94,49 @@ func TestHistorySQLiteStoresTextVerbatim(t *testing.T) {
 	if v != inj || u != hostile[0] || m != -1.5 {
 		t.Errorf("stored %q, %q, %v", v, u, m)
 	}
+}
+
+// A row of no values (an arm whose source was absent) has no median, in
+// CSV (an empty cell) and SQLite (NULL): it was written 0, a median of
+// nothing that read as a measured zero.
+func TestHistoryMedianOfNothingIsNoValue(t *testing.T) {
+	rows := []history.Row{{Record: "r", Metric: "drafted", N: 0}, {Record: "r", Metric: "drafted", N: 2, Median: 0, MedianLo: 0, MedianHi: 0}}
+	recs, col := historyCSV(t, rows)
+	for _, name := range []string{"median", "median_lo", "median_hi"} {
+		if none, zero := recs[1][col[name]], recs[2][col[name]]; none != "" || zero != "0" {
+			t.Errorf("%s: %q of no values, %q of values whose median is 0", name, none, zero)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "h.sqlite")
+	if err := HistorySQLite(path, rows[:1]); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var m sql.NullFloat64
+	if err := db.QueryRow("SELECT median FROM " + HistoryTable).Scan(&m); err != nil || m.Valid {
+		t.Errorf("median %+v (%v), want NULL", m, err)
+	}
+}
+
+// historyCSV is rows' CSV export read back: its lines, and each column's
+// index by name.
+func historyCSV(t *testing.T, rows []history.Row) ([][]string, map[string]int) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := HistoryCSV(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, n := range recs[0] {
+		col[n] = i
+	}
+	return recs, col
 }
