@@ -41,7 +41,7 @@ func (d Diff) WriteText(w io.Writer) error {
 	}
 	tw.Flush()
 	if len(d.Ratios) > 0 {
-		fmt.Fprintf(w, "\nEach arm's ratio to its own baseline (survives a change of machine; %s):\n", d.familyText())
+		fmt.Fprintf(w, "\nEach arm's ratio to its own baseline, of medians (not the records' round-by-round ratio; it survives a change of machine; %s):\n", d.familyText())
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "  arm / baseline\tmetric\told ratio\tnew ratio\tchange [interval]\tp\tverdict")
 		for _, r := range d.Ratios {
@@ -81,7 +81,7 @@ func (d Diff) WriteMarkdown(w io.Writer) error {
 	}
 	if len(d.Ratios) > 0 {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "Each arm's ratio to its own baseline (survives a change of machine; %s):\n", d.familyText())
+		fmt.Fprintf(w, "Each arm's ratio to its own baseline, of medians (not the records' round-by-round ratio; it survives a change of machine; %s):\n", d.familyText())
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "| arm / baseline | metric | old ratio | new ratio | change [interval] | p | |")
 		fmt.Fprintln(w, "|---|---|---:|---:|---|---:|---|")

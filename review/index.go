@@ -56,7 +56,7 @@ func IndexProgress(dir string, cache *CheckCache, progress Progress) (written []
 	var b strings.Builder
 	b.WriteString("# Benchmark records\n\n")
 	b.WriteString("Written by `decodebench index`; do not edit by hand. One row per feature and hardware: its latest record, ")
-	b.WriteString("the verdict, the headline (each non-control arm's ratio of medians to the baseline on the primary metric, with its interval), ")
+	b.WriteString("the verdict, the headline (each non-control arm's ratio to the baseline on the primary metric as its verdict states it, with its interval), ")
 	b.WriteString("the trend of the first arm's ratio over the last records, and the steps found in its history. ")
 	b.WriteString("Every record, the steps with the records on either side, and the trend plot are on the feature's page. ")
 	b.WriteString("Problems are what `decodebench check` finds.\n\n")

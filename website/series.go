@@ -42,7 +42,7 @@ func seriesPlots(si int, s history.Series, recs []review.FleetRecord, n *names, 
 			spec.Label = m.Arm + "'s median " + m.Name + " by date"
 		} else {
 			spec.YLabel = "ratio to " + m.Baseline
-			spec.Label = "each arm's ratio of medians to " + m.Baseline + " on " + m.Name + " by date"
+			spec.Label = "each arm's ratio to " + m.Baseline + " on " + m.Name + ", as its verdict states it, by date"
 		}
 		line := plotLine{Name: review.MetricLabel(m), Color: color}
 		for i, p := range m.Points {

@@ -123,6 +123,14 @@ func TestCommittedRecords(t *testing.T) {
 			t.Errorf("%s: no Content-Security-Policy", rel)
 		}
 	}
+	// The headline and the plotted ratios are the verdicts' (round by
+	// round), not ratios of medians, which the pages called them.
+	for _, rel := range []string{"index.html", filepath.Join("f", "spec-draft.html")} {
+		b, _ := os.ReadFile(filepath.Join(out, rel))
+		if bytes.Contains(b, []byte("ratio of medians")) || !bytes.Contains(b, []byte("as its verdict states it")) {
+			t.Errorf("%s does not say which ratio it shows", rel)
+		}
+	}
 	checkLinks(t, out)
 	again := build(t, committed, out)
 	if len(again.Written) != 0 || len(again.Removed) != 0 {

@@ -69,7 +69,7 @@ func TestConfirmRegression(t *testing.T) {
 		reran                 bool
 		summary, stderr       string
 	}{
-		{"no alarm", rec("spec-draft-epyc-2026-11-29-3"), rec("spec-draft-epyc-2026-11-29-2"), "", false, false, "Each arm's ratio to its own baseline", ""},
+		{"no alarm", rec("spec-draft-epyc-2026-11-29-3"), rec("spec-draft-epyc-2026-11-29-2"), "", false, false, "Each arm's ratio to its own baseline, of medians", ""},
 		{"an alarm the rerun confirms", old, alarmed, "spec-draft-epyc-2026-11-29-2", true, true, "Regression confirmed by the second session", "the rerun confirms the regression"},
 		{"a rerun that leaves no record", old, alarmed, "", true, true, "| **worse** |", "the rerun left no record"},
 		{"a rerun that is the same campaign", old, alarmed, "spec-draft-epyc-2026-11-29-3", true, true, "**Refused:** the second session's new record is the same campaign", "confirms the regression (or a diff refused)"},
