@@ -46,15 +46,15 @@ demo: build models llama-server
 	esac
 
 # The packages other than e2e run as go test runs them by default, as many
-# at once as the machine has cores (4m09s on the 2-core VM, against 6m55s
-# one at a time): some start a real llama-server, none judges its timing
-# or the quiet of the host.
+# at once as the machine has cores (about 6m40s on the 2-core VM, CPU
+# bound: more at once is slower): some start a real llama-server, none
+# judges its timing or the quiet of the host.
 # The end-to-end tests do: they time a real engine and check that the
 # host was quiet while they did, and other test binaries running beside
 # them on a 2-core machine would (rightly) fail that check. So the e2e
 # package runs last and on its own, with -v: each test's start and end
 # (with its time) and a line a minute with the time left stream as they
-# happen (about 12 minutes on the 2-core VM).
+# happen (about 8.5 minutes on the 2-core VM).
 TEST_ENV = DECODEBENCH_LLAMA_SERVER="$(LLAMA_SERVER)" DECODEBENCH_MODELS="$(CURDIR)/$(MODELS)" \
 	DECODEBENCH_CHAOTIC_MODELS="$(CURDIR)/$(MODELS)-chaotic"
 test: build models llama-server

@@ -59,3 +59,14 @@ func CopyInto(t testing.TB, dst string, names ...string) {
 		}
 	}
 }
+
+// Records are the committed records' files (the index's README left out);
+// a checkout with fewer than ten fails the test, which reads them all.
+func Records(t testing.TB) []string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(Dir(t), "*-20*.md"))
+	if err != nil || len(paths) < 10 {
+		t.Fatalf("committed: %d records in %s (%v)", len(paths), Dir(t), err)
+	}
+	return paths
+}
