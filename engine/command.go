@@ -91,7 +91,7 @@ func RunCommand(ctx context.Context, cfg CommandConfig) (*CommandResult, error) 
 	}
 	cmd.Dir = cfg.Dir
 	stdout := &capped.Buffer{Max: maxStdout}
-	cmd.Stdout = io.MultiWriter(stdout, log)
+	cmd.Stdout = io.MultiWriter(stdout, log.Stdout())
 	cmd.Stderr = log
 	tr, err := newTree()
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -25,12 +26,16 @@ import (
 // disk) makes Close fail: a log that could not be written whole is not
 // the log of an OK run.
 type Log struct {
-	mu       sync.Mutex
-	f        *os.File
-	redact   func(string) string // masks secrets in what reaches the file and the tail
-	partial  []byte
-	inWindow bool
-	window   []string
+	mu      sync.Mutex
+	f       *os.File
+	redact  func(string) string // masks secrets in what reaches the file and the tail
+	partial []byte
+	// outPartial is standard output's unfinished line where a command's
+	// two streams reach the log apart (Stdout): a line of one is never
+	// cut by a write of the other.
+	outPartial []byte
+	inWindow   bool
+	window     []string
 	// windowKept is the size of window; windowBytes what the engine wrote
 	// during the window; windowCut the lines not kept past MaxWindowBytes.
 	windowKept, windowBytes int64
@@ -151,17 +156,45 @@ func (l *Log) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	defer l.flushLocked()
-	return l.writeLocked(p)
+	return l.writeLocked(p, &l.partial)
 }
 
-func (l *Log) writeLocked(p []byte) (int, error) {
+// Stdout is the writer for a command's standard output where its standard
+// error goes to Write: each stream's lines reach the log whole, so a line
+// the command printed in pieces (llama-completion echoes its prompt token
+// by token) is not cut by the other stream's line, which would leave a
+// secret in it unmasked, in two pieces, and the stored output unfit to
+// the log's.
+func (l *Log) Stdout() io.Writer { return stdoutWriter{l} }
+
+type stdoutWriter struct{ l *Log }
+
+func (w stdoutWriter) Write(p []byte) (int, error) {
+	w.l.mu.Lock()
+	defer w.l.mu.Unlock()
+	defer w.l.flushLocked()
+	return w.l.writeLocked(p, &w.l.outPartial)
+}
+
+// finishPartials ends both streams' unfinished lines, so a marker stands
+// alone and nothing is left out at the end.
+func (l *Log) finishPartials() {
+	for _, part := range []*[]byte{&l.partial, &l.outPartial} {
+		if len(*part) > 0 {
+			l.addLine(string(*part))
+			*part = (*part)[:0]
+		}
+	}
+}
+
+func (l *Log) writeLocked(p []byte, partial *[]byte) (int, error) {
 	l.last = time.Now()
 	if l.inWindow {
 		l.windowBytes += int64(len(p))
 	}
 	data := p
-	if len(l.partial) > 0 {
-		data = append(l.partial, p...)
+	if len(*partial) > 0 {
+		data = append(*partial, p...)
 	}
 	for {
 		i := bytes.IndexByte(data, '\n')
@@ -175,7 +208,7 @@ func (l *Log) writeLocked(p []byte) (int, error) {
 		l.addLine(string(data[:MaxLogLine]))
 		data = data[MaxLogLine:]
 	}
-	l.partial = append(l.partial[:0], data...)
+	*partial = append((*partial)[:0], data...)
 	return len(p), nil
 }
 
@@ -266,10 +299,7 @@ func (l *Log) markLocked(format string, args ...any) {
 	}
 	l.drainLocked()
 	// A partial engine line is finished first so the marker stands alone.
-	if len(l.partial) > 0 {
-		l.addLine(string(l.partial))
-		l.partial = l.partial[:0]
-	}
+	l.finishPartials()
 	l.fileLine(logLine{s: fmt.Sprintf("%s%s %s", MarkerPrefix, time.Now().UTC().Format(time.RFC3339Nano), l.red(fmt.Sprintf(format, args...))), marker: true})
 	l.flushLocked()
 }
@@ -355,10 +385,7 @@ func (l *Log) Close() error {
 	if l.f == nil {
 		return nil
 	}
-	if len(l.partial) > 0 {
-		l.addLine(string(l.partial))
-		l.partial = l.partial[:0]
-	}
+	l.finishPartials()
 	if l.cutting {
 		if l.cutBytes > 0 || len(l.cutMarkers) > 0 {
 			l.writeFile(MarkerPrefix + time.Now().UTC().Format(time.RFC3339Nano) + " " + cutMarkText(l.cutBytes, l.cutLines) + "\n")

@@ -19,8 +19,10 @@ func (l *Log) Tail() []string {
 	for _, s := range lines {
 		out = append(out, l.red(cutLine(s)))
 	}
-	if len(l.partial) > 0 {
-		out = append(out, l.red(cutLine(string(l.partial))))
+	for _, part := range [][]byte{l.partial, l.outPartial} {
+		if len(part) > 0 {
+			out = append(out, l.red(cutLine(string(part))))
+		}
 	}
 	return out
 }

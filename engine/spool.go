@@ -163,7 +163,7 @@ func (l *Log) drainStepLocked(end int64) bool {
 		if skip {
 			l.skipLocked(l.spoolBuf[:n])
 		} else {
-			l.writeLocked(l.spoolBuf[:n])
+			l.writeLocked(l.spoolBuf[:n], &l.partial)
 		}
 	}
 	// What was copied is freed: the spool (on Linux, memory) holds only
