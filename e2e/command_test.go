@@ -39,8 +39,13 @@ func runFile(t *testing.T, yaml string, env ...string) (int, *schema.Record, str
 // extra flags and environment, and checks the one record it writes.
 func runScenario(t *testing.T, scenario string, flags []string, env ...string) (int, *schema.Record, string, string) {
 	t.Helper()
+	return runScenarioTo(t, filepath.Join(t.TempDir(), "rec"), scenario, flags, env...)
+}
+
+// runScenarioTo is runScenario writing into the folder out.
+func runScenarioTo(t *testing.T, out, scenario string, flags []string, env ...string) (int, *schema.Record, string, string) {
+	t.Helper()
 	needEngine(t)
-	out := filepath.Join(t.TempDir(), "rec")
 	cmd := exec.Command(binary, append([]string{"run", scenario, "--out", out, "--hw", "test", "--date", "2026-01-02"}, flags...)...)
 	cmd.Env = append(append(os.Environ(), "MODEL_DIR="+modelDir), env...)
 	b, err := cmd.CombinedOutput()

@@ -171,7 +171,30 @@ gates: {max_spread: 0, max_contended: 0}
 unmeasured:
   - Everything but a secret in the output: this is a test.
 `
-	_, rec, md, _ := runFile(t, yaml)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "rec")
+	_, rec, md, _ := runScenarioTo(t, out, path, nil)
+	// No file holds a piece of the secret either: llama-completion
+	// echoes the prompt token by token while it logs on standard error,
+	// and a log line of one stream once cut the other's line in two,
+	// leaving "hf_Wq4" on one line and the rest on another, unmasked.
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err == nil && bytes.Contains(b, []byte("q4W")) {
+			t.Errorf("%s holds a piece of the secret", p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	masked := 0
 	for _, r := range rec.Runs {
 		if strings.Contains(r.Output, secret) {
