@@ -56,6 +56,11 @@ const (
 	// for too few runs from the rounds the schedule planned, and a
 	// contended share of the runs long enough to judge.
 	StatementsExact
+	// StatementsAsRun states exactly, and states three things as they
+	// ran (schema.RuleRobust12): the rounds run in the method's first
+	// line, the cooldowns slept apart from the time between runs, and a
+	// negative control's counter expectation as it was judged.
+	StatementsAsRun
 )
 
 // Wording is how a record words a change of a metric that is not a speed.

@@ -60,8 +60,14 @@ var rules = map[schema.Rule]Rule{
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested},
 		Pooling: Pools, Wording: SenseWords, Rows: RowsAsJudged},
 	// robust-10 stating exactly what four of its sentences rounded or
-	// assumed (the current rule, schema.RuleRobust11).
+	// assumed (schema.RuleRobust11).
 	schema.RuleRobust11: {Name: schema.RuleRobust11, Comparison: RoundBlocks{Trim: stats.TrimOneByOne, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull}, MDE: RoundsMDE{Kept: stats.KeptByPutBack},
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested},
 		Pooling: Pools, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsExact},
+	// robust-11 stating the rounds run, the cooldowns slept and a
+	// control's counter expectation as they were (the current rule,
+	// schema.RuleRobust12).
+	schema.RuleRobust12: {Name: schema.RuleRobust12, Comparison: RoundBlocks{Trim: stats.TrimOneByOne, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull}, MDE: RoundsMDE{Kept: stats.KeptByPutBack},
+		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested},
+		Pooling: Pools, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsAsRun},
 }

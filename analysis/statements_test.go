@@ -29,3 +29,28 @@ func TestRobust11JudgesAsRobust10(t *testing.T) {
 		t.Error("robust-10's records would no longer re-render as written")
 	}
 }
+
+// robust-12 changes only what its records state (schema.RuleRobust12):
+// its rule value is robust-11's but for its name and statements, and
+// every analysis of the row cases' seeded campaigns is robust-11's.
+func TestRobust12JudgesAsRobust11(t *testing.T) {
+	old, _ := RuleOf(schema.RuleRobust11)
+	cur, _ := RuleOf(schema.RuleRobust12)
+	if cur.Statements != StatementsAsRun || old.Statements != StatementsExact {
+		t.Errorf("statements: robust-12 %d, robust-11 %d", cur.Statements, old.Statements)
+	}
+	same := cur
+	same.Name, same.Statements = old.Name, old.Statements
+	if !reflect.DeepEqual(same, old) {
+		t.Errorf("robust-12 is %+v, robust-11 %+v: more than its statements differ", cur, old)
+	}
+	for _, c := range rowCases {
+		for seed := range uint64(20) {
+			in := rowCampaign(c, seed)
+			a, b := analyzeUnder(t, in, schema.RuleRobust11), analyzeUnder(t, in, schema.RuleRobust12)
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("%s, seed %d: robust-12 analysed %+v, robust-11 %+v", c.name, seed, b, a)
+			}
+		}
+	}
+}

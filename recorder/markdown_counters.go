@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -19,13 +20,14 @@ func (m *mdWriter) counters(r *schema.Record) {
 		if c.Phase == schema.PhaseStartup {
 			phase = " over the engine's start-up log, until it was ready"
 		}
-		m.p("- %s: %s %s%s; expects %s.\n", code(c.Name), text(string(c.Kind)), code(c.Expr), phase, expectString(c.Expect, r.Scenario.Arms))
+		m.p("- %s: %s %s%s; expects %s.\n", code(c.Name), text(string(c.Kind)), code(c.Expr), phase, expectString(m.expected(r, c), r.Scenario.Arms))
 	}
 	m.ln("")
 	cols := slices.Clone(runColumns)
 	for _, c := range r.Counters {
+		ex := m.expected(r, c)
 		cols = append(cols,
-			left(cell(text(c.Name))+" (expected)", func(r runRow) string { return cell(text(dash(c.Expect[r.Arm]))) }),
+			left(cell(text(c.Name))+" (expected)", func(r runRow) string { return cell(text(dash(ex[r.Arm]))) }),
 			right("seen", func(r runRow) string { return seenCell(r, c.Name) }))
 	}
 	if m.fold {
@@ -61,6 +63,27 @@ func seenCell(r runRow, counter string) string {
 		s += " ❌"
 	}
 	return s
+}
+
+// expected is each arm's expectation of counter c as the record states
+// it: the scenario's, and from robust-12 on a negative control without
+// one of its own the baseline's, which it is judged by
+// (scenarios.Policy), marked as such.
+func (m *mdWriter) expected(r *schema.Record, c schema.CounterSpec) map[string]string {
+	if !m.st.asRun() {
+		return c.Expect
+	}
+	base, ok := c.Expect[r.Scenario.Baseline]
+	if !ok {
+		return c.Expect
+	}
+	ex := maps.Clone(c.Expect)
+	for _, a := range r.Scenario.Arms {
+		if _, own := ex[a.Name]; a.Control && !own {
+			ex[a.Name] = base + " (the baseline's)"
+		}
+	}
+	return ex
 }
 
 func expectString(ex map[string]string, arms []schema.ArmInfo) string {

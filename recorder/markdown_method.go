@@ -15,14 +15,14 @@ func (m *mdWriter) method(r *schema.Record) {
 	m.h2("Method")
 	command := me.EngineKind == "command" && r.Schema != schema.SchemaV2
 	if command {
-		m.p("- %d rounds × %d arms, order %s (seed %d); %d discarded warmup run(s) of the command before each measured run; cooldown %s between runs.\n",
-			me.Rounds, len(r.Scenario.Arms), code(string(me.Order)), me.Seed, me.Warmup, text(me.Cooldown))
+		m.p("- %s, order %s (seed %d); %d discarded warmup run(s) of the command before each measured run; cooldown %s between runs.\n",
+			m.roundsLine(r), code(string(me.Order)), me.Seed, me.Warmup, text(me.Cooldown))
 		m.p("- A command-line engine: every run starts the command afresh in its own process group; it loads the model, generates and exits, ")
 		m.p("and the measured run is its whole life, model load included. There is no server, ready path or streamed request: ")
 		m.p("`wall_s` is the command's wall time, the other metrics, the token count and the counters are read from the lines it printed.\n")
 	} else {
-		m.p("- %d rounds × %d arms, order %s (seed %d); %d discarded warmup request(s) after each engine start; cooldown %s between runs.\n",
-			me.Rounds, len(r.Scenario.Arms), code(string(me.Order)), me.Seed, me.Warmup, text(me.Cooldown))
+		m.p("- %s, order %s (seed %d); %d discarded warmup request(s) after each engine start; cooldown %s between runs.\n",
+			m.roundsLine(r), code(string(me.Order)), me.Seed, me.Warmup, text(me.Cooldown))
 		if me.Requests > 1 {
 			m.p("- Every run starts the engine afresh, waits for its ready path, sends the warmups and then the %d measured requests (streamed), then stops the engine's process group.\n", me.Requests)
 			m.p("- %s\n", requestsMethod(me))
@@ -36,7 +36,9 @@ func (m *mdWriter) method(r *schema.Record) {
 	m.p("- Order planned: %s.\n", orderString(me.Planned))
 	ran, cool := runOrder(r.Runs)
 	m.p("- Order run: %s.\n", orderString(ran))
-	if len(cool) > 0 {
+	if m.st.asRun() {
+		m.cooldowns(r.Runs, cool)
+	} else if len(cool) > 0 {
 		s := stats.Summarize(cool)
 		m.p("- Cooldowns slept: %d, from %ss to %ss (median %ss).\n", len(cool), num(s.Min, 3), num(s.Max, 3), num(s.Median, 3))
 	}
@@ -82,8 +84,54 @@ func (m *mdWriter) method(r *schema.Record) {
 	m.p("- decodebench %s, commit %s%s.\n\n", text(me.Version), code(me.Commit), dirty)
 }
 
-// runOrder is the arms in the order they ran and the cooldowns slept
-// before each run but the first.
+// roundsLine is the method's rounds × arms: under the rules before
+// robust-12 the schedule's minimum, whatever ran; from robust-12 on the
+// rounds run, with the schedule's minimum where they differ.
+func (m *mdWriter) roundsLine(r *schema.Record) string {
+	me, arms := r.Method, len(r.Scenario.Arms)
+	if !m.st.asRun() || me.RoundsRun == 0 || me.RoundsRun == me.Rounds {
+		return fmt.Sprintf("%d rounds × %d arms", me.Rounds, arms)
+	}
+	return fmt.Sprintf("%d rounds × %d arms run (the schedule's minimum: %d rounds)", me.RoundsRun, arms, me.Rounds)
+}
+
+// cooldowns states, from robust-12 on, the cooldowns slept (each run's
+// cooldown phase, where its phases were timed) and, beside them, the time
+// from a run's end to the next's start, which also holds the quiet gate's
+// hold and decodebench's own work between runs.
+func (m *mdWriter) cooldowns(runs []schema.Run, between []float64) {
+	if len(between) == 0 {
+		return
+	}
+	var slept []float64
+	timed := true
+	for _, run := range runs {
+		if run.Seq <= 1 {
+			continue
+		}
+		if run.Phases == nil {
+			timed = false
+			break
+		}
+		if run.Phases.CooldownS > 0 {
+			slept = append(slept, run.Phases.CooldownS)
+		}
+	}
+	b := stats.Summarize(between)
+	gaps := fmt.Sprintf("from a run's end to the next's start (cooldown, quiet gate and decodebench's own work): %ss to %ss (median %ss)", num(b.Min, 3), num(b.Max, 3), num(b.Median, 3))
+	switch {
+	case !timed:
+		m.p("- Cooldowns were not timed apart; %s.\n", gaps)
+	case len(slept) == 0:
+		m.p("- Cooldowns slept: none; %s.\n", gaps)
+	default:
+		s := stats.Summarize(slept)
+		m.p("- Cooldowns slept: %d, from %ss to %ss (median %ss); %s.\n", len(slept), num(s.Min, 3), num(s.Max, 3), num(s.Median, 3), gaps)
+	}
+}
+
+// runOrder is the arms in the order they ran and the time from the
+// previous run's end to each run's start, every run but the first.
 func runOrder(runs []schema.Run) (arms []string, cooldowns []float64) {
 	for _, run := range runs {
 		arms = append(arms, run.Arm)

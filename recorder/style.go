@@ -54,7 +54,12 @@ func consoleStyle(r *schema.Record) style {
 
 // exact reports whether the record's rule states levels, missing
 // comparisons and the runs a reason counts exactly (robust-11 on).
-func (f style) exact() bool { return f.rule.Statements == analysis.StatementsExact }
+func (f style) exact() bool { return f.rule.Statements >= analysis.StatementsExact }
+
+// asRun reports whether the record's rule states the rounds run, the
+// cooldowns slept and a control's counter expectation as they were
+// (robust-12 on).
+func (f style) asRun() bool { return f.rule.Statements >= analysis.StatementsAsRun }
 
 // level states a level or an alpha: rounded to four decimals, and under
 // the rule's exact statements one below 0.00005 in two significant digits

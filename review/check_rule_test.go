@@ -40,6 +40,7 @@ func TestCheckHoldsTheRuleToItsCommit(t *testing.T) {
 // whose judgement is not passes with a note saying what today's rule
 // finds; the records as written pass.
 func TestCheckHoldsTheRuleToItsWriter(t *testing.T) {
+	today := string(schema.RuleCurrent)
 	for name, c := range map[string]struct {
 		record string
 		rule   schema.Rule
@@ -48,11 +49,11 @@ func TestCheckHoldsTheRuleToItsWriter(t *testing.T) {
 	}{
 		"as written": {"spec-draft-xeon-2026-12-04", schema.RuleRobust5, nil, ""},
 		"as written, noted": {"spec-draft-epyc-2026-12-02", schema.RuleRobust2, nil,
-			"its runs are judged otherwise under today's rule robust-11 than under its own (robust-2): arm draft significantly lower (-3.9%) under robust-11, no significant difference (-3.9%) under robust-2"},
+			"its runs are judged otherwise under today's rule " + today + " than under its own (robust-2): arm draft significantly lower (-3.9%) under " + today + ", no significant difference (-3.9%) under robust-2"},
 		// The reviewer's: "-11.6% slower" read "no significant difference".
 		"down past a budget": {"spec-draft-xeon-2026-12-04", schema.RuleRobust3, []string{
 			"Method: method.rule robust-3 cannot be its writer's: the record holds method.max_time (a budgeted schedule), which decodebench writes from commit 74acb34 on, whose rule is robust-4 or later",
-			"; its runs are judged otherwise under today's rule robust-11 than under its own (robust-3): arm draft significantly lower, not separated from the control's noise (-11.6%) under robust-11, no significant difference (-11.6%) under robust-3"}, ""},
+			"; its runs are judged otherwise under today's rule " + today + " than under its own (robust-3): arm draft significantly lower, not separated from the control's noise (-11.6%) under " + today + ", no significant difference (-11.6%) under robust-3"}, ""},
 		"down past a whole warmup": {"spec-draft-epyc-2026-12-05-3", schema.RuleRobust4, []string{
 			"method.rule robust-4 cannot be its writer's: the record holds a warmup sent whole (runs' requests[].whole), which decodebench writes from commit ade3b05 on"}, ""},
 		"down past a quiet credit": {"spec-draft-epyc-2026-12-05-3", schema.RuleRobust8, []string{
@@ -71,7 +72,7 @@ func TestCheckHoldsTheRuleToItsWriter(t *testing.T) {
 		// A robust-3 record read as robust-2, which its writer's day
 		// allows: the judgement differs from today's, a note.
 		"down, allowed": {"spec-draft-epyc-2026-12-02-2", schema.RuleRobust2, nil,
-			"its runs are judged otherwise under today's rule robust-11 than under its own (robust-2): arm draft no significant difference"},
+			"its runs are judged otherwise under today's rule " + today + " than under its own (robust-2): arm draft no significant difference"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := relabelled(t, c.record, c.rule)

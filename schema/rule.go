@@ -145,8 +145,20 @@ const (
 	// verdicts are robust-10's, campaign for campaign
 	// (analysis.TestRobust11JudgesAsRobust10).
 	RuleRobust11 Rule = "robust-11"
+	// RuleRobust12 is RuleRobust11 whose records state three things as
+	// they ran, where robust-11's records said something else: the
+	// method's first line names the rounds run (robust-11 named the
+	// schedule's minimum, "5 rounds × 3 arms" above "Rounds run: 10"); the
+	// cooldowns slept are the cooldowns (robust-11 stated the time from a
+	// run's end to the next's start under that name, the quiet gate's hold
+	// and decodebench's own work included); and a negative control's
+	// counter expectation is the one it was judged by, the baseline's
+	// where it has none of its own (robust-11 showed none, "—", beside a
+	// reading marked as judged). Its verdicts are robust-11's, campaign
+	// for campaign (analysis.TestRobust12JudgesAsRobust11).
+	RuleRobust12 Rule = "robust-12"
 	// RuleCurrent is the rule new records are written under.
-	RuleCurrent = RuleRobust11
+	RuleCurrent = RuleRobust12
 )
 
 // RobustMinRuns is the fewest finished runs the baseline and each arm
