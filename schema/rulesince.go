@@ -103,4 +103,5 @@ var ruleSince = []struct {
 	{RuleRobust9, "834e460", time.Date(2026, 12, 5, 4, 27, 16, 0, time.UTC)},
 	{RuleRobust10, "295ebe3", time.Date(2026, 12, 5, 8, 38, 44, 0, time.UTC)},
 	{RuleRobust11, "f9b6496", time.Date(2026, 12, 5, 20, 15, 40, 0, time.UTC)},
+	{RuleRobust12, "d41c584", time.Date(2026, 12, 6, 3, 41, 39, 0, time.UTC)},
 }
