@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/decodebench/decodebench/internal/workers"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -29,6 +30,14 @@ type auditResult struct {
 	fixedCoverage, seqCoverage     float64
 	mde, powerAtMDE, coverageAtMDE float64
 	seqRounds                      float64
+	// fixedRun and seqRun are, for a model whose effect depends on the
+	// rounds run (hostModel.over), the A/A campaigns that claim a change
+	// whose interval leaves out the test arm's true effect over the rounds
+	// the campaign ran; NaN for other models (their false claims).
+	fixedRun, seqRun float64
+	// fixedRunCov and seqRunCov are the A/A campaigns whose interval holds
+	// that effect over the rounds run.
+	fixedRunCov, seqRunCov float64
 }
 
 func audit(t testing.TB, m *hostModel, rule schema.Rule, campaigns int, seed uint64) auditResult {
@@ -44,7 +53,11 @@ func audit(t testing.TB, m *hostModel, rule schema.Rule, campaigns int, seed uin
 	null := runParallel(t, spec(fixed, 1), campaigns, 1, seed)
 	sNull := runParallel(t, spec(seq, 1), campaigns, 1, seed+2)
 	res := auditResult{model: m.name, fixedClaims: null.claims, seqClaims: sNull.claims, fixedCoverage: null.covered, seqCoverage: sNull.covered,
-		mde: median(null.mde), powerAtMDE: math.NaN(), coverageAtMDE: math.NaN(), seqRounds: sNull.rounds}
+		mde: median(null.mde), powerAtMDE: math.NaN(), coverageAtMDE: math.NaN(), seqRounds: sNull.rounds, fixedRun: math.NaN(), seqRun: math.NaN()}
+	if m.over != nil {
+		res.fixedRun, res.fixedRunCov = claimsOverRun(t, spec(fixed, 1), campaigns, seed)
+		res.seqRun, res.seqRunCov = claimsOverRun(t, spec(seq, 1), campaigns, seed+2)
+	}
 	if !math.IsInf(res.mde, 1) { // most campaigns state an MDE
 		at := runParallel(t, spec(fixed, 1+res.mde), campaigns, 1+res.mde, seed+1)
 		res.powerAtMDE, res.coverageAtMDE = at.right, at.covered
@@ -52,12 +65,47 @@ func audit(t testing.TB, m *hostModel, rule schema.Rule, campaigns int, seed uin
 	return res
 }
 
+// claimsOverRun is the share of A/A campaigns (the seeds runParallel
+// gives them) that claim a change of the test arm whose interval leaves
+// out its true effect over the rounds the campaign ran (hostModel.over),
+// and the share whose interval holds it.
+func claimsOverRun(t testing.TB, spec campaignSpec, campaigns int, seed uint64) (claims, coverage float64) {
+	planned := spec.policy.Schedule.Rounds.Max // simInput draws this many rounds
+	arms := len(spec.policy.Arms)
+	claimed, covered := make([]bool, campaigns), make([]bool, campaigns)
+	workers.ForEach(campaigns, func(i int) {
+		a := simulate(t, spec, seed*100000+uint64(i))
+		rounds := planned
+		if q := a.Sequential; q != nil && len(q.Looks) > 0 {
+			rounds = q.Looks[len(q.Looks)-1]
+		}
+		meanPos := float64(rounds*arms-1) / 2 / float64(planned*arms)
+		o := outcomeOf(a, spec.model.over(meanPos))
+		claimed[i], covered[i] = o.claim && !o.covered, o.covered
+	})
+	share := func(bs []bool) float64 {
+		n := 0
+		for _, b := range bs {
+			if b {
+				n++
+			}
+		}
+		return float64(n) / float64(campaigns)
+	}
+	return share(claimed), share(covered)
+}
+
 func auditTable(rule schema.Rule, campaigns int, res []auditResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "rule %q, %d campaigns a cell\n", rule, campaigns)
 	b.WriteString("| host model | false claims fixed / sequential | coverage fixed / sequential (at MDE) | stated MDE → power at it | mean rounds (sequential, A/A) |\n|---|---|---|---|---|\n")
 	for _, r := range res {
-		fmt.Fprintf(&b, "| %s | %.1f%% / %.1f%% | %.1f%% / %.1f%% (%.1f%%) | %s | %.1f |\n", r.model, 100*r.fixedClaims, 100*r.seqClaims,
+		claims := fmt.Sprintf("%.1f%% / %.1f%%", 100*r.fixedClaims, 100*r.seqClaims)
+		if !math.IsNaN(r.seqRun) {
+			claims += fmt.Sprintf(" (against its effect over the rounds run: %.1f%% / %.1f%%, intervals holding it %.1f%% / %.1f%%)",
+				100*r.fixedRun, 100*r.seqRun, 100*r.fixedRunCov, 100*r.seqRunCov)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %.1f%% / %.1f%% (%.1f%%) | %s | %.1f |\n", r.model, claims,
 			100*r.fixedCoverage, 100*r.seqCoverage, 100*r.coverageAtMDE, mdeCell(r.mde, r.powerAtMDE), r.seqRounds)
 	}
 	return b.String()

@@ -19,6 +19,12 @@ type hostModel struct {
 	h host
 	// draw returns a run's value; nil draws h's log-normal noise.
 	draw func(rng *rand.Rand, arm string, center, pos float64, st *drawState) float64
+	// over, where set, is the test arm's true ratio to the baseline over
+	// the runs a campaign ran, given their mean place in the campaign (0
+	// to 1): the effect of an arm that changes during the campaign depends
+	// on the rounds run, so a sequential campaign that stops early measures
+	// another effect than the whole schedule's.
+	over func(meanPos float64) float64
 }
 
 // drawState is what a model carries from run to run of a campaign.
@@ -72,7 +78,8 @@ var auditModels = []hostModel{
 				v *= math.Exp(-0.06 * (pos - 0.5))
 			}
 			return v
-		}},
+		},
+		over: func(meanPos float64) float64 { return math.Exp(-0.06 * (meanPos - 0.5)) }},
 	{name: "the host steps mid-campaign (every arm 5% slower from a random run on)", h: host{drift: 0.01},
 		draw: func(rng *rand.Rand, arm string, center, pos float64, st *drawState) float64 {
 			if !st.started {
