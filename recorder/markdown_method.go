@@ -37,7 +37,7 @@ func (m *mdWriter) method(r *schema.Record) {
 	ran, cool := runOrder(r.Runs)
 	m.p("- Order run: %s.\n", orderString(ran))
 	if m.st.asRun() {
-		m.cooldowns(r.Runs, cool)
+		m.cooldowns(r.Runs)
 	} else if len(cool) > 0 {
 		s := stats.Summarize(cool)
 		m.p("- Cooldowns slept: %d, from %ss to %ss (median %ss).\n", len(cool), num(s.Min, 3), num(s.Max, 3), num(s.Median, 3))
@@ -86,36 +86,66 @@ func (m *mdWriter) method(r *schema.Record) {
 
 // roundsLine is the method's rounds × arms: under the rules before
 // robust-12 the schedule's minimum, whatever ran; from robust-12 on the
-// rounds run, with the schedule's minimum where they differ.
+// rounds that hold a run (the last in part where not every arm ran in
+// it), with the schedule's minimum and the rounds planned when it stopped
+// where they differ.
 func (m *mdWriter) roundsLine(r *schema.Record) string {
 	me, arms := r.Method, len(r.Scenario.Arms)
-	if !m.st.asRun() || me.RoundsRun == 0 || me.RoundsRun == me.Rounds {
+	if !m.st.asRun() {
 		return fmt.Sprintf("%d rounds × %d arms", me.Rounds, arms)
 	}
-	return fmt.Sprintf("%d rounds × %d arms run (the schedule's minimum: %d rounds)", me.RoundsRun, arms, me.Rounds)
+	ran, in := 0, map[string]bool{}
+	for _, run := range r.Runs {
+		if run.Round > ran {
+			ran, in = run.Round, map[string]bool{}
+		}
+		if run.Round == ran {
+			in[run.Arm] = true
+		}
+	}
+	partial := ran > 0 && len(in) < arms
+	if ran == me.Rounds && !partial {
+		return fmt.Sprintf("%d rounds × %d arms", me.Rounds, arms)
+	}
+	line := fmt.Sprintf("%d rounds × %d arms run", ran, arms)
+	if partial {
+		line += ", the last in part"
+	}
+	var notes []string
+	if ran != me.Rounds {
+		notes = append(notes, fmt.Sprintf("the schedule's minimum: %d rounds", me.Rounds))
+	}
+	if me.RoundsRun > 0 && me.RoundsRun != ran {
+		notes = append(notes, fmt.Sprintf("%d planned when it stopped", me.RoundsRun))
+	}
+	if len(notes) > 0 {
+		line += " (" + strings.Join(notes, "; ") + ")"
+	}
+	return line
 }
 
 // cooldowns states, from robust-12 on, the cooldowns slept (each run's
 // cooldown phase, where its phases were timed) and, beside them, the time
 // from a run's end to the next's start, which also holds the quiet gate's
-// hold and decodebench's own work between runs.
-func (m *mdWriter) cooldowns(runs []schema.Run, between []float64) {
-	if len(between) == 0 {
-		return
-	}
-	var slept []float64
+// hold and decodebench's own work between runs. A run that follows no
+// run's end in its decodebench process (the campaign's first, the first
+// after a resume: its time since is 0) counts in neither.
+func (m *mdWriter) cooldowns(runs []schema.Run) {
+	var slept, between []float64
 	timed := true
 	for _, run := range runs {
-		if run.Seq <= 1 {
+		if run.CooldownS <= 0 {
 			continue
 		}
+		between = append(between, run.CooldownS)
 		if run.Phases == nil {
 			timed = false
-			break
-		}
-		if run.Phases.CooldownS > 0 {
+		} else if run.Phases.CooldownS > 0 {
 			slept = append(slept, run.Phases.CooldownS)
 		}
+	}
+	if len(between) == 0 {
+		return
 	}
 	b := stats.Summarize(between)
 	gaps := fmt.Sprintf("from a run's end to the next's start (cooldown, quiet gate and decodebench's own work): %ss to %ss (median %ss)", num(b.Min, 3), num(b.Max, 3), num(b.Median, 3))

@@ -41,13 +41,13 @@ var runColumns = []column[runRow]{
 
 // rawColumns are the raw table's columns: fixed ones, then the engine's
 // facts and the host's readings where some run has them, then the status.
-func rawColumns(counters []schema.CounterSpec) []column[runRow] {
+func rawColumns(counters []schema.CounterSpec, asRun bool) []column[runRow] {
 	metric := func(head, name string) column[runRow] {
 		return right(head, func(r runRow) string { return metricCell(r.Metrics, name) })
 	}
 	cols := append(slices.Clone(runColumns),
 		left("Start (UTC)", func(r runRow) string { return r.Start.UTC().Format("15:04:05.000") }),
-		right("Cooldown before", cooldownCell),
+		cooldownColumn(asRun),
 		metric("decode tok/s", schema.DecodeTokS),
 		metric("e2e tok/s", schema.E2ETokS),
 		metric("TTFT ms", schema.TTFTms),
@@ -70,7 +70,7 @@ func (m *mdWriter) raw(r *schema.Record) {
 	if m.fold {
 		table(m, rawColumnsNarrow(), runRows(r))
 	} else {
-		table(m, rawColumns(r.Counters), runRows(r))
+		table(m, rawColumns(r.Counters, m.st.asRun()), runRows(r))
 	}
 	m.ln("")
 	for _, run := range r.Runs {
@@ -80,6 +80,24 @@ func (m *mdWriter) raw(r *schema.Record) {
 		m.p("Run %d (%s) failed; engine log %s:\n\n%s\n", run.Seq, code(run.Arm), code(r.DataDir+"/"+run.Log), block(run.Error))
 	}
 	m.p("Raw data: [%s](%s) (one JSON object per run, with generated text), the scenario as run, and one engine log per run under %s.\n\n", code(r.DataDir+"/runs.jsonl"), linkPath(r.DataDir+"/runs.jsonl"), code(r.DataDir+"/logs/"))
+}
+
+// cooldownColumn is the time before each run: under the rules before
+// robust-12 "Cooldown before", which was the time since the last run's end
+// (the quiet gate's hold and decodebench's own work in it); from
+// robust-12 on named as what it is, and left out ("—") for the first run
+// a decodebench process ran (the campaign's first, or the first after a
+// resume), which follows no run's end.
+func cooldownColumn(asRun bool) column[runRow] {
+	if !asRun {
+		return right("Cooldown before", cooldownCell)
+	}
+	return right("Since the last run's end", func(r runRow) string {
+		if r.CooldownS == 0 {
+			return "—"
+		}
+		return num(r.CooldownS, 3) + "s"
+	})
 }
 
 func cooldownCell(r runRow) string {
