@@ -47,8 +47,9 @@ type CommandResult struct {
 	// Stdout is everything the command wrote to standard output, up to
 	// maxStdout bytes.
 	Stdout []byte
-	// Lines are its stdout and stderr lines in the order they arrived,
-	// unredacted: what counters and metric patterns read.
+	// Lines are its stdout and stderr lines in the order they ended (each
+	// stream's lines whole, Log.Stdout), unredacted: what counters and
+	// metric patterns read.
 	Lines []string
 	Wall  time.Duration
 	// CPU is the CPU time (user and system) the command used, with the

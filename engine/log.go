@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/decodebench/decodebench/internal/safefs"
 )
@@ -201,15 +202,31 @@ func (l *Log) writeLocked(p []byte, partial *[]byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		l.addLine(string(bytes.TrimRight(data[:i], "\r")))
+		l.addLine(string(l.splitLong(bytes.TrimRight(data[:i], "\r"))))
 		data = data[i+1:]
 	}
-	for len(data) > MaxLogLine {
-		l.addLine(string(data[:MaxLogLine]))
-		data = data[MaxLogLine:]
-	}
+	data = l.splitLong(data)
 	*partial = append((*partial)[:0], data...)
 	return len(p), nil
+}
+
+// splitLong adds the pieces of b beyond MaxLogLine as lines of their
+// own, each cut where a character starts (a character cut in two would
+// read as two replacement characters), and returns the rest: a line
+// complete in one write is bounded as one that came in pieces.
+func (l *Log) splitLong(b []byte) []byte {
+	for len(b) > MaxLogLine {
+		cut := MaxLogLine
+		for c := cut; c > MaxLogLine-utf8.UTFMax; c-- {
+			if utf8.RuneStart(b[c]) {
+				cut = c
+				break
+			}
+		}
+		l.addLine(string(b[:cut]))
+		b = b[cut:]
+	}
+	return b
 }
 
 // addLine takes one complete engine line: the window keeps it as written,

@@ -4,9 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // A 500 MB stdout flood inside a window gave a 501 MB log and minutes of
@@ -134,4 +136,49 @@ func TestSpoolBacklogBoundedInWindow(t *testing.T) {
 	if w := l.Window(); !w.Flood() || w.Bytes < MaxSpoolBacklog {
 		t.Errorf("window %+v is not the flood it was", w)
 	}
+}
+
+// A line longer than MaxLogLine is split whether its newline comes in the
+// write that passes the bound or later, and never inside a character:
+// every window line is at most MaxLogLine and valid UTF-8, and the pieces
+// joined are the line (a complete line of 1 MiB and a little was kept
+// whole, and MeasuredWindow then refused the run's window).
+func TestLogSplitsEveryLongLineAtACharacter(t *testing.T) {
+	l, err := NewLog(filepath.Join(t.TempDir(), "e.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.BeginWindow()
+	long := strings.Repeat("é", MaxLogLine/2+5000) // two bytes a character, the bound falls inside none or one
+	odd := "x" + long                              // the bound falls inside a character
+	l.Write([]byte(long + "\n" + odd + "\n"))
+	l.Write([]byte(odd[:MaxLogLine-10]))
+	l.Write([]byte(odd[MaxLogLine-10:] + "\n"))
+	lines := l.EndWindow(0, 0)
+	var joined []string
+	cur := ""
+	for _, s := range lines {
+		if strings.HasPrefix(s, MarkerPrefix) {
+			continue
+		}
+		if len(s) > MaxLogLine || !utf8.ValidString(s) {
+			t.Errorf("a window line of %d bytes, valid UTF-8 %v", len(s), utf8.ValidString(s))
+		}
+		cur += s
+		if len(s) < MaxLogLine-utf8.UTFMax {
+			joined, cur = append(joined, cur), ""
+		}
+	}
+	if want := []string{long, odd, odd}; !slices.Equal(joined, want) {
+		t.Errorf("%d lines joined back, of %v bytes; want 3 of %d, %d, %d", len(joined), lens(joined), len(long), len(odd), len(odd))
+	}
+	l.Close()
+}
+
+func lens(ss []string) []int {
+	var n []int
+	for _, s := range ss {
+		n = append(n, len(s))
+	}
+	return n
 }

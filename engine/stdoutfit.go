@@ -3,10 +3,11 @@ package engine
 // StdoutFits reports whether out, a command engine's stored output, can be
 // part of the standard output that the window's lines (its log file's, as
 // MeasuredWindow reads them) interleave with standard error. The log takes
-// both streams line by line as they arrive, so a line of the file is a
-// piece of standard output followed by the start of a write to standard
-// error running to the line's end (a write of whole lines, as a log
-// writes), or standard output to its newline; invalid UTF-8 in the file
+// each stream a line at a time since 2026-12-06 (Log.Stdout); an older log
+// took both as they arrived, so a line of its file is a piece of standard
+// output followed by the start of a write to standard error running to
+// the line's end (a write of whole lines, as a log writes), or standard
+// output to its newline. Both fit here; invalid UTF-8 in the file
 // is read as ValidUTF8 replaces it. A text whose characters the window
 // holds in another order, or not at all, does not fit: one run's output
 // written over another's is told from the log. A text that is a piece of
