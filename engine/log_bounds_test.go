@@ -182,3 +182,30 @@ func lens(ss []string) []int {
 	}
 	return n
 }
+
+// A long line is cut after a space near the bound where it has one, so a
+// secret that straddles the bound stays on one line, masked in the file.
+func TestLogSplitKeepsAWordWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "e.log")
+	l, err := NewLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := "hf_" + strings.Repeat("Wq4", 11) + "z"
+	l.redact = func(s string) string { return strings.ReplaceAll(s, secret, "[redacted]") }
+	words := strings.Repeat("word ", (MaxLogLine-20)/5)
+	l.Write([]byte(words + secret + " tail\n"))
+	l.Close()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "Wq4") || !strings.Contains(string(b), "[redacted] tail") {
+		t.Errorf("the secret across the bound is not masked whole: %q", b[len(b)-200:])
+	}
+	for _, s := range strings.Split(string(b), "\n") {
+		if len(s) > MaxLogLine {
+			t.Errorf("a line of %d bytes", len(s))
+		}
+	}
+}

@@ -70,16 +70,24 @@ func (l *Log) writeLocked(p []byte, partial *[]byte) (int, error) {
 }
 
 // splitLong adds the pieces of b beyond MaxLogLine as lines of their
-// own, each cut where a character starts (a character cut in two would
-// read as two replacement characters), and returns the rest: a line
-// complete in one write is bounded as one that came in pieces.
+// own and returns the rest: a line complete in one write is bounded as
+// one that came in pieces. Each cut falls after the last space or tab of
+// the piece's final splitSeek bytes, where it has one, so that a word (a
+// token or a key the mask hides whole, which a cut through would leave
+// in two unmasked halves) stays on one line; else where a character
+// starts (a character cut in two would read as two replacement
+// characters).
 func (l *Log) splitLong(b []byte) []byte {
 	for len(b) > MaxLogLine {
 		cut := MaxLogLine
-		for c := cut; c > MaxLogLine-utf8.UTFMax; c-- {
-			if utf8.RuneStart(b[c]) {
-				cut = c
-				break
+		if i := bytes.LastIndexAny(b[MaxLogLine-splitSeek:MaxLogLine], " \t"); i >= 0 {
+			cut = MaxLogLine - splitSeek + i + 1
+		} else {
+			for c := cut; c > MaxLogLine-utf8.UTFMax; c-- {
+				if utf8.RuneStart(b[c]) {
+					cut = c
+					break
+				}
 			}
 		}
 		l.addLine(string(b[:cut]))
@@ -87,3 +95,7 @@ func (l *Log) splitLong(b []byte) []byte {
 	}
 	return b
 }
+
+// splitSeek is how far back from MaxLogLine a long line's cut looks for
+// a space.
+const splitSeek = 4096
