@@ -117,6 +117,14 @@ func TestControlArmCampaign(t *testing.T) {
 	if res.record.Method.Rule != schema.RuleCurrent {
 		t.Errorf("record rule %q, want %q", res.record.Method.Rule, schema.RuleCurrent)
 	}
+	// The control, which has no counter expectation of its own, is judged
+	// by the baseline's, and the record says so (robust-12; "—" before),
+	// beside its readings marked as judged.
+	for _, want := range []string{"expects `classic` == 0, `control` == 0 (the baseline's), `draft` &gt; 0.", "| `control` | == 0 (the baseline's) |", "- 5 rounds × 3 arms, order"} {
+		if !strings.Contains(res.md, want) {
+			t.Errorf("record lacks %q", want)
+		}
+	}
 	for _, h := range []string{"![timeline](", "![distributions](", "On `decode_tok_s` (ratio intervals round by round"} {
 		if !strings.Contains(res.md, h) {
 			t.Errorf("record lacks %q", h)
@@ -158,5 +166,12 @@ func TestAdaptiveRounds(t *testing.T) {
 	}
 	if !strings.Contains(res.stderr, "adaptive rounds: widest ratio interval") {
 		t.Error("progress does not say why a round was added")
+	}
+	// The method names the rounds run, not the schedule's minimum alone
+	// (robust-12), and the cooldowns apart from the time between runs.
+	for _, want := range []string{"- 4 rounds × 2 arms run (the schedule's minimum: 3 rounds), order", "- Cooldowns slept: ", "from a run's end to the next's start"} {
+		if !strings.Contains(res.md, want) {
+			t.Errorf("record lacks %q", want)
+		}
 	}
 }
