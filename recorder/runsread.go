@@ -76,7 +76,7 @@ func eachRun(r io.Reader, name string, chunk int, exact bool, each func(schema.R
 	br := bufio.NewReaderSize(r, 64<<10)
 	var buf []byte
 	var plain plainRuns
-	lr := lineReader{name: name, exact: exact}
+	lr := lineReader{name: name, exact: exact, limits: &runLimits{name: name}}
 	for {
 		buf = buf[:0]
 		err = nil
@@ -91,6 +91,9 @@ func eachRun(r io.Reader, name string, chunk int, exact bool, each func(schema.R
 			for i, run := range runs {
 				var line []byte
 				line, rest, _ = bytes.Cut(rest, []byte{'\n'})
+				if err := lr.limits.check(lr.line+i+1, len(line), &run); err != nil {
+					return byLine, err
+				}
 				if exact {
 					if err := readsAlike(line, &run); err != nil {
 						return byLine, fmt.Errorf("%s:%d: %v", name, lr.line+i+1, err)
@@ -123,6 +126,7 @@ type lineReader struct {
 	line    int
 	pending error // the last line's error: returned when another follows
 	exact   bool  // each decoded line must read alike (readsAlike)
+	limits  *runLimits
 }
 
 // lines decodes each line of b: every line ended by "\n", and the last
@@ -143,6 +147,9 @@ func (lr *lineReader) lines(b []byte, each func(schema.Run) error) error {
 		if err := dec.Decode(&run); err != nil {
 			lr.pending = fmt.Errorf("%s:%d: %v", lr.name, lr.line, err)
 			continue
+		}
+		if err := lr.limits.check(lr.line, len(l), &run); err != nil {
+			return err
 		}
 		if lr.exact {
 			if err := readsAlike(l, &run); err != nil {

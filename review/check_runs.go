@@ -15,8 +15,8 @@ import (
 )
 
 // readRuns reads the data folder's runs.jsonl for check, within the
-// process's budget (runsBudget: the file, the record's own recordBytes
-// and runCost a line; release gives the share back once the runs are let
+// process's budget (runsBudget: runsShare of the file, and the record's
+// own recordBytes; release gives the share back once the runs are let
 // go). The file is streamed (recorder.EachRun), never held whole; its
 // sha256 is taken as it is read and must be the one the record names
 // (checkFiles hashed a file that may have been replaced since); each
@@ -41,7 +41,7 @@ func readRuns(d *safefs.Dir, rec *schema.Record, recordBytes int64) (runs []sche
 		return nil, release, &Problem{"Raw runs", termsafe.String(err.Error())}
 	}
 	lines = min(lines+1, recorder.MaxRunCount)
-	release = runsBudget.take(recordBytes + st.Size() + int64(lines)*runCost)
+	release = runsBudget.take(recordBytes + runsShare(st.Size(), lines))
 	runs = make([]schema.Run, 0, lines)
 	h := sha256.New()
 	in := io.LimitReader(f, safefs.MaxRuns+1)
@@ -107,10 +107,14 @@ func (t texts) keep(s *string) string {
 	return sum
 }
 
-// runCost is what a run costs check's memory besides its texts (the run
-// and the analysis' copy of it), counted in the budget for each line of
-// runs.jsonl: a file of tiny lines costs far more than its bytes.
-const runCost = 4 << 10
+// runsShare is what check takes of the budget for a runs.jsonl of size
+// bytes and lines lines: what its runs may hold as they are read
+// (recorder.MemoryPerByte a byte, recorder.RunOverhead a line: a file of
+// tiny lines, or of small map entries, holds far more than its bytes),
+// which also covers the analysis' copy of each run.
+func runsShare(size int64, lines int) int64 {
+	return recorder.MemoryPerByte*size + int64(lines)*recorder.RunOverhead
+}
 
 // lineCount counts the lines of f (its newlines, within the cap of
 // runs.jsonl) and rewinds it.

@@ -9,7 +9,7 @@ import (
 
 // heldRuns reads a record's runs whole, texts and all, as recorder.Load
 // does, within the process's runs budget as check reads them (runsBudget:
-// runs.jsonl's size and runCost a line), each distinct text kept once
+// runsShare), each distinct text kept once
 // (texts): for what must read the runs' outputs outside check. release
 // gives the share back once the runs are let go.
 func heldRuns(path string) (runs []schema.Run, release func(), err error) {
@@ -24,7 +24,7 @@ func heldRuns(path string) (runs []schema.Run, release func(), err error) {
 			return nil, err
 		}
 		lines = min(lines+1, recorder.MaxRunCount)
-		release = runsBudget.take(st.Size() + int64(lines)*runCost)
+		release = runsBudget.take(runsShare(st.Size(), lines))
 		runs = make([]schema.Run, 0, lines)
 		kept := texts{}
 		keep := recorder.AppendRun(&runs, path+": "+recorder.RunsFile)

@@ -1,0 +1,150 @@
+package recorder
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+// MemoryPerByte and RunOverhead bound what a run read from runs.jsonl
+// may hold in memory (RunCost): MemoryPerByte times its line and
+// RunOverhead. A reader's budget (review's runsBudget) counts the file
+// at MemoryPerByte and RunOverhead a line. Four is a run of token ids of
+// one digit (`1,`, 8 bytes held for 2 read); a run decodebench writes
+// holds at most 2.2 times its line (the committed records), a line of
+// small map entries or empty objects (`"a":1,`, `{},`) 10 to 50 times.
+const (
+	MemoryPerByte = 4
+	RunOverhead   = 4 << 10
+)
+
+// MaxMetricNames bounds the distinct names of a runs.jsonl's metrics,
+// engine timings and counters (in its runs, their requests and streams):
+// the analysis compares every metric, so a file of runs that each name
+// thousands made check take minutes (a 174 MB file, 80,000 names: 163 s,
+// 1.0 GB). A campaign's runs name about thirty; a scenario's own bounds
+// keep them far below this.
+const MaxMetricNames = 1024
+
+// RunCost is about what run r holds in memory, in bytes: its struct and,
+// through its pointers, slices and maps, everything they reach (a map
+// at twice its entries' slots, eight at least, for the table's slack and
+// control bytes; a slice of numbers at its length, the decoder's spare
+// room being its own).
+func RunCost(r *schema.Run) int64 {
+	return int64(reflect.TypeFor[schema.Run]().Size()) + reachable(reflect.ValueOf(r).Elem())
+}
+
+// reachable is what v reaches beyond its own size.
+func reachable(v reflect.Value) int64 {
+	var n int64
+	switch v.Kind() {
+	case reflect.String:
+		n = int64(v.Len())
+	case reflect.Pointer:
+		if !v.IsNil() {
+			n = int64(v.Type().Elem().Size()) + reachable(v.Elem())
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			n += reachable(v.Field(i))
+		}
+	case reflect.Slice:
+		if flat(v.Type().Elem()) {
+			n = int64(v.Len()) * int64(v.Type().Elem().Size())
+			break
+		}
+		n = int64(v.Cap()) * int64(v.Type().Elem().Size())
+		for i := range v.Len() {
+			n += reachable(v.Index(i))
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			break
+		}
+		// A table of at least a group of eight slots, at most half
+		// full, and a control byte a slot.
+		slots := int64(max(8, 2*v.Len()))
+		n = 48 + slots*int64(v.Type().Key().Size()+v.Type().Elem().Size()+1)
+		for it := v.MapRange(); it.Next(); {
+			n += reachable(it.Key()) + reachable(it.Value())
+		}
+	}
+	return n
+}
+
+// flat: a value of kind k reaches nothing beyond its own size.
+func flat(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+// runLimits refuses, as a runs.jsonl is read, a run that holds more than
+// MemoryPerByte times its line and RunOverhead in memory, and a file
+// whose runs name more than MaxMetricNames metrics.
+type runLimits struct {
+	name  string
+	names map[string]struct{}
+}
+
+// check judges the run of line (1-based) of the given bytes.
+func (l *runLimits) check(line, bytes int, r *schema.Run) error {
+	if c, most := RunCost(r), MemoryPerByte*int64(bytes)+RunOverhead; c > most {
+		return fmt.Errorf("%s:%d: the run holds about %d bytes in memory for its %d-byte line, more than %d times its line and %d (a run decodebench writes holds about twice its line at most): refused",
+			l.name, line, c, bytes, MemoryPerByte, RunOverhead)
+	}
+	if l.names == nil {
+		l.names = map[string]struct{}{}
+	}
+	add := func(m ...map[string]float64) error {
+		for _, mm := range m {
+			for k := range mm {
+				if err := l.add(line, k); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	counters := func(m map[string]schema.CounterReading) error {
+		for k := range m {
+			if err := l.add(line, k); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := add(r.Metrics, r.EngineTimings); err != nil {
+		return err
+	}
+	if err := counters(r.Counters); err != nil {
+		return err
+	}
+	for _, q := range r.Requests {
+		if err := add(q.Metrics, q.EngineTimings); err != nil {
+			return err
+		}
+	}
+	for _, s := range r.Streams {
+		if err := counters(s.Counters); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *runLimits) add(line int, name string) error {
+	if _, ok := l.names[name]; ok {
+		return nil
+	}
+	if len(l.names) >= MaxMetricNames {
+		return fmt.Errorf("%s:%d: its runs name more than %d distinct metrics, engine timings and counters, the most decodebench reads (a campaign's name about thirty): refused", l.name, line, MaxMetricNames)
+	}
+	l.names[name] = struct{}{}
+	return nil
+}

@@ -1,0 +1,156 @@
+package recorder
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+// denseLine is a run line whose metrics are n small entries, each its
+// own name unless names is smaller (then they repeat across lines).
+func denseLine(seq, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"seq":%d,"round":1,"arm":"a","start":"2026-12-06T00:00:00Z","seconds":0,"cooldown_s":0,"metrics":{`, seq)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"m%d":1`, i)
+	}
+	b.WriteString("}}\n")
+	return b.String()
+}
+
+// A run whose line decodes to far more memory than its bytes (small map
+// entries, empty objects) is refused as it is read, by every reader
+// (EachRun and EachRunExact alike), naming its line; a run of token ids
+// of one digit, the densest a campaign writes, is read.
+func TestRunLimitsRefuseDenseRuns(t *testing.T) {
+	empties := `{"seq":2,"round":1,"arm":"a","start":"2026-12-06T00:00:00Z","seconds":0,"cooldown_s":0,"requests":[` + strings.TrimSuffix(strings.Repeat(`{},`, 20000), ",") + "]}\n"
+	ids := make([]string, 100000)
+	for i := range ids {
+		ids[i] = fmt.Sprint(i % 10)
+	}
+	tokens := `{"seq":1,"round":1,"arm":"a","start":"2026-12-06T00:00:00Z","seconds":0,"cooldown_s":0,"token_ids":[` + strings.Join(ids, ",") + "]}\n"
+	cases := []struct {
+		name, file, want string
+	}{
+		{"small metrics", `{"seq":1,"round":1,"arm":"a","start":"2026-12-06T00:00:00Z","seconds":0,"cooldown_s":0}` + "\n" + denseLine(2, 900), "runs.jsonl:2: the run holds about"},
+		{"empty requests", `{"seq":1,"round":1,"arm":"a","start":"2026-12-06T00:00:00Z","seconds":0,"cooldown_s":0}` + "\n" + empties, "runs.jsonl:2: the run holds about"},
+		{"one-digit token ids", tokens, ""},
+	}
+	for _, c := range cases {
+		for _, exact := range []bool{false, true} {
+			var runs []schema.Run
+			read := EachRun
+			if exact {
+				read = EachRunExact
+			}
+			err := read(strings.NewReader(c.file), RunsFile, AppendRun(&runs, RunsFile))
+			switch {
+			case c.want == "" && err != nil:
+				t.Errorf("%s (exact %v): %v", c.name, exact, err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Errorf("%s (exact %v): %v, want %q", c.name, exact, err, c.want)
+			}
+		}
+		// Line by line too (a chunk not laid out as decodebench writes).
+		var runs []schema.Run
+		err := EachRun(strings.NewReader(strings.ReplaceAll(c.file, "\n", "\r\n")), RunsFile, AppendRun(&runs, RunsFile))
+		if c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) || c.want == "" && err != nil {
+			t.Errorf("%s (line by line): %v", c.name, err)
+		}
+	}
+}
+
+// A runs.jsonl whose runs name more than MaxMetricNames distinct metrics,
+// engine timings and counters is refused at the line that passes it,
+// however few each run names; names repeated over runs count once.
+func TestRunLimitsBoundMetricNames(t *testing.T) {
+	var b strings.Builder
+	for i := range MaxMetricNames + 10 {
+		fmt.Fprintf(&b, `{"seq":%d,"round":1,"arm":"a","metrics":{"x%d":1,"wall_s":2},"engine_timings":{"t":1}}`+"\n", i+1, i)
+	}
+	var runs []schema.Run
+	err := EachRun(strings.NewReader(b.String()), RunsFile, AppendRun(&runs, RunsFile))
+	want := fmt.Sprintf("runs.jsonl:%d: its runs name more than %d distinct", MaxMetricNames-1, MaxMetricNames)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("%v, want %q", err, want)
+	}
+	runs = nil
+	b.Reset()
+	for i := range 3 * MaxMetricNames {
+		fmt.Fprintf(&b, `{"seq":%d,"round":1,"arm":"a","metrics":{"x%d":1}}`+"\n", i+1, i%10)
+	}
+	if err := EachRun(strings.NewReader(b.String()), RunsFile, AppendRun(&runs, RunsFile)); err != nil || len(runs) != 3*MaxMetricNames {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+}
+
+// RunCost is what a decoded run holds: not under half of the heap a run
+// of dense metrics really takes (else the bound would let a crafted file
+// hold more than its budget), nor over three times it.
+func TestRunCostMeetsTheHeap(t *testing.T) {
+	for _, line := range []string{denseLine(1, 4000), `{"seq":1,"arm":"a","requests":[` + strings.TrimSuffix(strings.Repeat(`{"metrics":{"a":1}},`, 4000), ",") + "]}\n"} {
+		const n = 20
+		runs := make([]schema.Run, 0, n)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for range n {
+			var r schema.Run
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, r)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		heap := float64(after.HeapAlloc-before.HeapAlloc) / n
+		cost := float64(RunCost(&runs[0]))
+		if cost < heap/2 || cost > 3*heap {
+			t.Errorf("RunCost %.0f bytes, the heap %.0f a run (line %d bytes)", cost, heap, len(line))
+		}
+		t.Logf("RunCost %.0f bytes, heap %.0f a run, line %d bytes", cost, heap, len(line))
+		runtime.KeepAlive(runs)
+	}
+}
+
+// Every committed record's runs are read within the bounds, at half of
+// them at most.
+func TestCommittedRunsWithinBounds(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "docs", "benchmark_results", "data", "*", RunsFile))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no committed runs: %v", err)
+	}
+	worst, share := 0.0, 0.0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := bytes.Split(bytes.TrimSuffix(data, []byte{'\n'}), []byte{'\n'})
+		i := 0
+		err = EachRun(bytes.NewReader(data), f, func(r schema.Run) error {
+			c, l := float64(RunCost(&r)), float64(len(lines[i]))
+			worst = max(worst, c/l)
+			share = max(share, c/(MemoryPerByte*l+RunOverhead))
+			i++
+			return nil
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if share > 0.5 {
+		t.Errorf("a committed run holds %.0f%% of what the bound lets it", 100*share)
+	}
+	t.Logf("the densest committed run holds %.2f times its line; the fullest %.0f%% of its bound", worst, 100*share)
+}
