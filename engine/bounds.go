@@ -42,6 +42,11 @@ const (
 	// one-sample families within the byte bound took 3.7 GB. llama-server's
 	// page has a few dozen lines, vLLM's a few hundred.
 	MaxMetricsLines = 50_000
+	// MaxTimings bounds the fields of a reply's timings object a run keeps
+	// (the first by name): llama-server's has about a dozen, and a record
+	// whose runs name more than recorder.MaxMetricNames metrics, timings
+	// and counters is refused by check.
+	MaxTimings = 64
 	// MaxVersionBytes bounds what a version command (or git on the
 	// engine's source folder) may print.
 	MaxVersionBytes = 64 << 10

@@ -130,7 +130,8 @@ func (r *Response) IDs() []int {
 	return out
 }
 
-// numbers keeps the numeric fields of a JSON object.
+// numbers keeps the numeric fields of a JSON object, MaxTimings of them
+// at most (the first by name).
 func numbers(v any) map[string]float64 {
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -140,6 +141,11 @@ func numbers(v any) map[string]float64 {
 	for k, x := range m {
 		if f, ok := x.(float64); ok {
 			out[k] = f
+		}
+	}
+	if len(out) > MaxTimings {
+		for _, k := range sortedKeys(out)[MaxTimings:] {
+			delete(out, k)
 		}
 	}
 	return out
