@@ -65,9 +65,13 @@ var rules = map[schema.Rule]Rule{
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested},
 		Pooling: Pools, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsExact},
 	// robust-11 stating the rounds run, the cooldowns slept and a
-	// control's counter expectation as they were (the current rule,
-	// schema.RuleRobust12).
+	// control's counter expectation as they were (schema.RuleRobust12).
 	schema.RuleRobust12: {Name: schema.RuleRobust12, Comparison: RoundBlocks{Trim: stats.TrimOneByOne, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull}, MDE: RoundsMDE{Kept: stats.KeptByPutBack},
+		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested},
+		Pooling: Pools, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsAsRun},
+	// robust-12 with an MDE whose clean noise is taken at the spread its
+	// choice gives it (the current rule, schema.RuleRobust13).
+	schema.RuleRobust13: {Name: schema.RuleRobust13, Comparison: RoundBlocks{Trim: stats.TrimOneByOne, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull}, MDE: RoundsMDE{Kept: stats.KeptByPutBackSpread},
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested},
 		Pooling: Pools, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsAsRun},
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/decodebench/decodebench/schema"
+	"github.com/decodebench/decodebench/stats"
 )
 
 // robust-11 changes only what its records state (schema.RuleRobust11):
@@ -53,4 +54,51 @@ func TestRobust12JudgesAsRobust11(t *testing.T) {
 			}
 		}
 	}
+}
+
+// robust-13 changes only the minimum detectable effect
+// (schema.RuleRobust13): its rule value is robust-12's but for its name
+// and its MDE's model of the clean noise, and every analysis of the row
+// cases' seeded campaigns is robust-12's once the MDEs are set aside,
+// where its MDE is never smaller (its noise's degrees of freedom are at
+// most chi-square's) and larger in some.
+func TestRobust13ChangesOnlyTheMDE(t *testing.T) {
+	old, _ := RuleOf(schema.RuleRobust12)
+	cur, _ := RuleOf(schema.RuleRobust13)
+	if cur.MDE != (RoundsMDE{Kept: stats.KeptByPutBackSpread}) || old.MDE != (RoundsMDE{Kept: stats.KeptByPutBack}) {
+		t.Errorf("MDE: robust-13 %+v, robust-12 %+v", cur.MDE, old.MDE)
+	}
+	same := cur
+	same.Name, same.MDE = old.Name, old.MDE
+	if !reflect.DeepEqual(same, old) {
+		t.Errorf("robust-13 is %+v, robust-12 %+v: more than its MDE differs", cur, old)
+	}
+	larger, mdes := 0, 0
+	for _, c := range rowCases {
+		for seed := range uint64(20) {
+			in := rowCampaign(c, seed)
+			a, b := analyzeUnder(t, in, schema.RuleRobust12), analyzeUnder(t, in, schema.RuleRobust13)
+			for i := range a.ArmVerdicts {
+				va, vb := a.ArmVerdicts[i], b.ArmVerdicts[i]
+				if vb.MDE < va.MDE-1e-12 || vb.MDEDown < va.MDEDown-1e-12 {
+					t.Errorf("%s, seed %d, %s: robust-13's MDE %.4f/%.4f under robust-12's %.4f/%.4f", c.name, seed, va.Arm, vb.MDE, vb.MDEDown, va.MDE, va.MDEDown)
+				}
+				if va.MDE > 0 {
+					mdes++
+					if vb.MDE > va.MDE+1e-9 {
+						larger++
+					}
+				}
+				a.ArmVerdicts[i].MDE, a.ArmVerdicts[i].MDEDown = 0, 0
+				b.ArmVerdicts[i].MDE, b.ArmVerdicts[i].MDEDown = 0, 0
+			}
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("%s, seed %d: robust-13 analysed %+v, robust-12 %+v", c.name, seed, b, a)
+			}
+		}
+	}
+	if larger == 0 {
+		t.Errorf("robust-13 stated no larger MDE than robust-12 in %d verdicts", mdes)
+	}
+	t.Logf("robust-13's MDE larger than robust-12's in %d of %d verdicts", larger, mdes)
 }

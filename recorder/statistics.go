@@ -94,14 +94,17 @@ func mdeMethod(m analysis.MDEModel) string {
 			" the chance that the comparison is refused for its stalls, the chance that the control's noise vetoes," +
 			" and the looks' spending; at least min_effect plus its margin."
 	case analysis.RoundsMDE:
-		noise, kept := "the rounds the test kept", ""
-		if m.Kept == stats.KeptByPutBack {
+		noise, kept, median := "the rounds the test kept", "", "its median over campaigns like this one, for small n"
+		if m.Kept.PutBack() {
 			noise = "the rounds not far out"
 			kept = " (as many of a comparison's as the trimming keeps, found by running it on draws at this noise and the far rounds' sizes the campaign saw)"
 		}
+		if m.Kept == stats.KeptByPutBackSpread {
+			median = "its median over campaigns like this one, at the spread that choosing those rounds by the sample's own scale gives it (a jackknife)"
+		}
 		return " The minimum detectable effect is stated for an increase and a decrease:" +
 			" the effect a campaign like this one (the same rounds and noise) claims with the stated power," +
-			" from the noise of " + noise + " (its median over campaigns like this one, for small n)," +
+			" from the noise of " + noise + " (" + median + ")," +
 			" with the rounds far out drawn from their rate over every comparison of the campaign, taken with its uncertainty even where none was seen:" +
 			" the rounds they cost or move" + kept + ", the chance that they refuse this comparison or another," +
 			" the chance that the control's noise vetoes, and the looks' spending; at least min_effect plus its margin."

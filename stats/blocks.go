@@ -367,6 +367,7 @@ func blockStalls(d []float64, keep []bool, rounds, trimmed int) Stalls {
 	}
 	_, sd := meanSD(d, clean)
 	s.Sigma, s.DF = sd/math.Sqrt2, float64(countTrue(clean)-1)
+	s.diffs = d
 	return s
 }
 

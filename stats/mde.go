@@ -33,6 +33,9 @@ type Stalls struct {
 	// Far are how far off each far round was, kept or trimmed (a
 	// comparison by round's): the sizes a model of put-back draws from.
 	Far []float64
+	// diffs are a comparison by round's differences, whose clean rounds
+	// Sigma is of (cleanDF); nil otherwise.
+	diffs []float64
 }
 
 // PoolStalls is s with the rates, shift and RMS of every comparison of a

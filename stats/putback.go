@@ -16,9 +16,16 @@ import (
 // f stay in (PutBackChance's draws at those sizes). A campaign that
 // saw no far round models each as trimmed (no size to draw from), as
 // KeptAsSeen does.
-func (m *rounds) byPutBack(r Robust, all []Stalls) {
+//
+// Under KeptByPutBackSpread the clean noise's median is taken at the
+// degrees of freedom its choice leaves it (cleanDF).
+func (m *rounds) byPutBack(r Robust, all []Stalls, spread bool) {
 	if s := r.Stalls; s.DF >= 1 && s.Sigma >= 0 && !math.IsNaN(s.Sigma) {
-		m.sigma = s.Sigma * math.Sqrt2 / medianS(s.DF)
+		df := s.DF
+		if spread && s.diffs != nil {
+			df = cleanDF(s.diffs, df)
+		}
+		m.sigma = s.Sigma * math.Sqrt2 / medianS(df)
 	}
 	var sizes []float64
 	for _, s := range all {

@@ -49,7 +49,14 @@ const (
 	// judges the next); the noise is the clean rounds' (those not far
 	// out), where KeptAsSeen takes the kept rounds', far ones and all.
 	KeptByPutBack
+	// KeptByPutBackSpread (rule robust-13) is KeptByPutBack whose clean
+	// noise is the median of the clean sd at the spread its choice gives
+	// it (cleanDF, a jackknife), not chi-square's.
+	KeptByPutBackSpread
 )
+
+// PutBack: the far rounds are modelled as TrimOneByOne puts them back.
+func (k KeptModel) PutBack() bool { return k == KeptByPutBack || k == KeptByPutBackSpread }
 
 // MDERoundsKept is MDERounds with the far rounds kept in as kept says.
 func MDERoundsKept(r Robust, all []Stalls, alpha, power, minEffect float64, d Design, kept KeptModel) (up, down float64) {
@@ -98,8 +105,8 @@ func roundsModel(r Robust, all []Stalls, kept KeptModel) rounds {
 		m.keptShare = pooled.KeptRate / (pooled.TrimRate + pooled.KeptRate)
 	}
 	m.shift, m.rms = pooled.Shift, pooled.RMS
-	if kept == KeptByPutBack {
-		m.byPutBack(r, all)
+	if kept.PutBack() {
+		m.byPutBack(r, all, kept == KeptByPutBackSpread)
 	}
 	return m
 }
