@@ -28,10 +28,10 @@ func TestCleanDFFollowsTheSpread(t *testing.T) {
 				d[i] = 0.127 * rng.NormFloat64()
 				if c.stalls {
 					if rng.IntN(20) == 0 {
-						d[i] -= math.Log(1/0.7)
+						d[i] -= math.Log(1 / 0.7)
 					}
 					if rng.IntN(20) == 0 {
-						d[i] += math.Log(1/0.7)
+						d[i] += math.Log(1 / 0.7)
 					}
 				}
 			}
