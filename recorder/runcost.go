@@ -1,8 +1,10 @@
 package recorder
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
+	"time"
 
 	"github.com/decodebench/decodebench/schema"
 )
@@ -28,13 +30,16 @@ const (
 const MaxMetricNames = 1024
 
 // RunCost is about what run r holds in memory, in bytes: its struct and,
-// through its pointers, slices and maps, everything they reach (a map
+// through its exported pointers, slices and maps, everything they reach
+// (a time.Time nothing beyond itself: its location is shared; a map
 // at twice its entries' slots, eight at least, for the table's slack and
 // control bytes; a slice of numbers at its length, the decoder's spare
 // room being its own).
 func RunCost(r *schema.Run) int64 {
 	return int64(reflect.TypeFor[schema.Run]().Size()) + reachable(reflect.ValueOf(r).Elem())
 }
+
+var timeType = reflect.TypeFor[time.Time]()
 
 // reachable is what v reaches beyond its own size.
 func reachable(v reflect.Value) int64 {
@@ -47,8 +52,13 @@ func reachable(v reflect.Value) int64 {
 			n = int64(v.Type().Elem().Size()) + reachable(v.Elem())
 		}
 	case reflect.Struct:
+		if v.Type() == timeType {
+			break // its location is time.Local or UTC, shared by every time
+		}
 		for i := range v.NumField() {
-			n += reachable(v.Field(i))
+			if v.Type().Field(i).IsExported() {
+				n += reachable(v.Field(i))
+			}
 		}
 	case reflect.Slice:
 		if flat(v.Type().Elem()) {
@@ -84,22 +94,35 @@ func flat(t reflect.Type) bool {
 	return false
 }
 
-// runLimits refuses, as a runs.jsonl is read, a run that holds more than
-// MemoryPerByte times its line and RunOverhead in memory, and a file
-// whose runs name more than MaxMetricNames metrics.
+// runLimits refuses, as a runs.jsonl is read, a line whose run would
+// hold more than MemoryPerByte times its line and RunOverhead in memory
+// (LineCost, before it is decoded), and a file whose runs name more than
+// MaxMetricNames metrics.
 type runLimits struct {
-	name  string
-	names map[string]struct{}
+	name string
+	seen map[string]struct{}
 }
 
-// check judges the run of line (1-based) of the given bytes.
-func (l *runLimits) check(line, bytes int, r *schema.Run) error {
-	if c, most := RunCost(r), MemoryPerByte*int64(bytes)+RunOverhead; c > most {
-		return fmt.Errorf("%s:%d: the run holds about %d bytes in memory for its %d-byte line, more than %d times its line and %d (a run decodebench writes holds about twice its line at most): refused",
-			l.name, line, c, bytes, MemoryPerByte, RunOverhead)
+// lines judges each line of chunk b, whose first is line first+1, before
+// any is decoded.
+func (l *runLimits) lines(b []byte, first int) error {
+	for n := first + 1; len(b) > 0; n++ {
+		line, rest, _ := bytes.Cut(b, []byte{'\n'})
+		b = rest
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if c, most := LineCost(line), MemoryPerByte*int64(len(line))+RunOverhead; c > most {
+			return fmt.Errorf("%s:%d: its run would hold about %d bytes in memory for its %d-byte line, more than %d times its line and %d (a run decodebench writes holds at most 2.2 times its line): refused before it is decoded",
+				l.name, n, c, len(line), MemoryPerByte, RunOverhead)
+		}
 	}
-	if l.names == nil {
-		l.names = map[string]struct{}{}
+	return nil
+}
+
+// names counts the names run r (of line) gives its metrics, engine
+// timings and counters.
+func (l *runLimits) names(line int, r *schema.Run) error {
+	if l.seen == nil {
+		l.seen = map[string]struct{}{}
 	}
 	add := func(m ...map[string]float64) error {
 		for _, mm := range m {
@@ -139,12 +162,12 @@ func (l *runLimits) check(line, bytes int, r *schema.Run) error {
 }
 
 func (l *runLimits) add(line int, name string) error {
-	if _, ok := l.names[name]; ok {
+	if _, ok := l.seen[name]; ok {
 		return nil
 	}
-	if len(l.names) >= MaxMetricNames {
+	if len(l.seen) >= MaxMetricNames {
 		return fmt.Errorf("%s:%d: its runs name more than %d distinct metrics, engine timings and counters, the most decodebench reads (a campaign's name about thirty): refused", l.name, line, MaxMetricNames)
 	}
-	l.names[name] = struct{}{}
+	l.seen[name] = struct{}{}
 	return nil
 }

@@ -86,12 +86,15 @@ func eachRun(r io.Reader, name string, chunk int, exact bool, each func(schema.R
 				buf = buf[:start] // the lines before it are read first, as ParseRuns does
 			}
 		}
+		if err := lr.limits.lines(buf, lr.line); err != nil {
+			return byLine, err
+		}
 		if runs, ok := plain.decode(buf); ok && lr.pending == nil {
 			rest := buf
 			for i, run := range runs {
 				var line []byte
 				line, rest, _ = bytes.Cut(rest, []byte{'\n'})
-				if err := lr.limits.check(lr.line+i+1, len(line), &run); err != nil {
+				if err := lr.limits.names(lr.line+i+1, &run); err != nil {
 					return byLine, err
 				}
 				if exact {
@@ -148,7 +151,7 @@ func (lr *lineReader) lines(b []byte, each func(schema.Run) error) error {
 			lr.pending = fmt.Errorf("%s:%d: %v", lr.name, lr.line, err)
 			continue
 		}
-		if err := lr.limits.check(lr.line, len(l), &run); err != nil {
+		if err := lr.limits.names(lr.line, &run); err != nil {
 			return err
 		}
 		if lr.exact {
