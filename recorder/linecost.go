@@ -97,18 +97,21 @@ func (s *costScan) skipString(held bool) {
 	start := s.i + 1
 	s.i++
 	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case '\\':
-			s.i += 2
-			continue
-		case '"':
-			if held {
-				s.cost += int64(s.i - start)
-			}
-			s.i++
+		k := bytes.IndexAny(s.b[s.i:], `"\\`)
+		if k < 0 {
+			s.i = len(s.b)
 			return
 		}
+		s.i += k
+		if s.b[s.i] == '\\' {
+			s.i += 2
+			continue
+		}
+		if held {
+			s.cost += int64(s.i - start)
+		}
 		s.i++
+		return
 	}
 }
 
@@ -168,7 +171,10 @@ func (s *costScan) object(t reflect.Type, depth int) {
 		var ft reflect.Type
 		switch {
 		case fields != nil:
-			ft = fields[strings.ToLower(name)]
+			var ok bool
+			if ft, ok = fields[name]; !ok {
+				ft = fields[strings.ToLower(name)]
+			}
 		case key != nil:
 			// A map's entry: its slots at twice the entries (RunCost),
 			// its key's bytes.
