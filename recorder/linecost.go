@@ -39,7 +39,30 @@ type costScan struct {
 	b    []byte
 	i    int
 	cost int64
+	// generic costs the line as a reader into any decodes it (maps of
+	// interfaces, slices of interfaces, boxed numbers), the types unused.
+	generic bool
 }
+
+// GenericCost is what the line would hold decoded into any (readsAlike's
+// comparison of a line not as decodebench writes it): each object a map
+// of interfaces, each array a slice of them, each number boxed.
+func GenericCost(line []byte) int64 {
+	s := costScan{b: line, generic: true}
+	s.ws()
+	s.value(nil, true, 0)
+	return s.cost
+}
+
+// Sizes of a value decoded into any: an interface, a map entry's slots
+// (a string key and an interface, at twice the entries), a map's header,
+// a boxed number.
+const (
+	anySize      = 16
+	anyEntrySize = 2 * (16 + anySize + 1)
+	anyMapSize   = 48
+	anyBoxSize   = 8
+)
 
 func (s *costScan) ws() {
 	for s.i < len(s.b) {
@@ -73,14 +96,20 @@ func (s *costScan) value(t reflect.Type, top bool, depth int) {
 	if top && t != nil {
 		s.cost += int64(t.Size())
 	}
-	switch s.b[s.i] {
-	case '{':
+	switch c := s.b[s.i]; {
+	case c == '{':
 		s.object(t, depth)
-	case '[':
+	case c == '[':
 		s.array(t, depth)
-	case '"':
+	case c == '"':
+		if s.generic {
+			s.cost += 16 // the string's header, its interface pointing to it
+		}
 		s.skipString(t == nil || t.Kind() == reflect.String)
 	default:
+		if s.generic && (c == '-' || c >= '0' && c <= '9') {
+			s.cost += anyBoxSize
+		}
 		for s.i < len(s.b) {
 			c := s.b[s.i]
 			if c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\n' || c == '\r' {
@@ -146,6 +175,9 @@ func (s *costScan) object(t reflect.Type, depth int) {
 		key, elem = t.Key(), t.Elem()
 		s.cost += 48
 	}
+	if s.generic {
+		s.cost += anyMapSize + 8*anyEntrySize/2 // eight slots at least
+	}
 	entries := 0
 	defer func() {
 		if key != nil && entries < 4 { // a table of eight slots at least
@@ -175,6 +207,8 @@ func (s *costScan) object(t reflect.Type, depth int) {
 			if ft, ok = fields[name]; !ok {
 				ft = fields[strings.ToLower(name)]
 			}
+		case s.generic:
+			s.cost += anyEntrySize + int64(len(name))
 		case key != nil:
 			// A map's entry: its slots at twice the entries (RunCost),
 			// its key's bytes.
@@ -204,6 +238,9 @@ func (s *costScan) array(t reflect.Type, depth int) {
 		}
 		if elem != nil {
 			s.cost += int64(elem.Size())
+		}
+		if s.generic {
+			s.cost += anySize
 		}
 		s.value(elem, false, depth+1)
 		s.ws()

@@ -188,3 +188,44 @@ func TestRunCostOfLocalTimes(t *testing.T) {
 		t.Errorf("RunCost %d, LineCost %d for a %d-byte line", c, sc, len(b))
 	}
 }
+
+// GenericCost is what a line decoded into any holds (readsAlike's
+// reading of a line not as decodebench writes it), within half and twice
+// the heap; a line whose generic reading passes maxGenericBytes is
+// refused by the exact reader before it is read so, naming its line.
+func TestGenericCostMeetsTheHeap(t *testing.T) {
+	ids := strings.TrimSuffix(strings.Repeat("1, ", 20000), ", ")
+	objs := strings.TrimSuffix(strings.Repeat(`{"path": "", "sha256": ""}, `, 4000), ", ")
+	for _, line := range []string{`{"token_ids": [` + ids + `]}`, `{"loaded": [` + objs + `]}`, denseLine(1, 4000)} {
+		const n = 10
+		held := make([]any, 0, n)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for range n {
+			var v any
+			if err := json.Unmarshal([]byte(line), &v); err != nil {
+				t.Fatal(err)
+			}
+			held = append(held, v)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		heap := float64(after.HeapAlloc-before.HeapAlloc) / n
+		g := float64(GenericCost([]byte(line)))
+		t.Logf("GenericCost %.0f, heap %.0f, line %d bytes", g, heap, len(line))
+		if g < heap/2 || g > 2*heap {
+			t.Errorf("GenericCost %.0f bytes, the heap %.0f (line %d bytes)", g, heap, len(line))
+		}
+		runtime.KeepAlive(held)
+	}
+	defer func(n int64) { maxGenericBytes = n }(maxGenericBytes)
+	maxGenericBytes = 1 << 20
+	head := `{"seq":1,"round":1,"arm":"a","start":"2026-12-06T00:00:00Z","seconds":0,"cooldown_s":0,"token_ids":[`
+	var runs []schema.Run
+	many := strings.TrimSuffix(strings.Repeat("1, ", 200000), ", ")
+	err := EachRunExact(strings.NewReader(head+many+"]}\n"), RunsFile, AppendRun(&runs, RunsFile))
+	if err == nil || !strings.Contains(err.Error(), "runs.jsonl:1: the line is not as decodebench writes it, and reading it as generic JSON") {
+		t.Errorf("%v", err)
+	}
+}

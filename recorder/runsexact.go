@@ -9,6 +9,15 @@ import (
 	"github.com/decodebench/decodebench/schema"
 )
 
+// maxGenericBytes (a variable: tests lower it) bounds what readsAlike's generic reading of one line
+// may hold (the line's and the run's encoding again, each about the
+// line's GenericCost): a line of one-digit token ids held 12 times its
+// bytes, of small objects 15 times, where the run itself holds at most
+// MemoryPerByte times. A line decodebench writes is compared byte for
+// byte, never generically; the generic reading is for a line an older
+// decodebench wrote with a field since omitted (a few KB).
+var maxGenericBytes int64 = 64 << 20
+
 // readsAlike reports, as an error, where a line of runs.jsonl reads
 // differently to a JSON reader that matches keys exactly and takes the
 // last of a key given twice (jq, Python, a reviewer's script) than to
@@ -28,6 +37,9 @@ func readsAlike(line []byte, run *schema.Run) error {
 	}
 	if same.equal {
 		return nil
+	}
+	if g := GenericCost(line); g > maxGenericBytes {
+		return fmt.Errorf("the line is not as decodebench writes it, and reading it as generic JSON to compare would hold about %d bytes, more than %d: refused", g, maxGenericBytes)
 	}
 	b, err := json.Marshal(run)
 	if err != nil {
