@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/decodebench/decodebench/schema"
 )
@@ -165,12 +167,13 @@ func (s *costScan) key() (string, bool) {
 
 func (s *costScan) object(t reflect.Type, depth int) {
 	s.i++ // '{'
-	var fields map[string]reflect.Type
+	var fields *fieldSet
 	var key, elem reflect.Type
 	switch {
 	case t == nil:
 	case t.Kind() == reflect.Struct:
-		fields = jsonFields(t)
+		f := jsonFields(t)
+		fields = &f
 	case t.Kind() == reflect.Map:
 		key, elem = t.Key(), t.Elem()
 		s.cost += 48
@@ -203,10 +206,7 @@ func (s *costScan) object(t reflect.Type, depth int) {
 		var ft reflect.Type
 		switch {
 		case fields != nil:
-			var ok bool
-			if ft, ok = fields[name]; !ok {
-				ft = fields[strings.ToLower(name)]
-			}
+			ft = fields.field(name)
 		case s.generic:
 			s.cost += anyEntrySize + int64(len(name))
 		case key != nil:
@@ -250,15 +250,27 @@ func (s *costScan) array(t reflect.Type, depth int) {
 	}
 }
 
-var fieldsByType sync.Map // reflect.Type → map[string]reflect.Type
+var fieldsByType sync.Map // reflect.Type → fieldSet
 
-// jsonFields are t's exported fields by their JSON name, lower-cased as
-// encoding/json matches them (embedded structs' fields promoted).
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	if m, ok := fieldsByType.Load(t); ok {
-		return m.(map[string]reflect.Type)
+// fieldSet is a struct's exported fields by their JSON name, as given and
+// folded as encoding/json folds a key to match a field (foldName).
+type fieldSet struct{ exact, folded map[string]reflect.Type }
+
+// field is the type of the field key fills.
+func (f fieldSet) field(key string) reflect.Type {
+	if t, ok := f.exact[key]; ok {
+		return t
 	}
-	m := map[string]reflect.Type{}
+	return f.folded[foldName(key)]
+}
+
+// jsonFields are t's fields as encoding/json matches a key to them
+// (embedded structs' fields promoted, the shallower first).
+func jsonFields(t reflect.Type) fieldSet {
+	if m, ok := fieldsByType.Load(t); ok {
+		return m.(fieldSet)
+	}
+	m := fieldSet{exact: map[string]reflect.Type{}, folded: map[string]reflect.Type{}}
 	for _, f := range reflect.VisibleFields(t) {
 		if !f.IsExported() || f.Anonymous && f.Type.Kind() == reflect.Struct {
 			continue
@@ -270,10 +282,33 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 		if name == "" {
 			name = f.Name
 		}
-		if _, taken := m[strings.ToLower(name)]; !taken || len(f.Index) == 1 {
-			m[strings.ToLower(name)] = f.Type
+		if _, taken := m.exact[name]; !taken || len(f.Index) == 1 {
+			m.exact[name] = f.Type
+			m.folded[foldName(name)] = f.Type
 		}
 	}
 	fieldsByType.Store(t, m)
 	return m
+}
+
+// foldName is encoding/json's folding of a key (its fold.go): ASCII
+// letters upper-cased, any other rune as ToUpper(ToLower(r)), so that a
+// key of the Kelvin sign or the long s matches as the decoder matches
+// it ("requeſts" fills requests).
+func foldName(in string) string {
+	out := make([]byte, 0, len(in))
+	for i := 0; i < len(in); {
+		if c := in[i]; c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			out = append(out, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(in[i:])
+		out = utf8.AppendRune(out, unicode.ToUpper(unicode.ToLower(r)))
+		i += n
+	}
+	return string(out)
 }

@@ -48,6 +48,8 @@ func TestRunLimitsRefuseDenseRuns(t *testing.T) {
 		{"small metrics", `{"seq":1,"round":1,"arm":"a","start":"2026-12-06T00:00:00Z","seconds":0,"cooldown_s":0}` + "\n" + denseLine(2, 900), "runs.jsonl:2: its run would hold about"},
 		{"empty requests", `{"seq":1,"round":1,"arm":"a","start":"2026-12-06T00:00:00Z","seconds":0,"cooldown_s":0}` + "\n" + empties, "runs.jsonl:2: its run would hold about"},
 		{"one-digit token ids", tokens, ""},
+		{"empty requests under a name the decoder folds (long s)", `{"seq":1,"round":1,"arm":"a","start":"2026-12-06T00:00:00Z","seconds":0,"cooldown_s":0}` + "\n" + strings.Replace(empties, `"requests"`, `"REQUEſTS"`, 1), "runs.jsonl:2: its run would hold about"},
+		{"small timings under a name in another case", `{"seq":1,"round":1,"arm":"a","start":"2026-12-06T00:00:00Z","seconds":0,"cooldown_s":0}` + "\n" + strings.Replace(denseLine(2, 900), `"metrics"`, `"Engine_Timings"`, 1), "runs.jsonl:2: its run would hold about"},
 		{"empty requests under an escaped name", `{"seq":1,"round":1,"arm":"a","start":"2026-12-06T00:00:00Z","seconds":0,"cooldown_s":0}` + "\n" + strings.Replace(empties, `"requests"`, `"requ\u0065sts"`, 1), "runs.jsonl:2: its run would hold about"},
 	}
 	for _, c := range cases {
