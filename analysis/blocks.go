@@ -22,6 +22,18 @@ type RoundBlocks struct {
 	// FarKept is what a comparison that keeps far rounds in states as
 	// its interval and p.
 	FarKept stats.FarKept
+	// Stage is how a schedule that stops on its intervals' width takes
+	// its noise (and the harness plans its rounds: WidthStaged).
+	Stage stats.WidthStage
+}
+
+// WidthStaged reports a rule whose schedules that stop on their
+// intervals' width run in two stages: the rounds after min planned once
+// from min's widest interval, the comparisons taking min's noise
+// (stats.StageStein).
+func (r Rule) WidthStaged() bool {
+	b, ok := r.Comparison.(RoundBlocks)
+	return ok && b.Stage == stats.StageStein
 }
 
 func (b RoundBlocks) compare(in Input, s samples, refs []string, arm, metric string, alpha, confidence float64) stats.Robust {
@@ -33,6 +45,9 @@ func (b RoundBlocks) compare(in Input, s samples, refs []string, arm, metric str
 	}
 	a := s.timed(in, arm, metric)
 	r := stats.CompareRounds(ref, a, cfg, b.Trim)
+	if rounds := in.Policy.Schedule.Rounds; rounds.WidthStops() {
+		r = b.Stage.Restate(r, ref, a, cfg, rounds.Min)
+	}
 	return b.FarKept.Restate(b.Refused.Restate(r, ref, a, cfg), ref, a, cfg)
 }
 
@@ -73,6 +88,9 @@ type RoundsMDE struct {
 }
 
 func (r RoundsMDE) mde(m mdeCase) (up, down float64) {
+	if m.r.Staged {
+		return stats.StagedMDE(m.r, m.level, m.power, m.minEffect)
+	}
 	return stats.MDERoundsKept(m.r, m.stalls, m.level, m.power, m.minEffect, m.design, r.Kept)
 }
 

@@ -163,6 +163,35 @@ func WidestInterval(in Input) (float64, string) {
 	return widest, arm
 }
 
+// WidthPlan is the rounds a schedule that stops on its intervals' width
+// runs under a rule that runs it in two stages (Rule.WidthStaged), from
+// the widest ratio interval of its first min rounds (width, of arm): min
+// where that is narrower than the target, else min·(width/target)²
+// rounds (the first stage's noise over more rounds, at the first stage's
+// t quantile), at most max; max where no interval is defined. It reads
+// the first stage's runs alone, so a resumed campaign plans what it
+// planned.
+func WidthPlan(in Input) (planned int, width float64, arm string) {
+	r := in.Policy.Schedule.Rounds
+	first := in
+	first.Runs = nil
+	for _, run := range in.Runs {
+		if run.Round <= r.Min {
+			first.Runs = append(first.Runs, run)
+		}
+	}
+	width, arm = WidestInterval(first)
+	target := float64(r.UntilCIWidth)
+	switch {
+	case width < target:
+		return r.Min, width, arm
+	case math.IsInf(width, 0) || math.IsNaN(width):
+		return r.Max, width, arm
+	}
+	n := math.Ceil(float64(r.Min) * (width / target) * (width / target))
+	return int(min(max(n, float64(r.Min)), float64(r.Max))), width, arm
+}
+
 // metricsWithoutValue names the scenario's own metrics that no finished
 // run has a value for: a misspelled source, or an expression whose input
 // never came, would otherwise leave no trace in the record.

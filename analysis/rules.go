@@ -70,8 +70,13 @@ var rules = map[schema.Rule]Rule{
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested},
 		Pooling: Pools, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsAsRun},
 	// robust-12 with an MDE whose clean noise is taken at the spread its
-	// choice gives it (the current rule, schema.RuleRobust13).
+	// choice gives it (schema.RuleRobust13).
 	schema.RuleRobust13: {Name: schema.RuleRobust13, Comparison: RoundBlocks{Trim: stats.TrimOneByOne, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull}, MDE: RoundsMDE{Kept: stats.KeptByPutBackSpread},
+		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested},
+		Pooling: Pools, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsAsRun},
+	// robust-13 whose width schedules run in two stages (the current
+	// rule, schema.RuleRobust14).
+	schema.RuleRobust14: {Name: schema.RuleRobust14, Comparison: RoundBlocks{Trim: stats.TrimOneByOne, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull, Stage: stats.StageStein}, MDE: RoundsMDE{Kept: stats.KeptByPutBackSpread},
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested},
 		Pooling: Pools, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsAsRun},
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
 )
@@ -101,4 +102,48 @@ func TestRobust13ChangesOnlyTheMDE(t *testing.T) {
 		t.Errorf("robust-13 stated no larger MDE than robust-12 in %d verdicts", mdes)
 	}
 	t.Logf("robust-13's MDE larger than robust-12's in %d of %d verdicts", larger, mdes)
+}
+
+// robust-14 changes only the campaigns of a schedule that stops on its
+// intervals' width (schema.RuleRobust14): its rule value is robust-13's
+// but for its name and its comparison's stage; every analysis of the row
+// cases' seeded campaigns (fixed and sequential schedules) is robust-13's;
+// a width schedule's comparisons take the first stage's noise, at its
+// degrees of freedom.
+func TestRobust14ChangesOnlyWidthSchedules(t *testing.T) {
+	old, _ := RuleOf(schema.RuleRobust13)
+	cur, _ := RuleOf(schema.RuleRobust14)
+	if !cur.WidthStaged() || old.WidthStaged() {
+		t.Errorf("width staged: robust-14 %v, robust-13 %v", cur.WidthStaged(), old.WidthStaged())
+	}
+	same := cur
+	same.Name, same.Comparison = old.Name, old.Comparison
+	if !reflect.DeepEqual(same, old) {
+		t.Errorf("robust-14 is %+v, robust-13 %+v: more than its comparison's stage differs", cur, old)
+	}
+	for _, c := range rowCases {
+		for seed := range uint64(20) {
+			in := rowCampaign(c, seed)
+			a, b := analyzeUnder(t, in, schema.RuleRobust13), analyzeUnder(t, in, schema.RuleRobust14)
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("%s, seed %d: robust-14 analysed %+v, robust-13 %+v", c.name, seed, b, a)
+			}
+		}
+	}
+	width := rowCase{name: "width", arms: []string{"a", "b"}, rounds: scenarios.Rounds{Min: 5, Max: 30, UntilCIWidth: 0.02}, ran: 12}
+	staged := 0
+	for seed := range uint64(20) {
+		in := rowCampaign(width, seed)
+		a, b := analyzeUnder(t, in, schema.RuleRobust13), analyzeUnder(t, in, schema.RuleRobust14)
+		va, vb := a.ArmVerdicts[0], b.ArmVerdicts[0]
+		if vb.Comparison.Ratio != va.Comparison.Ratio {
+			t.Errorf("seed %d: the ratio moved (%v against %v): only the error may", seed, vb.Comparison.Ratio, va.Comparison.Ratio)
+		}
+		if vb.Comparison.Lo != va.Comparison.Lo {
+			staged++
+		}
+	}
+	if staged < 15 {
+		t.Errorf("%d of 20 width campaigns' intervals took the first stage's noise", staged)
+	}
 }

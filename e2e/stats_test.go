@@ -142,8 +142,8 @@ func TestControlArmCampaign(t *testing.T) {
 }
 
 // Adaptive rounds keep adding whole rounds, in the same rotation, until the
-// ratio interval is narrow enough or the maximum is reached; the record
-// says which stopped it.
+// ratio interval is narrow enough or the maximum is reached, planned in
+// two stages; the record says which stopped it.
 func TestAdaptiveRounds(t *testing.T) {
 	res := run(t, scenario{
 		Feature:   "e2e-adaptive",
@@ -166,6 +166,11 @@ func TestAdaptiveRounds(t *testing.T) {
 	}
 	if !strings.Contains(res.stderr, "adaptive rounds: widest ratio interval") {
 		t.Error("progress does not say why a round was added")
+	}
+	// Two stages (robust-14): the rounds planned once from the first
+	// three, the comparison's error the first stage's noise.
+	if !strings.Contains(m.StoppedBy, "the first 3 rounds' widest ratio interval") || !strings.Contains(res.md, "Stein's two-stage procedure") {
+		t.Errorf("stopped by %q; the record does not say the schedule ran in two stages", m.StoppedBy)
 	}
 	// The method names the rounds run, not the schedule's minimum alone
 	// (robust-12), and the cooldowns apart from the time between runs.

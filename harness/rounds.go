@@ -62,6 +62,9 @@ func (c *campaign) scheduleDone(rounds int) (bool, string) {
 	if r.Sequential() && c.rule.Sequential() {
 		return c.sequentialDone(rounds)
 	}
+	if r.WidthStops() && c.rule.WidthStaged() {
+		return c.twoStageDone(rounds)
+	}
 	width, arm := analysis.WidestInterval(c.input(c.rec.Runs))
 	switch {
 	case width < float64(r.UntilCIWidth):
@@ -131,4 +134,24 @@ func (c *campaign) planLook(rounds int) error {
 	c.rec.Method.PlannedRounds = append(c.rec.Method.PlannedRounds, n)
 	c.st.PlannedRounds = c.rec.Method.PlannedRounds
 	return writeStateIn(c.data, c.st)
+}
+
+// twoStageDone is scheduleDone for a schedule that stops on its
+// intervals' width under a rule that runs it in two stages
+// (analysis.Rule.WidthStaged): the rounds are planned once, from the
+// widest interval of the first min rounds (analysis.WidthPlan), and run
+// to that.
+func (c *campaign) twoStageDone(rounds int) (bool, string) {
+	r := c.scenario.Schedule.Rounds
+	planned, width, arm := analysis.WidthPlan(c.input(c.rec.Runs))
+	stage := fmt.Sprintf("the first %d rounds' widest ratio interval `%s` %.2f%%", r.Min, arm, width*100)
+	switch {
+	case rounds >= planned && planned == r.Min:
+		return true, fmt.Sprintf("every ratio interval narrower than %s after the first %d rounds (widest: `%s`, %.2f%%)", r.UntilCIWidth, r.Min, arm, width*100)
+	case rounds >= r.Max:
+		return true, fmt.Sprintf("maximum of %d rounds reached; %s asked for %d to reach %s (two stages: the rounds planned from the first)", r.Max, stage, planned, r.UntilCIWidth)
+	case rounds >= planned:
+		return true, fmt.Sprintf("the %d rounds %s planned to reach %s (two stages: the rounds planned from the first)", planned, stage, r.UntilCIWidth)
+	}
+	return false, fmt.Sprintf("widest ratio interval `%s` %.2f%% after the first %d rounds ≥ target %s: %d rounds planned (two stages)", arm, width*100, r.Min, r.UntilCIWidth, planned)
 }

@@ -47,7 +47,7 @@ func comparisonMethod(cmp analysis.Comparison, me schema.Method) string {
 			"each arm against its reference round by round: the log value of the arm's run against the mean of the reference's runs in the same round, " +
 			"so that a step of the host, noise that wanders slowly or a drift common to the arms cancels within the round, " +
 			"and each arm keeps its own noise (no variance is pooled); " + trim +
-			"t interval and two-sided t-test of the rounds' mean difference, both at the one level the arm was judged at" + farKeptMethod(c) + refusedMethod(c) + "." +
+			"t interval and two-sided t-test of the rounds' mean difference, both at the one level the arm was judged at" + farKeptMethod(c) + refusedMethod(c) + stageMethod(c) + "." +
 			fmt.Sprintf(" A change counts only when p is below that level and it is at least %s.", pct.Exact(me.MinEffect))
 	case analysis.LogRegression:
 		return "medians with distribution-free confidence intervals (benchmath); " +
@@ -66,6 +66,17 @@ func farKeptMethod(c analysis.RoundBlocks) string {
 	if c.FarKept == stats.FarKeptHull {
 		return "; a comparison that puts far rounds back in states the hull of that t interval and the t interval of the rounds not far out," +
 			" and a p that rejects only where both t-tests do, on the same side"
+	}
+	return ""
+}
+
+// stageMethod says how a schedule that stops on its intervals' width
+// takes its noise, where it runs in two stages.
+func stageMethod(c analysis.RoundBlocks) string {
+	if c.Stage == stats.StageStein {
+		return "; under a schedule that stops on its intervals' width (until_ci_width), the rounds after the minimum are planned once from the minimum's widest interval," +
+			" and each interval's standard error is the noise of the minimum's rounds not far out over the rounds kept, at their degrees of freedom" +
+			" (Stein's two-stage procedure), so that a claim holds alpha"
 	}
 	return ""
 }

@@ -45,6 +45,10 @@ func (r Rounds) budgetMax() int {
 // Sequential reports whether the rounds are looked at sequentially.
 func (r Rounds) Sequential() bool { return r.Adaptive() && r.Every > 0 }
 
+// WidthStops reports an adaptive schedule that stops on its ratio
+// intervals' width (until_ci_width), not on sequential looks.
+func (r Rounds) WidthStops() bool { return r.Adaptive() && r.Every == 0 && r.UntilCIWidth > 0 }
+
 // Looks are the numbers of rounds after which a sequential schedule
 // looks: Min, Min+Every, … and Max. Nil unless Sequential.
 func (r Rounds) Looks() []int {

@@ -147,12 +147,6 @@ func (s *Scenario) validate(p *problems) {
 	case !r.Adaptive() && r.UntilCIWidth > 0:
 		p.at("schedule.rounds.until_ci_width", "has no effect unless max is above min")
 	}
-	if r := sc.Rounds; r.Adaptive() && r.Every == 0 && r.UntilCIWidth > 0 {
-		p.warn("schedule.rounds.until_ci_width", "the schedule stops on the ratio intervals' width and judges a claim there at the whole alpha; "+
-			"it stops when its noise happens to look small, which is when a difference looks large, so it claims a change more often than alpha says "+
-			"(at alpha 5%%, 4.7–9.7%% of simulated A/A campaigns of {min: 5, max: 30}; docs/reference/statistics.md, \"Sequential schedules\"): "+
-			"for a claim that holds alpha, look every few rounds instead (every: 5)")
-	}
 	if sc.Warmup < 0 {
 		p.at("schedule.warmup", "must not be negative (got %d)", sc.Warmup)
 	}

@@ -166,8 +166,18 @@ const (
 	// rounds and 79% after ten. Its verdicts, intervals and p-values are
 	// robust-12's (analysis.TestRobust13ChangesOnlyTheMDE).
 	RuleRobust13 Rule = "robust-13"
+	// RuleRobust14 is RuleRobust13 whose schedules that stop on their
+	// intervals' width (until_ci_width) run in two stages (Stein's): the
+	// rounds after the schedule's min are planned once from min's widest
+	// interval, and each comparison's standard error is min's noise at
+	// its degrees of freedom, so that a claim holds alpha (under
+	// robust-13 such a schedule added a round until its intervals were
+	// narrow enough, and claimed a change in up to 9.7% of A/A campaigns
+	// at alpha 5%). Campaigns of any other schedule are judged as under
+	// robust-13 (analysis.TestRobust14ChangesOnlyWidthSchedules).
+	RuleRobust14 Rule = "robust-14"
 	// RuleCurrent is the rule new records are written under.
-	RuleCurrent = RuleRobust13
+	RuleCurrent = RuleRobust14
 )
 
 // RobustMinRuns is the fewest finished runs the baseline and each arm

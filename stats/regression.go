@@ -48,6 +48,9 @@ type Robust struct {
 	// quarter of them are far out, and the comparison decides nothing.
 	Blocks  int
 	Refused bool
+	// Staged marks a comparison whose standard error is a first stage's
+	// noise (WidthStage.Restate): its MDE is StagedMDE's.
+	Staged bool
 }
 
 // CompareRobust judges arm against base by a regression of the log values
