@@ -163,16 +163,33 @@ func WidestInterval(in Input) (float64, string) {
 	return widest, arm
 }
 
-// WidthPlan is the rounds a schedule that stops on its intervals' width
-// runs under a rule that runs it in two stages (Rule.WidthStaged), from
-// the widest ratio interval of its first min rounds (width, of arm): min
-// where that is narrower than the target, else min·(width/target)²
-// rounds (the first stage's noise over more rounds, at the first stage's
-// t quantile), at most max; max where no interval is defined. It reads
-// the first stage's runs alone, so a resumed campaign plans what it
-// planned.
-func WidthPlan(in Input) (planned int, width float64, arm string) {
+// WidthPlan is where a schedule that stops on its intervals' width
+// stands under a rule that runs it in two stages (Rule.WidthStaged).
+type WidthPlan struct {
+	// Planned is the rounds the first stage (the schedule's min) plans
+	// from its widest interval (First, of FirstArm): min where that is
+	// narrower than the target, else min·(First/target)² (the first
+	// stage's noise over more rounds, at the first stage's t quantile),
+	// at most max; max where no interval is defined.
+	Planned     int
+	First       float64
+	FirstArm    string
+	Widest      float64 // the widest interval now, of Arm
+	Arm         string
+	Rounds      int  // the rounds run
+	Done, AtMax bool // every interval within the target after Planned, or max reached
+}
+
+// PlanWidth is where in's width schedule stands: planned once from the
+// first stage, then a round at a time past the plan while a comparison
+// kept fewer rounds than the plan counted on (a trimmed stall) leaves an
+// interval wider than the target. Widths are relative to the ratio,
+// (Hi − Lo)/ratio, which the first stage's noise fixes whatever the mean:
+// no round is added for where the mean lies. It reads the first stage's
+// runs alone for the plan, so a resumed campaign plans what it planned.
+func PlanWidth(in Input) WidthPlan {
 	r := in.Policy.Schedule.Rounds
+	target := float64(r.UntilCIWidth)
 	first := in
 	first.Runs = nil
 	for _, run := range in.Runs {
@@ -180,16 +197,52 @@ func WidthPlan(in Input) (planned int, width float64, arm string) {
 			first.Runs = append(first.Runs, run)
 		}
 	}
-	width, arm = WidestInterval(first)
-	target := float64(r.UntilCIWidth)
-	switch {
-	case width < target:
-		return r.Min, width, arm
-	case math.IsInf(width, 0) || math.IsNaN(width):
-		return r.Max, width, arm
+	var w WidthPlan
+	for _, run := range in.Runs {
+		w.Rounds = max(w.Rounds, run.Round)
 	}
-	n := math.Ceil(float64(r.Min) * (width / target) * (width / target))
-	return int(min(max(n, float64(r.Min)), float64(r.Max))), width, arm
+	w.First, w.FirstArm = widestRelative(first)
+	switch {
+	case w.First <= target:
+		w.Planned = r.Min
+	case math.IsInf(w.First, 0) || math.IsNaN(w.First):
+		w.Planned = r.Max
+	default:
+		n := math.Ceil(float64(r.Min) * (w.First / target) * (w.First / target))
+		w.Planned = int(min(max(n, float64(r.Min)), float64(r.Max)))
+	}
+	if w.Rounds < w.Planned {
+		return w
+	}
+	w.Widest, w.Arm = widestRelative(in)
+	w.AtMax = w.Rounds >= r.Max
+	w.Done = w.Widest <= target || w.AtMax
+	return w
+}
+
+// widestRelative is the widest of the arms' ratio intervals relative to
+// their ratio, (Hi − Lo)/ratio, and its arm; +Inf where one is undefined.
+func widestRelative(in Input) (float64, string) {
+	in = resolved(in)
+	p := in.Policy
+	m := marks(in)
+	flagOutliers(in, m)
+	s := newSamples(in, m)
+	widest, arm := 0.0, ""
+	for _, a := range p.Arms {
+		if a.Name == p.Baseline {
+			continue
+		}
+		c := in.Campaign.Rule.Comparison.compare(in, s, []string{p.Baseline}, a.Name, p.Primary, p.Stats.Alpha, p.Stats.Confidence).Result
+		w := stats.CIWidth(c) / c.Ratio
+		if math.IsNaN(w) || !(c.Ratio > 0) {
+			w = math.Inf(1)
+		}
+		if arm == "" || w > widest {
+			widest, arm = w, a.Name
+		}
+	}
+	return widest, arm
 }
 
 // metricsWithoutValue names the scenario's own metrics that no finished

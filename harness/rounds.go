@@ -138,20 +138,25 @@ func (c *campaign) planLook(rounds int) error {
 
 // twoStageDone is scheduleDone for a schedule that stops on its
 // intervals' width under a rule that runs it in two stages
-// (analysis.Rule.WidthStaged): the rounds are planned once, from the
-// widest interval of the first min rounds (analysis.WidthPlan), and run
-// to that.
+// (analysis.Rule.WidthStaged): the rounds planned once from the widest
+// interval of the first min rounds, then a round at a time while a
+// trimmed round leaves an interval wider than the target
+// (analysis.PlanWidth).
 func (c *campaign) twoStageDone(rounds int) (bool, string) {
 	r := c.scenario.Schedule.Rounds
-	planned, width, arm := analysis.WidthPlan(c.input(c.rec.Runs))
-	stage := fmt.Sprintf("the first %d rounds' widest ratio interval `%s` %.2f%%", r.Min, arm, width*100)
+	w := analysis.PlanWidth(c.input(c.rec.Runs))
+	stage := fmt.Sprintf("the first %d rounds' widest ratio interval `%s` %.2f%% of its ratio", r.Min, w.FirstArm, w.First*100)
 	switch {
-	case rounds >= planned && planned == r.Min:
-		return true, fmt.Sprintf("every ratio interval narrower than %s after the first %d rounds (widest: `%s`, %.2f%%)", r.UntilCIWidth, r.Min, arm, width*100)
-	case rounds >= r.Max:
-		return true, fmt.Sprintf("maximum of %d rounds reached; %s asked for %d to reach %s (two stages: the rounds planned from the first)", r.Max, stage, planned, r.UntilCIWidth)
-	case rounds >= planned:
-		return true, fmt.Sprintf("the %d rounds %s planned to reach %s (two stages: the rounds planned from the first)", planned, stage, r.UntilCIWidth)
+	case w.Done && w.Planned == r.Min && rounds == r.Min:
+		return true, fmt.Sprintf("every ratio interval narrower than %s of its ratio after the first %d rounds (widest: `%s`, %.2f%%)", r.UntilCIWidth, r.Min, w.FirstArm, w.First*100)
+	case w.Done && w.Widest <= float64(r.UntilCIWidth):
+		return true, fmt.Sprintf("every ratio interval narrower than %s of its ratio after %d rounds (widest: `%s`, %.2f%%): %s planned %d (two stages: the rounds planned from the first)",
+			r.UntilCIWidth, rounds, w.Arm, w.Widest*100, stage, w.Planned)
+	case w.Done:
+		return true, fmt.Sprintf("maximum of %d rounds reached; widest ratio interval `%s` %.2f%% of its ratio, target %s: %s planned %d (two stages: the rounds planned from the first)",
+			r.Max, w.Arm, w.Widest*100, r.UntilCIWidth, stage, w.Planned)
+	case rounds < w.Planned:
+		return false, fmt.Sprintf("widest ratio interval `%s` %.2f%% of its ratio after the first %d rounds ≥ target %s: %d rounds planned (two stages)", w.FirstArm, w.First*100, r.Min, r.UntilCIWidth, w.Planned)
 	}
-	return false, fmt.Sprintf("widest ratio interval `%s` %.2f%% after the first %d rounds ≥ target %s: %d rounds planned (two stages)", arm, width*100, r.Min, r.UntilCIWidth, planned)
+	return false, fmt.Sprintf("widest ratio interval `%s` %.2f%% of its ratio after the %d rounds planned ≥ target %s: a trimmed round left fewer than the plan counted on", w.Arm, w.Widest*100, rounds, r.UntilCIWidth)
 }

@@ -13,7 +13,7 @@ import (
 
 // widthStop runs one A/A campaign of an until_ci_width schedule the way
 // the harness does (harness.scheduleDone): under a rule that runs it in
-// two stages, the rounds analysis.WidthPlan plans from the first min;
+// two stages, as analysis.PlanWidth plans and stops it;
 // under an earlier rule, from min rounds on, a round at a time, until
 // every arm's ratio interval (analysis.WidestInterval) is narrower than
 // the width, or max. It reports whether the record claims a change of the
@@ -23,15 +23,19 @@ func widthStop(t testing.TB, spec campaignSpec, seed uint64) (claim bool, rounds
 	r := spec.policy.Schedule.Rounds
 	arms := len(in.Policy.Arms)
 	if in.Campaign.Rule.WidthStaged() {
-		// In two stages: the rounds planned once from the first min.
-		first := in
-		first.Runs = in.Runs[:r.Min*arms]
-		first.Campaign.Planned = r.Min * arms
-		n, _, _ := analysis.WidthPlan(first)
-		sub := in
-		sub.Runs = in.Runs[:n*arms]
-		sub.Campaign.Planned = n * arms
-		return outcomeOf(analysis.Analyze(sub), 1).claim, n
+		// In two stages (harness.twoStageDone): the rounds planned once
+		// from the first min, then a round at a time while a trimmed round
+		// leaves an interval wider than the target.
+		for n := r.Min; ; n++ {
+			sub := in
+			sub.Runs = in.Runs[:n*arms]
+			sub.Campaign.Planned = n * arms
+			if w := analysis.PlanWidth(sub); w.Done {
+				return outcomeOf(analysis.Analyze(sub), 1).claim, n
+			} else if n < w.Planned {
+				n = w.Planned - 1
+			}
+		}
 	}
 	for n := r.Min; ; n++ {
 		sub := in
