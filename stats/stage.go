@@ -19,9 +19,9 @@ const (
 	StageNone WidthStage = iota
 	// StageStein is Stein's two-stage procedure: the rounds after the
 	// first stage (the schedule's min) are planned once, from the first
-	// stage's widest interval (harness), and each comparison's standard
-	// error is the first stage's noise over the rounds kept, at the first
-	// stage's degrees of freedom. The rounds run then depend on the first
+	// stage's widest interval (analysis.PlanWidth), and each comparison's
+	// standard error is the first stage's noise over the rounds kept, at
+	// the first stage's degrees of freedom. The rounds run then depend on the first
 	// stage's noise alone, which the mean of every round does not (for
 	// normal differences): the t statistic is t at the first stage's
 	// degrees of freedom, whatever the rounds, so a claim holds alpha
@@ -31,14 +31,16 @@ const (
 
 // Restate is r, a comparison by round of ref and arm (CompareRounds),
 // with its standard error, interval and p as the stage takes them: under
-// StageStein, where the comparison has more rounds than the first stage
-// (rounds 1 to first), the noise is the first stage's rounds not far out
-// (notFar), sd0 over the square root of the rounds r kept, at their count
-// less one degrees of freedom. A refused comparison, one of the first
-// stage alone and one whose first stage has fewer than two rounds not far
-// out are r.
+// StageStein the noise is the standard deviation of every difference of
+// the first stage's rounds (rounds 1 to first with a run of each side;
+// none left out, since a choice of rounds by the sample's own scale
+// spreads the noise), over the square root of the rounds r kept, at the
+// first stage's rounds less one degrees of freedom. A refused comparison,
+// one whose first stage has fewer than two rounds, and one whose first
+// stage has no noise (every difference equal: its t-test would claim
+// any mean) are r.
 func (s WidthStage) Restate(r Robust, ref, arm []Timed, c Config, first int) Robust {
-	if s != StageStein || first < 2 || r.Blocks < first || r.Refused || math.IsNaN(r.Delta) || r.N1 < 2 {
+	if s != StageStein || first < 2 || r.Refused || math.IsNaN(r.Delta) || r.N1 < 2 {
 		return r
 	}
 	c = c.withDefaults()
@@ -58,23 +60,16 @@ func (s WidthStage) Restate(r Robust, ref, arm []Timed, c Config, first int) Rob
 	}
 	_, sd0 := meanSD(d0, every)
 	n0 := len(d0)
-	if n0 < 2 || math.IsNaN(sd0) {
+	if n0 < 2 || !(sd0 > 0) {
 		return r
 	}
 	r.DF = float64(n0 - 1)
 	r.SE = sd0 / math.Sqrt(float64(r.N1))
 	r.Staged = true
-	if r.SE == 0 {
-		r.Lo, r.Hi, r.P = r.Ratio, r.Ratio, 1
-		if r.Delta != 0 {
-			r.P = 0
-		}
-	} else {
-		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: r.DF}
-		q := t.Quantile(1 - (1-c.Confidence)/2)
-		r.Lo, r.Hi = math.Exp(r.Delta-q*r.SE), math.Exp(r.Delta+q*r.SE)
-		r.P = math.Min(1, 2*t.Survival(math.Abs(r.Delta)/r.SE))
-	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: r.DF}
+	q := t.Quantile(1 - (1-c.Confidence)/2)
+	r.Lo, r.Hi = math.Exp(r.Delta-q*r.SE), math.Exp(r.Delta+q*r.SE)
+	r.P = math.Min(1, 2*t.Survival(math.Abs(r.Delta)/r.SE))
 	r.Method += "; the standard error from the noise of the first stage's rounds (Stein's two-stage procedure: the rounds after them planned from their width)"
 	r.Significant = r.P < c.Alpha && math.Abs(r.Ratio-1) >= c.MinEffect
 	return r
