@@ -167,38 +167,39 @@ func WidestInterval(in Input) (float64, string) {
 // stands under a rule that runs it in two stages (Rule.WidthStaged).
 type WidthPlan struct {
 	// Planned is the rounds the first stage (the schedule's min) plans
-	// from its widest interval (First, of FirstArm): min where that is
-	// narrower than the target, else min·(First/target)² (the first
-	// stage's noise over more rounds, at the first stage's t quantile),
-	// at most max; max where no interval is defined.
-	Planned     int
-	First       float64
-	FirstArm    string
-	Widest      float64 // the widest interval now, of Arm
-	Arm         string
-	Rounds      int  // the rounds run
-	Done, AtMax bool // every interval within the target after Planned, or max reached
+	// from its widest interval (First, of FirstArm, relative to its
+	// ratio): min where that is narrower than the target, else
+	// min·(First/target)² (the first stage's noise over more rounds, at
+	// the first stage's t quantile), at most max; max where no interval
+	// is defined.
+	Planned  int
+	First    float64
+	FirstArm string
+	// Widest is the widest interval relative to its ratio once the
+	// planned rounds ran, of Arm (a trimmed round, or a comparison that
+	// keeps far rounds in, can leave it wider than the target).
+	Widest float64
+	Arm    string
+	Rounds int  // the rounds run
+	Done   bool // the planned rounds ran
 }
 
-// PlanWidth is where in's width schedule stands: planned once from the
-// first stage, then a round at a time past the plan while a comparison
-// kept fewer rounds than the plan counted on (a trimmed stall) leaves an
-// interval wider than the target. Widths are relative to the ratio,
-// (Hi − Lo)/ratio, which the first stage's noise fixes whatever the mean:
-// no round is added for where the mean lies. It reads the first stage's
+// PlanWidth is where in's width schedule stands: its rounds planned once
+// from the first stage, and run to that (Stein's procedure: the rounds
+// run depend on the first stage's noise alone, never on a later round).
+// Widths are relative to the ratio, (Hi − Lo)/ratio, which the first
+// stage's noise fixes wherever the mean lies. It reads the first stage's
 // runs alone for the plan, so a resumed campaign plans what it planned.
 func PlanWidth(in Input) WidthPlan {
 	r := in.Policy.Schedule.Rounds
 	target := float64(r.UntilCIWidth)
 	first := in
 	first.Runs = nil
+	var w WidthPlan
 	for _, run := range in.Runs {
 		if run.Round <= r.Min {
 			first.Runs = append(first.Runs, run)
 		}
-	}
-	var w WidthPlan
-	for _, run := range in.Runs {
 		w.Rounds = max(w.Rounds, run.Round)
 	}
 	w.First, w.FirstArm = widestRelative(first)
@@ -215,8 +216,7 @@ func PlanWidth(in Input) WidthPlan {
 		return w
 	}
 	w.Widest, w.Arm = widestRelative(in)
-	w.AtMax = w.Rounds >= r.Max
-	w.Done = w.Widest <= target || w.AtMax
+	w.Done = true
 	return w
 }
 

@@ -139,24 +139,20 @@ func (c *campaign) planLook(rounds int) error {
 // twoStageDone is scheduleDone for a schedule that stops on its
 // intervals' width under a rule that runs it in two stages
 // (analysis.Rule.WidthStaged): the rounds planned once from the widest
-// interval of the first min rounds, then a round at a time while a
-// trimmed round leaves an interval wider than the target
-// (analysis.PlanWidth).
+// interval of the first min rounds, and run to that (analysis.PlanWidth).
 func (c *campaign) twoStageDone(rounds int) (bool, string) {
 	r := c.scenario.Schedule.Rounds
 	w := analysis.PlanWidth(c.input(c.rec.Runs))
 	stage := fmt.Sprintf("the first %d rounds' widest ratio interval `%s` %.2f%% of its ratio", r.Min, w.FirstArm, w.First*100)
 	switch {
-	case w.Done && w.Planned == r.Min && rounds == r.Min:
+	case w.Done && w.Planned == r.Min:
 		return true, fmt.Sprintf("every ratio interval narrower than %s of its ratio after the first %d rounds (widest: `%s`, %.2f%%)", r.UntilCIWidth, r.Min, w.FirstArm, w.First*100)
-	case w.Done && w.Widest <= float64(r.UntilCIWidth):
-		return true, fmt.Sprintf("every ratio interval narrower than %s of its ratio after %d rounds (widest: `%s`, %.2f%%): %s planned %d (two stages: the rounds planned from the first)",
-			r.UntilCIWidth, rounds, w.Arm, w.Widest*100, stage, w.Planned)
+	case w.Done && w.Planned >= r.Max:
+		return true, fmt.Sprintf("maximum of %d rounds reached: %s asked for more to reach %s (two stages); widest now `%s` %.2f%%",
+			r.Max, stage, r.UntilCIWidth, w.Arm, w.Widest*100)
 	case w.Done:
-		return true, fmt.Sprintf("maximum of %d rounds reached; widest ratio interval `%s` %.2f%% of its ratio, target %s: %s planned %d (two stages: the rounds planned from the first)",
-			r.Max, w.Arm, w.Widest*100, r.UntilCIWidth, stage, w.Planned)
-	case rounds < w.Planned:
-		return false, fmt.Sprintf("widest ratio interval `%s` %.2f%% of its ratio after the first %d rounds ≥ target %s: %d rounds planned (two stages)", w.FirstArm, w.First*100, r.Min, r.UntilCIWidth, w.Planned)
+		return true, fmt.Sprintf("the %d rounds %s planned to reach %s (two stages); widest now `%s` %.2f%%",
+			w.Planned, stage, r.UntilCIWidth, w.Arm, w.Widest*100)
 	}
-	return false, fmt.Sprintf("widest ratio interval `%s` %.2f%% of its ratio after the %d rounds planned ≥ target %s: a trimmed round left fewer than the plan counted on", w.Arm, w.Widest*100, rounds, r.UntilCIWidth)
+	return false, fmt.Sprintf("widest ratio interval `%s` %.2f%% of its ratio after the first %d rounds ≥ target %s: %d rounds planned (two stages)", w.FirstArm, w.First*100, r.Min, r.UntilCIWidth, w.Planned)
 }

@@ -74,9 +74,9 @@ func farKeptMethod(c analysis.RoundBlocks) string {
 // takes its noise, where it runs in two stages.
 func stageMethod(c analysis.RoundBlocks) string {
 	if c.Stage == stats.StageStein {
-		return "; under a schedule that stops on its intervals' width (until_ci_width), the rounds after the minimum are planned once from the minimum's widest interval," +
-			" and each interval's standard error is the noise of the minimum's rounds not far out over the rounds kept, at their degrees of freedom" +
-			" (Stein's two-stage procedure), so that a claim holds alpha"
+		return "; under a schedule that stops on its intervals' width (until_ci_width), the rounds after the minimum are planned once from the minimum's widest interval" +
+			" (relative to its ratio) and run to that, and each interval's standard error is the noise of every one of the minimum's rounds over the rounds kept," +
+			" at their degrees of freedom (Stein's two-stage procedure), so that a claim holds alpha"
 	}
 	return ""
 }
