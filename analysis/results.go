@@ -139,28 +139,34 @@ func results(in Input, s samples, marks []schema.Mark) []schema.MetricResult {
 }
 
 // WidestInterval returns the widest primary-metric ratio interval over the
-// arms other than the baseline (relative width; +Inf when one has none),
-// for adaptive rounds. It uses the same samples as Analyze.
+// arms other than the baseline (its width Hi − Lo; +Inf when one has
+// none), for adaptive rounds. It uses the same samples as Analyze.
 func WidestInterval(in Input) (float64, string) {
+	return widest(in, stats.CIWidth)
+}
+
+// widest is the widest of the arms' primary-metric comparisons by width,
+// and its arm; +Inf where one is NaN.
+func widest(in Input, width func(stats.Result) float64) (float64, string) {
 	in = resolved(in)
 	p := in.Policy
 	m := marks(in)
 	flagOutliers(in, m)
 	s := newSamples(in, m)
-	widest, arm := 0.0, ""
+	most, arm := 0.0, ""
 	for _, a := range p.Arms {
 		if a.Name == p.Baseline {
 			continue
 		}
-		w := stats.CIWidth(in.Campaign.Rule.Comparison.compare(in, s, []string{p.Baseline}, a.Name, p.Primary, p.Stats.Alpha, p.Stats.Confidence).Result)
+		w := width(in.Campaign.Rule.Comparison.compare(in, s, []string{p.Baseline}, a.Name, p.Primary, p.Stats.Alpha, p.Stats.Confidence).Result)
 		if math.IsNaN(w) {
 			w = math.Inf(1)
 		}
-		if arm == "" || w > widest {
-			widest, arm = w, a.Name
+		if arm == "" || w > most {
+			most, arm = w, a.Name
 		}
 	}
-	return widest, arm
+	return most, arm
 }
 
 // WidthPlan is where a schedule that stops on its intervals' width
@@ -223,26 +229,12 @@ func PlanWidth(in Input) WidthPlan {
 // widestRelative is the widest of the arms' ratio intervals relative to
 // their ratio, (Hi − Lo)/ratio, and its arm; +Inf where one is undefined.
 func widestRelative(in Input) (float64, string) {
-	in = resolved(in)
-	p := in.Policy
-	m := marks(in)
-	flagOutliers(in, m)
-	s := newSamples(in, m)
-	widest, arm := 0.0, ""
-	for _, a := range p.Arms {
-		if a.Name == p.Baseline {
-			continue
+	return widest(in, func(c stats.Result) float64 {
+		if !(c.Ratio > 0) {
+			return math.Inf(1)
 		}
-		c := in.Campaign.Rule.Comparison.compare(in, s, []string{p.Baseline}, a.Name, p.Primary, p.Stats.Alpha, p.Stats.Confidence).Result
-		w := stats.CIWidth(c) / c.Ratio
-		if math.IsNaN(w) || !(c.Ratio > 0) {
-			w = math.Inf(1)
-		}
-		if arm == "" || w > widest {
-			widest, arm = w, a.Name
-		}
-	}
-	return widest, arm
+		return stats.CIWidth(c) / c.Ratio
+	})
 }
 
 // metricsWithoutValue names the scenario's own metrics that no finished
