@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -13,7 +14,8 @@ import (
 )
 
 // LineCost is what the run of a runs.jsonl line would hold in memory once
-// decoded, as RunCost counts it, read from the line's bytes without
+// decoded, as RunCost (its tests' reflect walk of the decoded run)
+// counts it, read from the line's bytes without
 // decoding it: each object, array, member and string is costed as the
 // schema.Run field it fills decodes it (a struct's size where a slice or
 // a pointer holds it, a map's slots, a slice's elements, a string's
@@ -31,7 +33,10 @@ func LineCost(line []byte) int64 {
 	return s.cost
 }
 
-var runType = reflect.TypeFor[schema.Run]()
+var (
+	runType  = reflect.TypeFor[schema.Run]()
+	timeType = reflect.TypeFor[time.Time]()
+)
 
 // maxScanDepth is encoding/json's own nesting bound: a deeper line is
 // refused by the decoder.

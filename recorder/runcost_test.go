@@ -105,27 +105,13 @@ func TestRunLimitsBoundMetricNames(t *testing.T) {
 // hold more than its budget), nor over three times it.
 func TestRunCostMeetsTheHeap(t *testing.T) {
 	for _, line := range []string{denseLine(1, 4000), `{"seq":1,"arm":"a","requests":[` + strings.TrimSuffix(strings.Repeat(`{"metrics":{"a":1}},`, 4000), ",") + "]}\n"} {
-		const n = 20
-		runs := make([]schema.Run, 0, n)
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		for range n {
-			var r schema.Run
-			if err := json.Unmarshal([]byte(line), &r); err != nil {
-				t.Fatal(err)
-			}
-			runs = append(runs, r)
-		}
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		heap := float64(after.HeapAlloc-before.HeapAlloc) / n
-		cost, scanned := float64(RunCost(&runs[0])), float64(LineCost([]byte(strings.TrimSuffix(line, "\n"))))
+		var r schema.Run
+		heap := heapOfDecoding(t, line, &r)
+		cost, scanned := float64(RunCost(&r)), float64(LineCost([]byte(strings.TrimSuffix(line, "\n"))))
 		if cost < heap/2 || cost > 3*heap || scanned < heap/2 || scanned > 3*heap {
 			t.Errorf("RunCost %.0f bytes, LineCost %.0f, the heap %.0f a run (line %d bytes)", cost, scanned, heap, len(line))
 		}
 		t.Logf("RunCost %.0f bytes, LineCost %.0f, heap %.0f a run, line %d bytes", cost, scanned, heap, len(line))
-		runtime.KeepAlive(runs)
 	}
 }
 
@@ -199,27 +185,13 @@ func TestGenericCostMeetsTheHeap(t *testing.T) {
 	ids := strings.TrimSuffix(strings.Repeat("1, ", 20000), ", ")
 	objs := strings.TrimSuffix(strings.Repeat(`{"path": "", "sha256": ""}, `, 4000), ", ")
 	for _, line := range []string{`{"token_ids": [` + ids + `]}`, `{"loaded": [` + objs + `]}`, denseLine(1, 4000)} {
-		const n = 10
-		held := make([]any, 0, n)
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		for range n {
-			var v any
-			if err := json.Unmarshal([]byte(line), &v); err != nil {
-				t.Fatal(err)
-			}
-			held = append(held, v)
-		}
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		heap := float64(after.HeapAlloc-before.HeapAlloc) / n
+		var v any
+		heap := heapOfDecoding(t, line, &v)
 		g := float64(GenericCost([]byte(line)))
 		t.Logf("GenericCost %.0f, heap %.0f, line %d bytes", g, heap, len(line))
 		if g < heap/2 || g > 2*heap {
 			t.Errorf("GenericCost %.0f bytes, the heap %.0f (line %d bytes)", g, heap, len(line))
 		}
-		runtime.KeepAlive(held)
 	}
 	defer func(n int64) { maxGenericBytes = n }(maxGenericBytes)
 	maxGenericBytes = 1 << 20
@@ -230,4 +202,25 @@ func TestGenericCostMeetsTheHeap(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "runs.jsonl:1: the line is not as decodebench writes it, and reading it as generic JSON") {
 		t.Errorf("%v", err)
 	}
+}
+
+// heapOfDecoding is the heap that decoding line into a value like *into
+// holds, a decoding of twenty held at once; *into is the last decoded.
+func heapOfDecoding[T any](t *testing.T, line string, into *T) float64 {
+	t.Helper()
+	const n = 20
+	held := make([]T, n)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := range held {
+		if err := json.Unmarshal([]byte(line), &held[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	*into = held[n-1]
+	runtime.KeepAlive(held)
+	return float64(after.HeapAlloc-before.HeapAlloc) / n
 }
