@@ -2,6 +2,10 @@ package history
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -20,10 +24,15 @@ import (
 // nanosecond, the engine's lines its own timings). The runs' outputs are
 // not marks: a greedy engine writes the same text in every campaign of a
 // scenario (twelve committed spec-draft campaigns share one set of
-// output hashes).
+// output hashes). A run's measured values are: a copy whose every time
+// was shifted and every log rewritten still carries its runs' metrics to
+// the last bit, which no other campaign's run does (RunValues).
 type Campaign struct {
 	Started   time.Time
 	RunStarts []time.Time
+	// RunValues are the finished runs' metric values, each run's as one
+	// digest (runValues).
+	RunValues []string
 	RunsSHA   string // runs.jsonl's sha256, as the record names it
 	// LogSHAs are the sha256s the record names for its finished runs'
 	// logs (AddRun gathers their names, Name their sums).
@@ -50,6 +59,36 @@ func (c *Campaign) AddRun(r schema.Run) {
 	if r.OK() && r.Log != "" {
 		c.logs = append(c.logs, r.Log)
 	}
+	if v := runValues(r); r.OK() && v != "" {
+		c.RunValues = append(c.RunValues, v)
+	}
+}
+
+// runValues is a digest of a run's metric values, bit for bit, by name;
+// "" for a run none of whose values has a fraction (counts and whole
+// numbers two campaigns can share).
+func runValues(r schema.Run) string {
+	names := make([]string, 0, len(r.Metrics))
+	measured := false
+	for n, v := range r.Metrics {
+		names = append(names, n)
+		if v != math.Trunc(v) && !math.IsNaN(v) {
+			measured = true
+		}
+	}
+	if !measured {
+		return ""
+	}
+	slices.Sort(names)
+	h := sha256.New()
+	var b [8]byte
+	for _, n := range names {
+		h.Write([]byte(n))
+		h.Write([]byte{0})
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(r.Metrics[n]))
+		h.Write(b[:])
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // Name sets what the record's data block names of the campaign: its
@@ -93,6 +132,9 @@ func (c Campaign) keys() []string {
 	}
 	for _, sum := range c.LogSHAs {
 		out = append(out, "log "+sum)
+	}
+	for _, v := range c.RunValues {
+		out = append(out, "values "+v)
 	}
 	return out
 }
