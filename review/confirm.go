@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 
 	"github.com/decodebench/decodebench/history"
 	"github.com/decodebench/decodebench/internal/abbrev"
@@ -135,7 +136,9 @@ const (
 	// NoAlarm: the first session's gate raised nothing for the arm.
 	NoAlarm ConfirmOutcome = "no-alarm"
 	// NoEstimate: a record has too few runs of the arm or its baseline
-	// for an interval, or one of zero width.
+	// for an interval, or one of zero width, or ratios no float holds:
+	// the second session can neither confirm nor dismiss the alarm, which
+	// stands (fail closed).
 	NoEstimate ConfirmOutcome = "no-estimate"
 	// SessionsDisagree: Cochran's Q says the sessions differ beyond what
 	// their intervals allow.
@@ -152,15 +155,24 @@ const (
 	Raised ConfirmOutcome = "raised"
 )
 
-// Raised reports whether any arm's alarm was confirmed: what
+// Raised reports whether any arm's alarm stands: confirmed, or one that
+// the sessions could not be combined to judge (NoEstimate: a confirmation
+// that cannot be computed keeps the first session's alarm, so that a
+// rerun too short or too wild for an interval cannot dismiss it). What
 // `diff --fail-on-regression --confirm` exits 1 on.
 func (c Confirmation) Raised() bool {
 	for _, a := range c.Arms {
-		if a.Outcome == Raised {
+		if a.stands() {
 			return true
 		}
 	}
 	return false
+}
+
+// stands reports whether the arm's alarm is raised after the second
+// session: confirmed, or not judged.
+func (a ArmConfirmation) stands() bool {
+	return a.Outcome == Raised || a.Alarm && a.Outcome == NoEstimate
 }
 
 // Confirm judges the alarm of diff d (from records old and nu) with a
@@ -196,7 +208,11 @@ func Confirm(d Diff, old, nu *schema.Record, second SecondSession, opt ConfirmOp
 	if !shared {
 		records = append(records, campaign{second.OldPath, second.Old})
 	}
-	if c.Refused = confirmRefusals(records, opt.Force, opt.Problems, opt.Today); len(c.Refused) > 0 || d.Family == nil {
+	c.Refused = confirmRefusals(records, opt.Force, opt.Problems, opt.Today)
+	if !opt.Force {
+		c.Refused = append(c.Refused, setupRefusals(c.Conditions)...)
+	}
+	if len(c.Refused) > 0 || d.Family == nil {
 		return c
 	}
 	for _, r := range d.Ratios {
@@ -269,6 +285,32 @@ func confirmRefusals(records []campaign, force bool, problems [2][]Problem, toda
 		a, b := records[p[0]].rec.Scenario.Hash, records[p[1]].rec.Scenario.Hash
 		if a != "" && b != "" && a != b {
 			out = append(out, fmt.Sprintf("%s ran another scenario than %s (scenario hash %s, not %s): a second session runs the same one (--force confirms with it anyway)", names[p[0]], names[p[1]], abbrev.Hash(a), abbrev.Hash(b)))
+		}
+	}
+	return out
+}
+
+// setupConditions are the conditions that say what was measured, not
+// when: a rerun on another machine or of another engine build or model
+// measures something else, and one of the old build (a stale cache) would
+// dismiss a real regression.
+var setupConditions = []string{"hardware slug", "CPU", "GPUs", "engine binary sha256", "engine libraries", "engine version", "engine source commit", "engine source dirty", "model file "}
+
+// setupRefusals refuses a second session whose records were measured on
+// another machine, engine build or model files than the first session's
+// counterparts (unless --force).
+func setupRefusals(conds []Condition) []string {
+	var out []string
+	for _, c := range conds {
+		what, whose := c.What, "new"
+		if w, ok := strings.CutPrefix(what, "old records: "); ok {
+			what, whose = w, "old"
+		}
+		for _, p := range setupConditions {
+			if strings.HasPrefix(what, p) {
+				out = append(out, fmt.Sprintf("the second session's %s record differs from the first's in %s (%s, not %s): a second session reruns the same build on the same machine (--force confirms with it anyway)", whose, what, dash(c.New), dash(c.Old)))
+				break
+			}
 		}
 	}
 	return out

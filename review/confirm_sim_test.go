@@ -60,6 +60,7 @@ type confirmRates struct {
 // simRules are the rule the gate applies and the ones it was chosen over.
 var simRules = []ConfirmRule{
 	DefaultConfirmRule,
+	{HeterogeneityAlpha: 0.10, Agreement: SecondSignificant, EachSignificantOverrides: true},
 	{HeterogeneityAlpha: 0.10, Agreement: SameDirection, EachSignificantOverrides: true},
 	{HeterogeneityAlpha: 0.10, Agreement: SameDirection},
 	{Agreement: SameDirection},
@@ -87,10 +88,10 @@ func simulate(h sessionHost, change float64, trials int, seed uint64) confirmRat
 			shared := a
 			shared.Records = a.Records[:3]
 			for i, rule := range simRules {
-				if a.judge(rule, c.Family, c.Threshold); a.Outcome == Raised {
+				if a.judge(rule, c.Family, c.Threshold); a.stands() {
 					out.own[i]++
 				}
-				if shared.judge(rule, c.Family, c.Threshold); shared.Outcome == Raised {
+				if shared.judge(rule, c.Family, c.Threshold); shared.stands() {
 					out.shared[i]++
 				}
 			}

@@ -2,11 +2,14 @@ package review
 
 import (
 	"bytes"
+	"encoding/json"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/decodebench/decodebench/schema"
 	"github.com/yuin/goldmark"
@@ -86,12 +89,22 @@ func TestConfirmOutcomes(t *testing.T) {
 		{"a second session far from the first", arm(true, true, 0, -0.10, -0.01), DefaultConfirmRule, SessionsDisagree},
 		{"far apart, but each a significant regression", arm(true, true, 0, -0.15, -0.06), DefaultConfirmRule, Raised},
 		{"far apart, each significant, but Q alone vetoes", arm(true, true, 0, -0.15, -0.06), ConfirmRule{HeterogeneityAlpha: 0.10, Agreement: SecondSignificant}, SessionsDisagree},
+		// A marginal first alarm (not significant by the combination's
+		// normal reading of its interval) and a rerun that sees a far
+		// larger regression: the rerun confirms it, as one that sees the
+		// same does; a two-sided veto dropped it.
+		{"a rerun far worse than a marginal first", arm(true, true, 0, -0.02, -0.30), DefaultConfirmRule, Raised},
+		{"a rerun worse than a marginal first", arm(true, true, 0, -0.02, -0.06), DefaultConfirmRule, Raised},
+		{"a rerun far worse, the veto two-sided", arm(true, true, 0, -0.02, -0.30), ConfirmRule{HeterogeneityAlpha: 0.10, Agreement: SecondSignificant, EachSignificantOverrides: true}, SessionsDisagree},
+		{"a latency rerun far longer than a marginal first", arm(true, false, 0, 0.02, 0.30), DefaultConfirmRule, Raised},
+		{"a rerun far milder than the first", arm(true, false, 0, 0.30, 0.02), DefaultConfirmRule, SessionsDisagree},
 		{"the second session alone not significant", arm(true, true, 0, -0.04, -0.02), DefaultConfirmRule, NotAgreed},
 		{"within chance but the other way", arm(true, true, 0, -0.015, 0.002), ConfirmRule{HeterogeneityAlpha: 0.10, Agreement: SameDirection}, NotAgreed},
 		{"the same direction suffices", arm(true, true, 0, -0.04, -0.02), ConfirmRule{HeterogeneityAlpha: 0.10, Agreement: SameDirection}, Raised},
 		{"combined not significant", arm(true, true, 0, -0.02, -0.02), ConfirmRule{Agreement: SameDirection}, NotSignificant},
 		{"combined below the threshold", arm(true, true, 0, -0.03, -0.03), DefaultConfirmRule, BelowThreshold},
 		{"a record without an interval", withoutInterval(arm(true, true, 0, -0.10, -0.10)), DefaultConfirmRule, NoEstimate},
+		{"ratios no float holds", arm(true, false, 0, 0.10, 1400), DefaultConfirmRule, NoEstimate},
 	} {
 		a := c.a
 		threshold := 0.02
@@ -101,6 +114,41 @@ func TestConfirmOutcomes(t *testing.T) {
 		a.judge(c.rule, f, threshold)
 		if a.Outcome != c.want {
 			t.Errorf("%s: %s (combined %+v, Q p %v), want %s", c.name, a.Outcome, a.Combined, a.QP, c.want)
+		}
+	}
+}
+
+// A confirmation that cannot be computed keeps the first session's
+// alarm: a rerun too short for an interval, or of values no float's ratio
+// holds, cannot dismiss it (the gate exits 1), and says so.
+func TestConfirmFailsClosed(t *testing.T) {
+	old, nu := simRecord(1, 1), simRecord(2, 0.9)
+	d := Compare("old.md", old, "new.md", nu, DiffOptions{Threshold: 0.02})
+	short := simRecord(3, 0.9)
+	short.Runs = short.Runs[:2]
+	wild := simRecord(5, 0.9)
+	for i := range wild.Runs {
+		if i%2 == 0 {
+			wild.Runs[i].Metrics[schema.DecodeTokS] = 1e300
+		} else {
+			wild.Runs[i].Metrics[schema.DecodeTokS] = 1e-300
+		}
+	}
+	for name, nu2 := range map[string]*schema.Record{"one run an arm": short, "values 1e600 apart": wild} {
+		c := Confirm(d, old, nu, SecondSession{NewPath: "new2.md", New: nu2}, ConfirmOptions{})
+		if len(c.Arms) != 1 || c.Arms[0].Outcome != NoEstimate || !c.Raised() {
+			t.Errorf("%s: %+v, raised %v: want no-estimate, the alarm standing", name, c.Arms, c.Raised())
+			continue
+		}
+		var text bytes.Buffer
+		if err := c.WriteText(&text); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text.String(), "alarm STANDS") || !strings.Contains(text.String(), "Not judged") {
+			t.Errorf("%s: the text does not say the alarm stands:\n%s", name, text.String())
+		}
+		if _, err := json.Marshal(c); err != nil {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }
@@ -149,6 +197,17 @@ func TestConfirm(t *testing.T) {
 	refused("the first new record by another path", SecondSession{NewPath: filepath.Join("x", "..", "new.md"), New: simRecord(3, 0.9)}, true, "the same campaign as the first session's new record")
 	refused("a copy of the first new record's runs", SecondSession{NewPath: "copy.md", New: sameRuns(nu)}, true, "the same campaign as the first session's new record")
 	refused("the old record as its own old", SecondSession{OldPath: "old.md", Old: old, NewPath: "new2.md", New: simRecord(3, 0.9)}, true, "the second session's old record is the same campaign as the first session's old record")
+	refused("a re-timed copy of the first new record's runs", SecondSession{NewPath: "copy.md", New: retimed(nu)}, true, "the same campaign as the first session's new record")
+	elsewhere := simRecord(3, 0.9)
+	elsewhere.Hardware, elsewhere.Machine.CPUModel = "xeon", "Intel Xeon"
+	refused("a rerun on another machine", SecondSession{NewPath: "new2.md", New: elsewhere}, false, "the second session's new record differs from the first's in hardware slug (xeon, not —)")
+	refused("a rerun on another machine", SecondSession{NewPath: "new2.md", New: elsewhere}, false, "in CPU (Intel Xeon, not —)")
+	ownOld := simRecord(4, 1)
+	ownOld.Engine.Version = "b9999"
+	refused("an old record of another engine build", SecondSession{OldPath: "old2.md", Old: ownOld, NewPath: "new2.md", New: simRecord(3, 0.9)}, false, "the second session's old record differs from the first's in engine version")
+	if c := Confirm(d, old, nu, SecondSession{NewPath: "new2.md", New: elsewhere}, ConfirmOptions{Force: true}); len(c.Refused) > 0 || !c.Raised() {
+		t.Errorf("--force with a rerun on another machine: refused %q, arms %+v", c.Refused, c.Arms)
+	}
 	bad := simRecord(3, 0.9)
 	bad.Verdict = schema.Inconclusive
 	refused("an inconclusive rerun", SecondSession{NewPath: "new2.md", New: bad}, false, "the second session's new record's verdict is INCONCLUSIVE")
@@ -164,6 +223,22 @@ func TestConfirm(t *testing.T) {
 	if c := Confirm(d, old, nu, SecondSession{NewPath: "new2.md", New: other}, ConfirmOptions{Force: true}); len(c.Refused) > 0 || len(c.Conditions) == 0 {
 		t.Errorf("--force: refused %q, conditions %+v", c.Refused, c.Conditions)
 	}
+}
+
+// retimed is a copy of a record whose every time moved by an hour and
+// whose runs.jsonl and logs are other files: only its runs' values are
+// the original's.
+func retimed(r *schema.Record) *schema.Record {
+	c := *r
+	c.Method.Started = r.Method.Started.Add(time.Hour)
+	c.Files = []schema.FileSum{{Path: "runs.jsonl", SHA256: "cd34"}}
+	c.Runs = nil
+	for _, run := range r.Runs {
+		run.Start = run.Start.Add(time.Hour)
+		run.Metrics = maps.Clone(run.Metrics)
+		c.Runs = append(c.Runs, run)
+	}
+	return &c
 }
 
 // sameRuns is a copy of a record that names the same runs.jsonl.

@@ -130,7 +130,12 @@ func (c Confirmation) methodText() string {
 	fmt.Fprintf(&b, "An alarm of the first session is raised only when %s; ", agreementText(c.Rule.Agreement, level))
 	if r := c.Rule; r.HeterogeneityAlpha > 0 {
 		fmt.Fprintf(&b, "Cochran's Q has p ≥ %s", fmtG(r.HeterogeneityAlpha))
-		if r.EachSignificantOverrides {
+		switch {
+		case r.OneSidedVeto && r.EachSignificantOverrides:
+			b.WriteString(" (or the second session shows a larger regression than the first, or every session alone is such a regression)")
+		case r.OneSidedVeto:
+			b.WriteString(" (or the second session shows a larger regression than the first)")
+		case r.EachSignificantOverrides:
 			b.WriteString(" (or every session alone is such a regression)")
 		}
 		b.WriteString("; ")
@@ -153,7 +158,7 @@ func outcomeText(a ArmConfirmation, c Confirmation) string {
 	case NoAlarm:
 		return "no alarm: the first session's gate found no significant regression, so there is nothing to confirm."
 	case NoEstimate:
-		return "not raised: a record has too few runs of the arm or its baseline for an interval (or one of zero width), so the sessions cannot be combined."
+		return "the first session's alarm STANDS: a record has too few runs of the arm or its baseline for an interval (or one of zero width, or ratios no number holds), so the second session can neither confirm nor dismiss it."
 	case SessionsDisagree:
 		return fmt.Sprintf("not raised: the sessions disagree beyond chance (Cochran's Q %s, p %s < %s, I² %s): one campaign's ratio moved with its session, not with the build.", fmtF(a.Q, 2), fmtG(a.QP), fmtG(c.Rule.HeterogeneityAlpha), pct.Fixed(a.I2, 0))
 	case NotAgreed:
@@ -173,18 +178,24 @@ func outcomeText(a ArmConfirmation, c Confirmation) string {
 
 // verdictText is the confirmation's last word.
 func (c Confirmation) verdictText() string {
-	var raised, alarms []string
+	var raised, stands, alarms []string
 	for _, a := range c.Arms {
 		if a.Alarm {
 			alarms = append(alarms, a.Arm)
 		}
 		if a.Outcome == Raised {
 			raised = append(raised, a.Arm)
+		} else if a.stands() {
+			stands = append(stands, a.Arm)
 		}
 	}
 	switch {
+	case len(raised) > 0 && len(stands) > 0:
+		return fmt.Sprintf("Regression confirmed by the second session: %d of %d alarm(s) raised, and %d stand(s) unjudged.", len(raised), len(alarms), len(stands))
 	case len(raised) > 0:
 		return fmt.Sprintf("Regression confirmed by the second session: %d of %d alarm(s) raised.", len(raised), len(alarms))
+	case len(stands) > 0:
+		return fmt.Sprintf("Not judged: the second session cannot be combined with the first for %d of %d alarm(s), which stand.", len(stands), len(alarms))
 	case len(alarms) > 0:
 		return fmt.Sprintf("Not confirmed: the second session raises none of the first session's %d alarm(s).", len(alarms))
 	}
@@ -236,7 +247,7 @@ func qText(a ArmConfirmation) string {
 }
 
 func outcomeMark(o ConfirmOutcome) string {
-	if o == Raised {
+	if o == Raised || o == NoEstimate {
 		return "**" + string(o) + "**"
 	}
 	return string(o)
