@@ -16,8 +16,9 @@ import (
 // record VALID, and a planned_rounds without a budget spent the whole
 // alpha at the first look. A campaign plans every arm of each round it
 // adds; a fixed schedule plans its rounds at once; only a budget plans
-// rounds at a look; and a sequential schedule without one stops at a look
-// that decides every test arm, or at max. A budget's plan at each look is
+// rounds at a look; and a sequential schedule stops at a look that decides
+// every test arm, or at max, or (with a budget) at the last look its plan
+// there allows. A budget's plan at each look is
 // derived again from the runs' times (scenarios.RoundTime, PlanAtLook).
 func checkLifecycle(s *scenarios.Scenario, rec *schema.Record) []Problem {
 	m, r := rec.Method, s.Schedule.Rounds
@@ -62,7 +63,10 @@ func checkLifecycle(s *scenarios.Scenario, rec *schema.Record) []Problem {
 			}
 		}
 	}
-	if len(out) > 0 || m.Interrupted || !r.Sequential() || r.MaxTime.Duration > 0 || rec.Verdict == schema.Failed || rec.Verdict == schema.Rejected {
+	// A budgeted schedule stops as one without a budget does, its last
+	// look the one its plan at that look leaves no further look after
+	// (SequentialDone reads the plans; they were checked above).
+	if len(out) > 0 || m.Interrupted || !r.Sequential() || rec.Verdict == schema.Failed || rec.Verdict == schema.Rejected {
 		return out
 	}
 	in, err := analysis.FromRecord(s.Policy, rec.Runs, m)
@@ -81,7 +85,9 @@ func checkLifecycle(s *scenarios.Scenario, rec *schema.Record) []Problem {
 		switch {
 		case l < m.RoundsRun && done:
 			add("the look after %d rounds decided, yet the campaign went on to %d", l, m.RoundsRun)
-		case l == m.RoundsRun && l < r.Max && !done:
+		case l == m.RoundsRun && !done && r.MaxTime.Duration > 0:
+			add("the campaign stopped after %d rounds, at a look that did not decide, before max (%d) or the last look its budget's plan allowed, and was not interrupted", l, r.Max)
+		case l == m.RoundsRun && !done:
 			add("the campaign stopped after %d rounds, at a look that did not decide, before max (%d), and was not interrupted", l, r.Max)
 		}
 	}

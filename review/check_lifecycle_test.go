@@ -49,6 +49,14 @@ func TestCheckRefusesAForgedLifecycle(t *testing.T) {
 		"cut at the first look":   {sequential, cut(5), "the campaign stopped after 5 rounds, at a look that did not decide, before max (15)"},
 		"cut between looks":       {sequential, cut(7), "rounds run 7 is not a look of the schedule"},
 		"budget as committed":     {budget, func(*schema.Record) {}, ""},
+		// A budgeted campaign cut at a look that did not decide, where its
+		// budget's plan there allowed the next: its stopping was not
+		// checked at all (a review's forged record passed).
+		"budget cut at the first look": {budget, func(r *schema.Record) {
+			cut(5)(r)
+			r.Method.PlannedRounds = r.Method.PlannedRounds[:1]
+		}, "the campaign stopped after 5 rounds, at a look that did not decide, before max (10) or the last look its budget's plan allowed"},
+		"budget decided at the first look": {"spec-draft-epyc-2026-12-05", func(*schema.Record) {}, ""},
 		// The plan reordered: each arm's runs together, on a rotating order.
 		"plan reordered":                     {fixed, func(r *schema.Record) { slices.Sort(r.Method.Planned) }, "the plan is not the stored scenario's (order rotate, seed "},
 		"started after run 1":                {fixed, func(r *schema.Record) { r.Method.Started = r.Runs[0].Start.Add(time.Second) }, "run 1 started at "},
