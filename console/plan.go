@@ -33,7 +33,16 @@ func Plan(w io.Writer, s *scenarios.Scenario, p planner.Plan, dir string) error 
 	sh := s.EstimateShape()
 	fmt.Fprintf(w, "  a round: %s, %s\n", scenarios.Round(p.Schedule.Round), EstimateBasis(sh, h.Costs, dir))
 	own := p.Schedule
-	fmt.Fprintf(w, "this schedule, %s: %s\n", scheduleText(own), detects(own))
+	what := "this schedule"
+	if p.BudgetAsked {
+		// A what-if: the campaign the scenario runs has its own budget.
+		own := "no max_time"
+		if p.OwnBudget > 0 {
+			own = "its own max_time " + p.OwnBudget.String()
+		}
+		what = fmt.Sprintf("this schedule under --budget %s (the scenario has %s; run it with --set schedule.rounds.max_time=%s)", p.Budget, own, p.Budget)
+	}
+	fmt.Fprintf(w, "%s, %s: %s\n", what, scheduleText(own), detects(own))
 	writeStalls(w, p.Stalls, p.Host.Compared)
 	switch {
 	case p.Over > 0:
@@ -85,6 +94,10 @@ func HostBasis(h planner.Host, s *scenarios.Scenario, dir string) string {
 // and tokens, and its parts.
 func noiseText(h planner.Host, s planner.Schedule) string {
 	v := h.RunVar(s.Requests, s.MaxTokens)
+	if s.MaxTokens <= 0 {
+		// A command engine's run: no request's tokens to split it by.
+		return fmt.Sprintf("CV %s at %d measured request(s) a start", pct.Fixed(planner.CV(v), 1), s.Requests)
+	}
 	at := fmt.Sprintf("CV %s at %d measured request(s) of %d tokens a start", pct.Fixed(planner.CV(v), 1), s.Requests, s.MaxTokens)
 	if !h.Split {
 		return at + " (not split: no record's noise anatomy; taken as the start's)"
@@ -161,6 +174,10 @@ func writeAsk(w io.Writer, a *planner.Ask) {
 		fmt.Fprintf(w, "%s: %s: %s\n", ask, scheduleText(*a.Reach), detects(*a.Reach))
 		writeStalls(w, a.Stalls, 0)
 		return
+	}
+	if a.Budget > 0 && a.Reach == nil && a.Best != nil && a.Best.Rounds().Max+max(1, a.Best.Every) > planner.MaxRounds && a.Best.Time < a.Budget {
+		// The budget is not what binds: no plan goes past MaxRounds.
+		limit = fmt.Sprintf("%d rounds, the most a plan proposes (the budget of %s would allow more)", planner.MaxRounds, scenarios.Round(a.Budget))
 	}
 	fmt.Fprintf(w, "%s: out of reach within %s\n", ask, limit)
 	if a.Reach != nil {

@@ -24,6 +24,10 @@ type Records struct {
 	List func(dir string) ([]history.Record, []error, error)
 	// Load reads a record whole, its runs included.
 	Load func(path string) (*schema.Record, error)
+	// Once, when set, keeps one record of each campaign of those listed
+	// for a feature (review.OnceEach): a record copied under other names
+	// is one campaign, not several to go by.
+	Once func(dir string, recs []history.Record) []history.Record
 }
 
 // Feature lists the folder's records of feature, and says the hardware
@@ -43,7 +47,11 @@ func (r Records) Feature(feature, hardware string) (hw string, recs []history.Re
 	if hw == "" || hw == "auto" {
 		hw = r.Here()
 	}
-	return hw, slices.DeleteFunc(recs, func(h history.Record) bool { return h.Rec.Feature != feature }), nil
+	recs = slices.DeleteFunc(recs, func(h history.Record) bool { return h.Rec.Feature != feature })
+	if r.Once != nil {
+		recs = r.Once(r.Dir, recs)
+	}
+	return hw, recs, nil
 }
 
 // Costs are the scenario's costs from the newest record in the folder of

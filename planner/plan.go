@@ -43,6 +43,11 @@ type Plan struct {
 	Schedule Schedule      `json:"schedule"`
 	Budget   time.Duration `json:"budget_ns,omitempty"`
 	Capped   bool          `json:"capped,omitempty"`
+	// BudgetAsked is set when Budget is --budget's, not the scenario's
+	// own max_time (OwnBudget, 0 for none): the schedule is then a
+	// what-if, run with --set schedule.rounds.max_time.
+	BudgetAsked bool          `json:"budget_asked,omitempty"`
+	OwnBudget   time.Duration `json:"own_budget_ns,omitempty"`
 	// Over is how much the first look alone exceeds the budget at the
 	// host's round time: a budget stops a campaign only at a look, so
 	// the campaign runs min rounds whatever its budget. 0 when it fits.
@@ -98,9 +103,13 @@ func plan(s *scenarios.Scenario, h Host, o Options, rule analysis.Rule) Plan {
 	r := s.Schedule.Rounds
 	k := max(1, s.Schedule.Requests)
 	p := Plan{Feature: s.Feature, Rule: rule.Name, Host: h, Power: analysis.MDEPower, Budget: r.MaxTime.Duration}
-	if o.Budget > 0 {
-		p.Budget = o.Budget
+	if o.Budget > 0 && o.Budget != r.MaxTime.Duration {
+		p.Budget, p.BudgetAsked, p.OwnBudget = o.Budget, true, r.MaxTime.Duration
 	}
+	// The ask's shape is the scenario's own (its min and every), before a
+	// budget puts its max on the looks' grid: a max off the grid made it
+	// a fixed schedule.
+	shapeAsked := shapeOf(r)
 	for _, a := range s.Policy.Arms {
 		if a.Name != s.Policy.Baseline && !a.Control {
 			p.Tests++
@@ -141,7 +150,7 @@ func plan(s *scenarios.Scenario, h Host, o Options, rule analysis.Rule) Plan {
 		})
 	}
 	if o.MDE > 0 {
-		p.Ask = m.ask(shapeOf(r), o.MDE, p.Budget, k)
+		p.Ask = m.ask(shapeAsked, o.MDE, p.Budget, k)
 	}
 	return p
 }

@@ -61,6 +61,8 @@ it goes by other hardware's, and says so; without any, by a stated guess. --set 
 			switch o.Budget = c.Duration("budget"); {
 			case c.IsSet("budget") && o.Budget <= 0:
 				return usageError("plan --budget: %s is not a positive duration (20m, 1h30m)", o.Budget)
+			case o.Budget > scenarios.MaxCampaign:
+				return usageError("plan --budget: %s is longer than the limit of %s on a campaign", o.Budget, scenarios.MaxCampaign)
 			case c.IsSet("budget") && o.Budget < time.Minute:
 				return usageError("plan --budget: %s cannot hold a campaign: give at least 1m, as schedule.rounds.max_time", o.Budget)
 			}
@@ -91,7 +93,7 @@ it goes by other hardware's, and says so; without any, by a stated guess. --set 
 // as every command reads records, this machine identified once, when a
 // scenario of hardware "auto" first needs it.
 func newPlanRecords(ctx context.Context, dir string) planner.Records {
-	return planner.Records{Dir: dir, List: review.LoadHistory, Load: checkedLoad(), Here: sync.OnceValue(func() string {
+	return planner.Records{Dir: dir, List: review.LoadHistory, Load: checkedLoad(), Once: onceEach, Here: sync.OnceValue(func() string {
 		id, _ := machine.Identify(ctx)
 		return id.Slug
 	})}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -116,17 +117,24 @@ func TestScripts(t *testing.T) {
 			// cprecord NAME DIR copies the committed record NAME (from
 			// docs/benchmark_results) and its data folder into DIR: real
 			// records for the scripts that need no engine.
+			// cprecord NAME DIR STEM copies it under another name, its
+			// data folder and links renamed: one campaign as two records.
 			"cprecord": func(ts *testscript.TestScript, neg bool, args []string) {
-				if neg || len(args) != 2 {
-					ts.Fatalf("usage: cprecord NAME DIR")
+				if neg || len(args) != 2 && len(args) != 3 {
+					ts.Fatalf("usage: cprecord NAME DIR [STEM]")
 				}
 				src := filepath.Join(repoRoot(ts), "docs", "benchmark_results")
 				dst := ts.MkAbs(args[1])
+				stem := args[0]
+				if len(args) == 3 {
+					stem = args[2]
+				}
 				ts.Check(os.MkdirAll(filepath.Join(dst, "data"), 0o755))
 				b, err := os.ReadFile(filepath.Join(src, args[0]+".md"))
 				ts.Check(err)
-				ts.Check(os.WriteFile(filepath.Join(dst, args[0]+".md"), b, 0o644))
-				ts.Check(os.CopyFS(filepath.Join(dst, "data", args[0]), os.DirFS(filepath.Join(src, "data", args[0]))))
+				b = bytes.ReplaceAll(b, []byte("data/"+args[0]), []byte("data/"+stem))
+				ts.Check(os.WriteFile(filepath.Join(dst, stem+".md"), b, 0o644))
+				ts.Check(os.CopyFS(filepath.Join(dst, "data", stem), os.DirFS(filepath.Join(src, "data", args[0]))))
 			},
 			// mkexec FILE... makes each FILE (unpacked by testscript in
 			// this process) an executable new file, written by a child
