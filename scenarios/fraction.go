@@ -21,7 +21,9 @@ func parseFraction(s string) (Fraction, error) {
 		t, scale = strings.TrimSpace(v), 0.01
 	}
 	f, err := strconv.ParseFloat(t, 64)
-	if err != nil {
+	if err != nil || strings.ContainsAny(t, "xX_") {
+		// ParseFloat reads Go's hexadecimal floats (0x1p-3) and digit
+		// separators too: no scenario or flag means those.
 		return 0, fmt.Errorf("%q is not a number or a percentage such as 4%%", s)
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {

@@ -56,6 +56,9 @@ it goes by other hardware's, and says so; without any, by a stated guess. --set 
 				if err != nil || !(f > 0 && f < 1) {
 					return usageError("plan --mde: %q is not a change between 0 and 100%% (3%% or 0.03)", v)
 				}
+				if f < 1e-4 {
+					return usageError("plan --mde: %q is below 0.01%%, a change no campaign resolves", v)
+				}
 				o.MDE = f
 			}
 			switch o.Budget = c.Duration("budget"); {
