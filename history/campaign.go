@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -25,8 +26,9 @@ import (
 // not marks: a greedy engine writes the same text in every campaign of a
 // scenario (twelve committed spec-draft campaigns share one set of
 // output hashes). A run's measured values are: a copy whose every time
-// was shifted and every log rewritten still carries its runs' metrics to
-// the last bit, which no other campaign's run does (RunValues).
+// was shifted and every log rewritten still carries its runs' metrics and
+// wall times to the last bit, which no other campaign's run does
+// (RunValues).
 type Campaign struct {
 	Started   time.Time
 	RunStarts []time.Time
@@ -64,13 +66,18 @@ func (c *Campaign) AddRun(r schema.Run) {
 	}
 }
 
-// runValues is a digest of a run's metric values, bit for bit, by name;
-// "" for a run none of whose values has a fraction (counts and whole
-// numbers two campaigns can share).
+// runValues is a digest of a run's measured values, bit for bit: its
+// metrics by name and its wall time; "" for a run none of whose values
+// has a fraction (counts and whole numbers two campaigns can share).
 func runValues(r schema.Run) string {
-	names := make([]string, 0, len(r.Metrics))
+	values := maps.Clone(r.Metrics)
+	if values == nil {
+		values = map[string]float64{}
+	}
+	values["\x00seconds"] = r.Seconds
+	names := make([]string, 0, len(values))
 	measured := false
-	for n, v := range r.Metrics {
+	for n, v := range values {
 		names = append(names, n)
 		if v != math.Trunc(v) && !math.IsNaN(v) {
 			measured = true
@@ -85,7 +92,7 @@ func runValues(r schema.Run) string {
 	for _, n := range names {
 		h.Write([]byte(n))
 		h.Write([]byte{0})
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(r.Metrics[n]))
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(values[n]))
 		h.Write(b[:])
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
