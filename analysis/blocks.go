@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 
+	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 	"github.com/decodebench/decodebench/stats"
 )
@@ -27,6 +28,20 @@ type RoundBlocks struct {
 	Stage stats.WidthStage
 }
 
+// stallSign is which way a stall moves the metric's values: down for a
+// rate, up for a time (stats.Config.StallSign).
+func stallSign(p scenarios.Policy, metric string) int {
+	for _, m := range p.Metrics {
+		if m.Name == metric {
+			if m.HigherIsBetter {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
 // WidthStaged reports a rule whose schedules that stop on their
 // intervals' width run in two stages: the rounds after min planned once
 // from min's widest interval, the comparisons taking min's noise
@@ -44,6 +59,7 @@ func (b RoundBlocks) compare(in Input, s samples, refs []string, arm, metric str
 		ref = append(ref, s.timed(in, r, metric)...)
 	}
 	a := s.timed(in, arm, metric)
+	cfg.StallSign = stallSign(in.Policy, metric)
 	r := stats.CompareRounds(ref, a, cfg, b.Trim)
 	if rounds := in.Policy.Schedule.Rounds; rounds.WidthStops() {
 		r = b.Stage.Restate(r, ref, a, cfg, rounds.Min)
@@ -102,14 +118,23 @@ func (r RoundsMDE) mde(m mdeCase) (up, down float64) {
 // max_drift, with the arm's change at the campaign's start and end.
 type BlockDrift struct {
 	Alpha float64
+	// Welch (rule robust-15) fits each arm its own line and noise
+	// (stats.TrendWelch): the pooled fit took a noisier arm's tail for
+	// stalls and the baseline's noise for both (10% of A/A arms of CV 6%
+	// against 1.5% flagged), and a flag holds a sequential look from
+	// stopping.
+	Welch bool
 }
 
-func (BlockDrift) fill(in Input, s samples, ar *schema.ArmResult, metric string) {
+func (d BlockDrift) fill(in Input, s samples, ar *schema.ArmResult, metric string) {
 	base := s.timed(in, in.Policy.Baseline, metric)
 	var t stats.RelativeTrend
-	if ar.Arm == in.Policy.Baseline {
+	switch {
+	case ar.Arm == in.Policy.Baseline:
 		t = stats.Trend(base)
-	} else {
+	case d.Welch:
+		t = stats.TrendWelch(base, s.timed(in, ar.Arm, metric))
+	default:
 		t = stats.TrendDifference(base, s.timed(in, ar.Arm, metric))
 	}
 	ar.Drift, ar.DriftP = orZero(t.Change), orZero(t.P)

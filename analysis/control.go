@@ -26,6 +26,10 @@ type ControlTest interface {
 	// separates says whether a test arm separates from the noise the
 	// control shows, arm its final (Holm-adjusted) comparison.
 	separates(arm, vs schema.Comparison, vc stats.Robust) bool
+	// vsLevel is the level a test arm's comparison with the control is
+	// judged at, armLevel the level the arm itself was judged at and
+	// alpha the look's.
+	vsLevel(armLevel, alpha float64) float64
 }
 
 // SignificantControl judges a control by its own significance at alpha: a
@@ -49,6 +53,8 @@ func (SignificantControl) separates(_, vs schema.Comparison, _ stats.Robust) boo
 	return vs.Significant
 }
 
+func (SignificantControl) vsLevel(_, alpha float64) float64 { return alpha }
+
 // EquivalentControl judges a control by an equivalence test within a
 // margin of Margin × min_effect (two one-sided tests at alpha), and
 // vetoes only an artefact it shows to exceed the margin: a
@@ -59,6 +65,11 @@ func (SignificantControl) separates(_, vs schema.Comparison, _ stats.Robust) boo
 // own noise vetoes.
 type EquivalentControl struct {
 	Margin float64
+	// AtArmLevel (rule robust-15) judges a test arm's comparison with the
+	// control at the level the arm was judged at (Holm's step, a look's
+	// boundary), not at the whole alpha: "separates from noise" at 5%
+	// stood beside an arm judged at 2.5%.
+	AtArmLevel bool
 }
 
 // EquivalenceMargin is the margin within which the robust rules call a
@@ -85,6 +96,13 @@ func (EquivalentControl) vsControl(cc schema.Comparison, _ stats.Robust, _ schem
 
 func (EquivalentControl) separates(arm, _ schema.Comparison, vc stats.Robust) bool {
 	return arm.Significant && vc.Significant && (vc.Ratio > 1) == (arm.Ratio > 1)
+}
+
+func (e EquivalentControl) vsLevel(armLevel, alpha float64) float64 {
+	if e.AtArmLevel && armLevel > 0 {
+		return armLevel
+	}
+	return alpha
 }
 
 // equivalent is the two one-sided tests at alpha: the interval of the

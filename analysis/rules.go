@@ -74,9 +74,17 @@ var rules = map[schema.Rule]Rule{
 	schema.RuleRobust13: {Name: schema.RuleRobust13, Comparison: RoundBlocks{Trim: stats.TrimOneByOne, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull}, MDE: RoundsMDE{Kept: stats.KeptByPutBackSpread},
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested},
 		Pooling: Pools, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsAsRun},
-	// robust-13 whose width schedules run in two stages (the current
-	// rule, schema.RuleRobust14).
+	// robust-13 whose width schedules run in two stages
+	// (schema.RuleRobust14).
 	schema.RuleRobust14: {Name: schema.RuleRobust14, Comparison: RoundBlocks{Trim: stats.TrimOneByOne, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull, Stage: stats.StageStein}, MDE: RoundsMDE{Kept: stats.KeptByPutBackSpread},
 		Control: EquivalentControl{Margin: EquivalenceMargin}, Drift: BlockDrift{Alpha: DriftAlpha}, Looks: SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested},
 		Pooling: Pools, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsAsRun},
+	// robust-14 refusing a comparison that would trim a side's good runs,
+	// with drift from each arm's own line and noise, the control judged at each
+	// arm's level, refused arms last in Holm's order, and no pooling (the
+	// current rule, schema.RuleRobust15).
+	schema.RuleRobust15: {Name: schema.RuleRobust15, Comparison: RoundBlocks{Trim: stats.TrimGoodRuns, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull, Stage: stats.StageStein}, MDE: RoundsMDE{Kept: stats.KeptByPutBackSpread},
+		Control: EquivalentControl{Margin: EquivalenceMargin, AtArmLevel: true}, Drift: BlockDrift{Alpha: DriftAlpha, Welch: true},
+		Looks:   SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested, RefusedLast: true},
+		Pooling: NoPooling, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsAsRun},
 }

@@ -22,6 +22,12 @@ type SpendingLooks struct {
 	Spending stats.Spending
 	// Budget is how a record states a budget's last look.
 	Budget BudgetStatement
+	// RefusedLast (rule robust-15) steps a refused comparison down
+	// Holm's order last, as if its p were 1 (it can reject nothing):
+	// refused first by its small p, it stopped the procedure and held
+	// every later arm at alpha/m ("no significant difference: +14.4%
+	// [+1.3%, +29.2%], p=0.018 at level 0.025").
+	RefusedLast bool
 }
 
 // BudgetStatement is how a record states the information and the alpha
@@ -137,6 +143,12 @@ func (sp SpendingLooks) decide(j *judgement) {
 		j.verdicts[i].Comparison, j.rs[i] = c, r
 	}
 	slices.SortStableFunc(idx, func(a, b int) int {
+		if ra, rb := sp.RefusedLast && j.rs[a].Refused, sp.RefusedLast && j.rs[b].Refused; ra != rb {
+			if ra {
+				return 1
+			}
+			return -1
+		}
 		switch pa, pb := j.rs[a].P, j.rs[b].P; {
 		case pa < pb:
 			return -1

@@ -123,7 +123,14 @@ func armVerdicts(in Input, s samples) ([]schema.ArmVerdict, []schema.Reason, []s
 			continue
 		}
 		if v.VsControl != nil {
-			v.SeparatesFromNoise = rule.Control.separates(*c, *v.VsControl, vcs[i])
+			vc := vcs[i]
+			if level := rule.Control.vsLevel(c.Level, alpha); level != alpha {
+				vc = rule.Comparison.compare(in, s, []string{control}, v.Arm, p.Primary, level, 1-level)
+				cc := rule.Control.vsControl(rule.Comparison.store(vc, level, p.Stats.MinEffect), vc, *c)
+				cc.Level = level
+				v.VsControl = &cc
+			}
+			v.SeparatesFromNoise = rule.Control.separates(*c, *v.VsControl, vc)
 		}
 	}
 	return j.verdicts, warnings, inconclusive

@@ -38,10 +38,17 @@ func comparisonMethod(cmp analysis.Comparison, me schema.Method) string {
 	case analysis.RoundBlocks:
 		trim := fmt.Sprintf("a round is trimmed as a stall when its difference is beyond the Bonferroni t quantile at %s over the rounds ", count(stats.TrimAlpha)) +
 			fmt.Sprintf("and at least %s off the others (at most a quarter of the rounds; with more that far out, the comparison is refused); ", pct.Exact(stats.StallFloor))
-		if c.Trim == stats.TrimOneByOne {
+		switch c.Trim {
+		case stats.TrimOneByOne:
 			trim = fmt.Sprintf("a round is trimmed as a stall when its difference is beyond the Bonferroni t quantile at %s over the rounds ", count(stats.TrimAlpha)) +
 				fmt.Sprintf("and at least %s off the fit of the rounds kept, the far rounds put back one at a time, the least far first ", pct.Exact(stats.StallFloor)) +
 				"(with more than a quarter of the rounds, and at least three, that far out on one side, the comparison is refused); "
+		case stats.TrimGoodRuns:
+			trim = fmt.Sprintf("a round is trimmed as a stall when its difference is beyond the Bonferroni t quantile at %s over the rounds ", count(stats.TrimAlpha)) +
+				fmt.Sprintf("and at least %s off the fit of the rounds kept, the far rounds put back one at a time, the least far first ", pct.Exact(stats.StallFloor)) +
+				"(with more than a quarter of the rounds, and at least three, that far out on one side, the comparison is refused; " +
+				"so it is with more than a quarter, and at least two, far out on the better side of one side's own median, its good runs, " +
+				"which a stall does not make: that side's median is itself stalled); "
 		}
 		return "medians with distribution-free confidence intervals (benchmath); " +
 			"each arm against its reference round by round: the log value of the arm's run against the mean of the reference's runs in the same round, " +
@@ -139,7 +146,11 @@ func driftMethod(d analysis.DriftTest) string {
 	case analysis.RelativeDrift:
 		return fmt.Sprintf(" Drift is an arm's trend relative to the baseline's (t-test at %s).", count(d.Alpha))
 	case analysis.BlockDrift:
-		return fmt.Sprintf(" Drift is an arm's trend relative to the baseline's (t-test at %s);", count(d.Alpha)) +
+		by := ""
+		if d.Welch {
+			by = ", each arm its own line and noise (stalls trimmed on its own scale; Welch–Satterthwaite degrees of freedom)"
+		}
+		return fmt.Sprintf(" Drift is an arm's trend relative to the baseline's%s (t-test at %s);", by, count(d.Alpha)) +
 			" a flagged arm's change is stated at the campaign's start and end, and a sequential look does not stop on it."
 	}
 	return ""
@@ -149,8 +160,12 @@ func driftMethod(d analysis.DriftTest) string {
 // rule spends it by the information reached.
 func looksMethod(l analysis.LookSpending, me schema.Method) string {
 	if l, ok := l.(analysis.SpendingLooks); ok {
+		refused := ""
+		if l.RefusedLast {
+			refused = " Holm's order takes a refused comparison last, as if its p were 1."
+		}
 		return fmt.Sprintf(" A sequential schedule spends alpha over its looks by the %s Lan-DeMets function at the information each comparison reached", l.Spending) +
-			" (its rounds kept over the most the schedule allows; the whole alpha at the last look), Holm's levels passed on to the arms left at each look."
+			" (its rounds kept over the most the schedule allows; the whole alpha at the last look), Holm's levels passed on to the arms left at each look." + refused
 	}
 	return ""
 }
@@ -159,7 +174,11 @@ func looksMethod(l analysis.LookSpending, me schema.Method) string {
 // comparison does not.
 func controlMethod(c analysis.ControlTest, me schema.Method) string {
 	if c, ok := c.(analysis.EquivalentControl); ok {
-		return fmt.Sprintf(" A negative control is an equivalence test within ±%s.", pct.Exact(c.Margin*me.MinEffect))
+		at := ""
+		if c.AtArmLevel {
+			at = " A test arm's comparison with it is judged at the level the arm was judged at."
+		}
+		return fmt.Sprintf(" A negative control is an equivalence test within ±%s.", pct.Exact(c.Margin*me.MinEffect)) + at
 	}
 	return ""
 }

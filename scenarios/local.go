@@ -251,8 +251,9 @@ func (s *Scenario) warnBudgetGrid(p *problems) {
 // validateForCurrentRule refuses what the rule new records are written
 // under (schema.RuleCurrent) cannot honour: a confidence other than
 // 1 − alpha (the rule judges a test and its interval at one level, so the
-// two never disagree), and pairing switched off (the rule always compares
-// an arm with its reference round by round).
+// two never disagree), pairing switched off (the rule always compares an
+// arm with its reference round by round), and pooled controls (the rule
+// compares a test arm with the baseline alone).
 func (s *Scenario) validateForCurrentRule(p *problems) {
 	if _, set := s.pos["stats.confidence"]; set && !p.has("stats.confidence") && !p.has("stats.alpha") && math.Abs(float64(s.Stats.Confidence)-(1-float64(s.Stats.Alpha))) > 1e-9 {
 		p.refusedByRule("stats.confidence", "rule %s judges each test and its interval at one level, 1 − alpha (%s here): "+
@@ -267,6 +268,13 @@ func (s *Scenario) validateForCurrentRule(p *problems) {
 		// alpha alone.
 		p.refusedByRule("stats.alpha", "rule %s judges each test and its interval at one level, 1 − alpha: with alpha %s give confidence: %s too (its default is %s)",
 			schema.RuleCurrent, s.Stats.Alpha, Fraction(1-float64(s.Stats.Alpha)), Fraction(DefaultConfidence))
+	}
+	if s.Stats.PoolControl && !p.has("stats.pool_control") {
+		p.refusedByRule("stats.pool_control", "rule %s compares each test arm with the baseline alone: "+
+			"a negative control pooled into the reference moves it by half of any artefact the control's equivalence test lets through (up to its margin), "+
+			"which a review measured as 44%% of A/A campaigns claiming a change: "+
+			"remove pool_control (the control still vetoes, and says whether each arm separates from it)",
+			schema.RuleCurrent)
 	}
 	if _, set := s.pos["stats.pairing"]; set && s.Stats.Pairing == schema.PairOff {
 		p.refusedByRule("stats.pairing", "rule %s always compares an arm with its reference round by round; pairing: off applies to records of the first rule only: remove it",

@@ -176,8 +176,22 @@ const (
 	// at alpha 5%). Campaigns of any other schedule are judged as under
 	// robust-13 (analysis.TestRobust14ChangesOnlyWidthSchedules).
 	RuleRobust14 Rule = "robust-14"
+	// RuleRobust15 is RuleRobust14 with five parts a review found wanting:
+	// a comparison is refused when more than a quarter of its rounds, and
+	// at least two, are far out on one side's better side of its own
+	// median (its good runs,
+	// trimmed because its median is itself stalled: an arm stalled in
+	// three of five rounds claimed -29%); an arm's drift relative to the
+	// baseline allows each arm its own line and noise (the pooled fit
+	// flagged 10% of A/A arms whose noise was 4× the baseline's); a test
+	// arm's comparison with the control is judged at the arm's own level;
+	// a refused comparison steps down Holm's order last; and
+	// stats.pool_control is refused (a control's artefact within the
+	// equivalence margin moved a pooled reference by half of it: 44% of
+	// A/A campaigns claimed a change).
+	RuleRobust15 Rule = "robust-15"
 	// RuleCurrent is the rule new records are written under.
-	RuleCurrent = RuleRobust14
+	RuleCurrent = RuleRobust15
 )
 
 // RobustMinRuns is the fewest finished runs the baseline and each arm

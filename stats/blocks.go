@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -60,6 +59,14 @@ const (
 	// comparison is refused when more than a quarter of the rounds, and
 	// at least three, are far out on one side.
 	TrimOneByOne
+	// TrimGoodRuns (rule robust-15) is TrimOneByOne that also refuses the
+	// comparison when more than a quarter of the rounds, and at least two,
+	// are far out on one side's better side of its own median (one good
+	// run alone is noise's tail, not a stalled median; Config.StallSign gives
+	// which side a stall falls on): a stall makes a run worse, so those
+	// are that side's good runs, trimmed because its median is itself
+	// stalled (an arm stalled in three of five rounds claimed -29%).
+	TrimGoodRuns
 )
 
 // allowed is the most rounds of n that one side may have far out before
@@ -70,11 +77,14 @@ const (
 // twenty meets two of six on one side of some comparison often enough to
 // refuse one campaign in twenty.
 func (how RoundTrim) allowed(n int) int {
-	if how == TrimOneByOne {
+	if how.oneByOne() {
 		return max(n/4, 2)
 	}
 	return n / 4
 }
+
+// oneByOne reports a trim that puts far rounds back one at a time.
+func (how RoundTrim) oneByOne() bool { return how == TrimOneByOne || how == TrimGoodRuns }
 
 // CompareRounds is CompareBlocks with the given confirmation of stalls.
 func CompareRounds(ref, arm []Timed, c Config, how RoundTrim) Robust {
@@ -98,6 +108,16 @@ func CompareRounds(ref, arm []Timed, c Config, how RoundTrim) Robust {
 	}
 	keep, farRef, farArm := trimRounds(d, slow, how)
 	far := farRef + farArm
+	goodRef, goodArm := 0, 0
+	if how == TrimGoodRuns {
+		goodRef, goodArm = goodFar(rounds, d, c.StallSign)
+	}
+	goodRefused := goodRef > max(len(d)/4, 1) || goodArm > max(len(d)/4, 1)
+	if goodRefused {
+		for i := range keep {
+			keep[i] = true
+		}
+	}
 	n := 0
 	for _, k := range keep {
 		if k {
@@ -107,8 +127,11 @@ func CompareRounds(ref, arm []Timed, c Config, how RoundTrim) Robust {
 	out.N1, out.N2 = n, n
 	trimmed := len(d) - n
 	out.Trimmed1, out.Trimmed2 = trimmedSides(rounds, keep)
-	out.Refused = farRef > how.allowed(len(d)) || farArm > how.allowed(len(d))
-	if out.Refused {
+	out.Refused = farRef > how.allowed(len(d)) || farArm > how.allowed(len(d)) || goodRefused
+	switch {
+	case goodRefused:
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d of %d rounds are far out on the better side of a side's own median (%d the reference's, %d the arm's): trimming them would take a side's good runs for stalls, its median being itself stalled", goodRef+goodArm, len(d), goodRef, goodArm))
+	case out.Refused:
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d of %d rounds are far out (%d the reference's, %d the arm's): stalls cannot be told from the arms' levels", far, len(d), farRef, farArm))
 	}
 	mean, sd := meanSD(d, keep)
@@ -143,6 +166,9 @@ type round struct {
 	d, pos   float64
 	armSlow  bool
 	ref, arm float64
+	// stray is the stray side's run's log distance from that side's own
+	// median (signed).
+	stray float64
 }
 
 // pairRounds are the rounds with a valid run of each side, in order.
@@ -191,134 +217,12 @@ func pairRounds(ref, arm []Timed) []round {
 	mr, ma := Median(lr), Median(la)
 	for i := range out {
 		out[i].armSlow = math.Abs(out[i].arm-ma) > math.Abs(out[i].ref-mr)
+		out[i].stray = out[i].ref - mr
+		if out[i].armSlow {
+			out[i].stray = out[i].arm - ma
+		}
 	}
 	return out
-}
-
-// trimRounds marks the rounds kept, and counts the rounds far out (beyond
-// TrimZ robust standard deviations of the differences and StallFloor off
-// their median) whose stray run was the reference's and the arm's
-// (armSlow). When either side has more than a quarter of the rounds far
-// out, nothing is trimmed: the comparison is refused.
-func trimRounds(d []float64, armSlow []bool, how RoundTrim) (keep []bool, farRef, farArm int) {
-	keep = make([]bool, len(d))
-	for i := range keep {
-		keep[i] = true
-	}
-	cand := notFar(d)
-	for i, clean := range cand {
-		cand[i] = !clean
-		switch {
-		case clean:
-		case armSlow[i]:
-			farArm++
-		default:
-			farRef++
-		}
-	}
-	if farRef+farArm == 0 || farRef > how.allowed(len(d)) || farArm > how.allowed(len(d)) {
-		return keep, farRef, farArm
-	}
-	for i, c := range cand {
-		keep[i] = !c
-	}
-	if how == TrimOneByOne {
-		oneByOne(d, keep)
-		return keep, farRef, farArm
-	}
-	// The candidates are tested against the fit of the rounds kept, until
-	// no round moves in or out.
-	for range 10 {
-		mean, sd := meanSD(d, keep)
-		n := 0
-		for _, k := range keep {
-			if k {
-				n++
-			}
-		}
-		if n < 3 || !(sd > 0) {
-			break
-		}
-		crit := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - TrimAlpha/(2*float64(len(d))))
-		next := make([]bool, len(d))
-		for i, x := range d {
-			h := 1 - 1/float64(n)
-			if !keep[i] {
-				h = 1 + 1/float64(n)
-			}
-			z := math.Abs(x-mean) / (sd * math.Sqrt(h))
-			next[i] = !(cand[i] && z > crit && math.Abs(x-mean) >= StallFloor)
-		}
-		if slices.Equal(next, keep) {
-			break
-		}
-		keep = next
-	}
-	return keep, farRef, farArm
-}
-
-// oneByOne puts back, the least far first and one at a time, each
-// trimmed round within the Bonferroni t quantile at TrimAlpha over the
-// rounds (or less than StallFloor off) of the fit of the rounds kept
-// (TrimOneByOne); all of them when fewer than two rounds would be left to
-// fit.
-func oneByOne(d []float64, keep []bool) {
-	for {
-		mean, sd := meanSD(d, keep)
-		n := countTrue(keep)
-		if n < 2 || !(sd > 0) {
-			for i := range keep {
-				keep[i] = true
-			}
-			return
-		}
-		crit := roundCrit(n-1, len(d))
-		back, least := -1, math.Inf(1)
-		for i, x := range d {
-			if keep[i] {
-				continue
-			}
-			z := math.Abs(x-mean) / (sd * math.Sqrt(1+1/float64(n)))
-			if (z <= crit || math.Abs(x-mean) < StallFloor) && z < least {
-				back, least = i, z
-			}
-		}
-		if back < 0 {
-			return
-		}
-		keep[back] = true
-	}
-}
-
-// roundCrit is the Bonferroni t quantile at TrimAlpha over rounds rounds
-// at df degrees of freedom, remembered: PutBackChance runs the trimming
-// thousands of times a comparison.
-func roundCrit(df, rounds int) float64 {
-	key := [2]int{df, rounds}
-	if c, ok := critCache.Load(key); ok {
-		return c.(float64)
-	}
-	c := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(1 - TrimAlpha/(2*float64(rounds)))
-	critCache.Store(key, c)
-	return c
-}
-
-var critCache sync.Map
-
-// trimmedSides counts the trimmed rounds whose stray run was the
-// reference's and the arm's.
-func trimmedSides(rounds []round, keep []bool) (ref, arm int) {
-	for i, r := range rounds {
-		if keep[i] {
-			continue
-		}
-		if r.armSlow {
-			arm++
-		} else {
-			ref++
-		}
-	}
-	return ref, arm
 }
 
 // meanSD is the mean and standard deviation of the kept values.

@@ -22,6 +22,10 @@ type Config struct {
 	Resamples int
 	// Seed seeds the bootstrap, which makes Compare deterministic.
 	Seed uint64
+	// StallSign is which way a stall moves a run's value: −1 for a rate
+	// (it falls), +1 for a time (it grows), 0 when unknown. Only
+	// TrimGoodRuns reads it.
+	StallSign int
 }
 
 // DefaultConfig returns 95% intervals, alpha 0.05, a 1% minimum effect,

@@ -83,3 +83,61 @@ func TrendDifference(base, arm []Timed) RelativeTrend {
 	out.P = math.Min(1, 2*t.Survival(math.Abs(f.delta)/f.se))
 	return out
 }
+
+// TrendWelch is an arm's trend relative to the baseline's with each arm
+// its own line and its own noise (rule robust-15): each arm's log values
+// regressed on their positions, its stalls trimmed on its own robust
+// scale (robustKeep), and the difference of the two slopes tested with
+// the standard error √(se²ₐ + se²ᵦ) on the Welch–Satterthwaite degrees of
+// freedom. The lines are TrendDifference's (a common trend, the arm's and
+// their interaction are one line per arm); what it no longer pools is the
+// noise and the trimming's scale, which took a noisier arm's tail for
+// stalls and its noise for the baseline's (12% of A/A arms of CV 6%
+// against 1.5% flagged). NaN when either arm cannot be fitted.
+func TrendWelch(base, arm []Timed) RelativeTrend {
+	out := RelativeTrend{Change: math.NaN(), P: math.NaN()}
+	type line struct {
+		f      fit
+		lo, hi float64
+	}
+	fitArm := func(xs []Timed) (line, bool) {
+		ys := make([]float64, len(xs))
+		ps := make([]float64, len(xs))
+		valid := make([]bool, len(xs))
+		for i, x := range xs {
+			if x.Value > 0 && !math.IsInf(x.Value, 0) && !math.IsNaN(x.Value) && !math.IsNaN(x.Pos) {
+				ys[i], ps[i], valid[i] = math.Log(x.Value), x.Pos, true
+			}
+		}
+		one := make([]bool, len(xs)) // one arm: no arm column
+		row := func(i int, center float64) []float64 { return []float64{1, ps[i] - center} }
+		fitOf := func(keep []bool) fit { return fitDesign(ys, one, keep, row, ps, 1) }
+		keep := robustKeep(ys, one, valid, fitOf)
+		l := line{f: fitOf(keep), lo: math.Inf(1), hi: math.Inf(-1)}
+		for i, k := range keep {
+			if k {
+				l.lo, l.hi = math.Min(l.lo, ps[i]), math.Max(l.hi, ps[i])
+			}
+		}
+		return l, l.f.ok && l.f.df >= 1 && !math.IsNaN(l.f.se)
+	}
+	b, okB := fitArm(base)
+	a, okA := fitArm(arm)
+	if !okA || !okB {
+		return out
+	}
+	delta := a.f.delta - b.f.delta
+	va, vb := a.f.se*a.f.se, b.f.se*b.f.se
+	se := math.Sqrt(va + vb)
+	out.Change = math.Exp(delta*(math.Max(a.hi, b.hi)-math.Min(a.lo, b.lo))) - 1
+	switch {
+	case se > 0:
+		df := (va + vb) * (va + vb) / (va*va/a.f.df + vb*vb/b.f.df)
+		out.P = math.Min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Survival(math.Abs(delta)/se))
+	case delta != 0:
+		out.P = 0
+	default:
+		out.P = 1
+	}
+	return out
+}
