@@ -106,4 +106,5 @@ var ruleSince = []struct {
 	{RuleRobust12, "d41c584", time.Date(2026, 12, 6, 3, 41, 39, 0, time.UTC)},
 	{RuleRobust13, "1230eca", time.Date(2026, 12, 6, 5, 23, 57, 0, time.UTC)},
 	{RuleRobust14, "5187862", time.Date(2026, 12, 6, 6, 28, 56, 0, time.UTC)},
+	{RuleRobust15, "f1e2796", time.Date(2026, 12, 6, 8, 50, 34, 0, time.UTC)},
 }
