@@ -158,7 +158,8 @@ func outcomeText(a ArmConfirmation, c Confirmation) string {
 	case NoAlarm:
 		return "no alarm: the first session's gate found no significant regression, so there is nothing to confirm."
 	case NoEstimate:
-		return "the first session's alarm STANDS: a record has too few runs of the arm or its baseline for an interval (or one of zero width, or ratios no number holds), so the second session can neither confirm nor dismiss it."
+		return "the first session's alarm STANDS: a record has too few runs of the arm or its baseline for an interval " +
+			"(or one of zero width, or ratios no number holds), so the second session can neither confirm nor dismiss it."
 	case SessionsDisagree:
 		return fmt.Sprintf("not raised: the sessions disagree beyond chance (Cochran's Q %s, p %s < %s, I² %s): one campaign's ratio moved with its session, not with the build.", fmtF(a.Q, 2), fmtG(a.QP), fmtG(c.Rule.HeterogeneityAlpha), pct.Fixed(a.I2, 0))
 	case NotAgreed:
