@@ -84,6 +84,11 @@ func TrendDifference(base, arm []Timed) RelativeTrend {
 	return out
 }
 
+// exactSE is the standard error of a slope of log values below which a
+// line is exact, its residuals round-off (a measured run's noise is a
+// millionth of its value at the very least).
+const exactSE = 1e-9
+
 // TrendWelch is an arm's trend relative to the baseline's with each arm
 // its own line and its own noise (rule robust-15): each arm's log values
 // regressed on their positions, its stalls trimmed on its own robust
@@ -93,7 +98,8 @@ func TrendDifference(base, arm []Timed) RelativeTrend {
 // their interaction are one line per arm); what it no longer pools is the
 // noise and the trimming's scale, which took a noisier arm's tail for
 // stalls and its noise for the baseline's (12% of A/A arms of CV 6%
-// against 1.5% flagged). NaN when either arm cannot be fitted.
+// against 1.5% flagged). NaN when either arm cannot be fitted, or both
+// fit exactly.
 func TrendWelch(base, arm []Timed) RelativeTrend {
 	out := RelativeTrend{Change: math.NaN(), P: math.NaN()}
 	type line struct {
@@ -129,15 +135,13 @@ func TrendWelch(base, arm []Timed) RelativeTrend {
 	delta := a.f.delta - b.f.delta
 	va, vb := a.f.se*a.f.se, b.f.se*b.f.se
 	se := math.Sqrt(va + vb)
-	out.Change = math.Exp(delta*(math.Max(a.hi, b.hi)-math.Min(a.lo, b.lo))) - 1
-	switch {
-	case se > 0:
-		df := (va + vb) * (va + vb) / (va*va/a.f.df + vb*vb/b.f.df)
-		out.P = math.Min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Survival(math.Abs(delta)/se))
-	case delta != 0:
-		out.P = 0
-	default:
-		out.P = 1
+	if !(se > exactSE) {
+		// Both lines exact (constant values): their slopes and standard
+		// errors are round-off, which is no drift.
+		return out
 	}
+	df := (va + vb) * (va + vb) / (va*va/a.f.df + vb*vb/b.f.df)
+	out.Change = math.Exp(delta*(math.Max(a.hi, b.hi)-math.Min(a.lo, b.lo))) - 1
+	out.P = math.Min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Survival(math.Abs(delta)/se))
 	return out
 }
