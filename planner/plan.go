@@ -103,8 +103,13 @@ func plan(s *scenarios.Scenario, h Host, o Options, rule analysis.Rule) Plan {
 	r := s.Schedule.Rounds
 	k := max(1, s.Schedule.Requests)
 	p := Plan{Feature: s.Feature, Rule: rule.Name, Host: h, Power: analysis.MDEPower, Budget: r.MaxTime.Duration}
-	if o.Budget > 0 && o.Budget != r.MaxTime.Duration {
-		p.Budget, p.BudgetAsked, p.OwnBudget = o.Budget, true, r.MaxTime.Duration
+	if o.Budget > 0 {
+		p.Budget = o.Budget
+		// A budget stops only a schedule with looks: a fixed one is the
+		// same schedule under --budget, which bounds the ask alone.
+		if o.Budget != r.MaxTime.Duration && r.Sequential() {
+			p.BudgetAsked, p.OwnBudget = true, r.MaxTime.Duration
+		}
 	}
 	// The ask's shape is the scenario's own (its min and every), before a
 	// budget puts its max on the looks' grid: a max off the grid made it
