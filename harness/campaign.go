@@ -111,6 +111,10 @@ type campaign struct {
 	engines *engineSet
 	sampler *machine.Sampler
 	lastEnd time.Time
+	// cutOff is the time of the run a stop cut off (an interrupt, or a
+	// busy host under on_busy: abort): from its span's start to the stop,
+	// its work lost (Method.CutOffS).
+	cutOff time.Duration
 	// extra reads the scenario's own metrics.
 	extra []extraMetric
 	// exec performs each measured run: the real engine, or a fake in the

@@ -24,6 +24,7 @@ func (c *campaign) finish(ctx context.Context, sch *schedule, interrupted bool, 
 	c.rec.Method.Interrupted, c.rec.Method.InterruptedBy = interrupted, ""
 	if interrupted {
 		c.rec.Method.InterruptedBy = interruptedBy(ctx)
+		c.rec.Method.CutOffS = c.cutOff.Seconds()
 	}
 	restoreIndexing() // before the record says so; the deferred call is then a no-op
 	c.hostHistory()

@@ -112,9 +112,11 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 	c.waitBefore(ctx, slot, &run)
 	if ctx.Err() != nil {
 		c.settleGate(&run) // the gate, if pending, ends with ctx
+		c.cutOff = time.Since(began)
 		return run, errInterrupted
 	}
 	if q := run.Quiet; q != nil && q.OnBusy == schema.BusyAbort {
+		c.cutOff = time.Since(began)
 		return run, errBusyHost{q}
 	}
 	if !c.lastEnd.IsZero() {
@@ -145,10 +147,12 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 	run.ConditionsAfter = c.conditions(ctx)
 	c.lastEnd = time.Now()
 	if err != nil && ctx.Err() != nil {
+		c.cutOff = time.Since(began)
 		return run, errInterrupted
 	}
 	var busy errBusyHost
 	if errors.As(err, &busy) {
+		c.cutOff = time.Since(began)
 		return run, busy
 	}
 	if err != nil {

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -79,5 +80,61 @@ func TestTimeUseAddsUpToTheWallTime(t *testing.T) {
 	}
 	if !strings.Contains(md.String(), "## Where the time went\n\nMeasured **") || !strings.Contains(md.String(), "| **wall time** | 6 |") {
 		t.Errorf("the record does not say where the time went:\n%s", md.String())
+	}
+}
+
+// cuttingExec is phasedExec until its run cut: that run works for work,
+// then the campaign is interrupted, and the run ends with the engine
+// killed, as a real one does.
+type cuttingExec struct {
+	phasedExec
+	cut    int
+	work   time.Duration
+	cancel context.CancelCauseFunc
+}
+
+func (f cuttingExec) Execute(ctx context.Context, slot Slot, run *schema.Run) error {
+	if slot.Seq != f.cut {
+		return f.phasedExec.Execute(ctx, slot, run)
+	}
+	time.Sleep(f.work)
+	f.cancel(Interrupt{Signal: "SIGINT"})
+	<-ctx.Done()
+	return errors.New("engine exited: signal: killed")
+}
+
+// The run an interruption cuts off is never journaled, and its time is
+// its own phase of the table, not decodebench's work outside the runs.
+func TestTimeUseCountsTheRunCutOff(t *testing.T) {
+	c := testCampaign(t, strings.Replace(testScenario, "rounds: 6", "rounds: 3", 1))
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	const work = time.Second
+	c.exec = cuttingExec{phasedExec: phasedExec{window: 10 * time.Millisecond}, cut: 3, work: work, cancel: cancel}
+	rec := executeTest(t, ctx, c).Record
+	if !rec.Method.Interrupted || len(rec.Runs) != 2 {
+		t.Fatalf("interrupted %v after %d runs, want an interruption in the third", rec.Method.Interrupted, len(rec.Runs))
+	}
+	if rec.Method.CutOffS < work.Seconds() {
+		t.Errorf("cut_off_s %g, want at least the %v the cut run worked", rec.Method.CutOffS, work)
+	}
+	tu, ok := rec.TimeUse()
+	if !ok {
+		t.Fatal("no time use")
+	}
+	if got := tu.Of(schema.PhaseCutOff); got != rec.Method.CutOffS {
+		t.Errorf("cut-off phase %gs, want cut_off_s %gs", got, rec.Method.CutOffS)
+	}
+	// The tolerance of TestTimeUseAddsUpToTheWallTime, 0.1 s a run and
+	// 0.25 s for the campaign.
+	if out := tu.Of(schema.PhaseOutside); out < 0 || out > 0.1*3+0.25 {
+		t.Errorf("decodebench outside the runs %gs: the cut run's %v is counted there", out, work)
+	}
+	var md strings.Builder
+	if err := recorder.Markdown(&md, rec); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "| the run under way when the campaign stopped (cut off, its work lost) | — | ") {
+		t.Errorf("the record's time table has no row for the run cut off:\n%s", md.String())
 	}
 }

@@ -21,6 +21,7 @@ var phaseLabels = map[schema.Phase]string{
 	schema.PhaseInRuns:      "decodebench inside the runs (load and host samples, metric scrapes, counters, the engine files' check)",
 	schema.PhaseDiagnosis:   "divergence diagnosis (its engines started again)",
 	schema.PhaseInterrupted: "interrupted, until resumed",
+	schema.PhaseCutOff:      "the run under way when the campaign stopped (cut off, its work lost)",
 	schema.PhaseOutside:     "decodebench outside the runs (preparing the host, the journal, between runs)",
 }
 

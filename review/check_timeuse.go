@@ -16,12 +16,19 @@ import (
 // and the gaps between them took: a wall time shortened by hand, a
 // diagnosis_s below zero, or a gap counted twice (as a campaign resumed
 // twice with no run between once did).
+//
+// A run cut off (method.cut_off_s) belongs to an interrupted campaign
+// alone: a finished one journaled every run it began.
 func checkTimeUse(rec *schema.Record) []Problem {
+	var out []Problem
+	if m := rec.Method; m.CutOffS != 0 && !m.Interrupted {
+		out = append(out, Problem{"Where the time went", fmt.Sprintf("cut_off_s %.3f s on a campaign that was not interrupted: "+
+			"only a stop cuts a run off, and a finished campaign journaled every run it began", m.CutOffS)})
+	}
 	t, ok := rec.TimeUse()
 	if !ok {
-		return nil
+		return out
 	}
-	var out []Problem
 	for _, p := range t.Phases {
 		if p.Seconds < -1e-6 {
 			out = append(out, Problem{"Where the time went", fmt.Sprintf("phase %s comes to %.3f s, below zero: "+

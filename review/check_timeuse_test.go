@@ -13,7 +13,9 @@ import (
 // below zero fails check, the record re-hashed and re-rendered so that
 // only the sums can tell: a diagnosis_s below zero, one longer than the
 // time the runs leave, and a resume after the campaign finished (a gap
-// longer than the wall time has room for). The record as written passes.
+// longer than the wall time has room for); and a run cut off
+// (cut_off_s) in a campaign that was not interrupted. The record as
+// written passes.
 func TestCheckTimeUseNegativePhase(t *testing.T) {
 	const name = "spec-draft-epyc-2026-12-05"
 	for what, c := range map[string]struct {
@@ -26,6 +28,8 @@ func TestCheckTimeUseNegativePhase(t *testing.T) {
 			"phase outside comes to -"},
 		"resumed after the finish": {func(m *schema.Method) { m.Resumed = []time.Time{m.Finished.Add(time.Hour)} },
 			"phase outside comes to -"},
+		"a run cut off in a finished campaign": {func(m *schema.Method) { m.CutOffS = 0.5 },
+			"cut_off_s 0.500 s on a campaign that was not interrupted"},
 	} {
 		t.Run(what, func(t *testing.T) {
 			rec, scen, s := committedRecord(t, name)

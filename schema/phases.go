@@ -58,6 +58,9 @@ const (
 	// interruption (or the resume before it, where no run ended since) to
 	// the resume (Method.Resumed).
 	PhaseInterrupted Phase = "interrupted"
+	// PhaseCutOff is the run a stop cut off, its work lost
+	// (Method.CutOffS).
+	PhaseCutOff Phase = "cut-off"
 	// PhaseOutside is decodebench's own work outside the runs: preparing
 	// the host, journaling, between the runs, after the last one: the
 	// wall time less everything above.
@@ -66,7 +69,7 @@ const (
 
 // PhaseOrder lists every phase in the order a record lists them.
 var PhaseOrder = []Phase{PhaseMeasured, PhaseStart, PhaseWarmup, PhaseReplay, PhaseStop, PhaseCooldown, PhaseQuiet,
-	PhaseInRuns, PhaseDiagnosis, PhaseInterrupted, PhaseOutside}
+	PhaseInRuns, PhaseDiagnosis, PhaseInterrupted, PhaseCutOff, PhaseOutside}
 
 // PhaseTime is one phase's time, summed over the campaign.
 type PhaseTime struct {
@@ -144,7 +147,8 @@ func (r *Record) TimeUse() (TimeUse, bool) {
 	}
 	sums[PhaseDiagnosis].Seconds = m.DiagnosisS
 	sums[PhaseInterrupted].Seconds = interrupted(r.Runs, m.Started, m.Resumed)
-	sums[PhaseOutside].Seconds = wall - spans - m.DiagnosisS - sums[PhaseInterrupted].Seconds
+	sums[PhaseCutOff].Seconds = m.CutOffS
+	sums[PhaseOutside].Seconds = wall - spans - m.DiagnosisS - sums[PhaseInterrupted].Seconds - m.CutOffS
 	sums[PhaseInRuns].Runs, sums[PhaseOutside].Runs = 0, 0
 	t := TimeUse{WallS: wall}
 	for _, p := range PhaseOrder {

@@ -227,6 +227,12 @@ type Method struct {
 	// "SIGTERM"); absent where a busy host stopped it and in records
 	// written before it was stored (read as SIGINT).
 	InterruptedBy string `json:"interrupted_by,omitempty"`
+	// CutOffS is, in an interrupted campaign, the time of the run the stop
+	// cut off: from its span's start (the cooldown before it) to the
+	// stop, its work lost, as it was never journaled; 0 where the stop
+	// came between runs, and in records from before it was stored (their
+	// time table counts it as decodebench's own outside the runs).
+	CutOffS float64 `json:"cut_off_s,omitempty"`
 	// Version and Commit identify decodebench itself.
 	Version string `json:"version"`
 	Commit  string `json:"commit"`
