@@ -129,3 +129,18 @@ func TestCheckCacheKeepsNotes(t *testing.T) {
 		t.Errorf("first %+v, from the cache %+v", first, again)
 	}
 }
+
+// A record holding a run cut off (method.cut_off_s, from 22b36a4 on)
+// cannot be relabelled to a rule before robust-15; under robust-15 it
+// can.
+func TestRuleWriterKnowsTheCutOffMark(t *testing.T) {
+	rec := &schema.Record{Method: schema.Method{Rule: schema.RuleRobust14, Interrupted: true, CutOffS: 2.5}}
+	const want = "method.rule robust-14 cannot be its writer's: the record holds method.cut_off_s, which decodebench writes from commit 22b36a4 on, whose rule is robust-15 or later"
+	if got := ruleWriterProblem(rec); got != want {
+		t.Errorf("robust-14 with cut_off_s: %q, want %q", got, want)
+	}
+	rec.Method.Rule = schema.RuleRobust15
+	if got := ruleWriterProblem(rec); got != "" {
+		t.Errorf("robust-15 with cut_off_s: %q", got)
+	}
+}

@@ -102,6 +102,7 @@ var writerMarks = []writerMark{
 	{"a quiet gate's credit (runs' quiet.credit_s)", "c438a5e", schema.RuleRobust9, anyRun(func(r schema.Run) bool { return r.Quiet != nil && r.Quiet.CreditS > 0 })},
 	{"method.interrupted_by", "3b8eb5c", schema.RuleRobust10, func(r *schema.Record) bool { return r.Method.InterruptedBy != "" }},
 	{"a lost count (runs' lost_count)", "e4fd418", schema.RuleRobust10, anyRun(func(r schema.Run) bool { return r.LostCount != "" })},
+	{"method.cut_off_s", "22b36a4", schema.RuleRobust15, func(r *schema.Record) bool { return r.Method.CutOffS != 0 }},
 }
 
 // anyRun holds for a record one of whose runs f holds for.
