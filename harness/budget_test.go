@@ -111,3 +111,39 @@ func TestProgressCountsToTheNextLook(t *testing.T) {
 		}
 	}
 }
+
+// A campaign whose rounds outran its budget says so where it says why it
+// stopped: by how much, on the budget's own measure (runs and cooldowns),
+// and why a budget can be outrun at all; within the budget it says
+// nothing of it.
+func TestBudgetOverrunIsStated(t *testing.T) {
+	c := budgeted(t, 2, 40*time.Second) // a round takes 80 s: the first look is past a budget of 60
+	done, why := c.scheduleDone(2)
+	const want = "; the 2 rounds' runs and cooldowns took 2m40s, 1m40s past the budget of 1m0s (the first look comes after min (2) rounds, whatever they take)"
+	if !done || !strings.HasSuffix(why, want) {
+		t.Errorf("done %v, %q\nwant it to end %q", done, why, want)
+	}
+	// Looks at 2 and 4 rounds, runs of 7 s: the first look plans 4 rounds
+	// (28 s spent, two rounds of 14 s fit in the 32 s left).
+	for _, last := range []float64{7, 9} {
+		c = budgeted(t, 4, 7*time.Second)
+		all := c.rec.Runs
+		c.rec.Runs = all[:4]
+		if done, why := c.scheduleDone(2); done {
+			t.Fatalf("the first look stopped: %q", why)
+		}
+		c.rec.Runs = all
+		for i := 4; i < len(all); i++ {
+			all[i].Seconds = last
+		}
+		done, why := c.scheduleDone(4)
+		switch {
+		case !done:
+			t.Errorf("runs of %g s after the first look: the second did not stop: %q", last, why)
+		case last == 7 && strings.Contains(why, "past the budget"): // 56 s of 60
+			t.Errorf("within the budget: %q", why)
+		case last == 9 && !strings.HasSuffix(why, "; the 4 rounds' runs and cooldowns took 1m4s, 4s past the budget of 1m0s (the rounds after the last plan took longer than those before it)"):
+			t.Errorf("past the budget at the second look (64 s of 60): %q", why)
+		}
+	}
+}

@@ -87,26 +87,55 @@ func (c *campaign) sequentialDone(rounds int) (bool, string) {
 		}
 	}
 	done, a := analysis.SequentialDone(c.input(c.rec.Runs))
-	q := a.Sequential
+	why, stopped := c.sequentialStop(rounds, done, budget, a.Sequential)
+	if stopped && r.MaxTime.Duration > 0 {
+		why += c.overrun(rounds)
+	}
+	return stopped, why
+}
+
+// sequentialStop is sequentialDone's answer before the budget's account.
+func (c *campaign) sequentialStop(rounds int, done, budget bool, q *schema.Sequential) (string, bool) {
+	r := c.scenario.Schedule.Rounds
 	switch {
 	case done && q != nil && q.Decided:
-		return true, fmt.Sprintf("sequential look after %d rounds decided every test arm (look %d of %d, %s)", rounds, len(q.Looks), q.PlannedLooks, spentText(q))
+		return fmt.Sprintf("sequential look after %d rounds decided every test arm (look %d of %d, %s)", rounds, len(q.Looks), q.PlannedLooks, spentText(q)), true
 	case done && rounds >= r.Max:
-		return true, fmt.Sprintf("maximum of %d rounds reached at the last sequential look: no decision for every test arm", r.Max)
+		return fmt.Sprintf("maximum of %d rounds reached at the last sequential look: no decision for every test arm", r.Max), true
 	case done && budget && r.Max-rounds < r.Every:
 		// Max off the looks' grid (validate warns): the analysis goes on
 		// only where every more rounds fit, whatever the budget allows.
-		return true, fmt.Sprintf("budget of %s: the look at max (%d rounds) is %d round(s) on, fewer than every (%d), and a budget's look goes on only a whole every further; "+
-			"the look after %d rounds was the last, no decision for every test arm", r.MaxTime, r.Max, r.Max-rounds, r.Every, rounds)
+		return fmt.Sprintf("budget of %s: the look at max (%d rounds) is %d round(s) on, fewer than every (%d), and a budget's look goes on only a whole every further; "+
+			"the look after %d rounds was the last, no decision for every test arm", r.MaxTime, r.Max, r.Max-rounds, r.Every, rounds), true
 	case done && budget:
-		return true, fmt.Sprintf("budget of %s: the next look would not fit (a round took %s); the look after %d rounds was the last, no decision for every test arm",
-			r.MaxTime, c.roundTime(rounds).Round(time.Second), rounds)
+		return fmt.Sprintf("budget of %s: the next look would not fit (a round took %s); the look after %d rounds was the last, no decision for every test arm",
+			r.MaxTime, c.roundTime(rounds).Round(time.Second), rounds), true
 	}
 	until := fmt.Sprint(r.Max)
 	if r.MaxTime.Duration > 0 {
 		until = fmt.Sprintf("%d or the budget of %s", r.Max, r.MaxTime)
 	}
-	return false, fmt.Sprintf("no decision after %d rounds (looks every %d rounds from %d to %s)", rounds, r.Every, r.Min, until)
+	return fmt.Sprintf("no decision after %d rounds (looks every %d rounds from %d to %s)", rounds, r.Every, r.Min, until), false
+}
+
+// overrun says, where the rounds run took longer than a budgeted
+// schedule's max_time, by how much and why: the first look comes after
+// min rounds whatever they take, and a later one after the rounds the
+// budget allowed at the time a round had taken so far, which the rounds
+// since may have outrun. The time is the budget's own measure, the runs'
+// and their cooldowns' (scenarios.RoundTime); "" within the budget.
+func (c *campaign) overrun(rounds int) string {
+	r := c.scenario.Schedule.Rounds
+	took := time.Duration(rounds) * c.roundTime(rounds)
+	if took <= r.MaxTime.Duration {
+		return ""
+	}
+	why := fmt.Sprintf("the first look comes after min (%d) rounds, whatever they take", r.Min)
+	if rounds > r.Min {
+		why = "the rounds after the last plan took longer than those before it"
+	}
+	return fmt.Sprintf("; the %d rounds' runs and cooldowns took %s, %s past the budget of %s (%s)",
+		rounds, took.Round(time.Second), (took - r.MaxTime.Duration).Round(time.Second), r.MaxTime, why)
 }
 
 // spentText says how much alpha a look spent.
