@@ -195,8 +195,11 @@ func writeAsk(w io.Writer, a *planner.Ask) {
 		if x.MDE() <= a.MDE {
 			would = append(would, fmt.Sprintf("longer windows: max_tokens %d (×%d), %s: %s", x.MaxTokens, f, scheduleText(*x), detects(*x)))
 		} else {
-			fmt.Fprintf(w, "  longer windows would not: at max_tokens %d (×%d) %s\n", x.MaxTokens, f, detects(*x))
+			fmt.Fprintf(w, "  longer windows would not: at max_tokens %d (×%d) %s%s\n", x.MaxTokens, f, detects(*x), contextText(a.SlotTokens, x.MaxTokens))
 		}
+	} else if a.SlotTokens > 0 {
+		fmt.Fprintf(w, "  longer windows do not fit: the engine's context holds %d tokens a request (-c over -np, less the prompt), max_tokens ×2 would be %d\n",
+			a.SlotTokens, 2*a.Best.MaxTokens)
 	}
 	if a.QuietCV > 0 {
 		would = append(would, fmt.Sprintf("a quieter host: a start's draw at most CV %s (here %s), stalls as here", pct.Fixed(a.QuietCV, 1), pct.Fixed(a.NowCV, 1)))
@@ -206,4 +209,13 @@ func writeAsk(w io.Writer, a *planner.Ask) {
 	for _, x := range would {
 		fmt.Fprintf(w, "  would reach it: %s\n", x)
 	}
+}
+
+// contextText says that the engine's context held no longer window than
+// tokens, where it cut the windows tried short.
+func contextText(slot, tokens int) string {
+	if slot == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (the longest the engine's context holds: %d tokens a request, -c over -np, less the prompt)", slot)
 }

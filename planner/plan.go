@@ -83,14 +83,19 @@ type Ask struct {
 	Stalls *StallRange `json:"stall_range,omitempty"`
 	// When the ask is out of reach within the budget (or MaxRounds):
 	// Best is the schedule with the smallest MDE that fits; Windows the
-	// first longer window (max_tokens ×2, ×4, ×8) whose best schedule
-	// reaches the MDE within it, else the longest's; QuietCV the noise of
+	// first longer window (max_tokens ×2, ×4, ×8, as far as the engine's
+	// context holds one) whose best schedule reaches the MDE within it,
+	// else the longest's; QuietCV the noise of
 	// a start's draw (a CV) under which the best schedule would reach it,
 	// 0 when not even none would (NowCV is the host's).
 	Best    *Schedule `json:"best,omitempty"`
 	Windows *Schedule `json:"windows,omitempty"`
-	QuietCV float64   `json:"quiet_cv,omitempty"`
-	NowCV   float64   `json:"now_cv,omitempty"`
+	// SlotTokens is the most tokens a request may take on the engine's
+	// context (scenarios.Scenario.SlotTokens) where it left out a longer
+	// window; 0 where it left none out.
+	SlotTokens int     `json:"slot_tokens,omitempty"`
+	QuietCV    float64 `json:"quiet_cv,omitempty"`
+	NowCV      float64 `json:"now_cv,omitempty"`
 }
 
 // New plans scenario s on host h under the current rule.
@@ -195,6 +200,11 @@ func (m model) ask(g shape, x float64, budget time.Duration, k int) *Ask {
 	}
 	if m.host.Split && !m.command {
 		for _, f := range []int{2, 4, 8} {
+			if m.slot > 0 && m.tokens*f > m.slot {
+				// The engine's context holds no longer request.
+				a.SlotTokens = m.slot
+				break
+			}
 			w := m.best(g, ks, m.tokens*f, budget, m.host.Between)
 			if w != nil {
 				a.Windows = w

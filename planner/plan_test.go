@@ -2,6 +2,7 @@ package planner_test
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -287,5 +288,33 @@ func TestPlanStallRange(t *testing.T) {
 	h.Trimmed, h.Far = 0, 0
 	if p := planner.New(s, h, planner.Options{}); p.Stalls != nil {
 		t.Errorf("a host without stalls: stall range %+v", *p.Stalls)
+	}
+}
+
+// The longer windows an out-of-budget ask proposes fit the engine's
+// context: the demo's llama-server has -c 1024 and one slot, so of
+// max_tokens ×2, ×4 and ×8 only ×2 (512) fits beside its 16-byte prompt
+// (plan proposed 2048 tokens, which the engine cannot serve); with no
+// room for ×2 none is proposed and the ask says why; a context that holds
+// them all cuts none.
+func TestAskWindowsFitTheContext(t *testing.T) {
+	const x, budget = 0.03, 10 * time.Minute
+	withContext := func(c string) *planner.Ask {
+		s := demo(t)
+		i := slices.Index(s.Engine.Command, "-c")
+		if i < 0 || s.Engine.Command[i+1] != "1024" {
+			t.Fatalf("the demo's command gives no -c 1024: %q", s.Engine.Command)
+		}
+		s.Engine.Command[i+1] = c
+		return planner.New(s, vmHost(), planner.Options{MDE: x, Budget: budget}).Ask
+	}
+	if a := withContext("1024"); a.Windows == nil || a.Windows.MaxTokens != 512 || a.SlotTokens != 1024-len("Once upon a time")-1 {
+		t.Errorf("-c 1024: windows %+v, slot tokens %d", a.Windows, a.SlotTokens)
+	}
+	if a := withContext("400"); a.Windows != nil || a.SlotTokens != 400-17 {
+		t.Errorf("-c 400: windows %+v, slot tokens %d", a.Windows, a.SlotTokens)
+	}
+	if a := withContext("8192"); a.Windows == nil || a.Windows.MaxTokens <= 512 || a.SlotTokens != 0 {
+		t.Errorf("-c 8192: windows %+v, slot tokens %d", a.Windows, a.SlotTokens)
 	}
 }

@@ -61,12 +61,18 @@ type model struct {
 	control        bool
 	warmup, tokens int
 	command        bool
+	// slot is the most tokens a request may take on the engine's
+	// context (scenarios.Scenario.SlotTokens); 0 where unknown.
+	slot int
 }
 
 func newModel(h Host, s *scenarios.Scenario, rule analysis.Rule) model {
 	p := s.Policy
 	m := model{host: h, policy: p, rule: rule, arms: len(p.Arms), refs: 1,
 		warmup: s.Schedule.Warmup, tokens: s.Engine.Request.MaxTokens, command: s.Engine.IsCommand()}
+	if t, ok := s.SlotTokens(); ok {
+		m.slot = max(1, t)
+	}
 	for _, a := range p.Arms {
 		if a.Control {
 			m.control = true

@@ -35,7 +35,8 @@ schedule.rounds.max_time when set) and the measured requests a start that narrow
 or a fixed number) and measured requests a start (1 to 16, where the noise is split) that
 detect it soonest, and their time; or, when that does not fit --budget (default: the scenario's
 max_time, else up to ` + fmt.Sprint(planner.MaxRounds) + ` rounds), the best the budget allows and what would reach it:
-longer windows (max_tokens ×2, ×4, ×8, a request's own noise taken to fall with its tokens) or
+longer windows (max_tokens ×2, ×4, ×8 as far as llama-server's -c over -np holds them beside the prompt,
+a request's own noise taken to fall with its tokens) or
 a quieter host (the noise of a start's draw it would need). Without a record of this hardware
 it goes by other hardware's, and says so; without any, by a stated guess. --set PATH=VALUE
 (repeatable) plans the scenario as run --set would change it. --json prints the plan as JSON.`,
