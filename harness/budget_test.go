@@ -123,6 +123,11 @@ func TestBudgetOverrunIsStated(t *testing.T) {
 	if !done || !strings.HasSuffix(why, want) {
 		t.Errorf("done %v, %q\nwant it to end %q", done, why, want)
 	}
+	// 60.4 s of 60: under a second is the budget's rounding, not stated
+	// (it read "0s past the budget").
+	if done, why := budgeted(t, 2, 15100*time.Millisecond).scheduleDone(2); !done || strings.Contains(why, "past the budget") {
+		t.Errorf("0.4 s over: done %v, %q", done, why)
+	}
 	// Looks at 2 and 4 rounds, runs of 7 s: the first look plans 4 rounds
 	// (28 s spent, two rounds of 14 s fit in the 32 s left).
 	for _, last := range []float64{7, 9} {
@@ -142,7 +147,7 @@ func TestBudgetOverrunIsStated(t *testing.T) {
 			t.Errorf("runs of %g s after the first look: the second did not stop: %q", last, why)
 		case last == 7 && strings.Contains(why, "past the budget"): // 56 s of 60
 			t.Errorf("within the budget: %q", why)
-		case last == 9 && !strings.HasSuffix(why, "; the 4 rounds' runs and cooldowns took 1m4s, 4s past the budget of 1m0s (the rounds after the last plan took longer than those before it)"):
+		case last == 9 && !strings.HasSuffix(why, "; the 4 rounds' runs and cooldowns took 1m4s, 4s past the budget of 1m0s (the rounds since the look before took longer than those before it)"):
 			t.Errorf("past the budget at the second look (64 s of 60): %q", why)
 		}
 	}

@@ -205,6 +205,11 @@ func TestQuietGateSettledWhenTheRunFailsEarly(t *testing.T) {
 	if len(rec.Runs) != 1 || !rec.Method.Interrupted || !strings.Contains(rec.Method.StoppedBy, "not quiet") {
 		t.Errorf("abort after an early failure: %d runs kept, interrupted %v, stopped by %q", len(rec.Runs), rec.Method.Interrupted, rec.Method.StoppedBy)
 	}
+	// The aborted run's wait is the run cut off, not decodebench's own
+	// time outside the runs (it was: cut_off_s 0, outside 0.31 s).
+	if rec.Method.CutOffS < 0.25 {
+		t.Errorf("abort after an early failure: cut_off_s %.3f, want the gate's wait (about 0.3 s)", rec.Method.CutOffS)
+	}
 }
 
 // creditExec is an overlapExec whose every run leaves a credit, as

@@ -103,6 +103,9 @@ func (c *campaign) watchedCooldown(ctx context.Context, slot Slot, run *schema.R
 // the run. It returns errInterrupted, without journaling, when ctx is done
 // before the run finished: an interrupted run is not a finished run.
 func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.Run, error) {
+	if ctx.Err() != nil {
+		return schema.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm}, errInterrupted // stopped between runs: nothing cut off
+	}
 	began := time.Now()
 	ph := &schema.Phases{}
 	run := schema.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm, Phases: ph}
@@ -137,6 +140,7 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 		// result is still the run's, its wait the run's quiet phase, and
 		// on_busy: abort stops the campaign as before a start.
 		if gerr := c.settleGate(&run); gerr != nil && ctx.Err() == nil {
+			c.cutOff = time.Since(began)
 			return run, gerr
 		}
 	}

@@ -89,7 +89,7 @@ func (c *campaign) sequentialDone(rounds int) (bool, string) {
 	done, a := analysis.SequentialDone(c.input(c.rec.Runs))
 	why, stopped := c.sequentialStop(rounds, done, budget, a.Sequential)
 	if stopped && r.MaxTime.Duration > 0 {
-		why += c.overrun(rounds)
+		why += r.Overrun(c.rec.Runs, rounds)
 	}
 	return stopped, why
 }
@@ -116,26 +116,6 @@ func (c *campaign) sequentialStop(rounds int, done, budget bool, q *schema.Seque
 		until = fmt.Sprintf("%d or the budget of %s", r.Max, r.MaxTime)
 	}
 	return fmt.Sprintf("no decision after %d rounds (looks every %d rounds from %d to %s)", rounds, r.Every, r.Min, until), false
-}
-
-// overrun says, where the rounds run took longer than a budgeted
-// schedule's max_time, by how much and why: the first look comes after
-// min rounds whatever they take, and a later one after the rounds the
-// budget allowed at the time a round had taken so far, which the rounds
-// since may have outrun. The time is the budget's own measure, the runs'
-// and their cooldowns' (scenarios.RoundTime); "" within the budget.
-func (c *campaign) overrun(rounds int) string {
-	r := c.scenario.Schedule.Rounds
-	took := time.Duration(rounds) * c.roundTime(rounds)
-	if took <= r.MaxTime.Duration {
-		return ""
-	}
-	why := fmt.Sprintf("the first look comes after min (%d) rounds, whatever they take", r.Min)
-	if rounds > r.Min {
-		why = "the rounds after the last plan took longer than those before it"
-	}
-	return fmt.Sprintf("; the %d rounds' runs and cooldowns took %s, %s past the budget of %s (%s)",
-		rounds, took.Round(time.Second), (took - r.MaxTime.Duration).Round(time.Second), r.MaxTime, why)
 }
 
 // spentText says how much alpha a look spent.

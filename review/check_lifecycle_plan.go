@@ -24,7 +24,8 @@ var gateStop = regexp.MustCompile(`^run [0-9]+ failed its counter expectation \(
 // start is zero); and stopped_by says what the schedule's kind can stop
 // by: a fixed schedule its rounds ("fixed schedule of N rounds"), a run
 // that failed its counter expectation, or, interrupted, anything (a busy
-// host says why); an adaptive one never a fixed schedule.
+// host says why); an adaptive one never a fixed schedule, and an
+// overrun of its budget only as its runs give it.
 func checkPlanAndTimes(s *scenarios.Scenario, rec *schema.Record) []Problem {
 	m := rec.Method
 	var out []Problem
@@ -66,8 +67,24 @@ func checkPlanAndTimes(s *scenarios.Scenario, rec *schema.Record) []Problem {
 		add("stopped_by %q, where the stored scenario's fixed schedule stops by its rounds (%q)", m.StoppedBy, fixed)
 	case r.Adaptive() && strings.HasPrefix(m.StoppedBy, "fixed schedule"):
 		add("stopped_by %q, where the stored scenario's schedule is adaptive", m.StoppedBy)
+	case strings.Contains(m.StoppedBy, overrunMark):
+		// The budget's overrun as the runs give it (scenarios.Rounds.Overrun),
+		// stated from 66c9eec on: a build before it states none.
+		if want := r.Overrun(rec.Runs, m.RoundsRun); want == "" || !strings.HasSuffix(m.StoppedBy, want) {
+			add("stopped_by %q states an overrun of the budget that its runs do not give (%s)", m.StoppedBy, orNoOverrun(want))
+		}
 	}
 	return out
+}
+
+// overrunMark is in the stopped_by of a campaign that outran its budget.
+const overrunMark = " past the budget of "
+
+func orNoOverrun(want string) string {
+	if want == "" {
+		return "they took no longer than the budget"
+	}
+	return "they give " + strings.TrimPrefix(want, "; ")
 }
 
 func orderName(o schema.Order) string {

@@ -64,6 +64,17 @@ func TestCheckRefusesAForgedLifecycle(t *testing.T) {
 		"stopped_by of a sequential look":    {fixed, func(r *schema.Record) { r.Method.StoppedBy = "the arms separated at the first look" }, "where the stored scenario's fixed schedule stops by its rounds"},
 		"stopped_by of a fixed schedule":     {sequential, func(r *schema.Record) { r.Method.StoppedBy = "fixed schedule of 15 rounds" }, "where the stored scenario's schedule is adaptive"},
 		"a signal named, not interrupted":    {fixed, func(r *schema.Record) { r.Method.InterruptedBy = "SIGTERM" }, `interrupted_by "SIGTERM", where only an interrupted campaign names its signal`},
+		// An overrun of the budget (10 minutes; its runs took less) claimed,
+		// and one misstated.
+		"a budget's overrun forged": {budget, func(r *schema.Record) {
+			r.Method.StoppedBy += "; the 10 rounds' runs and cooldowns took 12m0s, 2m0s past the budget of 10m0s (the rounds since the look before took longer than those before it)"
+		}, "states an overrun of the budget that its runs do not give (they took no longer than the budget)"},
+		"a budget's overrun misstated": {budget, func(r *schema.Record) {
+			for i := range r.Runs {
+				r.Runs[i].Seconds *= 3
+			}
+			r.Method.StoppedBy += "; the 10 rounds' runs and cooldowns took 10m1s, 1s past the budget of 10m0s (the rounds since the look before took longer than those before it)"
+		}, "states an overrun of the budget that its runs do not give (they give the 10 rounds' runs and cooldowns took "},
 		// The budget's last look at 5 rounds: the whole alpha spent there.
 		"a budget's plan forged": {budget, func(r *schema.Record) { r.Method.PlannedRounds[0] = 5 }, "planned_rounds [5 10]: the budget's plan at the look after 5 rounds is 10 by the runs' times, not 5"},
 	} {

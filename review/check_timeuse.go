@@ -18,12 +18,20 @@ import (
 // twice with no run between once did).
 //
 // A run cut off (method.cut_off_s) belongs to an interrupted campaign
-// alone: a finished one journaled every run it began.
+// alone (a finished one journaled every run it began), and lies between
+// the last of the campaign's start, its last resume and its last run's
+// end, and its finish.
 func checkTimeUse(rec *schema.Record) []Problem {
 	var out []Problem
-	if m := rec.Method; m.CutOffS != 0 && !m.Interrupted {
+	m := rec.Method
+	switch room := cutOffRoom(rec); {
+	case m.CutOffS != 0 && !m.Interrupted:
 		out = append(out, Problem{"Where the time went", fmt.Sprintf("cut_off_s %.3f s on a campaign that was not interrupted: "+
 			"only a stop cuts a run off, and a finished campaign journaled every run it began", m.CutOffS)})
+	case m.CutOffS < 0 || m.CutOffS > room+1e-6:
+		// The phases' sums would say it again as a phase below zero.
+		return append(out, Problem{"Where the time went", fmt.Sprintf("cut_off_s %.3f s, where the run a stop cut off lies within the %.3f s "+
+			"from the last of the campaign's start, its last resume and its last run's end to its finish", m.CutOffS, room)})
 	}
 	t, ok := rec.TimeUse()
 	if !ok {
@@ -38,4 +46,23 @@ func checkTimeUse(rec *schema.Record) []Problem {
 		}
 	}
 	return out
+}
+
+// cutOffRoom is the time a run a stop cut off can have taken: from the
+// last of the campaign's start, its last resume and its last run's end,
+// to its finish.
+func cutOffRoom(rec *schema.Record) float64 {
+	m := rec.Method
+	from := m.Started
+	for _, at := range m.Resumed {
+		if at.After(from) {
+			from = at
+		}
+	}
+	for _, r := range rec.Runs {
+		if end := r.Start.Add(time.Duration(r.Seconds * float64(time.Second))); end.After(from) {
+			from = end
+		}
+	}
+	return max(0, m.Finished.Sub(from).Seconds())
 }

@@ -30,6 +30,9 @@ func TestCheckTimeUseNegativePhase(t *testing.T) {
 			"phase outside comes to -"},
 		"a run cut off in a finished campaign": {func(m *schema.Method) { m.CutOffS = 0.5 },
 			"cut_off_s 0.500 s on a campaign that was not interrupted"},
+		"a run cut off longer than the room after the last run": {func(m *schema.Method) { m.Interrupted, m.CutOffS = true, 1e6 },
+			"cut_off_s 1000000.000 s, where the run a stop cut off lies within the "},
+		"a run cut off below zero": {func(m *schema.Method) { m.Interrupted, m.CutOffS = true, -2 }, "cut_off_s -2.000 s, where"},
 	} {
 		t.Run(what, func(t *testing.T) {
 			rec, scen, s := committedRecord(t, name)
@@ -38,7 +41,11 @@ func TestCheckTimeUseNegativePhase(t *testing.T) {
 			c.edit(&rec.Method)
 			var got []string
 			for _, p := range Check(writeRecordRuns(t, dir, name, rec, scen, s, rec.Runs)) {
-				got = append(got, p.String())
+				// The record is robust-8's, and cut_off_s is written
+				// under robust-15 on: that problem is another test's.
+				if !strings.Contains(p.Message, "the record holds method.cut_off_s, which decodebench writes from commit") {
+					got = append(got, p.String())
+				}
 			}
 			switch {
 			case c.want == "" && len(got) > 0:

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/decodebench/decodebench/schema"
@@ -28,4 +29,28 @@ func (r Rounds) PlanAtLook(rounds int, per time.Duration) int {
 	}
 	left := r.MaxTime.Duration - time.Duration(rounds)*per
 	return min(r.Max, rounds+max(0, int(left/per)))
+}
+
+// Overrun says, where the rounds run took longer than the budget (by a
+// second or more, on the budget's own measure: the runs and their
+// cooldowns, RoundTime), by how much and why: the first look comes after
+// min rounds whatever they take, and a later one after the rounds the
+// budget allowed at the look before, at the time a round had taken until
+// then, which the rounds since outran. "" within the budget, and for a
+// schedule without one. The harness appends it to why a budgeted
+// schedule stopped (method.stopped_by), and check derives it again.
+func (r Rounds) Overrun(runs []schema.Run, rounds int) string {
+	if r.MaxTime.Duration <= 0 {
+		return ""
+	}
+	took := (time.Duration(rounds) * RoundTime(runs, rounds)).Round(time.Second)
+	budget := r.MaxTime.Duration.Round(time.Second)
+	if took <= budget {
+		return ""
+	}
+	why := fmt.Sprintf("the first look comes after min (%d) rounds, whatever they take", r.Min)
+	if rounds > r.Min {
+		why = "the rounds since the look before took longer than those before it"
+	}
+	return fmt.Sprintf("; the %d rounds' runs and cooldowns took %s, %s past the budget of %s (%s)", rounds, took, took-budget, r.MaxTime, why)
 }
