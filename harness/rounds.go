@@ -8,7 +8,6 @@ import (
 
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/scenarios"
-	"github.com/decodebench/decodebench/schema"
 )
 
 // runRounds runs the planned rounds, then, while an adaptive schedule is
@@ -80,50 +79,17 @@ func (c *campaign) scheduleDone(rounds int) (bool, string) {
 // decides every test arm, or at the last.
 func (c *campaign) sequentialDone(rounds int) (bool, string) {
 	r := c.scenario.Schedule.Rounds
-	budget := r.MaxTime.Duration > 0 && slices.Contains(r.Looks(), rounds)
-	if budget {
+	if r.MaxTime.Duration > 0 && slices.Contains(r.Looks(), rounds) {
 		if err := c.planLook(rounds); err != nil {
 			c.progress.Printf("the budget's plan at this look could not be kept for a resume: %v", err)
 		}
 	}
 	done, a := analysis.SequentialDone(c.input(c.rec.Runs))
-	why, stopped := c.sequentialStop(rounds, done, budget, a.Sequential)
+	why, stopped := r.SequentialStop(rounds, done, a.Sequential, c.roundTime(rounds))
 	if stopped && r.MaxTime.Duration > 0 {
 		why += r.Overrun(c.rec.Runs, rounds)
 	}
 	return stopped, why
-}
-
-// sequentialStop is sequentialDone's answer before the budget's account.
-func (c *campaign) sequentialStop(rounds int, done, budget bool, q *schema.Sequential) (string, bool) {
-	r := c.scenario.Schedule.Rounds
-	switch {
-	case done && q != nil && q.Decided:
-		return fmt.Sprintf("sequential look after %d rounds decided every test arm (look %d of %d, %s)", rounds, len(q.Looks), q.PlannedLooks, spentText(q)), true
-	case done && rounds >= r.Max:
-		return fmt.Sprintf("maximum of %d rounds reached at the last sequential look: no decision for every test arm", r.Max), true
-	case done && budget && r.Max-rounds < r.Every:
-		// Max off the looks' grid (validate warns): the analysis goes on
-		// only where every more rounds fit, whatever the budget allows.
-		return fmt.Sprintf("budget of %s: the look at max (%d rounds) is %d round(s) on, fewer than every (%d), and a budget's look goes on only a whole every further; "+
-			"the look after %d rounds was the last, no decision for every test arm", r.MaxTime, r.Max, r.Max-rounds, r.Every, rounds), true
-	case done && budget:
-		return fmt.Sprintf("budget of %s: the next look would not fit (a round took %s); the look after %d rounds was the last, no decision for every test arm",
-			r.MaxTime, c.roundTime(rounds).Round(time.Second), rounds), true
-	}
-	until := fmt.Sprint(r.Max)
-	if r.MaxTime.Duration > 0 {
-		until = fmt.Sprintf("%d or the budget of %s", r.Max, r.MaxTime)
-	}
-	return fmt.Sprintf("no decision after %d rounds (looks every %d rounds from %d to %s)", rounds, r.Every, r.Min, until), false
-}
-
-// spentText says how much alpha a look spent.
-func spentText(q *schema.Sequential) string {
-	if q.Spending != "" {
-		return fmt.Sprintf("%s spending, alpha %.4g spent", q.Spending, q.AlphaSpent)
-	}
-	return fmt.Sprintf("alpha %.4g a look", q.AlphaPerLook)
 }
 
 // roundTime is what a round has taken so far (scenarios.RoundTime).

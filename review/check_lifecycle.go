@@ -41,6 +41,12 @@ func checkLifecycle(s *scenarios.Scenario, rec *schema.Record) []Problem {
 			taken = append(taken, l)
 		}
 	}
+	if r.MaxTime.Duration > 0 && r.Sequential() && !m.Interrupted && rec.Verdict != schema.Failed && rec.Verdict != schema.Rejected && len(m.PlannedRounds) < len(taken) {
+		// A missing plan reads as max: a campaign went on past its
+		// budget's last look with its plans left out.
+		add("planned_rounds %v: %d plan(s) for the %d look(s) taken (%v), where a budgeted campaign that was not interrupted plans at every look it takes",
+			m.PlannedRounds, len(m.PlannedRounds), len(taken), taken)
+	}
 	if len(m.PlannedRounds) > 0 {
 		switch {
 		case r.MaxTime.Duration <= 0:
@@ -81,7 +87,10 @@ func checkLifecycle(s *scenarios.Scenario, rec *schema.Record) []Problem {
 		upTo := in
 		upTo.Runs = slices.DeleteFunc(slices.Clone(in.Runs), func(x analysis.Run) bool { return x.Round > l })
 		upTo.Campaign.Planned = l * len(s.Arms) // the plan as it stood at the look
-		done, _ := analysis.SequentialDone(upTo)
+		done, a := analysis.SequentialDone(upTo)
+		if l == m.RoundsRun {
+			out = append(out, stoppedByProblem(r, rec, done, a.Sequential)...)
+		}
 		switch {
 		case l < m.RoundsRun && done:
 			add("the look after %d rounds decided, yet the campaign went on to %d", l, m.RoundsRun)
@@ -92,4 +101,23 @@ func checkLifecycle(s *scenarios.Scenario, rec *schema.Record) []Problem {
 		}
 	}
 	return out
+}
+
+// stoppedByProblem holds a sequential campaign's stopped_by to why the
+// harness stops at its last look (scenarios.Rounds.SequentialStop), done
+// and q the analysis' answer there, with the budget's overrun where it
+// states one (stated from 66c9eec on; checkPlanAndTimes derives it): a
+// record that ran to max undecided said "decided every test arm", and
+// passed. A stopped_by of a run that failed its counter expectation, and
+// none (records from before it was kept), are not compared.
+func stoppedByProblem(r scenarios.Rounds, rec *schema.Record, done bool, q *schema.Sequential) []Problem {
+	m := rec.Method
+	if m.StoppedBy == "" || gateStop.MatchString(m.StoppedBy) {
+		return nil
+	}
+	want, stopped := r.SequentialStop(m.RoundsRun, done, q, scenarios.RoundTime(rec.Runs, m.RoundsRun))
+	if !stopped || m.StoppedBy == want || m.StoppedBy == want+r.Overrun(rec.Runs, m.RoundsRun) {
+		return nil
+	}
+	return []Problem{{Section: "Method", Message: fmt.Sprintf("stopped_by %q, where the schedule stops at its last look by its runs for: %s", m.StoppedBy, want)}}
 }

@@ -64,6 +64,20 @@ func TestCheckRefusesAForgedLifecycle(t *testing.T) {
 		"stopped_by of a sequential look":    {fixed, func(r *schema.Record) { r.Method.StoppedBy = "the arms separated at the first look" }, "where the stored scenario's fixed schedule stops by its rounds"},
 		"stopped_by of a fixed schedule":     {sequential, func(r *schema.Record) { r.Method.StoppedBy = "fixed schedule of 15 rounds" }, "where the stored scenario's schedule is adaptive"},
 		"a signal named, not interrupted":    {fixed, func(r *schema.Record) { r.Method.InterruptedBy = "SIGTERM" }, `interrupted_by "SIGTERM", where only an interrupted campaign names its signal`},
+		// A campaign that ran to max undecided claiming a decision, and one
+		// that decided claiming max; a budget's plans left out (a missing
+		// plan reads as max: a campaign went on past its budget's last
+		// look).
+		"stopped_by claims a decision": {sequential, func(r *schema.Record) {
+			r.Method.StoppedBy = "sequential look after 15 rounds decided every test arm (look 3 of 3, alpha 0.01667 a look)"
+		}, "where the schedule stops at its last look by its runs for: maximum of 15 rounds reached at the last sequential look: no decision for every test arm"},
+		"stopped_by claims max": {budget, func(r *schema.Record) {
+			r.Method.StoppedBy = "maximum of 10 rounds reached at the last sequential look: no decision for every test arm"
+		}, "where the schedule stops at its last look by its runs for: sequential look after 10 rounds decided every test arm (look 2 of 2, O'Brien-Fleming type spending, alpha 0.05 spent)"},
+		"a budget's plans left out": {budget, func(r *schema.Record) { r.Method.PlannedRounds = nil },
+			"planned_rounds []: 0 plan(s) for the 2 look(s) taken ([5 10]), where a budgeted campaign that was not interrupted plans at every look it takes"},
+		"a budget's plan left out": {budget, func(r *schema.Record) { r.Method.PlannedRounds = r.Method.PlannedRounds[:1] },
+			"planned_rounds [10]: 1 plan(s) for the 2 look(s) taken"},
 		// An overrun of the budget (10 minutes; its runs took less) claimed,
 		// and one misstated.
 		"a budget's overrun forged": {budget, func(r *schema.Record) {

@@ -99,6 +99,10 @@ func attemptsProblems(f schema.OnFailure, rec *schema.Record) []Problem {
 				add("%s", p)
 				return out
 			}
+			if p := cooldownProblem(&rec.Runs[i-1], r); p != "" {
+				add("%s", p)
+				return out
+			}
 		}
 		switch {
 		case r.OK():
@@ -107,6 +111,12 @@ func attemptsProblems(f schema.OnFailure, rec *schema.Record) []Problem {
 			seq, attempt, stopped, after = r.Seq+1, 1, false, fmt.Sprintf("slot %d's failed run", r.Seq)
 		default:
 			seq, attempt, stopped, after = r.Seq, at+1, at > f.Retries(), fmt.Sprintf("slot %d's failed attempt %d", r.Seq, at)
+		}
+	}
+	if len(rec.Runs) > 0 {
+		if p := cooldownProblem(nil, rec.Runs[0]); p != "" {
+			add("%s", p)
+			return out
 		}
 	}
 	if n := len(rec.Runs); n > 0 && !rec.Runs[n-1].OK() && f != schema.FailContinue && !stopped && !rec.Method.Interrupted {
@@ -127,6 +137,36 @@ func orderProblem(prev, r schema.Run) string {
 	}
 	return fmt.Sprintf("run %d (%s) started at %s, before run %d (%s), the one before it in runs.jsonl, ended (%s): the harness journals runs in the order they ran",
 		r.Seq, termsafe.String(r.Arm), r.Start.UTC().Format(time.RFC3339Nano), prev.Seq, termsafe.String(prev.Arm), end.UTC().Format(time.RFC3339Nano))
+}
+
+// cooldownTolerance is what a run's cooldown_s may exceed the gap since
+// the run before it ended by: the two are read from the clock a few
+// microseconds apart, and times are kept to the nanosecond (committed
+// records: within 1.4 ms the other way, the load samples between them).
+const cooldownTolerance = 5 * time.Millisecond
+
+// cooldownProblem says so where run r's cooldown_s (its time since the
+// run before it, prev, ended; nil for the campaign's first run) is below
+// zero or more than the gap between the two: the harness times it from
+// prev's end to r's start, and a budget's plan at each look reads it
+// (scenarios.RoundTime), so a cooldown forged longer made a look the
+// budget's last and spent the whole alpha there. The first run has none.
+// Runs without times (before they were kept) are not compared.
+func cooldownProblem(prev *schema.Run, r schema.Run) string {
+	switch {
+	case r.CooldownS < 0:
+		return fmt.Sprintf("run %d (%s) states a cooldown of %.3f s, below zero", r.Seq, termsafe.String(r.Arm), r.CooldownS)
+	case prev == nil && r.CooldownS > cooldownTolerance.Seconds():
+		return fmt.Sprintf("run %d (%s), the campaign's first, states a cooldown of %.3f s since a run before it: the first run has none", r.Seq, termsafe.String(r.Arm), r.CooldownS)
+	case prev == nil || prev.Start.IsZero() || r.Start.IsZero():
+		return ""
+	}
+	gap := r.Start.Sub(prev.Start.Add(time.Duration(prev.Seconds * float64(time.Second))))
+	if time.Duration(r.CooldownS*float64(time.Second)) <= gap+cooldownTolerance {
+		return ""
+	}
+	return fmt.Sprintf("run %d (%s) states a cooldown of %.3f s, where it started %.3f s after run %d (%s) ended: the harness times the cooldown between the two",
+		r.Seq, termsafe.String(r.Arm), r.CooldownS, gap.Seconds(), prev.Seq, termsafe.String(prev.Arm))
 }
 
 // resumeProblem says what is wrong with the resumes between two runs in

@@ -27,12 +27,14 @@ func retried(runs []schema.Run, i, n int) []schema.Run {
 	for k := range n {
 		f := failedAttempt(runs[i], from.Add(time.Duration(k)*slot+slot/2))
 		f.Start, f.Seconds, f.Attempt = from.Add(time.Duration(k)*slot+slot/10), (slot * 4 / 10).Seconds(), k+1
+		f.CooldownS = (slot / 20).Seconds() // within the gap before it, as the harness times it
 		if k == 0 {
 			f.Attempt = 0
 		}
 		fails = append(fails, f)
 	}
 	runs[i].Attempt = n + 1
+	runs[i].CooldownS = min(runs[i].CooldownS, (slot / 20).Seconds())
 	return slices.Insert(runs, i, fails...)
 }
 
@@ -103,6 +105,21 @@ func TestCheckHoldsRunsToTheirSlots(t *testing.T) {
 				rec.Method.Resumed = []time.Time{rec.Runs[5].Start.Add(-200 * time.Millisecond)}
 			},
 			want: []string{"run 5 (draft) is the first after the resume at ", "yet states a cooldown of"}},
+		// A cooldown forged longer than the gap the runs leave (a budget's
+		// plan reads it: a look made the budget's last), below zero, or
+		// before the first run.
+		"a cooldown longer than the gap": {runs: edit(func(runs []schema.Run) []schema.Run {
+			runs[3].CooldownS += 30
+			return runs
+		}), want: []string{"run 4 (control) states a cooldown of ", " s after run 3 (draft) ended: the harness times the cooldown between the two"}},
+		"a cooldown below zero": {runs: edit(func(runs []schema.Run) []schema.Run {
+			runs[3].CooldownS = -1
+			return runs
+		}), want: []string{"run 4 (control) states a cooldown of -1.000 s, below zero"}},
+		"a cooldown before the first run": {runs: edit(func(runs []schema.Run) []schema.Run {
+			runs[0].CooldownS = 2
+			return runs
+		}), want: []string{"run 1 (classic), the campaign's first, states a cooldown of 2.000 s since a run before it"}},
 		"resumed after an abort":  {runs: edit(func(runs []schema.Run) []schema.Run { return retried(runs, 4, 1) }), record: resumedBefore(5)},
 		"retried":                 {onFailure: "retry:1", runs: edit(func(runs []schema.Run) []schema.Run { return retried(runs, 4, 1) })},
 		"retried past its policy": {onFailure: "retry:1", runs: edit(func(runs []schema.Run) []schema.Run { return retried(runs, 4, 2) }), want: []string{"attempt 3, follows its slot's failed attempt 2, after which on_failure: retry:1 stopped the campaign"}},
