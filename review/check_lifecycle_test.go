@@ -78,6 +78,17 @@ func TestCheckRefusesAForgedLifecycle(t *testing.T) {
 			"planned_rounds []: 0 plan(s) for the 2 look(s) taken ([5 10]), where a budgeted campaign that was not interrupted plans at every look it takes"},
 		"a budget's plan left out": {budget, func(r *schema.Record) { r.Method.PlannedRounds = r.Method.PlannedRounds[:1] },
 			"planned_rounds [10]: 1 plan(s) for the 2 look(s) taken"},
+		// Every time stretched threefold: the budget's plan at the first
+		// look allows 8 rounds, no second look, so the first decides (the
+		// last look spends the rest of alpha), yet the campaign went on.
+		"went on past the budget's last look": {budget, func(r *schema.Record) {
+			stretch := func(t time.Time) time.Time { return r.Method.Started.Add(3 * t.Sub(r.Method.Started)) }
+			for i := range r.Runs {
+				r.Runs[i].Start, r.Runs[i].Seconds, r.Runs[i].CooldownS = stretch(r.Runs[i].Start), 3*r.Runs[i].Seconds, 3*r.Runs[i].CooldownS
+			}
+			r.Method.Finished = stretch(r.Method.Finished)
+			r.Method.PlannedRounds = []int{8, 10}
+		}, "the look after 5 rounds decided, yet the campaign went on to 10"},
 		// An overrun of the budget (10 minutes; its runs took less) claimed,
 		// and one misstated.
 		"a budget's overrun forged": {budget, func(r *schema.Record) {
