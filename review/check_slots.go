@@ -140,10 +140,13 @@ func orderProblem(prev, r schema.Run) string {
 }
 
 // cooldownTolerance is what a run's cooldown_s may exceed the gap since
-// the run before it ended by: the two are read from the clock a few
-// microseconds apart, and times are kept to the nanosecond (committed
-// records: within 1.4 ms the other way, the load samples between them).
-const cooldownTolerance = 5 * time.Millisecond
+// the run before it ended by. The cooldown is timed on the monotonic
+// clock, the runs' starts are wall times: a wall clock slewed (at most
+// 500 ppm, 5 ms over a 10 s gap) or stepped a little between two runs
+// must not refuse a genuine record (committed records: within 1.4 ms the
+// other way, the load samples between them), and 50 ms a run is far
+// below what moves a budget's plan (its minute and more).
+const cooldownTolerance = 50 * time.Millisecond
 
 // cooldownProblem says so where run r's cooldown_s (its time since the
 // run before it, prev, ended; nil for the campaign's first run) is below
