@@ -6,9 +6,12 @@ import "path/filepath"
 // llama-server: its context (-c, --ctx-size, LLAMA_ARG_CTX_SIZE) split
 // across its slots (-np, --parallel, LLAMA_ARG_N_PARALLEL; one where the
 // command gives none), the least over the arms that give a context, less
-// the prompt. The prompt is counted as its bytes and a BOS token, which no
-// byte-level tokenizer exceeds; a prompt_file's is not read and counts
-// one. ok is false where no arm's command gives a context decodebench can
+// the prompt. The prompt (a prompt_file's as loaded) is counted as its
+// bytes and a BOS token, which no byte-level tokenizer exceeds (a chat
+// template's own tokens are not counted: the bytes of a prompt of words
+// overcount its tokens several times over); a prompt_file left unread, as
+// a reproduction defers it, counts one.
+// ok is false where no arm's command gives a context decodebench can
 // read (another engine, llama-server's default context, a variable left
 // unresolved as in a stored scenario read offline).
 func (s *Scenario) SlotTokens() (tokens int, ok bool) {
