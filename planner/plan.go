@@ -198,22 +198,7 @@ func (m model) ask(g shape, x float64, budget time.Duration, k int) *Ask {
 	if a.Best == nil {
 		return a
 	}
-	if m.host.Split && !m.command {
-		for _, f := range []int{2, 4, 8} {
-			if m.slot > 0 && m.tokens*f > m.slot {
-				// The engine's context holds no longer request.
-				a.SlotTokens = m.slot
-				break
-			}
-			w := m.best(g, ks, m.tokens*f, budget, m.host.Between)
-			if w != nil {
-				a.Windows = w
-				if w.MDE() <= x {
-					break
-				}
-			}
-		}
-	}
+	a.Windows, a.SlotTokens = m.windows(g, ks, x, budget)
 	a.NowCV = CV(m.host.Between)
 	try := func(b float64) bool {
 		s := m.best(g, ks, m.tokens, budget, b)
