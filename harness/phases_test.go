@@ -138,3 +138,18 @@ func TestTimeUseCountsTheRunCutOff(t *testing.T) {
 		t.Errorf("the record's time table has no row for the run cut off:\n%s", md.String())
 	}
 }
+
+// A stop that came between runs cuts nothing off: the next slot does not
+// begin, and the record writes no cut_off_s (it showed a row of 0.0 s for
+// a run that never ran).
+func TestTimeUseNoCutOffBetweenRuns(t *testing.T) {
+	c := testCampaign(t, testScenario)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.measure(ctx, Slot{Seq: 2, Round: 1, Arm: "b"}, 1); !errors.Is(err, errInterrupted) {
+		t.Fatalf("measure after the stop: %v, want errInterrupted", err)
+	}
+	if c.cutOff != 0 {
+		t.Errorf("a stop between runs cut off %v", c.cutOff)
+	}
+}
