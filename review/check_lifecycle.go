@@ -3,6 +3,7 @@ package review
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/scenarios"
@@ -103,10 +104,10 @@ func checkLifecycle(s *scenarios.Scenario, rec *schema.Record) []Problem {
 	return out
 }
 
-// stoppedByProblem holds a sequential campaign's stopped_by to why the
-// harness stops at its last look (scenarios.Rounds.SequentialStop), done
-// and q the analysis' answer there, with the budget's overrun where it
-// states one (stated from 66c9eec on; checkPlanAndTimes derives it): a
+// stoppedByProblem holds a sequential campaign's stopped_by to the kind
+// of why the harness stops at its last look (scenarios.Rounds.SequentialStop,
+// stopKind), done and q the analysis' answer there (checkPlanAndTimes
+// derives a stated overrun of the budget): a
 // record that ran to max undecided said "decided every test arm", and
 // passed. A stopped_by of a run that failed its counter expectation, and
 // none (records from before it was kept), are not compared.
@@ -116,8 +117,22 @@ func stoppedByProblem(r scenarios.Rounds, rec *schema.Record, done bool, q *sche
 		return nil
 	}
 	want, stopped := r.SequentialStop(m.RoundsRun, done, q, scenarios.RoundTime(rec.Runs, m.RoundsRun))
-	if !stopped || m.StoppedBy == want || m.StoppedBy == want+r.Overrun(rec.Runs, m.RoundsRun) {
+	if !stopped || stopKind(m.StoppedBy) == stopKind(want) {
 		return nil
 	}
 	return []Problem{{Section: "Method", Message: fmt.Sprintf("stopped_by %q, where the schedule stops at its last look by its runs for: %s", m.StoppedBy, want)}}
+}
+
+// stopKind is what a stopped_by says stopped the schedule, without the
+// details after it ("sequential look after 10 rounds decided every test
+// arm", "maximum of 10 rounds reached at the last sequential look",
+// "budget of 5m0s"): builds have worded the details differently (a max
+// off the looks' grid under a budget, before 6e591b0, read "the next look
+// would not fit"), and the numbers in them are the analysis', which check
+// derives on its own.
+func stopKind(s string) string {
+	if i := strings.IndexAny(s, "(:"); i > 0 {
+		return strings.TrimSpace(s[:i])
+	}
+	return s
 }

@@ -122,3 +122,19 @@ func TestCheckRefusesAForgedLifecycle(t *testing.T) {
 		})
 	}
 }
+
+// stopKind keeps what stopped the schedule, without the details that
+// builds have worded differently: a budget's stop at a max off the looks'
+// grid read "the next look would not fit" before 6e591b0.
+func TestStopKind(t *testing.T) {
+	for s, want := range map[string]string{
+		"sequential look after 10 rounds decided every test arm (look 2 of 2, O'Brien-Fleming type spending, alpha 0.05 spent)": "sequential look after 10 rounds decided every test arm",
+		"maximum of 15 rounds reached at the last sequential look: no decision for every test arm":                              "maximum of 15 rounds reached at the last sequential look",
+		"budget of 5m0s: the next look would not fit (a round took 10s); the look after 25 rounds was the last":                 "budget of 5m0s",
+		"budget of 5m0s: the look at max (12 rounds) is 2 round(s) on, fewer than every (5), and a budget's look goes on only":  "budget of 5m0s",
+	} {
+		if got := stopKind(s); got != want {
+			t.Errorf("stopKind(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package review
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -148,5 +149,20 @@ func TestCheckHoldsRunsToTheirSlots(t *testing.T) {
 			got := problemsOf(t, forgedRuns(t, craftedName, f))
 			wantProblems(t, got, c.want...)
 		})
+	}
+}
+
+// A genuine cooldown timed on the monotonic clock passes though the wall
+// clock stepped back a second between the two runs (a leap second, an
+// NTP step); one that the runs' times leave no room for does not.
+func TestCooldownAllowsAWallClockStep(t *testing.T) {
+	prev := schema.Run{Seq: 1, Arm: "base", Start: time.Date(2026, 12, 31, 23, 59, 30, 0, time.UTC), Seconds: 10}
+	run := schema.Run{Seq: 2, Arm: "draft", Start: prev.Start.Add(10*time.Second + 19400*time.Millisecond), CooldownS: 20.2}
+	if p := cooldownProblem(&prev, run); p != "" {
+		t.Errorf("a cooldown of 20.2 s across a wall clock stepped back 1 s: %s", p)
+	}
+	run.CooldownS = 30
+	if p := cooldownProblem(&prev, run); !strings.Contains(p, "states a cooldown of 30.000 s, where it started 19.400 s after run 1 (base) ended") {
+		t.Errorf("a cooldown of 30 s in a gap of 19.4 s: %q", p)
 	}
 }

@@ -28,7 +28,7 @@ func checkTimeUse(rec *schema.Record) []Problem {
 	case m.CutOffS != 0 && !m.Interrupted:
 		out = append(out, Problem{"Where the time went", fmt.Sprintf("cut_off_s %.3f s on a campaign that was not interrupted: "+
 			"only a stop cuts a run off, and a finished campaign journaled every run it began", m.CutOffS)})
-	case m.CutOffS < 0 || m.CutOffS > room+1e-6:
+	case m.CutOffS < 0 || m.CutOffS > room+cooldownTolerance.Seconds(): // monotonic time against wall times, as a cooldown
 		// The phases' sums would say it again as a phase below zero.
 		return append(out, Problem{"Where the time went", fmt.Sprintf("cut_off_s %.3f s, where the run a stop cut off lies within the %.3f s "+
 			"from the last of the campaign's start, its last resume and its last run's end to its finish", m.CutOffS, room)})
