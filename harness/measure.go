@@ -102,11 +102,18 @@ func (c *campaign) watchedCooldown(ctx context.Context, slot Slot, run *schema.R
 // measure cools down, runs one slot, samples load around it, and journals
 // the run. It returns errInterrupted, without journaling, when ctx is done
 // before the run finished: an interrupted run is not a finished run.
-func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.Run, error) {
+func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (_ schema.Run, err error) {
 	if ctx.Err() != nil {
 		return schema.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm}, errInterrupted // stopped between runs: nothing cut off
 	}
 	began := time.Now()
+	defer func() {
+		// A stop (an interrupt, a busy host) cut this run off, on any path.
+		var busy errBusyHost
+		if errors.Is(err, errInterrupted) || errors.As(err, &busy) {
+			c.cutOff = time.Since(began)
+		}
+	}()
 	ph := &schema.Phases{}
 	run := schema.Run{Seq: slot.Seq, Round: slot.Round, Arm: slot.Arm, Phases: ph}
 	if attempt > 1 {
@@ -115,11 +122,9 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 	c.waitBefore(ctx, slot, &run)
 	if ctx.Err() != nil {
 		c.settleGate(&run) // the gate, if pending, ends with ctx
-		c.cutOff = time.Since(began)
 		return run, errInterrupted
 	}
 	if q := run.Quiet; q != nil && q.OnBusy == schema.BusyAbort {
-		c.cutOff = time.Since(began)
 		return run, errBusyHost{q}
 	}
 	if !c.lastEnd.IsZero() {
@@ -130,7 +135,7 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 		run.LoadBefore = &l
 	}
 	run.Start = time.Now().Round(0)
-	err := c.engines.check(slot.Arm)
+	err = c.engines.check(slot.Arm)
 	if err == nil {
 		err = c.exec.Execute(ctx, slot, &run)
 	}
@@ -140,7 +145,6 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 		// result is still the run's, its wait the run's quiet phase, and
 		// on_busy: abort stops the campaign as before a start.
 		if gerr := c.settleGate(&run); gerr != nil && ctx.Err() == nil {
-			c.cutOff = time.Since(began)
 			return run, gerr
 		}
 	}
@@ -151,12 +155,10 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (schema.
 	run.ConditionsAfter = c.conditions(ctx)
 	c.lastEnd = time.Now()
 	if err != nil && ctx.Err() != nil {
-		c.cutOff = time.Since(began)
 		return run, errInterrupted
 	}
 	var busy errBusyHost
 	if errors.As(err, &busy) {
-		c.cutOff = time.Since(began)
 		return run, busy
 	}
 	if err != nil {
