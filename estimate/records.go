@@ -37,12 +37,14 @@ type Records struct {
 // hardware's, a second tier, only when none of hw's can be used, and says
 // so. A named hardware of which the folder holds no record is such a
 // case as much as this machine's (the guess would ignore records of the
-// same feature that the folder does hold).
-func (r Records) Feature(feature, hardware string) (hw string, recs []history.Record, err error) {
-	recs, _, err = r.List(r.Dir)
+// same feature that the folder does hold). unread are the folder's files
+// named as feature's records that could not be read (history.UnreadableOf).
+func (r Records) Feature(feature, hardware string) (hw string, recs []history.Record, unread []*history.Unreadable, err error) {
+	recs, bad, err := r.List(r.Dir)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
+	unread = history.UnreadableOf(bad, feature)
 	hw = hardware
 	if hw == "" || hw == "auto" {
 		hw = r.Here()
@@ -51,7 +53,7 @@ func (r Records) Feature(feature, hardware string) (hw string, recs []history.Re
 	if r.Once != nil {
 		recs = r.Once(r.Dir, recs)
 	}
-	return hw, recs, nil
+	return hw, recs, unread, nil
 }
 
 // Costs are the scenario's costs from the newest record in the folder of
@@ -62,7 +64,7 @@ func (r Records) Feature(feature, hardware string) (hw string, recs []history.Re
 // marked OtherHardware (Feature). Without a record the costs are the
 // guess.
 func (r Records) Costs(s Shape) Costs {
-	hw, recs, err := r.Feature(s.Feature, s.Hardware)
+	hw, recs, _, err := r.Feature(s.Feature, s.Hardware)
 	if err != nil {
 		return Guess(s)
 	}

@@ -142,8 +142,9 @@ func plan(s *scenarios.Scenario, h Host, o Options, rule analysis.Rule) Plan {
 		g := shapeOf(r)
 		if n := int(b / m.round(k, m.tokens)); r.Sequential() && n < r.Max {
 			// Where the first look is the last (fewer than min + every
-			// rounds fit) the campaign runs min: schedule 0.
-			own.Min, own.Max, own.Every = g.at(g.below(n))
+			// rounds fit) the campaign runs min: schedule 0. MaxRounds
+			// bounds what a plan proposes, not the scenario's own max.
+			own.Min, own.Max, own.Every = g.at(max(0, (n-r.Min)/r.Every))
 			p.Capped = true
 		}
 	}

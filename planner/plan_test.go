@@ -73,6 +73,14 @@ func TestPlanBudget(t *testing.T) {
 	if s := p.Schedule; !p.Capped || s.Max != 5 || s.Every != 0 || p.Over != time.Minute {
 		t.Errorf("a budget under the first look: %+v, over by %v, want a minute", s, p.Over)
 	}
+	// A scenario's own max above MaxRounds is its to set: a budget that
+	// holds more rounds than MaxRounds stops it at the budget's last look
+	// (a reviewer's max 1000, 5h was planned at 400 rounds, "the budget
+	// stops it there", in half the budget).
+	p = planner.New(demo(t, "schedule.requests=1", "schedule.rounds.max=1000", "schedule.rounds.max_time=5h"), vmHost(), planner.Options{})
+	if s := p.Schedule; !p.Capped || s.Max != 750 || s.Every != 5 || s.Time > p.Budget || s.Time+5*s.Round <= p.Budget {
+		t.Errorf("max 1000 under 5h at 24 s a round: %+v, want 750 rounds, the budget's last look", s)
+	}
 	// The budget asked for (plan --budget) stands for the scenario's own,
 	// with or without an MDE asked.
 	for _, o := range []planner.Options{{Budget: 5 * time.Minute}, {Budget: 5 * time.Minute, MDE: 0.2}} {

@@ -35,13 +35,18 @@ type Records estimate.Records
 // used does it go by other hardware's: one hardware, the newest record's,
 // marked so. A record of another primary metric, whose stored scenario
 // does not parse, or whose runs cannot be read or compared is passed over,
-// and said so. Without one the host model is the guess.
+// and said so, as is a file named as the feature's record that cannot be
+// read at all. Without one the host model is the guess.
 func (r Records) Host(s *scenarios.Scenario) Host {
 	shape := s.EstimateShape()
 	p := s.Policy
-	hw, recs, err := estimate.Records(r).Feature(s.Feature, s.Hardware)
+	hw, recs, unread, err := estimate.Records(r).Feature(s.Feature, s.Hardware)
 	if err != nil {
 		return Guess(shape, p.Primary)
+	}
+	var passed []Passed
+	for _, u := range unread {
+		passed = append(passed, Passed{Record: u.Path, Why: "cannot be read: " + u.Why()})
 	}
 	same := func(h history.Record) bool { return h.Rec.Scenario.Hash == s.Hash() }
 	slices.SortFunc(recs, func(a, b history.Record) int { // the same scenario's first, then newest first
@@ -54,7 +59,6 @@ func (r Records) Host(s *scenarios.Scenario) Host {
 			other = h.Rec.Hardware
 		}
 	}
-	var passed []Passed
 	for _, want := range []string{hw, other} {
 		if want == "" {
 			continue

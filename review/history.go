@@ -18,7 +18,8 @@ import (
 // LoadHistory reads the data block of every record in dir (as index
 // finds them: *.md but the index and temporary files), on every CPU at
 // once. A file that is not a readable record with a valid name is
-// returned as an error beside the records; nothing is checked.
+// returned as an error beside the records (a *history.Unreadable); nothing
+// is checked.
 func LoadHistory(dir string) ([]history.Record, []error, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
@@ -39,7 +40,7 @@ func LoadHistory(dir string) ([]history.Record, []error, error) {
 			}
 		}
 		if err != nil {
-			errs[i] = err
+			errs[i] = &history.Unreadable{Path: names[i], Err: err}
 			return
 		}
 		recs[i] = history.Record{Stem: stem, Seq: suffix(stem, rec), Rec: rec}

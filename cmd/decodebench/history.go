@@ -37,10 +37,11 @@ func historyCommand() *cli.Command {
 				return err
 			}
 			feature := c.Args().First()
-			recs, _, err := review.LoadHistory(c.String("dir"))
+			recs, bad, err := review.LoadHistory(c.String("dir"))
 			if err != nil {
 				return &exitError{code: 1, msg: "history: " + err.Error()}
 			}
+			sayUnreadable(c, "history", bad, feature)
 			var mine []history.Record
 			for _, r := range recs {
 				if r.Rec.Feature == feature && (c.String("hw") == "" || r.Rec.Hardware == c.String("hw")) {
@@ -191,6 +192,15 @@ func engineText(p history.Point) string {
 // stderr as left out: a step between records whose numbers someone wrote,
 // or between copies of one campaign under other dates, is not a step in
 // what was measured (regime and index leave them out too).
+// sayUnreadable names on stderr the files of a records folder named as
+// feature's records (history.UnreadableOf) that could not be read, and so
+// are left out as much as those that fail check.
+func sayUnreadable(c *cli.Context, command string, bad []error, feature string) {
+	for _, u := range history.UnreadableOf(bad, feature) {
+		fmt.Fprintf(c.App.ErrWriter, "%s: %s left out: cannot be read: %s\n", command, termsafe.String(u.Path), termsafe.String(u.Why()))
+	}
+}
+
 func checkedHistory(c *cli.Context, command, dir string, recs []history.Record) []history.Record {
 	paths := make([]string, len(recs))
 	for i, r := range recs {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/decodebench/decodebench/console"
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/planner"
 	"github.com/decodebench/decodebench/review"
@@ -70,6 +72,9 @@ it goes by other hardware's, and says so; without any, by a stated guess. --set 
 			case c.IsSet("budget") && o.Budget < time.Minute:
 				return usageError("plan --budget: %s cannot hold a campaign: give at least 1m, as schedule.rounds.max_time", o.Budget)
 			}
+			if err := recordsFolderNamed(c, "plan"); err != nil {
+				return err
+			}
 			s, warns, err := scenarios.Load(c.Args().First(), scenarios.Options{Set: *c.Generic("set").(*repeatable)})
 			if s != nil {
 				learnSecrets(harness.NewRedactor(s))
@@ -91,6 +96,21 @@ it goes by other hardware's, and says so; without any, by a stated guess. --set 
 			return console.Plan(c.App.Writer, s, p, recs.Dir)
 		},
 	}
+}
+
+// recordsFolderNamed refuses a --records folder the user named that is
+// not a folder: a mistyped path would otherwise read as a folder without
+// records and answer from the guess. The default may be missing (a
+// checkout without records): the guess is then the answer, and says so.
+func recordsFolderNamed(c *cli.Context, command string) error {
+	if !c.IsSet("records") {
+		return nil
+	}
+	dir := c.String("records")
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return &exitError{code: 1, msg: fmt.Sprintf("%s --records: %s is not a folder of records", command, termsafe.String(dir))}
+	}
+	return nil
 }
 
 // newPlanRecords finds scenarios' host models in the records of dir, read

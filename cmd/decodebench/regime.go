@@ -73,12 +73,13 @@ func regimeHeading(feature string) string {
 }
 
 // regimeTables are feature's regime tables from the records of dir that
-// pass check; those that do not are named on stderr.
+// pass check; those that do not, or cannot be read, are named on stderr.
 func regimeTables(c *cli.Context, dir, feature string) ([]history.RegimeTable, error) {
-	recs, _, err := review.LoadHistory(dir)
+	recs, bad, err := review.LoadHistory(dir)
 	if err != nil {
 		return nil, &exitError{code: 1, msg: "regime: " + err.Error()}
 	}
+	sayUnreadable(c, "regime", bad, feature)
 	var mine []history.Record
 	for _, r := range recs {
 		if r.Rec.Feature == feature {

@@ -53,6 +53,9 @@ hardware, and estimate_other_hardware: true when it is not this campaign's).`,
 			if c.NArg() == 0 {
 				return usageError("validate: name at least one scenario file")
 			}
+			if err := recordsFolderNamed(c, "validate"); err != nil {
+				return err
+			}
 			if c.Bool("json") {
 				return validateJSON(c)
 			}
