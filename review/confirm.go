@@ -293,8 +293,10 @@ func confirmRefusals(records []campaign, force bool, problems [2][]Problem, toda
 // setupConditions are the conditions that say what was measured, not
 // when: a rerun on another machine or of another engine build or model
 // measures something else, and one of the old build (a stale cache) would
-// dismiss a real regression.
-var setupConditions = []string{"hardware slug", "CPU", "GPUs", "engine binary sha256", "engine libraries", "engine version", "engine source commit", "engine source dirty", "model file "}
+// dismiss a real regression. The libraries an arm loaded are the build as
+// much as the binary: records that carry them are compared by them, not
+// by the candidates installed beside the binary (engine libraries).
+var setupConditions = []string{"hardware slug", "CPU", "GPUs", "engine binary sha256", "engine libraries", "libraries loaded by arm ", "engine version", "engine source commit", "engine source dirty", "model file "}
 
 // setupRefusals refuses a second session whose records were measured on
 // another machine, engine build or model files than the first session's

@@ -208,6 +208,21 @@ func TestConfirm(t *testing.T) {
 	if c := Confirm(d, old, nu, SecondSession{NewPath: "new2.md", New: elsewhere}, ConfirmOptions{Force: true}); len(c.Refused) > 0 || !c.Raised() {
 		t.Errorf("--force with a rerun on another machine: refused %q, arms %+v", c.Refused, c.Arms)
 	}
+	// A rerun whose arm loaded another CPU backend: the binary, its
+	// version and commit are the same, the build that ran is not.
+	loaded := func(lib string) []schema.ArmsLoaded {
+		return []schema.ArmsLoaded{{Arms: []string{"base", "arm"}, Libraries: []schema.FileSum{{Path: lib, SHA256: "ab12"}}}}
+	}
+	nu.Loaded = loaded("libggml-cpu-zen4.so")
+	otherLibs := simRecord(3, 0.9)
+	otherLibs.Loaded = loaded("libggml-cpu-haswell.so")
+	refused("a rerun that loaded other libraries", SecondSession{NewPath: "new2.md", New: otherLibs}, false, "the second session's new record differs from the first's in libraries loaded by arm arm")
+	sameLibs := simRecord(3, 0.9)
+	sameLibs.Loaded = loaded("libggml-cpu-zen4.so")
+	if c := Confirm(d, old, nu, SecondSession{NewPath: "new2.md", New: sameLibs}, ConfirmOptions{}); len(c.Refused) > 0 || !c.Raised() {
+		t.Errorf("a rerun that loaded the same libraries: refused %q", c.Refused)
+	}
+	nu.Loaded = nil
 	bad := simRecord(3, 0.9)
 	bad.Verdict = schema.Inconclusive
 	refused("an inconclusive rerun", SecondSession{NewPath: "new2.md", New: bad}, false, "the second session's new record's verdict is INCONCLUSIVE")
