@@ -185,6 +185,6 @@ func (p *Plan) Run(ctx context.Context, opt harness.Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := review.Compare(p.Path, p.Record, out.RecordPath, nu, review.DiffOptions{Force: true})
+	d := review.Compare(p.Path, p.Record, out.RecordPath, nu, review.DiffOptions{Threshold: review.DefaultThreshold, Force: true})
 	return &Result{Outcome: out, Diff: d}, nil
 }

@@ -141,7 +141,11 @@ func (c Confirmation) methodText() string {
 		b.WriteString("; ")
 	}
 	fmt.Fprintf(&b, "and the combined change is a significant regression, two-sided at alpha %s over the %d arm ratio(s) ", fmtG(f.Alpha), f.Comparisons)
-	fmt.Fprintf(&b, "(Bonferroni, as the single diff: p < %s, interval at %s), of at least %s.", level, pct.Sig(f.Confidence, 4), pct.Exact(c.Threshold))
+	fmt.Fprintf(&b, "(Bonferroni, as the single diff: p < %s, interval at %s)", level, pct.Sig(f.Confidence, 4))
+	if c.Threshold > 0 {
+		fmt.Fprintf(&b, ", of at least %s", pct.Exact(c.Threshold))
+	}
+	b.WriteString(".")
 	return b.String()
 }
 

@@ -99,7 +99,9 @@ const (
 
 // DiffOptions adjusts Compare.
 type DiffOptions struct {
-	// Threshold is the smallest relative change that counts (default 2%).
+	// Threshold is the smallest relative change that counts; 0 counts
+	// every significant change (diff --threshold 0). DefaultThreshold is
+	// diff's default.
 	Threshold float64
 	// Force compares records whose verdict says their numbers must not be
 	// used, and records that fail check.
@@ -114,11 +116,11 @@ type DiffOptions struct {
 	Today [2]string
 }
 
+// DefaultThreshold is the smallest change diff counts unless told.
+const DefaultThreshold = 0.02
+
 // Compare diffs two records, both loaded with their runs.
 func Compare(oldPath string, old *schema.Record, newPath string, nu *schema.Record, opt DiffOptions) Diff {
-	if opt.Threshold == 0 {
-		opt.Threshold = 0.02
-	}
 	d := Diff{Old: oldPath, New: newPath, Threshold: opt.Threshold}
 	d.Conditions = conditions(oldPath, old, newPath, nu)
 	if d.Refused = refusals(old, nu, opt); len(d.Refused) > 0 {

@@ -147,8 +147,8 @@ func TestFiguresCompareAsRuns(t *testing.T) {
 			}
 			pairs++
 			for _, force := range []bool{false, true} {
-				want := Compare(a, full[a], b, full[b], DiffOptions{Force: force})
-				got := Compare(a, figures[a], b, figures[b], DiffOptions{Force: force})
+				want := Compare(a, full[a], b, full[b], DiffOptions{Threshold: DefaultThreshold, Force: force})
+				got := Compare(a, figures[a], b, figures[b], DiffOptions{Threshold: DefaultThreshold, Force: force})
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%s → %s (force %v): the figures compare otherwise than the runs", filepath.Base(a), filepath.Base(b), force)
 				}

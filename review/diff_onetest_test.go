@@ -2,6 +2,7 @@ package review
 
 import (
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"testing"
 
@@ -36,7 +37,7 @@ func TestDiffLinesAreOneTest(t *testing.T) {
 		}
 		for i, a := range names {
 			for _, b := range names[i+1:] {
-				d := Compare(a, recs[a], b, recs[b], DiffOptions{Force: true})
+				d := Compare(a, recs[a], b, recs[b], DiffOptions{Threshold: DefaultThreshold, Force: true})
 				alpha := recs[b].Method.Alpha
 				for _, m := range d.Metrics {
 					if m.Verdict == NotFound || m.Verdict == Unknown || (m.Lo == 0 && m.Hi == 0) {
@@ -71,5 +72,20 @@ func oneTest(t *testing.T, what string, p, alpha, lo, hi float64, v Change) {
 	}
 	if (v == Better || v == Worse) && !(pSig && ciSig) {
 		t.Errorf("%s: %s with p=%.3g beside [%+.1f%%, %+.1f%%]", what, v, p, 100*lo, 100*hi)
+	}
+}
+
+// A threshold of 0 counts every significant change (diff --threshold 0):
+// it was read as "unset" and replaced by 2%, so a significant 1.5%
+// regression passed a gate asked to count any.
+func TestDiffThresholdZeroCountsAnyChange(t *testing.T) {
+	h := sessionHost{CV: 0.002, Rounds: 10}
+	old, nu := h.campaignOf(rand.New(rand.NewPCG(1, 1)), 1), h.campaignOf(rand.New(rand.NewPCG(2, 1)), 0.985)
+	if d := Compare("old.md", old, "new.md", nu, DiffOptions{Threshold: DefaultThreshold}); d.Regressed() {
+		t.Fatalf("1.5%% counted under a 2%% threshold: %+v", d.Ratios)
+	}
+	d := Compare("old.md", old, "new.md", nu, DiffOptions{})
+	if d.Threshold != 0 || !d.Regressed() {
+		t.Errorf("threshold 0: stated %v, regressed %v: %+v", d.Threshold, d.Regressed(), d.Ratios)
 	}
 }

@@ -95,7 +95,10 @@ func (d Diff) WriteMarkdown(w io.Writer) error {
 // testText states the one test behind each metric's change, interval and
 // p, and what "~" means.
 func (d Diff) testText() string {
-	same := "~: no significant difference, or below " + pct.Exact(d.Threshold)
+	same := "~: no significant difference"
+	if d.Threshold > 0 {
+		same += ", or below " + pct.Exact(d.Threshold)
+	}
 	if d.Alpha <= 0 {
 		return same
 	}

@@ -48,7 +48,7 @@ significant regression (one-sided), and Cochran's Q between the sessions below p
 vetoing (they disagree beyond chance) unless each session alone is such a regression.
 --confirm-old OLD2.md gives the second session its own old record.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "threshold", Value: "2%", Usage: "smallest change that counts (2% or 0.02)"},
+			&cli.StringFlag{Name: "threshold", Value: "2%", Usage: "smallest change that counts (2% or 0.02; 0 counts every significant change)"},
 			&cli.BoolFlag{Name: "force", Usage: "compare records whose verdict says their numbers are not fit to use"},
 			&cli.BoolFlag{Name: "markdown", Usage: "Markdown to paste into a pull request"},
 			&cli.BoolFlag{Name: "json", Usage: "machine-readable output"},
