@@ -63,15 +63,25 @@ func rounds(s Shape, c Costs) int {
 
 // FirstLook is how long a budgeted schedule's first look takes at c's
 // costs: the rounds a campaign runs whatever its budget, since a budget
-// stops it only at a look. 0 without a budget or looks.
+// stops it only at a look (FirstLookRounds). 0 without a budget.
 func FirstLook(s Shape, c Costs) time.Duration {
-	if s.Budget <= 0 || len(s.Looks) == 0 {
+	if s.Budget <= 0 {
 		return 0
 	}
-	if e := float64(s.Looks[0]) * roundCost(s, c); e < float64(1<<62) {
+	if e := float64(s.FirstLookRounds()) * roundCost(s, c); e < float64(1<<62) {
 		return time.Duration(e)
 	}
 	return time.Duration(1 << 62)
+}
+
+// FirstLookRounds are the rounds a campaign runs before its budget can
+// stop it: its first look's, or where no look comes after min (a max off
+// the looks' grid, OnGrid) all of them.
+func (s Shape) FirstLookRounds() int {
+	if len(s.Looks) > 0 {
+		return s.Looks[0]
+	}
+	return s.Rounds
 }
 
 // Fit is the most rounds that fit in d at c's costs.

@@ -18,7 +18,7 @@ import (
 func (s *Scenario) FirstLookOverBudget(c estimate.Costs) *Error {
 	sh := s.EstimateShape()
 	first := estimate.FirstLook(sh, c)
-	if first <= sh.Budget || len(sh.Looks) == 0 {
+	if first <= sh.Budget {
 		return nil
 	}
 	fix := fmt.Sprintf("raise max_time to at least %s", Round(first))
@@ -28,5 +28,5 @@ func (s *Scenario) FirstLookOverBudget(c estimate.Costs) *Error {
 	return &Error{File: s.Path, Pos: s.pos.of("schedule.rounds.max_time"), Key: "schedule.rounds.max_time", Warning: true,
 		Msg: fmt.Sprintf("the first look, after %d rounds, is estimated to take %s, %s more than the budget of %s: "+
 			"a budget stops a campaign only at a look, so it runs at least that long; %s",
-			sh.Looks[0], Round(first), Round(first-sh.Budget), s.Schedule.Rounds.MaxTime, fix)}
+			sh.FirstLookRounds(), Round(first), Round(first-sh.Budget), s.Schedule.Rounds.MaxTime, fix)}
 }
