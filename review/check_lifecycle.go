@@ -109,11 +109,20 @@ func checkLifecycle(s *scenarios.Scenario, rec *schema.Record) []Problem {
 // stopKind), done and q the analysis' answer there (checkPlanAndTimes
 // derives a stated overrun of the budget): a
 // record that ran to max undecided said "decided every test arm", and
-// passed. A stopped_by of a run that failed its counter expectation, and
-// none (records from before it was kept), are not compared.
+// passed. A stopped_by of a run that failed its counter expectation is
+// not compared. None at all is refused unless the last run failed (a
+// campaign stopped by on_failure: stop says nothing there): every build
+// has written one for a schedule that ran to its stop, and one deleted
+// hides why the campaign stopped and a budget it outran.
 func stoppedByProblem(r scenarios.Rounds, rec *schema.Record, done bool, q *schema.Sequential) []Problem {
 	m := rec.Method
-	if m.StoppedBy == "" || gateStop.MatchString(m.StoppedBy) {
+	if m.StoppedBy == "" {
+		if n := len(rec.Runs); n > 0 && !rec.Runs[n-1].OK() {
+			return nil
+		}
+		return []Problem{{Section: "Method", Message: "no stopped_by, where a sequential campaign that was not interrupted says what stopped it"}}
+	}
+	if gateStop.MatchString(m.StoppedBy) {
 		return nil
 	}
 	want, stopped := r.SequentialStop(m.RoundsRun, done, q, scenarios.RoundTime(rec.Runs, m.RoundsRun))

@@ -74,6 +74,10 @@ func TestCheckRefusesAForgedLifecycle(t *testing.T) {
 		"stopped_by claims max": {budget, func(r *schema.Record) {
 			r.Method.StoppedBy = "maximum of 10 rounds reached at the last sequential look: no decision for every test arm"
 		}, "where the schedule stops at its last look by its runs for: sequential look after 10 rounds decided every test arm (look 2 of 2, O'Brien-Fleming type spending, alpha 0.05 spent)"},
+		// stopped_by deleted: why the campaign stopped, and any overrun
+		// of its budget, unsaid (a review's edit passed).
+		"stopped_by deleted": {budget, func(r *schema.Record) { r.Method.StoppedBy = "" },
+			"no stopped_by, where a sequential campaign that was not interrupted says what stopped it"},
 		"a budget's plans left out": {budget, func(r *schema.Record) { r.Method.PlannedRounds = nil },
 			"planned_rounds []: 0 plan(s) for the 2 look(s) taken ([5 10]), where a budgeted campaign that was not interrupted plans at every look it takes"},
 		"a budget's plan left out": {budget, func(r *schema.Record) { r.Method.PlannedRounds = r.Method.PlannedRounds[:1] },
