@@ -124,12 +124,17 @@ func looksTaken(in Input) []int {
 }
 
 // planned is the most rounds the schedule allows at its k-th look: the
-// budget's plan then (Campaign.PlannedRounds), else max. Before the first
-// look (k < 0: a campaign that stopped before its first look's rounds)
-// it is the first look's plan.
+// budget's plan then (Campaign.PlannedRounds), else max; past the plans,
+// under SpendingLooks.LatestPlan, the latest plan. Before the first look
+// (k < 0: a campaign that stopped before its first look's rounds) it is
+// the first look's plan.
 func planned(in Input, k int) int {
 	k = max(k, 0)
-	if pr := in.Campaign.PlannedRounds; k < len(pr) {
+	pr := in.Campaign.PlannedRounds
+	if sl, ok := in.Campaign.Rule.Looks.(SpendingLooks); ok && sl.LatestPlan && k >= len(pr) && len(pr) > 0 {
+		k = len(pr) - 1
+	}
+	if k < len(pr) {
 		return min(pr[k], in.Policy.Schedule.Rounds.Max)
 	}
 	return in.Policy.Schedule.Rounds.Max

@@ -81,10 +81,16 @@ var rules = map[schema.Rule]Rule{
 		Pooling: Pools, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsAsRun},
 	// robust-14 refusing a comparison that would trim a side's good runs,
 	// with drift from each arm's own line and noise, the control judged at each
-	// arm's level, refused arms last in Holm's order, and no pooling (the
-	// current rule, schema.RuleRobust15).
+	// arm's level, refused arms last in Holm's order, and no pooling
+	// (schema.RuleRobust15).
 	schema.RuleRobust15: {Name: schema.RuleRobust15, Comparison: RoundBlocks{Trim: stats.TrimGoodRuns, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull, Stage: stats.StageStein}, MDE: RoundsMDE{Kept: stats.KeptByPutBackSpread},
 		Control: EquivalentControl{Margin: EquivalenceMargin, AtArmLevel: true}, Drift: BlockDrift{Alpha: DriftAlpha, Welch: true},
 		Looks:   SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested, RefusedLast: true},
+		Pooling: NoPooling, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsAsRun},
+	// robust-15 whose campaigns stopped past their budget's plans go by
+	// the latest plan (the current rule, schema.RuleRobust16).
+	schema.RuleRobust16: {Name: schema.RuleRobust16, Comparison: RoundBlocks{Trim: stats.TrimGoodRuns, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull, Stage: stats.StageStein}, MDE: RoundsMDE{Kept: stats.KeptByPutBackSpread},
+		Control: EquivalentControl{Margin: EquivalenceMargin, AtArmLevel: true}, Drift: BlockDrift{Alpha: DriftAlpha, Welch: true},
+		Looks:   SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested, RefusedLast: true, LatestPlan: true},
 		Pooling: NoPooling, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsAsRun},
 }

@@ -28,6 +28,13 @@ type SpendingLooks struct {
 	// every later arm at alpha/m ("no significant difference: +14.4%
 	// [+1.3%, +29.2%], p=0.018 at level 0.025").
 	RefusedLast bool
+	// LatestPlan (rule robust-16): past a budget's plans (a campaign
+	// stopped between looks or in a look's round, where no plan was
+	// made) the most rounds allowed are the latest plan's; before, max's
+	// (99 where only max_time is given), which stated "2 of 33 looks
+	// taken" after a plan of 7 rounds, and read the stop's information
+	// below the look before it, where the test held it.
+	LatestPlan bool
 }
 
 // BudgetStatement is how a record states the information and the alpha

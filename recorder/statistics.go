@@ -164,8 +164,12 @@ func looksMethod(l analysis.LookSpending, me schema.Method) string {
 		if l.RefusedLast {
 			refused = " Holm's order takes a refused comparison last, as if its p were 1."
 		}
+		allows := "the most the schedule allows"
+		if l.LatestPlan {
+			allows = "the most the schedule allows, past a budget's plans (a campaign stopped between looks) the latest plan's"
+		}
 		return fmt.Sprintf(" A sequential schedule spends alpha over its looks by the %s Lan-DeMets function at the information each comparison reached", l.Spending) +
-			" (its rounds kept over the most the schedule allows; the whole alpha at the last look), Holm's levels passed on to the arms left at each look." + refused
+			" (its rounds kept over " + allows + "; the whole alpha at the last look), Holm's levels passed on to the arms left at each look." + refused
 	}
 	return ""
 }

@@ -190,8 +190,20 @@ const (
 	// equivalence margin moved a pooled reference by half of it: 44% of
 	// A/A campaigns claimed a change).
 	RuleRobust15 Rule = "robust-15"
+	// RuleRobust16 is RuleRobust15 whose budgeted campaigns stopped past
+	// their plans (interrupted between looks or in a look's round, or by
+	// a run that failed its counter expectation) take the latest plan as
+	// the most rounds allowed, not max: a record interrupted after its
+	// first plan of 7 rounds (max unset: 99) said "2 of 33 looks taken, 6%
+	// of the planned information", and one stopped between looks stated
+	// 60% of the information where its arms were tested at the 50% of the
+	// look before (the point past the plans was read at n/max, below that
+	// look's information, and held at it). Campaigns that ran to their
+	// stop plan at every look and are judged as under robust-15
+	// (analysis.TestRobust16ChangesOnlyStopsPastThePlans).
+	RuleRobust16 Rule = "robust-16"
 	// RuleCurrent is the rule new records are written under.
-	RuleCurrent = RuleRobust15
+	RuleCurrent = RuleRobust16
 )
 
 // RobustMinRuns is the fewest finished runs the baseline and each arm
