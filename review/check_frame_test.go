@@ -1,11 +1,14 @@
 package review
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/redact"
+	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -51,6 +54,62 @@ func TestCheckRefusesAForgedFrame(t *testing.T) {
 				t.Errorf("the record as committed: %v", probs)
 			case c.key != "" && !strings.Contains(got, "data block's "+c.key) && !strings.Contains(got, ", "+c.key) && !strings.HasPrefix(got, c.key):
 				t.Errorf("%s edited: problems %v, want one naming %s", name, probs, c.key)
+			}
+		})
+	}
+}
+
+// A mask in the stored scenario stands for any text only where the
+// redactor masks a whole value (after a name that reads as a secret's),
+// and only in text a reader reads: a scenario that typed "[redacted]"
+// as its title, or into a counter's log pattern (a character class that
+// matches nearly any line), let its record show another title or pattern
+// beside the evidence the stored one gave, and check passed it (a
+// review's forgery).
+func TestFrameMaskStandsOnlyForAValue(t *testing.T) {
+	src := "../docs/benchmark_results/spec-draft-epyc-2026-11-29-2.md"
+	dir := filepath.Join(filepath.Dir(src), "data", "spec-draft-epyc-2026-11-29-2")
+	yaml, err := os.ReadFile(filepath.Join(dir, "scenario.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct {
+		edit func(*scenarios.Scenario, *schema.Record)
+		bad  bool
+	}{
+		"as committed": {func(*scenarios.Scenario, *schema.Record) {}, false},
+		"a title typed as the mask": {func(s *scenarios.Scenario, r *schema.Record) {
+			s.Title, r.Title = redact.Mask, "Draft speculative decoding is 40% faster"
+		}, true},
+		"a title masked after a secret's name": {func(s *scenarios.Scenario, r *schema.Record) {
+			s.Title, r.Title = "API token: "+redact.Mask, "API token: hf_abc123"
+		}, false},
+		"a not-measured line masked after a secret's name": {func(s *scenarios.Scenario, r *schema.Record) {
+			s.Unmeasured[0], r.Scenario.Unmeasured[0] = "Time to first token: "+redact.Mask, "Time to first token: the command engine streams nothing"
+		}, false},
+		"a counter's pattern typed with the mask": {func(s *scenarios.Scenario, r *schema.Record) {
+			s.Policy.Counters[0].Expr, r.Counters[0].Expr = redact.Mask+`\D*([0-9]+)`, `draft acceptance = 0\.\d+ \(\D*([0-9]+)`
+		}, true},
+		"a counter's pattern masked after a secret's name": {func(s *scenarios.Scenario, r *schema.Record) {
+			s.Policy.Counters[0].Expr, r.Counters[0].Expr = "token: "+redact.Mask, "token: ([0-9]+)"
+		}, true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, _, err := scenarios.Parse(filepath.Join(dir, "scenario.yaml"), dir, yaml, scenarios.Options{Offline: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := recorder.Load(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.Unmeasured) == 0 || len(rec.Scenario.Unmeasured) == 0 || len(s.Policy.Counters) == 0 || len(rec.Counters) == 0 {
+				t.Fatal("the record has no not-measured line or counter to edit")
+			}
+			c.edit(s, rec)
+			probs := checkFrame(s, rec)
+			if got := len(probs) > 0; got != c.bad {
+				t.Errorf("problems %v, want some: %v", probs, c.bad)
 			}
 		})
 	}
