@@ -44,7 +44,7 @@ func (r Records) Feature(feature, hardware string) (hw string, recs []history.Re
 	if err != nil {
 		return "", nil, nil, err
 	}
-	unread = history.UnreadableOf(bad, feature)
+	unread = history.UnreadableOf(bad, feature, recs)
 	hw = hardware
 	if hw == "" || hw == "auto" {
 		hw = r.Here()

@@ -2,6 +2,7 @@ package history
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -23,11 +24,24 @@ func (u *Unreadable) Why() string {
 // UnreadableOf are the files of bad (a folder's unreadable records) named
 // as feature's records, <feature>-<hardware>-<date>.md: nothing else says
 // which feature a file that cannot be read holds, and a command about one
-// feature names these rather than pass them over without a word.
-func UnreadableOf(bad []error, feature string) []*Unreadable {
+// feature names these rather than pass them over without a word. A name
+// that is as much a record of a longer feature the folder's readable
+// records hold (recs: spec-draft-… is not spec's) is that feature's.
+func UnreadableOf(bad []error, feature string, recs []Record) []*Unreadable {
+	var longer []string
+	for _, r := range recs {
+		if f := r.Rec.Feature; strings.HasPrefix(f, feature+"-") {
+			longer = append(longer, f+"-")
+		}
+	}
 	var out []*Unreadable
 	for _, e := range bad {
-		if u, ok := e.(*Unreadable); ok && strings.HasPrefix(filepath.Base(u.Path), feature+"-") {
+		u, ok := e.(*Unreadable)
+		if !ok {
+			continue
+		}
+		name := filepath.Base(u.Path)
+		if strings.HasPrefix(name, feature+"-") && !slices.ContainsFunc(longer, func(p string) bool { return strings.HasPrefix(name, p) }) {
 			out = append(out, u)
 		}
 	}

@@ -111,9 +111,10 @@ func checkLifecycle(s *scenarios.Scenario, rec *schema.Record) []Problem {
 // record that ran to max undecided said "decided every test arm", and
 // passed. A stopped_by of a run that failed its counter expectation is
 // not compared. None at all is refused unless the last run failed (a
-// campaign stopped by on_failure: stop says nothing there): every build
-// has written one for a schedule that ran to its stop, and one deleted
-// hides why the campaign stopped and a budget it outran.
+// campaign stopped by on_failure: abort writes none; it ends FAILED, which
+// is not checked here, so this is a guard): every build has written one
+// for a schedule that ran to its stop, and one deleted hides why the
+// campaign stopped and a budget it outran.
 func stoppedByProblem(r scenarios.Rounds, rec *schema.Record, done bool, q *schema.Sequential) []Problem {
 	m := rec.Method
 	if m.StoppedBy == "" {

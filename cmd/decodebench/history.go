@@ -41,7 +41,7 @@ func historyCommand() *cli.Command {
 			if err != nil {
 				return &exitError{code: 1, msg: "history: " + err.Error()}
 			}
-			sayUnreadable(c, "history", bad, feature)
+			sayUnreadable(c, "history", bad, feature, recs)
 			var mine []history.Record
 			for _, r := range recs {
 				if r.Rec.Feature == feature && (c.String("hw") == "" || r.Rec.Hardware == c.String("hw")) {
@@ -195,8 +195,8 @@ func engineText(p history.Point) string {
 // sayUnreadable names on stderr the files of a records folder named as
 // feature's records (history.UnreadableOf) that could not be read, and so
 // are left out as much as those that fail check.
-func sayUnreadable(c *cli.Context, command string, bad []error, feature string) {
-	for _, u := range history.UnreadableOf(bad, feature) {
+func sayUnreadable(c *cli.Context, command string, bad []error, feature string, recs []history.Record) {
+	for _, u := range history.UnreadableOf(bad, feature, recs) {
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s left out: cannot be read: %s\n", command, termsafe.String(u.Path), termsafe.String(u.Why()))
 	}
 }

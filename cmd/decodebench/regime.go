@@ -79,7 +79,7 @@ func regimeTables(c *cli.Context, dir, feature string) ([]history.RegimeTable, e
 	if err != nil {
 		return nil, &exitError{code: 1, msg: "regime: " + err.Error()}
 	}
-	sayUnreadable(c, "regime", bad, feature)
+	sayUnreadable(c, "regime", bad, feature, recs)
 	var mine []history.Record
 	for _, r := range recs {
 		if r.Rec.Feature == feature {

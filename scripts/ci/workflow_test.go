@@ -55,7 +55,8 @@ func TestActionlintCatchesErrors(t *testing.T) {
 // The example workflow's steps run on the verdicts they say: the gate on
 // a reference record for every verdict but FAILED (an UNVERIFIED
 // campaign, exit 2, was never gated and the job stayed green), and the
-// job fails on FAILED and REJECTED. The steps' `if` expressions are
+// job fails on FAILED, REJECTED and INCOMPLETE (an interrupted campaign,
+// without a reference, passed green). The steps' `if` expressions are
 // evaluated as GitHub evaluates them, parsed by actionlint.
 func TestWorkflowGatesEveryVerdict(t *testing.T) {
 	src, err := os.ReadFile("decodebench.yml")
@@ -79,7 +80,7 @@ func TestWorkflowGatesEveryVerdict(t *testing.T) {
 			conds[s.Name] = s.If
 		}
 	}
-	gate, fail := conds["Gate on the reference record, a first alarm confirmed by a rerun"], conds["Fail on a failed or rejected campaign"]
+	gate, fail := conds["Gate on the reference record, a first alarm confirmed by a rerun"], conds["Fail on a failed, rejected or incomplete campaign"]
 	if gate == "" || fail == "" {
 		t.Fatalf("the gate's or the failing step's condition is gone: %q, %q", gate, fail)
 	}
@@ -89,6 +90,8 @@ func TestWorkflowGatesEveryVerdict(t *testing.T) {
 	}{
 		{"0", "ref.md", true, false}, {"2", "ref.md", true, false}, {"3", "ref.md", true, true}, {"1", "ref.md", false, true},
 		{"0", "", false, false}, {"2", "", false, false}, {"3", "", false, true}, {"1", "", false, true},
+		// INCOMPLETE: a signal, or on_busy: abort on a busy runner.
+		{"130", "ref.md", true, true}, {"130", "", false, true}, {"143", "", false, true}, {"129", "", false, true},
 	} {
 		vars := map[string]string{"steps.run.outputs.exit_code": c.code, "inputs.reference": c.reference}
 		if got := evalIf(t, gate, vars); got != c.gate {
