@@ -182,7 +182,15 @@ func checkBisect(summaryPath string, src []byte, links *identityMemo) []Problem 
 	}
 
 	_ = filepath.WalkDir(dataDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil && p != dataDir { // the folder itself: its files' checks say it is gone
+			pr := unwalkable(dataDir, p, err)
+			add(pr.Section, "%s", pr.Message)
+			return nil
+		}
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
 			return nil
 		}
 		rel, _ := filepath.Rel(dataDir, p)
