@@ -11,7 +11,7 @@ import (
 // scenario that does not run both worktrees, or has two candidates, is
 // refused before anything is built.
 func TestBisectArms(t *testing.T) {
-	s, err := loadStep("llamacpp-bisect", "/c", "/r", nil)
+	s, _, err := loadStep("llamacpp-bisect", "/c", "/r", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestBisectArms(t *testing.T) {
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, err := loadStep(p, "/c", "/r", nil)
+		s, _, err := loadStep(p, "/c", "/r", nil)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

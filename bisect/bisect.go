@@ -117,7 +117,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	s, err := loadStep(scenarioPath, "/nonexistent/candidate", "/nonexistent/reference", nil)
+	s, _, err := loadStep(scenarioPath, "/nonexistent/candidate", "/nonexistent/reference", nil)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func TestResumePlanListsReads(t *testing.T) {
 		}
 	}
 	t.Setenv("MODEL_DIR", dir)
-	s, err := loadStep(filepath.Join(dir, "s.yaml"), "${"+CandidateVar+"}", "${"+ReferenceVar+"}", nil)
+	s, _, err := loadStep(filepath.Join(dir, "s.yaml"), "${"+CandidateVar+"}", "${"+ReferenceVar+"}", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 // shipped is the shipped bisect scenario, as a step loads it.
 func shipped(t *testing.T) *scenarios.Scenario {
 	t.Helper()
-	s, err := loadStep("llamacpp-bisect", "/c", "/r", nil)
+	s, _, err := loadStep("llamacpp-bisect", "/c", "/r", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

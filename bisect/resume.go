@@ -166,7 +166,7 @@ func (p *ResumePlan) checkRepository(ctx context.Context) error {
 // may quote it (scenarios.Errors.Withheld).
 func (p *ResumePlan) checkScenario() (*scenarios.Scenario, error) {
 	sum := &p.st.Summary
-	s, err := loadStep(p.st.ScenarioPath, "${"+CandidateVar+"}", "${"+ReferenceVar+"}", nil)
+	s, _, err := loadStep(p.st.ScenarioPath, "${"+CandidateVar+"}", "${"+ReferenceVar+"}", nil)
 	var errs scenarios.Errors
 	if errors.As(err, &errs) {
 		return nil, fmt.Errorf("%w\n(%s is the file the bisect's state names: its messages are withheld, as they may quote it; decodebench validate %s shows them)",

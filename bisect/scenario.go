@@ -7,8 +7,11 @@ import (
 	"github.com/decodebench/decodebench/scenarios"
 )
 
-// loadStep loads the scenario with the two worktrees as its variables.
-func loadStep(path, candDir, refDir string, set []string) (*scenarios.Scenario, error) {
+// loadStep loads the scenario with the two worktrees as its variables and
+// set applied, and says the hash of the same bytes without set: the
+// scenario the bisect started with (and was consented to), which a step
+// run again at more rounds is held to. The file is read once.
+func loadStep(path, candDir, refDir string, set []string) (*scenarios.Scenario, string, error) {
 	lookup := func(name string) (string, bool) {
 		switch name {
 		case CandidateVar:
@@ -18,11 +21,22 @@ func loadStep(path, candDir, refDir string, set []string) (*scenarios.Scenario, 
 		}
 		return os.LookupEnv(name)
 	}
-	s, _, err := scenarios.Load(path, scenarios.Options{LookupEnv: lookup, Set: set})
+	src, file, dir, err := scenarios.ReadSource(path)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return s, nil
+	s, _, err := scenarios.Parse(file, dir, src, scenarios.Options{LookupEnv: lookup, Set: set})
+	if err != nil {
+		return nil, "", err
+	}
+	if len(set) == 0 {
+		return s, s.Hash(), nil
+	}
+	plain, _, err := scenarios.Parse(file, dir, src, scenarios.Options{LookupEnv: lookup})
+	if err != nil {
+		return nil, "", err
+	}
+	return s, plain.Hash(), nil
 }
 
 // bisectArms finds the reference arm (the baseline) and the candidate

@@ -297,6 +297,14 @@ func semanticHash(unresolved []byte, s *Scenario) string {
 }
 
 // read finds the scenario: a file first, then a shipped scenario by name.
+// ReadSource reads a scenario's source as Load does (a shipped name, or
+// a regular file of at most MaxScenarioBytes), for a caller that parses
+// the same bytes more than once (Parse): a file read twice may have
+// changed in between.
+func ReadSource(nameOrPath string) (src []byte, path, dir string, err error) {
+	return read(nameOrPath)
+}
+
 func read(nameOrPath string) (src []byte, path, dir string, err error) {
 	// A record or a campaign state names a shipped scenario this way.
 	if name, ok := strings.CutPrefix(nameOrPath, "embedded:"); ok {
