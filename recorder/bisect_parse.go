@@ -77,7 +77,7 @@ func ParseBisect(src []byte) (*schema.Bisect, error) {
 	dec := json.NewDecoder(strings.NewReader(strings.Join(lines[start+1:end], "\n")))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&b); err != nil {
-		return nil, fmt.Errorf("line %d: data block: %w", start+1, err)
+		return nil, fmt.Errorf("line %d: data block: %w", start+1, clip(err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("line %d: data block: more than one JSON value", start+1)

@@ -43,7 +43,7 @@ func Parse(r io.Reader) (*schema.Record, error) {
 	dec := json.NewDecoder(strings.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rec); err != nil {
-		return nil, fmt.Errorf("line %d: data block: %w", line, err)
+		return nil, fmt.Errorf("line %d: data block: %w", line, clip(err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("line %d: data block: more than one JSON value", line)
@@ -142,7 +142,7 @@ func DataDirOf(src []byte) (dir string, files []string, err error) {
 		} `json:"files"`
 	}
 	if err := json.Unmarshal([]byte(body), &only); err != nil {
-		return "", nil, fmt.Errorf("line %d: data block: %w", line, err)
+		return "", nil, fmt.Errorf("line %d: data block: %w", line, clip(err))
 	}
 	for _, f := range only.Files {
 		files = append(files, f.Path)
@@ -322,7 +322,7 @@ func ParseRuns(r io.Reader, name string) ([]schema.Run, error) {
 		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&run); err != nil {
-			pending = fmt.Errorf("%s:%d: %v", name, line, err)
+			pending = fmt.Errorf("%s:%d: %v", name, line, clip(err))
 			continue
 		}
 		runs = append(runs, run)

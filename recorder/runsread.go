@@ -99,7 +99,7 @@ func eachRun(r io.Reader, name string, chunk int, exact bool, each func(schema.R
 				}
 				if exact {
 					if err := readsAlike(line, &run); err != nil {
-						return byLine, fmt.Errorf("%s:%d: %v", name, lr.line+i+1, err)
+						return byLine, fmt.Errorf("%s:%d: %v", name, lr.line+i+1, clip(err))
 					}
 				}
 				if err := each(run); err != nil {
@@ -148,7 +148,7 @@ func (lr *lineReader) lines(b []byte, each func(schema.Run) error) error {
 		dec := json.NewDecoder(bytes.NewReader(l))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&run); err != nil {
-			lr.pending = fmt.Errorf("%s:%d: %v", lr.name, lr.line, err)
+			lr.pending = fmt.Errorf("%s:%d: %v", lr.name, lr.line, clip(err))
 			continue
 		}
 		if err := lr.limits.names(lr.line, &run); err != nil {
@@ -156,7 +156,7 @@ func (lr *lineReader) lines(b []byte, each func(schema.Run) error) error {
 		}
 		if lr.exact {
 			if err := readsAlike(l, &run); err != nil {
-				return fmt.Errorf("%s:%d: %v", lr.name, lr.line, err)
+				return fmt.Errorf("%s:%d: %v", lr.name, lr.line, clip(err))
 			}
 		}
 		if err := each(run); err != nil {
