@@ -14,7 +14,7 @@ import (
 // records folder that had no record to go by).
 func EstimateBasis(s estimate.Shape, c estimate.Costs, dir string) string {
 	if c.Basis == estimate.BasisGuess {
-		return fmt.Sprintf("a guess: %s; no record of %s in %s with a noise anatomy or run times to go by", guessed(s, c), s.Feature, dir)
+		return fmt.Sprintf("a guess: %s; no record of %s in %s with a noise anatomy or run times to go by", guessed(s, c), s.Feature, dir) + unreadNote(c.Unread)
 	}
 	var notes []string
 	switch c.Basis {
@@ -36,7 +36,21 @@ func EstimateBasis(s estimate.Shape, c estimate.Costs, dir string) string {
 	if s.Command {
 		start, one = "between runs", "a run of the command"
 	}
-	return fmt.Sprintf("from %s: %s %s, %s %s, %s", c.Record, start, secs(c.Start), one, secs(c.Request), strings.Join(notes, "; "))
+	return fmt.Sprintf("from %s: %s %s, %s %s, %s", c.Record, start, secs(c.Start), one, secs(c.Request), strings.Join(notes, "; ")) + unreadNote(c.Unread)
+}
+
+// unreadNote names the feature's records that could not be read, which
+// an estimate went without (at most three, then how many more).
+func unreadNote(paths []string) string {
+	if len(paths) == 0 {
+		return ""
+	}
+	shown := paths[:min(3, len(paths))]
+	more := ""
+	if n := len(paths) - len(shown); n > 0 {
+		more = fmt.Sprintf(" and %d more", n)
+	}
+	return fmt.Sprintf("; passed over %d record(s) of %s that cannot be read: %s%s", len(paths), "the feature", termsafe.String(strings.Join(shown, ", ")), more)
 }
 
 // whose says whose records could not be used where other hardware's were:

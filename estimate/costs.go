@@ -49,6 +49,10 @@ type Costs struct {
 	// Start has no token replay in it, and a start too short for its
 	// warmup to give the ids pays one (Replays).
 	IDs bool `json:"ids,omitempty"`
+	// Unread are the folder's files named as the feature's records that
+	// could not be read (history.UnreadableOf): the costs may come from
+	// an older record, or be the guess, because of them.
+	Unread []string `json:"unread,omitempty"`
 }
 
 // Replays reports whether a start with warmup warmups and k measured

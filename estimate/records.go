@@ -64,9 +64,13 @@ func (r Records) Feature(feature, hardware string) (hw string, recs []history.Re
 // marked OtherHardware (Feature). Without a record the costs are the
 // guess.
 func (r Records) Costs(s Shape) Costs {
-	hw, recs, _, err := r.Feature(s.Feature, s.Hardware)
+	hw, recs, unread, err := r.Feature(s.Feature, s.Hardware)
 	if err != nil {
 		return Guess(s)
+	}
+	var names []string
+	for _, u := range unread {
+		names = append(names, u.Path)
 	}
 	slices.SortFunc(recs, func(a, b history.Record) int { // this hardware's first, then newest first
 		return cmp.Or(-cmp.Compare(btoi(a.Rec.Hardware == hw), btoi(b.Rec.Hardware == hw)),
@@ -74,11 +78,13 @@ func (r Records) Costs(s Shape) Costs {
 	})
 	for _, h := range recs {
 		if c, ok := r.from(s, h); ok {
-			c.Hardware, c.OtherHardware = h.Rec.Hardware, h.Rec.Hardware != hw
+			c.Hardware, c.OtherHardware, c.Unread = h.Rec.Hardware, h.Rec.Hardware != hw, names
 			return c
 		}
 	}
-	return Guess(s)
+	g := Guess(s)
+	g.Unread = names
+	return g
 }
 
 // from derives the scenario's costs from one record of the folder, read
