@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
@@ -93,6 +94,9 @@ func Identity(a, b *Campaign, against string, only []string, strip []*regexp.Reg
 				compare = append(compare, arm)
 			}
 		}
+		if len(compare) == 0 && len(only) > 0 {
+			return nil // the arms asked for are the reference alone: nothing compared
+		}
 		return append(out, identityOf(a.Runs, against, compare, strip))
 	}
 	for _, arm := range a.Arms {
@@ -102,6 +106,35 @@ func Identity(a, b *Campaign, against string, only []string, strip []*regexp.Reg
 		}
 	}
 	return out
+}
+
+// IdentityNames refuses an against or an arm of only (identity --against,
+// --arm) that names no arm of the campaigns, and against with two (A's
+// outputs are then every arm's reference): a misspelt arm compared
+// nothing, and the reference's agreement with itself read as identical
+// (exit 0) beside a record whose draft arm diverged.
+func IdentityNames(a, b *Campaign, against string, only []string) error {
+	if b != nil && against != "" {
+		return fmt.Errorf("--against names one campaign's reference arm; with two, A's outputs are each arm's reference")
+	}
+	if against != "" && !slices.Contains(a.Arms, against) {
+		return fmt.Errorf("--against %q is not an arm of the campaign (its arms: %s)", termsafe.String(against), termsafe.String(strings.Join(a.Arms, ", ")))
+	}
+	for _, arm := range only {
+		for _, c := range []struct {
+			name string
+			c    *Campaign
+		}{{"A", a}, {"B", b}} {
+			if c.c != nil && !slices.Contains(c.c.Arms, arm) {
+				whose := "the campaign"
+				if b != nil {
+					whose = "campaign " + c.name
+				}
+				return fmt.Errorf("--arm %q is not an arm of %s (its arms: %s)", termsafe.String(arm), whose, termsafe.String(strings.Join(c.c.Arms, ", ")))
+			}
+		}
+	}
+	return nil
 }
 
 // identityOf runs the analysis' identity check over stored runs.

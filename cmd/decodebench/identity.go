@@ -27,7 +27,8 @@ present in both (or --arm) is compared across the two campaigns, A's outputs as 
 reference (which must agree with themselves).
 Tokens are compared where the runs stored every token id; bytes of text always.
 Exit 0 when identical, 3 when any output diverges, 2 when undecidable (empty outputs, no
-runs, a reference that disagrees with itself).`,
+runs, a reference that disagrees with itself, no arm to compare), 1 when --arm or --against
+names no arm of the campaigns.`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "against", Usage: "the reference arm (one campaign)"},
 			&cli.StringSliceFlag{Name: "arm", Usage: "compare only these arms"},
@@ -57,6 +58,9 @@ runs, a reference that disagrees with itself).`,
 				}
 			}
 			cache.MaybePrune(time.Now())
+			if err := review.IdentityNames(a, b, c.String("against"), c.StringSlice("arm")); err != nil {
+				return &exitError{code: 1, msg: "identity: " + err.Error()}
+			}
 			checks := review.Identity(a, b, c.String("against"), c.StringSlice("arm"), patterns)
 			code := 0
 			for _, id := range checks {
