@@ -48,6 +48,7 @@ var HistoryColumns = []HistoryColumn{
 	{"engine_sha256", "TEXT", func(r history.Row) any { return r.EngineSHA256 }},
 	{"source_commit", "TEXT", func(r history.Row) any { return r.SourceCommit }},
 	{"decodebench_version", "TEXT", func(r history.Row) any { return r.Decodebench }},
+	{"rule", "TEXT", func(r history.Row) any { return r.Rule }},
 }
 
 // medianValue is a median's field, no value on a row of no values (an arm

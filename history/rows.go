@@ -40,6 +40,9 @@ type Row struct {
 	EngineSHA256    string
 	SourceCommit    string
 	Decodebench     string // decodebench's version that wrote the record
+	// Rule is the statistical rule the record was judged by
+	// (method.rule, "median-U" for the first): what its ratio and p are.
+	Rule string
 }
 
 // Rows lists every record's per-arm, per-metric results, records by
@@ -64,7 +67,7 @@ func Rows(recs []Record) []Row {
 					ScenarioHash: rec.Scenario.Hash, Arm: a.Arm, Baseline: rec.Scenario.Baseline, IsBaseline: a.Arm == rec.Scenario.Baseline,
 					Control: control[a.Arm], Metric: mr.Metric, Unit: mr.Unit, Primary: mr.Primary, HigherBetter: mr.HigherIsBetter,
 					N: a.N, Median: a.Median, MedianLo: a.MedianLo, MedianHi: a.MedianHi,
-					EngineVersion: firstLine(eng.Version), EngineSHA256: eng.SHA256, SourceCommit: eng.SourceCommit, Decodebench: rec.Method.Version}
+					EngineVersion: firstLine(eng.Version), EngineSHA256: eng.SHA256, SourceCommit: eng.SourceCommit, Decodebench: rec.Method.Version, Rule: ruleName(rec.Method.Rule)}
 				if c := a.Comparison; c != nil && c.Defined() {
 					row.HasRatio, row.Ratio, row.RatioLo, row.RatioHi, row.RatioConfidence = true, c.Ratio, c.Lo, c.Hi, c.Confidence
 					row.P, row.Significant = c.P, c.Significant
@@ -74,4 +77,13 @@ func Rows(recs []Record) []Row {
 		}
 	}
 	return out
+}
+
+// ruleName is a record's rule as a history row names it: the first rule,
+// which records name by leaving method.rule out, as "median-U".
+func ruleName(r schema.Rule) string {
+	if r == schema.RuleMedianU {
+		return "median-U"
+	}
+	return string(r)
 }

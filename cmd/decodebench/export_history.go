@@ -25,8 +25,12 @@ var historyHelp = `
 --format csv (to stdout, or --out FILE) or --format sqlite --out FILE (table "` + export.HistoryTable + `",
 through the pure-Go modernc.org/sqlite driver; the file is replaced whole). Columns: ` +
 	strings.Join(export.HistoryColumnNames(), ", ") + `.
-The ratio columns (arm / baseline medians, its interval, the Mann-Whitney p) are empty
-(NULL) on the baseline's rows. Rows come by date, then record, metric and arm; the same
+The ratio columns are the record's own comparison of the arm with the baseline on the metric,
+as its rule (the rule column) judged it: under robust-4 and later the ratio of the arm's runs
+to the baseline's in the same rounds (the exponential of their mean log difference), its
+interval and p at the level the arm was judged at (a control's: its equivalence test); under
+the first rule (median-U) and robust-1 to robust-3, other tests (docs/reference/statistics.md).
+It is not the ratio of the two medians shown. They are empty (NULL) on the baseline's rows. Rows come by date, then record, metric and arm; the same
 records give the same bytes (CSV) and the same rows (SQLite). A record that fails check is
 left out, named on stderr (with check's cache: --cache-dir, --no-cache).`
 

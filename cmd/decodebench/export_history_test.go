@@ -57,7 +57,7 @@ func TestExportHistory(t *testing.T) {
 	}
 	head := strings.Join(rows[0], ",")
 	if !strings.HasPrefix(head, "record,date,feature,hardware,verdict,scenario_hash,arm,baseline,") || !strings.Contains(head, ",median,median_lo,median_hi,ratio,ratio_lo,ratio_hi,") ||
-		!strings.HasSuffix(head, "engine_version,engine_sha256,source_commit,decodebench_version") {
+		!strings.HasSuffix(head, "engine_version,engine_sha256,source_commit,decodebench_version,rule") {
 		t.Errorf("header %s", head)
 	}
 	col := map[string]int{}
