@@ -70,7 +70,10 @@ func Gather(dir string, sources []string, cache *CheckCache) ([]Gathered, error)
 		if err != nil {
 			return nil, err
 		}
-		names = slices.DeleteFunc(names, func(n string) bool { return safefs.IsTemp(filepath.Base(n)) })
+		// A folder's index (README.md, which index writes into a records
+		// folder) is no record: gathering another clone's records folder
+		// refused it and failed.
+		names = slices.DeleteFunc(names, func(n string) bool { return filepath.Base(n) == IndexFile || safefs.IsTemp(filepath.Base(n)) })
 		if len(names) == 0 {
 			return nil, fmt.Errorf("%s holds no record (*.md)", termsafe.String(s))
 		}
