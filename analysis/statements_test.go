@@ -46,12 +46,19 @@ func TestRobust12JudgesAsRobust11(t *testing.T) {
 	if !reflect.DeepEqual(same, old) {
 		t.Errorf("robust-12 is %+v, robust-11 %+v: more than its statements differ", cur, old)
 	}
+	sameOnRowCases(t, schema.RuleRobust11, schema.RuleRobust12)
+}
+
+// sameOnRowCases holds every analysis of the row cases' seeded campaigns
+// (twenty seeds a case) under rule cur to rule old's.
+func sameOnRowCases(t *testing.T, old, cur schema.Rule) {
+	t.Helper()
 	for _, c := range rowCases {
 		for seed := range uint64(20) {
 			in := rowCampaign(c, seed)
-			a, b := analyzeUnder(t, in, schema.RuleRobust11), analyzeUnder(t, in, schema.RuleRobust12)
+			a, b := analyzeUnder(t, in, old), analyzeUnder(t, in, cur)
 			if !reflect.DeepEqual(a, b) {
-				t.Errorf("%s, seed %d: robust-12 analysed %+v, robust-11 %+v", c.name, seed, b, a)
+				t.Errorf("%s, seed %d: %s analysed %+v, %s %+v", c.name, seed, cur, b, old, a)
 			}
 		}
 	}
@@ -121,15 +128,7 @@ func TestRobust14ChangesOnlyWidthSchedules(t *testing.T) {
 	if !reflect.DeepEqual(same, old) {
 		t.Errorf("robust-14 is %+v, robust-13 %+v: more than its comparison's stage differs", cur, old)
 	}
-	for _, c := range rowCases {
-		for seed := range uint64(20) {
-			in := rowCampaign(c, seed)
-			a, b := analyzeUnder(t, in, schema.RuleRobust13), analyzeUnder(t, in, schema.RuleRobust14)
-			if !reflect.DeepEqual(a, b) {
-				t.Errorf("%s, seed %d: robust-14 analysed %+v, robust-13 %+v", c.name, seed, b, a)
-			}
-		}
-	}
+	sameOnRowCases(t, schema.RuleRobust13, schema.RuleRobust14)
 	width := rowCase{name: "width", arms: []string{"a", "b"}, rounds: scenarios.Rounds{Min: 5, Max: 30, UntilCIWidth: 0.02}, ran: 12}
 	staged := 0
 	for seed := range uint64(20) {
