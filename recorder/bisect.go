@@ -37,7 +37,7 @@ func BisectMarkdown(w io.Writer, b *schema.Bisect) error {
 	}
 	table(m, []column[schema.BisectCommit]{
 		left("commit", func(c schema.BisectCommit) string { return cellCode(short(c.SHA)) }),
-		left("subject", func(c schema.BisectCommit) string { return cell(text(c.Subject)) }),
+		left("subject", func(c schema.BisectCommit) string { return cellText(c.Subject) }),
 		left("class", func(c schema.BisectCommit) string {
 			if k, ok := classes[c.SHA]; ok {
 				return string(k)
@@ -151,7 +151,7 @@ func BisectTable(b *schema.Bisect) string {
 		}),
 		left("campaign", func(r row) string {
 			if r.c == nil && r.s.SameBuild != nil {
-				return "none: " + cell(text(sameBuildText(r.s.SameBuild)))
+				return "none: " + cellText(sameBuildText(r.s.SameBuild))
 			}
 			if r.c == nil {
 				return "—"
@@ -192,7 +192,7 @@ func BisectTable(b *schema.Bisect) string {
 			if r.c == nil {
 				return "—"
 			}
-			return fmt.Sprintf("[%s](%s)", cell(text(filepath.Base(r.c.Record))), linkPath(r.c.Record))
+			return fmt.Sprintf("[%s](%s)", cellText(filepath.Base(r.c.Record)), linkPath(r.c.Record))
 		}),
 	}, rows)
 	return sb.String()

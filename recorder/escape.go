@@ -91,6 +91,11 @@ func cell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 // cellCode is code(s) inside a table cell.
 func cellCode(s string) string { return cell(code(s)) }
 
+// cellText is text(s) inside a table cell: text already escapes every |,
+// which a table reads as a literal pipe; cell on it escaped the escape,
+// and goldmark (site) showed "\|" where the data block holds "|".
+func cellText(s string) string { return text(s) }
+
 // block writes multi-line text (an engine's error and log tail) as a code
 // block whose every line is indented by four spaces inside a ~~~ fence:
 // no line can close the fence (a closing fence is indented at most three),
@@ -136,7 +141,7 @@ func LinkPath(p string) string { return linkPath(p) }
 // as its \uNNNN, so nothing reorders what is read around it. For other
 // Markdown decodebench writes (the index, diff --markdown, which a review
 // job appends to the job summary).
-func MarkdownText(s string) string { return cell(text(visibleFormat(s))) }
+func MarkdownText(s string) string { return cellText(visibleFormat(s)) }
 
 // MarkdownCode writes s as an inline code span inside a table cell, as
 // the record does (a fence no run of backticks in s can close, one line,

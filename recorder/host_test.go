@@ -41,7 +41,7 @@ func TestHostColumnsOnlyWhenPresent(t *testing.T) {
 	md := buf.String()
 	for _, want := range []string{
 		"| quiet wait |", `31.5s quiet; denied\_process×3; cc1plus (77)`, `600s max\_wait, mark`,
-		"| cooldown ended by |", "settled", "| busiest other process |", `stress\\|ng (99) 93.00% of a core`,
+		"| cooldown ended by |", "settled", "| busiest other process |", `stress\|ng (99) 93.00% of a core`,
 		"level 2 CPU limit 60% battery→—", `1980/44.0/120 sw\_thermal\_slowdown→—`,
 		"| decodebench CPU in window |", "0.12%",
 		"| Apple GPU generation | 17 (`applegpu_g17s`) |", "nvidia-smi: not installed",

@@ -27,7 +27,7 @@ func (m *mdWriter) counters(r *schema.Record) {
 	for _, c := range r.Counters {
 		ex := m.expected(r, c)
 		cols = append(cols,
-			left(cell(text(c.Name))+" (expected)", func(r runRow) string { return cell(text(dash(ex[r.Arm]))) }),
+			left(cellText(c.Name)+" (expected)", func(r runRow) string { return cellText(dash(ex[r.Arm])) }),
 			right("seen", func(r runRow) string { return seenCell(r, c.Name) }))
 	}
 	if m.fold {
@@ -100,7 +100,7 @@ func expectString(ex map[string]string, arms []schema.ArmInfo) string {
 // number.
 func readingText(cr schema.CounterReading) string {
 	if cr.Text != "" {
-		return cell(text(cr.Text))
+		return cellText(cr.Text)
 	}
 	return count(cr.Value)
 }

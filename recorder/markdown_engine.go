@@ -74,7 +74,7 @@ func (m *mdWriter) engineTable(e schema.EngineInfo, sp shortPaths) {
 		m.p("| Wrapped binary | %s |\n", cellCode(sp.path(e.RealBinary)))
 		m.p("| Wrapped sha256 | %s |\n", cellCode(e.RealSHA256))
 	}
-	m.p("| Version | %s |\n", cell(text(strings.ReplaceAll(e.Version, "\n", "; "))))
+	m.p("| Version | %s |\n", cellText(strings.ReplaceAll(e.Version, "\n", "; ")))
 	if e.SourceDir != "" {
 		dirty := "unknown"
 		if e.SourceDirty != nil {
@@ -86,7 +86,7 @@ func (m *mdWriter) engineTable(e schema.EngineInfo, sp shortPaths) {
 		m.p("| Stale binary | older than the source's last commit: not built from it |\n")
 	}
 	if e.AllowDirty != "" {
-		m.p("| Allowed dirty or stale | %s |\n", cell(text(e.AllowDirty)))
+		m.p("| Allowed dirty or stale | %s |\n", cellText(e.AllowDirty))
 	}
 	for _, l := range e.Libraries {
 		if m.fold {
@@ -98,7 +98,7 @@ func (m *mdWriter) engineTable(e schema.EngineInfo, sp shortPaths) {
 		m.p("| Model file | %s → %s, %s bytes, sha256 %s |\n", cellCode(sp.word(f.Arg)), cellCode(sp.path(f.Path)), strconv.FormatInt(f.Bytes, 10), cellCode(f.SHA256))
 	}
 	for _, p := range e.Problems {
-		m.p("| Problem | %s |\n", cell(text(p)))
+		m.p("| Problem | %s |\n", cellText(p))
 	}
 	if m.fold {
 		m.libraries(e, sp)

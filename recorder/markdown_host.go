@@ -23,7 +23,7 @@ var hostColumns = []column[runRow]{
 		if len(r.Cooldown.Pending) > 0 {
 			s += " (pending " + strings.Join(r.Cooldown.Pending, ", ") + ")"
 		}
-		return cell(text(s))
+		return cellText(s)
 	}).when(func(r runRow) bool { return r.Cooldown != nil && r.Cooldown.Mode != schema.CooldownFixed }),
 	left("busiest other process", culpritCell).optional(),
 	left("thermal before→after", func(r runRow) string { return beforeAfter(r, thermalState) }).optional(),
@@ -70,7 +70,7 @@ func quietCell(r runRow) string {
 	if len(names) > 0 {
 		s += "; " + strings.Join(names, ", ")
 	}
-	return cell(text(s))
+	return cellText(s)
 }
 
 func culpritCell(r runRow) string {
@@ -91,7 +91,7 @@ func culpritCell(r runRow) string {
 	if len(parts) == 0 {
 		return "—"
 	}
-	return cell(text(strings.Join(parts, "; ")))
+	return cellText(strings.Join(parts, "; "))
 }
 
 // thermalState is one moment's thermal reading, short.
@@ -124,7 +124,7 @@ func beforeAfter(r runRow, state func(*schema.HostConditions) string) string {
 	if b == "" && a == "" {
 		return "—"
 	}
-	return cell(text(dash(b) + "→" + dash(a)))
+	return cellText(dash(b) + "→" + dash(a))
 }
 
 func gpuState(c *schema.HostConditions) string {
@@ -158,7 +158,7 @@ func gpuWindowCell(r runRow) string {
 		}
 		parts = append(parts, s)
 	}
-	return cell(text(strings.Join(parts, "; ")))
+	return cellText(strings.Join(parts, "; "))
 }
 
 // reading is a GPU reading, or ? where it was not readable.

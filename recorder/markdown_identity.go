@@ -38,7 +38,7 @@ func (m *mdWriter) identity(r *schema.Record) {
 			verdict += fmt.Sprintf(" in %d of %d runs", a.Diverging, a.Runs)
 		}
 		if a.Error != "" {
-			verdict += ": " + cell(text(a.Error))
+			verdict += ": " + cellText(a.Error)
 		}
 		m.p("| %s | %s | %d | %v | %s | %s | %s | %s |\n", cellCode(a.Arm), verdict, a.Runs, a.TokensCompared, first, differing, cellCode(a.ExcerptA), cellCode(a.ExcerptB))
 	}

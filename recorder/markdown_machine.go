@@ -13,12 +13,12 @@ func (m *mdWriter) machine(r *schema.Record) {
 	id := r.Machine
 	m.p("| | |\n|---|---|\n")
 	m.p("| Hardware slug | %s |\n", cellCode(r.Hardware))
-	m.p("| CPU | %s (%d cores, %d threads) |\n", cell(text(id.CPUModel)), id.Cores, id.Threads)
+	m.p("| CPU | %s (%d cores, %d threads) |\n", cellText(id.CPUModel), id.Cores, id.Threads)
 	for _, g := range id.GPUs {
-		m.p("| GPU | %s (driver %s, %d MiB) |\n", cell(text(g.Name)), cell(text(g.Driver)), g.MemoryMiB)
+		m.p("| GPU | %s (driver %s, %d MiB) |\n", cellText(g.Name), cellText(g.Driver), g.MemoryMiB)
 	}
 	m.p("| Memory | %s |\n", bytesString(id.MemoryBytes))
-	m.p("| OS | %s |\n", cell(text(fmt.Sprintf("%s %s %s, kernel %s, %s", id.OS, id.Platform, id.PlatformVersion, id.Kernel, id.Arch))))
+	m.p("| OS | %s |\n", cellText(fmt.Sprintf("%s %s %s, kernel %s, %s", id.OS, id.Platform, id.PlatformVersion, id.Kernel, id.Arch)))
 	m.p("| Host | %s |\n", cellCode(id.Hostname))
 	m.platformRows(id.Telemetry)
 	m.ln("")
@@ -77,16 +77,16 @@ func (m *mdWriter) platformRows(t *schema.PlatformInfo) {
 		if t.ModelIdentifier != "" {
 			s += ", " + t.ModelIdentifier
 		}
-		m.p("| Chip | %s |\n", cell(text(s)))
+		m.p("| Chip | %s |\n", cellText(s))
 	}
 	if t.GPUGeneration > 0 {
 		m.p("| Apple GPU generation | %d (%s)%s |\n", t.GPUGeneration, cellCode(t.GPUArchitecture), gpuGenerationSource(t))
 	}
 	if t.OSVersion != "" {
-		m.p("| macOS | %s |\n", cell(text(strings.TrimSpace(t.OSName+" "+t.OSVersion+" ("+t.OSBuild+")"))))
+		m.p("| macOS | %s |\n", cellText(strings.TrimSpace(t.OSName+" "+t.OSVersion+" ("+t.OSBuild+")")))
 	}
 	if len(t.Governors) > 0 {
-		m.p("| CPU frequency governor | %s |\n", cell(text(strings.Join(t.Governors, ", "))))
+		m.p("| CPU frequency governor | %s |\n", cellText(strings.Join(t.Governors, ", ")))
 	}
 	if c := t.Conditions; c != nil {
 		var parts []string
@@ -109,11 +109,11 @@ func (m *mdWriter) platformRows(t *schema.PlatformInfo) {
 			parts = append(parts, "warning "+w.Code+" "+w.Value)
 		}
 		if len(parts) > 0 {
-			m.p("| Conditions at start | %s |\n", cell(text(strings.Join(parts, "; "))))
+			m.p("| Conditions at start | %s |\n", cellText(strings.Join(parts, "; ")))
 		}
 	}
 	if len(t.Unavailable) > 0 {
-		m.p("| Not readable | %s |\n", cell(text(strings.Join(t.Unavailable, "; "))))
+		m.p("| Not readable | %s |\n", cellText(strings.Join(t.Unavailable, "; ")))
 	}
 }
 

@@ -119,7 +119,7 @@ func countersCell(r runRow, counters []schema.CounterSpec) string {
 	var cs []string
 	for _, c := range counters {
 		if cr, ok := r.Counters[c.Name]; ok {
-			cs = append(cs, cell(text(c.Name))+"="+readingText(cr))
+			cs = append(cs, cellText(c.Name)+"="+readingText(cr))
 		}
 	}
 	return strings.Join(cs, " ")
@@ -145,7 +145,7 @@ func othersCell(r runRow) string {
 func statusCell(r runRow) string {
 	status := "ok"
 	if !r.OK() {
-		status = "❌ " + cell(text(excerpt(r.Error, 160)))
+		status = "❌ " + cellText(excerpt(r.Error, 160))
 	}
 	if r.mark.Outlier {
 		status += " · outlier"

@@ -23,17 +23,17 @@ func (m *mdWriter) roofline(r *schema.Record, sp shortPaths) {
 		left("arm", func(a schema.ArmRoofline) string { return code(a.Arm) }),
 		right("decode tok/s", func(a schema.ArmRoofline) string { return num(a.DecodeTokS, 4) }),
 		left("model", func(a schema.ArmRoofline) string {
-			return cellCode(sp.path(a.Model)) + " (" + cell(text(a.Format)) + ")"
+			return cellCode(sp.path(a.Model)) + " (" + cellText(a.Format) + ")"
 		}),
 		right("weights bytes/token", func(a schema.ArmRoofline) string { return strconv.FormatFloat(a.BytesPerToken, 'f', 0, 64) }),
 		right("KV bytes/token", kvCell),
-		left("memory", func(a schema.ArmRoofline) string { return cell(text(a.Memory)) }),
+		left("memory", func(a schema.ArmRoofline) string { return cellText(a.Memory) }),
 		right("GB/s", func(a schema.ArmRoofline) string { return num(a.BandwidthGBs, 4) }),
 		left("source", func(a schema.ArmRoofline) string {
 			if a.BandwidthMeasured {
-				return cell(text(a.BandwidthSource))
+				return cellText(a.BandwidthSource)
 			}
-			return "table: " + cell(text(a.BandwidthSource))
+			return "table: " + cellText(a.BandwidthSource)
 		}),
 		right("share", func(a schema.ArmRoofline) string {
 			s := pct.Fixed(a.Share, 1)

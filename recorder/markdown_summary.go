@@ -82,7 +82,7 @@ func (m *mdWriter) summary(r *schema.Record) {
 	m.p("| | |\n|---|---|\n")
 	m.p("| Feature | %s |\n", cellCode(r.Feature))
 	if r.Issue != "" {
-		m.p("| Issue | %s |\n", cell(text(r.Issue)))
+		m.p("| Issue | %s |\n", cellText(r.Issue))
 	}
 	m.p("| Scenario | %s (sha256 of its meaning %s) |\n", cellCode(newShortPaths(r).path(r.Scenario.Path)), cellCode(abbrev.Hash(r.Scenario.Hash)))
 	if len(r.Scenario.Overrides) > 0 {
@@ -92,7 +92,7 @@ func (m *mdWriter) summary(r *schema.Record) {
 	m.p("| Baseline | %s |\n", cellCode(r.Scenario.Baseline))
 	m.p("| Primary metric | %s (%s) |\n", cellCode(r.Scenario.Primary), direction(r.HigherIsBetter(r.Scenario.Primary)))
 	m.p("| Hardware | %s |\n", cellCode(r.Hardware))
-	m.p("| Date | %s |\n", cell(text(r.Date)))
+	m.p("| Date | %s |\n", cellText(r.Date))
 	ok := countOf(r.Runs, schema.Run.OK)
 	m.p("| Runs | %d measured, %d failed, of %d planned |\n", ok, len(r.Runs)-ok, len(r.Method.Planned))
 	outliers := countOf(r.Analysis.Marks, func(mk schema.Mark) bool { return mk.Outlier })
@@ -109,11 +109,11 @@ func (m *mdWriter) summary(r *schema.Record) {
 					continue
 				}
 				if a.Comparison == nil || !a.Comparison.Defined() {
-					m.p("| **%s vs %s** | no comparison could be made |\n", cell(text(a.Arm)), cell(text(r.Scenario.Baseline)))
+					m.p("| **%s vs %s** | no comparison could be made |\n", cellText(a.Arm), cellText(r.Scenario.Baseline))
 					continue
 				}
-				m.p("| **%s vs %s** | **%s× %s** %s (median %s vs %s %s) |\n", cell(text(a.Arm)), cell(text(r.Scenario.Baseline)), num(a.Comparison.Ratio, 3), cell(text(r.Scenario.Primary)),
-					ratioCI(a), num(a.Median, 4), num(baselineMedian(res, r.Scenario.Baseline), 4), cell(text(res.Unit)))
+				m.p("| **%s vs %s** | **%s× %s** %s (median %s vs %s %s) |\n", cellText(a.Arm), cellText(r.Scenario.Baseline), num(a.Comparison.Ratio, 3), cellText(r.Scenario.Primary),
+					ratioCI(a), num(a.Median, 4), num(baselineMedian(res, r.Scenario.Baseline), 4), cellText(res.Unit))
 			}
 		}
 	}
