@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"sync"
 	"syscall"
 	"time"
@@ -120,8 +121,33 @@ func interruptible(parent context.Context) (context.Context, *signalBox, func())
 	if !signal.Ignored(syscall.SIGHUP) {
 		signal.Notify(ch, syscall.SIGHUP)
 	}
+	// A console that went away (a pipe to tee or head closed) is not a
+	// death either: noticed, SIGPIPE makes a write to it fail instead of
+	// killing decodebench before its record (Go's default for stdout and
+	// stderr), and the campaign goes on. Noticed, not ignored: an engine
+	// started after would inherit an ignored SIGPIPE.
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	// SIGQUIT (Ctrl-\) keeps its meaning, a stack dump to debug a hang,
+	// but ends the engines first: Go's default left them running.
+	quit := make(chan os.Signal, 1)
+	signal.Notify(quit, syscall.SIGQUIT)
 	box := &signalBox{}
 	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-pipe:
+			case <-quit:
+				engine.KillAll()
+				fmt.Fprintln(stderr, "decodebench: SIGQUIT: engines killed; the goroutines, then exiting without a record (the runs journaled so far resume: run --resume)")
+				_ = pprof.Lookup("goroutine").WriteTo(stderr, 2)
+				os.Exit(128 + int(syscall.SIGQUIT))
+			case <-done:
+				return
+			}
+		}
+	}()
 	go func() {
 		var first os.Signal
 		var at time.Time
@@ -148,7 +174,7 @@ func interruptible(parent context.Context) (context.Context, *signalBox, func())
 			}
 		}
 	}()
-	return ctx, box, func() { signal.Stop(ch); close(done); cancel(nil) }
+	return ctx, box, func() { signal.Stop(ch); signal.Stop(pipe); signal.Stop(quit); close(done); cancel(nil) }
 }
 
 // signalName is the record's name of an interrupting signal.

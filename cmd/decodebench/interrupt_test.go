@@ -150,3 +150,75 @@ func TestResumeNamedScenarioKeepsOverrides(t *testing.T) {
 		t.Errorf("no resumed VALID record (%v):\n%s", err, b)
 	}
 }
+
+// A console that went away is not the campaign's end: with its stderr a
+// pipe whose reader closed after the second run (tee or head gone, a
+// Ctrl-C under `| tee`), Go's default SIGPIPE killed decodebench on its
+// next line, without a record, the engine's workers left running. It now
+// runs on and writes its record (exit 0).
+func TestConsoleGoneKeepsTheCampaign(t *testing.T) {
+	childMain()
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(scen, []byte(twiceScenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := childCommand(t, "run --set schedule.rounds=3 --wait-lock 2m --out "+filepath.Join(dir, "out")+" --hw fake --date 2026-01-01 "+scen)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	log := &strings.Builder{}
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		log.WriteString(lines.Text() + "\n")
+		if strings.Contains(lines.Text(), "run 2/6 b: decode_tok_s") {
+			break
+		}
+	}
+	_ = stderr.Close() // the reader went away
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("exit %v, want 0\n%s", err, log.String())
+		}
+	case <-time.After(2 * time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatalf("the campaign did not end:\n%s", log.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "out", "twice-fake-2026-01-01.md"))
+	if err != nil || !strings.Contains(string(b), "**Verdict: VALID**") {
+		t.Errorf("no VALID record (%v):\n%s", err, log.String())
+	}
+}
+
+// SIGQUIT (Ctrl-\) keeps its stack dump but ends the engines first and
+// leaves the journal to resume (Go's default dumped and died, the
+// engine left running): exit 131, and a resume finishes the campaign.
+func TestQuitEndsTheEnginesAndResumes(t *testing.T) {
+	childMain()
+	dir := t.TempDir()
+	cmd, lines, log, scen := campaignUntil(t, dir, "--set schedule.rounds=3", "run 2/6 b: decode_tok_s")
+	_ = syscall.Kill(cmd.Process.Pid, syscall.SIGQUIT)
+	for lines.Scan() {
+		log.WriteString(lines.Text() + "\n")
+	}
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 131 || !strings.Contains(log.String(), "SIGQUIT: engines killed") || !strings.Contains(log.String(), "goroutine ") {
+		t.Fatalf("exit %v, want 131 with the engines killed and the goroutines:\n%.2000s", err, log.String())
+	}
+	data := filepath.Join(dir, "out", "data", "twice-fake-2026-01-01")
+	b, err := childCommand(t, "run --wait-lock 2m --resume "+data+" "+scen).CombinedOutput()
+	if err != nil {
+		t.Fatalf("resume: %v\n%s", err, b)
+	}
+	rec, err := os.ReadFile(filepath.Join(dir, "out", "twice-fake-2026-01-01.md"))
+	if err != nil || !strings.Contains(string(rec), "**Verdict: VALID**") {
+		t.Errorf("no VALID record after the resume (%v):\n%s", err, b)
+	}
+}

@@ -96,7 +96,8 @@ arm's arguments, in interleaved order with cooldowns, checks an arm-distinguishi
 in every run, and writes a Markdown record to docs/benchmark_results/<feature>-<hw>-<date>.md.
 
 Exit codes of run: 0 VALID, 1 error or FAILED, 2 INCONCLUSIVE or UNVERIFIED, 3 REJECTED,
-130/143/129 interrupted (INCOMPLETE). Every command exits 64 on a command line it does not
+130/143/129 interrupted (INCOMPLETE), 131 SIGQUIT (engines killed, no record: run
+--resume goes on). Every command exits 64 on a command line it does not
 understand (an unknown command or flag, a flag without its value, a wrong number of
 arguments). Flags may come before or after the arguments; after "--" everything is an
 argument.`,
