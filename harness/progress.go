@@ -25,6 +25,11 @@ type Progress struct {
 	spent    time.Duration // time in finished runs, cooldowns excluded
 	seq      int
 	seqStart time.Time // when the current run (or its cooldown) began
+	// firstStart is when this process's first run began, firstEnd when
+	// it ended and lastEnd when the latest ended: the time from firstEnd
+	// to lastEnd is whole cycles of a run and what comes before it (its
+	// cooldown, a wait for a quiet host, the engine's start).
+	firstStart, firstEnd, lastEnd time.Time
 	arm      string
 	phase    string
 	stop     chan struct{}
@@ -87,6 +92,9 @@ func (p *Progress) Phase(seq int, arm, phase string) {
 	defer p.mu.Unlock()
 	if seq != p.seq {
 		p.seqStart = p.now()
+		if p.firstStart.IsZero() {
+			p.firstStart = p.seqStart
+		}
 	}
 	p.seq, p.arm, p.phase = seq, arm, phase
 	if p.live {
@@ -102,6 +110,9 @@ func (p *Progress) RunDone(seq int, arm string, d time.Duration, result string) 
 	defer p.mu.Unlock()
 	p.done++
 	p.spent += d
+	if p.lastEnd = p.now(); p.done == 1 {
+		p.firstEnd = p.lastEnd
+	}
 	line := fmt.Sprintf("run %d/%d %s: %s", seq, p.total, termsafe.String(arm), termsafe.Text(result))
 	if p.live {
 		_ = termsafe.Control(p.w, clearLine)
@@ -160,6 +171,12 @@ func (p *Progress) eta() string {
 	left := time.Duration(p.total - p.done - p.skipped)
 	per := p.spent / time.Duration(p.done)
 	d := left*per + left*p.cooldown
+	// The runs' own times and the cooldowns leave out the waits for a
+	// quiet host (the ETA came in low by half where they out-ran the
+	// cooldown): from the second run on, a cycle's wall time counts them.
+	if p.done >= 2 && !p.firstStart.IsZero() {
+		d = max(d, left*p.lastEnd.Sub(p.firstEnd)/time.Duration(p.done-1))
+	}
 	if p.seq > p.done+p.skipped {
 		d -= p.now().Sub(p.seqStart)
 	}

@@ -53,3 +53,25 @@ func TestProgressETAAfterGrowing(t *testing.T) {
 	}
 	p.Close()
 }
+
+// A wait for a quiet host longer than the cooldown is counted: runs of
+// 2 s each 5 s apart (a 3 s quiet wait, no cooldown) leave an ETA of
+// their cycle, not of their own time (a review saw 13 s where 28 s were
+// left).
+func TestProgressETACountsTheWaits(t *testing.T) {
+	var buf bytes.Buffer
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := NewProgress(&buf, false, 9, 0)
+	p.now = func() time.Time { return now }
+	for i := 1; i <= 3; i++ {
+		p.Phase(i, "a", "waiting for a quiet host")
+		now = now.Add(3 * time.Second)
+		now = now.Add(2 * time.Second)
+		p.RunDone(i, "a", 2*time.Second, "ok")
+	}
+	// 6 runs left × 5 s a cycle.
+	if !strings.Contains(buf.String(), "run 3/9 a: ok (ETA 30s)") {
+		t.Errorf("after three runs with waits: %q", buf.String())
+	}
+	p.Close()
+}
