@@ -30,11 +30,11 @@ type Progress struct {
 	// to lastEnd is whole cycles of a run and what comes before it (its
 	// cooldown, a wait for a quiet host, the engine's start).
 	firstStart, firstEnd, lastEnd time.Time
-	arm      string
-	phase    string
-	stop     chan struct{}
-	wg       sync.WaitGroup
-	now      func() time.Time
+	arm                           string
+	phase                         string
+	stop                          chan struct{}
+	wg                            sync.WaitGroup
+	now                           func() time.Time
 }
 
 // clearLine returns the cursor to the start of the line and clears it:
