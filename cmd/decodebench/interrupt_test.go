@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,6 +64,13 @@ unmeasured:
 // command, the rest of its stderr, what was read, and the scenario.
 func campaignUntil(t *testing.T, dir, flags, until string) (*exec.Cmd, *bufio.Scanner, *strings.Builder, string) {
 	t.Helper()
+	cmd, _, lines, log, scen := campaignPipeUntil(t, dir, flags, until)
+	return cmd, lines, log, scen
+}
+
+// campaignPipeUntil is campaignUntil that also gives the stderr pipe.
+func campaignPipeUntil(t *testing.T, dir, flags, until string) (*exec.Cmd, io.ReadCloser, *bufio.Scanner, *strings.Builder, string) {
+	t.Helper()
 	scen := filepath.Join(dir, "s.yaml")
 	if err := os.WriteFile(scen, []byte(twiceScenario), 0o644); err != nil {
 		t.Fatal(err)
@@ -83,7 +91,7 @@ func campaignUntil(t *testing.T, dir, flags, until string) (*exec.Cmd, *bufio.Sc
 			break
 		}
 	}
-	return cmd, lines, log, scen
+	return cmd, stderr, lines, log, scen
 }
 
 func interruptTwice(t *testing.T, sig syscall.Signal, code int) {
@@ -159,26 +167,7 @@ func TestResumeNamedScenarioKeepsOverrides(t *testing.T) {
 func TestConsoleGoneKeepsTheCampaign(t *testing.T) {
 	childMain()
 	dir := t.TempDir()
-	scen := filepath.Join(dir, "s.yaml")
-	if err := os.WriteFile(scen, []byte(twiceScenario), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := childCommand(t, "run --set schedule.rounds=3 --wait-lock 2m --out "+filepath.Join(dir, "out")+" --hw fake --date 2026-01-01 "+scen)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	log := &strings.Builder{}
-	lines := bufio.NewScanner(stderr)
-	for lines.Scan() {
-		log.WriteString(lines.Text() + "\n")
-		if strings.Contains(lines.Text(), "run 2/6 b: decode_tok_s") {
-			break
-		}
-	}
+	cmd, stderr, _, log, _ := campaignPipeUntil(t, dir, "--set schedule.rounds=3", "run 2/6 b: decode_tok_s")
 	_ = stderr.Close() // the reader went away
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
