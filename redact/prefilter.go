@@ -117,7 +117,7 @@ func isNameByte(c byte) bool {
 
 // secretRoots are what every name IsSecretName accepts holds, in lower
 // case: its secret words (secretWords) and suffixes, "auth", DATABASE_URL.
-var secretRoots = []string{"auth", "bearer", "token", "key", "secret", "pass", "pwd", "cred", "cookie", "dsn", "pat", "sig", "sas", "database"}
+var secretRoots = []string{"auth", "bearer", "token", "key", "secret", "pass", "pwd", "cred", "cookie", "dsn", "pat", "sig", "sas", "database", "hft"}
 
 // mayNameSecret is a test of a name, cheaper than IsSecretName, that
 // passes every name IsSecretName accepts.

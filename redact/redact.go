@@ -191,6 +191,7 @@ var secretWords = map[string]bool{
 	"credential": true, "credentials": true, "creds": true,
 	"cookie": true, "cookies": true, "dsn": true, "privatekey": true,
 	"pat": true, // a personal access token: GH_PAT
+	"hft": true, // llama.cpp's short -hft, its --hf-token
 	// A pre-signed URL's signature grants access until it expires: S3's
 	// X-Amz-Signature, GCS's X-Goog-Signature, an Azure SAS's sig.
 	"sig": true, "signature": true, "sas": true,

@@ -29,6 +29,9 @@ func TestArgsForms(t *testing.T) {
 		{"srv --api-key=s3cretvalue --port 1", "srv --api-key=[redacted] --port 1"},
 		{"srv -api-key abc", "srv -api-key [redacted]"},
 		{"srv --hf-token=ab", "srv --hf-token=[redacted]"},
+		// llama.cpp's short name of --hf-token (a review saw it in clear
+		// on the console, a value without hf_'s form).
+		{"srv -hft shortflagvalue22 --port 1", "srv -hft [redacted] --port 1"},
 		{"srv --db-password pw --threads 2", "srv --db-password [redacted] --threads 2"},
 		{"srv --bearer tok123", "srv --bearer [redacted]"},
 		{"srv --credential-file /run/c", "srv --credential-file [redacted]"},
