@@ -128,12 +128,22 @@ func notOnFirstParentLine(good, bad, fork string) error {
 
 // addWorktree checks the commit out, detached, into its own worktree at
 // dir; the user's checkout is not touched. A worktree already there at
-// that commit (a resumed bisect) is kept.
+// that commit (a resumed bisect) is kept, its tracked files checked out
+// again.
+//
+// The worktree is added without a checkout, and its files are checked
+// out by a git run in the worktree itself: a configuration can include
+// another only for a worktree's git folder (includeIf "gitdir:…"), which
+// a git run in the repository does not read, so the filters it defines
+// would be neither listed nor emptied there, yet run by the checkout
+// that worktree add starts in the new worktree.
 func addWorktree(ctx context.Context, repo, dir, sha string) error {
-	if head, err := git(ctx, dir, "rev-parse", "HEAD"); err == nil && head == sha {
-		return nil
+	if head, err := git(ctx, dir, "rev-parse", "HEAD"); err != nil || head != sha {
+		if _, err := git(ctx, repo, "worktree", "add", "--force", "--no-checkout", "--detach", dir, sha); err != nil {
+			return err
+		}
 	}
-	_, err := git(ctx, repo, "worktree", "add", "--force", "--detach", dir, sha)
+	_, err := git(ctx, dir, "reset", "--hard", "--quiet", sha)
 	return err
 }
 

@@ -13,8 +13,10 @@ import (
 
 // filterKinds are the smudge filters filterRepo configures, each writing
 // its own marker: a driver whose name holds '=', a long-running process
-// filter, a driver whose name is empty, and a submodule's own filter.
-var filterKinds = []string{"eq", "process", "empty", "submodule"}
+// filter, a driver whose name is empty, a submodule's own filter, and a
+// driver defined in a file the repository's configuration includes only
+// for a worktree's git folder.
+var filterKinds = []string{"eq", "process", "empty", "submodule", "worktree"}
 
 // filterRepo makes a repository of three commits, each changing every
 // file, whose files a checkout passes through filters from
@@ -51,9 +53,9 @@ func filterRepo(t *testing.T) (repo, dir string) {
 	write(filepath.Join(sub, ".gitattributes"), "* filter=evil\n")
 	gitT(t, sub, "add", ".")
 	gitT(t, sub, "commit", "-q", "-m", "sub")
-	write(filepath.Join(repo, ".gitattributes"), "a filter=x=y\np filter=proc\ne filter=\n")
+	write(filepath.Join(repo, ".gitattributes"), "a filter=x=y\np filter=proc\ne filter=\nw filter=wt\n")
 	for i, c := range []string{"one", "two", "three"} {
-		for _, f := range []string{"a", "p", "e"} {
+		for _, f := range []string{"a", "p", "e", "w"} {
 			write(filepath.Join(repo, f), f+c+"\n")
 		}
 		gitT(t, repo, "add", ".")
@@ -69,6 +71,9 @@ func filterRepo(t *testing.T) (repo, dir string) {
 	gitT(t, repo, "config", "filter.x=y.smudge", script("eq"))
 	gitT(t, repo, "config", "filter.proc.process", script("process"))
 	gitT(t, repo, "config", "filter..smudge", script("empty"))
+	wt := filepath.Join(dir, "worktree.cfg")
+	write(wt, "[filter \"wt\"]\n\tsmudge = "+script("worktree")+"\n")
+	gitT(t, repo, "config", "includeIf.gitdir:**/worktrees/**.path", wt)
 	if m, _ := filepath.Glob(filepath.Join(dir, "marker.*")); len(m) > 0 {
 		t.Fatalf("setting up the repository already ran %v", m)
 	}
