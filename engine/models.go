@@ -71,8 +71,23 @@ func ModelFiles(args []string) ([]schema.ModelFile, []string) {
 type hashEntry struct {
 	Size    int64     `json:"size"`
 	ModTime time.Time `json:"mtime"`
-	SHA256  string    `json:"sha256"`
+	stamp
+	// Hashed is when the file was hashed (Unix nanoseconds).
+	Hashed int64  `json:"hashed"`
+	SHA256 string `json:"sha256"`
 }
+
+// stamp is a file's device, inode and change time (nanoseconds).
+type stamp struct {
+	Dev   uint64 `json:"dev"`
+	Ino   uint64 `json:"ino"`
+	Ctime int64  `json:"ctime"`
+}
+
+// hashRacyWindow: a file whose change time falls this close before it
+// was hashed may have been written again within the same tick of a
+// coarse clock; its entry is not trusted.
+const hashRacyWindow = int64(time.Second)
 
 type hashCache struct {
 	path    string
@@ -108,10 +123,20 @@ func loadHashCache() *hashCache {
 	return c
 }
 
+// sum is the file's sha256, from the cache where its entry names the
+// file as it is now: the same size, modification time, device, inode and
+// change time (an entry keyed on size and modification time alone gave
+// the old hash to a file rewritten in place with its modification time
+// set back), changed last at least hashRacyWindow before it was hashed.
+// Elsewhere, or where the change time cannot be read, the file is hashed
+// again.
 func (c *hashCache) sum(path string, fi os.FileInfo) (string, error) {
-	if e, ok := c.entries[path]; ok && e.Size == fi.Size() && e.ModTime.Equal(fi.ModTime()) {
+	st, stOK := fileStamp(fi)
+	if e, ok := c.entries[path]; ok && stOK && e.stamp == st && e.Size == fi.Size() && e.ModTime.Equal(fi.ModTime()) &&
+		st.Ctime < e.Hashed-hashRacyWindow {
 		return e.SHA256, nil
 	}
+	hashed := time.Now().UnixNano()
 	// The file was a regular one at its Stat; one swapped since for a
 	// FIFO or a device is refused, not hung on.
 	f, err := safefs.OpenNamed(path, -1)
@@ -124,7 +149,7 @@ func (c *hashCache) sum(path string, fi os.FileInfo) (string, error) {
 		return "", err
 	}
 	s := hex.EncodeToString(h.Sum(nil))
-	c.entries[path] = hashEntry{Size: fi.Size(), ModTime: fi.ModTime(), SHA256: s}
+	c.entries[path] = hashEntry{Size: fi.Size(), ModTime: fi.ModTime(), stamp: st, Hashed: hashed, SHA256: s}
 	c.dirty = true
 	return s, nil
 }
