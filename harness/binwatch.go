@@ -22,9 +22,14 @@ import (
 // the identified engine. The change time catches a rewrite in place whose
 // modification time was set back.
 
-// watchedFile is an engine file as it was identified: its hash and the
-// file state it had then.
+// The model files the engine command names are watched alike: a model
+// rewritten or replaced under the campaign fails the run.
+
+// watchedFile is an engine or model file as it was identified: its hash
+// and the file state it had then.
 type watchedFile struct {
+	// what names the file in an error: "engine file", "model file".
+	what   string
 	path   string
 	sha256 string
 	info   os.FileInfo
@@ -32,19 +37,22 @@ type watchedFile struct {
 
 func watch(id schema.EngineInfo) []*watchedFile {
 	var out []*watchedFile
-	files := [][2]string{{id.Path, id.SHA256}, {id.RealBinary, id.RealSHA256}}
+	files := [][3]string{{"engine file", id.Path, id.SHA256}, {"engine file", id.RealBinary, id.RealSHA256}}
 	for _, l := range id.Libraries {
-		files = append(files, [2]string{l.Path, l.SHA256})
+		files = append(files, [3]string{"engine file", l.Path, l.SHA256})
+	}
+	for _, m := range id.Models {
+		files = append(files, [3]string{"model file", m.Path, m.SHA256})
 	}
 	for _, f := range files {
-		if f[0] == "" || f[1] == "" {
+		if f[1] == "" || f[2] == "" {
 			continue
 		}
-		fi, err := os.Stat(f[0])
+		fi, err := os.Stat(f[1])
 		if err != nil {
 			continue
 		}
-		out = append(out, &watchedFile{path: f[0], sha256: f[1], info: fi})
+		out = append(out, &watchedFile{what: f[0], path: f[1], sha256: f[2], info: fi})
 	}
 	return out
 }
@@ -62,7 +70,7 @@ func unchanged(a, b os.FileInfo) bool {
 func (w *watchedFile) check() error {
 	fi, err := os.Stat(w.path)
 	if err != nil {
-		return fmt.Errorf("the engine file %s is gone since the campaign started: %v", w.path, err)
+		return fmt.Errorf("the %s %s is gone since the campaign started: %v", w.what, w.path, err)
 	}
 	if unchanged(fi, w.info) {
 		return nil
@@ -72,7 +80,7 @@ func (w *watchedFile) check() error {
 		return err
 	}
 	if sum != w.sha256 {
-		what := fmt.Sprintf("the engine file %s changed since the campaign started (sha256 %.12s, was %.12s)", w.path, sum, w.sha256)
+		what := fmt.Sprintf("the %s %s changed since the campaign started (sha256 %.12s, was %.12s)", w.what, w.path, sum, w.sha256)
 		return fmt.Errorf("%s: it was rebuilt or replaced under the campaign, so this run would not measure the engine the record identifies", what)
 	}
 	w.info = fi // touched, same content

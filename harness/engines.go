@@ -300,6 +300,16 @@ func (es *engineSet) armHashes() map[string]string {
 	return out
 }
 
+// armModels is each arm's model files and hashes, for the campaign state:
+// a resume refuses when any of them changed.
+func (es *engineSet) armModels() map[string]string {
+	out := map[string]string{}
+	for arm, i := range es.byArm {
+		out[arm] = es.ids[i].ModelKey()
+	}
+	return out
+}
+
 // hashKey is what an engine's files hash to (schema.EngineInfo.HashKey).
 func hashKey(id schema.EngineInfo) string { return id.HashKey() }
 
@@ -312,6 +322,12 @@ func (es *engineSet) changedSince(st state) []string {
 		i, ok := es.byArm[arm]
 		if ok && hashKey(es.ids[i]) != h {
 			out = append(out, fmt.Sprintf("arm %s ran sha256 %s, and %s", arm, orNone(abbrevHash(h)), engineNow(es.ids[i])))
+		}
+	}
+	for arm, m := range st.ArmModels {
+		i, ok := es.byArm[arm]
+		if ok && es.ids[i].ModelKey() != m {
+			out = append(out, fmt.Sprintf("arm %s ran the models %s, and now %s", arm, orNone(m), orNone(es.ids[i].ModelKey())))
 		}
 	}
 	slices.Sort(out)

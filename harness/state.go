@@ -37,6 +37,10 @@ type state struct {
 	// ArmEngines is each arm's engine binary hash (with its wrapped
 	// binary's); a resume refuses when any changed.
 	ArmEngines map[string]string `json:"arm_engines,omitempty"`
+	// ArmModels is each arm's model files and their hashes
+	// (schema.EngineInfo.ModelKey); a resume refuses when any changed.
+	// States written before it have none.
+	ArmModels map[string]string `json:"arm_models,omitempty"`
 	// Overrides are the --set overrides the campaign started with; a
 	// resume applies them again.
 	Overrides []string `json:"overrides,omitempty"`
@@ -207,6 +211,6 @@ func (c *campaign) startState() state {
 	}
 	wd, _ := os.Getwd()
 	return state{ScenarioPath: scenarioPath, ScenarioHash: s.Hash(), Started: c.rec.Method.Started,
-		EngineSHA256: c.rec.Engine.SHA256, ArmEngines: c.engines.armHashes(), Overrides: s.Overrides,
+		EngineSHA256: c.rec.Engine.SHA256, ArmEngines: c.engines.armHashes(), ArmModels: c.engines.armModels(), Overrides: s.Overrides,
 		Vars: environmentVars(s), WorkDir: wd}
 }

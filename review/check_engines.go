@@ -101,6 +101,7 @@ func checkArmEngines(s *scenarios.Scenario, rec *schema.Record, d *safefs.Dir) [
 	}
 	var st struct {
 		ArmEngines map[string]string `json:"arm_engines"`
+		ArmModels  map[string]string `json:"arm_models"`
 	}
 	if json.Unmarshal(src, &st) != nil {
 		add("%s does not parse", campaignStateFile)
@@ -109,6 +110,9 @@ func checkArmEngines(s *scenarios.Scenario, rec *schema.Record, d *safefs.Dir) [
 	for _, a := range rec.Scenario.Arms {
 		if h, ok := st.ArmEngines[a.Name]; ok && h != rec.EngineOf(a.Name).HashKey() {
 			add("arm %s ran an engine of sha256 %.12s by %s, the record states %.12s", a.Name, h, campaignStateFile, rec.EngineOf(a.Name).HashKey())
+		}
+		if m, ok := st.ArmModels[a.Name]; ok && m != rec.EngineOf(a.Name).ModelKey() {
+			add("arm %s ran the models %q by %s, the record states %q", a.Name, m, campaignStateFile, rec.EngineOf(a.Name).ModelKey())
 		}
 	}
 	return probs

@@ -1,9 +1,11 @@
 package review
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,6 +93,50 @@ unmeasured: [Prefill.]
 		probs := fmt.Sprint(checkArmEngines(s, rec, d))
 		if c.want == "" && probs != "[]" || !strings.Contains(probs, c.want) {
 			t.Errorf("%s, %d engines listed: %s, want %q", c.command, len(c.engines), probs, c.want)
+		}
+	}
+}
+
+// A record whose model files were edited (another model stated than the
+// one each arm ran) fails check where the campaign state kept each arm's
+// models; the same state passes the record as written.
+func TestCheckModelsAgainstCampaignState(t *testing.T) {
+	const name = "spec-draft-epyc-2026-12-05"
+	src := filepath.Join("..", "docs", "benchmark_results", name+".md")
+	rec, err := recorder.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Engine.Models) == 0 {
+		t.Fatal("the record names no model: the test proves nothing")
+	}
+	srcData := filepath.Join(filepath.Dir(src), "data", name)
+	b, err := os.ReadFile(filepath.Join(srcData, campaignStateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st map[string]any
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	models := map[string]string{}
+	for _, a := range rec.Scenario.Arms {
+		models[a.Name] = rec.EngineOf(a.Name).ModelKey()
+	}
+	st["arm_models"] = models
+	withModels, _ := json.Marshal(st)
+	for _, forged := range []bool{false, true} {
+		r := *rec
+		if forged {
+			r.Engine.Models = slices.Clone(rec.Engine.Models)
+			r.Engine.Models[0].SHA256 = strings.Repeat("f", 64)
+		}
+		dir := t.TempDir()
+		p := writeCopy(t, dir, srcData, &r)
+		writeFile(t, filepath.Join(dir, filepath.FromSlash(r.DataDir), campaignStateFile), string(withModels))
+		probs := fmt.Sprint(Check(p))
+		if got := strings.Contains(probs, "ran the models "); got != forged {
+			t.Errorf("forged %v: check found %s", forged, probs)
 		}
 	}
 }

@@ -5,6 +5,19 @@ import (
 	"strings"
 )
 
+// ModelKey is what the engine's model files are and hash to, sorted:
+// "path sha256" a file, joined by ", ". The campaign state keeps it per
+// arm (arm_models): a resume refuses when it changed, and check when the
+// record states other models.
+func (id EngineInfo) ModelKey() string {
+	var ms []string
+	for _, m := range id.Models {
+		ms = append(ms, m.Path+" "+m.SHA256)
+	}
+	slices.Sort(ms)
+	return strings.Join(ms, ", ")
+}
+
 // HashKey is what an engine's files hash to: the binary, the binary a
 // wrapper runs, and the engine's own shared libraries. The campaign state
 // keeps it per arm (arm_engines), and a resume refuses when it changed.
