@@ -89,6 +89,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	if want := ownDataDir(recordPath); rec.DataDir != want {
 		add("Data", "data folder %s is not %s, the one the harness writes beside a record of this file name: a record's runs are its own, not another record's", termsafe.String(rec.DataDir), termsafe.String(want))
 	}
+	probs = append(probs, checkName(recordPath, rec)...)
 	if st, err := os.Lstat(dataDir); err != nil || !st.IsDir() {
 		add("Raw runs", "data folder %s is missing", termsafe.String(rec.DataDir))
 		return probs, nil
@@ -147,6 +148,22 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 
 // ownDataDir is the data folder of the record at recordPath as the
 // harness names it: data/<its file name without .md>.
+// checkName holds the record's feature, hardware and date to its file
+// name, which the harness makes of them: regime, history and index group
+// records by what the record says, so one renamed inside (a xeon record
+// stating epyc) would be counted as another machine's.
+func checkName(recordPath string, rec *schema.Record) []Problem {
+	stem := strings.TrimSuffix(filepath.Base(recordPath), ".md")
+	st, err := recorder.ParseStem(stem, rec.Feature)
+	switch {
+	case err != nil:
+		return []Problem{{"Data", termsafe.String(fmt.Sprintf("the record states feature %q: %v", rec.Feature, err))}}
+	case st.Hardware != rec.Hardware || st.Date != rec.Date:
+		return []Problem{{"Data", termsafe.String(fmt.Sprintf("the record states hardware %q and date %s, its file name %s and %s: the harness names a record by its own", rec.Hardware, rec.Date, st.Hardware, st.Date))}}
+	}
+	return nil
+}
+
 func ownDataDir(recordPath string) string {
 	return "data/" + strings.TrimSuffix(filepath.Base(recordPath), ".md")
 }
