@@ -17,7 +17,7 @@ const Redacted = redact.Mask
 
 // FromEnvironment stands for the value of a variable that came from the
 // environment: only the scenario's own variables are listed with values.
-const FromEnvironment = "(from the environment)"
+const FromEnvironment = schema.VarFromEnvironment
 
 // IsSecretName reports whether a variable or flag name looks like it holds a
 // credential.

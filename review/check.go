@@ -139,6 +139,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	probs = append(probs, checkDerived(s, rec)...)
 	probs = append(probs, checkPlanAndTimes(s, rec)...)
 	probs = append(probs, checkArmEngines(s, rec, d)...)
+	probs = append(probs, checkMachineText(dataDir, scenarioBytes, s, rec, d)...)
 	probs = append(probs, checkAnalysis(s.Policy, rec)...)
 	ruleProbs, notes := checkRule(s, rec)
 	probs = append(probs, ruleProbs...)

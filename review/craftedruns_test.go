@@ -76,6 +76,8 @@ func writeRecordRuns(tb testing.TB, dir, name string, rec *schema.Record, scen [
 	if r.Files, err = recorder.HashDataDir(data); err != nil {
 		tb.Fatal(err)
 	}
+	// The state of the committed record rec was read from.
+	copyState(tb, filepath.Join("..", "docs", "benchmark_results", filepath.FromSlash(rec.DataDir)), data)
 	out := filepath.Join(dir, name+".md")
 	if err := recorder.WriteFile(out, &r); err != nil {
 		tb.Fatal(err)
@@ -147,4 +149,18 @@ func craftedText(seed uint64, size int) string {
 		}
 	}
 	return string(b)
+}
+
+// copyState copies a data folder's campaign state (campaign.json, which
+// the harness writes as a campaign starts) into another, where there is
+// one.
+func copyState(tb testing.TB, from, to string) {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(from, campaignStateFile))
+	if err != nil {
+		return
+	}
+	if err := os.WriteFile(filepath.Join(to, campaignStateFile), b, 0o644); err != nil {
+		tb.Fatal(err)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/decodebench/decodebench/internal/safefs"
@@ -159,6 +160,11 @@ func (s *Scenario) resolve(p *problems, v *Vars, offline, skipPromptFile bool) {
 	expand := func(key string, val *string) {
 		out, missing := v.Expand(*val)
 		if offline {
+			for _, m := range missing {
+				if !slices.Contains(s.left, m) {
+					s.left = append(s.left, m)
+				}
+			}
 			missing = nil // left as written
 		}
 		for _, m := range missing {
@@ -262,6 +268,11 @@ func expandMap(m map[string]string, key string, expand func(string, *string)) {
 // VarsUsed returns the variables substituted while loading, with their
 // values.
 func (s *Scenario) VarsUsed() []KV { return s.used }
+
+// VarsLeft are the variables a scenario loaded offline names but neither
+// its vars nor anything else gave (left as written): on the machine that
+// ran it the environment gave them.
+func (s *Scenario) VarsLeft() []string { return slices.Sorted(slices.Values(s.left)) }
 
 // Hash is the sha256 of the scenario's meaning: the scenario as decoded,
 // with its defaults applied but before ${VAR} references are resolved, as

@@ -65,7 +65,9 @@ type Scenario struct {
 	Overrides []string `yaml:"-" json:"-"`
 	pos       positions
 	used      []KV
-	meaning   string
+	// left are the variables an offline load left unresolved (VarsLeft).
+	left    []string
+	meaning string
 	// unresolved is the scenario as decoded, before ${VAR}s are resolved
 	// (unresolvedJSON), kept for a deferred prompt file's hash;
 	// promptDeferred is set while that file is unread.

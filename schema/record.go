@@ -108,6 +108,10 @@ type ScenarioInfo struct {
 	Overrides []string `json:"overrides,omitempty"`
 }
 
+// VarFromEnvironment is a VarInfo's value where the environment gave the
+// variable (its value is not recorded).
+const VarFromEnvironment = "(from the environment)"
+
 // VarInfo is one variable the scenario substituted and the value it
 // resolved to on this machine.
 type VarInfo struct {

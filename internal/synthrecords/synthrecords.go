@@ -192,8 +192,8 @@ func Generate(spec Spec) ([]string, error) {
 
 // write places the record's data folder (runs.jsonl written, the
 // source's logs, in srcLogs/logs, written with their marker lines' times
-// shifted as the runs' are, the other files copied, or linked, from
-// srcData's) and renders the record.
+// shifted as the runs' are, the other files and the campaign state
+// copied, or linked, from srcData's) and renders the record.
 func write(dir, stem, srcData, srcLogs string, rec *schema.Record, link bool, shift time.Duration) (string, error) {
 	dataDir := filepath.Join(dir, filepath.FromSlash(rec.DataDir))
 	if err := os.MkdirAll(dataDir, 0o755); err != nil {
@@ -239,6 +239,10 @@ func write(dir, stem, srcData, srcLogs string, rec *schema.Record, link bool, sh
 		}
 	}
 	rec.Files = files
+	// The campaign state, which the harness writes beside the runs.
+	if err := place(filepath.Join(srcData, "campaign.json"), filepath.Join(dataDir, "campaign.json"), link); err != nil {
+		return "", err
+	}
 	path := filepath.Join(dir, stem+".md")
 	return path, recorder.WriteFile(path, rec)
 }

@@ -1,0 +1,120 @@
+package review
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// A committed record whose variables, arm environment or scenario path
+// were edited in the data block (re-rendered and re-hashed) fails check;
+// the copy as written passes, with its campaign state or without it (as
+// gather leaves it).
+func TestCheckMachineTextOfACommittedRecord(t *testing.T) {
+	const name = "identity-chaotic-xeon-2026-12-03"
+	src := filepath.Join("..", "docs", "benchmark_results", name+".md")
+	srcData := filepath.Join(filepath.Dir(src), "data", name)
+	for _, tc := range []struct {
+		what string
+		edit func(*schema.Record)
+		want string
+	}{
+		{"as written", func(*schema.Record) {}, ""},
+		{"a variable's value", func(r *schema.Record) { r.Scenario.Vars[0].Value = "/opt/llama-b9999/llama-server" },
+			`the environment gave it, and the data block states its value "/opt/llama-b9999/llama-server"`},
+		{"a variable not from the environment", func(r *schema.Record) { r.Scenario.Vars[0].FromEnv = false },
+			`campaign.json says the environment gave it, the data block states the scenario's value`},
+		{"a variable added", func(r *schema.Record) {
+			r.Scenario.Vars = append(r.Scenario.Vars, schema.VarInfo{Name: "BUILD", Value: "b9999"})
+		}, `the data block lists the variables`},
+		{"an arm's environment", func(r *schema.Record) {
+			r.Scenario.Arms[1].Env = map[string]string{"LD_LIBRARY_PATH": "/opt/fast"}
+		}, `the data block states the environment names [LD_LIBRARY_PATH], the stored scenario gives []`},
+		{"the scenario's path", func(r *schema.Record) { r.Scenario.Path = "embedded:other.yaml" },
+			`the data block states the scenario's path "embedded:other.yaml"`},
+		{"the campaign state deleted", func(*schema.Record) {}, ""},
+	} {
+		rec, err := recorder.Load(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.Scenario.Vars) == 0 || !rec.Scenario.Vars[0].FromEnv || len(rec.Scenario.Arms) < 2 {
+			t.Fatal("the record's first variable is not the environment's: the test proves nothing")
+		}
+		tc.edit(rec)
+		dir := t.TempDir()
+		p := writeCopy(t, dir, srcData, rec)
+		if tc.what == "the campaign state deleted" {
+			os.Remove(filepath.Join(dir, filepath.FromSlash(rec.DataDir), campaignStateFile))
+		}
+		probs := fmt.Sprint(Check(p))
+		switch {
+		case tc.want == "" && probs != "[]":
+			t.Errorf("%s: %s", tc.what, probs)
+		case tc.want != "" && !strings.Contains(probs, tc.want):
+			t.Errorf("%s: check found %s\nwant a problem saying %q", tc.what, probs, tc.want)
+		}
+	}
+}
+
+// An arm's environment built of a variable the environment gave is held
+// to the value the stored scenario resolves to under the campaign state's
+// variables; a secret the state withheld stands for any text.
+func TestCheckArmEnvironmentUnderTheStateVars(t *testing.T) {
+	const yaml = `feature: t
+vars: {LIBS: /usr/lib, HF_TOKEN: none}
+engine:
+  kind: command
+  command: ["/opt/a/engine"]
+  env: {LD_LIBRARY_PATH: "${LIBS}/fast", TOKEN: "${HF_TOKEN}"}
+  output: {metrics: {decode_tok_s: 'tok/s ([0-9.]+)'}}
+arms:
+  - name: a
+  - name: b
+    env: {MODE: "2"}
+baseline: a
+schedule: {rounds: 6}
+allow_unverified: "test"
+unmeasured: [Prefill.]
+`
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, recorder.ScenarioFile), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	state := `{"scenario_path": "/w/s.yaml", "work_dir": "/w", "vars": [{"name": "LIBS", "value": "/opt/b9999"}, {"name": "HF_TOKEN", "withheld": true}]}`
+	if err := os.WriteFile(filepath.Join(dir, campaignStateFile), []byte(state), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := storedScenario(dir, []byte(yaml), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := safefs.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	record := func(libs, mode string) *schema.Record {
+		return &schema.Record{Scenario: schema.ScenarioInfo{Path: "s.yaml",
+			Vars: []schema.VarInfo{{Name: "HF_TOKEN", Value: schema.VarFromEnvironment, FromEnv: true}, {Name: "LIBS", Value: schema.VarFromEnvironment, FromEnv: true}},
+			Arms: []schema.ArmInfo{
+				{Name: "a", Env: map[string]string{"LD_LIBRARY_PATH": libs, "TOKEN": "[redacted]"}},
+				{Name: "b", Env: map[string]string{"LD_LIBRARY_PATH": libs, "TOKEN": "[redacted]", "MODE": mode}},
+			}}}
+	}
+	if p := checkMachineText(dir, []byte(yaml), s, record("/opt/b9999/fast", "2"), d); len(p) != 0 {
+		t.Errorf("as run: %v", p)
+	}
+	p := fmt.Sprint(checkMachineText(dir, []byte(yaml), s, record("/opt/fast", "3"), d))
+	for _, want := range []string{`arm a: the data block states LD_LIBRARY_PATH="/opt/fast", the stored scenario resolves it to "/opt/b9999/fast"`, `arm b: the data block states MODE="3"`} {
+		if !strings.Contains(p, want) {
+			t.Errorf("edited: %s\nwant a problem saying %q", p, want)
+		}
+	}
+}
