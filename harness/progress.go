@@ -163,7 +163,8 @@ func (p *Progress) draw() {
 
 // eta estimates the time left: the mean duration of finished runs times the
 // runs left, plus their cooldowns, less the time already spent on the
-// current run. Before the first run finishes it is unknown.
+// current run (at most a run's). Before the first run finishes it is
+// unknown.
 func (p *Progress) eta() string {
 	if p.done == 0 {
 		return "unknown"
@@ -177,8 +178,11 @@ func (p *Progress) eta() string {
 	if p.done >= 2 && !p.firstStart.IsZero() {
 		d = max(d, left*p.lastEnd.Sub(p.firstEnd)/time.Duration(p.done-1))
 	}
+	// The current run's time so far, at most a run's: a run still waiting
+	// for a quiet host has its measuring ahead of it (the whole wait taken
+	// off every run left showed an ETA of 0s with three runs to go).
 	if p.seq > p.done+p.skipped {
-		d -= p.now().Sub(p.seqStart)
+		d -= min(p.now().Sub(p.seqStart), per)
 	}
 	return max(d, 0).Round(time.Second).String()
 }

@@ -73,5 +73,12 @@ func TestProgressETACountsTheWaits(t *testing.T) {
 	if !strings.Contains(buf.String(), "run 3/9 a: ok (ETA 30s)") {
 		t.Errorf("after three runs with waits: %q", buf.String())
 	}
+	// The fourth waits 40 s for a quiet host: six runs are still ahead,
+	// five of them whole and this one's measuring.
+	p.Phase(4, "a", "waiting for a quiet host")
+	now = now.Add(40 * time.Second)
+	if got := p.eta(); got != "28s" {
+		t.Errorf("ETA while the fourth run waits 40s: %s, want 28s (6 × 5 s less one run's 2 s)", got)
+	}
 	p.Close()
 }
