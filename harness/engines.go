@@ -139,6 +139,9 @@ func (es *engineSet) refuse(s *scenarios.Scenario) error {
 			// Where the scenario names it, and how to set it as the
 			// command the user ran does: the variable it comes from,
 			// with reproduce's --var, or compare's --base and --head.
+			if bin := u.Launch.Binary(); scenarios.NotExecutable(bin) {
+				return fmt.Errorf("engine %q exists but is not executable: chmod +x %s; nothing was written", bin, bin)
+			}
 			what := fmt.Sprintf("engine %q does not resolve (%s)", u.Launch.Binary(), strings.Join(id.Problems, "; "))
 			return fmt.Errorf("%s; %s; nothing was written", what, s.EngineHint(u.Arms[0]))
 		}

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/internal/execfile"
+	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -276,5 +278,26 @@ func TestUnresolvedEngineHintIsTheScenarios(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "; t.yaml:5:13: engine.command[0]: set MY_ENGINE to its path, or put it on PATH; nothing was written") ||
 		strings.Contains(err.Error(), "LLAMA_SERVER") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// An engine file that exists without its execute bit is refused with its
+// fix (chmod), not told to set the variable it already comes from; validate
+// warns the same.
+func TestEngineNotExecutableSaysChmod(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "noexec")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(testScenario, "command: [llama-server,", "command: [\"${MY_ENGINE}\",", 1)
+	src = strings.Replace(src, "engine:\n", "vars: {MY_ENGINE: "+bin+"}\nengine:\n", 1)
+	s := parseTest(t, src)
+	err := identifyEngines(context.Background(), s).refuse(s)
+	if err == nil || !strings.Contains(err.Error(), "exists but is not executable: chmod +x "+bin) || strings.Contains(err.Error(), "set MY_ENGINE") {
+		t.Fatalf("got %v", err)
+	}
+	_, warns, _ := scenarios.Parse("t.yaml", ".", []byte(src), scenarios.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	if !strings.Contains(fmt.Sprint(warns), "exists but is not executable") {
+		t.Errorf("validate's warnings: %v", warns)
 	}
 }

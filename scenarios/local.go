@@ -1,8 +1,10 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"os/exec"
@@ -64,6 +66,17 @@ func readPromptFile(path string) ([]byte, error) {
 	return b, nil
 }
 
+// NotExecutable reports whether bin is a path (not a name to find on PATH)
+// to a file that exists but that this user may not execute: its fix is
+// chmod, not setting the variable it comes from.
+func NotExecutable(bin string) bool {
+	if !strings.ContainsRune(bin, os.PathSeparator) {
+		return false
+	}
+	_, err := exec.LookPath(bin)
+	return errors.Is(err, fs.ErrPermission)
+}
+
 // warnLocal warns about what will make run fail on this machine: an engine
 // binary that does not resolve, and a model or other file named in the
 // engine command that does not exist from the current folder (run starts
@@ -74,6 +87,10 @@ func (s *Scenario) warnLocal(p *problems) {
 	}
 	resolves := func(key, bin string) {
 		if bin == "" || varRef.MatchString(bin) {
+			return
+		}
+		if NotExecutable(bin) {
+			p.warn(key, "engine binary %q exists but is not executable: chmod +x %s", bin, bin)
 			return
 		}
 		if _, err := exec.LookPath(bin); err != nil {
