@@ -342,6 +342,11 @@ func (o Origin) binaryHint(key, raw, bin string) string {
 	}
 	v, rest := raw[refs[0][2]:refs[0][3]], raw[refs[0][1]:]
 	switch {
+	case rest == "" && server && strings.HasPrefix(key, "arms["):
+		// An arm's own engine is the build compared with the baseline's:
+		// the demo's install is the baseline's, and both set to it is an
+		// A/A comparison that run refuses.
+		return fmt.Sprintf("%s: the build to compare, not the baseline engine's (`make demo` installs one llama-server), or put it on PATH", o.setVar(v, "its path"))
 	case rest == "" && server:
 		return fmt.Sprintf("%s (`make demo` installs it: %s), or put it on PATH", o.setVar(v, "its path"), o.assign(v, "$PWD/"+demoServer))
 	case rest == "":

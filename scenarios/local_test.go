@@ -303,19 +303,27 @@ func TestScenarioFileMustBeRegular(t *testing.T) {
 // llama-server said to set LLAMA_SERVER, which it never read).
 func TestBinaryHintNamesWhatTheVariableIs(t *testing.T) {
 	tests := []struct {
+		key       string
 		raw, bin  string
 		want, not []string
 	}{
-		{"${LLAMA_SERVER}", "llama-server", []string{"set LLAMA_SERVER to its path", "LLAMA_SERVER=$PWD/.cache/llama.cpp/bin/llama-server"}, nil},
-		{"${REFERENCE_DIR}/build/bin/llama-server", "reference/build/bin/llama-server",
+		// An arm's own engine is the build compared: not the demo's,
+		// which is the baseline's (both set to it is an A/A comparison).
+		{"arms[1].engine.command[0]", "${HEAD_BIN}", "llama-server-head", []string{"set HEAD_BIN to its path: the build to compare, not the baseline engine's"}, []string{"HEAD_BIN=", ".cache/llama.cpp"}},
+		{"", "${LLAMA_SERVER}", "llama-server", []string{"set LLAMA_SERVER to its path", "LLAMA_SERVER=$PWD/.cache/llama.cpp/bin/llama-server"}, nil},
+		{"", "${REFERENCE_DIR}/build/bin/llama-server", "reference/build/bin/llama-server",
 			[]string{"set REFERENCE_DIR to the folder that holds build/bin/llama-server"}, []string{"REFERENCE_DIR=", "its path", ".cache/llama.cpp"}},
-		{"${BIN_DIR}/llama-server", "bin/llama-server", []string{"set BIN_DIR to the folder that holds llama-server", "BIN_DIR=$PWD/.cache/llama.cpp/bin)"}, []string{"bin/llama-server)"}},
-		{"llama-server", "llama-server", []string{"write its path in engine.command[0], or put it on PATH"}, []string{"set ", "LLAMA_SERVER"}},
-		{"/opt/${V}/srv", "/opt/x/srv", []string{"set V so that /opt/${V}/srv names the binary"}, []string{"its path"}},
-		{"${ENGINE}", "my-server", []string{"set ENGINE to its path"}, []string{"make demo"}},
+		{"", "${BIN_DIR}/llama-server", "bin/llama-server", []string{"set BIN_DIR to the folder that holds llama-server", "BIN_DIR=$PWD/.cache/llama.cpp/bin)"}, []string{"bin/llama-server)"}},
+		{"", "llama-server", "llama-server", []string{"write its path in engine.command[0], or put it on PATH"}, []string{"set ", "LLAMA_SERVER"}},
+		{"", "/opt/${V}/srv", "/opt/x/srv", []string{"set V so that /opt/${V}/srv names the binary"}, []string{"its path"}},
+		{"", "${ENGINE}", "my-server", []string{"set ENGINE to its path"}, []string{"make demo"}},
 	}
 	for _, tt := range tests {
-		got := Origin{}.binaryHint("engine.command[0]", tt.raw, tt.bin)
+		key := tt.key
+		if key == "" {
+			key = "engine.command[0]"
+		}
+		got := Origin{}.binaryHint(key, tt.raw, tt.bin)
 		for _, w := range tt.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: %q lacks %q", tt.raw, got, w)
