@@ -98,7 +98,11 @@ and run again with decodebench run. Exit codes are run's.`,
 				p := planner.New(s, newPlanRecords(c.Context, est.Dir).Host(s), planner.Options{})
 				return console.DryRun(c.App.Writer, s, est.Costs(s.EstimateShape()), est.Dir, "plan: "+console.PlanLine(p, s, est.Dir))
 			}
-			return runLoaded(c, "compare", s, campaignPlace{out: out, warnings: warnings}, printRerun(set))
+			trial := ""
+			if c.IsSet("rounds") {
+				trial = out
+			}
+			return runLoaded(c, "compare", s, campaignPlace{out: out, warnings: warnings}, printRerun(set, trial))
 		},
 	}
 }
@@ -146,12 +150,18 @@ func compareSides(args []string, base, head string) ([]string, []string, error) 
 }
 
 // printRerun says where the scenario compare ran is, and how to run it
-// again, with the overrides it was given.
-func printRerun(set []string) func(io.Writer, *harness.Outcome) {
+// again, with the overrides it was given. trial, when set, is the folder
+// a quick look (--rounds, which the stored scenario keeps as its schedule)
+// went to: run again, it goes there too, not into the records folder
+// where run puts a scenario's own schedule.
+func printRerun(set []string, trial string) func(io.Writer, *harness.Outcome) {
 	return func(w io.Writer, done *harness.Outcome) {
 		path := filepath.Join(done.DataDir, recorder.ScenarioFile)
 		fmt.Fprintf(w, "scenario: %s\n", path)
 		again := "decodebench run " + shellQuote(path)
+		if trial != "" {
+			again += " --out " + shellQuote(trial)
+		}
 		for _, s := range set {
 			again += " --set " + shellQuote(s)
 		}
