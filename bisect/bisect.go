@@ -47,7 +47,9 @@ type Config struct {
 	MaxTime time.Duration
 	// Scenario is a path or a shipped scenario's name.
 	Scenario string
-	// WorkDir holds the worktrees; a fresh temporary folder when empty.
+	// WorkDir holds the worktrees; a fresh temporary folder when empty. A
+	// resume reuses and cleans it only where its name begins
+	// decodebench-bisect- (as a temporary one's does).
 	WorkDir string
 }
 
@@ -152,7 +154,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Outcome, error) {
 	}
 	work := cfg.WorkDir
 	if work == "" {
-		if work, err = os.MkdirTemp("", "decodebench-bisect-"); err != nil {
+		if work, err = os.MkdirTemp("", workPrefix); err != nil {
 			return nil, err
 		}
 	}

@@ -181,7 +181,7 @@ func TestResumeAfterKill9(t *testing.T) {
 	}
 	repo := threeCommits(t)
 	dir := t.TempDir()
-	out, work := filepath.Join(dir, "out"), filepath.Join(dir, "work")
+	out, work := filepath.Join(dir, "out"), filepath.Join(dir, workPrefix+"work")
 	pidFile, stop := filepath.Join(dir, "build.pid"), filepath.Join(dir, "stop")
 	// The sleep starts before the pid file says the build runs: killed
 	// between the two, the shell would leave nothing to reap.

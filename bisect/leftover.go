@@ -56,7 +56,9 @@ func leftoverWorktrees(ctx context.Context, st *state, keepRef bool) []string {
 // longer uses is removed once empty. It says what it did.
 func (p *ResumePlan) clearLeftovers(ctx context.Context, say func(string, ...any)) {
 	st := p.st
-	if what, err := engine.ReapStaleGroup(filepath.Join(st.WorkDir, buildPIDFile)); err != nil {
+	if !st.ownWork() {
+		say("the work folder %s that bisect.json names is not one this bisect made (decodebench-bisect-*): it is left as it is", st.WorkDir)
+	} else if what, err := engine.ReapStaleGroup(filepath.Join(st.WorkDir, buildPIDFile)); err != nil {
 		say("%v", err)
 	} else if what != "" {
 		say("%s", what)
@@ -71,7 +73,17 @@ func (p *ResumePlan) clearLeftovers(ctx context.Context, say func(string, ...any
 			say("removed the worktree %s a killed run left", dir)
 		}
 	}
-	if !p.ReuseWork {
+	if !p.ReuseWork && st.ownWork() {
 		_ = os.Remove(st.WorkDir)
 	}
+}
+
+// workPrefix begins the name of every work folder a bisect makes.
+const workPrefix = "decodebench-bisect-"
+
+// ownWork reports whether the state's work folder is one a bisect made:
+// only such a folder's pid file is reaped, its worktrees removed or
+// reused, and itself removed.
+func (st *state) ownWork() bool {
+	return strings.HasPrefix(filepath.Base(st.WorkDir), workPrefix)
 }

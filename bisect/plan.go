@@ -33,7 +33,10 @@ func (p *ResumePlan) WritePlan(w io.Writer) {
 		fmt.Fprintf(w, "  note: %s\n", t(n))
 	}
 	work := fmt.Sprintf("the bisect's own work folder %s, which holds the good commit's worktree", t(p.st.WorkDir))
-	if !p.ReuseWork {
+	switch {
+	case !p.st.ownWork():
+		work = fmt.Sprintf("a new temporary folder (the one bisect.json names, %s, is not one a bisect made: left as it is)", t(p.st.WorkDir))
+	case !p.ReuseWork:
 		work = fmt.Sprintf("a new temporary folder (the bisect's own, %s, no longer holds the good commit's worktree)", t(p.st.WorkDir))
 	}
 	for _, dir := range p.Leftovers {

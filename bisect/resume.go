@@ -87,8 +87,14 @@ func PrepareResume(ctx context.Context, dataDir, build string) (*ResumePlan, err
 		return nil, err
 	}
 	p.clampElapsed()
-	p.ReuseWork = registeredWorktree(ctx, st.Source, filepath.Join(st.WorkDir, "reference"), st.Summary.Good)
-	p.Leftovers = leftoverWorktrees(ctx, st, p.ReuseWork)
+	// A work folder is the bisect's own only where the bisect made it
+	// (os.MkdirTemp's decodebench-bisect-*): one a received bisect.json
+	// names elsewhere is left as it is, its files, worktrees and pid file
+	// untouched, and the resume works in a new one.
+	if st.ownWork() {
+		p.ReuseWork = registeredWorktree(ctx, st.Source, filepath.Join(st.WorkDir, "reference"), st.Summary.Good)
+		p.Leftovers = leftoverWorktrees(ctx, st, p.ReuseWork)
+	}
 	return p, nil
 }
 
@@ -235,7 +241,7 @@ func (p *ResumePlan) Run(ctx context.Context, opt Options) (*Outcome, error) {
 		}
 	})
 	if !p.ReuseWork {
-		if st.WorkDir, err = os.MkdirTemp("", "decodebench-bisect-"); err != nil {
+		if st.WorkDir, err = os.MkdirTemp("", workPrefix); err != nil {
 			return nil, err
 		}
 	}
