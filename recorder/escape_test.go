@@ -58,3 +58,35 @@ func TestFormatCharactersShownEscaped(t *testing.T) {
 		}
 	}
 }
+
+// An @name in a record's text (a title naming @octocat or @org/team) is
+// shown in the headline a job summary and a pull request's comment carry
+// with a zero-width space's entity after the @, so that it notifies
+// nobody; inside a code span, where it is inert, and in the record itself
+// it stays as written.
+func TestHeadlineMentionsNobody(t *testing.T) {
+	rec := fixedRecord(schema.Inconclusive)
+	rec.Title += " @octocat @decodebench/team"
+	var md, head strings.Builder
+	if err := Markdown(&md, rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := Headline(&head, rec, "rec/x@y.md"); err != nil {
+		t.Fatal(err)
+	}
+	h := head.String()
+	if strings.Contains(h, "@octocat") || strings.Contains(h, "@decodebench/team") || !strings.Contains(h, "@&#8203;octocat @&#8203;decodebench/team") {
+		t.Errorf("the headline's title:\n%s", h)
+	}
+	if !strings.Contains(h, "`rec/x@y.md`") {
+		t.Errorf("the path in its code span changed:\n%s", h)
+	}
+	if !strings.Contains(md.String(), "@octocat @decodebench/team") {
+		t.Error("the record's own title changed")
+	}
+	for in, want := range map[string]string{"a `@x` b @y": "a `@x` b @&#8203;y", "``@x ` y`` @z": "``@x ` y`` @&#8203;z", "open ` @x": "open ` @&#8203;x"} {
+		if got := unmention(in); got != want {
+			t.Errorf("unmention(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

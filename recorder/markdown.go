@@ -86,8 +86,62 @@ func Headline(w io.Writer, r *schema.Record, recordPath string) error {
 	md.title(r)
 	md.summary(r)
 	md.p("Full record: %s\n\n", code(recordPath))
-	_, err = io.WriteString(w, b.String())
+	_, err = io.WriteString(w, unmention(b.String()))
 	return err
+}
+
+// unmention keeps a headline's @names from notifying anyone where a job
+// summary or a pull request's comment shows it (a scenario's title or
+// reason naming @someone or @org/team): outside code spans, where a name
+// is inert anyway, each @ is followed by a zero-width space's entity, as
+// Dependabot writes them. The record itself, which notifies nobody, is
+// unchanged.
+func unmention(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		switch s[i] {
+		case '`':
+			n := 1
+			for i+n < len(s) && s[i+n] == '`' {
+				n++
+			}
+			end := closingRun(s, i+n, n)
+			if end < 0 {
+				b.WriteString(s[i : i+n])
+				i += n
+				continue
+			}
+			b.WriteString(s[i:end])
+			i = end
+		case '@':
+			b.WriteString("@&#8203;")
+			i++
+		default:
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
+}
+
+// closingRun is the end of the first run of exactly n backticks at or
+// after from, which closes a code span opened by n; -1 where none does.
+func closingRun(s string, from, n int) int {
+	for j := from; j < len(s); {
+		if s[j] != '`' {
+			j++
+			continue
+		}
+		k := j
+		for k < len(s) && s[k] == '`' {
+			k++
+		}
+		if k-j == n {
+			return k
+		}
+		j = k
+	}
+	return -1
 }
 
 // backquoted writes each item as inline code, joined by sep.
