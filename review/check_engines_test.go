@@ -140,3 +140,23 @@ func TestCheckModelsAgainstCampaignState(t *testing.T) {
 		}
 	}
 }
+
+// Where the arms run engines of their own, the record's engine is the
+// baseline's as the engines list it, whole: a model's sha256 edited in the
+// record's engine alone (which history reads) is a problem.
+func TestCheckRecordEngineIsTheBaselinesWhole(t *testing.T) {
+	e1 := schema.EngineInfo{Path: "/opt/a/engine", SHA256: strings.Repeat("a", 64),
+		Models: []schema.ModelFile{{Arg: "-m", Path: "/m/target.gguf", Bytes: 10, SHA256: strings.Repeat("1", 64)}}}
+	e2 := e1
+	e2.Path, e2.SHA256 = "/opt/b/engine", strings.Repeat("b", 64)
+	rec := &schema.Record{Schema: schema.SchemaV5, Scenario: schema.ScenarioInfo{Baseline: "a", Arms: []schema.ArmInfo{{Name: "a"}, {Name: "b"}}},
+		Engines: []schema.ArmsEngine{{Arms: []string{"a"}, EngineInfo: e1}, {Arms: []string{"b"}, EngineInfo: e2}}}
+	rec.Engine = e1
+	if p := checkEngines(rec); len(p) != 0 {
+		t.Fatalf("as written: %v", p)
+	}
+	rec.Engine.Models = []schema.ModelFile{{Arg: "-m", Path: "/m/target.gguf", Bytes: 10, SHA256: strings.Repeat("f", 64)}}
+	if p := fmt.Sprint(checkEngines(rec)); !strings.Contains(p, "the record's engine is not the baseline a's") {
+		t.Errorf("a model edited in the record's engine: %s", p)
+	}
+}
