@@ -137,14 +137,32 @@ func notOnFirstParentLine(good, bad, fork string) error {
 // a git run in the repository does not read, so the filters it defines
 // would be neither listed nor emptied there, yet run by the checkout
 // that worktree add starts in the new worktree.
+//
+// The checkout runs in dir only where dir is a worktree's own top folder:
+// a plain folder left inside the user's checkout would have git answer for
+// the checkout around it, whose uncommitted work a reset would throw away.
 func addWorktree(ctx context.Context, repo, dir, sha string) error {
-	if head, err := git(ctx, dir, "rev-parse", "HEAD"); err != nil || head != sha {
+	if !registeredWorktree(ctx, repo, dir, sha) {
 		if _, err := git(ctx, repo, "worktree", "add", "--force", "--no-checkout", "--detach", dir, sha); err != nil {
 			return err
 		}
 	}
-	_, err := git(ctx, dir, "reset", "--hard", "--quiet", sha)
+	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return err
+	}
+	if !sameFolder(top, dir) {
+		return fmt.Errorf("%s is not a worktree of its own (git answers for %s there): not checked out", dir, top)
+	}
+	_, err = git(ctx, dir, "reset", "--hard", "--quiet", sha)
 	return err
+}
+
+// sameFolder reports whether two paths name one folder.
+func sameFolder(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // removeWorktree removes a worktree and its administrative files.

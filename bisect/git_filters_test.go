@@ -131,3 +131,35 @@ func TestFilterRepoIsHostile(t *testing.T) {
 		}
 	}
 }
+
+// A plain folder inside the user's checkout where a step's worktree would
+// go is not taken for the worktree: the user's uncommitted change stays.
+func TestAddWorktreeLeavesTheCheckoutAround(t *testing.T) {
+	repo := t.TempDir()
+	gitT(t, repo, "init", "-q", "-b", "main")
+	f := filepath.Join(repo, "f")
+	if err := os.WriteFile(f, []byte("committed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitT(t, repo, "add", ".")
+	gitT(t, repo, "commit", "-q", "-m", "one")
+	if err := os.WriteFile(f, []byte("uncommitted work\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	head, err := resolve(ctx, repo, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(repo, "work", "step-1")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "x"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_ = addWorktree(ctx, repo, dir, head)
+	if b, _ := os.ReadFile(f); string(b) != "uncommitted work\n" {
+		t.Errorf("the user's file reads %q after addWorktree", b)
+	}
+}
