@@ -24,6 +24,9 @@ type runState struct {
 	WorkDir      string `json:"work_dir"`
 	// Vars is nil in a state from before it listed them.
 	Vars *[]stateVarJSON `json:"vars"`
+	// Overrides are the --set overrides the campaign started with (a
+	// resume applies them again).
+	Overrides []string `json:"overrides"`
 }
 
 type stateVarJSON struct {
@@ -34,26 +37,27 @@ type stateVarJSON struct {
 
 // checkMachineText compares what the data block states that the machine,
 // not the stored scenario alone, decided (the variables' values, each
-// arm's environment, the scenario's path) with the stored scenario and
-// the campaign state. The frame check leaves these out, and the record
-// shows them: without this a record re-rendered with an arm's environment
-// set to LD_LIBRARY_PATH=/opt/fast, or a variable's value naming another
-// build, passed check.
+// arm's environment, the overrides, the scenario's path) with the stored
+// scenario and the campaign state. The frame check leaves these out, and
+// the record shows them: without this a record re-rendered with an arm's
+// environment set to LD_LIBRARY_PATH=/opt/fast, or a variable's value
+// naming another build, passed check.
 //
 //   - The variables are the ones the stored scenario uses; one the
 //     environment gave says so (schema.VarFromEnvironment) and is one the
-//     state lists, the others hold the scenario's own value (a mask where
-//     the record's redactor masked a secret).
+//     state lists, the others hold the scenario's own value (a
+//     secret-named one masked).
 //   - Each arm's environment has the names the stored scenario gives it
-//     and, where the campaign state is there, the values the stored
-//     scenario resolves to under the state's variables (a secret the state
-//     withheld, or the record masked, stands for any text).
-//   - The scenario's path is the one the state names (a relative path from
-//     the state's folder).
+//     and the values it resolves to under the state's variables, as the
+//     recorder's redactor masks them; a variable the state withheld (or,
+//     without the state's list, one the environment gave) stands for any
+//     text.
+//   - The overrides are the state's, and the scenario's path the one it
+//     names (a relative path from the state's folder).
 //
 // A record without a campaign state (gather leaves the runner's behind),
 // or whose state predates its list of variables, is held to the stored
-// scenario alone: the variables and the environment's names.
+// scenario alone.
 func checkMachineText(dataDir string, src []byte, s *scenarios.Scenario, rec *schema.Record, d *safefs.Dir) []Problem {
 	var out []Problem
 	add := func(format string, args ...any) {
@@ -95,7 +99,7 @@ func checkMachineText(dataDir string, src []byte, s *scenarios.Scenario, rec *sc
 			add("variable %s: the data block says the environment gave it, %s does not list it", v.Name, campaignStateFile)
 		case !v.FromEnv && known && fromState[v.Name]:
 			add("variable %s: %s says the environment gave it, the data block states the scenario's value", v.Name, campaignStateFile)
-		case !v.FromEnv && (!declared || !maskedFrom(v.Value, own)):
+		case !v.FromEnv && (!declared || v.Value != own && !(redact.IsSecretName(v.Name) && v.Value == redact.Mask)):
 			add("variable %s: the data block states the value %q, not the stored scenario's own", v.Name, v.Value)
 		}
 	}
@@ -106,11 +110,16 @@ func checkMachineText(dataDir string, src []byte, s *scenarios.Scenario, rec *sc
 	}
 	if st != nil {
 		out = append(out, checkScenarioPath(rec, st)...)
+		if !sameOverrides(rec.Scenario.Overrides, st.Overrides) {
+			add("the data block states the overrides %q, %s %q", rec.Scenario.Overrides, campaignStateFile, st.Overrides)
+		}
 	}
-	// The environment's names, and under the state's variables its values.
-	resolved := s
+	// The environment's names and values, the stored scenario resolved
+	// under the state's variables; a variable whose value the check cannot
+	// know (one the state withheld, or without the state's list one the
+	// environment gave) stands for any text.
+	set := slices.Clone(rec.Scenario.Overrides)
 	if known {
-		set := slices.Clone(rec.Scenario.Overrides)
 		for _, v := range vars {
 			val := v.Value
 			if v.Withheld || redact.IsSecretName(v.Name) {
@@ -118,27 +127,36 @@ func checkMachineText(dataDir string, src []byte, s *scenarios.Scenario, rec *sc
 			}
 			set = append(set, "vars."+v.Name+"="+val)
 		}
-		if r, err := storedScenario(dataDir, src, rec.Scenario.Request.Prompt, set); err == nil {
-			resolved = r
-		} else {
-			known = false
+	} else {
+		for _, v := range rec.Scenario.Vars {
+			if v.FromEnv {
+				set = append(set, "vars."+v.Name+"="+redact.Mask)
+			}
 		}
 	}
+	resolved, err := storedScenario(dataDir, src, rec.Scenario.Request.Prompt, set)
+	values := err == nil
+	if !values {
+		resolved = s
+	}
+	// What the recorder's redactor makes of them: a secret-named key's
+	// value masked, and a value of a credential's form.
+	forms := redact.New(redact.Source{})
 	for _, a := range rec.Scenario.Arms {
 		if _, ok := s.Arm(a.Name); !ok {
 			continue // the frame check names an arm the scenario does not have
 		}
-		wantEnv := resolved.Launch(a.Name).Env
+		wantEnv := forms.Env(resolved.Launch(a.Name).Env)
 		if k1, k2 := slices.Sorted(maps.Keys(a.Env)), slices.Sorted(maps.Keys(wantEnv)); !slices.Equal(k1, k2) {
 			add("arm %s: the data block states the environment names %v, the stored scenario gives %v", a.Name, k1, k2)
 			continue
 		}
-		if !known {
+		if !values {
 			continue
 		}
 		for _, k := range slices.Sorted(maps.Keys(a.Env)) {
-			if g, w := a.Env[k], wantEnv[k]; !maskedFrom(g, w) && !matchMasked(g, w) {
-				add("arm %s: the data block states %s=%q, the stored scenario resolves it to %q under %s's variables", a.Name, k, g, w, campaignStateFile)
+			if g, w := a.Env[k], wantEnv[k]; g != w && !matchMasked(g, w) {
+				add("arm %s: the data block states %s=%q, the stored scenario resolves it to %q", a.Name, k, g, w)
 			}
 		}
 	}
@@ -162,9 +180,17 @@ func checkScenarioPath(rec *schema.Record, st *runState) []Problem {
 	return []Problem{{"Method", termsafe.String(fmt.Sprintf("the data block states the scenario's path %q, %s %q", p, campaignStateFile, st.ScenarioPath))}}
 }
 
-// maskedFrom reports whether got is want, or want with parts masked (each
-// redact.Mask in got standing for any text of want): what the record's
-// redactor makes of a value.
-func maskedFrom(got, want string) bool {
-	return got == want || strings.Contains(got, redact.Mask) && matchMasked(want, got)
+// sameOverrides reports whether the record states the overrides the
+// campaign started with (where the recorder masked a secret, the mask
+// stands for it).
+func sameOverrides(rec, st []string) bool {
+	if len(rec) != len(st) {
+		return false
+	}
+	for i := range rec {
+		if rec[i] != st[i] && !(strings.Contains(rec[i], redact.Mask) && matchMasked(st[i], rec[i])) {
+			return false
+		}
+	}
+	return true
 }

@@ -39,6 +39,9 @@ func TestCheckMachineTextOfACommittedRecord(t *testing.T) {
 		{"the scenario's path", func(r *schema.Record) { r.Scenario.Path = "embedded:other.yaml" },
 			`the data block states the scenario's path "embedded:other.yaml"`},
 		{"the campaign state deleted", func(*schema.Record) {}, ""},
+		{"an override added", func(r *schema.Record) {
+			r.Scenario.Overrides = append(r.Scenario.Overrides, "arms[1].env.LD_LIBRARY_PATH=/opt/fast")
+		}, `the data block states the overrides ["arms[1].env.LD_LIBRARY_PATH=/opt/fast"], campaign.json []`},
 	} {
 		rec, err := recorder.Load(src)
 		if err != nil {
@@ -50,8 +53,18 @@ func TestCheckMachineTextOfACommittedRecord(t *testing.T) {
 		tc.edit(rec)
 		dir := t.TempDir()
 		p := writeCopy(t, dir, srcData, rec)
-		if tc.what == "the campaign state deleted" {
-			os.Remove(filepath.Join(dir, filepath.FromSlash(rec.DataDir), campaignStateFile))
+		state := filepath.Join(dir, filepath.FromSlash(rec.DataDir), campaignStateFile)
+		switch tc.what {
+		case "the campaign state deleted":
+			os.Remove(state)
+		case "an override added": // the state as the campaign wrote it
+			b, err := os.ReadFile(filepath.Join(srcData, campaignStateFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(state, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		probs := fmt.Sprint(Check(p))
 		switch {
@@ -116,5 +129,25 @@ unmeasured: [Prefill.]
 		if !strings.Contains(p, want) {
 			t.Errorf("edited: %s\nwant a problem saying %q", p, want)
 		}
+	}
+	// Without the state (gather leaves it behind) a value built of a
+	// variable the environment gave stands for any text there; one the
+	// stored scenario decides alone is still held to it.
+	if err := os.Remove(filepath.Join(dir, campaignStateFile)); err != nil {
+		t.Fatal(err)
+	}
+	if p := checkMachineText(dir, []byte(yaml), s, record("/opt/b9999/fast", "2"), d); len(p) != 0 {
+		t.Errorf("as run, without the state: %v", p)
+	}
+	p = fmt.Sprint(checkMachineText(dir, []byte(yaml), s, record("/opt/fast", "3"), d))
+	if !strings.Contains(p, `arm b: the data block states MODE="3", the stored scenario resolves it to "2"`) || strings.Contains(p, "LD_LIBRARY_PATH") {
+		t.Errorf("edited, without the state: %s", p)
+	}
+	// A scenario's own variable's value masked in the data block (not a
+	// secret's) is another value.
+	r := record("/opt/b9999/fast", "2")
+	r.Scenario.Vars[1] = schema.VarInfo{Name: "LIBS", Value: "[redacted]"}
+	if p := fmt.Sprint(checkMachineText(dir, []byte(yaml), s, r, d)); !strings.Contains(p, `variable LIBS: the data block states the value "[redacted]"`) {
+		t.Errorf("a variable masked: %s", p)
 	}
 }

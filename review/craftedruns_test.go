@@ -77,7 +77,7 @@ func writeRecordRuns(tb testing.TB, dir, name string, rec *schema.Record, scen [
 		tb.Fatal(err)
 	}
 	// The state of the committed record rec was read from.
-	copyState(tb, filepath.Join("..", "docs", "benchmark_results", filepath.FromSlash(rec.DataDir)), data)
+	copyState(tb, filepath.Join("..", "docs", "benchmark_results", filepath.FromSlash(rec.DataDir)), data, r.Scenario.Overrides)
 	out := filepath.Join(dir, name+".md")
 	if err := recorder.WriteFile(out, &r); err != nil {
 		tb.Fatal(err)
@@ -153,12 +153,24 @@ func craftedText(seed uint64, size int) string {
 
 // copyState copies a data folder's campaign state (campaign.json, which
 // the harness writes as a campaign starts) into another, where there is
-// one.
-func copyState(tb testing.TB, from, to string) {
+// one, with the overrides of the record crafted from it (as a campaign
+// started with them would have written it).
+func copyState(tb testing.TB, from, to string, overrides []string) {
 	tb.Helper()
 	b, err := os.ReadFile(filepath.Join(from, campaignStateFile))
 	if err != nil {
 		return
+	}
+	var st map[string]any
+	if err := json.Unmarshal(b, &st); err != nil {
+		tb.Fatal(err)
+	}
+	delete(st, "overrides")
+	if len(overrides) > 0 {
+		st["overrides"] = overrides
+	}
+	if b, err = json.Marshal(st); err != nil {
+		tb.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(to, campaignStateFile), b, 0o644); err != nil {
 		tb.Fatal(err)

@@ -116,7 +116,7 @@ func writeCopy(t *testing.T, dir, srcData string, rec *schema.Record) string {
 		}
 		rec.Files[i].SHA256, _ = recorder.HashFile(dst)
 	}
-	copyState(t, srcData, dataDir)
+	copyState(t, srcData, dataDir, rec.Scenario.Overrides)
 	path := filepath.Join(dir, filepath.Base(rec.DataDir)+".md")
 	if err := recorder.WriteFile(path, rec); err != nil {
 		t.Fatal(err)
