@@ -12,68 +12,49 @@ import (
 	"github.com/decodebench/decodebench/schema"
 )
 
-// A committed record whose variables, arm environment or scenario path
-// were edited in the data block (re-rendered and re-hashed) fails check;
-// the copy as written passes, with its campaign state or without it (as
-// gather leaves it).
+// A committed record whose variables, arm environment, overrides or
+// scenario path were edited in the data block (re-rendered and re-hashed)
+// fails check; the copy as written passes, with its campaign state or
+// without it (as gather leaves it).
 func TestCheckMachineTextOfACommittedRecord(t *testing.T) {
 	const name = "identity-chaotic-xeon-2026-12-03"
-	src := filepath.Join("..", "docs", "benchmark_results", name+".md")
-	srcData := filepath.Join(filepath.Dir(src), "data", name)
-	for _, tc := range []struct {
-		what string
-		edit func(*schema.Record)
-		want string
-	}{
-		{"as written", func(*schema.Record) {}, ""},
-		{"a variable's value", func(r *schema.Record) { r.Scenario.Vars[0].Value = "/opt/llama-b9999/llama-server" },
-			`the environment gave it, and the data block states its value "/opt/llama-b9999/llama-server"`},
-		{"a variable not from the environment", func(r *schema.Record) { r.Scenario.Vars[0].FromEnv = false },
-			`campaign.json says the environment gave it, the data block states the scenario's value`},
-		{"a variable added", func(r *schema.Record) {
-			r.Scenario.Vars = append(r.Scenario.Vars, schema.VarInfo{Name: "BUILD", Value: "b9999"})
-		}, `the data block lists the variables`},
-		{"an arm's environment", func(r *schema.Record) {
-			r.Scenario.Arms[1].Env = map[string]string{"LD_LIBRARY_PATH": "/opt/fast"}
-		}, `the data block states the environment names [LD_LIBRARY_PATH], the stored scenario gives []`},
-		{"the scenario's path", func(r *schema.Record) { r.Scenario.Path = "embedded:other.yaml" },
-			`the data block states the scenario's path "embedded:other.yaml"`},
-		{"the campaign state deleted", func(*schema.Record) {}, ""},
-		{"an override added", func(r *schema.Record) {
-			r.Scenario.Overrides = append(r.Scenario.Overrides, "arms[1].env.LD_LIBRARY_PATH=/opt/fast")
-		}, `the data block states the overrides ["arms[1].env.LD_LIBRARY_PATH=/opt/fast"], campaign.json []`},
-	} {
-		rec, err := recorder.Load(src)
+	rec, err := recorder.Load(filepath.Join("..", "docs", "benchmark_results", name+".md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Scenario.Vars) == 0 || !rec.Scenario.Vars[0].FromEnv || len(rec.Scenario.Arms) < 2 {
+		t.Fatal("the record's first variable is not the environment's: the test proves nothing")
+	}
+	// The state as the campaign wrote it (writeCopy gives the copy's the
+	// record's overrides).
+	asWritten := func(t *testing.T, path string) {
+		b, err := os.ReadFile(filepath.Join("..", "docs", "benchmark_results", "data", name, campaignStateFile))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rec.Scenario.Vars) == 0 || !rec.Scenario.Vars[0].FromEnv || len(rec.Scenario.Arms) < 2 {
-			t.Fatal("the record's first variable is not the environment's: the test proves nothing")
-		}
-		tc.edit(rec)
-		dir := t.TempDir()
-		p := writeCopy(t, dir, srcData, rec)
-		state := filepath.Join(dir, filepath.FromSlash(rec.DataDir), campaignStateFile)
-		switch tc.what {
-		case "the campaign state deleted":
-			os.Remove(state)
-		case "an override added": // the state as the campaign wrote it
-			b, err := os.ReadFile(filepath.Join(srcData, campaignStateFile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(state, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		probs := fmt.Sprint(Check(p))
-		switch {
-		case tc.want == "" && probs != "[]":
-			t.Errorf("%s: %s", tc.what, probs)
-		case tc.want != "" && !strings.Contains(probs, tc.want):
-			t.Errorf("%s: check found %s\nwant a problem saying %q", tc.what, probs, tc.want)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
+	checkEdits(t, name, []recordEdit{
+		{what: "as written", edit: func(*schema.Record) {}},
+		{what: "a variable's value", edit: func(r *schema.Record) { r.Scenario.Vars[0].Value = "/opt/llama-b9999/llama-server" },
+			want: `the environment gave it, and the data block states its value "/opt/llama-b9999/llama-server"`},
+		{what: "a variable not from the environment", edit: func(r *schema.Record) { r.Scenario.Vars[0].FromEnv = false },
+			want: `campaign.json says the environment gave it, the data block states the scenario's value`},
+		{what: "a variable added", edit: func(r *schema.Record) {
+			r.Scenario.Vars = append(r.Scenario.Vars, schema.VarInfo{Name: "BUILD", Value: "b9999"})
+		}, want: `the data block lists the variables`},
+		{what: "an arm's environment", edit: func(r *schema.Record) {
+			r.Scenario.Arms[1].Env = map[string]string{"LD_LIBRARY_PATH": "/opt/fast"}
+		}, want: `the data block states the environment names [LD_LIBRARY_PATH], the stored scenario gives []`},
+		{what: "the scenario's path", edit: func(r *schema.Record) { r.Scenario.Path = "embedded:other.yaml" },
+			want: `the data block states the scenario's path "embedded:other.yaml"`},
+		{what: "the campaign state deleted", edit: func(*schema.Record) {}, state: func(_ *testing.T, path string) { os.Remove(path) }},
+		{what: "an override added", edit: func(r *schema.Record) {
+			r.Scenario.Overrides = append(r.Scenario.Overrides, "arms[1].env.LD_LIBRARY_PATH=/opt/fast")
+		}, want: `the data block states the overrides ["arms[1].env.LD_LIBRARY_PATH=/opt/fast"], campaign.json []`, state: asWritten},
+	})
 }
 
 // An arm's environment built of a variable the environment gave is held
