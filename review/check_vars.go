@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -125,12 +126,12 @@ func checkMachineText(dataDir string, src []byte, s *scenarios.Scenario, rec *sc
 			if v.Withheld || redact.IsSecretName(v.Name) {
 				val = redact.Mask
 			}
-			set = append(set, "vars."+v.Name+"="+val)
+			set = append(set, "vars."+v.Name+"="+yamlQuoted(val))
 		}
 	} else {
 		for _, v := range rec.Scenario.Vars {
 			if v.FromEnv {
-				set = append(set, "vars."+v.Name+"="+redact.Mask)
+				set = append(set, "vars."+v.Name+"="+yamlQuoted(redact.Mask))
 			}
 		}
 	}
@@ -155,7 +156,7 @@ func checkMachineText(dataDir string, src []byte, s *scenarios.Scenario, rec *sc
 			continue
 		}
 		for _, k := range slices.Sorted(maps.Keys(a.Env)) {
-			if g, w := a.Env[k], wantEnv[k]; g != w && !matchMasked(g, w) {
+			if g, w := a.Env[k], wantEnv[k]; !sameEnvValue(g, w, known) {
 				add("arm %s: the data block states %s=%q, the stored scenario resolves it to %q", a.Name, k, g, w)
 			}
 		}
@@ -178,6 +179,34 @@ func checkScenarioPath(rec *schema.Record, st *runState) []Problem {
 		}
 	}
 	return []Problem{{"Method", termsafe.String(fmt.Sprintf("the data block states the scenario's path %q, %s %q", p, campaignStateFile, st.ScenarioPath))}}
+}
+
+// yamlQuoted is v as a single-quoted YAML scalar: an override's value is
+// read as YAML, where "a #b" would lose its comment and "null" its text.
+func yamlQuoted(v string) string { return "'" + strings.ReplaceAll(v, "'", "''") + "'" }
+
+// sameEnvValue reports whether an arm's environment value the record
+// states (got) is the one the stored scenario resolves to (want, masked as
+// the recorder masks): under the state's variables the same text, but
+// where the recorder masked a secret it learned from the shell (a mask in
+// got standing for text without '@' or ':', so that no host or user of a
+// URL is hidden); without them, want's masks (the environment's
+// variables) stand for any text.
+func sameEnvValue(got, want string, underState bool) bool {
+	if got == want {
+		return true
+	}
+	if !underState {
+		return matchMasked(got, want)
+	}
+	if !strings.Contains(got, redact.Mask) {
+		return false
+	}
+	parts := strings.Split(got, redact.Mask)
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	return regexp.MustCompile("^" + strings.Join(parts, "[^@:]*") + "$").MatchString(want)
 }
 
 // sameOverrides reports whether the record states the overrides the

@@ -10,6 +10,7 @@ import (
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
+	"gopkg.in/yaml.v3"
 )
 
 // A committed record whose variables, arm environment, overrides or
@@ -130,5 +131,38 @@ unmeasured: [Prefill.]
 	r.Scenario.Vars[1] = schema.VarInfo{Name: "LIBS", Value: "[redacted]"}
 	if p := fmt.Sprint(checkMachineText(dir, []byte(yaml), s, r, d)); !strings.Contains(p, `variable LIBS: the data block states the value "[redacted]"`) {
 		t.Errorf("a variable masked: %s", p)
+	}
+}
+
+// An environment value under the state's variables is the recorder's
+// text: a mask may stand only for a secret the recorder learned (no '@'
+// or ':' in it), never for a URL's host; without the state, a mask the
+// environment's variable left stands for any text.
+func TestSameEnvValue(t *testing.T) {
+	for _, c := range []struct {
+		got, want  string
+		underState bool
+		same       bool
+	}{
+		{"https://user:[redacted]@example.com/x", "https://user:[redacted]@example.com/x", true, true},
+		{"https://user:[redacted]@evil.com/@example.com/x", "https://user:[redacted]@example.com/x", true, false},
+		{"https://user:x@evil.com/@example.com/x", "https://user:[redacted]@example.com/x", true, false},
+		{"https://[redacted]/x", "https://user:s3cr3t@example.com/x", true, false},
+		{"prefix-[redacted]-suffix", "prefix-abc123-suffix", true, true},
+		{"/opt/fast/lib1", "[redacted]/lib1", false, true},
+		{"/opt/fast/lib2", "[redacted]/lib1", false, false},
+		{"/opt/fast/lib1", "/opt/base/lib1", true, false},
+	} {
+		if got := sameEnvValue(c.got, c.want, c.underState); got != c.same {
+			t.Errorf("sameEnvValue(%q, %q, %v) = %v", c.got, c.want, c.underState, got)
+		}
+	}
+	// An override's value is read as YAML: quoted, the environment's value
+	// stays whole.
+	for _, v := range []string{"a #b", `"q"`, "null", "it's", "[redacted]"} {
+		var got string
+		if err := yaml.Unmarshal([]byte(yamlQuoted(v)), &got); err != nil || got != v {
+			t.Errorf("yamlQuoted(%q) reads back %q (%v)", v, got, err)
+		}
 	}
 }
