@@ -313,6 +313,16 @@ func (es *engineSet) armModels() map[string]string {
 	return out
 }
 
+// armIdentity is each arm's engine identity, for the campaign state, which
+// check holds the record's to.
+func (es *engineSet) armIdentity() map[string]schema.EngineIdentity {
+	out := map[string]schema.EngineIdentity{}
+	for arm, i := range es.byArm {
+		out[arm] = es.ids[i].Identity()
+	}
+	return out
+}
+
 // hashKey is what an engine's files hash to (schema.EngineInfo.HashKey).
 func hashKey(id schema.EngineInfo) string { return id.HashKey() }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // stateFile is written into the data folder when a campaign starts, so an
@@ -41,6 +42,10 @@ type state struct {
 	// (schema.EngineInfo.ModelKey); a resume refuses when any changed.
 	// States written before it have none.
 	ArmModels map[string]string `json:"arm_models,omitempty"`
+	// ArmIdentity is each arm's engine as the record states it beside
+	// its hashes (its command, path, version, source); a resume writes
+	// its own. States written before it have none.
+	ArmIdentity map[string]schema.EngineIdentity `json:"arm_identity,omitempty"`
 	// Overrides are the --set overrides the campaign started with; a
 	// resume applies them again.
 	Overrides []string `json:"overrides,omitempty"`
@@ -211,6 +216,6 @@ func (c *campaign) startState() state {
 	}
 	wd, _ := os.Getwd()
 	return state{ScenarioPath: scenarioPath, ScenarioHash: s.Hash(), Started: c.rec.Method.Started,
-		EngineSHA256: c.rec.Engine.SHA256, ArmEngines: c.engines.armHashes(), ArmModels: c.engines.armModels(), Overrides: s.Overrides,
+		EngineSHA256: c.rec.Engine.SHA256, ArmEngines: c.engines.armHashes(), ArmModels: c.engines.armModels(), ArmIdentity: c.engines.armIdentity(), Overrides: s.Overrides,
 		Vars: environmentVars(s), WorkDir: wd}
 }

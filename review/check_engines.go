@@ -58,6 +58,12 @@ func checkEngines(rec *schema.Record) []Problem {
 	return probs
 }
 
+// identityText is an engine identity in a problem's words.
+func identityText(id schema.EngineIdentity) string {
+	b, _ := json.Marshal(id)
+	return string(b)
+}
+
 // encodesAlike reports whether two values encode to the same JSON.
 func encodesAlike(a, b any) bool {
 	if sameJSON(a, b) {
@@ -113,8 +119,9 @@ func checkArmEngines(s *scenarios.Scenario, rec *schema.Record, d *safefs.Dir) [
 		return probs // no state: a record copied without it, or from before
 	}
 	var st struct {
-		ArmEngines map[string]string `json:"arm_engines"`
-		ArmModels  map[string]string `json:"arm_models"`
+		ArmEngines  map[string]string                `json:"arm_engines"`
+		ArmModels   map[string]string                `json:"arm_models"`
+		ArmIdentity map[string]schema.EngineIdentity `json:"arm_identity"`
 	}
 	if json.Unmarshal(src, &st) != nil {
 		add("%s does not parse", campaignStateFile)
@@ -123,6 +130,9 @@ func checkArmEngines(s *scenarios.Scenario, rec *schema.Record, d *safefs.Dir) [
 	for _, a := range rec.Scenario.Arms {
 		if h, ok := st.ArmEngines[a.Name]; ok && h != rec.EngineOf(a.Name).HashKey() {
 			add("arm %s ran an engine of sha256 %.12s by %s, the record states %.12s", a.Name, h, campaignStateFile, rec.EngineOf(a.Name).HashKey())
+		}
+		if id, ok := st.ArmIdentity[a.Name]; ok && id != rec.EngineOf(a.Name).Identity() {
+			add("arm %s ran the engine %s by %s, the record states %s", a.Name, identityText(id), campaignStateFile, identityText(rec.EngineOf(a.Name).Identity()))
 		}
 		if m, ok := st.ArmModels[a.Name]; ok && m != rec.EngineOf(a.Name).ModelKey() {
 			add("arm %s ran the models %q by %s, the record states %q", a.Name, m, campaignStateFile, rec.EngineOf(a.Name).ModelKey())

@@ -97,9 +97,10 @@ unmeasured: [Prefill.]
 	}
 }
 
-// A record whose model files were edited (another model stated than the
-// one each arm ran) fails check where the campaign state kept each arm's
-// models; the same state passes the record as written.
+// A record whose model files, version or engine path were edited
+// (another engine stated than the one each arm ran) fails check where the
+// campaign state kept each arm's models and identity; the same state
+// passes the record as written.
 func TestCheckModelsAgainstCampaignState(t *testing.T) {
 	const name = "spec-draft-epyc-2026-12-05"
 	src := filepath.Join("..", "docs", "benchmark_results", name+".md")
@@ -119,24 +120,33 @@ func TestCheckModelsAgainstCampaignState(t *testing.T) {
 	if err := json.Unmarshal(b, &st); err != nil {
 		t.Fatal(err)
 	}
-	models := map[string]string{}
+	models, ids := map[string]string{}, map[string]schema.EngineIdentity{}
 	for _, a := range rec.Scenario.Arms {
 		models[a.Name] = rec.EngineOf(a.Name).ModelKey()
+		ids[a.Name] = rec.EngineOf(a.Name).Identity()
 	}
-	st["arm_models"] = models
+	st["arm_models"], st["arm_identity"] = models, ids
 	withModels, _ := json.Marshal(st)
-	for _, forged := range []bool{false, true} {
-		r := *rec
-		if forged {
+	for _, c := range []struct {
+		what, want string
+		edit       func(*schema.Record)
+	}{
+		{"as written", "", func(*schema.Record) {}},
+		{"a model's sha256", "ran the models ", func(r *schema.Record) {
 			r.Engine.Models = slices.Clone(rec.Engine.Models)
 			r.Engine.Models[0].SHA256 = strings.Repeat("f", 64)
-		}
+		}},
+		{"the version", `ran the engine {"command"`, func(r *schema.Record) { r.Engine.Version = "version: 9999 (build b9999)" }},
+		{"the path", `"path":"/opt/fast/llama-server"`, func(r *schema.Record) { r.Engine.Path = "/opt/fast/llama-server" }},
+	} {
+		r := *rec
+		c.edit(&r)
 		dir := t.TempDir()
 		p := writeCopy(t, dir, srcData, &r)
 		writeFile(t, filepath.Join(dir, filepath.FromSlash(r.DataDir), campaignStateFile), string(withModels))
 		probs := fmt.Sprint(Check(p))
-		if got := strings.Contains(probs, "ran the models "); got != forged {
-			t.Errorf("forged %v: check found %s", forged, probs)
+		if c.want == "" && probs != "[]" || c.want != "" && !strings.Contains(probs, c.want) {
+			t.Errorf("%s: check found %s, want %q", c.what, probs, c.want)
 		}
 	}
 }

@@ -5,6 +5,25 @@ import (
 	"strings"
 )
 
+// EngineIdentity is what a record states of an engine beside its hashes:
+// what the scenario named, the file that ran, the binary a wrapper runs,
+// its version text and its source checkout. The campaign state keeps it
+// per arm (arm_identity), and check compares the record's with it.
+type EngineIdentity struct {
+	Command      string `json:"command"`
+	Path         string `json:"path"`
+	RealBinary   string `json:"real_binary,omitempty"`
+	Version      string `json:"version"`
+	SourceDir    string `json:"source_dir,omitempty"`
+	SourceCommit string `json:"source_commit,omitempty"`
+}
+
+// Identity is the engine's EngineIdentity.
+func (id EngineInfo) Identity() EngineIdentity {
+	return EngineIdentity{Command: id.Command, Path: id.Path, RealBinary: id.RealBinary, Version: id.Version,
+		SourceDir: id.SourceDir, SourceCommit: id.SourceCommit}
+}
+
 // ModelKey is what the engine's model files are and hash to, sorted:
 // "path sha256" a file, joined by ", ". The campaign state keeps it per
 // arm (arm_models): a resume refuses when it changed, and check when the
