@@ -2,12 +2,15 @@ package review
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/internal/termsafe"
@@ -15,6 +18,14 @@ import (
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
+
+// stateRequired is when gather began to copy a record's campaign state
+// (a campaign has always written one): a record started since then
+// without it had it deleted, which would switch off every check of its
+// engines, models, variables and overrides against it. Records started
+// before may have been gathered without it, and are held to the stored
+// scenario alone.
+var stateRequired = time.Date(2026, 12, 6, 16, 0, 0, 0, time.UTC)
 
 // runState is what check reads of the campaign state (harness's
 // stateFile) to hold the data block's machine-given text to it: where the
@@ -56,20 +67,25 @@ type stateVarJSON struct {
 //   - The overrides are the state's, and the scenario's path the one it
 //     names (a relative path from the state's folder).
 //
-// A record without a campaign state (gather leaves the runner's behind),
-// or whose state predates its list of variables, is held to the stored
-// scenario alone.
+// A record without a campaign state (gathered before gather copied it:
+// one started since stateRequired is a problem), or whose state predates
+// its list of variables, is held to the stored scenario alone.
 func checkMachineText(dataDir string, src []byte, s *scenarios.Scenario, rec *schema.Record, d *safefs.Dir) []Problem {
 	var out []Problem
 	add := func(format string, args ...any) {
 		out = append(out, Problem{"Method", termsafe.String(fmt.Sprintf(format, args...))})
 	}
 	var st *runState
-	if b, err := d.ReadFile(campaignStateFile, maxCampaignState); err == nil {
+	b, err := d.ReadFile(campaignStateFile, maxCampaignState)
+	switch {
+	case err == nil:
 		var rs runState
 		if json.Unmarshal(b, &rs) == nil {
 			st = &rs
 		}
+	case errors.Is(err, fs.ErrNotExist) && rec.Method.Started.After(stateRequired):
+		out = append(out, Problem{"Data", fmt.Sprintf("the data folder has no %s, which every campaign writes as it starts and gather copies (since %s): the engines, models and variables the record states cannot be held to it",
+			campaignStateFile, stateRequired.Format("2006-01-02 15:04 MST"))})
 	}
 	// vars: the state lists the variables the environment gave (states
 	// written before it do not).

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
@@ -51,7 +52,7 @@ func TestCheckMachineTextOfACommittedRecord(t *testing.T) {
 		}, want: `the data block states the environment names [LD_LIBRARY_PATH], the stored scenario gives []`},
 		{what: "the scenario's path", edit: func(r *schema.Record) { r.Scenario.Path = "embedded:other.yaml" },
 			want: `the data block states the scenario's path "embedded:other.yaml"`},
-		{what: "the campaign state deleted", edit: func(*schema.Record) {}, state: func(_ *testing.T, path string) { os.Remove(path) }},
+		{what: "the campaign state deleted (a record gathered before gather copied it)", edit: func(*schema.Record) {}, state: func(_ *testing.T, path string) { os.Remove(path) }},
 		{what: "an override added", edit: func(r *schema.Record) {
 			r.Scenario.Overrides = append(r.Scenario.Overrides, "arms[1].env.LD_LIBRARY_PATH=/opt/fast")
 		}, want: `the data block states the overrides ["arms[1].env.LD_LIBRARY_PATH=/opt/fast"], campaign.json []`, state: asWritten},
@@ -165,4 +166,22 @@ func TestSameEnvValue(t *testing.T) {
 			t.Errorf("yamlQuoted(%q) reads back %q (%v)", v, got, err)
 		}
 	}
+}
+
+// A record started since gather copies the campaign state has one: its
+// state deleted (which would switch off every check against it) is a
+// problem; the same record with its state passes.
+func TestCheckWantsTheStateOfARecentRecord(t *testing.T) {
+	old := stateRequired
+	defer func() { stateRequired = old }()
+	rec, err := recorder.Load(filepath.Join("..", "docs", "benchmark_results", "identity-chaotic-xeon-2026-12-03.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stateRequired = rec.Method.Started.Add(-time.Hour)
+	checkEdits(t, "identity-chaotic-xeon-2026-12-03", []recordEdit{
+		{what: "as written", edit: func(*schema.Record) {}},
+		{what: "the campaign state deleted", edit: func(*schema.Record) {}, state: func(_ *testing.T, path string) { os.Remove(path) },
+			want: "the data folder has no campaign.json, which every campaign writes as it starts and gather copies"},
+	})
 }

@@ -166,8 +166,9 @@ func gatherOne(d *safefs.Dir, src string, cache *CheckCache) Gathered {
 }
 
 // copyData copies the files rec names (by sha256) from its data folder
-// beside src into d's data/<stem>, through a temporary folder renamed
-// into place; a file whose sha256 is not the one named stops the copy.
+// beside src, and its campaign state, into d's data/<stem>, through a
+// temporary folder renamed into place; a file whose sha256 is not the one
+// named stops the copy.
 func copyData(d *safefs.Dir, src string, rec *schema.Record, stem string) error {
 	from, err := recorder.OpenData(src, rec)
 	if err != nil {
@@ -208,6 +209,17 @@ func copyData(d *safefs.Dir, src string, rec *schema.Record, stem string) error 
 		if err := stage.CreateFile(f.Path, b, 0o644); err != nil {
 			return err
 		}
+	}
+	// The campaign state, which the record does not name (it is written
+	// as the campaign starts, and again at its looks) and check holds the
+	// record's engines, models and variables to: without it those checks
+	// could not be made, and a record started since stateRequired fails.
+	if b, err := from.ReadFile(campaignStateFile, maxCampaignState); err == nil {
+		if err := stage.CreateFile(campaignStateFile, b, 0o644); err != nil {
+			return err
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
 	if err := os.Rename(tmpPath, filepath.Join(data.Path(), stem)); err != nil {
 		return err
