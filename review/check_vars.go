@@ -139,7 +139,7 @@ func checkMachineText(dataDir string, src []byte, s *scenarios.Scenario, rec *sc
 	if known {
 		for _, v := range vars {
 			val := v.Value
-			if v.Withheld || redact.IsSecretName(v.Name) {
+			if v.Withheld || redact.IsSecretName(v.Name) || strings.Contains(val, redact.Mask) {
 				val = redact.Mask
 			}
 			set = append(set, "vars."+v.Name+"="+yamlQuoted(val))
@@ -163,7 +163,8 @@ func checkMachineText(dataDir string, src []byte, s *scenarios.Scenario, rec *sc
 		if _, ok := s.Arm(a.Name); !ok {
 			continue // the frame check names an arm the scenario does not have
 		}
-		wantEnv := forms.Env(resolved.Launch(a.Name).Env)
+		rawEnv := resolved.Launch(a.Name).Env
+		wantEnv := forms.Env(rawEnv)
 		if k1, k2 := slices.Sorted(maps.Keys(a.Env)), slices.Sorted(maps.Keys(wantEnv)); !slices.Equal(k1, k2) {
 			add("arm %s: the data block states the environment names %v, the stored scenario gives %v", a.Name, k1, k2)
 			continue
@@ -172,7 +173,7 @@ func checkMachineText(dataDir string, src []byte, s *scenarios.Scenario, rec *sc
 			continue
 		}
 		for _, k := range slices.Sorted(maps.Keys(a.Env)) {
-			if g, w := a.Env[k], wantEnv[k]; !sameEnvValue(g, w, known) {
+			if g, w := a.Env[k], wantEnv[k]; !sameEnvValue(g, w, rawEnv[k], known) {
 				add("arm %s: the data block states %s=%q, the stored scenario resolves it to %q", a.Name, k, g, w)
 			}
 		}
@@ -203,14 +204,25 @@ func yamlQuoted(v string) string { return "'" + strings.ReplaceAll(v, "'", "''")
 
 // sameEnvValue reports whether an arm's environment value the record
 // states (got) is the one the stored scenario resolves to (want, masked as
-// the recorder masks): under the state's variables the same text, but
-// where the recorder masked a secret it learned from the shell (a mask in
-// got standing for text without '@' or ':', so that no host or user of a
-// URL is hidden); without them, want's masks (the environment's
-// variables) stand for any text.
-func sameEnvValue(got, want string, underState bool) bool {
+// the recorder masks; raw before that):
+//
+//   - a value built of a variable the check cannot know (raw holds its
+//     mask: one the state withheld or masked, or without the state's
+//     list one the environment gave) matches where that mask stands for
+//     any text, or, where the recorder masked the value itself, up to
+//     its first mask (a credential's form swallows what follows it);
+//   - any other under the state's variables is the recorder's text, but
+//     where the recorder masked a secret it learned from the shell (a
+//     mask in got standing for text without '@' or ':', so that no host
+//     or user of a URL is hidden);
+//   - without the state's variables, want's masks stand for any text.
+func sameEnvValue(got, want, raw string, underState bool) bool {
 	if got == want {
 		return true
+	}
+	if i := strings.Index(raw, redact.Mask); i >= 0 {
+		return matchMasked(got, raw) || matchMasked(got, want) ||
+			strings.Contains(got, redact.Mask) && strings.HasPrefix(got, raw[:i])
 	}
 	if !underState {
 		return matchMasked(got, want)
