@@ -81,8 +81,8 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	now := time.Now().Round(0)
 	st.Resumed = append(st.Resumed, now)
 	// The engines as this resume identified them (their files hash as
-	// before): the record states these.
-	st.ArmIdentity = c.engines.armIdentity()
+	// before): the record it writes states these.
+	st.ResumedIdentity = append(st.ResumedIdentity, c.engines.armIdentity())
 	c.rec.Method.Resumed = st.Resumed
 	c.rec.Method.PlannedRounds = st.PlannedRounds
 	c.redact.Walk(&st)

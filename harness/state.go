@@ -43,9 +43,13 @@ type state struct {
 	// States written before it have none.
 	ArmModels map[string]string `json:"arm_models,omitempty"`
 	// ArmIdentity is each arm's engine as the record states it beside
-	// its hashes (its command, path, version, source); a resume writes
-	// its own. States written before it have none.
-	ArmIdentity map[string]schema.EngineIdentity `json:"arm_identity,omitempty"`
+	// its hashes (its command, path, version, source) when the campaign
+	// started, and ResumedIdentity as each resume identified it (the
+	// record written last states one of them: a resume killed before it
+	// wrote its record leaves the one before). States written before it
+	// have none.
+	ArmIdentity     map[string]schema.EngineIdentity   `json:"arm_identity,omitempty"`
+	ResumedIdentity []map[string]schema.EngineIdentity `json:"resumed_identity,omitempty"`
 	// Overrides are the --set overrides the campaign started with; a
 	// resume applies them again.
 	Overrides []string `json:"overrides,omitempty"`

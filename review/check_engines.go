@@ -58,6 +58,20 @@ func checkEngines(rec *schema.Record) []Problem {
 	return probs
 }
 
+// ranAs reports whether arm's engine was identified as id when the
+// campaign started or at one of its resumes.
+func ranAs(id schema.EngineIdentity, arm string, start map[string]schema.EngineIdentity, resumed []map[string]schema.EngineIdentity) bool {
+	if start[arm] == id {
+		return true
+	}
+	for _, r := range resumed {
+		if r[arm] == id {
+			return true
+		}
+	}
+	return false
+}
+
 // identityText is an engine identity in a problem's words.
 func identityText(id schema.EngineIdentity) string {
 	b, _ := json.Marshal(id)
@@ -119,9 +133,10 @@ func checkArmEngines(s *scenarios.Scenario, rec *schema.Record, d *safefs.Dir) [
 		return probs // no state: a record copied without it, or from before
 	}
 	var st struct {
-		ArmEngines  map[string]string                `json:"arm_engines"`
-		ArmModels   map[string]string                `json:"arm_models"`
-		ArmIdentity map[string]schema.EngineIdentity `json:"arm_identity"`
+		ArmEngines      map[string]string                  `json:"arm_engines"`
+		ArmModels       map[string]string                  `json:"arm_models"`
+		ArmIdentity     map[string]schema.EngineIdentity   `json:"arm_identity"`
+		ResumedIdentity []map[string]schema.EngineIdentity `json:"resumed_identity"`
 	}
 	if json.Unmarshal(src, &st) != nil {
 		add("%s does not parse", campaignStateFile)
@@ -131,7 +146,7 @@ func checkArmEngines(s *scenarios.Scenario, rec *schema.Record, d *safefs.Dir) [
 		if h, ok := st.ArmEngines[a.Name]; ok && h != rec.EngineOf(a.Name).HashKey() {
 			add("arm %s ran an engine of sha256 %.12s by %s, the record states %.12s", a.Name, h, campaignStateFile, rec.EngineOf(a.Name).HashKey())
 		}
-		if id, ok := st.ArmIdentity[a.Name]; ok && id != rec.EngineOf(a.Name).Identity() {
+		if id, ok := st.ArmIdentity[a.Name]; ok && !ranAs(rec.EngineOf(a.Name).Identity(), a.Name, st.ArmIdentity, st.ResumedIdentity) {
 			add("arm %s ran the engine %s by %s, the record states %s", a.Name, identityText(id), campaignStateFile, identityText(rec.EngineOf(a.Name).Identity()))
 		}
 		if m, ok := st.ArmModels[a.Name]; ok && m != rec.EngineOf(a.Name).ModelKey() {

@@ -125,7 +125,15 @@ func TestCheckModelsAgainstCampaignState(t *testing.T) {
 		models[a.Name] = rec.EngineOf(a.Name).ModelKey()
 		ids[a.Name] = rec.EngineOf(a.Name).Identity()
 	}
-	st["arm_models"], st["arm_identity"] = models, ids
+	// A resume identified the engines again (their version text changed,
+	// their files did not): the record it wrote states those, one it did
+	// not get to rewrite the start's.
+	resumed := map[string]schema.EngineIdentity{}
+	for a, id := range ids {
+		id.Version = "version: resumed"
+		resumed[a] = id
+	}
+	st["arm_models"], st["arm_identity"], st["resumed_identity"] = models, ids, []any{resumed}
 	withModels, _ := json.Marshal(st)
 	for _, c := range []struct {
 		what, want string
@@ -137,6 +145,7 @@ func TestCheckModelsAgainstCampaignState(t *testing.T) {
 			r.Engine.Models[0].SHA256 = strings.Repeat("f", 64)
 		}},
 		{"the version", `ran the engine {"command"`, func(r *schema.Record) { r.Engine.Version = "version: 9999 (build b9999)" }},
+		{"the version a resume identified", "", func(r *schema.Record) { r.Engine.Version = "version: resumed" }},
 		{"the path", `"path":"/opt/fast/llama-server"`, func(r *schema.Record) { r.Engine.Path = "/opt/fast/llama-server" }},
 	} {
 		r := *rec
