@@ -46,3 +46,25 @@ func TestEngineSetNoticesARewrittenModel(t *testing.T) {
 		t.Errorf("changed since: %v", got)
 	}
 }
+
+// A model in a folder whose name reads as a credential (password=…) is
+// masked in the campaign state as every text there is: the resume still
+// finds the models unchanged (they are compared by their hashes).
+func TestResumeModelsInACredentialLookingFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "password=hunter2")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := fakeBinary(t, filepath.Join(dir, "srv"), "srv build 1")
+	model := filepath.Join(dir, "model.gguf")
+	if err := os.WriteFile(model, []byte("weights"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := testCampaign(t, oneEngine(bin+", -m, "+model, "", ""))
+	es := identifyEngines(context.Background(), c.scenario)
+	st := state{ArmModels: es.armModels()}
+	NewRedactor(c.scenario).Walk(&st)
+	if again := identifyEngines(context.Background(), c.scenario); len(again.changedSince(st)) != 0 {
+		t.Errorf("unchanged models refused: %v", again.changedSince(st))
+	}
+}

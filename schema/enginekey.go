@@ -24,14 +24,16 @@ func (id EngineInfo) Identity() EngineIdentity {
 		SourceDir: id.SourceDir, SourceCommit: id.SourceCommit}
 }
 
-// ModelKey is what the engine's model files are and hash to, sorted:
-// "path sha256" a file, joined by ", ". The campaign state keeps it per
-// arm (arm_models): a resume refuses when it changed, and check when the
-// record states other models.
+// ModelKey is what the engine's model files hash to, sorted and joined by
+// ", ": the hashes alone, since a path may hold text the campaign state's
+// redactor masks (a folder named password=…), which then never equals
+// the path as it is. The campaign state keeps it per arm (arm_models): a
+// resume refuses when it changed, and check when the record states other
+// models.
 func (id EngineInfo) ModelKey() string {
 	var ms []string
 	for _, m := range id.Models {
-		ms = append(ms, m.Path+" "+m.SHA256)
+		ms = append(ms, m.SHA256)
 	}
 	slices.Sort(ms)
 	return strings.Join(ms, ", ")
