@@ -189,3 +189,15 @@ func TestCheckWantsTheStateOfARecentRecord(t *testing.T) {
 			want: "the data folder has no campaign.json, which every campaign writes as it starts and gather copies"},
 	})
 }
+
+// A crafted value of more masks than a recorder writes matches nothing
+// (its pattern would take seconds to compile, or not compile), though its
+// masks could stand for any text without '@' or ':'.
+func TestSameEnvValueOfACraftedSize(t *testing.T) {
+	if !sameEnvValue(strings.Repeat("[redacted]", maxMasks), "abc", "abc", true) {
+		t.Fatal("a value of maxMasks masks does not match: the test proves nothing")
+	}
+	if sameEnvValue(strings.Repeat("[redacted]", maxMasks+1), "abc", "abc", true) {
+		t.Error("a value of more masks matched")
+	}
+}
