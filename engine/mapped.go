@@ -127,7 +127,7 @@ func HashLoaded(paths []string) []schema.FileSum {
 		seen[real] = true
 		sum := ""
 		if fi, err := os.Stat(real); err == nil && fi.Mode().IsRegular() {
-			sum, _ = cache.sum(real, fi)
+			sum, _ = cache.sum(real)
 		}
 		out = append(out, schema.FileSum{Path: real, SHA256: sum})
 	}

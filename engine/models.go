@@ -57,7 +57,7 @@ func ModelFiles(args []string) ([]schema.ModelFile, []string) {
 			continue
 		}
 		seen[abs] = true
-		sum, err := cache.sum(abs, fi)
+		sum, err := cache.sum(abs)
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("hash %s: %v", cand, err))
 			continue
@@ -69,19 +69,12 @@ func ModelFiles(args []string) ([]schema.ModelFile, []string) {
 }
 
 type hashEntry struct {
-	Size    int64     `json:"size"`
-	ModTime time.Time `json:"mtime"`
-	stamp
+	// ID is the file as it was hashed: device, inode, size, modification
+	// and change times (safefs.IdentityOf).
+	ID safefs.ID `json:"id"`
 	// Hashed is when the file was hashed (Unix nanoseconds).
 	Hashed int64  `json:"hashed"`
 	SHA256 string `json:"sha256"`
-}
-
-// stamp is a file's device, inode and change time (nanoseconds).
-type stamp struct {
-	Dev   uint64 `json:"dev"`
-	Ino   uint64 `json:"ino"`
-	Ctime int64  `json:"ctime"`
 }
 
 // hashRacyWindow: a file whose change time falls this close before it
@@ -124,32 +117,33 @@ func loadHashCache() *hashCache {
 }
 
 // sum is the file's sha256, from the cache where its entry names the
-// file as it is now: the same size, modification time, device, inode and
-// change time (an entry keyed on size and modification time alone gave
-// the old hash to a file rewritten in place with its modification time
-// set back), changed last at least hashRacyWindow before it was hashed.
-// Elsewhere, or where the change time cannot be read, the file is hashed
-// again.
-func (c *hashCache) sum(path string, fi os.FileInfo) (string, error) {
-	st, stOK := fileStamp(fi)
-	if e, ok := c.entries[path]; ok && stOK && e.stamp == st && e.Size == fi.Size() && e.ModTime.Equal(fi.ModTime()) &&
-		st.Ctime < e.Hashed-hashRacyWindow {
-		return e.SHA256, nil
-	}
-	hashed := time.Now().UnixNano()
-	// The file was a regular one at its Stat; one swapped since for a
-	// FIFO or a device is refused, not hung on.
+// file as it is now, opened (safefs.ID: the same device, inode, size,
+// modification and change time; an entry keyed on size and modification
+// time alone gave the old hash to a file rewritten in place with its
+// modification time set back), changed last at least hashRacyWindow
+// before it was hashed; else read from that same open file.
+func (c *hashCache) sum(path string) (string, error) {
+	// A file swapped for a FIFO or a device since it was listed is
+	// refused, not hung on.
 	f, err := safefs.OpenNamed(path, -1)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
+	id, err := safefs.IdentityOf(f)
+	if err != nil {
+		return "", err
+	}
+	if e, ok := c.entries[path]; ok && e.ID == id && id.Ctime < e.Hashed-hashRacyWindow {
+		return e.SHA256, nil
+	}
+	hashed := time.Now().UnixNano()
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return "", err
 	}
 	s := hex.EncodeToString(h.Sum(nil))
-	c.entries[path] = hashEntry{Size: fi.Size(), ModTime: fi.ModTime(), stamp: st, Hashed: hashed, SHA256: s}
+	c.entries[path] = hashEntry{ID: id, Hashed: hashed, SHA256: s}
 	c.dirty = true
 	return s, nil
 }

@@ -67,11 +67,7 @@ func TestModelFilesHashCacheNotUsedFromASharedFolder(t *testing.T) {
 	if err := os.WriteFile(model, []byte("weights"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fi, err := os.Stat(model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	forged, _ := json.Marshal(map[string]hashEntry{model: {Size: fi.Size(), ModTime: fi.ModTime(), SHA256: strings.Repeat("0", 64)}})
+	forged, _ := json.Marshal(map[string]hashEntry{model: trustedEntry(t, model, strings.Repeat("0", 64))})
 	path := filepath.Join(dir, "file-hashes.json")
 	if err := os.WriteFile(path, forged, 0o666); err != nil {
 		t.Fatal(err)
@@ -96,11 +92,7 @@ func TestModelFilesHashCacheNotUsedFromARepository(t *testing.T) {
 	if err := os.WriteFile(model, []byte("weights"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fi, err := os.Stat(model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	forged, _ := json.Marshal(map[string]hashEntry{model: {Size: fi.Size(), ModTime: fi.ModTime(), SHA256: strings.Repeat("0", 64)}})
+	forged, _ := json.Marshal(map[string]hashEntry{model: trustedEntry(t, model, strings.Repeat("0", 64))})
 	repo := t.TempDir()
 	for _, d := range []string{".git", ".cache/decodebench"} {
 		if err := os.MkdirAll(filepath.Join(repo, d), 0o755); err != nil {
