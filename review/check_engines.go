@@ -108,7 +108,7 @@ const (
 // started; a resume refuses an engine that hashes otherwise) kept for
 // that arm (arm_engines; absent in states from before, then not
 // compared).
-func checkArmEngines(s *scenarios.Scenario, rec *schema.Record, d *safefs.Dir) []Problem {
+func checkArmEngines(s *scenarios.Scenario, rec *schema.Record, d *safefs.Dir, st *runState) []Problem {
 	var probs []Problem
 	add := func(format string, args ...any) {
 		probs = append(probs, Problem{"Engine", fmt.Sprintf(format, args...)})
@@ -128,19 +128,8 @@ func checkArmEngines(s *scenarios.Scenario, rec *schema.Record, d *safefs.Dir) [
 			add("the stored scenario runs %d engines (arms %v), the record lists %d (arms %v)", len(uses), want, len(got), got)
 		}
 	}
-	src, err := d.ReadFile(campaignStateFile, maxCampaignState)
-	if err != nil {
-		return probs // no state: a record copied without it, or from before
-	}
-	var st struct {
-		ArmEngines      map[string]string                  `json:"arm_engines"`
-		ArmModels       map[string]string                  `json:"arm_models"`
-		ArmIdentity     map[string]schema.EngineIdentity   `json:"arm_identity"`
-		ResumedIdentity []map[string]schema.EngineIdentity `json:"resumed_identity"`
-	}
-	if json.Unmarshal(src, &st) != nil {
-		add("%s does not parse", campaignStateFile)
-		return probs
+	if st == nil {
+		return probs // no state: readRunState says whether that is a problem
 	}
 	for _, a := range rec.Scenario.Arms {
 		if h, ok := st.ArmEngines[a.Name]; ok && h != rec.EngineOf(a.Name).HashKey() {

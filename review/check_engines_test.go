@@ -90,7 +90,7 @@ unmeasured: [Prefill.]
 			t.Fatal(err)
 		}
 		rec := &schema.Record{Scenario: schema.ScenarioInfo{Arms: []schema.ArmInfo{{Name: "a"}, {Name: "b"}}}, Engines: c.engines}
-		probs := fmt.Sprint(checkArmEngines(s, rec, d))
+		probs := fmt.Sprint(checkArmEngines(s, rec, d, stateIn(t, d)))
 		if c.want == "" && probs != "[]" || !strings.Contains(probs, c.want) {
 			t.Errorf("%s, %d engines listed: %s, want %q", c.command, len(c.engines), probs, c.want)
 		}

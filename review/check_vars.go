@@ -1,51 +1,18 @@
 package review
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 
-	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/redact"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
-
-// stateRequired is when gather began to copy a record's campaign state
-// (a campaign has always written one): a record started since then
-// without it had it deleted, which would switch off every check of its
-// engines, models, variables and overrides against it. Records started
-// before may have been gathered without it, and are held to the stored
-// scenario alone.
-var stateRequired = time.Date(2026, 12, 6, 16, 0, 0, 0, time.UTC)
-
-// runState is what check reads of the campaign state (harness's
-// stateFile) to hold the data block's machine-given text to it: where the
-// scenario was read from, the folder the campaign ran in and the values
-// the environment gave its variables.
-type runState struct {
-	ScenarioPath string `json:"scenario_path"`
-	WorkDir      string `json:"work_dir"`
-	// Vars is nil in a state from before it listed them.
-	Vars *[]stateVarJSON `json:"vars"`
-	// Overrides are the --set overrides the campaign started with (a
-	// resume applies them again).
-	Overrides []string `json:"overrides"`
-}
-
-type stateVarJSON struct {
-	Name     string `json:"name"`
-	Value    string `json:"value"`
-	Withheld bool   `json:"withheld"`
-}
 
 // checkMachineText compares what the data block states that the machine,
 // not the stored scenario alone, decided (the variables' values, each
@@ -70,22 +37,10 @@ type stateVarJSON struct {
 // A record without a campaign state (gathered before gather copied it:
 // one started since stateRequired is a problem), or whose state predates
 // its list of variables, is held to the stored scenario alone.
-func checkMachineText(dataDir string, src []byte, s *scenarios.Scenario, rec *schema.Record, d *safefs.Dir) []Problem {
+func checkMachineText(dataDir string, src []byte, s *scenarios.Scenario, rec *schema.Record, st *runState) []Problem {
 	var out []Problem
 	add := func(format string, args ...any) {
 		out = append(out, Problem{"Method", termsafe.String(fmt.Sprintf(format, args...))})
-	}
-	var st *runState
-	b, err := d.ReadFile(campaignStateFile, maxCampaignState)
-	switch {
-	case err == nil:
-		var rs runState
-		if json.Unmarshal(b, &rs) == nil {
-			st = &rs
-		}
-	case errors.Is(err, fs.ErrNotExist) && rec.Method.Started.After(stateRequired):
-		out = append(out, Problem{"Data", fmt.Sprintf("the data folder has no %s, which every campaign writes as it starts and gather copies (since %s): the engines, models and variables the record states cannot be held to it",
-			campaignStateFile, stateRequired.Format("2006-01-02 15:04 MST"))})
 	}
 	// vars: the state lists the variables the environment gave (states
 	// written before it do not).

@@ -104,10 +104,10 @@ unmeasured: [Prefill.]
 				{Name: "b", Env: map[string]string{"LD_LIBRARY_PATH": libs, "TOKEN": "[redacted]", "MODE": mode}},
 			}}}
 	}
-	if p := checkMachineText(dir, []byte(yaml), s, record("/opt/b9999/fast", "2"), d); len(p) != 0 {
+	if p := checkMachineText(dir, []byte(yaml), s, record("/opt/b9999/fast", "2"), stateIn(t, d)); len(p) != 0 {
 		t.Errorf("as run: %v", p)
 	}
-	p := fmt.Sprint(checkMachineText(dir, []byte(yaml), s, record("/opt/fast", "3"), d))
+	p := fmt.Sprint(checkMachineText(dir, []byte(yaml), s, record("/opt/fast", "3"), stateIn(t, d)))
 	for _, want := range []string{`arm a: the data block states LD_LIBRARY_PATH="/opt/fast", the stored scenario resolves it to "/opt/b9999/fast"`, `arm b: the data block states MODE="3"`} {
 		if !strings.Contains(p, want) {
 			t.Errorf("edited: %s\nwant a problem saying %q", p, want)
@@ -119,10 +119,10 @@ unmeasured: [Prefill.]
 	if err := os.Remove(filepath.Join(dir, campaignStateFile)); err != nil {
 		t.Fatal(err)
 	}
-	if p := checkMachineText(dir, []byte(yaml), s, record("/opt/b9999/fast", "2"), d); len(p) != 0 {
+	if p := checkMachineText(dir, []byte(yaml), s, record("/opt/b9999/fast", "2"), stateIn(t, d)); len(p) != 0 {
 		t.Errorf("as run, without the state: %v", p)
 	}
-	p = fmt.Sprint(checkMachineText(dir, []byte(yaml), s, record("/opt/fast", "3"), d))
+	p = fmt.Sprint(checkMachineText(dir, []byte(yaml), s, record("/opt/fast", "3"), stateIn(t, d)))
 	if !strings.Contains(p, `arm b: the data block states MODE="3", the stored scenario resolves it to "2"`) || strings.Contains(p, "LD_LIBRARY_PATH") {
 		t.Errorf("edited, without the state: %s", p)
 	}
@@ -130,7 +130,7 @@ unmeasured: [Prefill.]
 	// secret's) is another value.
 	r := record("/opt/b9999/fast", "2")
 	r.Scenario.Vars[1] = schema.VarInfo{Name: "LIBS", Value: "[redacted]"}
-	if p := fmt.Sprint(checkMachineText(dir, []byte(yaml), s, r, d)); !strings.Contains(p, `variable LIBS: the data block states the value "[redacted]"`) {
+	if p := fmt.Sprint(checkMachineText(dir, []byte(yaml), s, r, stateIn(t, d))); !strings.Contains(p, `variable LIBS: the data block states the value "[redacted]"`) {
 		t.Errorf("a variable masked: %s", p)
 	}
 }
@@ -200,4 +200,14 @@ func TestSameEnvValueOfACraftedSize(t *testing.T) {
 	if sameEnvValue(strings.Repeat("[redacted]", maxMasks+1), "abc", "abc", true) {
 		t.Error("a value of more masks matched")
 	}
+}
+
+// stateIn is the campaign state a data folder holds now, as check reads it.
+func stateIn(t *testing.T, d *safefs.Dir) *runState {
+	t.Helper()
+	st, probs := readRunState(d, &schema.Record{})
+	if len(probs) != 0 {
+		t.Fatal(probs)
+	}
+	return st
 }
