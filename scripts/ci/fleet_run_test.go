@@ -296,3 +296,31 @@ func lowered(ratio float64) (base, arm float64) {
 	}
 	return 1, ratio
 }
+
+// A runner's campaign job uploads the record its run left whatever the
+// run's exit status, and fails unless the run ended with a verdict (0, 2
+// or 3): a FAILED campaign (1), an interrupted one (129, 130, 143) or a
+// crash (a Go panic exits 2 too, but leaves no record, and the staging
+// step fails on that) fails the runner's job.
+func TestFleetCampaignJobFailsOnAnUnfinishedCampaign(t *testing.T) {
+	origin := fleetRepo(t)
+	src := t.TempDir()
+	runnerRecords(t, src)
+	for _, c := range []struct {
+		code  string
+		fails bool
+	}{{"0", false}, {"2", false}, {"3", false}, {"1", true}, {"130", true}, {"143", true}, {"129", true}, {"134", true}} {
+		f := newFleetRun(t, origin, fleetInputs())
+		f.env["CAMPAIGN_EXIT"] = c.code
+		res := f.job("campaign", "m5max", installCampaignStub(t, src))
+		switch {
+		case c.fails && res.failed != "Fail on a campaign that did not finish":
+			t.Errorf("exit %s: the job failed at %q, want the last step\n%s", c.code, res.failed, res.log)
+		case !c.fails && res.failed != "":
+			t.Errorf("exit %s: the job failed at %q\n%s", c.code, res.failed, res.log)
+		}
+		if recs, _ := filepath.Glob(filepath.Join(f.store, "decodebench-fleet-m5max-"+f.runID, "*.md")); len(recs) != 1 {
+			t.Errorf("exit %s: the artifact holds %v, want the record", c.code, recs)
+		}
+	}
+}

@@ -92,6 +92,9 @@ func (f *fleetRun) job(name, runner string, install func(bin string)) jobResult 
 		return expr.ReplaceAllStringFunc(s, func(m string) string {
 			k := expr.FindStringSubmatch(m)[1]
 			v, ok := exprs[k]
+			if id, name, isStep := stepOutput(k); isStep {
+				v, ok = r.outputs[id][name], true
+			}
 			if !ok {
 				t.Fatalf("the workflow uses %s, which this test does not know", m)
 			}
@@ -102,10 +105,6 @@ func (f *fleetRun) job(name, runner string, install func(bin string)) jobResult 
 	for i, s := range f.wf.Jobs[name].Steps {
 		switch s.If {
 		case "":
-		case "steps.run.outputs.exit_code == '1'":
-			if r.outputs["run"]["exit_code"] != "1" {
-				continue
-			}
 		default:
 			t.Fatalf("step %q: condition %q unknown to this test", s.Name, s.If)
 		}
@@ -238,6 +237,7 @@ done
 cp -R "` + src + `/$hw/." "$out/"
 for f in "` + src + `/$hw/"*.md; do echo "VALID: $out/$(basename "$f")"; done
 printf '# VALID (%s)\n' "$hw" >> "$GITHUB_STEP_SUMMARY"
+exit "${CAMPAIGN_EXIT:-0}"
 `
 		if err := execfile.Write(dst, []byte(stub), 0o755); err != nil {
 			t.Fatal(err)
@@ -330,4 +330,14 @@ func TestFleetWorkflowHardening(t *testing.T) {
 			t.Errorf("workflow lacks %q", want)
 		}
 	}
+}
+
+// stepOutput splits steps.ID.outputs.NAME.
+func stepOutput(k string) (id, name string, ok bool) {
+	rest, ok := strings.CutPrefix(k, "steps.")
+	if !ok {
+		return "", "", false
+	}
+	id, name, ok = strings.Cut(rest, ".outputs.")
+	return id, name, ok
 }
