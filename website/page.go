@@ -39,13 +39,17 @@ type page struct {
 type crumb struct{ Href, Text string }
 
 // render writes a page through its template; every text in data is
-// escaped by html/template for where it stands.
+// escaped by html/template for where it stands. What is left of a
+// character that prints nothing or moves the text around it (a record's
+// text that reached the page without visibleFormat: the templates hold
+// none) is then shown as its escape, as visibleLines shows it: the site
+// shows no text a reader sees otherwise than it is.
 func render(o *out, rel, name string, data any) error {
 	var b bytes.Buffer
 	if err := pageTemplates[name].ExecuteTemplate(&b, "layout", data); err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
 	}
-	return o.write(rel, b.Bytes())
+	return o.write(rel, []byte(visibleLines(b.String())))
 }
 
 // writeAssets writes the site's style sheet and script.
