@@ -9,7 +9,9 @@ import (
 	"unicode"
 
 	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/review"
 	"github.com/decodebench/decodebench/schema"
+	"github.com/decodebench/decodebench/website"
 )
 
 // TestNoHiddenCharacterReachesThePages: a record's engine version and CPU
@@ -49,7 +51,12 @@ func TestNoHiddenCharacterReachesThePages(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "site")
-	build(t, dir, out)
+	if _, err := website.Build(website.Options{Dir: dir, Out: out, Cache: &review.CheckCache{Dir: t.TempDir(), Identity: "test"}, Regimes: website.Regimes}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "f", "identity-chaotic.html")); !strings.Contains(string(b), "Regimes of scenario") {
+		t.Error("the feature page has no regime table")
+	}
 	seen := 0
 	for _, rel := range pages(t, out) {
 		b, _ := os.ReadFile(filepath.Join(out, rel))
