@@ -26,6 +26,8 @@ package website
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/review"
@@ -67,6 +69,9 @@ func Build(o Options) (*Result, error) {
 		return nil, fmt.Errorf("records folder: %w", err)
 	}
 	d.Close()
+	if err := outsideOut(o.Dir, o.Out); err != nil {
+		return nil, err
+	}
 	fleet, err := review.ReadFleetProgress(o.Dir, o.Cache, o.Progress)
 	if err != nil {
 		return nil, err
@@ -100,4 +105,32 @@ func Build(o Options) (*Result, error) {
 		return nil, err
 	}
 	return &Result{Pages: out.pages, Written: out.written, Removed: removed, Unreadable: fleet.Unreadable}, nil
+}
+
+// outsideOut refuses a site's folder that is the records folder or holds
+// it (by file identity, whatever links lead there): the build removes
+// every file of the site's folders it did not write, the records it read
+// among them.
+func outsideOut(dir, out string) error {
+	st, err := os.Stat(out)
+	if err != nil {
+		return nil // made afresh: it holds nothing
+	}
+	p, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		p = real
+	}
+	for {
+		if at, err := os.Stat(p); err == nil && os.SameFile(at, st) {
+			return fmt.Errorf("--out %s is the records folder %s or holds it: the site's build would remove the records; name a folder outside it", out, dir)
+		}
+		up := filepath.Dir(p)
+		if up == p {
+			return nil
+		}
+		p = up
+	}
 }

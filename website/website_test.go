@@ -169,6 +169,33 @@ func TestRefusesARecordsFolderThatIsNone(t *testing.T) {
 	}
 }
 
+// A site's folder that is the records folder, or holds it (in one of its
+// own folders, or through a link), is refused before anything is written
+// or pruned: the records stay.
+func TestRefusesAnOutThatHoldsTheRecords(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	build(t, committed, out)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(filepath.Join(out, "r"), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ records, dir string }{
+		{filepath.Join(out, "assets"), filepath.Join(out, "assets")},
+		{filepath.Join(out, "r", "recs"), filepath.Join(out, "r", "recs")},
+		{filepath.Join(out, "r", "recs2"), filepath.Join(link, "recs2")},
+		{out, out},
+	} {
+		copyRecord(t, committed, "spec-draft-epyc-2026-11-29", c.records, "spec-draft-epyc-2026-11-29")
+		_, err := website.Build(website.Options{Dir: c.dir, Out: out})
+		if err == nil || !strings.Contains(err.Error(), "holds it") {
+			t.Errorf("records in %s: %v", c.dir, err)
+		}
+		if _, err := os.Stat(filepath.Join(c.records, "spec-draft-epyc-2026-11-29.md")); err != nil {
+			t.Errorf("records in %s: the record went: %v", c.dir, err)
+		}
+	}
+}
+
 // A record that is gone takes its page with it; a file of the reader's
 // own beside the site's folders stays.
 func TestPrunesThePagesOfRecordsThatAreGone(t *testing.T) {
