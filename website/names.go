@@ -9,8 +9,11 @@ import (
 	"github.com/decodebench/decodebench/review"
 )
 
-// plainName is a file stem that is its page's name as it is.
-var plainName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$`)
+// plainName is a file stem that is its page's name as it is: lower case
+// only (as a record's name is), so that no two pages differ by case alone
+// and overwrite each other where a site is unpacked on a file system that
+// folds case (macOS, Windows).
+var plainName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,200}$`)
 
 // names are the site's page of each record and bisect summary (by file
 // name) and of each feature, relative to the site's folder.
@@ -20,8 +23,8 @@ type names struct {
 }
 
 // pageNames names every page of a fleet. A record's page is named after
-// its file; a file whose name is not plain (a letter or digit, then
-// letters, digits, dots, dashes and underscores) gets a name of its
+// its file; a file whose name is not plain (a lower-case letter or digit,
+// then those, dots, dashes and underscores) gets a name of its
 // sha256 instead, which no plain name can be: nothing a file is called
 // chooses where a page is written.
 func pageNames(f *review.Fleet) *names {

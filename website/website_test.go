@@ -196,6 +196,25 @@ func TestRefusesAnOutThatHoldsTheRecords(t *testing.T) {
 	}
 }
 
+// No two pages' names differ by case alone: a record copied under a name
+// in capitals gets a page of its own where the site is unpacked on a file
+// system that folds case.
+func TestNoTwoPagesDifferByCase(t *testing.T) {
+	dir := t.TempDir()
+	copyRecord(t, committed, "spec-draft-epyc-2026-11-29", dir, "spec-draft-epyc-2026-11-29")
+	copyRecord(t, committed, "spec-draft-epyc-2026-11-29-2", dir, "SPEC-DRAFT-epyc-2026-11-29")
+	out := filepath.Join(t.TempDir(), "site")
+	build(t, dir, out)
+	seen := map[string]string{}
+	for _, p := range pages(t, out) {
+		if q, ok := seen[strings.ToLower(p)]; ok {
+			t.Errorf("pages %s and %s differ by case alone", q, p)
+		}
+		seen[strings.ToLower(p)] = p
+	}
+	checkLinks(t, out)
+}
+
 // A record that is gone takes its page with it; a file of the reader's
 // own beside the site's folders stays.
 func TestPrunesThePagesOfRecordsThatAreGone(t *testing.T) {
