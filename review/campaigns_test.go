@@ -230,3 +230,21 @@ func TestShiftedCampaignCountsOnce(t *testing.T) {
 		t.Errorf("kept %d, duplicates %+v", len(kept), dups)
 	}
 }
+
+// The index's and the site's latest record of a row is one that counts: a
+// campaign copied under a newer name passes check but is not shown as the
+// row's latest in place of the record it copies.
+func TestLatestIsNoCopy(t *testing.T) {
+	dir := t.TempDir()
+	copyCommitted(t, dir, genuine)
+	copyAs(t, dir, genuine, "spec-draft-epyc-2026-12-09", "2026-12-09", false, true)
+	f, err := ReadFleet(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range f.Rows() {
+		if l := row.Latest(); l.Stem != genuine {
+			t.Errorf("the row's latest record is %s (same as %q), want %s", l.Stem, l.SameAs, genuine)
+		}
+	}
+}

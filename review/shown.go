@@ -46,13 +46,17 @@ func (r FleetRecord) ShownTerms() []string {
 }
 
 // Latest is the row's record the index and the site show: its newest
-// that passes check, or its newest when none does (shown as FailsCheck,
-// with no numbers). A newer record that fails check is counted in
-// WithProblems (FailingBeside).
+// that counts (passes check and is no other record's campaign again, as
+// the series and the regimes count them), else its newest that passes
+// check, or its newest when none does (shown as FailsCheck, with no
+// numbers). A newer record that fails check is counted in WithProblems
+// (FailingBeside).
 func (r FleetRow) Latest() FleetRecord {
-	for _, e := range r.Records {
-		if e.Checked() {
-			return e
+	for _, ok := range []func(FleetRecord) bool{FleetRecord.Counts, FleetRecord.Checked} {
+		for _, e := range r.Records {
+			if ok(e) {
+				return e
+			}
 		}
 	}
 	return r.Records[0]
