@@ -127,27 +127,40 @@ func linesOf(text string) iter.Seq2[int, lineSpan] {
 }
 
 // DataDirOf reads only the data folder a record names (relative to the
-// record) and the paths of the files it names in it, from its data block
-// as Parse finds it, without decoding the rest: for callers that need to
-// know where a record's files are and nothing more.
-func DataDirOf(src []byte) (dir string, files []string, err error) {
+// record), the paths of the files it names in it and the records its host
+// history names, from its data block as Parse finds it, without decoding
+// the rest: for callers that need to know which files a record's check
+// reads and nothing more.
+func DataDirOf(src []byte) (dir string, files, history []string, err error) {
 	body, line, err := dataBlock(src)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	var only struct {
 		DataDir string `json:"data_dir"`
 		Files   []struct {
 			Path string `json:"path"`
 		} `json:"files"`
+		Method struct {
+			History *struct {
+				Records []struct {
+					Record string `json:"record"`
+				} `json:"records"`
+			} `json:"history"`
+		} `json:"method"`
 	}
 	if err := json.Unmarshal([]byte(body), &only); err != nil {
-		return "", nil, fmt.Errorf("line %d: data block: %w", line, clip(err))
+		return "", nil, nil, fmt.Errorf("line %d: data block: %w", line, clip(err))
 	}
 	for _, f := range only.Files {
 		files = append(files, f.Path)
 	}
-	return only.DataDir, files, nil
+	if h := only.Method.History; h != nil {
+		for _, r := range h.Records {
+			history = append(history, r.Record)
+		}
+	}
+	return only.DataDir, files, history, nil
 }
 
 // ParseFile reads a record file's data block, through the guarded reader:

@@ -90,6 +90,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 		add("Data", "data folder %s is not %s, the one the harness writes beside a record of this file name: a record's runs are its own, not another record's", termsafe.String(rec.DataDir), termsafe.String(want))
 	}
 	probs = append(probs, checkName(recordPath, rec)...)
+	probs = append(probs, checkHistory(recordPath, rec)...)
 	if st, err := os.Lstat(dataDir); err != nil || !st.IsDir() {
 		add("Raw runs", "data folder %s is missing", termsafe.String(rec.DataDir))
 		return probs, nil

@@ -24,9 +24,10 @@ import (
 // that a run's log gives are derived again, and loaded sets must be backed by runs; v5: the data folder
 // must be data/<the record's stem>; v6: runs held to their slots and
 // on_failure, values computed again from other stored values, timings held
-// to print_timing, format characters refused, phases of the time table),
+// to print_timing, format characters refused, phases of the time table;
+// v7: the records a host history names, beside the record, in the key),
 // changes it, so old entries are never read as new ones.
-const cacheFormat = "decodebench/check-cache/v6"
+const cacheFormat = "decodebench/check-cache/v7"
 
 // CheckCache keeps check's results by content: an entry's key is the hash
 // of the record file's bytes, its path, every entry of its data folder
@@ -133,7 +134,9 @@ func (s *folderScan) file(rel string) (scannedFile, bool) {
 
 // scan keys a record whose data folder (as its data block names it) is
 // dd, reading the folder's files through memo, or through the memo kept
-// in the cache when memo is nil. named are the files the record names.
+// in the cache when memo is nil. named are the files the record names,
+// hist the records its host history names (beside it: checkHistory reads
+// them), each keyed by its size, time and mode (besideStamp).
 //
 // The key holds every entry of the folder (its path and kind), so that a
 // file added or removed checks afresh (check reports a file the record
@@ -145,7 +148,7 @@ func (s *folderScan) file(rel string) (scannedFile, bool) {
 // When the files read would take more than the folder's budget
 // (folderBudget) nothing is read and there is no scan: check, uncached,
 // refuses the record.
-func (c *CheckCache) scan(recordPath string, src []byte, dd string, named []string, memo *fileMemo) (*folderScan, bool) {
+func (c *CheckCache) scan(recordPath string, src []byte, dd string, named, hist []string, memo *fileMemo) (*folderScan, bool) {
 	id := c.identity()
 	if id == "" {
 		return nil, false
@@ -203,6 +206,7 @@ func (c *CheckCache) scan(recordPath string, src []byte, dd string, named []stri
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00", cacheFormat, id, abs, len(src))
 	h.Write(src)
+	fmt.Fprintf(h, "\x00%s\x00", besideStamp(recordPath, hist))
 	next := &fileMemo{Format: memoFormat, Dir: absDir, Files: map[string]memoEntry{}}
 	out := &folderScan{files: map[string]scannedFile{}}
 	left := folderBudget

@@ -79,26 +79,26 @@ func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache, li
 		return checkedNoted(path, links)
 	}
 	var dd string
-	var named []string
+	var named, hist []string
 	switch {
 	case rec != nil:
-		dd, named = rec.DataDir, filePaths(rec)
+		dd, named, hist = rec.DataDir, filePaths(rec), historyStems(rec)
 	case !cache.hasEntries(path):
 		// Certainly a miss: the record is decoded once, for the check.
 		var err error
 		if rec, err = recorder.Parse(bytes.NewReader(src)); err != nil {
 			return Checked{Path: path, Problems: Check(path)}
 		}
-		dd, named = rec.DataDir, filePaths(rec)
+		dd, named, hist = rec.DataDir, filePaths(rec), historyStems(rec)
 	default:
 		// A hit needs only the data folder and the files named in it:
 		// the data block is decoded in full on a miss.
 		var err error
-		if dd, named, err = recorder.DataDirOf(src); err != nil {
+		if dd, named, hist, err = recorder.DataDirOf(src); err != nil {
 			return Checked{Path: path, Problems: Check(path)}
 		}
 	}
-	scan, ok := cache.scan(path, src, dd, named, nil)
+	scan, ok := cache.scan(path, src, dd, named, hist, nil)
 	if !ok {
 		return Checked{Path: path, Problems: Check(path)}
 	}
@@ -118,7 +118,7 @@ func checkSrc(path string, src []byte, rec *schema.Record, cache *CheckCache, li
 	// The files may have changed while they were checked: store only
 	// when the key still holds.
 	if again, err := safefs.ReadFile(path, safefs.MaxRecord); err == nil && bytes.Equal(again, src) {
-		if s2, ok := cache.scan(path, again, dd, named, scan.memo); ok && s2.key == scan.key {
+		if s2, ok := cache.scan(path, again, dd, named, hist, scan.memo); ok && s2.key == scan.key {
 			cache.store(scan, probs, notes)
 		}
 	}

@@ -1,0 +1,106 @@
+package review
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/decodebench/decodebench/analysis"
+	"github.com/decodebench/decodebench/recorder"
+	"github.com/decodebench/decodebench/schema"
+)
+
+// A record's host history is held to the records it names that lie
+// beside it: a forged baseline median (the warning "this host ran below
+// its own history" made, or a real one hidden, with the analysis derived
+// again so that the record is consistent in itself), a date, a record of
+// another scenario or a later one fail check; the record as written
+// passes, and so does one whose named records are not there.
+func TestCheckHistoryAgainstTheRecordsBeside(t *testing.T) {
+	const stem = "spec-draft-epyc-2026-12-06"
+	src := filepath.Join("..", "docs", "benchmark_results", stem+".md")
+	srcData := filepath.Join(filepath.Dir(src), "data", stem)
+	for _, c := range []struct {
+		what   string
+		edit   func(h *schema.HostHistory)
+		beside bool
+		want   string
+	}{
+		{"as written", func(*schema.HostHistory) {}, true, ""},
+		{"as written, alone", func(*schema.HostHistory) {}, false, ""},
+		{"medians raised", func(h *schema.HostHistory) {
+			for i := range h.Records {
+				h.Records[i].Value = 400
+			}
+		}, true, "states spec-draft-epyc-2026-12-05-4's baseline median as 400; that record's is 202.19"},
+		{"a date", func(h *schema.HostHistory) { h.Records[4].Date = "2026-11-01" }, true, "dates spec-draft-epyc-2026-12-04 2026-11-01; that record is of 2026-12-04"},
+		{"another engine", func(h *schema.HostHistory) { h.Records[0].OtherEngine = true }, true, "ran another engine"},
+		{"its own name", func(h *schema.HostHistory) { h.Records[0].Record = stem }, false, "not another record of feature spec-draft"},
+		{"a record of another scenario", func(h *schema.HostHistory) { h.Records[0].Record = "spec-draft-epyc-2026-11-29" }, true, "is not an earlier record of this feature, hardware and scenario"},
+		{"too few", func(h *schema.HostHistory) { h.Records = h.Records[:2] }, false, "names 2 records"},
+		{"another arm", func(h *schema.HostHistory) { h.Arm = "draft" }, false, "compares arm draft's decode_tok_s, but the baseline is classic"},
+	} {
+		t.Run(c.what, func(t *testing.T) {
+			rec, err := recorder.Load(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			if c.beside {
+				for _, v := range rec.Method.History.Records {
+					copyCommitted(t, dir, v.Record)
+				}
+				copyCommitted(t, dir, "spec-draft-epyc-2026-11-29")
+			}
+			c.edit(rec.Method.History)
+			scen, err := os.ReadFile(filepath.Join(srcData, recorder.ScenarioFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := storedScenario(srcData, scen, rec.Scenario.Request.Prompt, rec.Scenario.Overrides)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Analysis, rec.Verdict, err = analysis.Rederive(s.Policy, rec); err != nil {
+				t.Fatal(err)
+			}
+			probs := fmt.Sprint(Check(writeCopy(t, dir, srcData, rec)))
+			switch {
+			case c.want == "" && probs != "[]":
+				t.Errorf("check found %s", probs)
+			case c.want != "" && !strings.Contains(probs, c.want):
+				t.Errorf("check found %s\nwant a problem saying %q", probs, c.want)
+			}
+		})
+	}
+}
+
+// The check cache keys a record by the records its history names: one
+// checked while they were not there is checked again when they come.
+func TestCheckCacheSeesTheHistorysRecordsCome(t *testing.T) {
+	const stem = "spec-draft-epyc-2026-12-06"
+	src := filepath.Join("..", "docs", "benchmark_results", stem+".md")
+	rec, err := recorder.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Method.History.Records[0].Date = "2026-11-01"
+	dir := t.TempDir()
+	p := writeCopy(t, dir, filepath.Join(filepath.Dir(src), "data", stem), rec)
+	cache := &CheckCache{Dir: t.TempDir(), Identity: "test"}
+	if r := CheckAll([]string{p}, cache)[0]; len(r.Problems) > 0 {
+		t.Fatalf("alone: %v", r.Problems)
+	}
+	for _, v := range rec.Method.History.Records {
+		copyCommitted(t, dir, v.Record)
+	}
+	r := CheckAll([]string{p}, cache)[0]
+	if r.Cached || !strings.Contains(fmt.Sprint(r.Problems), "dates spec-draft-epyc-2026-12-05-4 2026-11-01") {
+		t.Errorf("with its history's records beside it: cached %v, %v", r.Cached, r.Problems)
+	}
+	if r := CheckAll([]string{p}, cache)[0]; !r.Cached || len(r.Problems) != 1 {
+		t.Errorf("again: cached %v, %v", r.Cached, r.Problems)
+	}
+}
