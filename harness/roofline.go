@@ -2,9 +2,6 @@ package harness
 
 import (
 	"context"
-	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/decodebench/decodebench/machine"
 	"github.com/decodebench/decodebench/roofline"
@@ -50,7 +47,7 @@ func (c *campaign) recordRoofline(ctx context.Context) {
 		if prompt > 0 && tokens > 0 {
 			context = prompt + tokens/2
 		}
-		bw, ok := machine.TableBandwidth(rec.Machine, loadedGPU(rec, a.Name))
+		bw, ok := machine.TableBandwidth(rec.Machine, roofline.LoadedGPU(rec, a.Name))
 		cache := int64(0)
 		if !ok {
 			if host == nil {
@@ -66,21 +63,4 @@ func (c *campaign) recordRoofline(ctx context.Context) {
 			BandwidthGBs: bw.GBs, Memory: bw.Memory, BandwidthSource: bw.Source, BandwidthMeasured: bw.Measured}, cache)
 		rec.Roofline = append(rec.Roofline, r)
 	}
-}
-
-// loadedGPU reports whether arm's runs loaded a CUDA backend (ggml's, or
-// the CUDA runtime): its engine decoded on the GPU.
-func loadedGPU(rec *schema.Record, arm string) bool {
-	for _, r := range rec.Runs {
-		if r.Arm != arm {
-			continue
-		}
-		if slices.ContainsFunc(r.Loaded, func(f schema.FileSum) bool {
-			b := filepath.Base(f.Path)
-			return strings.HasPrefix(b, "libggml-cuda") || strings.HasPrefix(b, "libcudart") || strings.HasPrefix(b, "libcuda.so")
-		}) {
-			return true
-		}
-	}
-	return false
 }

@@ -132,6 +132,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 		add("Summary", "stored scenario hashes to %.12s, the record names %.12s", s.Hash(), rec.Scenario.Hash)
 	}
 	probs = append(probs, checkFrame(s, rec)...)
+	probs = append(probs, checkRooflineOrigins(s, rec)...)
 	probs = append(probs, checkLifecycle(s, rec)...)
 	probs = append(probs, checkSlots(s, rec)...)
 	probs = append(probs, checkRequests(s, rec)...)

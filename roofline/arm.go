@@ -1,6 +1,8 @@
 package roofline
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/decodebench/decodebench/gguf"
@@ -84,4 +86,21 @@ func Arm(arm string, c Command, w Weights, draft *Weights, decodeTokS, context f
 	}
 	r.Problems = append(r.Problems, w.Problems...)
 	return r
+}
+
+// LoadedGPU reports whether arm's runs loaded a CUDA backend (ggml's, or
+// the CUDA runtime): its engine decoded on the GPU.
+func LoadedGPU(rec *schema.Record, arm string) bool {
+	for _, r := range rec.Runs {
+		if r.Arm != arm {
+			continue
+		}
+		if slices.ContainsFunc(r.Loaded, func(f schema.FileSum) bool {
+			b := filepath.Base(f.Path)
+			return strings.HasPrefix(b, "libggml-cuda") || strings.HasPrefix(b, "libcudart") || strings.HasPrefix(b, "libcuda.so")
+		}) {
+			return true
+		}
+	}
+	return false
 }
