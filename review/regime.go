@@ -6,6 +6,7 @@ import (
 
 	"github.com/decodebench/decodebench/history"
 	"github.com/decodebench/decodebench/internal/pct"
+	"github.com/decodebench/decodebench/schema"
 )
 
 // RegimeMarkdown writes a feature's regime tables (history.Regimes): one
@@ -107,13 +108,29 @@ func rooflineCell(r history.RegimeRow) string {
 	}
 	var parts []string
 	for _, x := range r.Roofline {
-		s := cellCode(x.Arm) + " " + cellText(pct.Fixed(x.Share, 0))
-		if x.Effective {
-			s += " (effective)"
-		}
-		parts = append(parts, s)
+		parts = append(parts, cellCode(x.Arm)+" "+cellText(ShareText(x)))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// ShareText is an arm's roofline share as the regime tables show it:
+// "effective" for an arm that drafts (several tokens per read of the
+// weights), and for one that does not but passes 100%, why: what a token
+// reads fits in the host's last-level cache, or it is past the memory's
+// figure. A record marks both kinds effective; the tables tell them
+// apart (an arm drafts where it names a draft model, or is marked
+// effective at 100% or less).
+func ShareText(x schema.ArmRoofline) string {
+	s := pct.Fixed(x.Share, 0)
+	switch {
+	case x.DraftModel != "" || x.Effective && x.Share <= 1:
+		return s + " (effective)"
+	case x.Share > 1 && x.CacheBytes > 0:
+		return s + " (fits in the last-level cache)"
+	case x.Share > 1:
+		return s + " (past the memory's figure)"
+	}
+	return s
 }
 
 // regimeConclusion says whether the table's result holds across its
@@ -129,7 +146,8 @@ func regimeConclusion(t history.RegimeTable) string {
 		if valid < 2 {
 			return "Fewer than two hardware have a VALID record of this scenario: nothing to compare across regimes yet."
 		}
-		return fmt.Sprintf("Holds across %d hardware: no arm's intervals on two of them exclude each other by min_effect (%s) or more.", valid, pct.Rounded(t.MinEffect))
+		return fmt.Sprintf("No regime dependence shown across %d hardware: no arm's intervals on two of them exclude each other by min_effect (%s) or more "+
+			"(which does not show that the result is the same on each).", valid, pct.Rounded(t.MinEffect))
 	}
 	var lines []string
 	for _, arm := range t.Arms {

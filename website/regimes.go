@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/decodebench/decodebench/history"
-	"github.com/decodebench/decodebench/internal/pct"
 	"github.com/decodebench/decodebench/review"
 )
 
@@ -33,7 +32,7 @@ func Regimes(feature string, f *review.Fleet) *HardwareTable {
 	if best == nil || len(best.Rows) < 2 {
 		return nil
 	}
-	word := "the result holds across these hardware"
+	word := "no regime dependence shown across these hardware"
 	if best.Dependent {
 		var pairs []string
 		for _, s := range best.Splits {
@@ -63,11 +62,7 @@ func Regimes(feature string, f *review.Fleet) *HardwareTable {
 		}
 		var shares []string
 		for _, x := range r.Roofline {
-			s := x.Arm + " " + pct.Fixed(x.Share, 0)
-			if x.Effective {
-				s += " (effective)"
-			}
-			shares = append(shares, s)
+			shares = append(shares, x.Arm+" "+review.ShareText(x))
 		}
 		cells = append(cells, dash(gpu), dash(r.PowerMode), dash(r.Engine), dash(strings.Join(shares, ", ")))
 		t.Rows = append(t.Rows, HardwareRow{Hardware: r.Hardware, Cells: cells})

@@ -311,7 +311,7 @@ func TestRegimesOfTheCommittedRecords(t *testing.T) {
 	if tb == nil || len(tb.Rows) != 2 || tb.Rows[0].Hardware != "epyc" || tb.Rows[1].Hardware != "h200" {
 		t.Fatalf("regimes %+v", tb)
 	}
-	if !strings.Contains(tb.Caption, "holds across") || tb.Rows[0].Cells[0] != "identity-chaotic-epyc-2026-11-29" || !strings.HasPrefix(tb.Rows[1].Cells[2], "0.357× [") {
+	if !strings.Contains(tb.Caption, "no regime dependence shown across") || tb.Rows[0].Cells[0] != "identity-chaotic-epyc-2026-11-29" || !strings.HasPrefix(tb.Rows[1].Cells[2], "0.357× [") {
 		t.Errorf("regimes %+v", tb)
 	}
 	if website.Regimes("cli-threads", f) != nil {

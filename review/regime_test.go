@@ -1,0 +1,27 @@
+package review
+
+import (
+	"testing"
+
+	"github.com/decodebench/decodebench/schema"
+)
+
+// A share past 100% is "effective" only for an arm that drafts; one that
+// does not says why it passes: its token fits in the last-level cache, or
+// it is past the memory's figure.
+func TestShareText(t *testing.T) {
+	for _, c := range []struct {
+		a    schema.ArmRoofline
+		want string
+	}{
+		{schema.ArmRoofline{Share: 0.61}, "61%"},
+		{schema.ArmRoofline{Share: 0.79, Effective: true}, "79% (effective)"},
+		{schema.ArmRoofline{Share: 1.72, Effective: true, DraftModel: "draft.gguf"}, "172% (effective)"},
+		{schema.ArmRoofline{Share: 1.91, Effective: true, CacheBytes: 1 << 28}, "191% (fits in the last-level cache)"},
+		{schema.ArmRoofline{Share: 1.2, Effective: true}, "120% (past the memory's figure)"},
+	} {
+		if got := ShareText(c.a); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.a, got, c.want)
+		}
+	}
+}
