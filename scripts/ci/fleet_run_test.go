@@ -107,10 +107,23 @@ func runnerRecords(t *testing.T, dir string) {
 				}
 				bw := rate("classic") * bytes / (r.share * 1e9)
 				rec.Roofline = nil
+				model := func(arm, name string) string {
+					for _, m := range rec.EngineOf(arm).Models {
+						if strings.HasSuffix(m.Arg, name) {
+							return m.Arg
+						}
+					}
+					return ""
+				}
 				for _, arm := range []string{"classic", "draft"} {
 					x := rate(arm)
-					rec.Roofline = append(rec.Roofline, schema.ArmRoofline{Arm: arm, DecodeTokS: x, Share: schema.RooflineShare(x, bytes, 0, bw), Effective: arm == "draft",
-						BytesPerToken: bytes, BandwidthGBs: bw, Memory: "simulated", BandwidthSource: "simulated"})
+					a := schema.ArmRoofline{Arm: arm, DecodeTokS: x, Share: schema.RooflineShare(x, bytes, 0, bw), Effective: arm == "draft",
+						Model: model(arm, "target.gguf"), Format: "gguf", BytesPerToken: bytes,
+						BandwidthGBs: bw, Memory: "simulated", BandwidthSource: "measured: simulated", BandwidthMeasured: true}
+					if arm == "draft" {
+						a.DraftModel, a.DraftBytesPerToken = model(arm, "draft.gguf"), 15073280
+					}
+					rec.Roofline = append(rec.Roofline, a)
 				}
 			},
 		})
