@@ -10,6 +10,7 @@ import (
 
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -214,7 +215,16 @@ func (b *bisector) campaign(ctx context.Context, commit, candDir string, rounds 
 	var out *harness.Outcome
 	if resume != "" {
 		rec := filepath.Join(filepath.Dir(b.sumPath), filepath.FromSlash(resume))
-		out, err = harness.Resume(ctx, filepath.Join(filepath.Dir(rec), "data", strings.TrimSuffix(filepath.Base(rec), ".md")), s, opt)
+		dataDir := filepath.Join(filepath.Dir(rec), "data", strings.TrimSuffix(filepath.Base(rec), ".md"))
+		out, err = harness.Resume(ctx, dataDir, s, opt)
+		if fin := (*harness.Finished)(nil); errors.As(err, &fin) {
+			// The step's campaign finished before the bisect was
+			// stopped: its record is the step's, as written.
+			var done *schema.Record
+			if done, err = recorder.Load(rec); err == nil {
+				out = &harness.Outcome{Record: done, RecordPath: rec, DataDir: dataDir}
+			}
+		}
 		resumed = err == nil
 		if err != nil {
 			// The interrupted campaign cannot go on: a build that is not

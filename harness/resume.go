@@ -60,11 +60,18 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	if err := c.journalFits(runs); err != nil {
 		return nil, fmt.Errorf("resume %s: %w; nothing was run", dataDir, err)
 	}
+	if err := finished(recPath, journalPath); err != nil {
+		return nil, fmt.Errorf("resume %s: %w", dataDir, err)
+	}
 	id, err := machine.Identify(ctx)
 	if err != nil {
 		c.progress.Printf("machine identity incomplete: %v", err)
 	}
 	c.rec = c.newRecord(stem.Hardware, stem.Date, id, st.Started)
+	// The record names the scenario the campaign started from, as the
+	// start named it, whichever file this resume read (the stored copy
+	// where that file is gone, or a copy named on the command line).
+	c.rec.Scenario.Path = st.startedPath()
 	c.engines = identifyEngines(ctx, s)
 	c.engines.runIdentical = c.opt.RunIdentical
 	c.engines.record(c.rec, s.Baseline)
@@ -94,6 +101,40 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	c.rec.Runs = runs
 	c.progress.Printf("resuming %s: %d run(s) already finished", dataDir, len(runs))
 	return c.execute(ctx)
+}
+
+// Finished is the refusal to resume a campaign whose record is written
+// and holds every run of its journal with a verdict a resume cannot
+// change (not INCOMPLETE, not FAILED, whose failed slot a resume tries
+// again): a resume would only rewrite that record, counting the time
+// since it finished as an interruption.
+type Finished struct {
+	Record  string
+	Verdict schema.Verdict
+}
+
+func (f *Finished) Error() string {
+	return fmt.Sprintf("the campaign finished (%s) and its record %s holds every run of its journal: nothing to resume; nothing was run or written", f.Verdict, f.Record)
+}
+
+// finished is a *Finished when the record at recPath is the finished
+// record of the journal at journal (its runs.jsonl's sha256 is the
+// journal's); nil otherwise, or when either cannot be read.
+func finished(recPath, journal string) error {
+	rec, err := recorder.ParseFile(recPath)
+	if err != nil || rec.Verdict == schema.Incomplete || rec.Verdict == schema.Failed {
+		return nil
+	}
+	sum, err := recorder.HashFile(journal)
+	if err != nil {
+		return nil
+	}
+	for _, f := range rec.Files {
+		if f.Path == recorder.RunsFile && f.SHA256 == sum {
+			return &Finished{Record: recPath, Verdict: rec.Verdict}
+		}
+	}
+	return nil
 }
 
 // maxAttempt bounds a slot's attempt in a journal: each resume of a

@@ -223,3 +223,17 @@ func (c *campaign) startState() state {
 		EngineSHA256: c.rec.Engine.SHA256, ArmEngines: c.engines.armHashes(), ArmModels: c.engines.armModels(), ArmIdentity: c.engines.armIdentity(), Overrides: s.Overrides,
 		Vars: environmentVars(s), WorkDir: wd}
 }
+
+// startedPath is the scenario's path as the campaign's start named it:
+// relative to the folder it ran in where it lies there (as a path given
+// relative to it is written), else whole.
+func (st state) startedPath() string {
+	p := st.ScenarioPath
+	if st.WorkDir == "" || strings.HasPrefix(p, "embedded:") {
+		return p
+	}
+	if rel, err := filepath.Rel(st.WorkDir, p); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return p
+}

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -103,4 +104,34 @@ func TestCheckCacheSeesTheHistorysRecordsCome(t *testing.T) {
 	if r := CheckAll([]string{p}, cache)[0]; !r.Cached || len(r.Problems) != 1 {
 		t.Errorf("again: cached %v, %v", r.Cached, r.Problems)
 	}
+}
+
+// A record whose campaign a resume has taken up since it was written (the
+// state lists a resumption the record does not; the resume's files are in
+// its data folder) fails check, saying first that the resume has not
+// finished and how to finish it.
+func TestCheckSaysAResumeIsUnfinished(t *testing.T) {
+	resumed := func(t *testing.T, path string) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st map[string]any
+		if err := json.Unmarshal(b, &st); err != nil {
+			t.Fatal(err)
+		}
+		st["resumed"] = []string{"2026-12-04T10:00:00Z"}
+		b, _ = json.Marshal(st)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(filepath.Dir(path), "engine.pid.json"), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkEdits(t, "identity-chaotic-xeon-2026-12-03", []recordEdit{
+		{what: "as written", edit: func(*schema.Record) {}},
+		{what: "a resume began since", edit: func(*schema.Record) {}, state: resumed,
+			want: "Method: a resume of this campaign began at 2026-12-04T10:00:00Z, after this record was written, and has not written its record"},
+	})
 }

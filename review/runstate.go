@@ -38,6 +38,24 @@ type runState struct {
 	// Overrides are the --set overrides the campaign started with (a
 	// resume applies them again).
 	Overrides []string `json:"overrides"`
+	// Resumed are the campaign's resumptions so far: one the record does
+	// not list began after it was written (resumeUnfinished).
+	Resumed []time.Time `json:"resumed"`
+}
+
+// resumeUnfinished is the problem of a record whose data folder a resume
+// has changed since it was written (it lists fewer resumptions than the
+// campaign state): the resume is running, or was killed, and the record
+// is superseded by the one it writes when it finishes. Check names that
+// first, beside the files that no longer match.
+func resumeUnfinished(d *safefs.Dir, rec *schema.Record) []Problem {
+	st, _ := readRunState(d, rec)
+	if st == nil || len(st.Resumed) <= len(rec.Method.Resumed) {
+		return nil
+	}
+	at := st.Resumed[len(st.Resumed)-1]
+	return []Problem{{"Method", fmt.Sprintf("a resume of this campaign began at %s, after this record was written, and has not written its record: "+
+		"the data folder holds that resume's files; finish it with `decodebench run --resume %s` (it rewrites this record)", at.UTC().Format(time.RFC3339), rec.DataDir)}}
 }
 
 type stateVarJSON struct {

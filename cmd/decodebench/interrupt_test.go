@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -209,5 +210,58 @@ func TestQuitEndsTheEnginesAndResumes(t *testing.T) {
 	rec, err := os.ReadFile(filepath.Join(dir, "out", "twice-fake-2026-01-01.md"))
 	if err != nil || !strings.Contains(string(rec), "**Verdict: VALID**") {
 		t.Errorf("no VALID record after the resume (%v):\n%s", err, b)
+	}
+}
+
+// A resume that reads the scenario from another file than the campaign
+// started from (the file moved and named anew, or gone, so that the
+// resume reads the data folder's copy) writes a record that passes check:
+// the record names the scenario the campaign started from. A resume of
+// the finished campaign is refused and writes nothing: it rewrote the
+// record, counting the time since as an interruption.
+func TestResumeFromAnotherCopyPassesCheck(t *testing.T) {
+	childMain()
+	for _, moved := range []bool{true, false} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "out")
+		cmd, lines, log, scen := campaignUntil(t, dir, "--set schedule.rounds=3", "run 2/6 b: decode_tok_s")
+		_ = syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
+		for lines.Scan() {
+			log.WriteString(lines.Text() + "\n")
+		}
+		if err := cmd.Wait(); err == nil {
+			t.Fatalf("the campaign was not interrupted:\n%s", log.String())
+		}
+		data := filepath.Join(out, "data", "twice-fake-2026-01-01")
+		args := "run --wait-lock 2m --resume " + data
+		if moved {
+			other := filepath.Join(dir, "moved.yaml")
+			if err := os.Rename(scen, other); err != nil {
+				t.Fatal(err)
+			}
+			args += " " + other
+		} else {
+			if err := os.Remove(scen); err != nil {
+				t.Fatal(err)
+			}
+			args += " --yes" // the data folder's copy is run only with consent
+		}
+		// 0 or 2: the record is written (a contended host makes it
+		// INCONCLUSIVE).
+		if b, err := childCommand(t, args).CombinedOutput(); err != nil && !strings.Contains(err.Error(), "exit status 2") {
+			t.Fatalf("moved %v: resume: %v\n%s", moved, err, b)
+		}
+		rec := filepath.Join(out, "twice-fake-2026-01-01.md")
+		if b, err := childCommand(t, "check --no-cache "+rec).CombinedOutput(); err != nil {
+			t.Errorf("moved %v: the resumed record fails check: %v\n%s", moved, err, b)
+		}
+		before, _ := os.ReadFile(rec)
+		b, err := childCommand(t, args).CombinedOutput()
+		if err == nil || !strings.Contains(string(b), "nothing to resume") {
+			t.Errorf("moved %v: a resume of the finished campaign: %v\n%s", moved, err, b)
+		}
+		if after, _ := os.ReadFile(rec); !bytes.Equal(before, after) {
+			t.Errorf("moved %v: a resume of the finished campaign rewrote its record", moved)
+		}
 	}
 }
