@@ -48,12 +48,9 @@ type HostLock struct {
 }
 
 // LockPath is the host lock's file: $DECODEBENCH_LOCK when set, else
-// decodebench.lock in $XDG_RUNTIME_DIR or, without one, in
-// decodebench-<uid> of the temporary directory, a folder created
-// owner-only (0700) and refused when it is a link, is another user's, or
-// others may write to it (see LockDir). Every campaign of one user on one
-// host meets there; give DECODEBENCH_LOCK a shared path for runners under
-// different users.
+// decodebench.lock in LockDir. Every campaign of one user on one host
+// meets there, whatever its shell sets; give DECODEBENCH_LOCK a shared
+// path for runners under different users.
 func LockPath() string {
 	if p := os.Getenv("DECODEBENCH_LOCK"); p != "" {
 		return p
@@ -61,21 +58,19 @@ func LockPath() string {
 	return filepath.Join(LockDir(), "decodebench.lock")
 }
 
+// lockRoot is where LockDir lies: one path for every process of the
+// host, not $XDG_RUNTIME_DIR or $TMPDIR, which differ between an ssh
+// session, a cron job and a CI runner's service of one user (two
+// campaigns of one user ran at once, each under its own lock, and
+// neither saw the other's engines).
+var lockRoot = "/tmp"
+
 // LockDir is the folder of the host lock and of this user's engine
-// registry when DECODEBENCH_LOCK is not set: $XDG_RUNTIME_DIR, else
-// decodebench-<uid> in the temporary directory (shared by every user, so
-// it is checked before use by PrivateLockDir). A relative
-// $XDG_RUNTIME_DIR or $TMPDIR is not taken: it would put this user's state
-// in whatever folder decodebench runs in (a repository's checkout).
+// registry when DECODEBENCH_LOCK is not set: decodebench-<uid> in /tmp
+// (shared by every user, so it is checked before use by
+// PrivateLockDir).
 func LockDir() string {
-	if dir := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(dir) {
-		return dir
-	}
-	tmp := os.TempDir()
-	if !filepath.IsAbs(tmp) {
-		tmp = "/tmp"
-	}
-	return filepath.Join(tmp, fmt.Sprintf("decodebench-%d", os.Geteuid()))
+	return filepath.Join(lockRoot, fmt.Sprintf("decodebench-%d", os.Geteuid()))
 }
 
 // PrivateLockDir creates LockDir when missing (mode 0700) and refuses it

@@ -66,11 +66,7 @@ lockfile() {
     [ -e "$DECODEBENCH_LOCK" ] || (umask 077 && : >>"$DECODEBENCH_LOCK")
     return
   fi
-  case ${XDG_RUNTIME_DIR:-} in
-    /*) dir=$XDG_RUNTIME_DIR ;;
-    *) case ${TMPDIR:-} in /*) dir=$TMPDIR ;; *) dir=/tmp ;; esac
-       dir=$dir/decodebench-$(id -u) ;;
-  esac
+  dir=/tmp/decodebench-$(id -u)
   mkdir -p -m 700 "$dir" && (umask 077 && : >>"$dir/decodebench.lock") && printf '%s\n' "$dir/decodebench.lock"
 }
 
