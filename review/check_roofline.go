@@ -11,10 +11,13 @@ import (
 
 // checkRooflineOrigins holds each arm's roofline to what the record
 // states elsewhere (checkRoofline re-derives its rate and share):
-//   - its model, and its draft model where it has one, are the model files
-//     its engine names, as its stored command line names them: the bytes
-//     a token reads of a model are at most the file's bytes, and a draft
-//     is stated exactly where the command line has one;
+//   - the bytes a token (and a draft step) reads of a GGUF model are at
+//     most the largest model file its engine names (a model reads no more
+//     than its file; the files are matched by size, not by name: a model
+//     named twice is hashed once, and a safetensors folder or a hub id is
+//     not a file the engine lists, so there is nothing to hold then);
+//   - a draft model is stated only where its stored command line names
+//     one (a draft it names that could not be read states none);
 //   - it is effective exactly where its command line drafts or its share
 //     passes 1, as the harness marks it;
 //   - a bandwidth from the table (not measured) is the table's figure, of
@@ -36,19 +39,16 @@ func checkRooflineOrigins(s *scenarios.Scenario, rec *schema.Record) []Problem {
 			continue
 		}
 		cmd := roofline.ParseCommand(s.Launch(a.Arm).Command)
-		models := rec.EngineOf(a.Arm).Models
-		if m, ok := modelNamed(models, a.Model); !ok {
-			add(a.Arm, "model %q is none of the model files its engine names", a.Model)
-		} else if a.Format == "gguf" && a.BytesPerToken > float64(m.Bytes) {
-			add(a.Arm, "%v bytes a token of %q, a file of %d bytes", a.BytesPerToken, a.Model, m.Bytes)
+		if largest, ok := largestModel(rec.EngineOf(a.Arm).Models); ok && a.Format == "gguf" {
+			if a.BytesPerToken > float64(largest) {
+				add(a.Arm, "%v bytes a token of %q, past the largest model file its engine names (%d bytes)", a.BytesPerToken, a.Model, largest)
+			}
+			if a.DraftBytesPerToken > float64(largest) {
+				add(a.Arm, "%v bytes a draft step of %q, past the largest model file its engine names (%d bytes)", a.DraftBytesPerToken, a.DraftModel, largest)
+			}
 		}
-		switch m, ok := modelNamed(models, a.DraftModel); {
-		case (a.DraftModel != "") != (cmd.Draft != ""):
-			add(a.Arm, "draft model %q, where its command line names %q", a.DraftModel, cmd.Draft)
-		case a.DraftModel != "" && !ok:
-			add(a.Arm, "draft model %q is none of the model files its engine names", a.DraftModel)
-		case a.DraftModel != "" && a.DraftBytesPerToken > float64(m.Bytes):
-			add(a.Arm, "%v bytes a draft step of %q, a file of %d bytes", a.DraftBytesPerToken, a.DraftModel, m.Bytes)
+		if a.DraftModel != "" && cmd.Draft == "" {
+			add(a.Arm, "draft model %q, where its command line names none", a.DraftModel)
 		}
 		if want := cmd.Drafts || a.Share > 1; a.Effective != want {
 			add(a.Arm, "marked effective %t; its command line drafts %t and its share is %v", a.Effective, cmd.Drafts, a.Share)
@@ -66,13 +66,12 @@ func checkRooflineOrigins(s *scenarios.Scenario, rec *schema.Record) []Problem {
 	return probs
 }
 
-// modelNamed is the model file of models that a command line names as arg
-// (its argument, or its resolved path).
-func modelNamed(models []schema.ModelFile, arg string) (schema.ModelFile, bool) {
+// largestModel is the size of the largest model file of models; false
+// when there is none.
+func largestModel(models []schema.ModelFile) (int64, bool) {
+	var most int64
 	for _, m := range models {
-		if arg != "" && (m.Arg == arg || m.Path == arg) {
-			return m, true
-		}
+		most = max(most, m.Bytes)
 	}
-	return schema.ModelFile{}, false
+	return most, len(models) > 0
 }

@@ -115,20 +115,21 @@ func rooflineCell(r history.RegimeRow) string {
 
 // ShareText is an arm's roofline share as the regime tables show it:
 // "effective" for an arm that drafts (several tokens per read of the
-// weights), and for one that does not but passes 100%, why: what a token
-// reads fits in the host's last-level cache, or it is past the memory's
-// figure. A record marks both kinds effective; the tables tell them
-// apart (an arm drafts where it names a draft model, or is marked
-// effective at 100% or less).
+// weights) or passes 100% for a reason the record does not tell, and for
+// an arm without a draft model past 100% whose token's reads fit in the
+// host's last-level cache, that (the memory's bandwidth is not its
+// ceiling). A record marks both effective; an arm that drafts by
+// --spec-type alone names no draft model, and is effective whatever the
+// cache.
 func ShareText(x schema.ArmRoofline) string {
 	s := pct.Fixed(x.Share, 0)
 	switch {
-	case x.DraftModel != "" || x.Effective && x.Share <= 1:
+	case x.DraftModel != "":
 		return s + " (effective)"
 	case x.Share > 1 && x.CacheBytes > 0:
 		return s + " (fits in the last-level cache)"
-	case x.Share > 1:
-		return s + " (past the memory's figure)"
+	case x.Effective:
+		return s + " (effective)"
 	}
 	return s
 }
