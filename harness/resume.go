@@ -104,10 +104,11 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 }
 
 // Finished is the refusal to resume a campaign whose record is written
-// and holds every run of its journal with a verdict a resume cannot
-// change (not INCOMPLETE, not FAILED, whose failed slot a resume tries
-// again): a resume would only rewrite that record, counting the time
-// since it finished as an interruption.
+// and holds every run of its journal, was not interrupted (an interrupted
+// campaign whose gate failed under on_gate_failure: continue is REJECTED,
+// not INCOMPLETE), and has a verdict a resume cannot change (not FAILED,
+// whose failed slot a resume tries again): a resume would only rewrite
+// that record, counting the time since it finished as an interruption.
 type Finished struct {
 	Record  string
 	Verdict schema.Verdict
@@ -122,7 +123,7 @@ func (f *Finished) Error() string {
 // journal's); nil otherwise, or when either cannot be read.
 func finished(recPath, journal string) error {
 	rec, err := recorder.ParseFile(recPath)
-	if err != nil || rec.Verdict == schema.Incomplete || rec.Verdict == schema.Failed {
+	if err != nil || rec.Verdict == schema.Incomplete || rec.Verdict == schema.Failed || rec.Method.Interrupted {
 		return nil
 	}
 	sum, err := recorder.HashFile(journal)

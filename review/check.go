@@ -103,7 +103,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	defer d.Close()
 	fileProbs, intact := checkFiles(d, dataDir, rec, scan)
 	if len(fileProbs) > 0 {
-		probs = append(probs, resumeUnfinished(d, rec)...)
+		probs = append(probs, resumeUnfinished(d, dataDir, rec)...)
 	}
 	probs = append(probs, fileProbs...)
 	if !intact {

@@ -20,7 +20,8 @@ import (
 // earlier record of the same feature, hardware and scenario that counts
 // in a history, its baseline's median, date and engine as the history
 // states them. A named record that is not there (a record gathered
-// without its neighbours) is not compared: the history is stored so
+// without its neighbours), or whose name a later campaign holds now, is
+// not compared: the history is stored so
 // that a record's warning does not change when its folder does. The
 // history's shape is held whatever lies beside it: the baseline and
 // primary metric, the number of records, names of records of this
@@ -54,8 +55,14 @@ func checkHistory(recordPath string, rec *schema.Record) []Problem {
 		if !ok {
 			continue
 		}
+		if !o.started.Before(rec.Method.Started) {
+			// A later campaign holds the name: the record named was
+			// removed and its name given again (a campaign takes the
+			// lowest free name). Not the record the history names.
+			continue
+		}
 		switch {
-		case o.feature != rec.Feature || o.hardware != rec.Hardware || o.scenario != rec.Scenario.Hash || !o.counts || !o.started.Before(rec.Method.Started):
+		case o.feature != rec.Feature || o.hardware != rec.Hardware || o.scenario != rec.Scenario.Hash || !o.counts:
 			add("names %s, which lies beside it but is not an earlier record of this feature, hardware and scenario that counts in a history", name)
 		case !o.hasMedian || o.median != v.Value:
 			add("states %s's baseline median as %v; that record's is %v", name, v.Value, o.median)

@@ -40,6 +40,7 @@ func TestCheckHistoryAgainstTheRecordsBeside(t *testing.T) {
 		{"another engine", func(h *schema.HostHistory) { h.Records[0].OtherEngine = true }, true, "ran another engine"},
 		{"its own name", func(h *schema.HostHistory) { h.Records[0].Record = stem }, false, "not another record of feature spec-draft"},
 		{"a record of another scenario", func(h *schema.HostHistory) { h.Records[0].Record = "spec-draft-epyc-2026-11-29" }, true, "is not an earlier record of this feature, hardware and scenario"},
+		{"a name a later campaign took again", func(*schema.HostHistory) {}, true, ""},
 		{"too few", func(h *schema.HostHistory) { h.Records = h.Records[:2] }, false, "names 2 records"},
 		{"another arm", func(h *schema.HostHistory) { h.Arm = "draft" }, false, "compares arm draft's decode_tok_s, but the baseline is classic"},
 	} {
@@ -54,6 +55,17 @@ func TestCheckHistoryAgainstTheRecordsBeside(t *testing.T) {
 					copyCommitted(t, dir, v.Record)
 				}
 				copyCommitted(t, dir, "spec-draft-epyc-2026-11-29")
+			}
+			if c.what == "a name a later campaign took again" {
+				// The record named was removed, and a campaign after this
+				// one took its name.
+				b, err := os.ReadFile(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, rec.Method.History.Records[0].Record+".md"), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
 			c.edit(rec.Method.History)
 			scen, err := os.ReadFile(filepath.Join(srcData, recorder.ScenarioFile))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/decodebench/decodebench/internal/safefs"
+	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -48,14 +49,14 @@ type runState struct {
 // campaign state): the resume is running, or was killed, and the record
 // is superseded by the one it writes when it finishes. Check names that
 // first, beside the files that no longer match.
-func resumeUnfinished(d *safefs.Dir, rec *schema.Record) []Problem {
+func resumeUnfinished(d *safefs.Dir, dataDir string, rec *schema.Record) []Problem {
 	st, _ := readRunState(d, rec)
 	if st == nil || len(st.Resumed) <= len(rec.Method.Resumed) {
 		return nil
 	}
 	at := st.Resumed[len(st.Resumed)-1]
 	return []Problem{{"Method", fmt.Sprintf("a resume of this campaign began at %s, after this record was written, and has not written its record: "+
-		"the data folder holds that resume's files; finish it with `decodebench run --resume %s` (it rewrites this record)", at.UTC().Format(time.RFC3339), rec.DataDir)}}
+		"the data folder holds that resume's files; finish it with `decodebench run --resume %s` (it rewrites this record)", at.UTC().Format(time.RFC3339), termsafe.ShellJoin([]string{dataDir}))}}
 }
 
 type stateVarJSON struct {

@@ -265,3 +265,27 @@ func TestResumeFromAnotherCopyPassesCheck(t *testing.T) {
 		}
 	}
 }
+
+// An interrupted campaign whose gate failed under on_gate_failure:
+// continue is REJECTED, not INCOMPLETE: its resume goes on (it was refused
+// as finished).
+func TestResumeAnInterruptedRejectedCampaign(t *testing.T) {
+	childMain()
+	dir := t.TempDir()
+	cmd, lines, log, _ := campaignUntil(t, dir, "--set schedule.rounds=3 --set counters[0].expect.b===3 --set on_gate_failure=continue", "run 2/6 b: decode_tok_s")
+	_ = syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
+	for lines.Scan() {
+		log.WriteString(lines.Text() + "\n")
+	}
+	if err := cmd.Wait(); err == nil {
+		t.Fatalf("the campaign was not interrupted:\n%s", log.String())
+	}
+	rec := filepath.Join(dir, "out", "twice-fake-2026-01-01.md")
+	if b, err := os.ReadFile(rec); err != nil || !strings.Contains(string(b), "**Verdict: REJECTED**") {
+		t.Fatalf("no interrupted REJECTED record (%v):\n%s", err, log.String())
+	}
+	b, _ := childCommand(t, "run --wait-lock 2m --resume "+filepath.Join(dir, "out", "data", "twice-fake-2026-01-01")).CombinedOutput()
+	if strings.Contains(string(b), "nothing to resume") || !strings.Contains(string(b), "run 6/6") {
+		t.Errorf("the resume did not run the rest:\n%s", b)
+	}
+}
