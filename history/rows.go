@@ -60,6 +60,15 @@ func Rows(recs []Record) []Row {
 		for _, a := range rec.Scenario.Arms {
 			control[a.Name] = a.Control
 		}
+		// The primary metric's comparisons as the verdict judged them
+		// (at the arm's level: a sequential look's, Holm's step), which
+		// history --json reads too; the results' are at 1 − alpha.
+		judged := map[string]schema.Comparison{}
+		for _, v := range rec.Analysis.ArmVerdicts {
+			if v.Comparison.Defined() {
+				judged[v.Arm] = v.Comparison
+			}
+		}
 		for _, mr := range rec.Analysis.Results {
 			for _, a := range mr.Arms {
 				eng := rec.EngineOf(a.Arm)
@@ -68,7 +77,11 @@ func Rows(recs []Record) []Row {
 					Control: control[a.Arm], Metric: mr.Metric, Unit: mr.Unit, Primary: mr.Primary, HigherBetter: mr.HigherIsBetter,
 					N: a.N, Median: a.Median, MedianLo: a.MedianLo, MedianHi: a.MedianHi,
 					EngineVersion: firstLine(eng.Version), EngineSHA256: eng.SHA256, SourceCommit: eng.SourceCommit, Decodebench: rec.Method.Version, Rule: ruleName(rec.Method.Rule)}
-				if c := a.Comparison; c != nil && c.Defined() {
+				c := a.Comparison
+				if j, ok := judged[a.Arm]; ok && mr.Primary {
+					c = &j
+				}
+				if c != nil && c.Defined() {
 					row.HasRatio, row.Ratio, row.RatioLo, row.RatioHi, row.RatioConfidence = true, c.Ratio, c.Lo, c.Hi, c.Confidence
 					row.P, row.Significant = c.P, c.Significant
 				}

@@ -28,7 +28,8 @@ through the pure-Go modernc.org/sqlite driver; the file is replaced whole). Colu
 The ratio columns are the record's own comparison of the arm with the baseline on the metric,
 as its rule (the rule column) judged it: under robust-4 and later the ratio of the arm's runs
 to the baseline's in the same rounds (the exponential of their mean log difference), its
-interval and p at the level the arm was judged at (a control's: its equivalence test); under
+interval and p on the primary metric as the verdict states them, at the level the arm was
+judged at (a sequential look's, Holm's step; other metrics' at 1 − alpha); under
 the first rule (median-U) and robust-1 to robust-3, other tests (docs/reference/statistics.md).
 It is not the ratio of the two medians shown. They are empty (NULL) on the baseline's rows. Rows come by date, then record, metric and arm; the same
 records give the same bytes (CSV) and the same rows (SQLite). A record that fails check is
