@@ -82,7 +82,7 @@ vetoing (they disagree beyond chance) unless each session alone is such a regres
 				if len(d.Refused) > 0 {
 					return &exitError{code: 1}
 				}
-				if err := ungateable(c, old, nu); err != nil {
+				if err := ungateable(c, d, old, nu); err != nil {
 					return err
 				}
 				if c.Bool("fail-on-regression") && d.Regressed() {
@@ -97,19 +97,29 @@ vetoing (they disagree beyond chance) unless each session alone is such a regres
 
 // ungateable is why --fail-on-regression cannot gate old against nu: the
 // gate compares each arm's ratio to its baseline on the primary metric,
-// and records that take their ratios to another baseline, or name another
-// primary metric, have no such ratio in common (the gate passed them,
-// gating on the new record's metric or on none).
-func ungateable(c *cli.Context, old, nu *schema.Record) error {
+// and records of two features, records that take their ratios to another
+// baseline or name another primary metric, and an arm with no ratio in
+// one of them (an arm renamed, added or dropped) have no such ratio in
+// common: the gate passed them, gating on the arms left or on none.
+func ungateable(c *cli.Context, d review.Diff, old, nu *schema.Record) error {
 	if !c.Bool("fail-on-regression") {
 		return nil
 	}
+	refuse := func(format string, args ...any) error {
+		return &exitError{code: 1, msg: "diff: --fail-on-regression cannot gate: " + termsafe.String(fmt.Sprintf(format, args...))}
+	}
 	for _, d := range []struct{ what, a, b string }{
+		{"are of different features", old.Feature, nu.Feature},
 		{"take their ratios to different baselines", old.Scenario.Baseline, nu.Scenario.Baseline},
 		{"name different primary metrics", old.Scenario.Primary, nu.Scenario.Primary},
 	} {
 		if d.a != d.b {
-			return &exitError{code: 1, msg: fmt.Sprintf("diff: --fail-on-regression cannot gate: the records %s (%s, %s)", d.what, termsafe.String(d.a), termsafe.String(d.b))}
+			return refuse("the records %s (%s, %s)", d.what, d.a, d.b)
+		}
+	}
+	for _, r := range d.Ratios {
+		if r.Verdict == review.Unknown {
+			return refuse("arm %s has no ratio to %s on %s in both records (an arm renamed, added or dropped): a regression of it could not be seen", r.Arm, r.Baseline, r.Metric)
 		}
 	}
 	return nil
@@ -143,7 +153,7 @@ func confirmDiff(c *cli.Context, d review.Diff, old, nu *schema.Record) error {
 	if len(d.Refused) > 0 || len(conf.Refused) > 0 {
 		return &exitError{code: 1}
 	}
-	if err := ungateable(c, old, nu); err != nil {
+	if err := ungateable(c, d, old, nu); err != nil {
 		return err
 	}
 	if c.Bool("fail-on-regression") && conf.Raised() {
