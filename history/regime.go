@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/decodebench/decodebench/roofline"
 	"github.com/decodebench/decodebench/schema"
 )
 
@@ -63,6 +64,10 @@ type RegimeRow struct {
 	EngineSHA256 string               `json:"engine_sha256,omitempty"`
 	Arms         []RegimeArm          `json:"arms,omitempty"`
 	Roofline     []schema.ArmRoofline `json:"roofline,omitempty"`
+	// Drafts are the arms whose command line drafts (a draft model, or a
+	// speculation type): their share is effective, several tokens a read
+	// of the weights.
+	Drafts []string `json:"drafts,omitempty"`
 }
 
 // RecordRef names a record.
@@ -205,6 +210,11 @@ func regimeRow(recs []Record) (RegimeRow, *schema.Record) {
 			Confidence: c.Confidence, Significant: c.Significant})
 	}
 	row.Roofline = rec.Roofline
+	for _, a := range rec.Scenario.Arms {
+		if roofline.ParseCommand(a.Command).Drafts {
+			row.Drafts = append(row.Drafts, a.Name)
+		}
+	}
 	return row, rec
 }
 

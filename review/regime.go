@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/decodebench/decodebench/history"
@@ -108,28 +109,27 @@ func rooflineCell(r history.RegimeRow) string {
 	}
 	var parts []string
 	for _, x := range r.Roofline {
-		parts = append(parts, cellCode(x.Arm)+" "+cellText(ShareText(x)))
+		parts = append(parts, cellCode(x.Arm)+" "+cellText(ShareText(x, slices.Contains(r.Drafts, x.Arm))))
 	}
 	return strings.Join(parts, ", ")
 }
 
 // ShareText is an arm's roofline share as the regime tables show it:
-// "effective" for an arm that drafts (several tokens per read of the
-// weights) or passes 100% for a reason the record does not tell, and for
-// an arm without a draft model past 100% whose token's reads fit in the
-// host's last-level cache, that (the memory's bandwidth is not its
-// ceiling). A record marks both effective; an arm that drafts by
-// --spec-type alone names no draft model, and is effective whatever the
-// cache.
-func ShareText(x schema.ArmRoofline) string {
+// "effective" for an arm whose command line drafts (several tokens per
+// read of the weights), and for one that does not but passes 100%, why:
+// what a token reads fits in the host's last-level cache, or it is past
+// the memory's figure (a bandwidth or a size to look at). A record marks
+// both kinds effective; the table tells them apart by the arm's command
+// line.
+func ShareText(x schema.ArmRoofline, drafts bool) string {
 	s := pct.Fixed(x.Share, 0)
 	switch {
-	case x.DraftModel != "":
+	case drafts:
 		return s + " (effective)"
 	case x.Share > 1 && x.CacheBytes > 0:
 		return s + " (fits in the last-level cache)"
-	case x.Effective:
-		return s + " (effective)"
+	case x.Share > 1:
+		return s + " (past the memory's figure)"
 	}
 	return s
 }

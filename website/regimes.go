@@ -2,6 +2,7 @@ package website
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/decodebench/decodebench/history"
@@ -62,7 +63,7 @@ func Regimes(feature string, f *review.Fleet) *HardwareTable {
 		}
 		var shares []string
 		for _, x := range r.Roofline {
-			shares = append(shares, x.Arm+" "+review.ShareText(x))
+			shares = append(shares, x.Arm+" "+review.ShareText(x, slices.Contains(r.Drafts, x.Arm)))
 		}
 		cells = append(cells, dash(gpu), dash(r.PowerMode), dash(r.Engine), dash(strings.Join(shares, ", ")))
 		t.Rows = append(t.Rows, HardwareRow{Hardware: r.Hardware, Cells: cells})
