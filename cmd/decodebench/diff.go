@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -98,9 +99,11 @@ vetoing (they disagree beyond chance) unless each session alone is such a regres
 // ungateable is why --fail-on-regression cannot gate old against nu: the
 // gate compares each arm's ratio to its baseline on the primary metric,
 // and records of two features, records that take their ratios to another
-// baseline or name another primary metric, and an arm with no ratio in
-// one of them (an arm renamed, added or dropped) have no such ratio in
-// common: the gate passed them, gating on the arms left or on none.
+// baseline or name another primary metric, and an arm of one record's
+// scenario that the other lacks (renamed, added or dropped) have no such
+// ratio in common: the gate passed them, gating on the arms left or on
+// none. An arm of both without runs to compare (a record of no finished
+// runs, as identity-empty's) is the records' verdicts' to refuse.
 func ungateable(c *cli.Context, d review.Diff, old, nu *schema.Record) error {
 	if !c.Bool("fail-on-regression") {
 		return nil
@@ -117,12 +120,26 @@ func ungateable(c *cli.Context, d review.Diff, old, nu *schema.Record) error {
 			return refuse("the records %s (%s, %s)", d.what, d.a, d.b)
 		}
 	}
-	for _, r := range d.Ratios {
-		if r.Verdict == review.Unknown {
-			return refuse("arm %s has no ratio to %s on %s in both records (an arm renamed, added or dropped): a regression of it could not be seen", r.Arm, r.Baseline, r.Metric)
-		}
+	for _, arm := range oneSided(old, nu) {
+		return refuse("arm %s is in one record only (renamed, added or dropped): a regression of it could not be seen", arm)
 	}
 	return nil
+}
+
+// oneSided are the arms of one record's scenario that the other's lacks.
+func oneSided(old, nu *schema.Record) []string {
+	in := func(r *schema.Record, name string) bool {
+		return slices.ContainsFunc(r.Scenario.Arms, func(a schema.ArmInfo) bool { return a.Name == name })
+	}
+	var out []string
+	for _, p := range [][2]*schema.Record{{old, nu}, {nu, old}} {
+		for _, a := range p[0].Scenario.Arms {
+			if !in(p[1], a.Name) {
+				out = append(out, a.Name)
+			}
+		}
+	}
+	return out
 }
 
 // confirmDiff is diff with --confirm: the first pair's diff, then the
