@@ -141,14 +141,7 @@ func TestResumeNamedScenarioKeepsOverrides(t *testing.T) {
 	childMain()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
-	cmd, lines, log, scen := campaignUntil(t, dir, "--set schedule.rounds=3", "run 2/6 b: decode_tok_s")
-	_ = syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
-	for lines.Scan() {
-		log.WriteString(lines.Text() + "\n")
-	}
-	if err := cmd.Wait(); err == nil {
-		t.Fatalf("the campaign was not interrupted:\n%s", log.String())
-	}
+	scen := interruptedCampaign(t, dir, "--set schedule.rounds=3")
 	data := filepath.Join(out, "data", "twice-fake-2026-01-01")
 	b, err := childCommand(t, "run --wait-lock 2m --resume "+data+" "+scen).CombinedOutput()
 	if err != nil {
@@ -224,14 +217,7 @@ func TestResumeFromAnotherCopyPassesCheck(t *testing.T) {
 	for _, moved := range []bool{true, false} {
 		dir := t.TempDir()
 		out := filepath.Join(dir, "out")
-		cmd, lines, log, scen := campaignUntil(t, dir, "--set schedule.rounds=3", "run 2/6 b: decode_tok_s")
-		_ = syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
-		for lines.Scan() {
-			log.WriteString(lines.Text() + "\n")
-		}
-		if err := cmd.Wait(); err == nil {
-			t.Fatalf("the campaign was not interrupted:\n%s", log.String())
-		}
+		scen := interruptedCampaign(t, dir, "--set schedule.rounds=3")
 		data := filepath.Join(out, "data", "twice-fake-2026-01-01")
 		args := "run --wait-lock 2m --resume " + data
 		if moved {
@@ -272,7 +258,23 @@ func TestResumeFromAnotherCopyPassesCheck(t *testing.T) {
 func TestResumeAnInterruptedRejectedCampaign(t *testing.T) {
 	childMain()
 	dir := t.TempDir()
-	cmd, lines, log, _ := campaignUntil(t, dir, "--set schedule.rounds=3 --set counters[0].expect.b===3 --set on_gate_failure=continue", "run 2/6 b: decode_tok_s")
+	interruptedCampaign(t, dir, "--set schedule.rounds=3 --set counters[0].expect.b===3 --set on_gate_failure=continue")
+	rec := filepath.Join(dir, "out", "twice-fake-2026-01-01.md")
+	if b, err := os.ReadFile(rec); err != nil || !strings.Contains(string(b), "**Verdict: REJECTED**") {
+		t.Fatalf("no interrupted REJECTED record (%v)", err)
+	}
+	b, _ := childCommand(t, "run --wait-lock 2m --resume "+filepath.Join(dir, "out", "data", "twice-fake-2026-01-01")).CombinedOutput()
+	if strings.Contains(string(b), "nothing to resume") || !strings.Contains(string(b), "run 6/6") {
+		t.Errorf("the resume did not run the rest:\n%s", b)
+	}
+}
+
+// interruptedCampaign runs twiceScenario with flags into dir/out and
+// interrupts it (SIGINT) after its second run of b, as a user's Ctrl-C
+// would: the scenario's path.
+func interruptedCampaign(t *testing.T, dir, flags string) string {
+	t.Helper()
+	cmd, lines, log, scen := campaignUntil(t, dir, flags, "run 2/6 b: decode_tok_s")
 	_ = syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
 	for lines.Scan() {
 		log.WriteString(lines.Text() + "\n")
@@ -280,12 +282,5 @@ func TestResumeAnInterruptedRejectedCampaign(t *testing.T) {
 	if err := cmd.Wait(); err == nil {
 		t.Fatalf("the campaign was not interrupted:\n%s", log.String())
 	}
-	rec := filepath.Join(dir, "out", "twice-fake-2026-01-01.md")
-	if b, err := os.ReadFile(rec); err != nil || !strings.Contains(string(b), "**Verdict: REJECTED**") {
-		t.Fatalf("no interrupted REJECTED record (%v):\n%s", err, log.String())
-	}
-	b, _ := childCommand(t, "run --wait-lock 2m --resume "+filepath.Join(dir, "out", "data", "twice-fake-2026-01-01")).CombinedOutput()
-	if strings.Contains(string(b), "nothing to resume") || !strings.Contains(string(b), "run 6/6") {
-		t.Errorf("the resume did not run the rest:\n%s", b)
-	}
+	return scen
 }
