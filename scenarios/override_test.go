@@ -79,6 +79,12 @@ func TestOverrideErrors(t *testing.T) {
 		{"engine.request.max_tokens=many", `engine.request.max_tokens: expected an integer, got "many" (value from --set engine.request.max_tokens=many)`},
 		{"schedule.cooldown=-1s", `schedule.cooldown: must not be negative (value from --set schedule.cooldown=-1s)`},
 		{"schedule.rounds=0", `must be at least 1 (got 0) (value from --set schedule.rounds=0)`},
+		// A gate's share written as a whole number (meant as a percentage)
+		// read as 400%: the gate could never close.
+		{"gates.max_spread=4", `gates.max_spread: must be at most 100% (got 400%)`},
+		{"gates.max_contended=20", `gates.max_contended: must be at most 100% (got 2000%)`},
+		{"gates.contended_cpu=150%", `gates.contended_cpu: must be at most 100% (got 150%)`},
+		{"gates.max_drift=5", `gates.max_drift: must be at most 100% (got 500%)`},
 		// A tag decodes to something other than what the check read.
 		{"on_gate_failure=!!binary stop", `on_gate_failure: the value is tagged !!binary, which this field does not read`},
 	}

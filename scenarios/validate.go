@@ -309,8 +309,13 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 	unit("stats.alpha", s.Stats.Alpha, 0, 0.5, "alpha")
 	for key, f := range map[string]Fraction{"stats.min_effect": s.Stats.MinEffect, "gates.max_spread": s.Gates.MaxSpread,
 		"gates.max_contended": s.Gates.MaxContended, "gates.contended_cpu": s.Gates.ContendedCPU, "gates.max_drift": s.Gates.MaxDrift} {
-		if !(f >= 0) {
+		switch {
+		case !(f >= 0):
 			p.at(key, "must not be negative (0 disables it)")
+		case f > 1 && key != "stats.min_effect":
+			// A share of runs, of the CPU, or a change: past 100% the
+			// gate can never close, and a bare 4 (meant as 4%) reads 400%.
+			p.at(key, "must be at most 100%% (got %s): a bare number is a fraction (0.04); write 4%% for four percent, or 0 to disable the gate", f)
 		}
 	}
 	if f := s.Stats.MinEffect; f >= 1 {
