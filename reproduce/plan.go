@@ -93,7 +93,7 @@ func WriteReads(w io.Writer, s *scenarios.Scenario, r Reads) {
 	fmt.Fprintln(w, "It will read:")
 	fmt.Fprintf(w, "  %s\n", r.Own)
 	for _, b := range engineBinaries(s) {
-		fmt.Fprintf(w, "  %s: the engine binary (its sha256)\n", t(b))
+		fmt.Fprintf(w, "  %s: the engine binary (its sha256; where it is a wrapper script, the binary it runs and the shared libraries that binary loads, theirs too)\n", t(b))
 	}
 	for _, f := range hashed {
 		fmt.Fprintf(w, "  %s: named by the engine's arguments (its sha256)\n", t(f))
@@ -120,7 +120,8 @@ func WriteReads(w io.Writer, s *scenarios.Scenario, r Reads) {
 }
 
 // WriteEngines lists the command lines a campaign of s runs: each arm's
-// engine with its environment, and every distinct version command, each
+// engine with its environment, every distinct version command, and each
+// engine binary's --version (engine.Identify runs it), each
 // escaped by termsafe (a stored command's \r or escape sequences are
 // shown, never acted on).
 func WriteEngines(w io.Writer, s *scenarios.Scenario) {
@@ -139,6 +140,11 @@ func WriteEngines(w io.Writer, s *scenarios.Scenario) {
 	}
 	for _, v := range versions {
 		fmt.Fprintf(w, "  and, for the engine's version, once:\n    %s\n", termsafe.ShellJoin(v))
+	}
+	// engine.Identify asks every engine binary its version, a version
+	// command or not.
+	for _, b := range engineBinaries(s) {
+		fmt.Fprintf(w, "  and, to identify the engine, once:\n    %s\n", termsafe.ShellJoin([]string{b, "--version"}))
 	}
 }
 
