@@ -115,12 +115,12 @@ func expandMatrix(p *problems, root *yaml.Node) {
 		if k := nodesIn(a, maxExpandedNodes); k*sw.n > maxExpandedNodes {
 			// Every arm the sweep gives is a copy of its template: 99,500
 			// args in 63 arms took validate 45 s and 2.5 GB.
-			p.atNode(key, mk, "the sweep gives %d arms of a template of %d YAML nodes, more than the %d nodes a scenario may expand to", sw.n, k, maxExpandedNodes)
+			p.atNode(key, mk, "the sweep gives %s arms of a template of %d YAML nodes, more than the %d nodes a scenario may expand to", sweepCount(sw.n), k, maxExpandedNodes)
 			sw.n = 0
 			continue
 		}
 		if total += sw.n; total > MaxArms {
-			p.atNode(key, mk, "the sweep gives %d arms; with the arms before it that is more than the limit of %d arms", sw.n, MaxArms)
+			p.atNode(key, mk, "the sweep gives %s arms; with the arms before it that is more than the limit of %d arms", sweepCount(sw.n), MaxArms)
 			sw.n = 0
 			continue
 		}
@@ -305,4 +305,13 @@ func nodesIn(n *yaml.Node, most int) int {
 	}
 	walk(n, 0)
 	return count
+}
+
+// sweepCount is a sweep's number of arms as a message states it: the
+// count stops past MaxArms ("more than 64").
+func sweepCount(n int) string {
+	if n > MaxArms {
+		return fmt.Sprintf("more than %d", MaxArms)
+	}
+	return fmt.Sprint(n)
 }
