@@ -56,8 +56,7 @@ func TestCompareTwoSettings(t *testing.T) {
 	if err != nil || !strings.Contains(string(src), "preset: llama.cpp") || !strings.Contains(string(src), "name: threads") {
 		t.Fatalf("the scenario beside the record: %v\n%s", err, src)
 	}
-	// A quick look (--rounds) run again goes where it went, not into the
-	// records folder.
+	// Run again, it goes where it went, not into the records folder.
 	if !strings.Contains(res.stdout, "scenario: "+scenario+"\n") || !strings.Contains(res.stdout, "decodebench run "+scenario+" --out "+p.out+" ") {
 		t.Errorf("compare does not say where its scenario is and how to run it again:\n%s", res.stdout)
 	}

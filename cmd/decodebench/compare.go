@@ -98,11 +98,13 @@ and run again with decodebench run. Exit codes are run's.`,
 				p := planner.New(s, newPlanRecords(c.Context, est.Dir).Host(s), planner.Options{})
 				return console.DryRun(c.App.Writer, s, est.Costs(s.EstimateShape()), est.Dir, "plan: "+console.PlanLine(p, s, est.Dir))
 			}
-			trial := ""
-			if c.IsSet("rounds") {
-				trial = out
+			var place []string
+			for _, f := range []string{"hw", "date"} {
+				if c.IsSet(f) {
+					place = append(place, "--"+f, c.String(f))
+				}
 			}
-			return runLoaded(c, "compare", s, campaignPlace{out: out, warnings: warnings}, printRerun(set, trial))
+			return runLoaded(c, "compare", s, campaignPlace{out: out, warnings: warnings}, printRerun(set, append([]string{"--out", out}, place...)))
 		},
 	}
 }
@@ -150,17 +152,17 @@ func compareSides(args []string, base, head string) ([]string, []string, error) 
 }
 
 // printRerun says where the scenario compare ran is, and how to run it
-// again, with the overrides it was given. trial, when set, is the folder
-// a quick look (--rounds, which the stored scenario keeps as its schedule)
-// went to: run again, it goes there too, not into the records folder
-// where run puts a scenario's own schedule.
-func printRerun(set []string, trial string) func(io.Writer, *harness.Outcome) {
+// again, with the overrides it was given, into the folder it went to
+// (place: --out, and --hw and --date where given): run puts a scenario's
+// record into the records folder, which from outside a clone is refused
+// and inside one is the committed records', not where compare wrote.
+func printRerun(set, place []string) func(io.Writer, *harness.Outcome) {
 	return func(w io.Writer, done *harness.Outcome) {
 		path := filepath.Join(done.DataDir, recorder.ScenarioFile)
 		fmt.Fprintf(w, "scenario: %s\n", path)
 		again := "decodebench run " + shellQuote(path)
-		if trial != "" {
-			again += " --out " + shellQuote(trial)
+		for _, p := range place {
+			again += " " + shellQuote(p)
 		}
 		for _, s := range set {
 			again += " --set " + shellQuote(s)
