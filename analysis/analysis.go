@@ -242,8 +242,13 @@ func hasCounter(rs []schema.Reason, name string) bool {
 
 // judged reports whether a run's measured window was long enough for its
 // contention share to be judged.
-func judged(r Run, g scenarios.GatesPolicy) bool {
-	return r.Metrics[schema.WallS] >= g.MinContentionWindow.Seconds()
+func judged(r Run, g scenarios.GatesPolicy) bool { return ContentionJudged(r.Metrics, g) }
+
+// ContentionJudged reports whether a run of these metrics had a measured
+// window long enough for its contention share to be judged (the
+// analysis's rule, which the console's run lines follow).
+func ContentionJudged(metrics map[string]float64, g scenarios.GatesPolicy) bool {
+	return metrics[schema.WallS] >= g.MinContentionWindow.Seconds()
 }
 
 // finishedPlan reports whether the last planned slot has a run that

@@ -39,7 +39,7 @@ func (c *campaign) runSummary(r schema.Run) string {
 		}
 		parts = append(parts, fmt.Sprintf("%s=%s (%s)", k.Name, seen, mark))
 	}
-	if g := p.Gates.ContendedCPU; r.Contention != nil && g > 0 && r.Contention.Others > g {
+	if g := p.Gates.ContendedCPU; r.Contention != nil && g > 0 && r.Contention.Others > g && analysis.ContentionJudged(r.Metrics, p.Gates) {
 		parts = append(parts, fmt.Sprintf("CONTENDED: other processes used %.0f%% of the CPU", r.Contention.Others*100))
 	}
 	return strings.Join(parts, ", ")
