@@ -14,11 +14,13 @@ import (
 // place (run k of n, arm, phase, ETA); elsewhere (CI logs), one timestamped
 // line per event.
 type Progress struct {
-	mu       sync.Mutex
-	w        io.Writer
-	live     bool
-	total    int
-	cooldown time.Duration
+	mu    sync.Mutex
+	w     io.Writer
+	live  bool
+	total int
+	// gap is the least time between two runs: the cooldown, or a quiet
+	// gate's window where it is longer.
+	gap      time.Duration
 	started  time.Time
 	done     int
 	skipped  int           // runs finished before a resume: not timed here
@@ -41,9 +43,11 @@ type Progress struct {
 // the only control sequence decodebench draws itself.
 const clearLine = "\r\033[K"
 
-// NewProgress writes to w; live selects the in-place terminal line.
-func NewProgress(w io.Writer, live bool, total int, cooldown time.Duration) *Progress {
-	p := &Progress{w: w, live: live, total: total, cooldown: cooldown, now: time.Now, stop: make(chan struct{})}
+// NewProgress writes to w; live selects the in-place terminal line. gap
+// is the least time between two runs (the cooldown, or a quiet gate's
+// window where it is longer).
+func NewProgress(w io.Writer, live bool, total int, gap time.Duration) *Progress {
+	p := &Progress{w: w, live: live, total: total, gap: gap, now: time.Now, stop: make(chan struct{})}
 	p.started = p.now()
 	if live {
 		p.wg.Add(1)
@@ -162,7 +166,7 @@ func (p *Progress) draw() {
 }
 
 // eta estimates the time left: the mean duration of finished runs times the
-// runs left, plus their cooldowns, less the time already spent on the
+// runs left, plus their gaps (cooldowns, quiet windows), less the time already spent on the
 // current run (at most a run's). Before the first run finishes it is
 // unknown.
 func (p *Progress) eta() string {
@@ -171,7 +175,7 @@ func (p *Progress) eta() string {
 	}
 	left := time.Duration(p.total - p.done - p.skipped)
 	per := p.spent / time.Duration(p.done)
-	d := left*per + left*p.cooldown
+	d := left*per + left*p.gap
 	// The runs' own times and the cooldowns leave out the waits for a
 	// quiet host (the ETA came in low by half where they out-ran the
 	// cooldown): from the second run on, a cycle's wall time counts them.

@@ -2,9 +2,12 @@ package harness
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/decodebench/decodebench/scenarios"
 )
 
 // The ETA counts the runs left at the mean run time so far, plus their
@@ -81,4 +84,40 @@ func TestProgressETACountsTheWaits(t *testing.T) {
 		t.Errorf("ETA while the fourth run waits 40s: %s, want 28s (6 × 5 s less one run's 2 s)", got)
 	}
 	p.Close()
+}
+
+// Under a quiet gate each run after the first waits at least the gate's
+// window, which the ETA after the first run counts where it is longer
+// than the cooldown (it came in ten times low with a 5 s window).
+func TestProgressGapIsTheQuietWindow(t *testing.T) {
+	for _, c := range []struct {
+		gates string
+		want  time.Duration
+	}{{"gates: {quiet: {window: 5s, interval: 1s}}", 5 * time.Second}, {"gates: {}", time.Second}} {
+		src := []byte(`feature: gap
+engine:
+  preset: llama.cpp
+  command: [llama-server, --port, "${PORT}"]
+  request: {prompt: "hi", max_tokens: 4}
+arms:
+  - name: a
+  - name: b
+    args: [-t, "1"]
+baseline: a
+allow_unverified: test
+schedule: {rounds: 3, cooldown: 1s}
+unmeasured: [x]
+` + c.gates + "\n")
+		s, _, err := scenarios.Parse("t.yaml", ".", src, scenarios.Options{Offline: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cp, err := newCampaign(s, Options{Progress: io.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cp.progress.gap != c.want {
+			t.Errorf("%s: gap %v, want %v", c.gates, cp.progress.gap, c.want)
+		}
+	}
 }
