@@ -81,3 +81,7 @@ func ExpandPort(s, port string) string {
 }
 
 func sortStrings(s []string) { sort.Strings(s) }
+
+// HasVarRef reports whether s holds a ${NAME} that a scenario replaces:
+// a command line given as it is (compare's) must not.
+func HasVarRef(s string) bool { return varRef.MatchString(s) }

@@ -12,6 +12,7 @@ import (
 	"github.com/decodebench/decodebench/console"
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/harness"
+	"github.com/decodebench/decodebench/internal/termsafe"
 	"github.com/decodebench/decodebench/planner"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
@@ -55,6 +56,15 @@ and run again with decodebench run. Exit codes are run's.`,
 			base, head, err := compareSides(c.Args().Slice(), c.String("base"), c.String("head"))
 			if err != nil {
 				return err
+			}
+			// The scenario compare writes replaces ${NAME} in its command
+			// lines, and has no way to keep one as it is: an argument
+			// holding one would run as something else (x${HOME}y as
+			// x/rooty, ${PORT} as the port).
+			for _, a := range append(slices.Clone(base), head...) {
+				if scenarios.HasVarRef(a) {
+					return usageError("compare: the argument %s holds ${…}, which the scenario compare writes would replace by a variable's value: write a scenario and run it (decodebench run) to pass it otherwise", termsafe.ShellJoin([]string{a}))
+				}
 			}
 			if c.IsSet("rounds") && c.Int("rounds") < 1 {
 				return usageError("compare --rounds: at least 1")
