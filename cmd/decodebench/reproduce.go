@@ -70,6 +70,11 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 			case err != nil:
 				return &exitError{code: 1, msg: err.Error()}
 			}
+			if unknown := unusedVars(c.StringSlice("var"), p.Scenario); len(unknown) > 0 {
+				return usageError("reproduce: --var %s: the record's scenario uses no such variable (%s): its command lines are as the record states them; "+
+					"to run others, copy its scenario (%s) and run it; nothing was run",
+					strings.Join(unknown, ", "), usedVarNames(p.Scenario), termsafe.String(p.Scenario.Path))
+			}
 			learnSecrets(harness.NewRedactor(p.Scenario))
 			p.FromEnvironment = fromEnv(p.Scenario)
 			for _, w := range p.Warnings {
@@ -171,4 +176,35 @@ func allowed(c *cli.Context, p *reproduce.Plan) error {
 		return &exitError{code: 1, msg: "reproduce: not confirmed; nothing was run"}
 	}
 	return nil
+}
+
+// unusedVars are the names --var gives that the scenario uses nowhere: a
+// compare record's paths are written as they are, and a --var that
+// changes nothing was taken without a word.
+func unusedVars(kvs []string, s *scenarios.Scenario) []string {
+	used := map[string]bool{}
+	for _, kv := range s.VarsUsed() {
+		used[kv.Key] = true
+	}
+	var out []string
+	for _, kv := range kvs {
+		if k, _, _ := strings.Cut(kv, "="); !used[k] && !slices.Contains(out, k) {
+			out = append(out, termsafe.String(k))
+		}
+	}
+	return out
+}
+
+// usedVarNames lists the scenario's variables for a message.
+func usedVarNames(s *scenarios.Scenario) string {
+	var names []string
+	for _, kv := range s.VarsUsed() {
+		if !slices.Contains(names, kv.Key) {
+			names = append(names, termsafe.String(kv.Key))
+		}
+	}
+	if len(names) == 0 {
+		return "it uses none"
+	}
+	return "it uses " + strings.Join(names, ", ")
 }
