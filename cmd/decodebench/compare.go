@@ -60,7 +60,8 @@ and run again with decodebench run. Exit codes are run's.`,
 			// The scenario compare writes replaces ${NAME} in its command
 			// lines, and has no way to keep one as it is: an argument
 			// holding one would run as something else (x${HOME}y as
-			// x/rooty, ${PORT} as the port).
+			// x/rooty). ${PORT} is the port chosen at each start, as
+			// compare's own --port is.
 			for _, a := range append(slices.Clone(base), head...) {
 				if scenarios.HasVarRef(a) {
 					return usageError("compare: the argument %s holds ${…}, which the scenario compare writes would replace by a variable's value: write a scenario and run it (decodebench run) to pass it otherwise", termsafe.ShellJoin([]string{a}))
