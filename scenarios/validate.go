@@ -312,10 +312,14 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 		switch {
 		case !(f >= 0):
 			p.at(key, "must not be negative (0 disables it)")
-		case f > 1 && key != "stats.min_effect":
-			// A share of runs, of the CPU, or a change: past 100% the
-			// gate can never close, and a bare 4 (meant as 4%) reads 400%.
+		case f > 1 && (key == "gates.max_contended" || key == "gates.contended_cpu"):
+			// A share of the runs, of the CPU: past 100% the gate can
+			// never close, and a bare 20 (meant as 20%) reads 2000%.
 			p.at(key, "must be at most 100%% (got %s): a bare number is a fraction (0.04); write 4%% for four percent, or 0 to disable the gate", f)
+		case f > 1 && key != "stats.min_effect":
+			// A spread or a change can pass 100% (a heavy-tailed metric,
+			// one that triples), but a bare 4 meant as 4% reads 400%.
+			p.warn(key, "is %s: a bare number is a fraction (0.04), so 4 is 400%%; write 4%% for four percent (past 100%% the gate closes only on a spread or a change that large)", f)
 		}
 	}
 	if f := s.Stats.MinEffect; f >= 1 {
