@@ -13,6 +13,7 @@ import (
 	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/internal/termsafe"
+	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/reproduce"
 	"github.com/decodebench/decodebench/scenarios"
 )
@@ -71,9 +72,13 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 				return &exitError{code: 1, msg: err.Error()}
 			}
 			if unknown := unusedVars(c.StringSlice("var"), p.Scenario); len(unknown) > 0 {
-				return usageError("reproduce: --var %s: the record's scenario uses no such variable (%s): its command lines are as the record states them; "+
-					"to run others, copy its scenario (%s) and run it; nothing was run",
-					strings.Join(unknown, ", "), usedVarNames(p.Scenario), termsafe.String(p.Scenario.Path))
+				// A warning, not a refusal: one set of --var may serve
+				// several records (confirm-regression.sh passes the
+				// user's), each using some of them.
+				stored, _ := recorder.DataPath(p.Path, p.Record, recorder.ScenarioFile)
+				fmt.Fprintf(c.App.ErrWriter, "warning: --var %s: the record's scenario uses no such variable (%s), so it changes nothing: "+
+					"the command lines below are as the scenario states them (to run others, copy its stored scenario, %s, and run the copy)\n",
+					strings.Join(unknown, ", "), usedVarNames(p.Scenario), termsafe.String(stored))
 			}
 			learnSecrets(harness.NewRedactor(p.Scenario))
 			p.FromEnvironment = fromEnv(p.Scenario)
@@ -180,7 +185,7 @@ func allowed(c *cli.Context, p *reproduce.Plan) error {
 
 // unusedVars are the names --var gives that the scenario uses nowhere: a
 // compare record's paths are written as they are, and a --var that
-// changes nothing was taken without a word.
+// changes nothing was taken without a word; reproduce warns of them.
 func unusedVars(kvs []string, s *scenarios.Scenario) []string {
 	used := map[string]bool{}
 	for _, kv := range s.VarsUsed() {
