@@ -250,15 +250,11 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 	for _, em := range c.extra {
 		c.needLogWindow = c.needLogWindow || em.log != nil
 	}
-	// Each run after the first waits its cooldown, and under the quiet
-	// gate at least the gate's window (which may begin with the
-	// cooldown): the ETA after the first run counts the longer (it came
-	// in ten times low with a 5 s window and short runs).
-	gap := s.Schedule.Cooldown.Duration
+	var quiet time.Duration
 	if q := c.policy.Gates.Quiet; q != nil {
-		gap = max(gap, q.Window)
+		quiet = q.Window
 	}
-	c.progress = NewProgress(opt.Progress, opt.Live, 0, gap)
+	c.progress = NewProgress(opt.Progress, opt.Live, 0, s.Schedule.Cooldown.Duration, quiet)
 	return c, nil
 }
 

@@ -47,7 +47,7 @@ func TestGateFailureStopNamesNoVerdict(t *testing.T) {
 	for _, failAt := range []int{2, 3} {
 		c := testCampaign(t, testScenario)
 		var out bytes.Buffer
-		c.progress = NewProgress(&out, false, 0, 0)
+		c.progress = NewProgress(&out, false, 0, 0, 0)
 		c.exec = fakeExec{failAt: failAt}
 		executeTest(t, context.Background(), c)
 		line := fmt.Sprintf("run %d failed its counter expectation; stopping the campaign", failAt)

@@ -45,7 +45,7 @@ func TestHostCheckSaysWhatItFoundAndWillDo(t *testing.T) {
 		c.host = hostState{check: busyHost, waitQuiet: func(context.Context, machine.QuietConfig) machine.QuietResult {
 			return machine.QuietResult{EndedBy: machine.QuietReached}
 		}, conditions: func(context.Context) machine.Conditions { return machine.Conditions{} }}
-		c.progress = NewProgress(&out, false, 0, 0)
+		c.progress = NewProgress(&out, false, 0, 0, 0)
 		executeTest(t, context.Background(), c)
 		got := out.String()
 		first := strings.Index(got, "run 1/")
@@ -136,7 +136,7 @@ func TestQuietWaitRanOutSaysItsLimit(t *testing.T) {
 		c.host = hostState{check: busyHost, waitQuiet: func(context.Context, machine.QuietConfig) machine.QuietResult {
 			return machine.QuietResult{EndedBy: machine.QuietTimedOut, Waited: 4600 * time.Millisecond, Last: tc.last}
 		}, conditions: func(context.Context) machine.Conditions { return machine.Conditions{} }}
-		c.progress = NewProgress(&out, false, 0, 0)
+		c.progress = NewProgress(&out, false, 0, 0, 0)
 		executeTest(t, context.Background(), c)
 		if got := out.String(); !strings.Contains(got, tc.want) || strings.Contains(got, "()") {
 			t.Errorf("want %q in:\n%s", tc.want, got)

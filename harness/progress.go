@@ -18,15 +18,16 @@ type Progress struct {
 	w     io.Writer
 	live  bool
 	total int
-	// gap is the least time between two runs: the cooldown, or a quiet
-	// gate's window where it is longer.
-	gap      time.Duration
-	started  time.Time
-	done     int
-	skipped  int           // runs finished before a resume: not timed here
-	spent    time.Duration // time in finished runs, cooldowns excluded
-	seq      int
-	seqStart time.Time // when the current run (or its cooldown) began
+	// cooldown is the time between two runs, quiet a quiet gate's window
+	// (0 without the gate): a run waits for the window less the quiet
+	// time of the run before it, which counts towards it.
+	cooldown, quiet time.Duration
+	started         time.Time
+	done            int
+	skipped         int           // runs finished before a resume: not timed here
+	spent           time.Duration // time in finished runs, cooldowns excluded
+	seq             int
+	seqStart        time.Time // when the current run (or its cooldown) began
 	// firstStart is when this process's first run began, firstEnd when
 	// it ended and lastEnd when the latest ended: the time from firstEnd
 	// to lastEnd is whole cycles of a run and what comes before it (its
@@ -43,11 +44,11 @@ type Progress struct {
 // the only control sequence decodebench draws itself.
 const clearLine = "\r\033[K"
 
-// NewProgress writes to w; live selects the in-place terminal line. gap
-// is the least time between two runs (the cooldown, or a quiet gate's
-// window where it is longer).
-func NewProgress(w io.Writer, live bool, total int, gap time.Duration) *Progress {
-	p := &Progress{w: w, live: live, total: total, gap: gap, now: time.Now, stop: make(chan struct{})}
+// NewProgress writes to w; live selects the in-place terminal line;
+// cooldown is the time between two runs and quiet a quiet gate's window
+// (0 without one).
+func NewProgress(w io.Writer, live bool, total int, cooldown, quiet time.Duration) *Progress {
+	p := &Progress{w: w, live: live, total: total, cooldown: cooldown, quiet: quiet, now: time.Now, stop: make(chan struct{})}
 	p.started = p.now()
 	if live {
 		p.wg.Add(1)
@@ -166,7 +167,7 @@ func (p *Progress) draw() {
 }
 
 // eta estimates the time left: the mean duration of finished runs times the
-// runs left, plus their gaps (cooldowns, quiet windows), less the time already spent on the
+// runs left, plus the gaps between them (cooldowns, quiet windows), less the time already spent on the
 // current run (at most a run's). Before the first run finishes it is
 // unknown.
 func (p *Progress) eta() string {
@@ -175,7 +176,12 @@ func (p *Progress) eta() string {
 	}
 	left := time.Duration(p.total - p.done - p.skipped)
 	per := p.spent / time.Duration(p.done)
-	d := left*per + left*p.gap
+	// Between two runs the cooldown, or what is left of a quiet gate's
+	// window after the run before (its quiet time counts towards it):
+	// short runs wait most of the window (the ETA came in ten times low
+	// with a 5 s window), long ones none of it.
+	gap := max(p.cooldown, p.quiet-per)
+	d := left*per + left*gap
 	// The runs' own times and the cooldowns leave out the waits for a
 	// quiet host (the ETA came in low by half where they out-ran the
 	// cooldown): from the second run on, a cycle's wall time counts them.

@@ -15,7 +15,7 @@ import (
 func TestProgressETA(t *testing.T) {
 	var buf bytes.Buffer
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	p := NewProgress(&buf, false, 4, 2*time.Second)
+	p := NewProgress(&buf, false, 4, 2*time.Second, 0)
 	p.now = func() time.Time { return now }
 	p.Phase(1, "a", "starting engine")
 	if !strings.Contains(buf.String(), "ETA unknown") {
@@ -42,7 +42,7 @@ func TestProgressETA(t *testing.T) {
 func TestProgressETAAfterGrowing(t *testing.T) {
 	var buf bytes.Buffer
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	p := NewProgress(&buf, false, 2, 0)
+	p := NewProgress(&buf, false, 2, 0, 0)
 	p.now = func() time.Time { return now }
 	for i := 1; i <= 2; i++ {
 		p.Phase(i, "a", "measuring")
@@ -64,7 +64,7 @@ func TestProgressETAAfterGrowing(t *testing.T) {
 func TestProgressETACountsTheWaits(t *testing.T) {
 	var buf bytes.Buffer
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	p := NewProgress(&buf, false, 9, 0)
+	p := NewProgress(&buf, false, 9, 0, 0)
 	p.now = func() time.Time { return now }
 	for i := 1; i <= 3; i++ {
 		p.Phase(i, "a", "waiting for a quiet host")
@@ -86,14 +86,41 @@ func TestProgressETACountsTheWaits(t *testing.T) {
 	p.Close()
 }
 
-// Under a quiet gate each run after the first waits at least the gate's
-// window, which the ETA after the first run counts where it is longer
-// than the cooldown (it came in ten times low with a 5 s window).
-func TestProgressGapIsTheQuietWindow(t *testing.T) {
+// Under a quiet gate a run waits for the gate's window less the quiet
+// time of the run before it (which counts towards it): after the first
+// run, the ETA counts what is left of the window, or the cooldown where
+// that is longer. Short runs wait most of a 5 s window (the ETA came in
+// ten times low); 10 s runs none of it (counting the whole window made it
+// a third high).
+func TestProgressETACountsTheQuietWindow(t *testing.T) {
+	for _, c := range []struct {
+		run, cooldown, quiet time.Duration
+		want                 string
+	}{
+		{500 * time.Millisecond, time.Second, 5 * time.Second, "ETA 45s"}, // 9 × (0.5 + 4.5)
+		{10 * time.Second, time.Second, 5 * time.Second, "ETA 1m39s"},     // 9 × (10 + 1)
+		{500 * time.Millisecond, time.Second, 0, "ETA 14s"},               // 9 × (0.5 + 1), rounded
+	} {
+		var buf bytes.Buffer
+		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		p := NewProgress(&buf, false, 10, c.cooldown, c.quiet)
+		p.now = func() time.Time { return now }
+		p.Phase(1, "a", "measuring")
+		now = now.Add(c.run)
+		p.RunDone(1, "a", c.run, "ok")
+		if !strings.Contains(buf.String(), c.want) {
+			t.Errorf("runs of %v, cooldown %v, window %v: %q, want %s", c.run, c.cooldown, c.quiet, buf.String(), c.want)
+		}
+		p.Close()
+	}
+}
+
+// A campaign under a quiet gate hands its window to the progress.
+func TestProgressKnowsTheQuietWindow(t *testing.T) {
 	for _, c := range []struct {
 		gates string
 		want  time.Duration
-	}{{"gates: {quiet: {window: 5s, interval: 1s}}", 5 * time.Second}, {"gates: {}", time.Second}} {
+	}{{"gates: {quiet: {window: 5s, interval: 1s}}", 5 * time.Second}, {"gates: {}", 0}} {
 		src := []byte(`feature: gap
 engine:
   preset: llama.cpp
@@ -116,8 +143,8 @@ unmeasured: [x]
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cp.progress.gap != c.want {
-			t.Errorf("%s: gap %v, want %v", c.gates, cp.progress.gap, c.want)
+		if cp.progress.quiet != c.want || cp.progress.cooldown != time.Second {
+			t.Errorf("%s: window %v, cooldown %v", c.gates, cp.progress.quiet, cp.progress.cooldown)
 		}
 	}
 }
