@@ -255,6 +255,12 @@ func newCampaign(s *scenarios.Scenario, opt Options) (*campaign, error) {
 		quiet = q.Window
 	}
 	c.progress = NewProgress(opt.Progress, opt.Live, 0, s.Schedule.Cooldown.Duration, quiet)
+	if uq := c.policy.Schedule.UntilQuiet; uq != nil {
+		// An adaptive cooldown waits at least its min, and the quiet
+		// gate's window after it in full: no run's quiet time counts
+		// (waitBefore).
+		c.progress.cooldown, c.progress.uncredited = uq.Min, true
+	}
 	return c, nil
 }
 

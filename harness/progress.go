@@ -22,12 +22,15 @@ type Progress struct {
 	// (0 without the gate): a run waits for the window less the quiet
 	// time of the run before it, which counts towards it.
 	cooldown, quiet time.Duration
-	started         time.Time
-	done            int
-	skipped         int           // runs finished before a resume: not timed here
-	spent           time.Duration // time in finished runs, cooldowns excluded
-	seq             int
-	seqStart        time.Time // when the current run (or its cooldown) began
+	// uncredited: the window is waited in full after the cooldown (an
+	// adaptive cooldown's), no run's quiet time counting towards it.
+	uncredited bool
+	started    time.Time
+	done       int
+	skipped    int           // runs finished before a resume: not timed here
+	spent      time.Duration // time in finished runs, cooldowns excluded
+	seq        int
+	seqStart   time.Time // when the current run (or its cooldown) began
 	// firstStart is when this process's first run began, firstEnd when
 	// it ended and lastEnd when the latest ended: the time from firstEnd
 	// to lastEnd is whole cycles of a run and what comes before it (its
@@ -181,6 +184,9 @@ func (p *Progress) eta() string {
 	// short runs wait most of the window (the ETA came in ten times low
 	// with a 5 s window), long ones none of it.
 	gap := max(p.cooldown, p.quiet-per)
+	if p.uncredited {
+		gap = p.cooldown + p.quiet
+	}
 	d := left*per + left*gap
 	// The runs' own times and the cooldowns leave out the waits for a
 	// quiet host (the ETA came in low by half where they out-ran the

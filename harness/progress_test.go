@@ -143,8 +143,50 @@ unmeasured: [x]
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cp.progress.quiet != c.want || cp.progress.cooldown != time.Second {
-			t.Errorf("%s: window %v, cooldown %v", c.gates, cp.progress.quiet, cp.progress.cooldown)
+		if cp.progress.quiet != c.want || cp.progress.cooldown != time.Second || cp.progress.uncredited {
+			t.Errorf("%s: window %v, cooldown %v, uncredited %v", c.gates, cp.progress.quiet, cp.progress.cooldown, cp.progress.uncredited)
 		}
 	}
+}
+
+// An adaptive cooldown (until_quiet) waits at least its min and then the
+// quiet gate's window in full, no run's quiet time counting: after one
+// 10 s run of ten, 9 × (10 s + 10 s + 5 s) are left (the ETA said 1m30s,
+// counting no wait at all).
+func TestProgressETAOfAnAdaptiveCooldown(t *testing.T) {
+	src := []byte(`feature: gap
+engine:
+  preset: llama.cpp
+  command: [llama-server, --port, "${PORT}"]
+  request: {prompt: "hi", max_tokens: 4}
+arms:
+  - name: a
+  - name: b
+    args: [-t, "1"]
+baseline: a
+allow_unverified: test
+schedule: {rounds: 5, cooldown: {until_quiet: {min: 10s, max: 1m}}}
+gates: {quiet: {window: 5s, interval: 1s}}
+unmeasured: [x]
+`)
+	s, _, err := scenarios.Parse("t.yaml", ".", src, scenarios.Options{Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	cp, err := newCampaign(s, Options{Progress: &buf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cp.progress
+	p.total = 10
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p.now = func() time.Time { return now }
+	p.Phase(1, "a", "measuring")
+	now = now.Add(10 * time.Second)
+	p.RunDone(1, "a", 10*time.Second, "ok")
+	if !strings.Contains(buf.String(), "ETA 3m45s") {
+		t.Errorf("%q, want ETA 3m45s", buf.String())
+	}
+	p.Close()
 }
