@@ -100,17 +100,23 @@ func TestOverrideErrors(t *testing.T) {
 	}
 }
 
-// A spread or drift gate past 100% loads with a warning that a bare number
-// is a fraction: a heavy-tailed metric's spread, or a change, can be that
-// large, but a bare 4 meant as 4% reads 400%.
+// A spread or drift gate past 100% loads (a heavy-tailed metric's spread,
+// or a change, can be that large); a whole number there, a bare 4 meant as
+// 4% that reads 400%, is warned of, and a percentage such as 150% is not.
 func TestGatePastAHundredPercentWarns(t *testing.T) {
-	for _, set := range []string{"gates.max_spread=4", "gates.max_drift=200%"} {
-		_, warns, err := Load("llamacpp-speculative", Options{LookupEnv: noEnv, Set: []string{set}})
+	for _, c := range []struct{ set, want string }{
+		{"gates.max_spread=4", "gates.max_spread: is 400%: a bare number is a fraction (0.04), so 4 is 400%; write 4% for that many percent"},
+		{"gates.max_drift=2", "gates.max_drift: is 200%: a bare number is a fraction (0.04), so 2 is 200%; write 2% for that many percent"},
+		{"gates.max_spread=150%", ""},
+		{"gates.max_drift=1.5", ""},
+	} {
+		_, warns, err := Load("llamacpp-speculative", Options{LookupEnv: noEnv, Set: []string{c.set}})
 		if err != nil {
-			t.Fatalf("%s: %v", set, err)
+			t.Fatalf("%s: %v", c.set, err)
 		}
-		if !strings.Contains(fmt.Sprint(warns), "a bare number is a fraction (0.04), so 4 is 400%") {
-			t.Errorf("%s: warnings %v", set, warns)
+		got := fmt.Sprint(warns)
+		if c.want != "" && !strings.Contains(got, c.want) || c.want == "" && strings.Contains(got, "a bare number") {
+			t.Errorf("%s: warnings %v", c.set, got)
 		}
 	}
 }

@@ -316,10 +316,11 @@ func (s *Scenario) validatePolicy(p *problems, arms map[string]bool) {
 			// A share of the runs, of the CPU: past 100% the gate can
 			// never close, and a bare 20 (meant as 20%) reads 2000%.
 			p.at(key, "must be at most 100%% (got %s): a bare number is a fraction (0.04); write 4%% for four percent, or 0 to disable the gate", f)
-		case f > 1 && key != "stats.min_effect":
+		case f >= 1 && float64(f) == math.Trunc(float64(f)) && (key == "gates.max_spread" || key == "gates.max_drift"):
 			// A spread or a change can pass 100% (a heavy-tailed metric,
-			// one that triples), but a bare 4 meant as 4% reads 400%.
-			p.warn(key, "is %s: a bare number is a fraction (0.04), so 4 is 400%%; write 4%% for four percent (past 100%% the gate closes only on a spread or a change that large)", f)
+			// one that triples), but a bare 4 meant as 4% reads 400%:
+			// a whole number is warned of (150% is not).
+			p.warn(key, "is %s: a bare number is a fraction (0.04), so %g is %s; write %g%% for that many percent", f, float64(f), f, float64(f))
 		}
 	}
 	if f := s.Stats.MinEffect; f >= 1 {
