@@ -121,24 +121,7 @@ func TestProgressKnowsTheQuietWindow(t *testing.T) {
 		gates string
 		want  time.Duration
 	}{{"gates: {quiet: {window: 5s, interval: 1s}}", 5 * time.Second}, {"gates: {}", 0}} {
-		src := []byte(`feature: gap
-engine:
-  preset: llama.cpp
-  command: [llama-server, --port, "${PORT}"]
-  request: {prompt: "hi", max_tokens: 4}
-arms:
-  - name: a
-  - name: b
-    args: [-t, "1"]
-baseline: a
-allow_unverified: test
-schedule: {rounds: 3, cooldown: 1s}
-unmeasured: [x]
-` + c.gates + "\n")
-		s, _, err := scenarios.Parse("t.yaml", ".", src, scenarios.Options{Offline: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := gapCampaign(t, "schedule: {rounds: 3, cooldown: 1s}\n"+c.gates)
 		cp, err := newCampaign(s, Options{Progress: io.Discard})
 		if err != nil {
 			t.Fatal(err)
@@ -154,25 +137,7 @@ unmeasured: [x]
 // 10 s run of ten, 9 × (10 s + 10 s + 5 s) are left (the ETA said 1m30s,
 // counting no wait at all).
 func TestProgressETAOfAnAdaptiveCooldown(t *testing.T) {
-	src := []byte(`feature: gap
-engine:
-  preset: llama.cpp
-  command: [llama-server, --port, "${PORT}"]
-  request: {prompt: "hi", max_tokens: 4}
-arms:
-  - name: a
-  - name: b
-    args: [-t, "1"]
-baseline: a
-allow_unverified: test
-schedule: {rounds: 5, cooldown: {until_quiet: {min: 10s, max: 1m}}}
-gates: {quiet: {window: 5s, interval: 1s}}
-unmeasured: [x]
-`)
-	s, _, err := scenarios.Parse("t.yaml", ".", src, scenarios.Options{Offline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := gapCampaign(t, "schedule: {rounds: 5, cooldown: {until_quiet: {min: 10s, max: 1m}}}\ngates: {quiet: {window: 5s, interval: 1s}}")
 	var buf bytes.Buffer
 	cp, err := newCampaign(s, Options{Progress: &buf})
 	if err != nil {
@@ -189,4 +154,28 @@ unmeasured: [x]
 		t.Errorf("%q, want ETA 3m45s", buf.String())
 	}
 	p.Close()
+}
+
+// gapCampaign is a two-arm llama.cpp scenario with the schedule and gates
+// given as YAML lines.
+func gapCampaign(t *testing.T, scheduleAndGates string) *scenarios.Scenario {
+	t.Helper()
+	src := `feature: gap
+engine:
+  preset: llama.cpp
+  command: [llama-server, --port, "${PORT}"]
+  request: {prompt: "hi", max_tokens: 4}
+arms:
+  - name: a
+  - name: b
+    args: [-t, "1"]
+baseline: a
+allow_unverified: test
+unmeasured: [x]
+` + scheduleAndGates + "\n"
+	s, _, err := scenarios.Parse("t.yaml", ".", []byte(src), scenarios.Options{Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/internal/safefs"
@@ -161,7 +159,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 // records by what the record says, so one renamed inside (a xeon record
 // stating epyc) would be counted as another machine's.
 func checkName(recordPath string, rec *schema.Record) []Problem {
-	stem := strings.TrimSuffix(filepath.Base(recordPath), ".md")
+	stem := recordStem(recordPath)
 	st, err := recorder.ParseStem(stem, rec.Feature)
 	switch {
 	case err != nil:
@@ -173,5 +171,5 @@ func checkName(recordPath string, rec *schema.Record) []Problem {
 }
 
 func ownDataDir(recordPath string) string {
-	return "data/" + strings.TrimSuffix(filepath.Base(recordPath), ".md")
+	return "data/" + recordStem(recordPath)
 }

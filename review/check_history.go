@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -84,8 +85,7 @@ func sameWord(same bool) string {
 
 // recordStem is a record's file name without .md.
 func recordStem(recordPath string) string {
-	b := filepath.Base(recordPath)
-	return b[:len(b)-len(filepath.Ext(b))]
+	return strings.TrimSuffix(filepath.Base(recordPath), ".md")
 }
 
 // besideSummary is what a host history states of a record.
