@@ -11,6 +11,7 @@ import (
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/schema"
+	"golang.org/x/sys/unix"
 	"gopkg.in/yaml.v3"
 )
 
@@ -187,6 +188,41 @@ func TestCheckWantsTheStateOfARecentRecord(t *testing.T) {
 		{what: "as written", edit: func(*schema.Record) {}},
 		{what: "the campaign state deleted", edit: func(*schema.Record) {}, state: func(_ *testing.T, path string) { os.Remove(path) },
 			want: "the data folder has no campaign.json, which every campaign writes as it starts and gather copies"},
+	})
+}
+
+// A campaign state that is there but cannot be read (a folder, a FIFO, a
+// genuine state padded past the bound) is a problem for a record of any
+// date: taken for an absent one, it switched off every check against it
+// (a state claiming another engine passed once padded).
+func TestCheckRefusesAnUnreadableState(t *testing.T) {
+	want := "the data folder's campaign.json is not a campaign state"
+	checkEdits(t, "identity-chaotic-xeon-2026-12-03", []recordEdit{
+		{what: "a folder", edit: func(*schema.Record) {}, want: want, state: func(t *testing.T, path string) {
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(path, "x"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{what: "a FIFO", edit: func(*schema.Record) {}, want: want, state: func(t *testing.T, path string) {
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			if err := unix.Mkfifo(path, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{what: "padded past the bound", edit: func(*schema.Record) {}, want: want, state: func(t *testing.T, path string) {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, append(b, strings.Repeat(" ", maxCampaignState)...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
 	})
 }
 

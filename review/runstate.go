@@ -66,16 +66,23 @@ type stateVarJSON struct {
 }
 
 // readRunState reads the record's campaign state: nil where there is
-// none (a problem for a record started since stateRequired) or it does
-// not parse (a problem).
+// none (a problem for a record started since stateRequired), where it is
+// no regular file within maxCampaignState, or where it does not parse
+// (both problems, whatever the record's date).
 func readRunState(d *safefs.Dir, rec *schema.Record) (*runState, []Problem) {
 	b, err := d.ReadFile(campaignStateFile, maxCampaignState)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && rec.Method.Started.After(stateRequired):
 		return nil, []Problem{{"Data", fmt.Sprintf("the data folder has no %s, which every campaign writes as it starts and gather copies (since %s): the engines, models and variables the record states cannot be held to it",
 			campaignStateFile, stateRequired.Format("2006-01-02 15:04 MST"))}}
-	case err != nil:
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil // a record gathered without it, or from before
+	case err != nil:
+		// A folder, a FIFO or a file past the bound is nothing a campaign
+		// or gather leaves: taken for an absent state, it switched off
+		// every check against the state of any record.
+		return nil, []Problem{{"Data", fmt.Sprintf("the data folder's %s is not a campaign state (a regular file of at most %d KiB): the engines, models and variables the record states cannot be held to it",
+			campaignStateFile, maxCampaignState>>10)}}
 	}
 	var st runState
 	if json.Unmarshal(b, &st) != nil {
