@@ -39,6 +39,9 @@ func WriteBisectFile(path string, b *schema.Bisect) error {
 // ParseBisect reads a bisect summary's data block back: exactly one, the
 // last thing in the file, holding one JSON value of the current schema.
 func ParseBisect(src []byte) (*schema.Bisect, error) {
+	if err := safefs.TooManyLines(src); err != nil {
+		return nil, fmt.Errorf("summary of %w", err)
+	}
 	lines := strings.Split(string(src), "\n")
 	start := -1
 	for i, l := range lines {

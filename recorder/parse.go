@@ -35,6 +35,9 @@ func Parse(r io.Reader) (*schema.Record, error) {
 	if len(src) > maxRecordBytes {
 		return nil, fmt.Errorf("record larger than %d bytes", maxRecordBytes)
 	}
+	if err := safefs.TooManyLines(src); err != nil {
+		return nil, fmt.Errorf("record of %w", err)
+	}
 	body, line, err := dataBlock(src)
 	if err != nil {
 		return nil, err

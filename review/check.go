@@ -53,6 +53,9 @@ func checkNoted(recordPath string, links *identityMemo) ([]Problem, []string) {
 	if err != nil {
 		return []Problem{{"Record", termsafe.String(err.Error())}}, nil
 	}
+	if err := safefs.TooManyLines(src); err != nil {
+		return []Problem{{"Record", "a record of " + err.Error()}}, nil
+	}
 	if recorder.IsBisect(src) {
 		return checkBisect(recordPath, src, links), nil
 	}
