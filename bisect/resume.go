@@ -32,6 +32,13 @@ type ResumePlan struct {
 	// SameBuild is set when the build command was given again and is the
 	// one the bisect started with: the person resuming asked for it.
 	SameBuild bool
+	// Owned is set when bisect.json is the state this user's decodebench
+	// last wrote in the data folder (harness.OwnedState): the bisect this
+	// user started on this machine, unchanged since. The same --build is
+	// a yes only then: it asks for the build, and a state received or
+	// edited names a repository and a scenario whose engine and version
+	// commands it does not name.
+	Owned bool
 	// ReuseWork is set when the bisect's work folder still holds the good
 	// commit's worktree, as its repository lists it; otherwise Run puts
 	// the worktrees in a new temporary folder.
@@ -71,7 +78,8 @@ func PrepareResume(ctx context.Context, dataDir, build string) (*ResumePlan, err
 	if err != nil {
 		return nil, err
 	}
-	p := &ResumePlan{DataDir: dataDir, SummaryPath: filepath.Join(filepath.Dir(filepath.Dir(dataDir)), filepath.Base(dataDir)+".md"), st: st, raw: raw}
+	p := &ResumePlan{DataDir: dataDir, SummaryPath: filepath.Join(filepath.Dir(filepath.Dir(dataDir)), filepath.Base(dataDir)+".md"), st: st, raw: raw,
+		Owned: harness.OwnedBytes(dataDir, raw)}
 	if err := p.agreesWithSummary(); err != nil {
 		return nil, err
 	}

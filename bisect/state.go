@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/decodebench/decodebench/harness"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
@@ -48,9 +49,13 @@ func writeState(dataDir string, st *state) error {
 	if err != nil {
 		return err
 	}
-	if err := writeIn(dataDir, StateFile, append(b, '\n')); err != nil {
+	b = append(b, '\n')
+	if err := writeIn(dataDir, StateFile, b); err != nil {
 		return fmt.Errorf("bisect state: %w", err)
 	}
+	// A resume given the same --build takes it for a yes only in a state
+	// this user's decodebench wrote (ResumePlan.Owned).
+	harness.NoteOwnedState(dataDir, b)
 	return nil
 }
 

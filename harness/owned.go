@@ -84,15 +84,29 @@ func pruneOwned(dir string, cutoff time.Time) {
 // user's decodebench last wrote there: the campaign this user started on
 // this machine, unchanged since.
 func Owned(dataDir string) bool {
+	return OwnedState(dataDir, stateFile, maxStateBytes)
+}
+
+// NoteOwnedState notes that this user's decodebench wrote state as the
+// resume state of dataDir (a bisect's bisect.json: OwnedState).
+func NoteOwnedState(dataDir string, state []byte) { noteOwned(dataDir, state) }
+
+// OwnedState reports whether the file name in dataDir (read to at most
+// limit bytes) is the state this user's decodebench last noted for that
+// folder (noteOwned, NoteOwnedState), unchanged since.
+func OwnedState(dataDir, name string, limit int64) bool {
+	b, err := safefs.ReadFile(filepath.Join(dataDir, name), limit)
+	return err == nil && OwnedBytes(dataDir, b)
+}
+
+// OwnedBytes reports whether b is the state this user's decodebench last
+// noted for dataDir.
+func OwnedBytes(dataDir string, b []byte) bool {
 	e := ownedEntry(dataDir)
 	if e == "" {
 		return false
 	}
 	want, err := safefs.ReadFile(e, 128)
-	if err != nil {
-		return false
-	}
-	b, err := safefs.ReadFile(filepath.Join(dataDir, stateFile), maxStateBytes)
 	if err != nil {
 		return false
 	}

@@ -141,13 +141,19 @@ func resumePlan(c *cli.Context, dir string) (*bisect.ResumePlan, error) {
 	}
 	learnSecrets(p.Redactor())
 	p.WritePlan(c.App.Writer)
-	if p.Finished() || p.SameBuild || c.Bool("yes") {
+	// The same --build stands for a yes only in a state this user's
+	// decodebench wrote: it names the build, not the repository, the
+	// scenario or their engine commands, which a received state may
+	// change.
+	if p.Finished() || (p.SameBuild && p.Owned) || c.Bool("yes") {
 		return p, nil
 	}
 	ok, err := reproduce.Confirm(c.App.Reader, c.App.Writer)
 	switch {
 	case err != nil:
 		return nil, &exitError{code: 1, msg: "bisect --resume: " + err.Error()}
+	case !ok && p.SameBuild:
+		return nil, &exitError{code: 1, msg: "bisect --resume: not confirmed; nothing was built or run (the same --build stands for a yes only for a bisect this user started on this machine, its bisect.json unchanged since: this one is not; --yes resumes it without the question)"}
 	case !ok:
 		return nil, &exitError{code: 1, msg: "bisect --resume: not confirmed; nothing was built or run (give the build command again with --build, or --yes, to resume without the question)"}
 	}
