@@ -203,10 +203,15 @@ var secretSuffixes = []string{"token", "key", "secret", "password", "passwd", "a
 // IsSecretName reports whether a flag, variable, header or parameter name
 // says it holds a credential: one of its words (split at non-letters and
 // camel case) is auth, key, token, secret, password, passwd, pass, bearer,
-// credential, cookie or dsn, or ends in one; DATABASE_URL too. Plurals that
-// count things ("tokens", "keys") do not.
+// credential, cookie or dsn, or ends in one, numbered or not (API_KEY2);
+// DATABASE_URL too. Plurals that count things ("tokens", "keys") do not.
 func IsSecretName(name string) bool {
 	words := splitWords(name)
+	// A name numbered at its end (API_KEY2, HF_TOKEN2, DB_PASSWORD1,
+	// --api-key2) is the name's: the digits are no word of their own.
+	for i, w := range words {
+		words[i] = strings.TrimRight(w, "0123456789")
+	}
 	for i, w := range words {
 		if secretWords[w] {
 			return true

@@ -11,12 +11,15 @@ import (
 func TestIsSecretName(t *testing.T) {
 	for _, n := range []string{"api-key", "--api-key", "hf_token", "HF_TOKEN", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "SMTP_PASS",
 		"MYSQL_PASSWD", "PROXY_AUTH", "AUTHORIZATION", "DATABASE_URL", "SENTRY_DSN", "SESSION_COOKIE", "apiKey", "authToken",
-		"X-Api-Key", "bearer", "GITHUB_CREDENTIALS", "ssl-key-file", "accesstoken"} {
+		"X-Api-Key", "bearer", "GITHUB_CREDENTIALS", "ssl-key-file", "accesstoken",
+		// Numbered names (a review saw each in clear in a record).
+		"API_KEY2", "HF_TOKEN2", "DB_PASSWORD1", "SECRET2", "ACCESS_TOKEN2", "--api-key2", "LLAMA_API_KEY2", "BACKUP_PASSWORD1"} {
 		if !IsSecretName(n) {
 			t.Errorf("%q not taken for a secret name", n)
 		}
 	}
-	for _, n := range []string{"max_tokens", "n-tokens", "port", "model", "alias", "draft-max", "keep", "AUTHOR", "ctx-size", "OMP_NUM_THREADS", "kv-unified", "tokenizer"} {
+	for _, n := range []string{"max_tokens", "n-tokens", "port", "model", "alias", "draft-max", "keep", "AUTHOR", "ctx-size", "OMP_NUM_THREADS", "kv-unified", "tokenizer",
+		"max_tokens2", "layer2", "n-gpu-layers", "bf16", "gpu2"} {
 		if IsSecretName(n) {
 			t.Errorf("%q taken for a secret name", n)
 		}
