@@ -234,6 +234,23 @@ arms:
 	if got := string(r.YAML([]byte(clean))); got != clean {
 		t.Errorf("a scenario without secrets changed:\n%s", got)
 	}
+	// Comments after two empty documents belong to no node of the first:
+	// they came back byte for byte, tokens and all (a review's find).
+	for _, tail := range []string{"---\n---\n# mirror token: hf_Qw7eRt9yUi2oPa4sDf6gHj8kLz1xCv3bNm\n# GH_PAT=ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z1234\n",
+		"---\n---\n---\n# password: hunter2hunter2\n"} {
+		got := string(r.YAML([]byte(clean + tail)))
+		for _, s := range []string{"hf_Qw7eRt9", "ghp_Ab3dEf6", "hunter2"} {
+			if strings.Contains(got, s) {
+				t.Errorf("%s left after empty documents:\n%s", s, got)
+			}
+		}
+		if !strings.Contains(got, "MODEL_DIR: /models") {
+			t.Errorf("the first document lost:\n%s", got)
+		}
+	}
+	if got := string(r.YAML([]byte(clean + "---\n---\n# a note\n"))); got != clean+"---\n---\n# a note\n" {
+		t.Errorf("empty documents without secrets changed:\n%s", got)
+	}
 }
 
 // Well-known credential formats are masked by their value wherever they

@@ -14,16 +14,21 @@ import (
 // no change comes back byte for byte; otherwise the masked tree is encoded
 // again (comments kept), so the result is YAML that loads whatever the
 // masks replaced: text is never masked after encoding, where a mask could
-// eat a quote or turn a value into a flow sequence. Source that is not
-// YAML is redacted as text.
+// eat a quote or turn a value into a flow sequence. What follows the first
+// document (empty documents, their comments) is kept only in source that
+// needs no change. Source that is not YAML is redacted as text.
 func (r *Redactor) YAML(src []byte) []byte {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		return []byte(r.Text(string(src)))
 	}
-	if !r.yamlNode(&doc, 0) {
+	if !r.yamlNode(&doc, 0) && r.Text(string(src)) == string(src) {
 		return src
 	}
+	// Either the tree changed, or text the first document's tree does not
+	// hold (a comment after a second `---`, which the loader takes for an
+	// empty document) matches a secret form: the first document is encoded
+	// again, without what follows it.
 	renameAnchors(&doc, r)
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
