@@ -47,6 +47,13 @@
 #   and every process carrying its marker in its environment are killed.
 # - Each build's files are hashed right after it is built and all of them
 #   again after the other build: a base the head build changed fails here.
+#   The hashes take in each worktree's .git file and the commit git says
+#   it is at, and the repository's shared git folder's config, hooks and
+#   info/ (hashed before the builds): a build that pointed a worktree at a
+#   git folder of its own (a record naming another commit, clean) or left
+#   a hook or a configuration for a later git command fails here. A build
+#   that changed its own .git fails right after it. The script's own git
+#   commands run no hook and no file-system monitor.
 # - A build gets none of the runner's file-command variables (GITHUB_ENV,
 #   GITHUB_OUTPUT, GITHUB_PATH, GITHUB_STATE, GITHUB_STEP_SUMMARY).
 set -euo pipefail
@@ -56,21 +63,39 @@ sha256() {
   if command -v sha256sum >/dev/null; then sha256sum "$@"; else shasum -a 256 "$@"; fi
 }
 
-# manifest TREE: every file under TREE but .git with its sha256, and every
-# link with its target, sorted: what a build left.
+# Git as this script runs it: no hook, no file-system monitor, whatever
+# a build wrote into a repository's configuration or hooks.
+safegit() { git -c core.hooksPath=/dev/null -c core.fsmonitor=false "$@"; }
+
+# manifest TREE: every file under TREE but a .git folder with its sha256
+# (a worktree's .git file included: it says which git folder, and so which
+# commit, the tree is), every link with its target, sorted, and, for a
+# tree with a .git, the commit git says it is at: what a build left.
 manifest() {
   printf 'tree %s\n' "$1"
-  find "$1" -path "$1/.git" -prune -o -type f -exec bash -c 'sha256 "$@"' _ {} + | LC_ALL=C sort
-  find "$1" -path "$1/.git" -prune -o -type l -exec sh -c 'for l; do printf "link %s -> %s\n" "$l" "$(readlink "$l")"; done' _ {} + | LC_ALL=C sort
+  find "$1" -path "$1/.git" -type d -prune -o -type f -exec bash -c 'sha256 "$@"' _ {} + | LC_ALL=C sort
+  find "$1" -path "$1/.git" -type d -prune -o -type l -exec sh -c 'for l; do printf "link %s -> %s\n" "$l" "$(readlink "$l")"; done' _ {} + | LC_ALL=C sort
+  if [ -e "$1/.git" ] || [ -L "$1/.git" ]; then printf 'at %s\n' "$(safegit -C "$1" rev-parse HEAD 2>&1)"; fi
 }
-export -f sha256
+
+# gitfolder COMMON: the sha256 of every file of a repository's shared git
+# folder that makes git run something or read otherwise (its config, its
+# hooks, info/: attributes, excludes), sorted.
+gitfolder() {
+  printf 'git %s\n' "$1"
+  find "$1/config" "$1/hooks" "$1/info" \( -type f -o -type l \) -exec bash -c 'sha256 "$@"' _ {} + 2>/dev/null | LC_ALL=C sort
+}
+export -f sha256 safegit
 
 # check SUMS: the trees SUMS lists hash as they did.
 check() {
   local sums=$1 want now
   want=$(cat "$sums")
   now=$(while IFS= read -r line; do
-    case $line in 'tree '*) manifest "${line#tree }" ;; esac
+    case $line in
+      'tree '*) manifest "${line#tree }" ;;
+      'git '*) gitfolder "${line#git }" ;;
+    esac
   done <"$sums")
   if [ "$now" != "$want" ]; then
     echo "pr-builds: the builds changed since they were built (< as built, > now):" >&2
@@ -223,7 +248,7 @@ build() {
 # builds REPO BASE HEAD DIR: build both sides, print their variables.
 builds() {
   local repo=${1:?$usage} base=${2:?$usage} head=${3:?$usage} dir=${4:?$usage}
-  local sums side rev sha tree upper hash
+  local sums side rev sha tree upper hash common gitfile
   local -a vars=()
   : "${BUILD:?set BUILD to the engine's build command}"
   : "${BIN:?set BIN to the engine binary's path inside the tree}"
@@ -237,15 +262,28 @@ builds() {
     use_pidns=1
   fi
   sums=$dir/builds.sha256
-  : >"$sums"
+  # The repository's shared git folder is as it was before the builds
+  # (a hook or a configuration a build left would run in a later git
+  # command, outside any sandbox: the next job's checkout).
+  common=$(cd "$repo" && cd "$(safegit rev-parse --git-common-dir)" && pwd -P)
+  gitfolder "$common" >"$sums"
   for side in base head; do
     if [ "$side" = base ]; then rev=$base; else rev=$head; fi
-    sha=$(git -C "$repo" rev-parse --verify --end-of-options "$rev^{commit}")
+    sha=$(safegit -C "$repo" rev-parse --verify --end-of-options "$rev^{commit}")
     tree=$dir/$side
-    git -C "$repo" worktree add --force --detach "$tree" "$sha" >&2
+    safegit -C "$repo" worktree add --force --detach "$tree" "$sha" >&2
+    gitfile=$(cat "$tree/.git")
     echo "pr-builds: building $side ($sha) in $tree${use_sandbox:+, sandboxed}" >&2
     if ! build "$tree" >&2; then
       echo "pr-builds: the $side build ($sha) failed" >&2
+      exit 1
+    fi
+    # The tree is still the worktree of the commit it was checked out at:
+    # a build that pointed its .git elsewhere (a git folder of its own
+    # saying another commit, clean) would have the record name that one.
+    if [ -L "$tree/.git" ] || [ ! -f "$tree/.git" ] || [ "$(cat "$tree/.git")" != "$gitfile" ] ||
+      [ "$(safegit -C "$tree" rev-parse HEAD 2>&1)" != "$sha" ]; then
+      echo "pr-builds: the $side build ($sha) changed its worktree's .git (it is no longer the worktree of $sha): nothing is measured" >&2
       exit 1
     fi
     if [ ! -x "$tree/$BIN" ]; then

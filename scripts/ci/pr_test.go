@@ -297,3 +297,52 @@ func TestPRBenchRecordNamesTheBuilds(t *testing.T) {
 		t.Errorf("GITHUB_OUTPUT:\n%s\nheadline:\n%s", o, h)
 	}
 }
+
+// A head build that makes git say another commit: its own .git pointed at
+// a git folder of its own (the record then names the base's commit, clean,
+// for the head; sandboxed, its own worktree is all it can write), and,
+// unsandboxed, the base's .git or the base worktree's HEAD rewritten, or a
+// hook left in the repository's shared git folder (the next git command
+// outside the sandbox runs it). Each fails the builds before anything is
+// measured, and no hook ran.
+func TestPRBuildsGitTampering(t *testing.T) {
+	fakeGit := `common=$(cd "$(git rev-parse --git-common-dir)" && pwd); mkdir -p .fake/objects/info .fake/refs; ` +
+		`echo "$common/objects" > .fake/objects/info/alternates; git -C ../base rev-parse HEAD > .fake/HEAD; ` +
+		`printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n' > .fake/config; echo "gitdir: $PWD/.fake" > .git`
+	noNamespaces := t.TempDir()
+	if err := os.WriteFile(filepath.Join(noNamespaces, "unshare"), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	unsandboxed := []string{"SANDBOX=auto", "PATH=" + noNamespaces + ":" + os.Getenv("PATH")}
+	for _, c := range []struct {
+		name   string
+		env    []string
+		tamper string
+		want   string
+	}{
+		{"its own .git, sandboxed", []string{"SANDBOX=auto"}, fakeGit, "the head build (" + "HEAD" + ") changed its worktree's .git"},
+		{"its own .git, unsandboxed", unsandboxed, fakeGit, "changed its worktree's .git"},
+		{"the base's .git", unsandboxed, `echo "gitdir: $PWD/.git-elsewhere" > ../base/.git`, "a build changed while the head was built"},
+		{"the base worktree's HEAD", unsandboxed, `git rev-parse HEAD > "$(git rev-parse --git-common-dir)/worktrees/base/HEAD"`, "a build changed while the head was built"},
+		{"a hook", unsandboxed, `printf '#!/bin/sh\ntouch ` + "HOOKRAN" + `\n' > "$(git rev-parse --git-common-dir)/hooks/post-checkout"; chmod +x "$(git rev-parse --git-common-dir)/hooks/post-checkout"`, "a build changed while the head was built"},
+		{"a configuration", unsandboxed, `git config core.hooksPath /tmp`, "a build changed while the head was built"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, base, head := engineRepo(t)
+			ran := filepath.Join(t.TempDir(), "hook-ran")
+			tamper := strings.ReplaceAll(c.tamper, "HOOKRAN", ran)
+			build := printCommit + `; if [ "$(cat VERSION)" = 2 ]; then ` + tamper + `; fi`
+			want := strings.ReplaceAll(c.want, "HEAD", head)
+			_, stderr, err := runScript(t, append([]string{"BUILD=" + build, "BIN=out/engine"}, c.env...), "pr-builds.sh", dir, base, head, filepath.Join(t.TempDir(), "b"))
+			if c.env[0] == "SANDBOX=auto" && len(c.env) == 1 && !strings.Contains(stderr, "sandboxed") {
+				t.Skipf("no build sandbox works here:\n%s", stderr)
+			}
+			if err == nil || !strings.Contains(stderr, want) {
+				t.Errorf("err %v, want a failure saying %q:\n%s", err, want, stderr)
+			}
+			if _, err := os.Stat(ran); err == nil {
+				t.Errorf("the script ran a hook the head build left")
+			}
+		})
+	}
+}
