@@ -33,11 +33,13 @@ const (
 	// MaxRecord bounds a record's Markdown: tens of kilobytes in practice.
 	MaxRecord = 64 << 20
 	// MaxRecordLines bounds a record's (or a bisect summary's) lines: a
-	// line a run, at most 64,000 runs (1,000 rounds of 64 arms), and a few
-	// thousand besides. Its readers hold each line apart (tens of bytes a
-	// line beyond its text): 60 million empty lines within MaxRecord cost
-	// check 2.4 GB.
-	MaxRecordLines = 1 << 20
+	// sixteenth of MaxRecord's bytes. A record decodebench renders has
+	// about 44 bytes a line (a run takes 9 to 17 lines: its row, its
+	// counter readings, its marks in indented JSON), so one within
+	// MaxRecord is within this too; the readers hold each line apart
+	// (tens of bytes a line beyond its text), and 60 million empty lines
+	// within MaxRecord cost check 2.4 GB.
+	MaxRecordLines = MaxRecord / 16
 	// MaxRuns bounds a data folder's runs.jsonl: about 10 KB a run, so
 	// 100,000 runs fit.
 	MaxRuns = 1 << 30
@@ -186,7 +188,7 @@ func openRetry(dirfd int, name string, flags int, perm uint32) (int, error) {
 // MaxRecordLines lines, before anything splits it into lines.
 func TooManyLines(src []byte) error {
 	if n := bytes.Count(src, []byte{'\n'}); n >= MaxRecordLines {
-		return fmt.Errorf("more than %d lines (%d), where a record has a line a run", MaxRecordLines, n+1)
+		return fmt.Errorf("more than %d lines (%d), where a record decodebench writes has about 44 bytes a line", MaxRecordLines, n+1)
 	}
 	return nil
 }
