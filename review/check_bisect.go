@@ -42,7 +42,7 @@ func checkBisect(summaryPath string, src []byte, links *identityMemo) []Problem 
 	if err != nil {
 		return []Problem{{"Data", err.Error()}}
 	}
-	var probs []Problem
+	probs := checkSecrets("Summary", filepath.Base(summaryPath), src)
 	add := func(section, format string, args ...any) {
 		probs = append(probs, Problem{section, fmt.Sprintf(format, args...)})
 	}
