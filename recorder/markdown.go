@@ -82,7 +82,10 @@ func Headline(w io.Writer, r *schema.Record, recordPath string) error {
 		return err
 	}
 	var b strings.Builder
-	md := &mdWriter{b: &b, st: st}
+	// As the record lays them out: a record whose answer comes first
+	// names its failed gates in its verdict's paragraph, and so does its
+	// headline (a job summary lost them).
+	md := &mdWriter{b: &b, st: st, fold: schema.AnswerFirst(r.Schema)}
 	md.title(r)
 	md.summary(r)
 	md.p("Full record: %s\n\n", code(recordPath))
