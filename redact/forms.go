@@ -76,13 +76,6 @@ var forms = []form{
 	// Authorization: Bearer X, Cookie: a=b, X-Api-Key: X
 	newForm(`(?i)(?:^|[^A-Za-z0-9_-])(?P<n>(?:proxy-)?authorization|(?:set-)?cookie|x-[a-z0-9-]+|[a-z0-9-]*api-?key)[ \t]*:[ \t]*(?P<v>[^"'`+"`"+`\\\r\n \t][^"'`+"`"+`\\\r\n]*)`,
 		needName, func(n, _ string) bool { return isSecretHeader(n) }),
-	// curl -u user:password, --user=user:password, --proxy-user, wget's
-	// --http-password is a flag of a secret name (above): a build command
-	// that fetches with credentials. A value of digits alone is no
-	// password (docker run -u 1000:1000).
-	newForm(`(?:^|[\s"'`+"`"+`])(?:-u|-U|--user|--proxy-user)(?:[ \t]+|=)["']?[^:\s"'`+"`"+`]+:(?P<v>[^\s"'`+"`"+`]+)`,
-		func(s string) bool { return strings.Contains(s, "-u") || strings.Contains(s, "-U") },
-		func(_, v string) bool { return v != Mask && strings.Trim(v, "0123456789") != "" }),
 	// Bearer X, Basic X (user:password in base64) anywhere
 	newForm(`(?i)\bbearer[ \t]+(?P<v>[A-Za-z0-9._~+/=-]+)`,
 		func(s string) bool { return hasFold(s, "bearer") },

@@ -330,36 +330,12 @@ func maskArgs(args []string) (out, found []string) {
 				out[i+1], found = v, append(found, f...)
 				i++
 			}
-		case userFlags[flag] && inline:
-			if v, pw := maskUser(val); pw != "" {
-				out[i], found = flag+"="+v, append(found, pw)
-			}
-		case userFlags[flag] && i+1 < len(out):
-			if v, pw := maskUser(out[i+1]); pw != "" {
-				out[i+1], found = v, append(found, pw)
-				i++
-			}
 		case inline:
 			v, f := maskValue(val)
 			out[i], found = flag+"="+v, append(found, f...)
 		}
 	}
 	return out, found
-}
-
-// userFlags take user:password (curl's -u, --user, --proxy-user; -U is
-// its short --proxy-user): a value of digits alone after the colon is a
-// group (docker run -u 1000:1000), no password.
-var userFlags = map[string]bool{"-u": true, "-U": true, "--user": true, "--proxy-user": true}
-
-// maskUser masks the password of user:password (curl -u: the password,
-// not the user), and returns it; "" where v holds none.
-func maskUser(v string) (masked, pw string) {
-	user, pw, ok := strings.Cut(v, ":")
-	if !ok || pw == "" || strings.Trim(pw, "0123456789") == "" || isReference(pw) || pw == Mask {
-		return v, ""
-	}
-	return user + ":" + Mask, pw
 }
 
 // maskEnv masks the values of secret names and the secret forms in the

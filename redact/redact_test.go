@@ -42,12 +42,6 @@ func TestArgsForms(t *testing.T) {
 		{"srv --no-auth --port 1", "srv --no-auth --port 1"},
 		{"srv --max-tokens 12 -n 5", "srv --max-tokens 12 -n 5"},
 		{"srv --api-key ${KEY}", "srv --api-key ${KEY}"},
-		// curl's user:password (a build command that fetches), not a
-		// user:group of digits.
-		{"curl -u alice:Zq8mP2xK9vL4wR7t https://h/x", "curl -u alice:[redacted] https://h/x"},
-		{"curl --user=alice:pw12 x", "curl --user=alice:[redacted] x"},
-		{"docker run -u 1000:1000 img", "docker run -u 1000:1000 img"},
-		{"sort -u a.txt", "sort -u a.txt"},
 	} {
 		got := strings.Join(New(Source{}).Args(strings.Fields(tt.in)), " ")
 		if got != tt.want {
@@ -141,9 +135,6 @@ func TestTextForms(t *testing.T) {
 		{`curl -H "Authorization: Bearer abc" x`, `curl -H "Authorization: [redacted]" x`},
 		{"token is Bearer abc.def", "token is Bearer [redacted]"},
 		{"open postgres://me:pw@db:5432/x failed", "open postgres://me:[redacted]@db:5432/x failed"},
-		{"make && curl -u alice:Zq8mP2xK9vL4wR7t -O https://h/m.gguf", "make && curl -u alice:[redacted] -O https://h/m.gguf"},
-		{"curl --proxy-user 'bob:s3cr3t' x", "curl --proxy-user 'bob:[redacted]' x"},
-		{"docker run -u 1000:1000 img && sort -u a:b", "docker run -u 1000:1000 img && sort -u a:[redacted]"},
 		{"env HF_TOKEN=abc OMP=1", "env HF_TOKEN=[redacted] OMP=1"},
 		{"n_tokens=12 n_keep=0 tokens: 5", "n_tokens=12 n_keep=0 tokens: 5"},
 		{"decode_tok_s 12.5, max tokens: 64, first-token latency", "decode_tok_s 12.5, max tokens: 64, first-token latency"},
