@@ -48,8 +48,8 @@
 # - Each build's files are hashed right after it is built and all of them
 #   again after the other build: a base the head build changed fails here.
 #   The hashes take in each worktree's .git file and the commit git says
-#   it is at, and the repository's shared git folder's config, hooks and
-#   info/ (hashed before the builds): a build that pointed a worktree at a
+#   it is at, and the repository's shared git folder's config files,
+#   hooks and info/, its submodules' too (hashed before each build): a build that pointed a worktree at a
 #   git folder of its own (a record naming another commit, clean) or left
 #   a hook or a configuration for a later git command fails here. A build
 #   that changed its own .git fails right after it. The script's own git
@@ -79,11 +79,14 @@ manifest() {
 }
 
 # gitfolder COMMON: the sha256 of every file of a repository's shared git
-# folder that makes git run something or read otherwise (its config, its
-# hooks, info/: attributes, excludes), sorted.
+# folder that makes git run something or read otherwise, sorted: each
+# config and config.worktree, hooks/ and info/ (attributes, excludes), its
+# submodules' (modules/) too; not its objects, refs, logs or worktrees.
 gitfolder() {
   printf 'git %s\n' "$1"
-  find "$1/config" "$1/hooks" "$1/info" \( -type f -o -type l \) -exec bash -c 'sha256 "$@"' _ {} + 2>/dev/null | LC_ALL=C sort
+  (cd "$1" && find . \( -name objects -o -name refs -o -name logs -o -name worktrees \) -type d -prune -o \
+    \( -type f -o -type l \) \( -name config -o -name config.worktree -o -path '*/hooks/*' -o -path '*/info/*' \) \
+    -exec bash -c 'sha256 "$@"' _ {} +) | LC_ALL=C sort
 }
 export -f sha256 safegit
 
@@ -248,7 +251,7 @@ build() {
 # builds REPO BASE HEAD DIR: build both sides, print their variables.
 builds() {
   local repo=${1:?$usage} base=${2:?$usage} head=${3:?$usage} dir=${4:?$usage}
-  local sums side rev sha tree upper hash common gitfile
+  local sums trees side rev sha tree upper hash common gitfile
   local -a vars=()
   : "${BUILD:?set BUILD to the engine's build command}"
   : "${BIN:?set BIN to the engine binary's path inside the tree}"
@@ -262,17 +265,20 @@ builds() {
     use_pidns=1
   fi
   sums=$dir/builds.sha256
-  # The repository's shared git folder is as it was before the builds
+  trees=$dir/builds.trees
+  : >"$trees"
+  # The repository's shared git folder stays as it was before each build
   # (a hook or a configuration a build left would run in a later git
-  # command, outside any sandbox: the next job's checkout).
+  # command, outside any sandbox: the next job's checkout). It is taken
+  # after each worktree is added: adding one may write the shared config.
   common=$(cd "$repo" && cd "$(safegit rev-parse --git-common-dir)" && pwd -P)
-  gitfolder "$common" >"$sums"
   for side in base head; do
     if [ "$side" = base ]; then rev=$base; else rev=$head; fi
     sha=$(safegit -C "$repo" rev-parse --verify --end-of-options "$rev^{commit}")
     tree=$dir/$side
     safegit -C "$repo" worktree add --force --detach "$tree" "$sha" >&2
     gitfile=$(cat "$tree/.git")
+    { gitfolder "$common"; cat "$trees"; } >"$sums"
     echo "pr-builds: building $side ($sha) in $tree${use_sandbox:+, sandboxed}" >&2
     if ! build "$tree" >&2; then
       echo "pr-builds: the $side build ($sha) failed" >&2
@@ -290,7 +296,8 @@ builds() {
       echo "pr-builds: the $side build ($sha) left no executable $BIN" >&2
       exit 1
     fi
-    manifest "$tree" >>"$sums"
+    manifest "$tree" >>"$trees"
+    { sed -n '/^tree /q;p' "$sums"; cat "$trees"; } >"$sums.new" && mv "$sums.new" "$sums"
     # Every build so far is as it was built: the base, after the head's.
     if ! check "$sums"; then
       echo "pr-builds: a build changed while the $side was built ($sha): nothing is measured" >&2
@@ -300,6 +307,7 @@ builds() {
     read -r hash _ < <(sha256 <"$tree/$BIN")
     vars+=("${upper}_BIN=$tree/$BIN" "${upper}_SRC=$tree" "${upper}_SHA256=$hash")
   done
+  rm -f "$trees"
   printf '%s\n' "${vars[@]}" "BUILD_SUMS=$sums"
 }
 

@@ -326,6 +326,8 @@ func TestPRBuildsGitTampering(t *testing.T) {
 		{"the base worktree's HEAD", unsandboxed, `git rev-parse HEAD > "$(git rev-parse --git-common-dir)/worktrees/base/HEAD"`, "a build changed while the head was built"},
 		{"a hook", unsandboxed, `printf '#!/bin/sh\ntouch ` + "HOOKRAN" + `\n' > "$(git rev-parse --git-common-dir)/hooks/post-checkout"; chmod +x "$(git rev-parse --git-common-dir)/hooks/post-checkout"`, "a build changed while the head was built"},
 		{"a configuration", unsandboxed, `git config core.hooksPath /tmp`, "a build changed while the head was built"},
+		{"a worktree configuration", unsandboxed, `printf '[core]\n\thooksPath = /tmp\n' > "$(git rev-parse --git-common-dir)/config.worktree"`, "a build changed while the head was built"},
+		{"a submodule's hook", unsandboxed, `mkdir -p "$(git rev-parse --git-common-dir)/modules/sub/hooks" && echo x > "$(git rev-parse --git-common-dir)/modules/sub/hooks/post-checkout"`, "a build changed while the head was built"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir, base, head := engineRepo(t)
@@ -344,5 +346,29 @@ func TestPRBuildsGitTampering(t *testing.T) {
 				t.Errorf("the script ran a hook the head build left")
 			}
 		})
+	}
+}
+
+// A repository whose git folder has no hooks/ or info/ (git init
+// --template=, a bare mirror's clone) builds as any other.
+func TestPRBuildsWithoutHooksFolder(t *testing.T) {
+	r := &repo{t, t.TempDir()}
+	r.git("init", "-q", "-b", "main", "--template=")
+	r.write("VERSION", "1\n")
+	r.commit()
+	base := strings.TrimSpace(r.git("rev-parse", "HEAD"))
+	r.git("checkout", "-q", "-b", "pr")
+	r.write("VERSION", "2\n")
+	r.commit()
+	head := strings.TrimSpace(r.git("rev-parse", "HEAD"))
+	if _, err := os.Stat(filepath.Join(r.dir, ".git", "hooks")); err == nil {
+		t.Fatal("git init --template= made a hooks folder: the test proves nothing")
+	}
+	builds := filepath.Join(t.TempDir(), "b")
+	if _, stderr, err := runScript(t, []string{"BUILD=" + printCommit, "BIN=out/engine"}, "pr-builds.sh", r.dir, base, head, builds); err != nil {
+		t.Fatalf("pr-builds.sh: %v\n%s", err, stderr)
+	}
+	if _, stderr, err := runScript(t, nil, "pr-builds.sh", "--check", filepath.Join(builds, "builds.sha256")); err != nil {
+		t.Fatalf("pr-builds.sh --check: %v\n%s", err, stderr)
 	}
 }
