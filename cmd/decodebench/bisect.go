@@ -153,7 +153,9 @@ func resumePlan(c *cli.Context, dir string) (*bisect.ResumePlan, error) {
 	case err != nil:
 		return nil, &exitError{code: 1, msg: "bisect --resume: " + err.Error()}
 	case !ok && p.SameBuild:
-		return nil, &exitError{code: 1, msg: "bisect --resume: not confirmed; nothing was built or run (the same --build stands for a yes only for a bisect this user started on this machine, its bisect.json unchanged since, as noted in this user's cache folder: this one is not, or the note could not be written there; --yes resumes it without the question)"}
+		return nil, &exitError{code: 1, msg: "bisect --resume: not confirmed; nothing was built or run " +
+			"(the same --build stands for a yes only for a bisect this user started on this machine, its bisect.json unchanged since, " +
+			"as noted in this user's cache folder: this one is not, or the note could not be written there; --yes resumes it without the question)"}
 	case !ok:
 		return nil, &exitError{code: 1, msg: "bisect --resume: not confirmed; nothing was built or run (give the build command again with --build, or --yes, to resume without the question)"}
 	}

@@ -310,7 +310,7 @@ func TestPRBuildsGitTampering(t *testing.T) {
 		`echo "$common/objects" > .fake/objects/info/alternates; git -C ../base rev-parse HEAD > .fake/HEAD; ` +
 		`printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n' > .fake/config; echo "gitdir: $PWD/.fake" > .git`
 	noNamespaces := t.TempDir()
-	if err := os.WriteFile(filepath.Join(noNamespaces, "unshare"), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+	if err := execfile.Write(filepath.Join(noNamespaces, "unshare"), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	unsandboxed := []string{"SANDBOX=auto", "PATH=" + noNamespaces + ":" + os.Getenv("PATH")}
