@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/decodebench/decodebench/internal/abbrev"
 	"github.com/decodebench/decodebench/internal/safefs"
@@ -81,7 +80,6 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 		probs = append(probs, Problem{section, fmt.Sprintf(format, args...)})
 	}
 	probs = append(probs, checkSections(string(src), rec)...)
-	probs = append(probs, checkSecrets("Record", filepath.Base(recordPath), src)...)
 	probs = append(probs, checkEngines(rec)...)
 
 	dataDir, err := recorder.DataPath(recordPath, rec)
@@ -129,7 +127,6 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 		add("Summary", "stored scenario: %s", termsafe.String(err.Error()))
 		return probs, nil
 	}
-	probs = append(probs, checkSecrets("Summary", "the stored scenario ("+recorder.ScenarioFile+")", scenarioBytes)...)
 	s, err := storedScenario(dataDir, scenarioBytes, rec.Scenario.Request.Prompt, rec.Scenario.Overrides)
 	if err != nil {
 		add("Summary", "stored scenario does not load: %s", termsafe.String(abbrev.FirstLine(err.Error())))
