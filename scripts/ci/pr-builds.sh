@@ -84,9 +84,13 @@ manifest() {
 # submodules' (modules/) too; not its objects, refs, logs or worktrees.
 gitfolder() {
   printf 'git %s\n' "$1"
-  (cd "$1" && find . \( -name objects -o -name refs -o -name logs -o -name worktrees \) -type d -prune -o \
-    \( -type f -o -type l \) \( -name config -o -name config.worktree -o -path '*/hooks/*' -o -path '*/info/*' \) \
-    -exec bash -c 'sha256 "$@"' _ {} +) | LC_ALL=C sort
+  local -a skip=(\( -name objects -o -name refs -o -name logs -o -name worktrees \) -type d -prune -o)
+  local -a pick=(\( -name config -o -name config.worktree -o -path '*/hooks/*' -o -path '*/info/*' \))
+  # A link by its target, as manifest takes one (a dangling one, a hook a
+  # tool left, is no error).
+  (cd "$1" && find . "${skip[@]}" -type f "${pick[@]}" -exec bash -c 'sha256 "$@"' _ {} + &&
+    find . "${skip[@]}" -type l "${pick[@]}" -exec sh -c 'for l; do printf "link %s -> %s\n" "$l" "$(readlink "$l")"; done' _ {} +) |
+    LC_ALL=C sort
 }
 export -f sha256 safegit
 

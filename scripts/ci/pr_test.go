@@ -349,8 +349,9 @@ func TestPRBuildsGitTampering(t *testing.T) {
 	}
 }
 
-// A repository whose git folder has no hooks/ or info/ (git init
-// --template=, a bare mirror's clone) builds as any other.
+// A repository whose git folder has no hooks/ (git init --template=, a
+// bare mirror's clone), or a link to nowhere in info/, builds as any
+// other.
 func TestPRBuildsWithoutHooksFolder(t *testing.T) {
 	r := &repo{t, t.TempDir()}
 	r.git("init", "-q", "-b", "main", "--template=")
@@ -363,6 +364,13 @@ func TestPRBuildsWithoutHooksFolder(t *testing.T) {
 	head := strings.TrimSpace(r.git("rev-parse", "HEAD"))
 	if _, err := os.Stat(filepath.Join(r.dir, ".git", "hooks")); err == nil {
 		t.Fatal("git init --template= made a hooks folder: the test proves nothing")
+	}
+	// A hook a tool left as a link to nowhere is no error either.
+	if err := os.Mkdir(filepath.Join(r.dir, ".git", "info"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/nonexistent/exclude", filepath.Join(r.dir, ".git", "info", "exclude")); err != nil {
+		t.Fatal(err)
 	}
 	builds := filepath.Join(t.TempDir(), "b")
 	if _, stderr, err := runScript(t, []string{"BUILD=" + printCommit, "BIN=out/engine"}, "pr-builds.sh", r.dir, base, head, builds); err != nil {
