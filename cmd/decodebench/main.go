@@ -47,6 +47,9 @@ func main() {
 
 // runMain runs decodebench on a command line and returns its exit code.
 func runMain(args []string) int {
+	if err := denyAttach(); err != nil {
+		fmt.Fprintln(stderr, "decodebench: warning: cannot make this process undumpable (an engine could attach to it):", err)
+	}
 	app := newApp()
 	args, notes, err := reorderArgs(app, args)
 	for _, n := range notes {
