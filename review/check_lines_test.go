@@ -39,8 +39,8 @@ func TestCheckRefusesARecordOfTooManyLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, probs := range [][]Problem{check(pad(safefs.MaxRecordLines-have), nil), check(bisect, nil)} {
-		if !strings.Contains(problemsText(probs), want) {
-			t.Fatalf("a record of %d lines: check found %s, want %q", safefs.MaxRecordLines+1, problemsText(probs), want)
+		if !strings.Contains(fmt.Sprint(probs), want) {
+			t.Fatalf("a record of %d lines: check found %s, want %q", safefs.MaxRecordLines+1, fmt.Sprint(probs), want)
 		}
 	}
 	// Through the check cache (check's default), which asks first whether
@@ -52,21 +52,13 @@ func TestCheckRefusesARecordOfTooManyLines(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	got := CheckAll([]string{padded}, &CheckCache{Dir: t.TempDir()})
 	runtime.ReadMemStats(&after)
-	if len(got) != 1 || !strings.Contains(problemsText(got[0].Problems), want) {
+	if len(got) != 1 || !strings.Contains(fmt.Sprint(got[0].Problems), want) {
 		t.Fatalf("through the cache: %+v, want %q", got, want)
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 48<<20 {
 		t.Errorf("checking a record of %d lines allocated %d MiB: its lines were held apart", safefs.MaxRecordLines+1, alloc>>20)
 	}
-	if probs := check(pad(safefs.MaxRecordLines-have-1), nil); strings.Contains(problemsText(probs), want) {
-		t.Fatalf("a record of %d lines refused as too long: %s", safefs.MaxRecordLines, problemsText(probs))
+	if probs := check(pad(safefs.MaxRecordLines-have-1), nil); strings.Contains(fmt.Sprint(probs), want) {
+		t.Fatalf("a record of %d lines refused as too long: %s", safefs.MaxRecordLines, fmt.Sprint(probs))
 	}
-}
-
-func problemsText(probs []Problem) string {
-	var b strings.Builder
-	for _, p := range probs {
-		b.WriteString(p.String() + "\n")
-	}
-	return b.String()
 }
