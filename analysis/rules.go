@@ -88,8 +88,15 @@ var rules = map[schema.Rule]Rule{
 		Looks:   SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested, RefusedLast: true},
 		Pooling: NoPooling, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsAsRun},
 	// robust-15 whose campaigns stopped past their budget's plans go by
-	// the latest plan (the current rule, schema.RuleRobust16).
+	// the latest plan (schema.RuleRobust16).
 	schema.RuleRobust16: {Name: schema.RuleRobust16, Comparison: RoundBlocks{Trim: stats.TrimGoodRuns, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull, Stage: stats.StageStein}, MDE: RoundsMDE{Kept: stats.KeptByPutBackSpread},
+		Control: EquivalentControl{Margin: EquivalenceMargin, AtArmLevel: true}, Drift: BlockDrift{Alpha: DriftAlpha, Welch: true},
+		Looks:   SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested, RefusedLast: true, LatestPlan: true},
+		Pooling: NoPooling, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsAsRun},
+	// robust-16 whose MDE takes the clean noise each count of kept far
+	// rounds comes with, and their rate at its posterior mean (the
+	// current rule, schema.RuleRobust17).
+	schema.RuleRobust17: {Name: schema.RuleRobust17, Comparison: RoundBlocks{Trim: stats.TrimGoodRuns, Refused: stats.RefusedByHull, FarKept: stats.FarKeptHull, Stage: stats.StageStein}, MDE: RoundsMDE{Kept: stats.KeptBySelection},
 		Control: EquivalentControl{Margin: EquivalenceMargin, AtArmLevel: true}, Drift: BlockDrift{Alpha: DriftAlpha, Welch: true},
 		Looks:   SpendingLooks{Spending: stats.SpendOBF, Budget: BudgetAsTested, RefusedLast: true, LatestPlan: true},
 		Pooling: NoPooling, Wording: SenseWords, Rows: RowsAsJudged, Statements: StatementsAsRun},

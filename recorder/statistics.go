@@ -117,13 +117,19 @@ func mdeMethod(m analysis.MDEModel) string {
 			noise = "the rounds not far out"
 			kept = " (as many of a comparison's as the trimming keeps, found by running it on draws at this noise and the far rounds' sizes the campaign saw)"
 		}
-		if m.Kept == stats.KeptByPutBackSpread {
+		rate := "their rate over every comparison of the campaign, taken with its uncertainty even where none was seen"
+		if m.Kept == stats.KeptByPutBackSpread || m.Kept == stats.KeptBySelection {
 			median = "its median over campaigns like this one, at the spread that choosing those rounds by the sample's own scale gives it (a jackknife)"
+		}
+		if m.Kept == stats.KeptBySelection {
+			kept = " (as many of a comparison's as the trimming keeps, each count with the clean noise it keeps them with," +
+				" found by running it on draws at this noise and the far rounds' sizes the campaign saw)"
+			rate = "their rate over every comparison of the campaign at its posterior mean, a prior's share even where none was seen"
 		}
 		return " The minimum detectable effect is stated for an increase and a decrease:" +
 			" the effect a campaign like this one (the same rounds and noise) claims with the stated power," +
 			" from the noise of " + noise + " (" + median + ")," +
-			" with the rounds far out drawn from their rate over every comparison of the campaign, taken with its uncertainty even where none was seen:" +
+			" with the rounds far out drawn from " + rate + ":" +
 			" the rounds they cost or move" + kept + ", the chance that they refuse this comparison or another," +
 			" the chance that the control's noise vetoes, and the looks' spending; at least min_effect plus its margin."
 	case analysis.ModelledMDE:

@@ -54,7 +54,7 @@ func verdictLineCases(robust bool) []schema.ArmVerdict {
 // the golden text's.
 func TestVerdictLinesGolden(t *testing.T) {
 	var buf bytes.Buffer
-	for _, rule := range []schema.Rule{schema.RuleMedianU, schema.RuleRobust1, schema.RuleRobust2, schema.RuleRobust3, schema.RuleRobust4, schema.RuleRobust5, schema.RuleRobust6, schema.RuleRobust8, schema.RuleRobust9, schema.RuleRobust10, schema.RuleRobust11, schema.RuleRobust12, schema.RuleRobust13, schema.RuleRobust14, schema.RuleRobust15, schema.RuleRobust16} {
+	for _, rule := range []schema.Rule{schema.RuleMedianU, schema.RuleRobust1, schema.RuleRobust2, schema.RuleRobust3, schema.RuleRobust4, schema.RuleRobust5, schema.RuleRobust6, schema.RuleRobust8, schema.RuleRobust9, schema.RuleRobust10, schema.RuleRobust11, schema.RuleRobust12, schema.RuleRobust13, schema.RuleRobust14, schema.RuleRobust15, schema.RuleRobust16, schema.RuleRobust17} {
 		for i, v := range verdictLineCases(rule != schema.RuleMedianU) {
 			for _, sn := range []sense{senseOfUnit(true, "tok/s"), senseOfUnit(false, "J/tok")} {
 				fmt.Fprintf(&buf, "%q %d higher=%v speed=%v md: %s\n", rule, i, sn.higher, sn.speed, styleOf(rule, true).armVerdict(v, "classic", sn))

@@ -202,8 +202,19 @@ const (
 	// stop plan at every look and are judged as under robust-15
 	// (analysis.TestRobust16ChangesOnlyStopsPastThePlans).
 	RuleRobust16 Rule = "robust-16"
+	// RuleRobust17 is RuleRobust16 whose minimum detectable effect takes
+	// the clean noise that each count of kept far rounds comes with (the
+	// trimming puts a stall back where the clean rounds happen to be
+	// noisy and trims it where they are quiet, so a comparison that
+	// trimmed its stalls has a smaller error than the noise says) and the
+	// far rounds' rate at its posterior mean (stats.KeptBySelection):
+	// robust-16's MDE after six rounds on the calibration's CV 2% host was
+	// met with 87% power, above the 80–85% it promises. Its verdicts,
+	// intervals and p-values are robust-16's
+	// (analysis.TestRobust17ChangesOnlyTheMDE).
+	RuleRobust17 Rule = "robust-17"
 	// RuleCurrent is the rule new records are written under.
-	RuleCurrent = RuleRobust16
+	RuleCurrent = RuleRobust17
 )
 
 // RobustMinRuns is the fewest finished runs the baseline and each arm

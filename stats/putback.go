@@ -61,6 +61,10 @@ type keptFar struct {
 	// byK is the chance that k of the f stay in, and shift and rms the
 	// mean and root mean square of the sizes that stay in then, by k.
 	byK, shift, rms []float64
+	// rho is, by k, the clean rounds' mean sample variance over sd² in
+	// the draws that kept k (1 where no draw did): the trimming keeps far
+	// rounds where the clean ones happen to be noisy.
+	rho []float64
 }
 
 // putBackN is how many seeded draws PutBackChance makes at most: its
@@ -152,7 +156,11 @@ func putBackDraws(sizes []float64, sd float64, n, f int) keptFar {
 	allowed := TrimOneByOne.allowed(n)
 	counts := make([]int, f+1)
 	ok := 0
-	sum, sq := make([]float64, f+1), make([]float64, f+1)
+	sum, sq, vs := make([]float64, f+1), make([]float64, f+1), make([]float64, f+1)
+	clean := make([]bool, n-f)
+	for i := range clean {
+		clean[i] = true
+	}
 	abs := make([]float64, f)
 	for draw := range putBackN {
 		// A hundred draws that all keep them, or none, settle it: the
@@ -188,10 +196,19 @@ func putBackDraws(sizes []float64, sd float64, n, f int) keptFar {
 			}
 		}
 		counts[k]++
+		if n-f >= 2 && sd > 0 {
+			_, cs := meanSD(d[f:], clean)
+			vs[k] += cs * cs / (sd * sd)
+		} else {
+			vs[k]++
+		}
 		sum[k] += s1
 		sq[k] += s2
 	}
-	out := keptFar{byK: make([]float64, f+1), shift: make([]float64, f+1), rms: make([]float64, f+1)}
+	out := keptFar{byK: make([]float64, f+1), shift: make([]float64, f+1), rms: make([]float64, f+1), rho: make([]float64, f+1)}
+	for k := range out.rho {
+		out.rho[k] = 1
+	}
 	if ok == 0 { // every draw refused: all kept, at the sizes as they come
 		var s1, s2 float64
 		for _, a := range sizes {
@@ -204,6 +221,9 @@ func putBackDraws(sizes []float64, sd float64, n, f int) keptFar {
 	}
 	for k, c := range counts {
 		out.byK[k] = float64(c) / float64(ok)
+		if c > 0 && sd > 0 {
+			out.rho[k] = vs[k] / float64(c)
+		}
 		if k > 0 && c > 0 {
 			m := float64(k * c)
 			out.shift[k], out.rms[k] = sum[k]/m, math.Sqrt(sq[k]/m)

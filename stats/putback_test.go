@@ -109,3 +109,77 @@ func TestPutBackCacheAnswersAsTheDraws(t *testing.T) {
 		t.Fatalf("other sizes: cached %+v, drawn %+v (before the change %+v)", got, want, kept)
 	}
 }
+
+// The trimming puts a far round back where the comparison's clean rounds
+// happen to be noisy and trims it where they are quiet: comparisons of runs
+// through CompareRounds that trimmed their f stalled rounds have clean
+// rounds whose sample variance is below the noise's, those that kept them
+// above, as the put-back's draws say (keptFar.rho, which KeptBySelection
+// gives each state's error), within 0.15 of the noise's variance.
+func TestPutBackDrawsSeeTheCleanNoiseTheTrimmingKeepsWith(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		sd   float64
+		n, f int
+		size float64
+	}{
+		{0.02, 6, 1, 0.178},
+		{0.02, 6, 1, 0.15},
+		{0.02, 10, 1, 0.15},
+		{0.06, 10, 1, 0.357},
+	}
+	const comparisons = 2000
+	for _, c := range cases {
+		rng := rand.New(rand.NewPCG(uint64(c.n), uint64(1000*c.sd)))
+		var v [2]float64 // the clean rounds' mean sample variance: trimmed, kept
+		var count [2]int
+		for range comparisons {
+			var ref, arm []Timed
+			var clean []float64
+			for r := range c.n {
+				a, b := c.sd*rng.NormFloat64(), c.sd*rng.NormFloat64()
+				if r < c.f {
+					if rng.IntN(2) == 0 {
+						a -= c.size
+					} else {
+						b -= c.size
+					}
+				} else {
+					clean = append(clean, b-a)
+				}
+				ref = append(ref, Timed{Pos: float64(r), Value: 100 * math.Exp(a), Block: r})
+				arm = append(arm, Timed{Pos: float64(r), Value: 100 * math.Exp(b), Block: r})
+			}
+			out := CompareRounds(ref, arm, DefaultConfig(), TrimOneByOne)
+			if out.Refused || out.N1 != c.n && out.N1 != c.n-c.f {
+				continue
+			}
+			all := make([]bool, len(clean))
+			for i := range all {
+				all[i] = true
+			}
+			_, s := meanSD(clean, all)
+			i := 0
+			if out.N1 == c.n {
+				i = 1
+			}
+			v[i] += s * s / (2 * c.sd * c.sd)
+			count[i]++
+		}
+		kf := putBackDraws([]float64{c.size}, c.sd*math.Sqrt2, c.n, c.f)
+		for i, k := range []int{0, c.f} {
+			if count[i] < 100 {
+				continue
+			}
+			got := v[i] / float64(count[i])
+			t.Logf("run noise %.0f%%, %d of %d rounds %.1f%% off, %d kept: clean variance %.3f of the noise's in %d comparisons, the draws %.3f", 100*c.sd, c.f, c.n, 100*c.size, k, got, count[i], kf.rho[k])
+			if math.Abs(got-kf.rho[k]) > 0.15 {
+				t.Errorf("run noise %.0f%%, %d of %d rounds far, %d kept: the draws' clean variance %.3f of the noise's, the trimming's %.3f", 100*c.sd, c.f, c.n, k, kf.rho[k], got)
+			}
+		}
+	}
+	kf := putBackDraws([]float64{0.178}, 0.02*math.Sqrt2, 6, 1)
+	if !(kf.rho[0] < 0.7 && kf.rho[1] > 1.1) {
+		t.Errorf("six rounds of 2%% noise, one 17.8%% off: the clean variance %.3f where it is trimmed, %.3f where kept; want below and above the noise's", kf.rho[0], kf.rho[1])
+	}
+}
