@@ -108,4 +108,5 @@ var ruleSince = []struct {
 	{RuleRobust14, "5187862", time.Date(2026, 12, 6, 6, 28, 56, 0, time.UTC)},
 	{RuleRobust15, "f1e2796", time.Date(2026, 12, 6, 8, 50, 34, 0, time.UTC)},
 	{RuleRobust16, "5ca1b67", time.Date(2026, 12, 6, 13, 7, 47, 0, time.UTC)},
+	{RuleRobust17, "86e480c", time.Date(2026, 12, 6, 22, 46, 44, 0, time.UTC)},
 }
