@@ -198,7 +198,8 @@ func putBackDraws(sizes []float64, sd float64, n, f int) keptFar {
 		counts[k]++
 		if n-f >= 2 && sd > 0 {
 			_, cs := meanSD(d[f:], clean)
-			vs[k] += cs * cs / (sd * sd)
+			q := cs / sd // before squaring: sd² may underflow where sd does not
+			vs[k] += q * q
 		} else {
 			vs[k]++
 		}

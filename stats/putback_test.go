@@ -183,3 +183,22 @@ func TestPutBackDrawsSeeTheCleanNoiseTheTrimmingKeepsWith(t *testing.T) {
 		t.Errorf("six rounds of 2%% noise, one 17.8%% off: the clean variance %.3f where it is trimmed, %.3f where kept; want below and above the noise's", kf.rho[0], kf.rho[1])
 	}
 }
+
+// A clean noise so small that its square underflows (a forged record's)
+// gives the draws a finite clean variance and the MDE at least min_effect
+// (a first version divided by sd², 0: the variance NaN, the MDE 1e-18).
+func TestKeptBySelectionAtATinyNoise(t *testing.T) {
+	const sd, n = 1e-300, 6
+	kf := putBackDraws([]float64{0.178}, sd, n, 1)
+	for k, r := range kf.rho {
+		if math.IsNaN(r) || math.IsInf(r, 0) {
+			t.Errorf("%d kept: the clean variance %v of the noise's", k, r)
+		}
+	}
+	r := Robust{Result: Result{N1: n, N2: n}, Blocks: n, DF: n - 1, SE: sd / math.Sqrt(n), Sigma: sd / math.Sqrt2,
+		Stalls: Stalls{Sigma: sd / math.Sqrt2, DF: n - 1, Far: []float64{0.178}, Trimmed: 1, Runs1: n, Runs2: n}}
+	all := []Stalls{r.Stalls}
+	if up, down := MDERoundsKept(r, all, 0.05, 0.8, 0.01, Design{}, KeptBySelection); up < 0.01 || down < 0.01 {
+		t.Errorf("MDE %g / %g at a noise of %g: want at least min_effect 0.01", up, down, sd)
+	}
+}

@@ -221,7 +221,7 @@ func (m rounds) states() ([]roundsState, float64) {
 			// this count kept comes with (rho); the mean's is the noise.
 			rho := 1.0
 			if m.selected && f > 0 {
-				if kf := m.putBack(f); k < len(kf.rho) {
+				if kf := m.putBack(f); k < len(kf.rho) && kf.rho[k] > 0 && !math.IsInf(kf.rho[k], 0) {
 					rho = kf.rho[k]
 				}
 			}
