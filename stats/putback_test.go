@@ -32,19 +32,7 @@ func TestPutBackChanceMatchesTheTrimming(t *testing.T) {
 		rng := rand.New(rand.NewPCG(uint64(c.n), uint64(1000*c.sd)))
 		kept, ok := 0, 0
 		for range comparisons {
-			var ref, arm []Timed
-			for r := range c.n {
-				a, b := c.sd*rng.NormFloat64(), c.sd*rng.NormFloat64()
-				if r < c.f { // a stall slows one side's run of the round
-					if rng.IntN(2) == 0 {
-						a -= c.size
-					} else {
-						b -= c.size
-					}
-				}
-				ref = append(ref, Timed{Pos: float64(r), Value: 100 * math.Exp(a), Block: r})
-				arm = append(arm, Timed{Pos: float64(r), Value: 100 * math.Exp(b), Block: r})
-			}
+			ref, arm, _ := stalledComparison(rng, c.sd, c.n, c.f, c.size)
 			out := CompareRounds(ref, arm, DefaultConfig(), TrimOneByOne)
 			if out.Refused {
 				continue
@@ -64,6 +52,27 @@ func TestPutBackChanceMatchesTheTrimming(t *testing.T) {
 	if PutBackChance(nil, 0.03, 10, 1) != 0 || PutBackChance([]float64{0.3}, 0.03, 10, 0) != 0 {
 		t.Error("PutBackChance without a size or a far round: want 0")
 	}
+}
+
+// stalledComparison draws a comparison of n rounds of runs of noise sd
+// whose first f rounds have one side's run slowed by size (either side
+// alike), and the other rounds' differences.
+func stalledComparison(rng *rand.Rand, sd float64, n, f int, size float64) (ref, arm []Timed, clean []float64) {
+	for r := range n {
+		a, b := sd*rng.NormFloat64(), sd*rng.NormFloat64()
+		if r < f { // a stall slows one side's run of the round
+			if rng.IntN(2) == 0 {
+				a -= size
+			} else {
+				b -= size
+			}
+		} else {
+			clean = append(clean, b-a)
+		}
+		ref = append(ref, Timed{Pos: float64(r), Value: 100 * math.Exp(a), Block: r})
+		arm = append(arm, Timed{Pos: float64(r), Value: 100 * math.Exp(b), Block: r})
+	}
+	return ref, arm, clean
 }
 
 // Where the trimming takes every far round (stalls of 50% at 1% noise),
@@ -134,22 +143,7 @@ func TestPutBackDrawsSeeTheCleanNoiseTheTrimmingKeepsWith(t *testing.T) {
 		var v [2]float64 // the clean rounds' mean sample variance: trimmed, kept
 		var count [2]int
 		for range comparisons {
-			var ref, arm []Timed
-			var clean []float64
-			for r := range c.n {
-				a, b := c.sd*rng.NormFloat64(), c.sd*rng.NormFloat64()
-				if r < c.f {
-					if rng.IntN(2) == 0 {
-						a -= c.size
-					} else {
-						b -= c.size
-					}
-				} else {
-					clean = append(clean, b-a)
-				}
-				ref = append(ref, Timed{Pos: float64(r), Value: 100 * math.Exp(a), Block: r})
-				arm = append(arm, Timed{Pos: float64(r), Value: 100 * math.Exp(b), Block: r})
-			}
+			ref, arm, clean := stalledComparison(rng, c.sd, c.n, c.f, c.size)
 			out := CompareRounds(ref, arm, DefaultConfig(), TrimOneByOne)
 			if out.Refused || out.N1 != c.n && out.N1 != c.n-c.f {
 				continue
