@@ -42,6 +42,20 @@ const pem = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj"
 
 // shapes are texts and what redacting them gives.
 var shapes = []struct{ in, want string }{
+	// curl's user:password (a build command fetching with credentials),
+	// and -u, -U and --user of other commands, which are no credentials.
+	{`curl -fsSL -u alice:Zq8vLm3n https://h/x.tgz`, `curl -fsSL -u alice:[redacted] https://h/x.tgz`},
+	{`curl --user=alice:pa55-word https://h/x`, `curl --user=alice:[redacted] https://h/x`},
+	{`sh -c "curl -s --proxy-user p:q-secret http://h"`, `sh -c "curl -s --proxy-user p:[redacted] http://h"`},
+	{`curl -u 'bob:pa55word' https://h`, `curl -u 'bob:[redacted]' https://h`},
+	{`curl -ualice:pw123456 https://h`, `curl -ualice:[redacted] https://h`},
+	{`curl -u ${USER}:${TOKEN} https://h`, `curl -u ${USER}:${TOKEN} https://h`},
+	{`curl --user-agent a:b https://h`, `curl --user-agent a:b https://h`},
+	{`date -u +%H:%M`, `date -u +%H:%M`},
+	{`pip install -U torch:2`, `pip install -U torch:2`},
+	{`docker run -u root:root img`, `docker run -u root:root img`},
+	{`curl -sL https://h/i.sh | docker run -u root:root img`, `curl -sL https://h/i.sh | docker run -u root:root img`},
+	{`rsync -u a:b c && curl https://h`, `rsync -u a:b c && curl https://h`},
 	// Shell: export -p, declare -x, a quoted NAME=value.
 	{`export HF_TOKEN="Zq8vLm3nXw7pRt2k"`, `export HF_TOKEN="[redacted]"`},
 	{`declare -x API_KEY="Zq8vLm3nXw7pRt2k"`, `declare -x API_KEY="[redacted]"`},

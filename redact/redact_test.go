@@ -60,6 +60,15 @@ func TestArgsForms(t *testing.T) {
 		{[]string{"srv", "--alias", "https://u:pw@h/x"}, []string{"srv", "--alias", "https://u:[redacted]@h/x"}},
 		{[]string{"srv", "--url=postgres://tok@db/x"}, []string{"srv", "--url=postgres://[redacted]@db/x"}},
 		{[]string{"srv", "--endpoint", "http://h/x?api_key=zz&x=1"}, []string{"srv", "--endpoint", "http://h/x?api_key=[redacted]&x=1"}},
+		// curl's user:password, as an argument vector; other commands' -u.
+		{[]string{"curl", "-u", "alice:Zq8vLm3n", "https://h"}, []string{"curl", "-u", "alice:[redacted]", "https://h"}},
+		{[]string{"/usr/bin/curl", "-fsS", "--user=alice:pa55-word"}, []string{"/usr/bin/curl", "-fsS", "--user=alice:[redacted]"}},
+		{[]string{"curl", "-ualice:pw123456", "https://h"}, []string{"curl", "-ualice:[redacted]", "https://h"}},
+		{[]string{"curl", "-U", "proxy:pr0xy-pw", "https://h"}, []string{"curl", "-U", "proxy:[redacted]", "https://h"}},
+		{[]string{"curl", "-u", "alice", "https://h"}, []string{"curl", "-u", "alice", "https://h"}},
+		{[]string{"curl", "-u", "u:${TOKEN}", "https://h"}, []string{"curl", "-u", "u:${TOKEN}", "https://h"}},
+		{[]string{"docker", "run", "-u", "root:root", "img"}, []string{"docker", "run", "-u", "root:root", "img"}},
+		{[]string{"date", "-u", "+%H:%M"}, []string{"date", "-u", "+%H:%M"}},
 	} {
 		got := New(Source{}).Args(tt.in)
 		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
@@ -354,5 +363,20 @@ func TestYAMLStaysYAML(t *testing.T) {
 				t.Errorf("%q keeps %s:\n%s", src, s, out)
 			}
 		}
+	}
+}
+
+// curl's password in a build command or an engine's command line is
+// learned and masked wherever it appears again; the user, and the values
+// of other commands' -u and -U (docker's user, date's flag), are not (a
+// first version masked every -u value and then every later "root").
+func TestCurlPasswordLearned(t *testing.T) {
+	r := New(Source{
+		Shell:    []string{"curl -fsS -u alice:Zq8vLm3nXw https://h/a.tgz && docker run -u root:rootgroup img"},
+		Commands: [][]string{{"curl", "--user=bob:Pq7wKn2mYv", "https://h"}},
+	})
+	got := r.Text("fetched with Zq8vLm3nXw and Pq7wKn2mYv as alice and bob; ran as root:rootgroup")
+	if want := "fetched with [redacted] and [redacted] as alice and bob; ran as root:rootgroup"; got != want {
+		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
