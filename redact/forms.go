@@ -86,13 +86,6 @@ var forms = []form{
 	// 'X' (a Python list of arguments); every key of --api-key k1,k2
 	newForm(`(?:^|[\s"'`+"`"+`(\[{,;])(?P<n>--?[A-Za-z][A-Za-z0-9_.-]*)(?:["'],[ \t]*["']|=["']?|[ \t]+["']?)(?P<v>[^`+stop+`,;)\]}]+(?:,[^`+stop+`,;)\]}]+)*)`,
 		needFlag, func(n, v string) bool { return IsSecretName(strings.TrimLeft(n, "-")) && !strings.HasPrefix(v, "-") }),
-	// curl -u user:password, --user user:password, -U/--proxy-user
-	// (a build or bisect command fetching with credentials): only after
-	// curl in the same command, as -u and -U are date's, pip's, rsync's
-	// and docker's flags too; the password is masked, the user kept.
-	newForm(`(?:^|[\s;&|(`+"`"+`"'])curl(?:\.exe)?[ \t](?:[^\n;&|]*?[ \t])?(?:-[uU](?:[ \t]+|=)?|--(?:proxy-)?user(?:[ \t]+|=))["']?(?P<n>[^\s:"']*):(?P<v>[^\s"';&|`+"`"+`]+)`,
-		func(s string) bool { return strings.Contains(s, "curl") },
-		func(_, v string) bool { return v != Mask && !isReference(v) }),
 	// NAME=value, NAME="value", NAME='value' (export -p, declare -x, a
 	// Python repr's api_key='...'), ?api_key=value&, &X-Amz-Signature=value
 	newForm(`(?:^|[^A-Za-z0-9_.-])(?P<n>[A-Za-z_][A-Za-z0-9_-]*)=(?:`+quoted+`|(?P<v>[^`+stop+`,;&#)\]}]+))`,
@@ -189,6 +182,7 @@ func randomLooking(v string) bool {
 
 // maskForms masks the value of every secret form in s.
 func maskForms(s string) string {
+	s = maskCurlText(s, nil)
 	var p probe
 	for _, f := range forms {
 		s = replaceGroup(f, s, &p, func(string) string { return Mask })
@@ -199,6 +193,7 @@ func maskForms(s string) string {
 // formSecrets returns the values the forms find in s.
 func formSecrets(s string) []string {
 	var out []string
+	maskCurlText(s, func(v string) { out = append(out, v) })
 	var p probe
 	for _, f := range forms {
 		replaceGroup(f, s, &p, func(v string) string { out = append(out, v); return v })

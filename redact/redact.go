@@ -15,7 +15,6 @@ package redact
 
 import (
 	"encoding/json"
-	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -82,7 +81,7 @@ func (r *Redactor) Learn(src Source) {
 		found = append(found, formSecrets(v)...)
 	}
 	for _, sh := range src.Shell {
-		_, f := maskArgs(strings.Fields(sh))
+		_, f := maskWords(strings.Fields(sh), false)
 		found = append(found, f...)
 		found = append(found, formSecrets(sh)...)
 	}
@@ -272,130 +271,6 @@ func isReference(v string) bool { return reference.MatchString(v) }
 func startsReference(s, v string) bool {
 	loc := referenceStart.FindStringIndex(s)
 	return loc != nil && len(v) <= loc[1]
-}
-
-// isFlag reports whether an argument is a flag (not "-" and not a negative
-// number).
-func isFlag(a string) bool {
-	if len(a) < 2 || a[0] != '-' {
-		return false
-	}
-	c := a[1]
-	return c == '-' || unicode.IsLetter(rune(c))
-}
-
-var headerFlags = map[string]bool{"H": true, "header": true, "headers": true, "http-header": true}
-
-// maskArgs masks the secret forms of a command line and returns the
-// secrets it found.
-func maskArgs(args []string) (out, found []string) {
-	out = append([]string(nil), args...)
-	mask := func(i int) {
-		if !isReference(out[i]) {
-			found = append(found, out[i])
-			out[i] = Mask
-		}
-	}
-	curl := false // a curl command: -u and -U take user:password
-	for i := 0; i < len(out); i++ {
-		a := out[i]
-		if curl {
-			if inline, next, ok := curlUser(a); ok {
-				j := i
-				if next {
-					j = i + 1
-				}
-				if j < len(out) {
-					m, f := maskUserPassword(out[j], inline)
-					out[j], found = m, append(found, f...)
-					i = j
-					continue
-				}
-			}
-		}
-		if !isFlag(a) {
-			if b := path.Base(a); b == "curl" || b == "curl.exe" {
-				curl = true
-			} else if shellSeparator(a) { // a shell line's next command
-				curl = false
-			}
-			// `Name:` alone, its value in the next argument.
-			if n, ok := strings.CutSuffix(a, ":"); ok && headerName.MatchString(n) && isSecretHeader(n) && i+1 < len(out) {
-				mask(i + 1)
-				i++
-				continue
-			}
-			v, f := maskValue(a)
-			out[i], found = v, append(found, f...)
-			continue
-		}
-		flag, val, inline := strings.Cut(a, "=")
-		name := strings.TrimLeft(flag, "-")
-		switch {
-		case IsSecretName(name):
-			if inline {
-				if !isReference(val) {
-					found = append(found, val)
-					out[i] = flag + "=" + Mask
-				}
-			} else if i+1 < len(out) && !strings.HasPrefix(out[i+1], "--") {
-				mask(i + 1)
-				i++
-			}
-		case headerFlags[name]:
-			if inline {
-				v, f := maskHeader(val)
-				out[i], found = flag+"="+v, append(found, f...)
-			} else if i+1 < len(out) && !strings.HasSuffix(strings.TrimSpace(out[i+1]), ":") {
-				v, f := maskHeader(out[i+1])
-				out[i+1], found = v, append(found, f...)
-				i++
-			}
-		case inline:
-			v, f := maskValue(val)
-			out[i], found = flag+"="+v, append(found, f...)
-		}
-	}
-	return out, found
-}
-
-// shellSeparator reports whether a word of a shell line ends its command
-// (&&, ||, |, ;, &, or a word ending in ;).
-func shellSeparator(a string) bool {
-	return a == "&&" || a == "||" || a == "|" || a == "&" || strings.HasSuffix(a, ";")
-}
-
-// curlUser reports whether a is curl's -u, -U, --user or --proxy-user:
-// its user:password in the next argument (next), or in a itself (-uU:P,
-// --user=U:P; inline).
-func curlUser(a string) (inline, next, ok bool) {
-	switch {
-	case a == "-u" || a == "-U" || a == "--user" || a == "--proxy-user":
-		return false, true, true
-	case strings.HasPrefix(a, "--user=") || strings.HasPrefix(a, "--proxy-user="),
-		len(a) > 2 && (a[:2] == "-u" || a[:2] == "-U"):
-		return true, false, true
-	}
-	return false, false, false
-}
-
-// maskUserPassword masks the password of an argument holding
-// user:password (after the flag's own characters when inline); a quoted
-// value is left to the text forms.
-func maskUserPassword(a string, inline bool) (string, []string) {
-	head, v := "", a
-	if inline {
-		if k := strings.Index(a, "="); strings.HasPrefix(a, "--") && k > 0 {
-			head, v = a[:k+1], a[k+1:]
-		} else {
-			head, v = a[:2], a[2:]
-		}
-	}
-	user, pw, ok := strings.Cut(v, ":")
-	if !ok || pw == "" || pw == Mask || isReference(pw) || strings.ContainsAny(v, `"'`) {
-		return a, nil
-	}
-	return head + user + ":" + Mask, []string{pw}
 }
 
 // maskEnv masks the values of secret names and the secret forms in the

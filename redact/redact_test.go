@@ -69,6 +69,11 @@ func TestArgsForms(t *testing.T) {
 		{[]string{"curl", "-u", "u:${TOKEN}", "https://h"}, []string{"curl", "-u", "u:${TOKEN}", "https://h"}},
 		{[]string{"docker", "run", "-u", "root:root", "img"}, []string{"docker", "run", "-u", "root:root", "img"}},
 		{[]string{"date", "-u", "+%H:%M"}, []string{"date", "-u", "+%H:%M"}},
+		{[]string{"serve", "--model", "/models/curl", "-U", "ui:config"}, []string{"serve", "--model", "/models/curl", "-U", "ui:config"}},
+		{[]string{"curl", "-su", "alice:comb1234", "https://h"}, []string{"curl", "-su", "alice:[redacted]", "https://h"}},
+		{[]string{"curl", "-u", "alice:it's", "https://h"}, []string{"curl", "-u", "alice:[redacted]", "https://h"}},
+		{[]string{"timeout", "5", "curl", "-u", "a:pw12345"}, []string{"timeout", "5", "curl", "-u", "a:[redacted]"}},
+		{[]string{"sudo", "-u", "postgres:postgres", "psql"}, []string{"sudo", "-u", "postgres:postgres", "psql"}},
 	} {
 		got := New(Source{}).Args(tt.in)
 		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
@@ -372,7 +377,9 @@ func TestYAMLStaysYAML(t *testing.T) {
 // first version masked every -u value and then every later "root").
 func TestCurlPasswordLearned(t *testing.T) {
 	r := New(Source{
-		Shell:    []string{"curl -fsS -u alice:Zq8vLm3nXw https://h/a.tgz && docker run -u root:rootgroup img"},
+		Shell: []string{"curl -fsS -u alice:Zq8vLm3nXw https://h/a.tgz && docker run -u root:rootgroup img",
+			"apt-get install -y curl\ndocker run -u root:rootgroup img", "curl -fsS https://h/x;docker run -u root:rootgroup img",
+			"docker run --name curl -u root:rootgroup img"},
 		Commands: [][]string{{"curl", "--user=bob:Pq7wKn2mYv", "https://h"}},
 	})
 	got := r.Text("fetched with Zq8vLm3nXw and Pq7wKn2mYv as alice and bob; ran as root:rootgroup")
