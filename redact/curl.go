@@ -15,12 +15,17 @@ import (
 // assignment or a wrapper such as sudo or timeout), never a flag's value
 // or a word elsewhere in a sentence. The user is kept.
 
-// curlWrappers run the command that follows them.
-var curlWrappers = map[string]bool{"sudo": true, "env": true, "timeout": true, "xargs": true, "exec": true, "command": true,
-	"nice": true, "nohup": true, "time": true, "stdbuf": true}
+// curlWrappers run the command that follows them, with the short
+// options of theirs that take a value (sudo -u user curl); shell words
+// that start a command are wrappers with none (if, then, do, !, {), and
+// so are a set -x trace's + and a prompt's $.
+var curlWrappers = map[string]string{"sudo": "ugChpDrtU", "env": "uCS", "timeout": "sk", "xargs": "InPLdaEs", "exec": "a",
+	"command": "", "nice": "n", "nohup": "", "time": "fo", "stdbuf": "ioe",
+	"if": "", "then": "", "else": "", "elif": "", "do": "", "while": "", "until": "", "!": "", "{": "", "$": ""}
 
 var (
 	assignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+	duration   = regexp.MustCompile(`^[0-9.]+[smhd]?$`)
 	// curlCluster is a cluster of curl's short flags that take no value,
 	// ending in u or U (-sSu user:password).
 	curlCluster = regexp.MustCompile(`^-[sSfLkviIgNq#46]+[uU]$`)
@@ -29,16 +34,25 @@ var (
 // isCurlCommand reports whether the command of words (unquoted) is curl,
 // and the index of its first argument.
 func isCurlCommand(words []string) (int, bool) {
-	wrapped := false
-	for i, w := range words {
+	opts, wrapped := "", false
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if o, ok := curlWrappers[w]; ok || strings.Trim(w, "+") == "" {
+			opts, wrapped = o, true
+			continue
+		}
 		switch {
-		case !wrapped && assignment.MatchString(w):
+		case assignment.MatchString(w):
 			continue
-		case wrapped && (strings.HasPrefix(w, "-") || strings.Trim(w, "0123456789.smhd") == ""):
-			continue // a wrapper's flag or duration (timeout 5 curl, sudo -E curl)
-		case curlWrappers[w]:
-			wrapped = true
+		case wrapped && strings.HasPrefix(w, "-"):
+			// A wrapper's option; one of those that take a value takes
+			// the next word (sudo -u user), unless attached (-uuser).
+			if len(w) == 2 && strings.IndexByte(opts, w[1]) >= 0 {
+				i++
+			}
 			continue
+		case wrapped && duration.MatchString(w):
+			continue // timeout 60 curl
 		}
 		b := path.Base(w)
 		return i + 1, b == "curl" || b == "curl.exe"
@@ -79,15 +93,15 @@ func curlCredentials(words []string) []curlCred {
 
 // curlPassword is where the password of a user:password value starts,
 // and false where it has none to mask: no colon, nothing after it, a mask
-// already, or a shell reference ($PASS, ${PASS}, $(cat file)) that names a
-// secret but is none.
+// already, or a shell reference ($PASS, ${PASS}, $(cat file), `cat file`)
+// that names a secret but is none.
 func curlPassword(v string) (int, bool) {
 	k := strings.IndexByte(v, ':')
 	if k < 0 {
 		return 0, false
 	}
 	pw := v[k+1:]
-	if pw == "" || pw == Mask || strings.HasPrefix(pw, "$") {
+	if pw == "" || pw == Mask || strings.HasPrefix(pw, "$") || strings.HasPrefix(pw, "`") {
 		return 0, false
 	}
 	return k + 1, true
@@ -111,87 +125,8 @@ func maskCurlArgs(out []string) (found []string, masked map[int]bool) {
 	return found, masked
 }
 
-// shellWord is a word of a shell line: its unquoted value and, for each
-// of the value's bytes, its place in the line.
-type shellWord struct {
-	value      string
-	at         []int
-	start, end int // the word's bytes in the line
-}
-
-// shellCommands splits a line into its commands' words, as a shell
-// would: unquoted blanks separate words; newlines, ;, &, |, backticks and
-// parentheses separate commands ($(…) among them); single quotes keep
-// everything, double quotes all but a backslash's escape.
-func shellCommands(s string) [][]shellWord {
-	var cmds [][]shellWord
-	var cmd []shellWord
-	var w *shellWord
-	var b []byte
-	flush := func(end int) {
-		if w != nil {
-			w.value, w.end = string(b), end
-			cmd = append(cmd, *w)
-			w, b = nil, nil
-		}
-	}
-	endCmd := func(end int) {
-		flush(end)
-		if len(cmd) > 0 {
-			cmds = append(cmds, cmd)
-			cmd = nil
-		}
-	}
-	add := func(i int) {
-		if w == nil {
-			w = &shellWord{start: i}
-		}
-		b = append(b, s[i])
-		w.at = append(w.at, i)
-	}
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote == '\'':
-			if c == '\'' {
-				quote = 0
-			} else {
-				add(i)
-			}
-		case quote == '"':
-			switch {
-			case c == '"':
-				quote = 0
-			case c == '\\' && i+1 < len(s):
-				i++
-				add(i)
-			default:
-				add(i)
-			}
-		case c == '\'' || c == '"':
-			if w == nil {
-				w = &shellWord{start: i}
-			}
-			quote = c
-		case c == '\\' && i+1 < len(s):
-			i++
-			add(i)
-		case c == ' ' || c == '\t' || c == '\r':
-			flush(i)
-		case strings.IndexByte("\n;&|`()", c) >= 0:
-			endCmd(i)
-		default:
-			add(i)
-		}
-	}
-	endCmd(len(s))
-	return cmds
-}
-
 // delimiters are the quotes in s[from:to] that delimit a word's parts
-// (none of its value's bytes, at): a mask keeps them, so that the line
-// stays quoted as it was (alice:"pw" → alice:"[redacted]").
+// (none of its value's bytes, at).
 func delimiters(s string, from, to int, at []int) string {
 	var out []byte
 	j := 0
@@ -207,17 +142,37 @@ func delimiters(s string, from, to int, at []int) string {
 }
 
 // maskCurlText masks curl's passwords in a shell line or free text, and
-// gives each to found (when not nil). A word that is a whole quoted string
-// holding curl (sh -c "curl -u …") is read as a line of its own.
+// gives each to found (when not nil).
 func maskCurlText(s string, found func(string)) string {
 	if !strings.Contains(s, "curl") {
 		return s
 	}
-	type edit struct {
-		from, to int
-		with     string
+	edits := curlEdits(s, found)
+	if len(edits) == 0 {
+		return s
 	}
-	var edits []edit
+	var b strings.Builder
+	last := 0
+	for _, e := range edits {
+		b.WriteString(s[last:e.from])
+		b.WriteString(e.with)
+		last = e.to
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// curlEdit replaces s[from:to] with with.
+type curlEdit struct {
+	from, to int
+	with     string
+}
+
+// curlEdits are the masks of curl's passwords in s, in order, none
+// overlapping. A word whose value holds curl and a blank (sh -c "curl -u
+// …") is read as a line of its own, its escapes undone.
+func curlEdits(s string, found func(string)) []curlEdit {
+	var edits []curlEdit
 	for _, cmd := range shellCommands(s) {
 		words := make([]string, len(cmd))
 		for i, w := range cmd {
@@ -235,26 +190,26 @@ func maskCurlText(s string, found func(string)) string {
 			if found != nil {
 				found(v[k:])
 			}
-			from, to := w.at[c.off+k], w.at[len(w.value)-1]+1
-			edits = append(edits, edit{from, to, Mask + delimiters(s, from, to, w.at[c.off+k:])})
+			edits = append(edits, w.edit(s, c.off+k, len(w.value), Mask))
 		}
 		for i, w := range cmd {
-			q := s[w.start]
-			if creds[i] || q != '"' && q != '\'' || w.end-w.start < 2 || s[w.end-1] != q || !strings.Contains(w.value, "curl") {
+			if creds[i] || !strings.Contains(w.value, "curl") || !strings.ContainsAny(w.value, " \t\n") {
 				continue
 			}
-			inner := s[w.start+1 : w.end-1]
-			if m := maskCurlText(inner, found); m != inner {
-				edits = append(edits, edit{w.start + 1, w.end - 1, m})
+			for _, e := range curlEdits(w.value, found) {
+				edits = append(edits, w.edit(s, e.from, e.to, e.with))
 			}
 		}
 	}
-	// The edits do not overlap (a credential's word is not read as a
-	// line): apply them from the last.
 	sort.Slice(edits, func(i, j int) bool { return edits[i].from < edits[j].from })
-	for i := len(edits) - 1; i >= 0; i-- {
-		e := edits[i]
-		s = s[:e.from] + e.with + s[e.to:]
-	}
-	return s
+	return edits
+}
+
+// edit replaces the word's value bytes from to to (in the value) with
+// with, in s: the delimiting quotes in between are kept, so that the
+// line stays quoted as it was (alice:"pw" → alice:"[redacted]"), and
+// escapes go with what they escaped.
+func (w shellWord) edit(s string, from, to int, with string) curlEdit {
+	a, b := w.at[from], w.at[to-1]+1
+	return curlEdit{a, b, with + delimiters(s, a, b, w.at[from:to])}
 }

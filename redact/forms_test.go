@@ -76,6 +76,23 @@ var shapes = []struct{ in, want string }{
 	{`/usr/bin/curl -u alice:pathPW123 https://h`, `/usr/bin/curl -u alice:[redacted] https://h`},
 	{`timeout 60 curl -u a:pw12345 https://h && sudo -E curl --user=b:pw67890 h`, `timeout 60 curl -u a:[redacted] https://h && sudo -E curl --user=b:[redacted] h`},
 	{`HTTPS_PROXY=http://p:3128 curl -U me:pr0xy https://h`, `HTTPS_PROXY=http://p:3128 curl -U me:[redacted] https://h`},
+	// A second review's: comments, words that start a command, wrappers'
+	// options that take a value, escaped quotes in sh -c's line.
+	{"curl -fsSL -o x.tgz https://h/x   # the engine's tarball\ntar xf x.tgz  # it's run by docker run -u root:rootgroup img",
+		"curl -fsSL -o x.tgz https://h/x   # the engine's tarball\ntar xf x.tgz  # it's run by docker run -u root:rootgroup img"},
+	{"# fetch the engine's tarball\ncurl -fsSL -u alice:Pw0rd1234 https://h/x.tgz", "# fetch the engine's tarball\ncurl -fsSL -u alice:[redacted] https://h/x.tgz"},
+	{`if curl -fsS -u alice:Pw0rd1234 https://h/x; then make; fi`, `if curl -fsS -u alice:[redacted] https://h/x; then make; fi`},
+	{`for f in a b; do curl -u alice:Pw0rd1234 https://h/$f; done`, `for f in a b; do curl -u alice:[redacted] https://h/$f; done`},
+	{`{ curl -u alice:Pw0rd1234 https://h; } > log`, `{ curl -u alice:[redacted] https://h; } > log`},
+	{`+ curl -fsSL -u alice:Pw0rd1234 https://h/x`, `+ curl -fsSL -u alice:[redacted] https://h/x`},
+	{`sudo -u builder curl -u alice:Pw0rd1234 https://h`, `sudo -u builder curl -u alice:[redacted] https://h`},
+	{`env -u HTTP_PROXY HTTPS_PROXY=http://p:3128 curl -U me:Pw0rd1234 https://h`, `env -u HTTP_PROXY HTTPS_PROXY=http://p:3128 curl -U me:[redacted] https://h`},
+	{`timeout -s KILL 60 curl -u alice:Pw0rd1234 https://h`, `timeout -s KILL 60 curl -u alice:[redacted] https://h`},
+	{`xargs -I {} curl -u alice:Pw0rd1234 https://h/{}`, `xargs -I {} curl -u alice:[redacted] https://h/{}`},
+	{`sudo -u curl docker run -u root:rootgroup img`, `sudo -u curl docker run -u root:rootgroup img`},
+	{`sh -c "curl -u \"alice:pw 1234\" https://h"`, `sh -c "curl -u \"alice:[redacted]\" https://h"`},
+	{"curl -u \"u:`cat /run/pw`\" https://h", "curl -u \"u:`cat /run/pw`\" https://h"},
+	{`log: curl -u a:Pw0rd1234 failed`, `log: curl -u a:Pw0rd1234 failed`},
 	// Shell: export -p, declare -x, a quoted NAME=value.
 	{`export HF_TOKEN="Zq8vLm3nXw7pRt2k"`, `export HF_TOKEN="[redacted]"`},
 	{`declare -x API_KEY="Zq8vLm3nXw7pRt2k"`, `declare -x API_KEY="[redacted]"`},
