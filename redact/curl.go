@@ -19,9 +19,21 @@ import (
 // options of theirs that take a value (sudo -u user curl); shell words
 // that start a command are wrappers with none (if, then, do, !, {), and
 // so are a set -x trace's + and a prompt's $.
-var curlWrappers = map[string]string{"sudo": "ugChpDrtU", "env": "uCS", "timeout": "sk", "xargs": "InPLdaEs", "exec": "a",
+var curlWrappers = map[string]string{"sudo": "ugChpDrtU", "env": "uCS", "timeout": "sk", "xargs": "InPLdaEsn", "exec": "a",
 	"command": "", "nice": "n", "nohup": "", "time": "fo", "stdbuf": "ioe",
 	"if": "", "then": "", "else": "", "elif": "", "do": "", "while": "", "until": "", "!": "", "{": "", "$": ""}
+
+// curlWrapperLong are the wrappers' long options that take a value in
+// the next word (sudo --user curl docker …: curl is the user).
+var curlWrapperLong = map[string]string{
+	"sudo": " user group host prompt chdir role type other-user close-from ", "env": " unset chdir split-string ",
+	"timeout": " signal kill-after ", "time": " output format ", "nice": " adjustment ", "stdbuf": " input output error ",
+	"xargs": " arg-file delimiter max-args max-lines max-procs max-chars eof replace ",
+}
+
+// curlValueOptions are curl's short options that take the next word as
+// their value (-A agent, -o file): that word is no -u.
+const curlValueOptions = "AbcCdDeEFHKmoPQrtTwxXyYz"
 
 var (
 	assignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
@@ -34,20 +46,26 @@ var (
 // isCurlCommand reports whether the command of words (unquoted) is curl,
 // and the index of its first argument.
 func isCurlCommand(words []string) (int, bool) {
-	opts, wrapped := "", false
+	wrapper, wrapped := "", false
 	for i := 0; i < len(words); i++ {
 		w := words[i]
-		if o, ok := curlWrappers[w]; ok || strings.Trim(w, "+") == "" {
-			opts, wrapped = o, true
+		if _, ok := curlWrappers[w]; ok || strings.Trim(w, "+") == "" {
+			wrapper, wrapped = w, true
 			continue
 		}
 		switch {
 		case assignment.MatchString(w):
 			continue
+		case wrapped && strings.HasPrefix(w, "--"):
+			// A wrapper's long option; one that takes a value takes the
+			// next word, unless given with = (--user=bob).
+			if !strings.Contains(w, "=") && strings.Contains(curlWrapperLong[wrapper], " "+w[2:]+" ") {
+				i++
+			}
+			continue
 		case wrapped && strings.HasPrefix(w, "-"):
-			// A wrapper's option; one of those that take a value takes
-			// the next word (sudo -u user), unless attached (-uuser).
-			if len(w) == 2 && strings.IndexByte(opts, w[1]) >= 0 {
+			// A short one (sudo -u user), unless attached (-uuser).
+			if len(w) == 2 && strings.IndexByte(curlWrappers[wrapper], w[1]) >= 0 {
 				i++
 			}
 			continue
@@ -75,6 +93,10 @@ func curlCredentials(words []string) []curlCred {
 	for i := start; i < len(words); i++ {
 		w := words[i]
 		switch {
+		case w == "--":
+			return out // the rest are URLs
+		case len(w) == 2 && w[0] == '-' && strings.IndexByte(curlValueOptions, w[1]) >= 0:
+			i++ // -A agent, -o file: the next word is a value
 		case w == "-u" || w == "-U" || w == "--user" || w == "--proxy-user" || curlCluster.MatchString(w):
 			if i+1 < len(words) {
 				out = append(out, curlCred{i + 1, 0})
@@ -91,20 +113,54 @@ func curlCredentials(words []string) []curlCred {
 	return out
 }
 
-// curlPassword is where the password of a user:password value starts,
-// and false where it has none to mask: no colon, nothing after it, a mask
-// already, or a shell reference ($PASS, ${PASS}, $(cat file), `cat file`)
-// that names a secret but is none.
+// curlPassword is where the password of a user:password value starts
+// (after the first colon outside ${…}, $(…) and backticks: ${USER:-ci}
+// is a reference), and false where it has none to mask: no colon, nothing
+// after it, a mask already, a shell reference ($PASS, ${PASS}, $(cat
+// file), `cat file`), a placeholder (<password>, %PASS%), digits alone (a
+// port given to -U: a password of digits is left, not every 8080 of a
+// campaign's files masked), a URL's rest (-u https://h), or a newline (a
+// quote the line's reading did not close: a password is one line).
 func curlPassword(v string) (int, bool) {
-	k := strings.IndexByte(v, ':')
+	k := userColon(v)
 	if k < 0 {
 		return 0, false
 	}
 	pw := v[k+1:]
-	if pw == "" || pw == Mask || strings.HasPrefix(pw, "$") || strings.HasPrefix(pw, "`") {
+	switch {
+	case pw == "" || pw == Mask || strings.ContainsRune(pw, '\n'),
+		strings.HasPrefix(pw, "$") || strings.HasPrefix(pw, "`") || strings.HasPrefix(pw, "//"),
+		placeholder.MatchString(pw), strings.Trim(pw, "0123456789") == "":
 		return 0, false
 	}
 	return k + 1, true
+}
+
+var placeholder = regexp.MustCompile(`^(?:<[^<>]*>|%[A-Za-z_][A-Za-z0-9_]*%)$`)
+
+// userColon is the index of v's first colon outside ${…}, $(…) and
+// backticks, or -1.
+func userColon(v string) int {
+	var stack []byte // the closers awaited
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case len(stack) > 0 && c == stack[len(stack)-1]:
+			stack = stack[:len(stack)-1]
+		case c == '`':
+			stack = append(stack, '`')
+		case c == '$' && i+1 < len(v) && (v[i+1] == '{' || v[i+1] == '('):
+			if v[i+1] == '{' {
+				stack = append(stack, '}')
+			} else {
+				stack = append(stack, ')')
+			}
+			i++
+		case c == ':' && len(stack) == 0:
+			return i
+		}
+	}
+	return -1
 }
 
 // maskCurlArgs masks curl's passwords in an argument vector (args as the
@@ -211,5 +267,8 @@ func curlEdits(s string, found func(string)) []curlEdit {
 // escapes go with what they escaped.
 func (w shellWord) edit(s string, from, to int, with string) curlEdit {
 	a, b := w.at[from], w.at[to-1]+1
+	if a > 0 && s[a-1] == '\\' && (from == 0 || w.at[from-1] != a-1) {
+		a-- // the backslash that escapes the first byte goes with it
+	}
 	return curlEdit{a, b, with + delimiters(s, a, b, w.at[from:to])}
 }

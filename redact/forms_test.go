@@ -93,6 +93,18 @@ var shapes = []struct{ in, want string }{
 	{`sh -c "curl -u \"alice:pw 1234\" https://h"`, `sh -c "curl -u \"alice:[redacted]\" https://h"`},
 	{"curl -u \"u:`cat /run/pw`\" https://h", "curl -u \"u:`cat /run/pw`\" https://h"},
 	{`log: curl -u a:Pw0rd1234 failed`, `log: curl -u a:Pw0rd1234 failed`},
+	// A third review's: references with a colon of their own, long
+	// options of wrappers, curl's own options that take a value, values
+	// that are no password.
+	{`curl -u "${CURL_USER:-ci}:${CURL_PASS}" https://h`, `curl -u "${CURL_USER:-ci}:${CURL_PASS}" https://h`},
+	{`curl -u "${NEXUS_USER:-deploy}":"${NEXUS_PASS}" h`, `curl -u "${NEXUS_USER:-deploy}":"${NEXUS_PASS}" h`},
+	{`curl -u "${CI_USER:-ci}:s3cretPW9" h`, `curl -u "${CI_USER:-ci}:[redacted]" h`},
+	{`sudo --user curl docker run -u root:rootgroup img`, `sudo --user curl docker run -u root:rootgroup img`},
+	{`curl -U proxy.corp:8080 h`, `curl -U proxy.corp:8080 h`},
+	{`curl -u https://h/x`, `curl -u https://h/x`},
+	{`curl -u '<user>:<password>' h`, `curl -u '<user>:<password>' h`},
+	{`curl -A -uagent:v1 h`, `curl -A -uagent:v1 h`},
+	{`curl -- -u a:bbbbb`, `curl -- -u a:bbbbb`},
 	// Shell: export -p, declare -x, a quoted NAME=value.
 	{`export HF_TOKEN="Zq8vLm3nXw7pRt2k"`, `export HF_TOKEN="[redacted]"`},
 	{`declare -x API_KEY="Zq8vLm3nXw7pRt2k"`, `declare -x API_KEY="[redacted]"`},

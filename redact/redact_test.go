@@ -74,6 +74,8 @@ func TestArgsForms(t *testing.T) {
 		{[]string{"curl", "-u", "alice:it's", "https://h"}, []string{"curl", "-u", "alice:[redacted]", "https://h"}},
 		{[]string{"timeout", "5", "curl", "-u", "a:pw12345"}, []string{"timeout", "5", "curl", "-u", "a:[redacted]"}},
 		{[]string{"sudo", "-u", "postgres:postgres", "psql"}, []string{"sudo", "-u", "postgres:postgres", "psql"}},
+		{[]string{"curl", "-u", "${U:-ci}:${P}", "h"}, []string{"curl", "-u", "${U:-ci}:${P}", "h"}},
+		{[]string{"sudo", "--user", "curl", "docker", "run", "-u", "root:rootgroup"}, []string{"sudo", "--user", "curl", "docker", "run", "-u", "root:rootgroup"}},
 	} {
 		got := New(Source{}).Args(tt.in)
 		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
@@ -379,11 +381,12 @@ func TestCurlPasswordLearned(t *testing.T) {
 	r := New(Source{
 		Shell: []string{"curl -fsS -u alice:Zq8vLm3nXw https://h/a.tgz && docker run -u root:rootgroup img",
 			"apt-get install -y curl\ndocker run -u root:rootgroup img", "curl -fsS https://h/x;docker run -u root:rootgroup img",
-			"docker run --name curl -u root:rootgroup img"},
+			"docker run --name curl -u root:rootgroup img", "curl -u $'admin:it\\'s' https://h\ndocker run -u root:rootgroup img\nmake -j8 all",
+			"sudo --user curl docker run -u root:rootgroup img", `curl -u "admin:pa\ss" https://h`},
 		Commands: [][]string{{"curl", "--user=bob:Pq7wKn2mYv", "https://h"}},
 	})
-	got := r.Text("fetched with Zq8vLm3nXw and Pq7wKn2mYv as alice and bob; ran as root:rootgroup")
-	if want := "fetched with [redacted] and [redacted] as alice and bob; ran as root:rootgroup"; got != want {
+	got := r.Text("fetched with Zq8vLm3nXw and Pq7wKn2mYv as alice and bob; ran as root:rootgroup; make -j8 all; tests pass, pa\\ss")
+	if want := "fetched with [redacted] and [redacted] as alice and bob; ran as root:rootgroup; make -j8 all; tests pass, [redacted]"; got != want {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }

@@ -55,7 +55,9 @@ func shellCommands(s string) [][]shellWord {
 			switch {
 			case c == '"':
 				quote = 0
-			case c == '\\' && i+1 < len(s):
+			case c == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0:
+				// Within double quotes a backslash escapes only these;
+				// before any other character it is itself.
 				i++
 				add(i)
 			default:
