@@ -136,6 +136,10 @@ func curlPassword(v string) (int, bool) {
 	return k + 1, true
 }
 
+// psScope is a PowerShell variable's scope ($env:NAME): its colon is
+// no user's.
+var psScope = regexp.MustCompile(`(?i)^(?:env|global|local|script|private|using|variable):`)
+
 var placeholder = regexp.MustCompile(`^(?:<[^<>]*>|%[A-Za-z_][A-Za-z0-9_]*%)$`)
 
 // userColon is the index of v's first colon outside ${…}, $(…) and
@@ -156,6 +160,8 @@ func userColon(v string) int {
 				stack = append(stack, ')')
 			}
 			i++
+		case c == '$' && psScope.MatchString(v[i+1:]):
+			i += len(psScope.FindString(v[i+1:])) // PowerShell's $env:NAME
 		case c == ':' && len(stack) == 0:
 			return i
 		}
@@ -165,12 +171,17 @@ func userColon(v string) int {
 
 // maskCurlArgs masks curl's passwords in an argument vector (args as the
 // command receives them: a quote is part of a password), returns the
-// passwords, and the arguments it masked.
+// passwords that look like credentials (CredentialLike: an example's
+// "token" or "pass", learned, would mask every "tokens/s" of a
+// campaign's files; it is masked where it stands), and the arguments it
+// masked.
 func maskCurlArgs(out []string) (found []string, masked map[int]bool) {
 	for _, c := range curlCredentials(out) {
 		v := out[c.word][c.off:]
 		if k, ok := curlPassword(v); ok {
-			found = append(found, v[k:])
+			if CredentialLike(v[k:]) {
+				found = append(found, v[k:])
+			}
 			out[c.word] = out[c.word][:c.off+k] + Mask
 			if masked == nil {
 				masked = map[int]bool{}
@@ -198,7 +209,8 @@ func delimiters(s string, from, to int, at []int) string {
 }
 
 // maskCurlText masks curl's passwords in a shell line or free text, and
-// gives each to found (when not nil).
+// gives each that looks like a credential to found (when not nil), as
+// maskCurlArgs returns them.
 func maskCurlText(s string, found func(string)) string {
 	if !strings.Contains(s, "curl") {
 		return s
@@ -243,7 +255,7 @@ func curlEdits(s string, found func(string)) []curlEdit {
 			if !ok {
 				continue
 			}
-			if found != nil {
+			if found != nil && CredentialLike(v[k:]) {
 				found(v[k:])
 			}
 			edits = append(edits, w.edit(s, c.off+k, len(w.value), Mask))

@@ -105,6 +105,13 @@ var shapes = []struct{ in, want string }{
 	{`curl -u '<user>:<password>' h`, `curl -u '<user>:<password>' h`},
 	{`curl -A -uagent:v1 h`, `curl -A -uagent:v1 h`},
 	{`curl -- -u a:bbbbb`, `curl -- -u a:bbbbb`},
+	// A fourth review's: a line's continuations, PowerShell's variables.
+	{"sudo \\\n  curl -u alice:Pw0rd1234 https://h", "sudo \\\n  curl -u alice:[redacted] https://h"},
+	{"curl -u \\\n  alice:Pw0rd1234 https://h", "curl -u \\\n  alice:[redacted] https://h"},
+	{"curl \\\n-u alice:Pw0rd1234 https://h", "curl \\\n-u alice:[redacted] https://h"},
+	{"sudo -u \\\n curl docker run -u root:rootgroup img", "sudo -u \\\n curl docker run -u root:rootgroup img"},
+	{`curl.exe -u $env:NEXUS_CREDS https://h`, `curl.exe -u $env:NEXUS_CREDS https://h`},
+	{`curl.exe -u "$env:NEXUS_USER:$env:NEXUS_PASS" h`, `curl.exe -u "$env:NEXUS_USER:$env:NEXUS_PASS" h`},
 	// Shell: export -p, declare -x, a quoted NAME=value.
 	{`export HF_TOKEN="Zq8vLm3nXw7pRt2k"`, `export HF_TOKEN="[redacted]"`},
 	{`declare -x API_KEY="Zq8vLm3nXw7pRt2k"`, `declare -x API_KEY="[redacted]"`},

@@ -374,19 +374,25 @@ func TestYAMLStaysYAML(t *testing.T) {
 }
 
 // curl's password in a build command or an engine's command line is
-// learned and masked wherever it appears again; the user, and the values
-// of other commands' -u and -U (docker's user, date's flag), are not (a
-// first version masked every -u value and then every later "root").
+// learned and masked wherever it appears again where it looks like a
+// credential; the user, an example's password ("token"), a PowerShell
+// variable, and the values of other commands' -u and -U (docker's user,
+// date's flag) are not (a first version masked every -u value and then
+// every later "root").
 func TestCurlPasswordLearned(t *testing.T) {
 	r := New(Source{
 		Shell: []string{"curl -fsS -u alice:Zq8vLm3nXw https://h/a.tgz && docker run -u root:rootgroup img",
 			"apt-get install -y curl\ndocker run -u root:rootgroup img", "curl -fsS https://h/x;docker run -u root:rootgroup img",
 			"docker run --name curl -u root:rootgroup img", "curl -u $'admin:it\\'s' https://h\ndocker run -u root:rootgroup img\nmake -j8 all",
-			"sudo --user curl docker run -u root:rootgroup img", `curl -u "admin:pa\ss" https://h`},
+			"sudo --user curl docker run -u root:rootgroup img", `curl -u "admin:Xq7\mP4vz9" https://h`,
+			`make -j8 || echo "curl -u ci:token -T out.tgz https://h/ to push by hand"`, "curl.exe -u $env:NEXUS_CREDS https://h",
+			"sudo \\\n  curl -u alice:Kw3rT9pLx2 https://h"},
 		Commands: [][]string{{"curl", "--user=bob:Pq7wKn2mYv", "https://h"}},
 	})
-	got := r.Text("fetched with Zq8vLm3nXw and Pq7wKn2mYv as alice and bob; ran as root:rootgroup; make -j8 all; tests pass, pa\\ss")
-	if want := "fetched with [redacted] and [redacted] as alice and bob; ran as root:rootgroup; make -j8 all; tests pass, [redacted]"; got != want {
+	got := r.Text("fetched with Zq8vLm3nXw and Pq7wKn2mYv as alice and bob; ran as root:rootgroup; make -j8 all; tests pass, Xq7\\mP4vz9" +
+		"; 48.2 tokens/s from $env:NEXUS_CREDS; Kw3rT9pLx2")
+	if want := "fetched with [redacted] and [redacted] as alice and bob; ran as root:rootgroup; make -j8 all; tests pass, [redacted]" +
+		"; 48.2 tokens/s from $env:NEXUS_CREDS; [redacted]"; got != want {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }

@@ -55,6 +55,8 @@ func shellCommands(s string) [][]shellWord {
 			switch {
 			case c == '"':
 				quote = 0
+			case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
+				i++ // a line's continuation: nothing
 			case c == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0:
 				// Within double quotes a backslash escapes only these;
 				// before any other character it is itself.
@@ -74,6 +76,8 @@ func shellCommands(s string) [][]shellWord {
 				w = &shellWord{start: i}
 			}
 			quote = c
+		case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
+			i++ // a line's continuation: nothing
 		case c == '\\' && i+1 < len(s):
 			i++
 			add(i)
