@@ -120,6 +120,9 @@ type campaign struct {
 	// exec performs each measured run: the real engine, or a fake in the
 	// run loop's unit tests.
 	exec Executor
+	// seals are the data folder's files as decodebench left them
+	// (sealed.go): the record lists these.
+	seals seals
 	// pending is the quiet gate the run in progress went on beside
 	// (gateoverlap.go); nil otherwise.
 	pending *pendingGate

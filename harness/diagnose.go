@@ -80,6 +80,7 @@ func (c *campaign) probe(ctx context.Context, arm string, seq int) probeReply {
 		return out
 	}
 	logName := filepath.Join("logs", fmt.Sprintf("diagnosis-%s.log", arm))
+	defer c.sealFile(logName) // after the engine's stop, deferred below
 	cfg := engine.Config{
 		Command:      l.Command,
 		Executable:   c.engines.executable(arm),

@@ -14,7 +14,12 @@ func (c *campaign) prepareDataDir() error {
 	if err := c.data.Mkdir("logs"); err != nil {
 		return err
 	}
-	return c.data.WriteFile(recorder.ScenarioFile, c.redact.YAML(c.scenario.Source), 0o644)
+	b := c.redact.YAML(c.scenario.Source)
+	if err := c.data.WriteFile(recorder.ScenarioFile, b, 0o644); err != nil {
+		return err
+	}
+	c.sealBytes(recorder.ScenarioFile, b)
+	return nil
 }
 
 // holdFolders opens the data folder and the record's folder, never through

@@ -2,9 +2,12 @@ package harness
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 
@@ -26,6 +29,9 @@ type Journal struct {
 	size int64
 	// Redactor, when set, masks secrets in every run written.
 	Redactor *redact.Redactor
+	// sum hashes the journal's whole runs as written (sealed.go): what
+	// the file held when it was opened, then each line appended.
+	sum hash.Hash
 }
 
 // journalFile is what the journal needs of its file; tests inject one
@@ -49,8 +55,23 @@ func OpenJournalIn(d *safefs.Dir, name string) (*Journal, error) {
 		f.Close()
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	return &Journal{f: f, size: fi.Size()}, nil
+	j := &Journal{f: f, size: fi.Size(), sum: sha256.New()}
+	if fi.Size() > 0 {
+		r, err := d.Open(name, safefs.MaxDataFile)
+		if err == nil {
+			_, err = io.Copy(j.sum, io.LimitReader(r, fi.Size()))
+			r.Close()
+		}
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("journal: %w", err)
+		}
+	}
+	return j, nil
 }
+
+// SHA256 is the sha256 of the journal's whole runs as written.
+func (j *Journal) SHA256() string { return hex.EncodeToString(j.sum.Sum(nil)) }
 
 // Append writes one run and syncs it to disk. On any failure the journal
 // is as it was before the call.
@@ -79,6 +100,9 @@ func (j *Journal) Append(r schema.Run) error {
 		return fmt.Errorf("journal: writing run %d: %w (the journal was cut back to its last whole run)", r.Seq, err)
 	}
 	j.size += int64(len(line))
+	if j.sum != nil {
+		j.sum.Write(line)
+	}
 	return nil
 }
 

@@ -139,6 +139,8 @@ func (c *campaign) measure(ctx context.Context, slot Slot, attempt int) (_ schem
 	if err == nil {
 		err = c.exec.Execute(ctx, slot, &run)
 	}
+	// The run's engine is stopped: its log is as the run left it.
+	c.sealFile(run.Log)
 	if c.pending != nil {
 		// The run ended before it awaited the gate it went on beside
 		// (its engine did not start, or its files changed): the gate's

@@ -33,6 +33,7 @@ func (c *campaign) writePlots() []string {
 			c.progress.Printf("no plots: %v", err)
 			return names
 		}
+		c.sealBytes(f.Name, f.Data)
 		names = append(names, f.Name)
 	}
 	return names

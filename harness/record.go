@@ -62,8 +62,10 @@ func (c *campaign) input(runs []schema.Run) analysis.Input {
 	return analysis.NewInput(c.policy, c.rule, runs, c.rec.Method)
 }
 
-// writeOutputs writes the plots, hashes the data folder's files into the
-// record, and writes the record.
+// writeOutputs writes the plots, lists the data folder's files as
+// decodebench left them into the record (sealed.go), and writes the
+// record; it fails, the record written, where the folder is not as
+// decodebench left it.
 func (c *campaign) writeOutputs() error {
 	c.rec.Plots = c.writePlots()
 	// Every string of the record (data block and Markdown alike) is masked.
@@ -71,12 +73,18 @@ func (c *campaign) writeOutputs() error {
 	if err := c.checkFolders(); err != nil {
 		return err
 	}
-	files, err := recorder.HashDataDir(c.dataDir)
+	files, probs, err := c.listFiles()
 	if err != nil {
 		return err
 	}
 	c.rec.Files = files
-	return recorder.WriteIn(c.out, filepath.Base(c.recPath), c.rec)
+	if err := recorder.WriteIn(c.out, filepath.Base(c.recPath), c.rec); err != nil {
+		return err
+	}
+	if len(probs) > 0 {
+		return sealError(c.recPath, probs)
+	}
+	return nil
 }
 
 // commandKind is the record's engine kind: "command" for a command-line

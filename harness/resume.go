@@ -53,6 +53,10 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	} else if cut > 0 {
 		c.progress.Printf("warning: %s ended in a torn line (%d bytes: a run cut off by a crash or a full disk); it was removed, and that run will be measured again", journalPath, cut)
 	}
+	// What the folder holds now is what this resume goes on from.
+	if err := c.sealAll(); err != nil {
+		return nil, fmt.Errorf("resume %s: %w", dataDir, err)
+	}
 	runs, err := recorder.ReadRuns(filepath.Join(dataDir, recorder.RunsFile))
 	if err != nil {
 		return nil, err
