@@ -83,6 +83,30 @@ type RatioDiff struct {
 	Hi      float64 `json:"hi"`
 	P       float64 `json:"p"`
 	Verdict Change  `json:"verdict"`
+	// runs are the runs compared: the baseline's and the arm's in the
+	// old record, then in the new.
+	runs [4]int
+}
+
+// Untested says, for each arm whose ratio to its baseline no test
+// compared though the records hold runs of it (one run of a side in a
+// record has no interval), why: a gate on it would pass a regression
+// unseen. Arms without runs in either record (a record of no finished
+// runs) are the records' verdicts' to refuse, and are not named.
+func (d Diff) Untested() []string {
+	var out []string
+	for _, r := range d.Ratios {
+		if r.Verdict != Unknown || r.runs == [4]int{} {
+			continue
+		}
+		for i, side := range []struct{ record, arm string }{{"old", r.Baseline}, {"old", r.Arm}, {"new", r.Baseline}, {"new", r.Arm}} {
+			if n := r.runs[i]; n < 2 {
+				out = append(out, fmt.Sprintf("arm %s's ratio to %s has no interval: the %s record has %d run(s) of %s with %s, a test needs 2", r.Arm, r.Baseline, side.record, n, side.arm, r.Metric))
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Change is the verdict on a difference.

@@ -48,6 +48,7 @@ func ratioDiffs(old, nu *schema.Record, cfg stats.Config, threshold float64) (*R
 		rc := stats.CompareRatios(samples(old, base, m), samples(old, arm, m), samples(nu, base, m), samples(nu, arm, m), rcfg)
 		rd := RatioDiff{Arm: arm, Baseline: base, Metric: m, Old: nan0(rc.Old), New: nan0(rc.New), Change: nan0(rc.Change - 1), Lo: nan0(rc.Lo - 1), Hi: nan0(rc.Hi - 1), P: rc.P}
 		rd.Verdict = judge(rc.Change-1, rc.Lo-1, rc.Hi-1, rc.P, rcfg.Alpha, threshold, nu.HigherIsBetter(m))
+		rd.runs = [4]int{len(samples(old, base, m)), len(samples(old, arm, m)), len(samples(nu, base, m)), len(samples(nu, arm, m))}
 		out = append(out, rd)
 	}
 	return family, out
@@ -80,10 +81,12 @@ func metricDiff(old, nu *schema.Record, arm, m string, cfg stats.Config, thresho
 // judge says whether a change counts: its interval excludes no change, its
 // p (the same test's) is below alpha, and it is at least the threshold.
 func judge(change, lo, hi, p, alpha, threshold float64, higher bool) Change {
-	if math.IsNaN(change) {
+	if math.IsNaN(change) || math.IsNaN(lo) || math.IsNaN(hi) {
+		// No change, or no interval (a group of one run): nothing was
+		// tested, which "~" would claim.
 		return Unknown
 	}
-	if math.IsNaN(lo) || math.IsNaN(hi) || (lo <= 0 && hi >= 0) || (!math.IsNaN(p) && p >= alpha) || math.Abs(change) < threshold {
+	if (lo <= 0 && hi >= 0) || (!math.IsNaN(p) && p >= alpha) || math.Abs(change) < threshold {
 		return Same
 	}
 	if (change > 0) == higher {

@@ -103,7 +103,9 @@ vetoing (they disagree beyond chance) unless each session alone is such a regres
 // scenario that the other lacks (renamed, added or dropped) have no such
 // ratio in common: the gate passed them, gating on the arms left or on
 // none. An arm of both without runs to compare (a record of no finished
-// runs, as identity-empty's) is the records' verdicts' to refuse.
+// runs, as identity-empty's) is the records' verdicts' to refuse; one
+// with too few runs for a test (one of a side) is refused: the gate read
+// its untested ratio as no change.
 func ungateable(c *cli.Context, d review.Diff, old, nu *schema.Record) error {
 	if !c.Bool("fail-on-regression") {
 		return nil
@@ -122,6 +124,9 @@ func ungateable(c *cli.Context, d review.Diff, old, nu *schema.Record) error {
 	}
 	for _, arm := range oneSided(old, nu) {
 		return refuse("arm %s is in one record only (renamed, added or dropped): a regression of it could not be seen", arm)
+	}
+	for _, why := range d.Untested() {
+		return refuse("%s: a regression of it could not be seen", why)
 	}
 	return nil
 }
