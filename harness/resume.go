@@ -53,10 +53,6 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	} else if cut > 0 {
 		c.progress.Printf("warning: %s ended in a torn line (%d bytes: a run cut off by a crash or a full disk); it was removed, and that run will be measured again", journalPath, cut)
 	}
-	// What the folder holds now is what this resume goes on from.
-	if err := c.sealAll(); err != nil {
-		return nil, fmt.Errorf("resume %s: %w", dataDir, err)
-	}
 	runs, err := recorder.ReadRuns(filepath.Join(dataDir, recorder.RunsFile))
 	if err != nil {
 		return nil, err
@@ -66,6 +62,9 @@ func Resume(ctx context.Context, dataDir string, s *scenarios.Scenario, opt Opti
 	}
 	if err := finished(recPath, journalPath); err != nil {
 		return nil, fmt.Errorf("resume %s: %w", dataDir, err)
+	}
+	if err := c.sealForResume(st); err != nil {
+		return nil, fmt.Errorf("resume %s: %w; nothing was run", dataDir, err)
 	}
 	id, err := machine.Identify(ctx)
 	if err != nil {

@@ -28,8 +28,7 @@ import (
 // a file changed since, and a file nobody sealed is left out of the list
 // (check names it as a file the record does not name).
 //
-// A resume seals what the data folder holds as it starts: the user
-// chose to go on from it.
+// A resume seals what its record names (sealresume.go).
 
 // seals are the sha256 of each file decodebench wrote, by its path in the
 // data folder, as it left it.
@@ -86,7 +85,9 @@ func (c *campaign) sealAll() error {
 }
 
 // walkData calls f for each entry of the data folder but its folders, the
-// campaign's state and temporary files.
+// campaign's state (campaign.json, and engine.pid.json, which each engine
+// start writes and its stop removes, and a resume's reaping of an engine
+// a crash left) and temporary files: no evidence, never listed.
 func walkData(dir string, f func(rel string, d fs.DirEntry)) error {
 	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -100,7 +101,7 @@ func walkData(dir string, f func(rel string, d fs.DirEntry)) error {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if rel == stateFile || strings.HasSuffix(rel, ".tmp") {
+		if rel == stateFile || rel == enginePIDFile || strings.HasSuffix(rel, ".tmp") {
 			return nil
 		}
 		f(rel, d)
@@ -142,14 +143,6 @@ func (c *campaign) listFiles() ([]schema.FileSum, []sealProblem, error) {
 	seen := map[string]bool{}
 	err := walkData(c.dataDir, func(rel string, d fs.DirEntry) {
 		sum, ok := want[rel]
-		if !ok && rel == enginePIDFile {
-			// An engine's pid file its stop left (the engine package
-			// writes it): listed as it is.
-			if now, err := hashIn(c.data, rel); err == nil {
-				sum, ok = now, true
-				want[rel] = now
-			}
-		}
 		if !ok {
 			probs = append(probs, sealProblem{rel, "foreign"})
 			return

@@ -137,7 +137,9 @@ func TestCheckSaysAResumeIsUnfinished(t *testing.T) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(filepath.Dir(path), "engine.pid.json"), []byte("{}"), 0o644); err != nil {
+		// The resume's first run's log (its engine's pid file is the
+		// campaign's state, which check does not name).
+		if err := os.WriteFile(filepath.Join(filepath.Dir(path), "logs", "run-099-a.log"), []byte("x\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
