@@ -89,18 +89,18 @@ type RatioDiff struct {
 }
 
 // Untested says, for each arm whose ratio to its baseline no test
-// compared though the records hold runs of it (one run of a side in a
-// record has no interval), why: a gate on it would pass a regression
-// unseen. Arms without runs in either record (a record of no finished
-// runs) are the records' verdicts' to refuse, and are not named.
+// compared because a side of it has one run in a record (no interval),
+// why: a gate on it would pass a regression unseen. A side without runs
+// (a record of no finished runs) is the records' verdicts' to refuse, and
+// is not named.
 func (d Diff) Untested() []string {
 	var out []string
 	for _, r := range d.Ratios {
-		if r.Verdict != Unknown || r.runs == [4]int{} {
+		if r.Verdict != Unknown {
 			continue
 		}
 		for i, side := range []struct{ record, arm string }{{"old", r.Baseline}, {"old", r.Arm}, {"new", r.Baseline}, {"new", r.Arm}} {
-			if n := r.runs[i]; n < 2 {
+			if n := r.runs[i]; n == 1 {
 				out = append(out, fmt.Sprintf("arm %s's ratio to %s has no interval: the %s record has %d run(s) of %s with %s, a test needs 2", r.Arm, r.Baseline, side.record, n, side.arm, r.Metric))
 				break
 			}
