@@ -41,6 +41,8 @@ var (
 	// curlCluster is a cluster of curl's short flags that take no value,
 	// ending in u or U (-sSu user:password).
 	curlCluster = regexp.MustCompile(`^-[sSfLkviIgNq#46]+[uU]$`)
+	// credentialFlag is in every text where curl is given a credential.
+	credentialFlag = regexp.MustCompile(`-[A-Za-z#46-]*[uU]`)
 )
 
 // isCurlCommand reports whether the command of words (unquoted) is curl,
@@ -212,7 +214,10 @@ func delimiters(s string, from, to int, at []int) string {
 // gives each that looks like a credential to found (when not nil), as
 // maskCurlArgs returns them.
 func maskCurlText(s string, found func(string)) string {
-	if !strings.Contains(s, "curl") {
+	if !strings.Contains(s, "curl") || !credentialFlag.MatchString(s) {
+		// No word of s can be curl's credential flag (-u, -U, --user,
+		// --proxy-user, a cluster ending in u): the line is not read as
+		// a shell would (megabytes of an engine's output cost seconds).
 		return s
 	}
 	edits := curlEdits(s, found)

@@ -147,23 +147,34 @@ var secretRootBytes = func() [][]byte {
 }()
 
 // hasFold reports whether s contains word (in lower case) in any case of
-// ASCII letters.
+// ASCII letters. Each case of word's first letter is looked for again only
+// once the search has passed it: a letter that is absent (no B in a
+// lower-case text) was looked for from every other candidate to the end,
+// quadratic in s (a 2 MB output took 4 s).
 func hasFold(s, word string) bool {
 	lo, up := word[0], word[0]&^0x20
-	for len(s) >= len(word) {
-		i := strings.IndexByte(s, lo)
-		if j := strings.IndexByte(s, up); j >= 0 && (i < 0 || j < i) {
-			i = j
+	next := func(c byte, from int) int {
+		if j := strings.IndexByte(s[from:], c); j >= 0 {
+			return from + j
 		}
-		if i < 0 || len(s)-i < len(word) {
+		return len(s)
+	}
+	i, j := next(lo, 0), next(up, 0)
+	for {
+		k := min(i, j)
+		if len(s)-k < len(word) {
 			return false
 		}
-		if strings.EqualFold(s[i:i+len(word)], word) {
+		if strings.EqualFold(s[k:k+len(word)], word) {
 			return true
 		}
-		s = s[i+1:]
+		if k == i {
+			i = next(lo, k+1)
+		}
+		if k == j {
+			j = next(up, k+1)
+		}
 	}
-	return false
 }
 
 // tokenPrefix reports whether s holds one of tokenPrefixes: those that
