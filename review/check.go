@@ -81,6 +81,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	}
 	probs = append(probs, checkSections(string(src), rec)...)
 	probs = append(probs, checkEngines(rec)...)
+	probs = append(probs, recordSecrets(rec)...)
 
 	dataDir, err := recorder.DataPath(recordPath, rec)
 	if err != nil {
@@ -116,6 +117,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	if p != nil {
 		return append(probs, *p), nil
 	}
+	probs = append(probs, runSecrets(runs)...)
 	if p := streamsProblem(runs); p != nil {
 		return append(probs, *p), nil
 	}

@@ -46,6 +46,7 @@ func checkBisect(summaryPath string, src []byte, links *identityMemo) []Problem 
 	add := func(section, format string, args ...any) {
 		probs = append(probs, Problem{section, fmt.Sprintf(format, args...)})
 	}
+	probs = append(probs, checkSecrets("the summary", b)...)
 	var md bytes.Buffer
 	if err := recorder.BisectMarkdown(&md, b); err != nil {
 		add("Data", "%v", err)
