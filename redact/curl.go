@@ -41,6 +41,8 @@ var (
 	// curlCluster is a cluster of curl's short flags that take no value,
 	// ending in u or U (-sSu user:password).
 	curlCluster = regexp.MustCompile(`^-[sSfLkviIgNq#46]+[uU]$`)
+	// curlClusterValue is such a cluster with its value attached.
+	curlClusterValue = regexp.MustCompile(`^-[sSfLkviIgNq#46]+[uU]`)
 	// credentialFlag is in every text where curl is given a credential.
 	credentialFlag = regexp.MustCompile(`-[A-Za-z#46-]*[uU]`)
 )
@@ -110,6 +112,9 @@ func curlCredentials(words []string) []curlCred {
 			out = append(out, curlCred{i, len("--proxy-user=")})
 		case len(w) > 2 && (w[:2] == "-u" || w[:2] == "-U"):
 			out = append(out, curlCred{i, 2})
+		case curlClusterValue.MatchString(w):
+			// -sSualice:pw: the cluster's last flag takes the rest.
+			out = append(out, curlCred{i, len(curlClusterValue.FindString(w))})
 		}
 	}
 	return out
