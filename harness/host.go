@@ -12,6 +12,7 @@ import (
 	"github.com/decodebench/decodebench/engine"
 	"github.com/decodebench/decodebench/internal/safefs"
 	"github.com/decodebench/decodebench/machine"
+	"github.com/decodebench/decodebench/recorder"
 	"github.com/decodebench/decodebench/scenarios"
 	"github.com/decodebench/decodebench/schema"
 )
@@ -259,7 +260,7 @@ func footprintTotal(runs []schema.Run) *schema.Footprint {
 }
 
 // enginePIDFile is the data folder's record of the running engine.
-const enginePIDFile = "engine.pid.json"
+const enginePIDFile = recorder.PIDFile
 
 // engineRegistry is this user's folder of running engines' pid files,
 // beside the host lock, where the next campaign finds an engine left by a

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -62,49 +61,14 @@ func (c *campaign) sealed() seals {
 }
 
 // hashIn is the sha256 of rel under d, never through a link.
-func hashIn(d *safefs.Dir, rel string) (string, error) {
-	f, err := d.Open(rel, safefs.MaxDataFile)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, io.LimitReader(f, safefs.MaxDataFile+1)); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
+func hashIn(d *safefs.Dir, rel string) (string, error) { return recorder.HashFileIn(d, rel) }
 
 // sealAll seals every file the data folder holds now (a resume's start).
 func (c *campaign) sealAll() error {
-	return walkData(c.dataDir, func(rel string, d fs.DirEntry) {
+	return recorder.WalkData(c.dataDir, func(rel string, d fs.DirEntry) error {
 		if d.Type().IsRegular() {
 			c.sealFile(rel)
 		}
-	})
-}
-
-// walkData calls f for each entry of the data folder but its folders, the
-// campaign's state (campaign.json, and engine.pid.json, which each engine
-// start writes and its stop removes, and a resume's reaping of an engine
-// a crash left) and temporary files: no evidence, never listed.
-func walkData(dir string, f func(rel string, d fs.DirEntry)) error {
-	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		rel, err := filepath.Rel(dir, path)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		if rel == stateFile || rel == enginePIDFile || strings.HasSuffix(rel, ".tmp") {
-			return nil
-		}
-		f(rel, d)
 		return nil
 	})
 }
@@ -141,16 +105,17 @@ func (c *campaign) listFiles() ([]schema.FileSum, []sealProblem, error) {
 	}
 	var probs []sealProblem
 	seen := map[string]bool{}
-	err := walkData(c.dataDir, func(rel string, d fs.DirEntry) {
+	err := recorder.WalkData(c.dataDir, func(rel string, _ fs.DirEntry) error {
 		sum, ok := want[rel]
 		if !ok {
 			probs = append(probs, sealProblem{rel, "foreign"})
-			return
+			return nil
 		}
 		seen[rel] = true
 		if now, err := hashIn(c.data, rel); err != nil || now != sum {
 			probs = append(probs, sealProblem{rel, "changed"})
 		}
+		return nil
 	})
 	if err != nil {
 		return nil, nil, err

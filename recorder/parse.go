@@ -371,7 +371,17 @@ func sha(b []byte) string {
 
 // HashFile returns a file's sha256, read through the guarded reader.
 func HashFile(path string) (string, error) {
-	f, err := safefs.Open(path, safefs.MaxDataFile)
+	return hashOpened(safefs.Open(path, safefs.MaxDataFile))
+}
+
+// HashFileIn is HashFile of rel under a folder held open, never through a
+// link.
+func HashFileIn(d *safefs.Dir, rel string) (string, error) {
+	return hashOpened(d.Open(rel, safefs.MaxDataFile))
+}
+
+// hashOpened is the sha256 of f, which it closes, up to a data file's cap.
+func hashOpened(f *os.File, err error) (string, error) {
 	if err != nil {
 		return "", err
 	}

@@ -93,7 +93,28 @@ const stateFile = "campaign.json"
 // followed.
 func HashDataDir(dir string) ([]schema.FileSum, error) {
 	var out []schema.FileSum
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	err := WalkData(dir, func(rel string, d fs.DirEntry) error {
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("data folder: %s is not a regular file", rel)
+		}
+		sum, err := HashFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return err
+		}
+		out = append(out, schema.FileSum{Path: rel, SHA256: sum})
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, err
+}
+
+// WalkData calls f with the path (slash-separated) of each entry of the
+// data folder dir but its folders, the campaign's state (campaign.json,
+// and engine.pid.json, which each engine start writes and its stop
+// removes) and temporary files: no evidence, never listed. An error of f
+// ends the walk.
+func WalkData(dir string, f func(rel string, d fs.DirEntry) error) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -105,19 +126,12 @@ func HashDataDir(dir string) ([]schema.FileSum, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if !d.Type().IsRegular() {
-			return fmt.Errorf("data folder: %s is not a regular file", rel)
-		}
-		if rel == stateFile || strings.HasSuffix(rel, ".tmp") {
+		if rel == stateFile || rel == PIDFile || strings.HasSuffix(rel, ".tmp") {
 			return nil
 		}
-		sum, err := HashFile(path)
-		if err != nil {
-			return err
-		}
-		out = append(out, schema.FileSum{Path: rel, SHA256: sum})
-		return nil
+		return f(rel, d)
 	})
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, err
 }
+
+// PIDFile is a data folder's record of its running engine.
+const PIDFile = "engine.pid.json"

@@ -80,7 +80,7 @@ func checkFiles(d *safefs.Dir, dataDir string, rec *schema.Record, scan *folderS
 		}
 	}
 	unlisted := func(rel string) {
-		if _, ok := listed[rel]; !ok && rel != "campaign.json" && rel != "engine.pid.json" {
+		if _, ok := listed[rel]; !ok && rel != "campaign.json" && rel != recorder.PIDFile {
 			probs = append(probs, Problem{"Data", fmt.Sprintf("%s is in the data folder but the record does not name it", termsafe.String(rel))})
 		}
 	}
