@@ -43,8 +43,9 @@ var (
 	curlCluster = regexp.MustCompile(`^-[sSfLkviIgNq#46]+[uU]$`)
 	// curlClusterValue is such a cluster with its value attached.
 	curlClusterValue = regexp.MustCompile(`^-[sSfLkviIgNq#46]+[uU]`)
-	// credentialFlag is in every text where curl is given a credential.
-	credentialFlag = regexp.MustCompile(`-[A-Za-z#46-]*[uU]`)
+	// credentialFlag is in every text where curl is given a credential
+	// (its letters quoted or escaped too: -'u', -\u).
+	credentialFlag = regexp.MustCompile(`-[A-Za-z#46'"\\-]*[uU]`)
 )
 
 // isCurlCommand reports whether the command of words (unquoted) is curl,

@@ -15,12 +15,15 @@ import (
 // value. decodebench masks all of them as it writes a record; a record
 // another tool or an older decodebench wrote, or one edited by hand, may
 // hold one in clear.
-func Leaks(v any) []string {
+//
+// placeholders are values that stand for a secret without holding it
+// (Mask is one): a record's "(from the environment)", say.
+func Leaks(v any, placeholders ...string) []string {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return nil
 	}
-	var l leakWalk
+	l := leakWalk{placeholders: append(placeholders, Mask)}
 	l.walk(rv.Elem(), "", 0)
 	return l.out
 }
@@ -33,8 +36,16 @@ const maxLeaks = 20
 // a place it lists (a record of thousands of runs has millions of
 // strings).
 type leakWalk struct {
-	path []pathPart
-	out  []string
+	path         []pathPart
+	out          []string
+	placeholders []string
+}
+
+// secretValue reports whether val, the value of a variable or setting
+// named name, is a secret in clear: its name says it holds one, and it is
+// no placeholder and no reference.
+func (l *leakWalk) secretValue(name, val string) bool {
+	return IsSecretName(name) && val != "" && !slices.Contains(l.placeholders, val) && !isReference(val)
 }
 
 // pathPart is a field's name, or a list's index (name empty), or a map's
@@ -74,7 +85,7 @@ func (l *leakWalk) walk(v reflect.Value, field string, depth int) {
 	}
 	switch v.Kind() {
 	case reflect.String:
-		if inClear(v.String()) {
+		if inClear(v.String()) || field == "Overrides" && l.secretOverride(v.String()) {
 			l.add()
 		}
 	case reflect.Pointer, reflect.Interface:
@@ -83,6 +94,12 @@ func (l *leakWalk) walk(v reflect.Value, field string, depth int) {
 		}
 	case reflect.Struct:
 		t := v.Type()
+		if n, val := v.FieldByName("Name"), v.FieldByName("Value"); n.IsValid() && val.IsValid() && n.Kind() == reflect.String && val.Kind() == reflect.String &&
+			l.secretValue(n.String(), val.String()) {
+			// A variable: a secret's name masks its value.
+			l.add()
+			return
+		}
 		for i := 0; i < v.NumField(); i++ {
 			f := t.Field(i)
 			if !f.IsExported() {
@@ -112,9 +129,13 @@ func (l *leakWalk) walk(v reflect.Value, field string, depth int) {
 				}
 			}
 		}
+		elem := ""
+		if field == "Overrides" {
+			elem = field // each a --set PATH=VALUE
+		}
 		for i := 0; i < v.Len(); i++ {
 			l.push(pathPart{index: i})
-			l.walk(v.Index(i), "", depth+1)
+			l.walk(v.Index(i), elem, depth+1)
 			l.pop()
 		}
 	case reflect.Map:
@@ -126,9 +147,9 @@ func (l *leakWalk) walk(v reflect.Value, field string, depth int) {
 		env := field == "Env" && v.Type().Key().Kind() == reflect.String && v.Type().Elem().Kind() == reflect.String
 		for _, k := range keys {
 			l.push(pathPart{name: fmt.Sprint(k), key: true})
-			if val := v.MapIndex(k).String(); env && IsSecretName(k.String()) {
+			if env && IsSecretName(k.String()) {
 				// An environment: a secret's name masks its value.
-				if val != Mask && !isReference(val) {
+				if l.secretValue(k.String(), v.MapIndex(k).String()) {
 					l.add()
 				}
 			} else {
@@ -139,22 +160,54 @@ func (l *leakWalk) walk(v reflect.Value, field string, depth int) {
 	}
 }
 
-// inClear reports whether s holds a value a secret form finds that is not
-// already masked: "Authorization: Bearer [redacted]" is a header masked
-// by an older decodebench (today's masks the scheme too), no leak.
+// secretOverride reports whether a --set PATH=VALUE sets a secret-named
+// key (an environment's, a variable's) to a value in clear.
+func (l *leakWalk) secretOverride(s string) bool {
+	path, val, ok := strings.Cut(s, "=")
+	if !ok {
+		return false
+	}
+	return l.secretValue(path[strings.LastIndexAny(path, ".]")+1:], val)
+}
+
+// inClear reports whether s holds a value a secret form or curl's
+// credential flag finds that is not already masked: "Authorization:
+// Bearer [redacted]" is a header masked by an older decodebench (today's
+// masks the scheme too), no leak.
 func inClear(s string) bool {
 	if maskForms(s) == s {
 		return false
 	}
-	for _, v := range formSecrets(s) {
-		for _, w := range strings.Fields(strings.ReplaceAll(v, Mask, " ")) {
-			w = strings.Trim(w, `"',;`)
-			switch strings.ToLower(w) {
-			case "", "bearer", "basic", "token", "digest":
-				continue
+	if strings.Contains(s, "curl") && credentialFlag.MatchString(s) {
+		for _, e := range curlEdits(s, nil) {
+			if unmasked(s[e.from:e.to]) {
+				return true
 			}
+		}
+	}
+	var p probe
+	leak := false
+	for _, f := range forms {
+		replaceGroup(f, s, &p, func(v string) string {
+			leak = leak || unmasked(v)
+			return v
+		})
+		if leak {
 			return true
 		}
+	}
+	return false
+}
+
+// unmasked reports whether v, a value a form found, holds more than masks
+// and an authorization scheme's name.
+func unmasked(v string) bool {
+	for _, w := range strings.Fields(strings.ReplaceAll(v, Mask, " ")) {
+		switch strings.ToLower(strings.Trim(w, `"',;`)) {
+		case "", "bearer", "basic", "token", "digest":
+			continue
+		}
+		return true
 	}
 	return false
 }

@@ -15,7 +15,7 @@ import (
 // edited by hand, may hold a credential in clear, and check is what a
 // reviewer runs before it is committed or published.
 func checkSecrets(what string, v any) []Problem {
-	paths := redact.Leaks(v)
+	paths := redact.Leaks(v, schema.VarFromEnvironment)
 	if len(paths) == 0 {
 		return nil
 	}

@@ -66,13 +66,13 @@ func checkMachineText(dataDir string, src []byte, s *scenarios.Scenario, rec *sc
 		own, declared := s.Vars[v.Name]
 		switch {
 		case v.FromEnv && v.Value != schema.VarFromEnvironment:
-			add("variable %s: the environment gave it, and the data block states its value %q", v.Name, v.Value)
+			add("variable %s: the environment gave it, and the data block states its value %s", v.Name, shownValue(v.Name, v.Value))
 		case v.FromEnv && known && !fromState[v.Name]:
 			add("variable %s: the data block says the environment gave it, %s does not list it", v.Name, campaignStateFile)
 		case !v.FromEnv && known && fromState[v.Name]:
 			add("variable %s: %s says the environment gave it, the data block states the scenario's value", v.Name, campaignStateFile)
 		case !v.FromEnv && (!declared || v.Value != own && !(redact.IsSecretName(v.Name) && v.Value == redact.Mask)):
-			add("variable %s: the data block states the value %q, not the stored scenario's own", v.Name, v.Value)
+			add("variable %s: the data block states the value %s, not the stored scenario's own", v.Name, shownValue(v.Name, v.Value))
 		}
 	}
 	slices.Sort(want)
@@ -83,7 +83,7 @@ func checkMachineText(dataDir string, src []byte, s *scenarios.Scenario, rec *sc
 	if st != nil {
 		out = append(out, checkScenarioPath(rec, st)...)
 		if !sameOverrides(rec.Scenario.Overrides, st.Overrides) {
-			add("the data block states the overrides %q, %s %q", rec.Scenario.Overrides, campaignStateFile, st.Overrides)
+			add("the data block states the overrides %q, %s %q", shownOverrides(rec.Scenario.Overrides), campaignStateFile, shownOverrides(st.Overrides))
 		}
 	}
 	// The environment's names and values, the stored scenario resolved
@@ -212,4 +212,26 @@ func sameOverrides(rec, st []string) bool {
 		}
 	}
 	return true
+}
+
+// shownValue is a variable's value as a problem quotes it: not at all where
+// its name says it holds a secret (the problem may reach a CI log).
+func shownValue(name, value string) string {
+	if redact.IsSecretName(name) || len(redact.Leaks(&value)) > 0 {
+		return "(not shown: a secret's)"
+	}
+	return fmt.Sprintf("%q", value)
+}
+
+// shownOverrides are --set overrides as a problem quotes them: a secret
+// named or shaped value masked.
+func shownOverrides(set []string) []string {
+	out := make([]string, len(set))
+	for i, o := range set {
+		out[i] = o
+		if path, val, ok := strings.Cut(o, "="); ok && (redact.IsSecretName(path[strings.LastIndexAny(path, ".]")+1:]) || len(redact.Leaks(&val)) > 0) {
+			out[i] = path + "=" + redact.Mask
+		}
+	}
+	return out
 }
