@@ -3,7 +3,6 @@ package review
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/decodebench/decodebench/analysis"
 	"github.com/decodebench/decodebench/scenarios"
@@ -104,12 +103,13 @@ func checkLifecycle(s *scenarios.Scenario, rec *schema.Record) []Problem {
 	return out
 }
 
-// stoppedByProblem holds a sequential campaign's stopped_by to the kind
-// of why the harness stops at its last look (scenarios.Rounds.SequentialStop,
-// stopKind), done and q the analysis' answer there (checkPlanAndTimes
-// derives a stated overrun of the budget): a
-// record that ran to max undecided said "decided every test arm", and
-// passed. A stopped_by of a run that failed its counter expectation is
+// stoppedByProblem holds a sequential campaign's stopped_by to the words
+// the harness writes for why it stops at its last look
+// (scenarios.Rounds.SequentialStopWordings, the budget's overrun after
+// it), done and q the analysis' answer there: a record that ran to max
+// undecided said "decided every test arm", and passed; one held to the
+// words before the first parenthesis or colon passed any text after
+// them ("…: every test arm decided; the draft arm is 2.1x faster"). A stopped_by of a run that failed its counter expectation is
 // not compared. None at all is refused unless the last run failed (a
 // campaign stopped by on_failure: abort writes none; it ends FAILED, which
 // is not checked here, so this is a guard): every build has written one
@@ -124,25 +124,17 @@ func stoppedByProblem(r scenarios.Rounds, rec *schema.Record, done bool, q *sche
 		return []Problem{{Section: "Method", Message: "no stopped_by, where a sequential campaign that was not interrupted says what stopped it"}}
 	}
 	if gateStop.MatchString(m.StoppedBy) {
+		return nil // checkPlanAndTimes holds it to the runs
+	}
+	wordings := r.SequentialStopWordings(m.RoundsRun, done, q, scenarios.RoundTime(rec.Runs, m.RoundsRun))
+	if len(wordings) == 0 {
 		return nil
 	}
-	want, stopped := r.SequentialStop(m.RoundsRun, done, q, scenarios.RoundTime(rec.Runs, m.RoundsRun))
-	if !stopped || stopKind(m.StoppedBy) == stopKind(want) {
-		return nil
+	overrun := r.Overrun(rec.Runs, m.RoundsRun)
+	for _, w := range wordings {
+		if m.StoppedBy == w || overrun != "" && m.StoppedBy == w+overrun {
+			return nil
+		}
 	}
-	return []Problem{{Section: "Method", Message: fmt.Sprintf("stopped_by %q, where the schedule stops at its last look by its runs for: %s", m.StoppedBy, want)}}
-}
-
-// stopKind is what a stopped_by says stopped the schedule, without the
-// details after it ("sequential look after 10 rounds decided every test
-// arm", "maximum of 10 rounds reached at the last sequential look",
-// "budget of 5m0s"): builds have worded the details differently (a max
-// off the looks' grid under a budget, before 6e591b0, read "the next look
-// would not fit"), and the numbers in them are the analysis', which check
-// derives on its own.
-func stopKind(s string) string {
-	if i := strings.IndexAny(s, "(:"); i > 0 {
-		return strings.TrimSpace(s[:i])
-	}
-	return s
+	return []Problem{{Section: "Method", Message: fmt.Sprintf("stopped_by %q, where the schedule stops at its last look by its runs for: %s", m.StoppedBy, wordings[0]+overrun)}}
 }

@@ -62,7 +62,11 @@ func checkPlanAndTimes(s *scenarios.Scenario, rec *schema.Record) []Problem {
 	r := s.Schedule.Rounds
 	fixed := fmt.Sprintf("fixed schedule of %d rounds", m.RoundsRun)
 	switch {
-	case m.StoppedBy == "" || m.Interrupted || gateStop.MatchString(m.StoppedBy):
+	case gateStop.MatchString(m.StoppedBy):
+		if why := gateStopProblem(s, rec); why != "" {
+			add("stopped_by %q, where %s", m.StoppedBy, why)
+		}
+	case m.StoppedBy == "" || m.Interrupted:
 	case !r.Adaptive() && m.StoppedBy != fixed:
 		add("stopped_by %q, where the stored scenario's fixed schedule stops by its rounds (%q)", m.StoppedBy, fixed)
 	case r.Adaptive() && strings.HasPrefix(m.StoppedBy, "fixed schedule"):
@@ -75,6 +79,25 @@ func checkPlanAndTimes(s *scenarios.Scenario, rec *schema.Record) []Problem {
 		}
 	}
 	return out
+}
+
+// gateStopProblem is why a stopped_by of a run that failed its counter
+// expectation is not the harness's, or "": it names the campaign's last
+// run, the stored scenario stops on a gate's failure, and the analysis
+// finds the campaign REJECTED (check derives the verdict from the runs'
+// counters). Any such text passed, over a VALID record.
+func gateStopProblem(s *scenarios.Scenario, rec *schema.Record) string {
+	var seq int
+	fmt.Sscanf(rec.Method.StoppedBy, "run %d ", &seq)
+	switch {
+	case s.OnGateFailure == schema.GateContinue:
+		return "the stored scenario runs on past a failed counter expectation (on_gate_failure: continue)"
+	case len(rec.Runs) == 0 || rec.Runs[len(rec.Runs)-1].Seq != seq:
+		return fmt.Sprintf("run %d is not the campaign's last run", seq)
+	case rec.Verdict != schema.Rejected:
+		return fmt.Sprintf("the verdict is %s: a run that failed its counter expectation makes it REJECTED", rec.Verdict)
+	}
+	return ""
 }
 
 // overrunMark is in the stopped_by of a campaign that outran its budget.

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -74,6 +75,19 @@ func TestCheckRefusesAForgedLifecycle(t *testing.T) {
 		"stopped_by claims max": {budget, func(r *schema.Record) {
 			r.Method.StoppedBy = "maximum of 10 rounds reached at the last sequential look: no decision for every test arm"
 		}, "where the schedule stops at its last look by its runs for: sequential look after 10 rounds decided every test arm (look 2 of 2, O'Brien-Fleming type spending, alpha 0.05 spent)"},
+		// Free text after the words the harness writes, and a gate's stop
+		// over a campaign whose runs all passed theirs (review: both
+		// passed check).
+		"stopped_by with text added": {budget, func(r *schema.Record) {
+			r.Method.StoppedBy = strings.Replace(r.Method.StoppedBy, " spent)", " spent); the draft arm is 2.1x faster", 1)
+		}, "where the schedule stops at its last look by its runs for: sequential look after 10 rounds decided every test arm"},
+		"a gate's stop claimed": {fixed, func(r *schema.Record) {
+			r.Method.StoppedBy = fmt.Sprintf("run %d failed its counter expectation (on_gate_failure: stop)", r.Runs[len(r.Runs)-1].Seq)
+		}, "where the verdict is "},
+		"a gate's stop at an earlier run": {fixed, func(r *schema.Record) {
+			r.Method.StoppedBy = "run 1 failed its counter expectation (on_gate_failure: stop)"
+		},
+			"where run 1 is not the campaign's last run"},
 		// stopped_by deleted: why the campaign stopped, and any overrun
 		// of its budget, unsaid (a review's edit passed).
 		"stopped_by deleted": {budget, func(r *schema.Record) { r.Method.StoppedBy = "" },
@@ -124,21 +138,5 @@ func TestCheckRefusesAForgedLifecycle(t *testing.T) {
 				t.Errorf("problems of the method %q, want %q", got, c.want)
 			}
 		})
-	}
-}
-
-// stopKind keeps what stopped the schedule, without the details that
-// builds have worded differently: a budget's stop at a max off the looks'
-// grid read "the next look would not fit" before 6e591b0.
-func TestStopKind(t *testing.T) {
-	for s, want := range map[string]string{
-		"sequential look after 10 rounds decided every test arm (look 2 of 2, O'Brien-Fleming type spending, alpha 0.05 spent)": "sequential look after 10 rounds decided every test arm",
-		"maximum of 15 rounds reached at the last sequential look: no decision for every test arm":                              "maximum of 15 rounds reached at the last sequential look",
-		"budget of 5m0s: the next look would not fit (a round took 10s); the look after 25 rounds was the last":                 "budget of 5m0s",
-		"budget of 5m0s: the look at max (12 rounds) is 2 round(s) on, fewer than every (5), and a budget's look goes on only":  "budget of 5m0s",
-	} {
-		if got := stopKind(s); got != want {
-			t.Errorf("stopKind(%q) = %q, want %q", s, got, want)
-		}
 	}
 }

@@ -43,3 +43,20 @@ func spentText(q *schema.Sequential) string {
 	}
 	return fmt.Sprintf("alpha %.4g a look", q.AlphaPerLook)
 }
+
+// SequentialStopWordings are the stopped_by texts builds have written for
+// the stop SequentialStop says (stopped true), the current first: before
+// 6e591b0 a budget's look at a max off the looks' grid read as the next
+// look not fitting.
+func (r Rounds) SequentialStopWordings(rounds int, done bool, q *schema.Sequential, per time.Duration) []string {
+	want, stopped := r.SequentialStop(rounds, done, q, per)
+	if !stopped {
+		return nil
+	}
+	out := []string{want}
+	if budget := r.MaxTime.Duration > 0 && slices.Contains(r.Looks(), rounds); done && budget && !(q != nil && q.Decided) && rounds < r.Max && r.Max-rounds < r.Every {
+		out = append(out, fmt.Sprintf("budget of %s: the next look would not fit (a round took %s); the look after %d rounds was the last, no decision for every test arm",
+			r.MaxTime, per.Round(time.Second), rounds))
+	}
+	return out
+}
