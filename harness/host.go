@@ -232,33 +232,6 @@ func (c *campaign) gpuWindow(resp *engine.Response) (*schema.GPUWindow, *schema.
 	return w, e
 }
 
-// footprintTotal sums decodebench's own CPU over the runs' windows.
-func footprintTotal(runs []schema.Run) *schema.Footprint {
-	var f schema.Footprint
-	n := 0
-	for _, r := range runs {
-		if r.Footprint != nil {
-			f.CPUS += r.Footprint.CPUS
-			f.WindowS += r.Footprint.WindowS
-			f.SamplerS += r.Footprint.SamplerS
-			switch {
-			case n == 0:
-				f.Reads = r.Footprint.Reads
-			case f.Reads != r.Footprint.Reads:
-				f.Reads = "mixed"
-			}
-			if f.Note == "" {
-				f.Note = r.Footprint.Note
-			}
-			n++
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	return &f
-}
-
 // enginePIDFile is the data folder's record of the running engine.
 const enginePIDFile = recorder.PIDFile
 

@@ -52,7 +52,7 @@ func (c *campaign) newRecord(hw, date string, id schema.MachineInfo, started tim
 
 // conclude analyses the runs and puts the analysis into the record.
 func (c *campaign) conclude() {
-	c.rec.Method.Footprint = footprintTotal(c.rec.Runs)
+	c.rec.Method.Footprint = schema.FootprintTotal(c.rec.Runs)
 	a := analysis.Analyze(c.input(c.rec.Runs))
 	c.rec.Analysis, c.rec.Verdict = analysis.Stored(a.Analysis, c.rec.Schema), a.Verdict
 }

@@ -145,6 +145,9 @@ const (
 	DistributionsSVG = "distributions.svg"
 )
 
+// Names are the figures' file names, each a record may name.
+var Names = []string{TimelinePNG, TimelineSVG, DistributionsPNG, DistributionsSVG}
+
 // PNG renders p at Width×Height and DPI on an opaque white background.
 func PNG(p *plot.Plot) ([]byte, error) {
 	c := vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(DPI), vgimg.UseBackgroundColor(color.White))

@@ -74,6 +74,7 @@ func TestCheckAnatomy(t *testing.T) {
 		// window: the run keeps no footprint of it.
 		r.Footprint = nil
 	}
+	rec.Method.Footprint = schema.FootprintTotal(rec.Runs)
 	rec.Analysis, rec.Verdict, _ = analysis.Record(s.Policy, rec.Runs, rec.Method, rec.Schema)
 	an := rec.Analysis.Anatomy
 	if an == nil || an.Gap != "" || an.Pooled == nil || an.Pooled.PerStart != 3 || an.Advice < 1 {

@@ -82,6 +82,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	probs = append(probs, checkSections(string(src), rec)...)
 	probs = append(probs, checkEngines(rec)...)
 	probs = append(probs, recordSecrets(rec)...)
+	probs = append(probs, checkPlots(rec)...)
 
 	dataDir, err := recorder.DataPath(recordPath, rec)
 	if err != nil {
@@ -123,6 +124,7 @@ func checkRecord(recordPath string, src []byte, parsed *schema.Record, scan *fol
 	}
 	rec.Runs = runs
 	probs = append(append(append(probs, checkLoaded(rec)...), checkRoofline(rec)...), checkTimeUse(rec)...)
+	probs = append(probs, checkFootprint(rec)...)
 
 	scenarioBytes, err := d.ReadFile(recorder.ScenarioFile, scenarios.MaxScenarioBytes)
 	if err != nil {

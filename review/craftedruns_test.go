@@ -76,6 +76,8 @@ func writeRecordRuns(tb testing.TB, dir, name string, rec *schema.Record, scen [
 	if r.Files, err = recorder.HashDataDir(data); err != nil {
 		tb.Fatal(err)
 	}
+	r.Plots = nil // the figures are not copied
+	r.Method.Footprint = schema.FootprintTotal(runs)
 	// The state of the committed record rec was read from.
 	copyState(tb, filepath.Join("..", "docs", "benchmark_results", filepath.FromSlash(rec.DataDir)), data, r.Scenario.Overrides)
 	out := filepath.Join(dir, name+".md")

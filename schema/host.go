@@ -177,3 +177,31 @@ type PlatformInfo struct {
 
 // QuietMaxWait is QuietWait.EndedBy when the gate gave up.
 const QuietMaxWait = "max_wait"
+
+// FootprintTotal sums decodebench's own CPU over the runs' windows
+// (method.footprint): the harness writes it, check derives it again.
+func FootprintTotal(runs []Run) *Footprint {
+	var f Footprint
+	n := 0
+	for _, r := range runs {
+		if r.Footprint != nil {
+			f.CPUS += r.Footprint.CPUS
+			f.WindowS += r.Footprint.WindowS
+			f.SamplerS += r.Footprint.SamplerS
+			switch {
+			case n == 0:
+				f.Reads = r.Footprint.Reads
+			case f.Reads != r.Footprint.Reads:
+				f.Reads = "mixed"
+			}
+			if f.Note == "" {
+				f.Note = r.Footprint.Note
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return &f
+}
