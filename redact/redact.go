@@ -265,6 +265,25 @@ var (
 // isReference reports a ${NAME} reference, which names a secret but is none.
 func isReference(v string) bool { return reference.MatchString(v) }
 
+// anyReference is a ${NAME} reference anywhere in a value.
+var anyReference = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
+
+// onlyReferences reports a value of ${NAME} references around text that
+// holds no credential ("Bearer ${TOKEN}", "k-${KEY}-1"): it names secrets
+// and holds none. A scenario's secret-named value masked whole lost its
+// references, and check then found the record's variables unused.
+func onlyReferences(v string) bool {
+	if !anyReference.MatchString(v) {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(anyReference.ReplaceAllString(v, " "), func(r rune) bool { return r == ' ' || r == '\t' || r == ':' || r == '=' }) {
+		if CredentialLike(w) {
+			return false
+		}
+	}
+	return true
+}
+
 // startsReference reports whether the value v found at the start of s is
 // all or part of a ${NAME} reference there: free text ends a value at a
 // closing brace, so `key=${API_KEY}` finds the value "${API_KEY".
