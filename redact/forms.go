@@ -145,7 +145,7 @@ var tokenPrefixes = []string{"k_live_", "k_test_", "xox", "AIza", "AKIA", "ASIA"
 // prefixedTokens are the credential formats known by a prefix and a run
 // of random characters: GitHub (classic, fine-grained, OAuth, app and
 // refresh tokens), Hugging Face, OpenAI-style keys (sk-, sk-proj-,
-// sk-ant-), GitLab. A prefix alone is a weak sign (a folder may be called
+// sk-ant-), GitLab, Groq (gsk_), NVIDIA's API catalog (nvapi-). A prefix alone is a weak sign (a folder may be called
 // hf_checkpoints), so the run must also look random (randomLooking).
 var prefixedTokens = []string{
 	`gh[pousr]_[A-Za-z0-9]{12,}\b`,
@@ -153,10 +153,12 @@ var prefixedTokens = []string{
 	`hf_[A-Za-z0-9]{12,}\b`,
 	`sk-[A-Za-z0-9_-]{12,}`,
 	`glpat-[A-Za-z0-9_-]{12,}`,
+	`gsk_[A-Za-z0-9]{12,}\b`,
+	`nvapi-[A-Za-z0-9_-]{12,}`,
 }
 
 // prefixedPrefixes are the literals prefixedTokens start with.
-var prefixedPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "hf_", "sk-", "glpat-"}
+var prefixedPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "hf_", "sk-", "glpat-", "gsk_", "nvapi-"}
 
 // randomLooking reports whether what follows a token's prefix (after its
 // first _ or -) looks random: 20 characters or more whatever they are, or

@@ -289,6 +289,8 @@ func TestTokenFormatsByValue(t *testing.T) {
 		"AWS session key id":  "ASIA" + "Y34FZKBOKMUTVV7A",
 		"JWT":                 "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
 		"GitLab":              "glpat-" + strings.Repeat("Ab1_", 6),
+		"Groq":                "gsk_" + strings.Repeat("Wq8z", 13),
+		"NVIDIA API catalog":  "nvapi-" + strings.Repeat("aB3-x", 12),
 		"Slack":               "xoxb-1234567890-" + strings.Repeat("Ab3", 6),
 		"Google API key":      "AIza" + strings.Repeat("Sy9_z", 7),
 		"Stripe":              "sk_live_" + strings.Repeat("4eC3", 6),
