@@ -268,20 +268,40 @@ func isReference(v string) bool { return reference.MatchString(v) }
 // anyReference is a ${NAME} reference anywhere in a value.
 var anyReference = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
 
-// onlyReferences reports a value of ${NAME} references around text that
-// holds no credential ("Bearer ${TOKEN}", "k-${KEY}-1"): it names secrets
-// and holds none. A scenario's secret-named value masked whole lost its
-// references, and check then found the record's variables unused.
-func onlyReferences(v string) bool {
-	if !anyReference.MatchString(v) {
-		return false
+// maskAroundReferences masks a secret-named value's text but keeps its
+// ${NAME} references ("Bearer ${TOKEN}" is stored "[redacted]${TOKEN}"):
+// masked whole it lost them, and check then found the record's variables
+// unused by the stored scenario. Each stretch of text between references
+// that holds a letter or a digit is one mask; a value without references
+// is one mask.
+func maskAroundReferences(v string) string {
+	refs := anyReference.FindAllStringIndex(v, -1)
+	if len(refs) == 0 {
+		return Mask
 	}
-	for _, w := range strings.FieldsFunc(anyReference.ReplaceAllString(v, " "), func(r rune) bool { return r == ' ' || r == '\t' || r == ':' || r == '=' }) {
-		if CredentialLike(w) {
-			return false
+	var b strings.Builder
+	last := 0
+	lit := func(s string) {
+		if strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+			b.WriteString(Mask)
+		} else {
+			b.WriteString(s)
 		}
 	}
-	return true
+	for _, r := range refs {
+		lit(v[last:r[0]])
+		b.WriteString(v[r[0]:r[1]])
+		last = r[1]
+	}
+	lit(v[last:])
+	return b.String()
+}
+
+// onlyReferences reports a value of references and masks alone, as
+// maskAroundReferences leaves it ("[redacted]${TOKEN}").
+func onlyReferences(v string) bool {
+	rest := strings.ReplaceAll(anyReference.ReplaceAllString(v, ""), Mask, "")
+	return anyReference.MatchString(v) && !strings.ContainsFunc(rest, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }
 
 // startsReference reports whether the value v found at the start of s is

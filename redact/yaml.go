@@ -66,9 +66,9 @@ func (r *Redactor) yamlNode(n *yaml.Node, depth int) bool {
 			}
 			// A true or false is no secret, and masking it would leave a
 			// scenario that no longer loads.
-			if v.Kind == yaml.ScalarNode && IsSecretName(k.Value) && v.Value != "" && !onlyReferences(v.Value) && v.ShortTag() != "!!bool" {
+			if v.Kind == yaml.ScalarNode && IsSecretName(k.Value) && v.Value != "" && !isReference(v.Value) && v.ShortTag() != "!!bool" {
 				changed = r.yamlComments(v) || changed
-				set(v, Mask)
+				set(v, maskAroundReferences(v.Value))
 				continue
 			}
 			changed = r.yamlNode(v, depth+1) || changed
