@@ -45,7 +45,7 @@ type leakWalk struct {
 // named name, is a secret in clear: its name says it holds one, and it is
 // no placeholder and no reference.
 func (l *leakWalk) secretValue(name, val string) bool {
-	return IsSecretName(name) && val != "" && !slices.Contains(l.placeholders, val) && !onlyReferences(val)
+	return IsSecretName(name) && val != "" && !slices.Contains(l.placeholders, val) && !onlyReferences(val) && !namesSecrets(val)
 }
 
 // pathPart is a field's name, or a list's index (name empty), or a map's

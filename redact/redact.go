@@ -304,6 +304,37 @@ func onlyReferences(v string) bool {
 	return anyReference.MatchString(v) && !strings.ContainsFunc(rest, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }
 
+// namesSecrets reports a value of references around text that holds no
+// credential-looking word ("Bearer ${TOKEN}", "k-${KEY}-1"): a --set
+// override as typed, which names secrets and holds none.
+func namesSecrets(v string) bool {
+	if !anyReference.MatchString(v) {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(strings.ReplaceAll(anyReference.ReplaceAllString(v, " "), Mask, " "), func(r rune) bool { return r == ' ' || r == '\t' || r == ':' || r == '=' }) {
+		if CredentialLike(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// keepReferences is masked (a value the forms or a flag's rule masked)
+// with the ${NAME} references of orig it lost put back after it, so that
+// what names a variable still names it: "--api-key=k-${TOKEN}" is stored
+// "--api-key=[redacted]${TOKEN}".
+func keepReferences(orig, masked string) string {
+	if masked == orig {
+		return masked
+	}
+	for _, ref := range anyReference.FindAllString(orig, -1) {
+		if !strings.Contains(masked, ref) {
+			masked += ref
+		}
+	}
+	return masked
+}
+
 // startsReference reports whether the value v found at the start of s is
 // all or part of a ${NAME} reference there: free text ends a value at a
 // closing brace, so `key=${API_KEY}` finds the value "${API_KEY".

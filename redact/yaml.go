@@ -87,7 +87,7 @@ func (r *Redactor) yamlNode(n *yaml.Node, depth int) bool {
 			masked, _ := maskArgs(args)
 			for i, c := range n.Content {
 				changed = r.yamlComments(c) || changed
-				set(c, r.Text(masked[i]))
+				set(c, keepReferences(c.Value, r.Text(masked[i])))
 			}
 			return changed
 		}
@@ -95,7 +95,7 @@ func (r *Redactor) yamlNode(n *yaml.Node, depth int) bool {
 			changed = r.yamlNode(c, depth+1) || changed
 		}
 	case yaml.ScalarNode:
-		set(n, r.Text(n.Value))
+		set(n, keepReferences(n.Value, r.Text(n.Value)))
 	case yaml.AliasNode:
 		// The anchor it names is redacted where it is defined.
 	}

@@ -80,6 +80,9 @@ Exit: the new record's verdict code (0 VALID, 2 INCONCLUSIVE, …), 1 when refus
 					"the command lines below are as the scenario states them (to run others, copy its stored scenario, %s, and run the copy)\n",
 					strings.Join(unknown, ", "), usedVarNames(p.Scenario), termsafe.String(stored))
 			}
+			if m := maskedLaunches(p.Scenario); len(m) > 0 {
+				return &exitError{code: 1, msg: maskedError("reproduce", m).Error() + "; nothing was run"}
+			}
 			learnSecrets(harness.NewRedactor(p.Scenario))
 			p.FromEnvironment = fromEnv(p.Scenario)
 			for _, w := range p.Warnings {

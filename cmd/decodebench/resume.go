@@ -137,6 +137,15 @@ func (r *resumeRun) loaded(s *scenarios.Scenario, warns scenarios.Errors, err er
 	if err := r.rs.Check(r.dir, s); err != nil {
 		return warns, err
 	}
+	if r.gone != "" || !r.outside && r.fromState {
+		if m := maskedLaunches(s); len(m) > 0 {
+			hint := ""
+			if r.gone != "" {
+				hint = fmt.Sprintf(" (%s is gone; name it, or its copy with the values, after the folder: decodebench run --resume %s FILE)", r.gone, r.dir)
+			}
+			return warns, fmt.Errorf("%w%s; nothing was run", maskedError("resume "+r.dir, m), hint)
+		}
+	}
 	if s.PromptDeferred() {
 		if p := s.PromptPath(); !inFolder(r.dir, p) {
 			r.local = append(r.local, reproduce.LocalFile{Key: "engine.request.prompt_file", Path: p})
